@@ -1,0 +1,38 @@
+# Two commands do everything on a fresh machine with python3, pip and make:
+#   make kit    set up, then write the kit for the bundled scenario to output/
+#   make test   set up, then run the whole test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+SCENARIO ?= denikin-1919
+OUT ?= output
+
+.PHONY: kit test bench system-deps clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@
+
+# poppler-utils (pdftoppm, pdfinfo, pdffonts) lets the tests render and inspect PDF pages.
+system-deps:
+	@command -v pdftoppm >/dev/null 2>&1 || { \
+	  echo "installing poppler-utils (pdftoppm) for page rendering"; \
+	  SUDO=$$(command -v sudo >/dev/null 2>&1 && [ "$$(id -u)" != 0 ] && echo sudo); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq poppler-utils >/dev/null; }
+
+kit: $(STAMP)
+	$(BIN)/kitgen validate data/$(SCENARIO)
+	$(BIN)/kitgen scenario show $(SCENARIO) --format json --out $(OUT)/$(SCENARIO)/scenario.json
+	$(BIN)/kitgen scenario show $(SCENARIO) --format text --out $(OUT)/$(SCENARIO)/scenario.txt
+
+test: $(STAMP) system-deps
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,3 @@
+from kitgen.cli import main
+
+main()

@@ -1,0 +1,210 @@
+"""Cross-checks between the files of a scenario: names that must agree, numbers that must add up.
+
+Each check runs on whichever files validated, so that one broken file does not hide the
+problems of the others.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel
+
+from kitgen.errors import Problem
+from kitgen.model import rules as m
+from kitgen.model.scenario import CommanderTable, ScenarioMeta, TownTable, name_key
+from kitgen.rules.dice import Dice
+from kitgen.validation import dotted
+from kitgen.yamlsource import Loc, Located
+
+SECTION = re.compile(r"(II\.)?[A-E](\.\d+)*")
+
+
+class _Report:
+    def __init__(self, docs: dict[str, Located]) -> None:
+        self.docs = docs
+        self.problems: list[Problem] = []
+
+    def add(self, file: str, loc: Loc, message: str, *, key: bool = False) -> None:
+        where = dotted(loc)
+        self.problems.append(self.docs[file].problem(loc, f"{where}: {message}" if where else message, key=key))
+
+    def unique(self, file: str, entries: Iterable[tuple[Loc, str]], what: str) -> None:
+        seen: dict[str, str] = {}
+        for loc, name in entries:
+            k = name_key(name)
+            if k in seen:
+                self.add(file, loc, f"{what} '{name}' is given twice (first as '{seen[k]}')")
+            else:
+                seen[k] = name
+
+    def known(self, file: str, loc: Loc, value: str, allowed: Iterable[str], what: str, *, key: bool = False) -> None:
+        allowed = list(allowed)
+        if value not in allowed:
+            self.add(file, loc, f"unknown {what} '{value}'; expected one of: {', '.join(allowed)}", key=key)
+
+    def keys_exactly(self, file: str, loc: Loc, given: Iterable[str], expected: list[str], what: str) -> None:
+        given = list(given)
+        for k in given:
+            self.known(file, loc + (k,), k, expected, what, key=True)
+        missing = [k for k in expected if k not in given]
+        if missing:
+            self.add(file, loc, f"{what} missing: {', '.join(missing)}")
+
+    def faces(self, file: str, loc: Loc, values: Iterable[int], dice: str) -> None:
+        d = Dice.parse(dice)
+        for v in values:
+            if not d.low <= v <= d.high:
+                self.add(file, loc, f"found {v}, but {dice} only rolls {d.low} to {d.high}")
+
+
+def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> list[Problem]:
+    """Every disagreement between the files that validated, each at its line and column."""
+    r = _Report(docs)
+    get: Any = parts.get
+    meta: ScenarioMeta | None = get("scenario.yaml")
+    movement: m.MovementRules | None = get("movement.yaml")
+    transport: m.TransportRules | None = get("transport.yaml")
+    rulings = _rulings(r, parts)
+    if meta:
+        r.unique("scenario.yaml", ((("factions", i, "id"), f.id) for i, f in enumerate(meta.factions)), "faction")
+        factions = [f.id for f in meta.factions]
+        scoring = [f.id for f in meta.factions if f.scores_vp]
+        if towns := get("towns.yaml"):
+            _check_towns(r, towns, scoring)
+        if commanders := get("commanders.yaml"):
+            _check_commanders(r, commanders, factions)
+        if victory := get("victory.yaml"):
+            _check_victory(r, victory, factions, scoring)
+        if partisans := get("partisans.yaml"):
+            r.known("partisans.yaml", ("artillery_cap_faction",), partisans.artillery_cap_faction, factions, "faction")
+    if movement:
+        _check_movement(r, movement, rulings)
+        if transport:
+            _check_transport(r, transport, movement, rulings)
+    if transport and (supply := get("supply.yaml")):
+        stands = [k.id for k in transport.stands]
+        for i, a in enumerate(supply.ammo):
+            r.known("supply.yaml", ("ammo", i, "stand"), a.stand, stands, "stand kind")
+    if events := get("events.yaml"):
+        r.faces("events.yaml", ("draw_on",), events.draw_on, events.roll)
+    if partisans := get("partisans.yaml"):
+        r.faces("partisans.yaml", ("ambush", "succeeds_at"), [partisans.ambush.succeeds_at], partisans.ambush.roll)
+    if command := get("command.yaml"):
+        for key in ("adjacent", "alone"):
+            r.faces("command.yaml", ("leaderless", key), [getattr(command.leaderless, key)], command.roll)
+    if battle := get("battle.yaml"):
+        for side in ("winner", "loser"):
+            part = getattr(battle, side)
+            if part.permanent_pct + part.return_pct != 100:
+                r.add("battle.yaml", (side,), f"permanent_pct {part.permanent_pct} + return_pct {part.return_pct} must make 100")
+    return r.problems
+
+
+def _names(table: str, entries: Iterable[Any]) -> Iterable[tuple[Loc, str]]:
+    for i, e in enumerate(entries):
+        if e is None:  # an entry that failed validation (reported already)
+            continue
+        yield (table, i, "name"), e.name
+        if e.seed_name and name_key(e.seed_name) != name_key(e.name):
+            yield (table, i, "seed_name"), e.seed_name
+        for j, alias in enumerate(getattr(e, "aliases", [])):
+            yield (table, i, "aliases", j), alias
+
+
+def _check_towns(r: _Report, table: TownTable, scoring: list[str]) -> None:
+    r.unique("towns.yaml", _names("towns", table.towns), "town name")
+    for i, t in enumerate(table.towns):
+        if t is not None:
+            r.keys_exactly("towns.yaml", ("towns", i, "vp"), t.vp, scoring, "faction")
+
+
+def _check_commanders(r: _Report, table: CommanderTable, factions: list[str]) -> None:
+    r.unique("commanders.yaml", _names("commanders", table.commanders), "commander")
+    for i, c in enumerate(table.commanders):
+        if c is not None:
+            r.known("commanders.yaml", ("commanders", i, "faction"), c.faction, factions, "faction")
+
+
+def _check_victory(r: _Report, v: m.VictoryRules, factions: list[str], scoring: list[str]) -> None:
+    f = "victory.yaml"
+    r.keys_exactly(f, ("thresholds",), v.thresholds, scoring, "faction")
+    for fid in v.bonus:
+        r.known(f, ("bonus", fid), fid, scoring, "faction", key=True)
+    chart = v.reinforcement_chart
+    r.keys_exactly(f, ("reinforcement_chart", "draws"), chart.draws, scoring, "faction")
+    faces = Dice.parse(chart.roll)
+    for fid, draws in chart.draws.items():
+        if faces.count != 1 or len(draws) != faces.sides:
+            r.add(f, ("reinforcement_chart", "draws", fid), f"found {len(draws)} entries, expected one for each face of {chart.roll}")
+    r.known(f, ("makhnovist_strength", "faction"), v.makhnovist_strength.faction, factions, "faction")
+
+
+def _check_movement(r: _Report, mv: m.MovementRules, rulings: list[str] | None) -> None:
+    f = "movement.yaml"
+    terrain = [t.id for t in mv.terrain]
+    r.unique(f, ((("terrain", i, "id"), t.id) for i, t in enumerate(mv.terrain)), "terrain")
+    r.unique(f, ((("unit_types", i, "id"), u.id) for i, u in enumerate(mv.unit_types)), "unit type")
+    tabled = [u.id for u in mv.unit_types if u.moves_as is None]
+    for i, u in enumerate(mv.unit_types):
+        loc: Loc = ("unit_types", i)
+        if u.moves_as is not None:
+            if u.mp is not None or u.cost is not None or u.crossable_river is not None or u.rail_only:
+                r.add(f, loc, f"unit type '{u.id}' moves as '{u.moves_as}': it takes no mp, cost, crossable_river or rail_only")
+            r.known(f, loc + ("moves_as",), u.moves_as, [t for t in tabled if t != u.id], "unit type to move as")
+        elif u.mp is None:
+            r.add(f, loc, f"unit type '{u.id}' needs mp (or moves_as another type)")
+        elif u.rail_only:
+            if u.cost is not None or u.crossable_river is not None:
+                r.add(f, loc, f"unit type '{u.id}' is rail_only, so it takes no cost or crossable_river")
+        else:
+            if u.cost is None:
+                r.add(f, loc, f"unit type '{u.id}' needs cost: one entry per terrain ({', '.join(terrain)})")
+            else:
+                r.keys_exactly(f, loc + ("cost",), u.cost, terrain, "terrain")
+            if u.crossable_river is None:
+                r.add(f, loc, f"unit type '{u.id}' needs crossable_river: the extra MP (or 'p*')")
+        _check_source(r, f, loc + ("source",), u.source, rulings)
+    types = [u.id for u in mv.unit_types]
+    for i, b in enumerate(mv.breakdown):
+        r.known(f, ("breakdown", i, "unit_type"), b.unit_type, types, "unit type")
+        r.faces(f, ("breakdown", i, "fails_on"), b.fails_on, b.roll)
+        _check_source(r, f, ("breakdown", i, "source"), b.source, rulings)
+
+
+def _check_transport(r: _Report, t: m.TransportRules, mv: m.MovementRules, rulings: list[str] | None) -> None:
+    f = "transport.yaml"
+    types = [u.id for u in mv.unit_types]
+    rail = [u.id for u in mv.unit_types if u.rail_only]
+    r.unique(f, ((("stands", i, "id"), k.id) for i, k in enumerate(t.stands)), "stand kind")
+    r.known(f, ("train", "unit_type"), t.train.unit_type, rail, "rail_only unit type")
+    for key in ("repair_unit_types", "wreck_unit_types"):
+        for i, u in enumerate(getattr(t.track, key)):
+            r.known(f, ("track", key, i), u, types, "unit type")
+    for i, k in enumerate(t.stands):
+        _check_source(r, f, ("stands", i, "source"), k.source, rulings)
+
+
+def _rulings(r: _Report, parts: dict[str, BaseModel]) -> list[str] | None:
+    """Ids of every ruling in the scenario, each unique; None while a file of rulings is broken."""
+    from kitgen.loader import SCENARIO_FILES
+
+    ids: list[str] = []
+    for file, part in parts.items():
+        for i, ruling in enumerate(getattr(part, "rulings", [])):
+            if ruling.id in ids:
+                r.add(file, ("rulings", i, "id"), f"ruling '{ruling.id}' is given twice")
+            ids.append(ruling.id)
+    with_rulings = [f for f, (_, model) in SCENARIO_FILES.items() if "rulings" in model.model_fields]
+    return ids if all(f in parts for f in with_rulings) else None
+
+
+def _check_source(r: _Report, file: str, loc: Loc, source: str, rulings: list[str] | None) -> None:
+    """A source is a seed section (A, A.4, II.D.3) or `ruling:<id>` of a ruling in the scenario."""
+    if source.startswith("ruling:"):
+        if rulings is not None:
+            r.known(file, loc, source.removeprefix("ruling:"), rulings, "ruling")
+    elif not SECTION.fullmatch(source):
+        r.add(file, loc, f"found '{source}', expected a seed section such as 'A', 'C.1' or 'II.D.3', or 'ruling:<id>'")

@@ -1,0 +1,292 @@
+"""The kitgen command line: thin typer commands over the library.
+
+Heavy modules are imported inside the commands, so that `kitgen --help` stays instant.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+app = typer.Typer(
+    help="Print-ready campaign kits for the 1919-1920 South Russia hex-map campaign.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+scenario_app = typer.Typer(help="Show the bundled or a given scenario.", no_args_is_help=True)
+lookup_app = typer.Typer(help="Answer a rules question at the table from the scenario's data.", no_args_is_help=True)
+app.add_typer(scenario_app, name="scenario")
+app.add_typer(lookup_app, name="lookup")
+
+ScenarioOpt = Annotated[
+    str, typer.Option("--scenario", "-s", help="Scenario folder or bundled scenario name.")
+]
+DEFAULT = "denikin-1919"
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class River(str, Enum):
+    none = "none"
+    crossable = "crossable"
+    major = "major"
+
+
+class Carrier(str, Enum):
+    train = "train"
+    ship = "ship"
+
+
+class Side(str, Enum):
+    winner = "winner"
+    loser = "loser"
+
+
+def _scenario(name: str):  # noqa: ANN202 - the model import is deferred on purpose
+    from kitgen.loader import load_scenario
+
+    return load_scenario(name)
+
+
+@app.command()
+def validate(
+    path: Annotated[Path, typer.Argument(help="A scenario folder (a campaign folder later).")],
+) -> None:
+    """Check a scenario folder; list every problem as file:line:column."""
+    from kitgen.loader import load_scenario
+
+    scenario = load_scenario(str(path))
+    typer.echo(
+        f"{path}: ok ({len(scenario.towns)} towns, {len(scenario.commanders)} commanders, "
+        f"{len(scenario.meta.factions)} factions)"
+    )
+
+
+@scenario_app.command("show")
+def scenario_show(
+    name: Annotated[str, typer.Argument(help="Bundled scenario name or scenario folder.")] = DEFAULT,
+    format: Annotated[Format, typer.Option("--format", "-f", help="text for people, json for tools.")] = Format.text,
+    out: Annotated[Optional[Path], typer.Option(help="Write to this file instead of standard output.")] = None,  # noqa: UP045
+) -> None:
+    """Print the whole validated scenario (the JSON schema is in the README)."""
+    from kitgen.describe import scenario_json, scenario_text
+
+    s = _scenario(name)
+    text = scenario_json(s) if format is Format.json else scenario_text(s)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        from kitgen.outputs import write_atomic
+
+        write_atomic(out, text.encode("utf-8"))
+        typer.echo(f"wrote {out}", err=True)
+
+
+@scenario_app.command("list")
+def scenario_list() -> None:
+    """List the bundled scenarios."""
+    from kitgen.loader import bundled_scenarios, data_dir
+
+    for name in bundled_scenarios():
+        typer.echo(f"{name}\t{data_dir() / name}")
+
+
+@lookup_app.command("move")
+def lookup_move(
+    unit_type: Annotated[str, typer.Argument(help="infantry, cavalry, artillery, armoured-car, tank, pontoon, rr-train, tachanka...")],
+    terrain: Annotated[str, typer.Argument(help="open, forest, mountain or marsh.")],
+    river: Annotated[River, typer.Option(help="River class of the hexside crossed.")] = River.none,
+    bridge: Annotated[bool, typer.Option(help="A road or rail bridge at that hexside.")] = False,
+    road: Annotated[bool, typer.Option(help="A road runs through the hex entered.")] = False,
+    rail: Annotated[bool, typer.Option(help="A rail line runs through the hex entered.")] = False,
+    pontoon: Annotated[bool, typer.Option(help="A pontoon or ferry at the hexside.")] = False,
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """MP for a unit type to enter a hex (A, A.1)."""
+    from kitgen import answers
+
+    typer.echo(answers.move(_scenario(scenario), unit_type, terrain, river=river.value, bridge=bridge, road=road, rail=rail, pontoon=pontoon))
+
+
+@lookup_app.command("load")
+def lookup_load(
+    items: Annotated[list[str], typer.Argument(help="KIND=COUNT, e.g. infantry=4 cavalry=2 depot=1.")],
+    carrier: Annotated[Carrier, typer.Option(help="Train (C.1) or ship (D.3).")] = Carrier.train,
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """Load points of stands and whether they fit one train or ship (C.1, D.3)."""
+    from kitgen import answers
+
+    counts: dict[str, int] = {}
+    for item in items:
+        kind, sep, count = item.partition("=")
+        if not sep or not count.isdigit():
+            raise LookupError(f"'{item}' is not KIND=COUNT (e.g. infantry=4)")
+        counts[kind] = counts.get(kind, 0) + int(count)
+    typer.echo(answers.load(_scenario(scenario), counts, carrier.value))
+
+
+@lookup_app.command("town")
+def lookup_town(
+    name: Annotated[str, typer.Argument(help="Town name, seed spelling or other name.")],
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """A town's VP for each faction (E.1)."""
+    from kitgen import answers
+
+    typer.echo(answers.town(_scenario(scenario), name))
+
+
+@lookup_app.command("reinforcements")
+def lookup_reinforcements(
+    faction: Annotated[str, typer.Argument(help="reds, whites or ukrainians.")],
+    roll: Annotated[int, typer.Argument(help="The D6 rolled.")],
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """Draws from the pile for a roll on a faction's chart (II.E.2)."""
+    from kitgen import answers
+
+    typer.echo(answers.reinforcements(_scenario(scenario), faction, roll))
+
+
+@lookup_app.command("vp")
+def lookup_vp(
+    faction: Annotated[str, typer.Argument(help="reds, whites or ukrainians.")],
+    total: Annotated[int, typer.Argument(help="The faction's VP total.")],
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """Chart rolls owed for a VP total, and what is carried over (E.3-E.5)."""
+    from kitgen import answers
+
+    typer.echo(answers.threshold(_scenario(scenario), faction, total))
+
+
+@lookup_app.command("commander")
+def lookup_commander(
+    name: Annotated[str, typer.Argument(help="Commander's name (seed spelling accepted).")],
+    failures: Annotated[int, typer.Option(min=0, help="Failures in a row before this roll (II.C.4).")] = 0,
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """A commander's rating and his odds of obeying (II.C)."""
+    from kitgen import answers
+
+    typer.echo(answers.commander(_scenario(scenario), name, failures))
+
+
+@lookup_app.command("leaderless")
+def lookup_leaderless(
+    adjacent: Annotated[bool, typer.Option(help="A friendly commander in an adjacent hex.")] = False,
+    failures: Annotated[int, typer.Option(min=0, help="Failures in a row before this roll (II.C.4).")] = 0,
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """Odds of obeying for units with no commander in the hex (II.C.1)."""
+    from kitgen import answers
+
+    typer.echo(answers.leaderless(_scenario(scenario), adjacent=adjacent, failures=failures))
+
+
+@lookup_app.command("breakdown")
+def lookup_breakdown(
+    unit_type: Annotated[str, typer.Argument(help="armoured-car or tank.")],
+    carried: Annotated[bool, typer.Option(help="Carried by train or ship this turn.")] = False,
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """The breakdown roll of a vehicle that moved (A.4-A.5)."""
+    from kitgen import answers
+
+    typer.echo(answers.breakdown(_scenario(scenario), unit_type, carried=carried))
+
+
+@lookup_app.command("losses")
+def lookup_losses(
+    side: Annotated[Side, typer.Argument(help="winner or loser.")],
+    lost: Annotated[int, typer.Argument(min=0, help="Stands lost on the tabletop.")],
+    routed: Annotated[int, typer.Option(min=0, help="Stands routed.")] = 0,
+    elite: Annotated[bool, typer.Option(help="The unit is Elite or Fanatic.")] = False,
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """Permanent and returning losses of one unit after a battle (II.B.3)."""
+    from kitgen import answers
+
+    typer.echo(answers.losses(_scenario(scenario), side.value, lost, routed, exempt=elite))
+
+
+@lookup_app.command("evade")
+def lookup_evade(
+    makhno: Annotated[bool, typer.Option(help="Makhno is present.")] = False,
+    cover: Annotated[bool, typer.Option(help="Partisans in forest or mountains.")] = False,
+    enemy_cavalry: Annotated[bool, typer.Option(help="The enemy has cavalry in the hex.")] = True,
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """Partisans' odds of evading a fight (II.D.1)."""
+    from kitgen import answers
+
+    conditions = [c for c, on in (("makhno_present", makhno), ("forest_or_mountain", cover), ("enemy_without_cavalry", not enemy_cavalry)) if on]
+    typer.echo(answers.evade(_scenario(scenario), conditions))
+
+
+@lookup_app.command("ambush")
+def lookup_ambush(
+    makhno: Annotated[bool, typer.Option(help="Makhno is present.")] = False,
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """Partisans' odds of springing an ambush (II.D.2)."""
+    from kitgen import answers
+
+    typer.echo(answers.ambush(_scenario(scenario), ["makhno_present"] if makhno else []))
+
+
+@lookup_app.command("depot")
+def lookup_depot(
+    use: Annotated[int, typer.Argument(min=1, help="Turn of use while cut off: 1 for the first.")],
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """Odds that a cut-off depot is emptied (B.7)."""
+    from kitgen import answers
+
+    typer.echo(answers.depot(_scenario(scenario), use))
+
+
+@lookup_app.command("makhnovists")
+def lookup_makhnovists(
+    gulai_pole: Annotated[bool, typer.Option(help="They hold Gulai Pole.")] = True,
+    makhno_alive: Annotated[bool, typer.Option(help="Makhno is alive.")] = True,
+    scenario: ScenarioOpt = DEFAULT,
+) -> None:
+    """The modifier of the Makhnovist Current Strength roll (E.6)."""
+    from kitgen import answers
+
+    typer.echo(answers.makhnovists(_scenario(scenario), holds_gulai_pole=gulai_pole, makhno_alive=makhno_alive))
+
+
+@lookup_app.command("events")
+def lookup_events(scenario: ScenarioOpt = DEFAULT) -> None:
+    """The random-event roll of each strategic turn (II.A.1)."""
+    from kitgen import answers
+
+    typer.echo(answers.event_roll(_scenario(scenario)))
+
+
+def main() -> None:
+    """Entry point: user errors become messages and exit codes, never tracebacks."""
+    from kitgen.errors import KitgenError, UsageError
+
+    try:
+        app()
+    except KitgenError as exc:
+        for problem in exc.problems:
+            typer.echo(str(problem), err=True)
+        n = len(exc.problems)
+        typer.echo(f"{n} problem{'s' if n != 1 else ''} found", err=True)
+        sys.exit(1)
+    except (UsageError, LookupError) as exc:
+        typer.echo(f"kitgen: {exc.args[0] if exc.args else exc}", err=True)
+        sys.exit(2)

@@ -1,0 +1,72 @@
+"""The scenario as JSON for tools and as plain text for the umpire."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kitgen.model.base import NO_VP
+from kitgen.model.scenario import Scenario
+
+SCHEMA_VERSION = 1
+
+
+def scenario_dict(s: Scenario) -> dict[str, Any]:
+    """The validated scenario as plain data; commanders carry their derived II.C.3 rank."""
+    data = s.model_dump(mode="json")
+    for entry, commander in zip(data["commanders"], s.commanders, strict=True):
+        entry["rank"] = s.rank(commander)
+    return {"schema_version": SCHEMA_VERSION, **data}
+
+
+def scenario_json(s: Scenario) -> str:
+    return json.dumps(scenario_dict(s), indent=2, ensure_ascii=False) + "\n"
+
+
+def _table(headers: list[str], rows: list[list[Any]]) -> list[str]:
+    cells = [headers] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()  # noqa: E731
+    return [fmt(cells[0]), fmt(["-" * w for w in widths])] + [fmt(r) for r in cells[1:]]
+
+
+def scenario_text(s: Scenario) -> str:
+    m = s.meta
+    out = [f"{m.title}: {m.subtitle}", f"scenario {m.id}; hex {m.map.hex_size_km:g} km across the flats", ""]
+    out.append("Factions: " + ", ".join(f.name for f in m.factions))
+    out += ["", "A. Movement (p* = only along road/rail; rail-only types move along track)"]
+    terrain = [t.id for t in s.movement.terrain]
+    rows = []
+    for u in s.movement.unit_types:
+        if u.moves_as:
+            rows.append([u.name, f"as {u.moves_as}"] + [""] * (len(terrain) + 1))
+        elif u.rail_only:
+            rows.append([u.name, u.mp] + ["RR track only"] + [""] * len(terrain))
+        else:
+            cost = u.cost or {}
+            river = u.crossable_river if u.crossable_river == "p*" else f"+{u.crossable_river}"
+            rows.append([u.name, u.mp] + [cost[t] for t in terrain] + [river])
+    out += _table(["Unit type", "MP"] + [t.capitalize() for t in terrain] + ["Crossable river"], rows)
+
+    t = s.transport
+    out += ["", f"C/D. Loads: train {t.train.capacity} points, ship {t.ship.capacity} points, ship move {t.ship.move_hexes} hexes"]
+    out += _table(["Stand or item", "Points"], [[k.name, k.points] for k in t.stands])
+
+    v = s.victory
+    scoring = [f for f in m.factions if f.scores_vp]
+    out += ["", f"E. Towns: VP to the owner every {v.award_every_turns} turns ('-' = no VP)"]
+    out += _table(
+        ["Town"] + [f.name for f in scoring],
+        [[tw.name] + [NO_VP if tw.vp.get(f.id) is None else tw.vp[f.id] for f in scoring] for tw in s.towns],
+    )
+    out += ["", "E. Thresholds: " + ", ".join(f"{s.faction(f).name} {n}" for f, n in v.thresholds.items())]  # type: ignore[union-attr]
+    chart = v.reinforcement_chart
+    out += ["", f"II.E.2 Reinforcement chart ({chart.roll}): draws"]
+    out += _table(["Roll"] + [s.faction(f).name for f in chart.draws], [[i + 1] + [d[i] for d in chart.draws.values()] for i in range(len(next(iter(chart.draws.values()))))])  # type: ignore[union-attr]
+
+    out += ["", f"II.C Commanders (obey on {s.command.roll} at or under dependability; C = charismatic)"]
+    out += _table(
+        ["Commander", "Faction", "Rank", "Dependability", "C"],
+        [[c.name, s.faction(c.faction).name, s.rank(c), c.dependability, "C" if c.charismatic else ""] for c in s.commanders],  # type: ignore[union-attr]
+    )
+    return "\n".join(out) + "\n"

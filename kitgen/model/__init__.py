@@ -1,0 +1,1 @@
+"""Validated data models: the scenario and its rule tables."""

@@ -1,0 +1,232 @@
+"""Models of the seed's rule tables, one per data file; each names the seed section it holds."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from kitgen.model.base import Dice, Ident, Model, Modifier, MoveCost, Percent, Positive, Ruling, Text
+
+
+# --- A. Map movement (movement.yaml) -------------------------------------------------
+
+
+class Terrain(Model):
+    id: Ident
+    name: Text
+
+
+class UnitType(Model):
+    """A row of the A table, or a type that moves as another (`moves_as`)."""
+
+    id: Ident
+    name: Text
+    mp: Positive | None = None
+    cost: dict[str, MoveCost] | None = None
+    crossable_river: MoveCost | None = None
+    rail_only: bool = False
+    moves_as: Ident | None = None
+    source: Text
+
+
+class Breakdown(Model):
+    """A.4-A.5: the roll made for a vehicle each turn it moves, and the results that lose it."""
+
+    unit_type: Ident
+    roll: Dice
+    fails_on: list[Positive] = Field(min_length=1)
+    source: Text
+
+
+class MovementRules(Model):
+    terrain: list[Terrain] = Field(min_length=1)
+    unit_types: list[UnitType] = Field(min_length=1)
+    road_cost: Positive
+    breakdown: list[Breakdown]
+    breakdown_exempt_when_carried: bool
+    rulings: list[Ruling] = []
+
+
+# --- B. Supply (supply.yaml) ---------------------------------------------------------
+
+
+class Ammo(Model):
+    stand: Ident
+    rounds: Positive
+    unit: Text
+    natures: list[Text] = []
+
+
+class DepotCutoff(Model):
+    """B.7: a cut-off depot empties on a roll at or under the number of turns it has been used."""
+
+    roll: Dice
+    empties_on_first_use: Positive
+    added_each_further_use: Positive
+
+
+class Fuel(Model):
+    """B.8: vehicles that start a turn out of supply."""
+
+    moves_out_of_supply: Positive
+    abandon_roll: Dice
+    intact_on: Literal["even", "odd"]
+    tabletop_moves_roll: Dice
+
+
+class SupplyRules(Model):
+    trace_hexes: Positive
+    rail_unlimited: bool
+    resupply_turns: Positive
+    ammo: list[Ammo] = Field(min_length=1)
+    depot_cutoff: DepotCutoff
+    fuel: Fuel
+    rulings: list[Ruling] = []
+
+
+# --- C. Trains and D. ships (transport.yaml) -----------------------------------------
+
+
+class StandKind(Model):
+    """A kind of stand or item and its load points on a train or ship (C.1)."""
+
+    id: Ident
+    name: Text
+    points: Positive
+    source: Text
+
+
+class Ship(Model):
+    move_hexes: Positive
+    capacity: Positive
+
+
+class Train(Model):
+    capacity: Positive
+    unit_type: Ident
+
+
+class Track(Model):
+    """C.2: who repairs and wrecks track, and how much."""
+
+    repair_unit_types: list[Ident] = Field(min_length=1)
+    repair_hexes_per_turn: Positive
+    wreck_unit_types: list[Ident] = Field(min_length=1)
+    wreck_min_stands: Positive
+
+
+class TransportRules(Model):
+    train: Train
+    ship: Ship
+    stands: list[StandKind] = Field(min_length=1)
+    track: Track
+    rulings: list[Ruling] = []
+
+
+# --- E and II.E. Victory points and reinforcements (victory.yaml) --------------------
+
+
+class ReinforcementChart(Model):
+    """II.E.2: draws from the faction's pile for each face of the die."""
+
+    roll: Dice
+    draws: dict[str, list[Positive]]
+
+
+class MakhnovistStrength(Model):
+    """E.6: the Current Strength Chart roll every award turn, with its modifiers."""
+
+    faction: Ident
+    roll: Dice
+    modifiers: list[Modifier]
+
+
+class VictoryRules(Model):
+    award_every_turns: Positive
+    thresholds: dict[str, Positive]
+    bonus: dict[str, Dice]
+    reinforcement_chart: ReinforcementChart
+    makhnovist_strength: MakhnovistStrength
+    rulings: list[Ruling] = []
+
+
+# --- II.A Random events (events.yaml) ------------------------------------------------
+
+
+class EventRules(Model):
+    roll: Dice
+    draw_on: list[Positive] = Field(min_length=1)
+    discard_after_use: bool
+    rulings: list[Ruling] = []
+
+
+# --- II.B Post-battle (battle.yaml) --------------------------------------------------
+
+
+class EquipmentRoll(Model):
+    roll: Dice
+    recovered_on: Literal["even", "odd"]
+
+
+class WinnerLosses(Model):
+    permanent_pct: Percent
+    return_pct: Percent
+    equipment: EquipmentRoll
+
+
+class LoserLosses(Model):
+    permanent_pct: Percent
+    return_pct: Percent
+    routed_lost_pct: Percent
+    routed_lost_exempt: list[Ident]
+    equipment: Literal["lost"]
+
+
+class BattleRules(Model):
+    retreat_hexes: Positive
+    winner: WinnerLosses
+    loser: LoserLosses
+    rounding: Literal["half_up"]
+    rulings: list[Ruling] = []
+
+
+# --- II.C Command control (command.yaml) ---------------------------------------------
+
+
+class Leaderless(Model):
+    """II.C.1: units without a commander in the hex obey on this or less."""
+
+    adjacent: Positive
+    alone: Positive
+
+
+class CommandRules(Model):
+    roll: Dice
+    leaderless: Leaderless
+    failure_bonus: Positive
+    rulings: list[Ruling] = []
+
+
+# --- II.D Partisans (partisans.yaml) -------------------------------------------------
+
+
+class Evade(Model):
+    roll: Dice
+    modifiers: list[Modifier]
+
+
+class Ambush(Model):
+    """II.D.2: the ambush succeeds on a modified roll at or above `succeeds_at`."""
+
+    roll: Dice
+    succeeds_at: Positive
+    modifiers: list[Modifier]
+
+
+class PartisanRules(Model):
+    evade: Evade
+    ambush: Ambush
+    artillery_cap: Positive
+    artillery_cap_faction: Ident
+    rulings: list[Ruling] = []

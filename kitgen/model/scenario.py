@@ -1,0 +1,114 @@
+"""The scenario: its factions, towns, commanders and every rule table, as one validated value."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field
+
+from kitgen.model.base import VP, Colour, Ident, Model, Positive, Text
+from kitgen.model.rules import (
+    BattleRules,
+    CommandRules,
+    EventRules,
+    MovementRules,
+    PartisanRules,
+    SupplyRules,
+    TransportRules,
+    UnitType,
+    VictoryRules,
+)
+
+
+class Faction(Model):
+    id: Ident
+    name: Text
+    adjective: Text
+    colour: Colour
+    scores_vp: bool
+
+
+class MapSettings(Model):
+    hex_size_km: float = Field(default=30.0, gt=0)
+
+
+class ScenarioMeta(Model):
+    id: Text
+    title: Text
+    subtitle: Text
+    source: Text
+    map: MapSettings
+    factions: list[Faction] = Field(min_length=2)
+
+
+class Town(Model):
+    """A row of the seed's VP table. `vp[f]` is None where the seed prints '-'."""
+
+    name: Text
+    seed_name: Text | None = None
+    aliases: list[Text] = []
+    vp: dict[str, VP]
+
+    def names(self) -> list[str]:
+        return [self.name] + ([self.seed_name] if self.seed_name else []) + list(self.aliases)
+
+
+class TownTable(Model):
+    towns: list[Town] = Field(min_length=1)
+
+
+class Commander(Model):
+    """A row of the seed's commander table (II.C)."""
+
+    name: Text
+    seed_name: Text | None = None
+    faction: Ident
+    dependability: int = Field(ge=1, le=10)
+    charismatic: bool = False
+
+    def names(self) -> list[str]:
+        return [self.name] + ([self.seed_name] if self.seed_name else [])
+
+
+class CommanderTable(Model):
+    commanders: list[Commander] = Field(min_length=1)
+
+
+def name_key(name: str) -> str:
+    """How names are matched: case, spaces, hyphens and apostrophes do not count."""
+    return re.sub(r"[\s\-'’.]", "", name).casefold()
+
+
+class Scenario(Model):
+    """Everything the engine and the printed kit read about one scenario."""
+
+    meta: ScenarioMeta
+    movement: MovementRules
+    supply: SupplyRules
+    transport: TransportRules
+    victory: VictoryRules
+    events: EventRules
+    battle: BattleRules
+    command: CommandRules
+    partisans: PartisanRules
+    towns: list[Town]
+    commanders: list[Commander]
+
+    def faction(self, faction_id: str) -> Faction | None:
+        return next((f for f in self.meta.factions if f.id == faction_id), None)
+
+    def unit_type(self, type_id: str) -> UnitType | None:
+        return next((u for u in self.movement.unit_types if u.id == type_id), None)
+
+    def find_town(self, name: str) -> Town | None:
+        key = name_key(name)
+        return next((t for t in self.towns if key in map(name_key, t.names())), None)
+
+    def find_commander(self, name: str) -> Commander | None:
+        key = name_key(name)
+        return next((c for c in self.commanders if key in map(name_key, c.names())), None)
+
+    def rank(self, commander: Commander) -> int:
+        """II.C.3 rank within his faction: 1 is highest, by the order of the seed's table."""
+        same = [c for c in self.commanders if c.faction == commander.faction]
+        return same.index(commander) + 1

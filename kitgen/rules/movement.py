@@ -1,0 +1,112 @@
+"""Section A: what a unit pays to enter a hex, and the vehicle breakdown rolls (A.4-A.5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from kitgen.model.base import PROHIBITED
+from kitgen.model.rules import Breakdown, MovementRules, UnitType
+from kitgen.rules.dice import Dice
+
+River = Literal["none", "crossable", "major"]
+RIVERS: tuple[River, ...] = ("none", "crossable", "major")
+
+
+@dataclass(frozen=True)
+class EntryCost:
+    """The MP to enter one hex, or why the unit may not; `parts` explain the sum."""
+
+    mp: int | None
+    parts: tuple[str, ...]
+    rule: str
+    whole_move: bool = False
+    reason: str | None = None
+
+    @property
+    def allowed(self) -> bool:
+        return self.mp is not None
+
+
+def movement_row(rules: MovementRules, type_id: str) -> UnitType:
+    """The row of the A table a unit type moves by (following `moves_as`)."""
+    by_id = {u.id: u for u in rules.unit_types}
+    if type_id not in by_id:
+        raise LookupError(f"unknown unit type '{type_id}'; expected one of: {', '.join(by_id)}")
+    row = by_id[type_id]
+    return by_id[row.moves_as] if row.moves_as else row
+
+
+def entry_cost(
+    rules: MovementRules,
+    type_id: str,
+    terrain: str,
+    *,
+    river: River = "none",
+    bridge: bool = False,
+    road: bool = False,
+    rail: bool = False,
+    pontoon: bool = False,
+) -> EntryCost:
+    """MP for a unit of `type_id` to enter a hex of `terrain` (A, A.1, RULES-NOTES rulings).
+
+    `river` is the class of the hexside crossed; `bridge` a road or rail crossing there;
+    `road`/`rail` a road or rail line through the hex entered; `pontoon` a pontoon or
+    ferry at the hexside.
+    """
+    row = movement_row(rules, type_id)
+    terrains = [t.id for t in rules.terrain]
+    if terrain not in terrains:
+        raise LookupError(f"unknown terrain '{terrain}'; expected one of: {', '.join(terrains)}")
+    if row.rail_only:
+        if not rail:
+            return EntryCost(None, (), "A", reason=f"{row.name} must stay on RR track")
+        if river == "major" and not bridge:
+            return EntryCost(None, (), "A.1", reason="track crosses a major river only at a bridge")
+        return EntryCost(1, ("1 hex along the track",), "A")
+    assert row.cost is not None and row.crossable_river is not None
+    parts: list[str] = []
+    cost = row.cost[terrain]
+    if cost == PROHIBITED:
+        if not (road or rail):
+            return EntryCost(None, (), "A", reason=f"{row.name} may enter {terrain} only along a road or rail line (p*)")
+        cost = rules.road_cost
+        parts.append(f"{terrain} along road/rail {cost}")
+    else:
+        parts.append(f"{terrain} {cost}")
+    assert isinstance(cost, int)
+    total = cost
+    if river == "crossable":
+        if bridge:
+            parts.append("bridge: no river cost")
+        elif row.crossable_river == PROHIBITED:
+            return EntryCost(None, (), "A", reason=f"{row.name} cross a crossable river only at a bridge (p*)")
+        else:
+            assert isinstance(row.crossable_river, int)
+            total += row.crossable_river
+            parts.append(f"+{row.crossable_river} crossable river")
+    elif river == "major":
+        if bridge:
+            parts.append("bridge: no river cost")
+        elif pontoon:
+            assert row.mp is not None
+            return EntryCost(row.mp, ("major river by pontoon or ferry: the whole move",), "A.1", whole_move=True)
+        else:
+            return EntryCost(None, (), "A.1", reason="a major river is crossed only at a bridge or with a pontoon or ferry")
+    return EntryCost(total, tuple(parts), "A.1" if river != "none" else "A")
+
+
+def breakdown_roll(rules: MovementRules, type_id: str, *, carried: bool) -> Breakdown | None:
+    """A.4-A.5: the roll owed by a vehicle that moved this turn; none when carried by train or ship."""
+    if carried and rules.breakdown_exempt_when_carried:
+        return None
+    return next((b for b in rules.breakdown if b.unit_type == type_id), None)
+
+
+def breaks_down(breakdown: Breakdown, roll: int) -> bool:
+    return roll in breakdown.fails_on
+
+
+def breakdown_chance(breakdown: Breakdown) -> Fraction:
+    return Dice.parse(breakdown.roll).chance(lambda total: total in breakdown.fails_on)

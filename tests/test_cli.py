@@ -1,0 +1,148 @@
+"""The command line: help, lazy imports, look-ups and the scenario export."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kitgen.cli import app
+from tests import seed_text
+from tests.conftest import edit
+
+runner = CliRunner()
+
+
+def kitgen(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_help_lists_every_command_with_one_line() -> None:
+    result = subprocess.run([sys.executable, "-m", "kitgen", "--help"], capture_output=True, text=True, check=True)
+    for command in ("validate", "scenario", "lookup"):
+        assert command in result.stdout
+    lookup = kitgen("lookup", "--help")
+    for sub in ("move", "load", "town", "reinforcements", "vp", "commander", "leaderless", "breakdown", "losses", "evade", "ambush", "depot", "makhnovists", "events"):
+        assert f" {sub} " in lookup
+
+
+def test_help_imports_no_heavy_library() -> None:
+    """`kitgen --help` must stay instant: reportlab, shapely, pyproj and pydantic load only when used."""
+    code = (
+        "import sys; from kitgen.cli import app\n"
+        "try:\n    app(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = sorted(m for m in ('reportlab', 'shapely', 'pyproj', 'pydantic', 'yaml') if m in sys.modules)\n"
+        "print('HEAVY', heavy, file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "HEAVY []" in result.stderr
+
+
+def test_lookup_move() -> None:
+    out = kitgen("lookup", "move", "cavalry", "forest", "--river", "crossable")
+    assert out.strip() == "Cavalry (4 MP) into forest across a crossable river: 3 MP (forest 2, +1 crossable river) [A.1]"
+    out = kitgen("lookup", "move", "armoured-car", "marsh")
+    assert "prohibited" in out and "(p*)" in out
+    out = kitgen("lookup", "move", "infantry", "open", "--river", "major", "--pontoon")
+    assert "2 MP (major river by pontoon or ferry: the whole move) [A.1]" in out
+
+
+def test_lookup_load() -> None:
+    out = kitgen("lookup", "load", "infantry=4", "cavalry=2")
+    assert out.strip() == "Train load: 4 infantry x 1 = 4; 2 cavalry x 3 = 6; total 10 of 12 points: fits [C.1]"
+    out = kitgen("lookup", "load", "depot=1", "artillery=2", "--carrier", "ship")
+    assert "total 18 of 16 points: does not fit (2 over) [D.3]" in out
+
+
+def test_lookup_town_by_seed_spelling_and_old_name() -> None:
+    assert kitgen("lookup", "town", "Rostov-na-donu").startswith("Rostov (also Rostov-na-donu, Rostov-on-Don): Reds 4, Whites 3, Ukrainians 0")
+    assert "Ukrainians - (no VP)" in kitgen("lookup", "town", "tsaritsyn")
+    assert kitgen("lookup", "town", "Elisavetgrad").startswith("Kirovograd")
+
+
+def test_lookup_commander_and_failures() -> None:
+    out = kitgen("lookup", "commander", "Wrangl", "--failures", "1")
+    assert out.startswith("Wrangel (seed: Wrangl), Whites rank 2: dependability 8, charismatic")
+    assert "obeys on D10 1-9 after 1 failure" in out and "90%" in out
+    assert "obeys on D10 1: 10%" in kitgen("lookup", "commander", "denikin")
+
+
+def test_lookup_leaderless() -> None:
+    assert "obeys on D10 1-3: 30%" in kitgen("lookup", "leaderless")
+    assert "obeys on D10 1-4: 40%" in kitgen("lookup", "leaderless", "--adjacent")
+
+
+def test_lookup_reinforcements_and_vp() -> None:
+    assert "7 draws from the Reds pile [II.E.2]" in kitgen("lookup", "reinforcements", "reds", "6")
+    assert "2 chart rolls (30 VP each), 7 VP carried over" in kitgen("lookup", "vp", "Reds", "67")
+
+
+def test_lookup_losses_breakdown_partisans_depot() -> None:
+    assert "4 lost for good (55%, half up), 3 return next turn; of 3 routed, 2 desert" in kitgen("lookup", "losses", "loser", "7", "--routed", "3")
+    assert "lost for the campaign on 2, 3: 8.3%" in kitgen("lookup", "breakdown", "armoured-car")
+    assert "no breakdown roll (carried by train or ship)" in kitgen("lookup", "breakdown", "tank", "--carried")
+    assert "D6+5" in kitgen("lookup", "evade", "--makhno", "--cover", "--no-enemy-cavalry")
+    assert "D6+1, springs on 6 or more (a natural 5+): 33.3%" in kitgen("lookup", "ambush", "--makhno")
+    assert "emptied on 1-2: 33.3%" in kitgen("lookup", "depot", "2")
+    assert "D6-3" in kitgen("lookup", "makhnovists", "--no-gulai-pole", "--no-makhno-alive")
+    assert "draw a card on 6: 16.7%" in kitgen("lookup", "events")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["lookup", "town", "Rostoff"], "kitgen: no town 'Rostoff' in the VP table; did you mean Rostov?"),
+        (["lookup", "move", "zeppelin", "open"], "kitgen: unknown unit type 'zeppelin'"),
+        (["lookup", "load", "infantry4"], "kitgen: 'infantry4' is not KIND=COUNT"),
+        (["lookup", "reinforcements", "makhnovists", "3"], "faction 'makhnovists' has no reinforcement chart"),
+    ],
+)
+def test_lookup_errors_are_messages_not_tracebacks(args: list[str], message: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "kitgen", *args], capture_output=True, text=True, check=False)
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_scenario_show_json_has_every_town_and_commander_with_seed_numbers() -> None:
+    data = json.loads(kitgen("scenario", "show", "denikin-1919", "--format", "json"))
+    assert data["schema_version"] == 1
+    assert len(data["towns"]) == 73 and len(data["commanders"]) == 59
+    for (seed_name, red, white, ukrn), town in zip(seed_text.vp_table(), data["towns"], strict=True):
+        assert seed_name in [town["name"], town["seed_name"], *town["aliases"]]
+        assert [town["vp"]["reds"], town["vp"]["whites"], town["vp"]["ukrainians"]] == [
+            None if c == "-" else int(c) for c in (red, white, ukrn)
+        ]
+    by_name = {c["seed_name"] or c["name"]: c for c in data["commanders"]}
+    for faction, seed_name, dependability, charismatic in seed_text.commander_table():
+        c = by_name[seed_name]
+        assert (c["faction"], c["dependability"], c["charismatic"]) == (faction, dependability, charismatic)
+    assert by_name["Trotsky"]["rank"] == 1
+
+
+def test_scenario_show_text_prints_the_tables() -> None:
+    out = kitgen("scenario", "show")
+    assert "Cavalry" in out and "Rostov" in out and "Epifan Kovtyukh" in out
+    assert "Thresholds: Reds 30, Whites 45, Ukrainians 40" in out
+
+
+def test_scenario_show_is_deterministic() -> None:
+    assert kitgen("scenario", "show", "--format", "json") == kitgen("scenario", "show", "--format", "json")
+
+
+def test_out_file_is_replaced_whole_and_kept_on_failure(tmp_path: Path, scenario_copy: Path) -> None:
+    """A failed run leaves earlier outputs untouched and no temporary file behind."""
+    out = tmp_path / "out" / "scenario.json"
+    subprocess.run([sys.executable, "-m", "kitgen", "scenario", "show", str(scenario_copy), "-f", "json", "--out", str(out)], check=True, capture_output=True)
+    before = out.read_bytes()
+    assert json.loads(before)["meta"]["id"] == "denikin-1919"
+    edit(scenario_copy / "command.yaml", "roll: D10", "roll: D7")
+    result = subprocess.run([sys.executable, "-m", "kitgen", "scenario", "show", str(scenario_copy), "-f", "json", "--out", str(out)], capture_output=True, text=True, check=False)
+    assert result.returncode == 1
+    assert out.read_bytes() == before
+    assert sorted(p.name for p in out.parent.iterdir()) == ["scenario.json"]

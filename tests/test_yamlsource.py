@@ -1,0 +1,144 @@
+"""Reading YAML safely, with positions, and failing clearly on bad files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kitgen import yamlsource
+from kitgen.errors import KitgenError
+from kitgen.yamlsource import load_yaml
+
+
+def write(tmp_path: Path, text: str, name: str = "f.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def only_problem(exc: pytest.ExceptionInfo[KitgenError]) -> str:
+    assert len(exc.value.problems) == 1
+    return str(exc.value.problems[0])
+
+
+def test_positions_of_values_and_keys(tmp_path: Path) -> None:
+    doc = load_yaml(write(tmp_path, "a: 1\nlist:\n  - {b: 2, c: x}\n"))
+    assert doc.data == {"a": 1, "list": [{"b": 2, "c": "x"}]}
+    assert doc.position(("a",)) == (1, 4)
+    assert doc.position(("list", 0, "c")) == (3, 15)
+    assert doc.position(("list", 0, "c"), key=True) == (3, 12)
+    assert doc.position(("list", 0, "missing")) == (3, 5)
+
+
+def test_duplicate_key_is_reported_and_reading_goes_on(tmp_path: Path) -> None:
+    doc = load_yaml(write(tmp_path, "a: 1\nb: 2\na: 3\n"))
+    assert [str(p) for p in doc.problems] == [f"{doc.name}:3:1: key 'a' appears twice in the same mapping"]
+    assert doc.data == {"a": 1, "b": 2}
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    with pytest.raises(KitgenError) as exc:
+        load_yaml(write(tmp_path, "# only a comment\n"))
+    assert only_problem(exc).endswith(":1:1: file is empty; expected a YAML mapping or list")
+
+
+def test_not_yaml_names_line_and_column(tmp_path: Path) -> None:
+    with pytest.raises(KitgenError) as exc:
+        load_yaml(write(tmp_path, "a: 1\nb: [1, 2\nc: 3\n"))
+    message = only_problem(exc)
+    assert ":3:2: not valid YAML" in message
+
+
+def test_binary_file_is_not_yaml(tmp_path: Path) -> None:
+    p = tmp_path / "f.yaml"
+    p.write_bytes(b"\xff\xfe\x00garbage\x00")
+    with pytest.raises(KitgenError) as exc:
+        load_yaml(p)
+    assert "not valid YAML" in only_problem(exc)
+
+
+def test_alias_bomb_is_refused_with_one_message(tmp_path: Path) -> None:
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
+    with pytest.raises(KitgenError) as exc:
+        load_yaml(write(tmp_path, "\n".join(lines) + "\n"))
+    assert "an alias bomb?" in only_problem(exc)
+
+
+def test_recursive_alias_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(KitgenError) as exc:
+        load_yaml(write(tmp_path, "a: &x [1, *x]\n"))
+    assert "recursive YAML is not allowed" in only_problem(exc)
+
+
+def test_python_tags_are_not_constructed(tmp_path: Path) -> None:
+    """Only the safe loader: no object of any Python class is built from a tag."""
+    with pytest.raises(KitgenError) as exc:
+        load_yaml(write(tmp_path, "a: !!python/object/apply:os.system ['true']\n"))
+    assert ":1:4: not usable YAML" in only_problem(exc)
+
+
+def test_two_documents_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(KitgenError) as exc:
+        load_yaml(write(tmp_path, "a: 1\n---\nb: 2\n"))
+    assert "not valid YAML" in only_problem(exc)
+
+
+def test_oversized_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlsource, "MAX_FILE_BYTES", 10)
+    with pytest.raises(KitgenError) as exc:
+        load_yaml(write(tmp_path, "a: 12345678901234567890\n"))
+    assert "kitgen reads YAML files of at most 10" in only_problem(exc)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(KitgenError) as exc:
+        load_yaml(tmp_path / "nope.yaml")
+    assert "cannot read the file" in only_problem(exc)
+
+
+def test_merge_keys_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(KitgenError) as exc:
+        load_yaml(write(tmp_path, "base: &b {x: 1}\nc:\n  <<: *b\n"))
+    assert ":3:3: YAML merge keys" in only_problem(exc)
+
+
+# Printable text: PyYAML's emitter writes some control and line-break characters unquoted.
+chars = st.characters(exclude_categories=("Cs", "Cc", "Zl", "Zp"), exclude_characters="\x85\ufeff")
+text = st.text(chars, max_size=12)
+key = st.text(chars, min_size=1, max_size=8)
+leaf = st.one_of(st.integers(-(10**6), 10**6), st.booleans(), st.none(), text)
+data = st.recursive(
+    st.dictionaries(key, leaf, max_size=4),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(key, inner, max_size=4)),
+    max_leaves=20,
+)
+
+
+def _locs(value: object, loc: tuple = ()) -> list[tuple]:
+    out = [loc]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _locs(v, loc + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _locs(v, loc + (i,))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(data)
+def test_property_reads_back_what_yaml_writes_with_a_position_for_every_value(tmp_path_factory: pytest.TempPathFactory, value: object) -> None:
+    path = write(tmp_path_factory.mktemp("y"), yaml.safe_dump(value, allow_unicode=True))
+    doc = load_yaml(path)
+    assert doc.data == value
+    lines = path.read_text(encoding="utf-8").split("\n")
+    for loc in _locs(value):
+        assert loc in doc.values
+        line, column = doc.values[loc]
+        assert 1 <= line <= len(lines) and 1 <= column <= len(lines[line - 1]) + 1

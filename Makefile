@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 SCENARIO ?= denikin-1919
 OUT ?= output
 
-.PHONY: kit test bench system-deps clean
+.PHONY: kit test lint bench system-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,8 +28,14 @@ kit: $(STAMP)
 	$(BIN)/kitgen scenario show $(SCENARIO) --format json --out $(OUT)/$(SCENARIO)/scenario.json
 	$(BIN)/kitgen scenario show $(SCENARIO) --format text --out $(OUT)/$(SCENARIO)/scenario.txt
 
-test: $(STAMP) system-deps
+test: lint system-deps
 	$(BIN)/python -m pytest -q
+
+# Style and strict typing are part of the test run, as in CI.
+lint: $(STAMP)
+	$(BIN)/ruff check kitgen tests benchmarks
+	$(BIN)/ruff format --check kitgen tests benchmarks
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -35,7 +35,11 @@ def main() -> None:
 
     rows = [
         ("kitgen --help (process)", median_seconds(command("--help"), 15), "issue 2: under 0.3 s"),
-        ("kitgen validate data/denikin-1919 (process)", median_seconds(command("validate", "data/denikin-1919"), 10), ""),
+        (
+            "kitgen validate data/denikin-1919 (process)",
+            median_seconds(command("validate", "data/denikin-1919"), 10),
+            "",
+        ),
         ("kitgen lookup town Kiev (process)", median_seconds(command("lookup", "town", "Kiev"), 10), ""),
         ("load_scenario() in process", median_seconds(lambda: load_scenario("denikin-1919"), 30), ""),
     ]

@@ -32,12 +32,19 @@ def _range(low: int, high: int) -> str:
 
 
 def move(
-    s: Scenario, unit_type: str, terrain: str, *, river: movement.River = "none",
-    bridge: bool = False, road: bool = False, rail: bool = False, pontoon: bool = False,
+    s: Scenario,
+    unit_type: str,
+    terrain: str,
+    *,
+    river: movement.River = "none",
+    bridge: bool = False,
+    road: bool = False,
+    rail: bool = False,
+    pontoon: bool = False,
 ) -> str:
     type_id = ident(unit_type)
     row = movement.movement_row(s.movement, type_id)
-    name = s.unit_type(type_id).name  # type: ignore[union-attr]
+    name = movement.unit_type(s.movement, type_id).name
     cost = movement.entry_cost(
         s.movement, type_id, ident(terrain), river=river, bridge=bridge, road=road, rail=rail, pontoon=pontoon
     )
@@ -81,7 +88,7 @@ def town(s: Scenario, name: str) -> str:
 def reinforcements(s: Scenario, faction: str, roll: int) -> str:
     fid = _faction(s, faction)
     n = victory.reinforcement_draws(s.victory, fid, roll)
-    name = s.faction(fid).name  # type: ignore[union-attr]
+    name = s.faction_name(fid)
     chart = s.victory.reinforcement_chart
     return f"{name} roll {roll} on their chart ({chart.roll}): {n} draw{'s' if n != 1 else ''} from the {name} pile [II.E.2]"
 
@@ -89,7 +96,7 @@ def reinforcements(s: Scenario, faction: str, roll: int) -> str:
 def threshold(s: Scenario, faction: str, total: int) -> str:
     fid = _faction(s, faction)
     r = victory.chart_rolls(s.victory, fid, total)
-    name = s.faction(fid).name  # type: ignore[union-attr]
+    name = s.faction_name(fid)
     bonus = s.victory.bonus.get(fid)
     extra = f"; they also add {bonus} VP every award turn [E.3]" if bonus else ""
     return (
@@ -102,7 +109,11 @@ def _obey_text(s: Scenario, target: int, failures: int) -> str:
     die = Dice.parse(s.command.roll)
     top = min(target, die.high)
     chance = die.chance(lambda roll: roll <= target)
-    after = f" after {failures} failure{'s' if failures != 1 else ''} in a row (-{failures} on the roll)" if failures else ""
+    after = (
+        f" after {failures} failure{'s' if failures != 1 else ''} in a row (-{failures} on the roll)"
+        if failures
+        else ""
+    )
     return f"obeys on {s.command.roll} {_range(die.low, top)}{after}: {percent(chance)} [II.C]"
 
 
@@ -110,13 +121,12 @@ def commander(s: Scenario, name: str, failures: int = 0) -> str:
     c = s.find_commander(name)
     if c is None:
         raise LookupError(f"no commander '{name}' in the scenario")
-    faction = s.faction(c.faction).name  # type: ignore[union-attr]
+    faction = s.faction_name(c.faction)
     aka = f" (seed: {c.seed_name})" if c.seed_name else ""
     charisma = "charismatic (tabletop only, II.C.5)" if c.charismatic else "not charismatic"
     target = command.obey_target(s.command, c.dependability, failures=failures)
-    return (
-        f"{c.name}{aka}, {faction} rank {s.rank(c)}: dependability {c.dependability}, {charisma}; "
-        + _obey_text(s, target, failures)
+    return f"{c.name}{aka}, {faction} rank {s.rank(c)}: dependability {c.dependability}, {charisma}; " + _obey_text(
+        s, target, failures
     )
 
 
@@ -128,11 +138,14 @@ def leaderless(s: Scenario, *, adjacent: bool, failures: int = 0) -> str:
 
 def breakdown(s: Scenario, unit_type: str, *, carried: bool = False) -> str:
     type_id = ident(unit_type)
-    movement.movement_row(s.movement, type_id)
-    name = s.unit_type(type_id).name  # type: ignore[union-attr]
+    name = movement.unit_type(s.movement, type_id).name
     b = movement.breakdown_roll(s.movement, type_id, carried=carried)
     if b is None:
-        why = "carried by train or ship" if carried and s.movement.breakdown_exempt_when_carried else "not a vehicle that breaks down"
+        why = (
+            "carried by train or ship"
+            if carried and s.movement.breakdown_exempt_when_carried
+            else "not a vehicle that breaks down"
+        )
         return f"{name}: no breakdown roll ({why}) [A.4-A.5]"
     fails = ", ".join(map(str, b.fails_on))
     return (
@@ -176,7 +189,9 @@ def ambush(s: Scenario, conditions: list[str]) -> str:
     a = s.partisans.ambush
     chance = partisans.ambush_chance(s.partisans, mod)
     need = max(a.succeeds_at - mod, 1)
-    return f"Ambush: {a.roll}{mod:+d}, springs on {a.succeeds_at} or more (a natural {need}+): {percent(chance)} [II.D.2]"
+    return (
+        f"Ambush: {a.roll}{mod:+d}, springs on {a.succeeds_at} or more (a natural {need}+): {percent(chance)} [II.D.2]"
+    )
 
 
 def depot(s: Scenario, use: int) -> str:
@@ -197,4 +212,6 @@ def event_roll(s: Scenario) -> str:
 def makhnovists(s: Scenario, *, holds_gulai_pole: bool, makhno_alive: bool) -> str:
     ms = s.victory.makhnovist_strength
     mod = victory.makhnovist_modifier(s.victory, holds_gulai_pole=holds_gulai_pole, makhno_alive=makhno_alive)
-    return f"Makhnovist Current Strength roll: {ms.roll}{mod:+d} every {ordinal(s.victory.award_every_turns)} turn [E.6]"
+    return (
+        f"Makhnovist Current Strength roll: {ms.roll}{mod:+d} every {ordinal(s.victory.award_every_turns)} turn [E.6]"
+    )

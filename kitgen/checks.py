@@ -99,7 +99,11 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
         for side in ("winner", "loser"):
             part = getattr(battle, side)
             if part.permanent_pct + part.return_pct != 100:
-                r.add("battle.yaml", (side,), f"permanent_pct {part.permanent_pct} + return_pct {part.return_pct} must make 100")
+                r.add(
+                    "battle.yaml",
+                    (side,),
+                    f"permanent_pct {part.permanent_pct} + return_pct {part.return_pct} must make 100",
+                )
     return r.problems
 
 
@@ -138,7 +142,11 @@ def _check_victory(r: _Report, v: m.VictoryRules, factions: list[str], scoring: 
     faces = Dice.parse(chart.roll)
     for fid, draws in chart.draws.items():
         if faces.count != 1 or len(draws) != faces.sides:
-            r.add(f, ("reinforcement_chart", "draws", fid), f"found {len(draws)} entries, expected one for each face of {chart.roll}")
+            r.add(
+                f,
+                ("reinforcement_chart", "draws", fid),
+                f"found {len(draws)} entries, expected one for each face of {chart.roll}",
+            )
     r.known(f, ("makhnovist_strength", "faction"), v.makhnovist_strength.faction, factions, "faction")
 
 
@@ -152,7 +160,11 @@ def _check_movement(r: _Report, mv: m.MovementRules, rulings: list[str] | None) 
         loc: Loc = ("unit_types", i)
         if u.moves_as is not None:
             if u.mp is not None or u.cost is not None or u.crossable_river is not None or u.rail_only:
-                r.add(f, loc, f"unit type '{u.id}' moves as '{u.moves_as}': it takes no mp, cost, crossable_river or rail_only")
+                r.add(
+                    f,
+                    loc,
+                    f"unit type '{u.id}' moves as '{u.moves_as}': it takes no mp, cost, crossable_river or rail_only",
+                )
             r.known(f, loc + ("moves_as",), u.moves_as, [t for t in tabled if t != u.id], "unit type to move as")
         elif u.mp is None:
             r.add(f, loc, f"unit type '{u.id}' needs mp (or moves_as another type)")

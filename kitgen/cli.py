@@ -6,11 +6,14 @@ Heavy modules are imported inside the commands, so that `kitgen --help` stays in
 from __future__ import annotations
 
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from kitgen.model.scenario import Scenario
 
 app = typer.Typer(
     help="Print-ready campaign kits for the 1919-1920 South Russia hex-map campaign.",
@@ -23,34 +26,32 @@ lookup_app = typer.Typer(help="Answer a rules question at the table from the sce
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(lookup_app, name="lookup")
 
-ScenarioOpt = Annotated[
-    str, typer.Option("--scenario", "-s", help="Scenario folder or bundled scenario name.")
-]
+ScenarioOpt = Annotated[str, typer.Option("--scenario", "-s", help="Scenario folder or bundled scenario name.")]
 DEFAULT = "denikin-1919"
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     text = "text"
     json = "json"
 
 
-class River(str, Enum):
+class River(StrEnum):
     none = "none"
     crossable = "crossable"
     major = "major"
 
 
-class Carrier(str, Enum):
+class Carrier(StrEnum):
     train = "train"
     ship = "ship"
 
 
-class Side(str, Enum):
+class Side(StrEnum):
     winner = "winner"
     loser = "loser"
 
 
-def _scenario(name: str):  # noqa: ANN202 - the model import is deferred on purpose
+def _scenario(name: str) -> Scenario:
     from kitgen.loader import load_scenario
 
     return load_scenario(name)
@@ -101,7 +102,9 @@ def scenario_list() -> None:
 
 @lookup_app.command("move")
 def lookup_move(
-    unit_type: Annotated[str, typer.Argument(help="infantry, cavalry, artillery, armoured-car, tank, pontoon, rr-train, tachanka...")],
+    unit_type: Annotated[
+        str, typer.Argument(help="infantry, cavalry, artillery, armoured-car, tank, pontoon, rr-train, tachanka...")
+    ],
     terrain: Annotated[str, typer.Argument(help="open, forest, mountain or marsh.")],
     river: Annotated[River, typer.Option(help="River class of the hexside crossed.")] = River.none,
     bridge: Annotated[bool, typer.Option(help="A road or rail bridge at that hexside.")] = False,
@@ -113,7 +116,18 @@ def lookup_move(
     """MP for a unit type to enter a hex (A, A.1)."""
     from kitgen import answers
 
-    typer.echo(answers.move(_scenario(scenario), unit_type, terrain, river=river.value, bridge=bridge, road=road, rail=rail, pontoon=pontoon))
+    typer.echo(
+        answers.move(
+            _scenario(scenario),
+            unit_type,
+            terrain,
+            river=river.value,
+            bridge=bridge,
+            road=road,
+            rail=rail,
+            pontoon=pontoon,
+        )
+    )
 
 
 @lookup_app.command("load")
@@ -229,7 +243,15 @@ def lookup_evade(
     """Partisans' odds of evading a fight (II.D.1)."""
     from kitgen import answers
 
-    conditions = [c for c, on in (("makhno_present", makhno), ("forest_or_mountain", cover), ("enemy_without_cavalry", not enemy_cavalry)) if on]
+    conditions = [
+        c
+        for c, on in (
+            ("makhno_present", makhno),
+            ("forest_or_mountain", cover),
+            ("enemy_without_cavalry", not enemy_cavalry),
+        )
+        if on
+    ]
     typer.echo(answers.evade(_scenario(scenario), conditions))
 
 

@@ -26,7 +26,10 @@ def scenario_json(s: Scenario) -> str:
 def _table(headers: list[str], rows: list[list[Any]]) -> list[str]:
     cells = [headers] + [[str(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()  # noqa: E731
+
+    def fmt(row: list[str]) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+
     return [fmt(cells[0]), fmt(["-" * w for w in widths])] + [fmt(r) for r in cells[1:]]
 
 
@@ -36,7 +39,7 @@ def scenario_text(s: Scenario) -> str:
     out.append("Factions: " + ", ".join(f.name for f in m.factions))
     out += ["", "A. Movement (p* = only along road/rail; rail-only types move along track)"]
     terrain = [t.id for t in s.movement.terrain]
-    rows = []
+    rows: list[list[Any]] = []
     for u in s.movement.unit_types:
         if u.moves_as:
             rows.append([u.name, f"as {u.moves_as}"] + [""] * (len(terrain) + 1))
@@ -49,7 +52,10 @@ def scenario_text(s: Scenario) -> str:
     out += _table(["Unit type", "MP"] + [t.capitalize() for t in terrain] + ["Crossable river"], rows)
 
     t = s.transport
-    out += ["", f"C/D. Loads: train {t.train.capacity} points, ship {t.ship.capacity} points, ship move {t.ship.move_hexes} hexes"]
+    out += [
+        "",
+        f"C/D. Loads: train {t.train.capacity} points, ship {t.ship.capacity} points, ship move {t.ship.move_hexes} hexes",
+    ]
     out += _table(["Stand or item", "Points"], [[k.name, k.points] for k in t.stands])
 
     v = s.victory
@@ -59,14 +65,20 @@ def scenario_text(s: Scenario) -> str:
         ["Town"] + [f.name for f in scoring],
         [[tw.name] + [NO_VP if tw.vp.get(f.id) is None else tw.vp[f.id] for f in scoring] for tw in s.towns],
     )
-    out += ["", "E. Thresholds: " + ", ".join(f"{s.faction(f).name} {n}" for f, n in v.thresholds.items())]  # type: ignore[union-attr]
+    out += ["", "E. Thresholds: " + ", ".join(f"{s.faction_name(f)} {n}" for f, n in v.thresholds.items())]
     chart = v.reinforcement_chart
     out += ["", f"II.E.2 Reinforcement chart ({chart.roll}): draws"]
-    out += _table(["Roll"] + [s.faction(f).name for f in chart.draws], [[i + 1] + [d[i] for d in chart.draws.values()] for i in range(len(next(iter(chart.draws.values()))))])  # type: ignore[union-attr]
+    out += _table(
+        ["Roll"] + [s.faction_name(f) for f in chart.draws],
+        [[i + 1] + [d[i] for d in chart.draws.values()] for i in range(len(next(iter(chart.draws.values()))))],
+    )
 
     out += ["", f"II.C Commanders (obey on {s.command.roll} at or under dependability; C = charismatic)"]
     out += _table(
         ["Commander", "Faction", "Rank", "Dependability", "C"],
-        [[c.name, s.faction(c.faction).name, s.rank(c), c.dependability, "C" if c.charismatic else ""] for c in s.commanders],  # type: ignore[union-attr]
+        [
+            [c.name, s.faction_name(c.faction), s.rank(c), c.dependability, "C" if c.charismatic else ""]
+            for c in s.commanders
+        ],
     )
     return "\n".join(out) + "\n"

@@ -53,9 +53,7 @@ def resolve_scenario(name_or_path: str) -> Path:
     if "/" not in name_or_path and (bundled / "scenario.yaml").is_file():
         return bundled
     known = ", ".join(bundled_scenarios()) or "none found"
-    raise UsageError(
-        f"no scenario '{name_or_path}': give a scenario folder or a bundled scenario name ({known})"
-    )
+    raise UsageError(f"no scenario '{name_or_path}': give a scenario folder or a bundled scenario name ({known})")
 
 
 def load_scenario(name_or_path: str | Path = DEFAULT_SCENARIO) -> Scenario:
@@ -67,7 +65,9 @@ def load_scenario(name_or_path: str | Path = DEFAULT_SCENARIO) -> Scenario:
     problems += check_scenario(parts, docs)
     if problems:
         raise KitgenError(problems)
-    return Scenario(**{field: _unwrap_table(field, parts[name]) for name, (field, _) in SCENARIO_FILES.items()})
+    return Scenario.model_validate(
+        {field: _unwrap_table(field, parts[name]) for name, (field, _) in SCENARIO_FILES.items()}
+    )
 
 
 def read_scenario_files(

@@ -30,18 +30,19 @@ def validate(located: Located, model: type[M]) -> tuple[M | None, list[Problem]]
 def _valid_entries(located: Located, model: type[M]) -> M | None:
     if len(model.model_fields) != 1 or not isinstance(located.data, dict):
         return None
-    (name, field), = model.model_fields.items()
+    ((name, field),) = model.model_fields.items()
     item = _unwrap(_step(field.annotation, 0)) if typing.get_origin(field.annotation) is list else None
     entries = located.data.get(name)
     if not (isinstance(item, type) and issubclass(item, BaseModel) and isinstance(entries, list)):
         return None
-    kept = []
+    kept: list[BaseModel | None] = []
     for entry in entries:
         try:
             kept.append(item.model_validate(entry))
         except ValidationError:
             kept.append(None)
-    return model.model_construct(**{name: kept})
+    constructed: M = typing.cast(Any, model).model_construct(**{name: kept})
+    return constructed
 
 
 def dotted(loc: Loc) -> str:
@@ -65,10 +66,7 @@ def _problem(located: Located, model: type[BaseModel], err: Any) -> Problem:
     if kind == "missing":
         return located.problem(loc[:-1], f"{where}: missing; this key is required")
     message = _MESSAGES.get(kind)
-    if message is None:
-        text = err["msg"]
-    else:
-        text = message.format(found=_show(found), **ctx)
+    text = err["msg"] if message is None else message.format(found=_show(found), **ctx)
     if kind in _NUMBER_KINDS:
         text += _bounds(model, loc)
     return located.problem(loc, f"{where}: {text}")

@@ -13,18 +13,37 @@ SHARED_SEED = Path(__file__).resolve().parents[2] / "shared" / "seed" / "campaig
 
 # RULES-NOTES, "Town names, seed spelling -> display spelling".
 TOWN_SPELLING = {
-    "Zaporozbe": "Zaporozhe", "Dzhenkoy": "Dzhankoy", "Paviograd": "Pavlograd",
-    "Krovoi Rog": "Krivoi Rog", "Mithaylovka": "Mikhailovka", "Belgorad": "Belgorod",
-    "Velikokniazh eskaia": "Velikokniazheskaia", "Dneprodzerzhnsk": "Dneprodzerzhinsk",
-    "Novorossaiysk": "Novorossiisk", "Elitsa": "Elista", "Sochi-Georgian City": "Sochi",
+    "Zaporozbe": "Zaporozhe",
+    "Dzhenkoy": "Dzhankoy",
+    "Paviograd": "Pavlograd",
+    "Krovoi Rog": "Krivoi Rog",
+    "Mithaylovka": "Mikhailovka",
+    "Belgorad": "Belgorod",
+    "Velikokniazh eskaia": "Velikokniazheskaia",
+    "Dneprodzerzhnsk": "Dneprodzerzhinsk",
+    "Novorossaiysk": "Novorossiisk",
+    "Elitsa": "Elista",
+    "Sochi-Georgian City": "Sochi",
     "Shakty": "Shakhty",
 }
 # RULES-NOTES, "Commanders, seed spelling -> display spelling".
 COMMANDER_SPELLING = {
-    "Wrangl": "Wrangel", "Sidonn": "Sidorin", "MaiMaevsky": "Mai-Maevsky", "Marnontov": "Mamontov",
-    "Babev": "Babiev", "Usefovich": "Yuzefovich", "Kanzanovich": "Kazanovich", "Petylura": "Petliura",
-    "Babochan": "Bolbochan", "Zholba": "Zhloba", "Ghai": "Gai", "Epiganykovtyukh": "Epifan Kovtyukh",
-    "Parkomenko": "Parkhomenko", "Lazerevich": "Lazarevich", "Schuss": "Shchus", "Kurilenkco": "Kurilenko",
+    "Wrangl": "Wrangel",
+    "Sidonn": "Sidorin",
+    "MaiMaevsky": "Mai-Maevsky",
+    "Marnontov": "Mamontov",
+    "Babev": "Babiev",
+    "Usefovich": "Yuzefovich",
+    "Kanzanovich": "Kazanovich",
+    "Petylura": "Petliura",
+    "Babochan": "Bolbochan",
+    "Zholba": "Zhloba",
+    "Ghai": "Gai",
+    "Epiganykovtyukh": "Epifan Kovtyukh",
+    "Parkomenko": "Parkhomenko",
+    "Lazerevich": "Lazarevich",
+    "Schuss": "Shchus",
+    "Kurilenkco": "Kurilenko",
 }
 WORDS = {"One": 1, "Two": 2, "Three": 3, "Four": 4, "Five": 5, "Six": 6, "Seven": 7}
 

@@ -28,7 +28,22 @@ def test_help_lists_every_command_with_one_line() -> None:
     for command in ("validate", "scenario", "lookup"):
         assert command in result.stdout
     lookup = kitgen("lookup", "--help")
-    for sub in ("move", "load", "town", "reinforcements", "vp", "commander", "leaderless", "breakdown", "losses", "evade", "ambush", "depot", "makhnovists", "events"):
+    for sub in (
+        "move",
+        "load",
+        "town",
+        "reinforcements",
+        "vp",
+        "commander",
+        "leaderless",
+        "breakdown",
+        "losses",
+        "evade",
+        "ambush",
+        "depot",
+        "makhnovists",
+        "events",
+    ):
         assert f" {sub} " in lookup
 
 
@@ -46,7 +61,9 @@ def test_help_imports_no_heavy_library() -> None:
 
 def test_lookup_move() -> None:
     out = kitgen("lookup", "move", "cavalry", "forest", "--river", "crossable")
-    assert out.strip() == "Cavalry (4 MP) into forest across a crossable river: 3 MP (forest 2, +1 crossable river) [A.1]"
+    assert (
+        out.strip() == "Cavalry (4 MP) into forest across a crossable river: 3 MP (forest 2, +1 crossable river) [A.1]"
+    )
     out = kitgen("lookup", "move", "armoured-car", "marsh")
     assert "prohibited" in out and "(p*)" in out
     out = kitgen("lookup", "move", "infantry", "open", "--river", "major", "--pontoon")
@@ -61,7 +78,9 @@ def test_lookup_load() -> None:
 
 
 def test_lookup_town_by_seed_spelling_and_old_name() -> None:
-    assert kitgen("lookup", "town", "Rostov-na-donu").startswith("Rostov (also Rostov-na-donu, Rostov-on-Don): Reds 4, Whites 3, Ukrainians 0")
+    assert kitgen("lookup", "town", "Rostov-na-donu").startswith(
+        "Rostov (also Rostov-na-donu, Rostov-on-Don): Reds 4, Whites 3, Ukrainians 0"
+    )
     assert "Ukrainians - (no VP)" in kitgen("lookup", "town", "tsaritsyn")
     assert kitgen("lookup", "town", "Elisavetgrad").startswith("Kirovograd")
 
@@ -84,7 +103,9 @@ def test_lookup_reinforcements_and_vp() -> None:
 
 
 def test_lookup_losses_breakdown_partisans_depot() -> None:
-    assert "4 lost for good (55%, half up), 3 return next turn; of 3 routed, 2 desert" in kitgen("lookup", "losses", "loser", "7", "--routed", "3")
+    assert "4 lost for good (55%, half up), 3 return next turn; of 3 routed, 2 desert" in kitgen(
+        "lookup", "losses", "loser", "7", "--routed", "3"
+    )
     assert "lost for the campaign on 2, 3: 8.3%" in kitgen("lookup", "breakdown", "armoured-car")
     assert "no breakdown roll (carried by train or ship)" in kitgen("lookup", "breakdown", "tank", "--carried")
     assert "D6+5" in kitgen("lookup", "evade", "--makhno", "--cover", "--no-enemy-cavalry")
@@ -138,11 +159,20 @@ def test_scenario_show_is_deterministic() -> None:
 def test_out_file_is_replaced_whole_and_kept_on_failure(tmp_path: Path, scenario_copy: Path) -> None:
     """A failed run leaves earlier outputs untouched and no temporary file behind."""
     out = tmp_path / "out" / "scenario.json"
-    subprocess.run([sys.executable, "-m", "kitgen", "scenario", "show", str(scenario_copy), "-f", "json", "--out", str(out)], check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "kitgen", "scenario", "show", str(scenario_copy), "-f", "json", "--out", str(out)],
+        check=True,
+        capture_output=True,
+    )
     before = out.read_bytes()
     assert json.loads(before)["meta"]["id"] == "denikin-1919"
     edit(scenario_copy / "command.yaml", "roll: D10", "roll: D7")
-    result = subprocess.run([sys.executable, "-m", "kitgen", "scenario", "show", str(scenario_copy), "-f", "json", "--out", str(out)], capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "kitgen", "scenario", "show", str(scenario_copy), "-f", "json", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 1
     assert out.read_bytes() == before
     assert sorted(p.name for p in out.parent.iterdir()) == ["scenario.json"]

@@ -58,7 +58,9 @@ def test_chart_rolls_account_for_the_whole_total(faction: str, total: int) -> No
     st.booleans(),
     st.booleans(),
 )
-def test_a_bridge_road_or_rail_never_makes_a_hex_dearer(unit: str, terrain: str, river: str, bridge: bool, road: bool, rail: bool) -> None:
+def test_a_bridge_road_or_rail_never_makes_a_hex_dearer(
+    unit: str, terrain: str, river: str, bridge: bool, road: bool, rail: bool
+) -> None:
     base = movement.entry_cost(S.movement, unit, terrain, river=river)  # type: ignore[arg-type]
     helped = movement.entry_cost(S.movement, unit, terrain, river=river, bridge=bridge, road=road, rail=rail)  # type: ignore[arg-type]
     if base.allowed:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kitgen.model.scenario import Scenario
-from kitgen.rules.supply import abandoned_vehicle, depot_empty_chance, depot_empty_target, depot_emptied
+from kitgen.rules.supply import abandoned_vehicle, depot_emptied, depot_empty_chance, depot_empty_target
 
 
 def test_B3_trace_is_at_most_5_hexes(scenario: Scenario) -> None:

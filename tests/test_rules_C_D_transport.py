@@ -21,7 +21,16 @@ def test_C1_train_moves_12_hexes(scenario: Scenario) -> None:
 
 @pytest.mark.parametrize(
     ("kind", "points"),
-    [("infantry", 1), ("cavalry", 3), ("artillery", 4), ("rr_repair", 3), ("armoured_car", 3), ("tank", 3), ("pontoon", 5), ("depot", 10)],
+    [
+        ("infantry", 1),
+        ("cavalry", 3),
+        ("artillery", 4),
+        ("rr_repair", 3),
+        ("armoured_car", 3),
+        ("tank", 3),
+        ("pontoon", 5),
+        ("depot", 10),
+    ],
 )
 def test_C1_stand_points(scenario: Scenario, kind: str, points: int) -> None:
     """'Each infantry stand = 1Pt; each cavalry stand = 3 pts; each artillery stand = 4 pts, each RR repair

@@ -8,8 +8,13 @@ from kitgen.model.scenario import Scenario
 from tests import seed_text
 
 UNIT_ROWS = {
-    "Infantry": "infantry", "Cavalry": "cavalry", "Artillery": "artillery",
-    "Armored Cars": "armoured_car", "Tanks": "tank", "Pontoon Units": "pontoon", "RR Trains": "rr_train",
+    "Infantry": "infantry",
+    "Cavalry": "cavalry",
+    "Artillery": "artillery",
+    "Armored Cars": "armoured_car",
+    "Tanks": "tank",
+    "Pontoon Units": "pontoon",
+    "RR Trains": "rr_train",
 }
 
 
@@ -96,7 +101,10 @@ def test_II_C_rank_follows_the_seed_order(scenario: Scenario) -> None:
         names = [seed_text.COMMANDER_SPELLING.get(n, n) for f, n, _, _ in seed if f == faction]
         by_rank = sorted((c for c in scenario.commanders if c.faction == faction), key=scenario.rank)
         assert [c.name for c in by_rank] == names
-    assert [scenario.find_commander(n) and scenario.rank(scenario.find_commander(n)) for n in ("Trotsky", "Denikin", "Petliura", "Makhno")] == [1, 1, 1, 1]  # type: ignore[arg-type]
+    assert [
+        scenario.find_commander(n) and scenario.rank(scenario.find_commander(n))
+        for n in ("Trotsky", "Denikin", "Petliura", "Makhno")
+    ] == [1, 1, 1, 1]  # type: ignore[arg-type]
 
 
 def test_II_E2_reinforcement_chart_every_cell(scenario: Scenario) -> None:

@@ -37,7 +37,11 @@ def test_every_scenario_file_is_loaded_and_used() -> None:
 
 def test_rating_eleven_names_file_line_and_key(scenario_copy: Path) -> None:
     """The issue's example: a commander rating of `eleven` exits 1 and names file, line and key."""
-    line = edit(scenario_copy / "commanders.yaml", "name: Vatsetis, faction: reds, dependability: 9", "name: Vatsetis, faction: reds, dependability: eleven")
+    line = edit(
+        scenario_copy / "commanders.yaml",
+        "name: Vatsetis, faction: reds, dependability: 9",
+        "name: Vatsetis, faction: reds, dependability: eleven",
+    )
     result = run_validate(scenario_copy)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
@@ -68,7 +72,10 @@ def test_missing_key(scenario_copy: Path) -> None:
 def test_town_named_twice(scenario_copy: Path) -> None:
     line = edit(scenario_copy / "towns.yaml", "{name: Kerch,", "{name: KIEV,")
     (found,) = problems(scenario_copy)
-    assert found == f"{scenario_copy / 'towns.yaml'}:{line}:12: towns[39].name: town name 'KIEV' is given twice (first as 'Kiev')"
+    assert (
+        found
+        == f"{scenario_copy / 'towns.yaml'}:{line}:12: towns[39].name: town name 'KIEV' is given twice (first as 'Kiev')"
+    )
 
 
 def test_town_alias_clashing_with_another_town(scenario_copy: Path) -> None:
@@ -93,20 +100,35 @@ def test_commander_of_unknown_faction(scenario_copy: Path) -> None:
 
 
 def test_terrain_not_in_movement_table(scenario_copy: Path) -> None:
-    edit(scenario_copy / "movement.yaml", "cost: {open: 1, forest: 2, mountain: 4, marsh: 4}", "cost: {open: 1, forest: 2, mountain: 4, swamp: 4}")
+    edit(
+        scenario_copy / "movement.yaml",
+        "cost: {open: 1, forest: 2, mountain: 4, marsh: 4}",
+        "cost: {open: 1, forest: 2, mountain: 4, swamp: 4}",
+    )
     found = problems(scenario_copy)
-    assert any("unit_types[1].cost.swamp: unknown terrain 'swamp'; expected one of: open, forest, mountain, marsh" in p for p in found)
+    assert any(
+        "unit_types[1].cost.swamp: unknown terrain 'swamp'; expected one of: open, forest, mountain, marsh" in p
+        for p in found
+    )
     assert any("unit_types[1].cost: terrain missing: marsh" in p for p in found)
 
 
 def test_bad_move_cost_value(scenario_copy: Path) -> None:
-    edit(scenario_copy / "movement.yaml", "cost: {open: 1, forest: 3, mountain: p*, marsh: p*}", "cost: {open: 1, forest: 3, mountain: P, marsh: p*}")
+    edit(
+        scenario_copy / "movement.yaml",
+        "cost: {open: 1, forest: 3, mountain: p*, marsh: p*}",
+        "cost: {open: 1, forest: 3, mountain: P, marsh: p*}",
+    )
     (found,) = problems(scenario_copy)
     assert "unit_types[2].cost.mountain: found 'P', expected a whole number of movement points or 'p*'" in found
 
 
 def test_vp_value_must_be_number_or_dash(scenario_copy: Path) -> None:
-    edit(scenario_copy / "towns.yaml", '{name: Kursk, vp: {reds: 2, whites: 1, ukrainians: "-"}}', '{name: Kursk, vp: {reds: 2, whites: 1, ukrainians: none}}')
+    edit(
+        scenario_copy / "towns.yaml",
+        '{name: Kursk, vp: {reds: 2, whites: 1, ukrainians: "-"}}',
+        "{name: Kursk, vp: {reds: 2, whites: 1, ukrainians: none}}",
+    )
     (found,) = problems(scenario_copy)
     assert "ukrainians: found 'none', expected a whole number of VP (0 or more) or '-'" in found
 
@@ -130,7 +152,11 @@ def test_chart_needs_one_entry_per_face(scenario_copy: Path) -> None:
 
 
 def test_unknown_ruling_reference(scenario_copy: Path) -> None:
-    edit(scenario_copy / "movement.yaml", "source: ruling:foot_service_units\n  - id: engineer", "source: ruling:nonesuch\n  - id: engineer")
+    edit(
+        scenario_copy / "movement.yaml",
+        "source: ruling:foot_service_units\n  - id: engineer",
+        "source: ruling:nonesuch\n  - id: engineer",
+    )
     (found,) = problems(scenario_copy)
     assert "unit_types[8].source: unknown ruling 'nonesuch'" in found
 
@@ -151,7 +177,11 @@ def test_missing_and_unknown_files(scenario_copy: Path) -> None:
 
 def test_every_problem_at_once_across_files(scenario_copy: Path) -> None:
     """Problems in several files are all reported in one run, sorted by file and line."""
-    edit(scenario_copy / "commanders.yaml", "name: Vatsetis, faction: reds, dependability: 9", "name: Vatsetis, faction: reds, dependability: eleven")
+    edit(
+        scenario_copy / "commanders.yaml",
+        "name: Vatsetis, faction: reds, dependability: 9",
+        "name: Vatsetis, faction: reds, dependability: eleven",
+    )
     edit(scenario_copy / "commanders.yaml", "name: Shchors, faction: reds", "name: Shchors, faction: greens")
     edit(scenario_copy / "towns.yaml", "{name: Kerch,", "{name: Kiev,")
     (scenario_copy / "events.yaml").write_text("[1, 2\n")
@@ -192,6 +222,8 @@ def test_alias_bomb_in_a_scenario_file(scenario_copy: Path) -> None:
 
 
 def test_unknown_scenario_name_is_a_usage_error() -> None:
-    result = subprocess.run([sys.executable, "-m", "kitgen", "scenario", "show", "nosuch"], capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "kitgen", "scenario", "show", "nosuch"], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 2
     assert "kitgen: no scenario 'nosuch'" in result.stderr and "denikin-1919" in result.stderr

@@ -133,7 +133,9 @@ def _locs(value: object, loc: tuple = ()) -> list[tuple]:
 
 @settings(max_examples=60, deadline=None)
 @given(data)
-def test_property_reads_back_what_yaml_writes_with_a_position_for_every_value(tmp_path_factory: pytest.TempPathFactory, value: object) -> None:
+def test_property_reads_back_what_yaml_writes_with_a_position_for_every_value(
+    tmp_path_factory: pytest.TempPathFactory, value: object
+) -> None:
     path = write(tmp_path_factory.mktemp("y"), yaml.safe_dump(value, allow_unicode=True))
     doc = load_yaml(path)
     assert doc.data == value

@@ -25,7 +25,8 @@ def _ident(value: Any) -> Any:
     if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9_]*", value):
         return value
     raise PydanticCustomError(
-        "ident", "found {found}, expected a lower-case name of letters, digits and '_' (like 'armoured_car')",
+        "ident",
+        "found {found}, expected a lower-case name of letters, digits and '_' (like 'armoured_car')",
         {"found": repr(value)},
     )
 
@@ -54,7 +55,8 @@ def _vp(value: Any) -> Any:
     if type(value) is int and value >= 0:
         return value
     raise PydanticCustomError(
-        "vp", "found {found}, expected a whole number of VP (0 or more) or '-' (no VP for this faction)",
+        "vp",
+        "found {found}, expected a whole number of VP (0 or more) or '-' (no VP for this faction)",
         {"found": repr(value)},
     )
 

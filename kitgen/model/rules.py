@@ -8,7 +8,6 @@ from pydantic import Field
 
 from kitgen.model.base import Dice, Ident, Model, Modifier, MoveCost, Percent, Positive, Ruling, Text
 
-
 # --- A. Map movement (movement.yaml) -------------------------------------------------
 
 

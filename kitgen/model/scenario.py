@@ -6,7 +6,7 @@ import re
 
 from pydantic import Field
 
-from kitgen.model.base import VP, Colour, Ident, Model, Positive, Text
+from kitgen.model.base import VP, Colour, Ident, Model, Text
 from kitgen.model.rules import (
     BattleRules,
     CommandRules,
@@ -96,6 +96,13 @@ class Scenario(Model):
 
     def faction(self, faction_id: str) -> Faction | None:
         return next((f for f in self.meta.factions if f.id == faction_id), None)
+
+    def faction_name(self, faction_id: str) -> str:
+        """Display name of a faction of this (validated) scenario."""
+        faction = self.faction(faction_id)
+        if faction is None:
+            raise LookupError(f"unknown faction '{faction_id}'")
+        return faction.name
 
     def unit_type(self, type_id: str) -> UnitType | None:
         return next((u for u in self.movement.unit_types if u.id == type_id), None)

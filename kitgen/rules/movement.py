@@ -29,13 +29,18 @@ class EntryCost:
         return self.mp is not None
 
 
+def unit_type(rules: MovementRules, type_id: str) -> UnitType:
+    """The unit type with this id; an unknown id is a LookupError naming the known ones."""
+    for u in rules.unit_types:
+        if u.id == type_id:
+            return u
+    raise LookupError(f"unknown unit type '{type_id}'; expected one of: {', '.join(u.id for u in rules.unit_types)}")
+
+
 def movement_row(rules: MovementRules, type_id: str) -> UnitType:
     """The row of the A table a unit type moves by (following `moves_as`)."""
-    by_id = {u.id: u for u in rules.unit_types}
-    if type_id not in by_id:
-        raise LookupError(f"unknown unit type '{type_id}'; expected one of: {', '.join(by_id)}")
-    row = by_id[type_id]
-    return by_id[row.moves_as] if row.moves_as else row
+    row = unit_type(rules, type_id)
+    return unit_type(rules, row.moves_as) if row.moves_as else row
 
 
 def entry_cost(
@@ -70,7 +75,9 @@ def entry_cost(
     cost = row.cost[terrain]
     if cost == PROHIBITED:
         if not (road or rail):
-            return EntryCost(None, (), "A", reason=f"{row.name} may enter {terrain} only along a road or rail line (p*)")
+            return EntryCost(
+                None, (), "A", reason=f"{row.name} may enter {terrain} only along a road or rail line (p*)"
+            )
         cost = rules.road_cost
         parts.append(f"{terrain} along road/rail {cost}")
     else:
@@ -93,7 +100,9 @@ def entry_cost(
             assert row.mp is not None
             return EntryCost(row.mp, ("major river by pontoon or ferry: the whole move",), "A.1", whole_move=True)
         else:
-            return EntryCost(None, (), "A.1", reason="a major river is crossed only at a bridge or with a pontoon or ferry")
+            return EntryCost(
+                None, (), "A.1", reason="a major river is crossed only at a bridge or with a pontoon or ferry"
+            )
     return EntryCost(total, tuple(parts), "A.1" if river != "none" else "A")
 
 

@@ -38,7 +38,9 @@ def reinforcement_draws(rules: VictoryRules, faction: str, roll: int) -> int:
     """II.E.2: draws from the faction's pile for a roll on its chart."""
     chart = rules.reinforcement_chart
     if faction not in chart.draws:
-        raise LookupError(f"faction '{faction}' has no reinforcement chart; factions with one: {', '.join(chart.draws)}")
+        raise LookupError(
+            f"faction '{faction}' has no reinforcement chart; factions with one: {', '.join(chart.draws)}"
+        )
     faces = chart.draws[faction]
     if not 1 <= roll <= len(faces):
         raise LookupError(f"a {chart.roll} roll is 1 to {len(faces)}, not {roll}")

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from kitgen.errors import Problem
 from kitgen.model import rules as m
-from kitgen.model.scenario import CommanderTable, ScenarioMeta, TownTable, name_key
+from kitgen.model.scenario import CommanderTable, RailNet, ScenarioMeta, TownTable, name_key
 from kitgen.rules.dice import Dice
 from kitgen.validation import dotted
 from kitgen.yamlsource import Loc, Located
@@ -88,6 +88,8 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
         stands = [k.id for k in transport.stands]
         for i, a in enumerate(supply.ammo):
             r.known("supply.yaml", ("ammo", i, "stand"), a.stand, stands, "stand kind")
+    if railways := get("railways.yaml"):
+        _check_railways(r, railways, get("towns.yaml"))
     if events := get("events.yaml"):
         r.faces("events.yaml", ("draw_on",), events.draw_on, events.roll)
     if partisans := get("partisans.yaml"):
@@ -123,6 +125,35 @@ def _check_towns(r: _Report, table: TownTable, scoring: list[str]) -> None:
     for i, t in enumerate(table.towns):
         if t is not None:
             r.keys_exactly("towns.yaml", ("towns", i, "vp"), t.vp, scoring, "faction")
+
+
+def _check_railways(r: _Report, net: RailNet, towns: TownTable | None) -> None:
+    f = "railways.yaml"
+    town_names = {name_key(n): n for t in (towns.towns if towns else []) if t is not None for n in t.names()}
+    points = {name_key(p.name) for p in net.points}
+    for i, p in enumerate(net.points):
+        if name_key(p.name) in town_names:
+            r.add(f, ("points", i, "name"), f"'{p.name}' is a town of towns.yaml; a point must have another name")
+    r.unique(f, ((("points", i, "name"), p.name) for i, p in enumerate(net.points)), "point")
+    known = set(town_names) | points
+    for i, line in enumerate(net.lines):
+        keys = [name_key(st) for st in line.stations]
+        if towns is not None and None not in towns.towns:  # else a broken town would cascade here
+            for j, station in enumerate(line.stations):
+                if keys[j] not in known:
+                    r.add(
+                        f,
+                        ("lines", i, "stations", j),
+                        f"unknown station '{station}'; expected a town of towns.yaml or a point of this file",
+                    )
+        for j, bridge in enumerate(line.bridges):
+            a, b = (name_key(n) for n in bridge.between)
+            if not any({a, b} == {x, y} for x, y in zip(keys, keys[1:], strict=False)):
+                r.add(
+                    f,
+                    ("lines", i, "bridges", j, "between"),
+                    f"{bridge.between[0]} and {bridge.between[1]} are not consecutive stations of this line",
+                )
 
 
 def _check_commanders(r: _Report, table: CommanderTable, factions: list[str]) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from kitgen.model.base import NO_VP
+from kitgen.model.base import NO_VP, PROHIBITED
 from kitgen.model.scenario import Scenario
+from kitgen.rules.movement import movement_row
 
 SCHEMA_VERSION = 1
 
@@ -41,15 +42,15 @@ def scenario_text(s: Scenario) -> str:
     terrain = [t.id for t in s.movement.terrain]
     rows: list[list[Any]] = []
     for u in s.movement.unit_types:
-        if u.moves_as:
-            rows.append([u.name, f"as {u.moves_as}"] + [""] * (len(terrain) + 1))
-        elif u.rail_only:
-            rows.append([u.name, u.mp] + ["RR track only"] + [""] * len(terrain))
+        row = movement_row(s.movement, u.id)
+        note = f"moves as {row.name} ({u.source})" if u.moves_as else ""
+        if row.rail_only:
+            rows.append([u.name, row.mp] + ["-"] * (len(terrain) + 1) + [note or "must be on RR track"])
         else:
-            cost = u.cost or {}
-            river = u.crossable_river if u.crossable_river == "p*" else f"+{u.crossable_river}"
-            rows.append([u.name, u.mp] + [cost[t] for t in terrain] + [river])
-    out += _table(["Unit type", "MP"] + [t.capitalize() for t in terrain] + ["Crossable river"], rows)
+            cost = row.cost or {}
+            river = row.crossable_river if row.crossable_river == PROHIBITED else f"+{row.crossable_river}"
+            rows.append([u.name, row.mp] + [cost[t] for t in terrain] + [river, note])
+    out += _table(["Unit type", "MP"] + [t.capitalize() for t in terrain] + ["Crossable river", "Note"], rows)
 
     t = s.transport
     out += [

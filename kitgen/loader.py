@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from kitgen.errors import KitgenError, Problem, UsageError, display_path
 from kitgen.model import rules
-from kitgen.model.scenario import CommanderTable, Scenario, ScenarioMeta, TownTable
+from kitgen.model.scenario import CommanderTable, RailNet, Scenario, ScenarioMeta, TownTable
 from kitgen.validation import validate
 from kitgen.yamlsource import Located, load_yaml
 
@@ -25,6 +25,7 @@ SCENARIO_FILES: dict[str, tuple[str, type[BaseModel]]] = {
     "partisans.yaml": ("partisans", rules.PartisanRules),
     "towns.yaml": ("towns", TownTable),
     "commanders.yaml": ("commanders", CommanderTable),
+    "railways.yaml": ("railways", RailNet),
 }
 """Each file of a scenario folder, the Scenario field it fills and the model that checks it."""
 

@@ -66,6 +66,7 @@ def _problem(located: Located, model: type[BaseModel], err: Any) -> Problem:
     if kind == "missing":
         return located.problem(loc[:-1], f"{where}: missing; this key is required")
     message = _MESSAGES.get(kind)
+    ctx = {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in ctx.items()}
     text = err["msg"] if message is None else message.format(found=_show(found), **ctx)
     if kind in _NUMBER_KINDS:
         text += _bounds(model, loc)

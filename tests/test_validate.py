@@ -70,11 +70,11 @@ def test_missing_key(scenario_copy: Path) -> None:
 
 
 def test_town_named_twice(scenario_copy: Path) -> None:
-    line = edit(scenario_copy / "towns.yaml", "{name: Kerch,", "{name: KIEV,")
+    line = edit(scenario_copy / "towns.yaml", "{name: Kakhovka,", "{name: KIEV,")
     (found,) = problems(scenario_copy)
     assert (
         found
-        == f"{scenario_copy / 'towns.yaml'}:{line}:12: towns[39].name: town name 'KIEV' is given twice (first as 'Kiev')"
+        == f"{scenario_copy / 'towns.yaml'}:{line}:12: towns[20].name: town name 'KIEV' is given twice (first as 'Kiev')"
     )
 
 
@@ -126,8 +126,8 @@ def test_bad_move_cost_value(scenario_copy: Path) -> None:
 def test_vp_value_must_be_number_or_dash(scenario_copy: Path) -> None:
     edit(
         scenario_copy / "towns.yaml",
-        '{name: Kursk, vp: {reds: 2, whites: 1, ukrainians: "-"}}',
-        "{name: Kursk, vp: {reds: 2, whites: 1, ukrainians: none}}",
+        'lon: 36.19, vp: {reds: 2, whites: 1, ukrainians: "-"}}',
+        "lon: 36.19, vp: {reds: 2, whites: 1, ukrainians: none}}",
     )
     (found,) = problems(scenario_copy)
     assert "ukrainians: found 'none', expected a whole number of VP (0 or more) or '-'" in found
@@ -183,7 +183,7 @@ def test_every_problem_at_once_across_files(scenario_copy: Path) -> None:
         "name: Vatsetis, faction: reds, dependability: eleven",
     )
     edit(scenario_copy / "commanders.yaml", "name: Shchors, faction: reds", "name: Shchors, faction: greens")
-    edit(scenario_copy / "towns.yaml", "{name: Kerch,", "{name: Kiev,")
+    edit(scenario_copy / "towns.yaml", "{name: Kakhovka,", "{name: Kiev,")
     (scenario_copy / "events.yaml").write_text("[1, 2\n")
     (scenario_copy / "battle.yaml").write_text("")
     found = problems(scenario_copy)

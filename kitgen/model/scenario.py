@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from typing import Annotated
+
 from pydantic import Field
 
 from kitgen.model.base import VP, Colour, Ident, Model, Text
@@ -41,12 +43,19 @@ class ScenarioMeta(Model):
     factions: list[Faction] = Field(min_length=2)
 
 
+Latitude = Annotated[float, Field(ge=-90, le=90)]
+Longitude = Annotated[float, Field(ge=-180, le=180)]
+
+
 class Town(Model):
-    """A row of the seed's VP table. `vp[f]` is None where the seed prints '-'."""
+    """A row of the seed's VP table at its true position. `vp[f]` is None where the seed prints '-'."""
 
     name: Text
     seed_name: Text | None = None
     aliases: list[Text] = []
+    lat: Latitude
+    lon: Longitude
+    port: bool = False
     vp: dict[str, VP]
 
     def names(self) -> list[str]:
@@ -68,6 +77,35 @@ class Commander(Model):
 
     def names(self) -> list[str]:
         return [self.name] + ([self.seed_name] if self.seed_name else [])
+
+
+class Place(Model):
+    """A named point that is not a town of the VP table: a junction or station."""
+
+    name: Text
+    lat: Latitude
+    lon: Longitude
+
+
+class Bridge(Model):
+    """A bridge over a major river on the stretch of line between two consecutive stations."""
+
+    river: Text
+    between: list[Text] = Field(min_length=2, max_length=2)
+
+
+class RailLine(Model):
+    name: Text
+    opened: int | None = Field(default=None, ge=1830, le=1919)
+    stations: list[Text] = Field(min_length=2)
+    bridges: list[Bridge] = []
+
+
+class RailNet(Model):
+    """The 1919 railway net as lines through named towns and points."""
+
+    points: list[Place]
+    lines: list[RailLine] = Field(min_length=1)
 
 
 class CommanderTable(Model):
@@ -93,6 +131,7 @@ class Scenario(Model):
     partisans: PartisanRules
     towns: list[Town]
     commanders: list[Commander]
+    railways: RailNet
 
     def faction(self, faction_id: str) -> Faction | None:
         return next((f for f in self.meta.factions if f.id == faction_id), None)

@@ -174,7 +174,7 @@ def lookup_reinforcements(
 @lookup_app.command("vp")
 def lookup_vp(
     faction: Annotated[str, typer.Argument(help="reds, whites or ukrainians.")],
-    total: Annotated[int, typer.Argument(help="The faction's VP total.")],
+    total: Annotated[int, typer.Argument(min=0, help="The faction's VP total.")],
     scenario: ScenarioOpt = DEFAULT,
 ) -> None:
     """Chart rolls owed for a VP total, and what is carried over (E.3-E.5)."""
@@ -312,3 +312,7 @@ def main() -> None:
     except (UsageError, LookupError) as exc:
         typer.echo(f"kitgen: {exc.args[0] if exc.args else exc}", err=True)
         sys.exit(2)
+    except OSError as exc:  # an output that cannot be written: nothing was replaced
+        where = f"{exc.filename}: " if exc.filename else ""
+        typer.echo(f"kitgen: cannot write {where}{exc.strerror or exc}", err=True)
+        sys.exit(1)

@@ -80,6 +80,9 @@ def read_scenario_files(
     problems: list[Problem] = []
     for name, (_, model) in SCENARIO_FILES.items():
         path = folder / name
+        if path.exists() and not path.is_file():
+            problems.append(Problem(display_path(path), 1, 1, f"{name} is a folder; expected a YAML file"))
+            continue
         if not path.is_file():
             problems.append(Problem(display_path(path), 1, 1, f"missing: a scenario folder needs {name}"))
             continue

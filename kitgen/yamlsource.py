@@ -67,9 +67,14 @@ def load_yaml(path: Path) -> Located:
             raise KitgenError.at(
                 name, 1, 1, f"file is {size:,} bytes; kitgen reads YAML files of at most {MAX_FILE_BYTES:,}"
             )
-        text = path.read_bytes()
+        raw = path.read_bytes()
     except OSError as exc:
         raise KitgenError.at(name, 1, 1, f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise KitgenError.at(name, line, 1, "not UTF-8 text; save the YAML file as UTF-8") from None
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:

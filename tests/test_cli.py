@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -121,6 +122,7 @@ def test_lookup_losses_breakdown_partisans_depot() -> None:
         (["lookup", "town", "Rostoff"], "kitgen: no town 'Rostoff' in the VP table; did you mean Rostov?"),
         (["lookup", "move", "zeppelin", "open"], "kitgen: unknown unit type 'zeppelin'"),
         (["lookup", "load", "infantry4"], "kitgen: 'infantry4' is not KIND=COUNT"),
+        (["lookup", "vp", "reds", "--", "-5"], "Invalid value for 'TOTAL'"),
         (["lookup", "reinforcements", "makhnovists", "3"], "faction 'makhnovists' has no reinforcement chart"),
     ],
 )
@@ -152,8 +154,30 @@ def test_scenario_show_text_prints_the_tables() -> None:
     assert "Thresholds: Reds 30, Whites 45, Ukrainians 40" in out
 
 
-def test_scenario_show_is_deterministic() -> None:
-    assert kitgen("scenario", "show", "--format", "json") == kitgen("scenario", "show", "--format", "json")
+def test_scenario_show_is_deterministic_across_hash_seeds() -> None:
+    """Same inputs, same bytes: no output may depend on set or dict iteration order."""
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-m", "kitgen", "scenario", "show", "--format", fmt],
+            capture_output=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for fmt in ("json", "text")
+        for seed in ("1", "2")
+    ]
+    assert outputs[0] == outputs[1] and outputs[2] == outputs[3]
+
+
+def test_unwritable_out_is_a_message_not_a_traceback(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "kitgen", "scenario", "show", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith("kitgen: cannot write") and "Traceback" not in result.stderr
 
 
 def test_out_file_is_replaced_whole_and_kept_on_failure(tmp_path: Path, scenario_copy: Path) -> None:

@@ -175,6 +175,13 @@ def test_missing_and_unknown_files(scenario_copy: Path) -> None:
     assert any("extra.yaml:1:1: unknown scenario file" in p for p in found)
 
 
+def test_a_folder_where_a_file_should_be(scenario_copy: Path) -> None:
+    (scenario_copy / "towns.yaml").unlink()
+    (scenario_copy / "towns.yaml").mkdir()
+    found = problems(scenario_copy)
+    assert any(p.endswith("towns.yaml:1:1: towns.yaml is a folder; expected a YAML file") for p in found)
+
+
 def test_every_problem_at_once_across_files(scenario_copy: Path) -> None:
     """Problems in several files are all reported in one run, sorted by file and line."""
     edit(

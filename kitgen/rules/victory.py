@@ -29,8 +29,10 @@ def chart_rolls(rules: VictoryRules, faction: str, total: int) -> ChartRolls:
     """E.3-E.5: one chart roll per threshold reached, subtracting it each time."""
     if faction not in rules.thresholds:
         raise LookupError(f"faction '{faction}' has no VP threshold; factions with one: {', '.join(rules.thresholds)}")
+    if total < 0:
+        raise LookupError(f"a VP total is 0 or more, not {total}")
     threshold = rules.thresholds[faction]
-    rolls, remainder = divmod(total, threshold) if total >= 0 else (0, total)
+    rolls, remainder = divmod(total, threshold)
     return ChartRolls(rolls, remainder, threshold)
 
 

@@ -122,7 +122,7 @@ def test_lookup_losses_breakdown_partisans_depot() -> None:
         (["lookup", "town", "Rostoff"], "kitgen: no town 'Rostoff' in the VP table; did you mean Rostov?"),
         (["lookup", "move", "zeppelin", "open"], "kitgen: unknown unit type 'zeppelin'"),
         (["lookup", "load", "infantry4"], "kitgen: 'infantry4' is not KIND=COUNT"),
-        (["lookup", "vp", "reds", "--", "-5"], "Invalid value for 'TOTAL'"),
+        (["lookup", "vp", "reds", "--", "-5"], "Invalid value for 'total'"),
         (["lookup", "reinforcements", "makhnovists", "3"], "faction 'makhnovists' has no reinforcement chart"),
     ],
 )

@@ -129,13 +129,13 @@ def _check_towns(r: _Report, table: TownTable, scoring: list[str]) -> None:
 
 def _check_railways(r: _Report, net: RailNet, towns: TownTable | None) -> None:
     f = "railways.yaml"
-    town_names = {name_key(n): n for t in (towns.towns if towns else []) if t is not None for n in t.names()}
+    town_names = {name_key(n) for t in (towns.towns if towns else []) if t is not None for n in t.names()}
     points = {name_key(p.name) for p in net.points}
     for i, p in enumerate(net.points):
         if name_key(p.name) in town_names:
             r.add(f, ("points", i, "name"), f"'{p.name}' is a town of towns.yaml; a point must have another name")
     r.unique(f, ((("points", i, "name"), p.name) for i, p in enumerate(net.points)), "point")
-    known = set(town_names) | points
+    known = town_names | points
     for i, line in enumerate(net.lines):
         keys = [name_key(st) for st in line.stations]
         if towns is not None and None not in towns.towns:  # else a broken town would cascade here

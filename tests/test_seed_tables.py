@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kitgen.model.scenario import Scenario
+from kitgen.rules.movement import unit_type
 from tests import seed_text
 
 UNIT_ROWS = {
@@ -32,8 +33,8 @@ def test_A_table_every_cell(scenario: Scenario) -> None:
     terrain = ["open", "forest", "mountain", "marsh"]
     assert [t.id for t in scenario.movement.terrain] == terrain
     for row_name, cells in table.items():
-        unit = scenario.unit_type(UNIT_ROWS[row_name])
-        assert unit is not None and unit.name == row_name
+        unit = unit_type(scenario.movement, UNIT_ROWS[row_name])
+        assert unit.name == row_name
         assert unit.mp == int(cells[0]), row_name
         if row_name == "RR Trains":
             assert all(c == "must be on RR track" for c in cells[1:])

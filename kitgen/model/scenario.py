@@ -16,7 +16,6 @@ from kitgen.model.rules import (
     PartisanRules,
     SupplyRules,
     TransportRules,
-    UnitType,
     VictoryRules,
 )
 
@@ -141,9 +140,6 @@ class Scenario(Model):
         if faction is None:
             raise LookupError(f"unknown faction '{faction_id}'")
         return faction.name
-
-    def unit_type(self, type_id: str) -> UnitType | None:
-        return next((u for u in self.movement.unit_types if u.id == type_id), None)
 
     def find_town(self, name: str) -> Town | None:
         key = name_key(name)

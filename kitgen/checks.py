@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from kitgen.errors import Problem
 from kitgen.model import rules as m
+from kitgen.model.geography import FeatureCollection, MapData
 from kitgen.model.scenario import CommanderTable, RailNet, ScenarioMeta, TownTable, name_key
 from kitgen.rules.dice import Dice
 from kitgen.validation import dotted
@@ -90,6 +91,8 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
             r.known("supply.yaml", ("ammo", i, "stand"), a.stand, stands, "stand kind")
     if railways := get("railways.yaml"):
         _check_railways(r, railways, get("towns.yaml"))
+    if map_data := get("map.yaml"):
+        _check_map(r, map_data, parts)
     if events := get("events.yaml"):
         r.faces("events.yaml", ("draw_on",), events.draw_on, events.roll)
     if partisans := get("partisans.yaml"):
@@ -154,6 +157,93 @@ def _check_railways(r: _Report, net: RailNet, towns: TownTable | None) -> None:
                     ("lines", i, "bridges", j, "between"),
                     f"{bridge.between[0]} and {bridge.between[1]} are not consecutive stations of this line",
                 )
+
+
+def _check_map(r: _Report, data: MapData, parts: dict[str, BaseModel]) -> None:
+    f = "map.yaml"
+    get: Any = parts.get
+    towns: TownTable | None = get("towns.yaml")
+    railways: RailNet | None = get("railways.yaml")
+    movement: m.MovementRules | None = get("movement.yaml")
+    meta: ScenarioMeta | None = get("scenario.yaml")
+    town_names = {name_key(n) for t in (towns.towns if towns else []) if t is not None for n in t.names()}
+    rail_points = {name_key(p.name) for p in (railways.points if railways else [])}
+    for i, p in enumerate(data.points):
+        if name_key(p.name) in town_names | rail_points:
+            r.add(f, ("points", i, "name"), f"'{p.name}' is already a town or railway point; use that name in roads")
+    r.unique(f, ((("points", i, "name"), p.name) for i, p in enumerate(data.points)), "point")
+    complete = towns is not None and None not in towns.towns and railways is not None
+    if complete:
+        places = town_names | rail_points | {name_key(p.name) for p in data.points}
+        for i, road in enumerate(data.roads):
+            for j, name in enumerate(road.through):
+                if name_key(name) not in places:
+                    r.add(
+                        f,
+                        ("roads", i, "through", j),
+                        f"unknown place '{name}'; expected a town, a railway point or a point of this file",
+                    )
+    if movement:
+        terrains = [t.id for t in movement.terrain]
+        r.known(f, ("default_terrain",), data.default_terrain, terrains, "terrain")
+        for i, area in enumerate(data.terrain_areas):
+            r.known(f, ("terrain_areas", i, "terrain"), area.terrain, terrains, "terrain")
+    if meta:
+        factions = [x.id for x in meta.factions]
+        for faction, sources in data.supply_sources.items():
+            r.known(f, ("supply_sources", faction), faction, factions, "faction", key=True)
+            for i, source in enumerate(sources):
+                named = {"town": source.town, **source.limits()}
+                for key, name in named.items():
+                    if (
+                        name is not None
+                        and towns is not None
+                        and None not in towns.towns
+                        and name_key(name) not in town_names
+                    ):
+                        r.add(
+                            f,
+                            ("supply_sources", faction, i, key),
+                            f"unknown town '{name}'; expected a town of towns.yaml",
+                        )
+    for name in ("coast", "rivers"):
+        _check_layer(r, f"geo/{name}.geojson", get(f"geo/{name}.geojson"), name)
+    courses: FeatureCollection | None = get("geo/rivers.geojson")
+    classes = {"major": data.rivers.major, "crossable": data.rivers.crossable}
+    in_class = {name_key(n): c for c, names in classes.items() for n in names}
+    for c, names in classes.items():
+        for j, name in enumerate(names):
+            other = in_class[name_key(name)]
+            if other != c:
+                r.add(f, ("rivers", c, j), f"'{name}' is both {other} and {c}; a river has one class")
+            if courses is not None and name_key(name) not in {name_key(x.properties.name) for x in courses.features}:
+                r.add(f, ("rivers", c, j), f"'{name}' has no course in geo/rivers.geojson")
+    if courses is not None:
+        r.unique(
+            "geo/rivers.geojson",
+            ((("features", i, "properties", "name"), x.properties.name) for i, x in enumerate(courses.features)),
+            "river",
+        )
+        for i, feature in enumerate(courses.features):
+            if name_key(feature.properties.name) not in in_class:
+                r.add(
+                    "geo/rivers.geojson",
+                    ("features", i, "properties", "name"),
+                    f"river '{feature.properties.name}' is in no class; expected it under rivers: major or crossable in map.yaml",
+                )
+
+
+def _check_layer(r: _Report, file: str, layer: FeatureCollection | None, kind: str) -> None:
+    if layer is None:
+        return
+    expected = ("Polygon", "MultiPolygon") if kind == "coast" else ("LineString",)
+    for i, feature in enumerate(layer.features):
+        if feature.geometry.type not in expected:
+            r.add(
+                file,
+                ("features", i, "geometry", "type"),
+                f"found {feature.geometry.type}, expected {' or '.join(expected)}",
+            )
 
 
 def _check_commanders(r: _Report, table: CommanderTable, factions: list[str]) -> None:

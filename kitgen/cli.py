@@ -57,18 +57,76 @@ def _scenario(name: str) -> Scenario:
     return load_scenario(name)
 
 
+class Paper(StrEnum):
+    a4 = "a4"
+    letter = "letter"
+
+
+class PosterSize(StrEnum):
+    true = "true"
+    a0 = "a0"
+    a1 = "a1"
+
+
+class MapFormat(StrEnum):
+    pdf = "pdf"
+    json = "json"
+
+
 @app.command()
 def validate(
     path: Annotated[Path, typer.Argument(help="A scenario folder (a campaign folder later).")],
 ) -> None:
-    """Check a scenario folder; list every problem as file:line:column."""
-    from kitgen.loader import load_scenario
+    """Check a scenario folder, its map included; list every problem as file:line:column."""
+    from kitgen.loader import load_scenario_map
 
-    scenario = load_scenario(str(path))
+    scenario, hex_map = load_scenario_map(str(path))
     typer.echo(
         f"{path}: ok ({len(scenario.towns)} towns, {len(scenario.commanders)} commanders, "
-        f"{len(scenario.meta.factions)} factions)"
+        f"{len(scenario.meta.factions)} factions; map {hex_map.columns} x {hex_map.rows} hexes "
+        f"of {hex_map.hex_size_km:g} km)"
     )
+
+
+@app.command("map")
+def map_command(
+    scenario: Annotated[str, typer.Argument(help="Bundled scenario name or scenario folder.")] = DEFAULT,
+    paper: Annotated[Paper, typer.Option(help="Paper of the tiled set.")] = Paper.a4,
+    poster: Annotated[
+        PosterSize, typer.Option(help="Poster at true hex scale (layouts/map.yaml), or scaled to A0 or A1.")
+    ] = PosterSize.true,
+    format: Annotated[
+        MapFormat, typer.Option("--format", "-f", help="pdf: poster and tiles; json: the hex grid.")
+    ] = MapFormat.pdf,
+    out: Annotated[
+        Optional[Path], typer.Option(help="Output folder (pdf) or file (json; default: standard output).")
+    ] = None,  # noqa: UP045
+    no_cache: Annotated[
+        bool, typer.Option("--no-cache", help="Build the grid afresh, ignoring the disk cache.")
+    ] = False,
+) -> None:
+    """Build the hex map; write the poster and the tiled pages, or the grid as JSON (schema in the README)."""
+    from kitgen.loader import load_scenario_map
+
+    s, hex_map = load_scenario_map(scenario, use_cache=not no_cache)
+    if format is MapFormat.json:
+        from kitgen.mapping.cache import map_json
+
+        text = map_json(hex_map)
+        if out is None:
+            typer.echo(text, nl=False)
+        else:
+            from kitgen.outputs import write_atomic
+
+            write_atomic(out, text.encode("utf-8"))
+            typer.echo(f"wrote {out}", err=True)
+        return
+    from kitgen.products.mapsheets import write_map_sheets
+    from kitgen.render.style import map_style
+
+    folder = out if out is not None else Path("output") / s.meta.id
+    for f in write_map_sheets(hex_map, s, map_style(), folder, paper=paper.value, poster=poster.value):
+        typer.echo(f"{f.path}  {f.pages} page{'s' if f.pages != 1 else ''}  {f.purpose}")
 
 
 @scenario_app.command("show")

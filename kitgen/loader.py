@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from kitgen.errors import KitgenError, Problem, UsageError, display_path
 from kitgen.model import rules
+from kitgen.model.geography import FeatureCollection, MapData
 from kitgen.model.scenario import CommanderTable, RailNet, Scenario, ScenarioMeta, TownTable
 from kitgen.validation import validate
 from kitgen.yamlsource import Located, load_yaml
+
+if TYPE_CHECKING:
+    from kitgen.mapping.hexmap import HexMap
 
 SCENARIO_FILES: dict[str, tuple[str, type[BaseModel]]] = {
     "scenario.yaml": ("meta", ScenarioMeta),
@@ -26,6 +31,9 @@ SCENARIO_FILES: dict[str, tuple[str, type[BaseModel]]] = {
     "towns.yaml": ("towns", TownTable),
     "commanders.yaml": ("commanders", CommanderTable),
     "railways.yaml": ("railways", RailNet),
+    "map.yaml": ("map", MapData),
+    "geo/coast.geojson": ("coast", FeatureCollection),
+    "geo/rivers.geojson": ("river_courses", FeatureCollection),
 }
 """Each file of a scenario folder, the Scenario field it fills and the model that checks it."""
 
@@ -59,6 +67,23 @@ def resolve_scenario(name_or_path: str) -> Path:
 
 def load_scenario(name_or_path: str | Path = DEFAULT_SCENARIO) -> Scenario:
     """Load and check a whole scenario; raise KitgenError listing every problem found."""
+    return _load(name_or_path)[0]
+
+
+def load_scenario_map(
+    name_or_path: str | Path = DEFAULT_SCENARIO, *, use_cache: bool = True
+) -> tuple[Scenario, HexMap]:
+    """The scenario and its hex map; what the map shows wrong in the data is a KitgenError too."""
+    from kitgen.mapping.cache import hex_map
+
+    scenario, docs = _load(name_or_path)
+    built, issues = hex_map(scenario, use_cache=use_cache)
+    if built is None:
+        raise KitgenError([docs[i.file].problem(i.loc, i.message) for i in issues])
+    return scenario, built
+
+
+def _load(name_or_path: str | Path) -> tuple[Scenario, dict[str, Located]]:
     folder = resolve_scenario(str(name_or_path))
     docs, parts, problems = read_scenario_files(folder)
     from kitgen.checks import check_scenario
@@ -66,9 +91,10 @@ def load_scenario(name_or_path: str | Path = DEFAULT_SCENARIO) -> Scenario:
     problems += check_scenario(parts, docs)
     if problems:
         raise KitgenError(problems)
-    return Scenario.model_validate(
+    scenario = Scenario.model_validate(
         {field: _unwrap_table(field, parts[name]) for name, (field, _) in SCENARIO_FILES.items()}
     )
+    return scenario, docs
 
 
 def read_scenario_files(

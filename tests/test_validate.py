@@ -28,11 +28,12 @@ def run_validate(folder: Path) -> subprocess.CompletedProcess[str]:
 def test_bundled_scenario_validates() -> None:
     result = run_validate(BUNDLED)
     assert result.returncode == 0, result.stderr
-    assert "ok (73 towns, 59 commanders, 4 factions)" in result.stdout
+    assert "ok (73 towns, 59 commanders, 4 factions; map 52 x 32 hexes of 30 km)" in result.stdout
 
 
 def test_every_scenario_file_is_loaded_and_used() -> None:
-    assert sorted(p.name for p in BUNDLED.glob("*.yaml")) == sorted(SCENARIO_FILES)
+    found = [str(p.relative_to(BUNDLED)) for p in [*BUNDLED.glob("*.yaml"), *BUNDLED.glob("geo/*.geojson")]]
+    assert sorted(found) == sorted(SCENARIO_FILES)
 
 
 def test_rating_eleven_names_file_line_and_key(scenario_copy: Path) -> None:
@@ -70,11 +71,11 @@ def test_missing_key(scenario_copy: Path) -> None:
 
 
 def test_town_named_twice(scenario_copy: Path) -> None:
-    line = edit(scenario_copy / "towns.yaml", "{name: Kakhovka,", "{name: KIEV,")
+    line = edit(scenario_copy / "towns.yaml", "{name: Grigoriopol,", "{name: KIEV,")
     (found,) = problems(scenario_copy)
     assert (
         found
-        == f"{scenario_copy / 'towns.yaml'}:{line}:12: towns[20].name: town name 'KIEV' is given twice (first as 'Kiev')"
+        == f"{scenario_copy / 'towns.yaml'}:{line}:12: towns[13].name: town name 'KIEV' is given twice (first as 'Kiev')"
     )
 
 
@@ -190,7 +191,7 @@ def test_every_problem_at_once_across_files(scenario_copy: Path) -> None:
         "name: Vatsetis, faction: reds, dependability: eleven",
     )
     edit(scenario_copy / "commanders.yaml", "name: Shchors, faction: reds", "name: Shchors, faction: greens")
-    edit(scenario_copy / "towns.yaml", "{name: Kakhovka,", "{name: Kiev,")
+    edit(scenario_copy / "towns.yaml", "{name: Grigoriopol,", "{name: Kiev,")
     (scenario_copy / "events.yaml").write_text("[1, 2\n")
     (scenario_copy / "battle.yaml").write_text("")
     found = problems(scenario_copy)

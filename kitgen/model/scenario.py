@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from kitgen.model.base import VP, Colour, Ident, Model, Text
+from kitgen.model.geography import FeatureCollection, MapData
 from kitgen.model.rules import (
     BattleRules,
     CommandRules,
@@ -130,6 +131,9 @@ class Scenario(Model):
     towns: list[Town]
     commanders: list[Commander]
     railways: RailNet
+    map: MapData
+    coast: FeatureCollection
+    river_courses: FeatureCollection
 
     def faction(self, faction_id: str) -> Faction | None:
         return next((f for f in self.meta.factions if f.id == faction_id), None)

@@ -1,0 +1,54 @@
+"""The built hex map, cached on disk under a hash of everything it is built from."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from kitgen.mapping.build import MapIssue, build_hex_map
+from kitgen.mapping.hexmap import SCHEMA_VERSION, HexMap
+from kitgen.model.scenario import Scenario
+
+BUILDER_VERSION = 1
+"""Bump when the builder's results change for the same inputs."""
+
+_INPUTS = {"meta", "movement", "towns", "railways", "map", "coast", "river_courses"}
+
+
+def cache_dir() -> Path:
+    """$KITGEN_CACHE, else $XDG_CACHE_HOME/kitgen, else ~/.cache/kitgen."""
+    if env := os.environ.get("KITGEN_CACHE"):
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kitgen"
+
+
+def input_key(scenario: Scenario) -> str:
+    """A hash of the data the map is built from and of the builder's version."""
+    digest = hashlib.sha256(f"kitgen-map {BUILDER_VERSION} {SCHEMA_VERSION}\n".encode())
+    digest.update(scenario.model_dump_json(include=_INPUTS).encode())
+    return digest.hexdigest()[:32]
+
+
+def hex_map(scenario: Scenario, *, use_cache: bool = True) -> tuple[HexMap | None, list[MapIssue]]:
+    """The scenario's hex map from the cache, else built (and cached when it can be written)."""
+    path = cache_dir() / f"hexmap-{scenario.meta.id}-{input_key(scenario)}.json"
+    if use_cache and path.is_file():
+        try:
+            return HexMap.from_json(json.loads(path.read_text(encoding="utf-8"))), []
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # a damaged cache entry is rebuilt
+    built, issues = build_hex_map(scenario)
+    if built is not None and use_cache:
+        from kitgen.outputs import write_atomic
+
+        with contextlib.suppress(OSError):  # a read-only cache only costs time
+            write_atomic(path, map_json(built).encode("utf-8"))
+    return built, issues
+
+
+def map_json(hex_map: HexMap) -> str:
+    return json.dumps(hex_map.to_json(), indent=1, sort_keys=False, ensure_ascii=False) + "\n"

@@ -1,0 +1,122 @@
+"""The built hex map as plain values, and its JSON form (the export, and the cache's format)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from kitgen.mapping.hexgrid import HexGrid
+
+SCHEMA_VERSION = 1
+SEA = "sea"
+
+
+@dataclass(frozen=True)
+class Hex:
+    id: str
+    col: int
+    row: int
+    x_km: float
+    y_km: float
+    lat: float
+    lon: float
+    terrain: str
+    """A terrain of movement.yaml, or 'sea'."""
+    land_share: float
+    coastal: bool
+    port: bool
+    rail: bool
+    road: bool
+    towns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Hexside:
+    """The side between two adjacent hexes (ids in sorted order) where a river runs."""
+
+    hexes: tuple[str, str]
+    direction: str
+    """Which side of hexes[0] it is: N, NE, SE, S, SW or NW."""
+    river: str
+    river_class: str
+    bridge: bool
+
+
+@dataclass(frozen=True)
+class Link:
+    """A rail line or road from one hex to an adjacent one."""
+
+    hexes: tuple[str, str]
+    line: str
+
+
+@dataclass(frozen=True)
+class SupplySourceHex:
+    faction: str
+    hex: str
+    kind: str
+    """'rail_exit' or 'town'."""
+    edge: str | None = None
+    town: str | None = None
+    while_held: bool = False
+
+
+@dataclass(frozen=True)
+class HexMap:
+    scenario: str
+    hex_size_km: float
+    projection: str
+    columns: int
+    rows: int
+    left_km: float
+    top_km: float
+    hexes: tuple[Hex, ...]
+    hexsides: tuple[Hexside, ...]
+    rail: tuple[Link, ...]
+    roads: tuple[Link, ...]
+    rail_exits: tuple[tuple[str, str], ...]
+    """(hex, edge) where a railway leaves the map."""
+    supply_sources: tuple[SupplySourceHex, ...]
+    conditional_sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per faction, the sources that are not fixed hexes: 'ports with_friendly_ship', 'depots captured'."""
+
+    @property
+    def grid(self) -> HexGrid:
+        return HexGrid(self.hex_size_km, self.columns, self.rows, self.left_km, self.top_km)
+
+    def by_id(self) -> dict[str, Hex]:
+        return {h.id: h for h in self.hexes}
+
+    def town_hex(self, town: str) -> Hex | None:
+        return next((h for h in self.hexes if town in h.towns), None)
+
+    def river_between(self, a: str, b: str) -> Hexside | None:
+        key = tuple(sorted((a, b)))
+        return next((s for s in self.hexsides if s.hexes == key), None)
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out = {"schema_version": SCHEMA_VERSION, **out}
+        out["rail_exits"] = [{"hex": h, "edge": e} for h, e in self.rail_exits]
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> HexMap:
+        if data.get("schema_version") != SCHEMA_VERSION:
+            raise ValueError("unknown map schema version")
+        return cls(
+            scenario=data["scenario"],
+            hex_size_km=data["hex_size_km"],
+            projection=data["projection"],
+            columns=data["columns"],
+            rows=data["rows"],
+            left_km=data["left_km"],
+            top_km=data["top_km"],
+            hexes=tuple(Hex(**{**h, "towns": tuple(h["towns"])}) for h in data["hexes"]),
+            hexsides=tuple(Hexside(**{**s, "hexes": tuple(s["hexes"])}) for s in data["hexsides"]),
+            rail=tuple(Link(tuple(k["hexes"]), k["line"]) for k in data["rail"]),  # type: ignore[arg-type]
+            roads=tuple(Link(tuple(k["hexes"]), k["line"]) for k in data["roads"]),  # type: ignore[arg-type]
+            rail_exits=tuple((e["hex"], e["edge"]) for e in data["rail_exits"]),
+            supply_sources=tuple(SupplySourceHex(**s) for s in data["supply_sources"]),
+            conditional_sources={k: tuple(v) for k, v in data["conditional_sources"].items()},
+        )

@@ -1,0 +1,147 @@
+"""The map's data: extent, projection, river classes, terrain areas, roads, supply sources, geo layers."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from kitgen.model.base import Ident, Model, Text
+
+
+def _lon_lat(value: Any) -> Any:
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+        and -180 <= value[0] <= 180
+        and -90 <= value[1] <= 90
+    ):
+        return (float(value[0]), float(value[1]))
+    raise PydanticCustomError(
+        "lon_lat", "found {found}, expected a position [lon, lat] in degrees, like [30.52, 50.45]", {"found": value}
+    )
+
+
+LonLat = Annotated[tuple[float, float], BeforeValidator(_lon_lat)]
+Edge = Literal["north", "south", "east", "west"]
+
+
+class Extent(Model):
+    """A box of longitude and latitude; the map is the smallest projected rectangle holding it."""
+
+    west: float = Field(ge=-180, le=180)
+    east: float = Field(ge=-180, le=180)
+    south: float = Field(ge=-85, le=85)
+    north: float = Field(ge=-85, le=85)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Extent:
+        if self.west >= self.east or self.south >= self.north:
+            raise ValueError(f"west {self.west} must be less than east {self.east}, south {self.south} than north")
+        return self
+
+
+class Projection(Model):
+    standard_parallels: list[Annotated[float, Field(ge=-85, le=85)]] = Field(min_length=2, max_length=2)
+
+
+class RiverClasses(Model):
+    major: list[Text]
+    crossable: list[Text]
+
+
+class TerrainArea(Model):
+    name: Text
+    terrain: Ident
+    outline: list[LonLat] = Field(min_length=3)
+
+
+class MapPoint(Model):
+    name: Text
+    lon: float = Field(ge=-180, le=180)
+    lat: float = Field(ge=-90, le=90)
+
+
+class Road(Model):
+    name: Text
+    through: list[Text] = Field(min_length=2)
+
+
+class SupplySource(Model):
+    """One kind of supply source: rail exits by an edge, a town, ports with a ship, or captured depots."""
+
+    rail_exits: Edge | None = None
+    north_of: Text | None = None
+    south_of: Text | None = None
+    east_of: Text | None = None
+    west_of: Text | None = None
+    town: Text | None = None
+    while_held: bool = False
+    ports: Literal["with_friendly_ship"] | None = None
+    depots: Literal["captured"] | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> SupplySource:
+        kinds = [k for k in ("rail_exits", "town", "ports", "depots") if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            raise ValueError(f"give exactly one of rail_exits, town, ports, depots (found {kinds or 'none'})")
+        if self.rail_exits is None and any(self.limits().values()):
+            raise ValueError("north_of/south_of/east_of/west_of go only with rail_exits")
+        return self
+
+    def limits(self) -> dict[str, str | None]:
+        return {"north_of": self.north_of, "south_of": self.south_of, "east_of": self.east_of, "west_of": self.west_of}
+
+
+class MapData(Model):
+    extent: Extent
+    projection: Projection
+    rivers: RiverClasses
+    default_terrain: Ident
+    terrain_areas: list[TerrainArea] = []
+    points: list[MapPoint] = []
+    roads: list[Road] = []
+    supply_sources: dict[str, list[SupplySource]]
+
+    def river_class(self, name: str) -> str | None:
+        if name in self.rivers.major:
+            return "major"
+        return "crossable" if name in self.rivers.crossable else None
+
+
+class LineGeometry(Model):
+    type: Literal["LineString"]
+    coordinates: list[LonLat] = Field(min_length=2)
+
+
+class PolygonGeometry(Model):
+    type: Literal["Polygon"]
+    coordinates: list[Annotated[list[LonLat], Field(min_length=4)]] = Field(min_length=1)
+
+
+class MultiPolygonGeometry(Model):
+    type: Literal["MultiPolygon"]
+    coordinates: list[list[Annotated[list[LonLat], Field(min_length=4)]]] = Field(min_length=1)
+
+
+Geometry = Annotated[LineGeometry | PolygonGeometry | MultiPolygonGeometry, Field(discriminator="type")]
+
+
+class FeatureProperties(Model):
+    name: Text
+
+
+class Feature(Model):
+    type: Literal["Feature"]
+    properties: FeatureProperties
+    geometry: Geometry
+
+
+class FeatureCollection(Model):
+    """A GeoJSON layer as tools/import_geography.py writes it: named features, [lon, lat] positions."""
+
+    type: Literal["FeatureCollection"]
+    kitgen_note: str | None = None
+    features: list[Feature]

@@ -1,0 +1,1 @@
+"""Products: which pages go in which file (the map sheets now; the kit and turn packets later)."""

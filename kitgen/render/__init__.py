@@ -1,0 +1,1 @@
+"""Drawing with reportlab: fonts, styles and the pieces of printed pages."""

@@ -1,0 +1,502 @@
+"""The map drawing: geography, terrain, hex grid, rivers, rail, roads, towns and supply, in points.
+
+`MapArt` works out every shape once, in page points at the poster's true scale with the
+map frame's bottom-left corner at (0, 0); `draw` paints it on any reportlab canvas, so the
+poster, the A0/A1 posters and every tile show exactly the same drawing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+import shapely.geometry
+from shapely.geometry import base
+
+from kitgen.mapping.hexmap import SEA, Hex, HexMap
+from kitgen.mapping.projection import MapProjection
+from kitgen.model.scenario import Scenario, name_key
+from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts, text_width
+from kitgen.render.style import MapStyle
+
+Canvas = Any  # reportlab.pdfgen.canvas.Canvas, imported lazily
+Points = npt.NDArray[np.float64]
+
+
+def hex_colour(value: str) -> tuple[float, float, float]:
+    return int(value[1:3], 16) / 255, int(value[3:5], 16) / 255, int(value[5:7], 16) / 255
+
+
+def readable_on(fill: str) -> str:
+    """Black or white text, whichever reads better on the fill."""
+    r, g, b = hex_colour(fill)
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "#FFFFFF"
+
+
+@dataclass(frozen=True)
+class TownMark:
+    name: str
+    x: float
+    y: float
+    vp: tuple[tuple[str, int | None], ...]
+    port: bool
+
+
+class MapArt:
+    """Everything the map shows, in points; (0, 0) is the frame's bottom-left corner."""
+
+    def __init__(self, hex_map: HexMap, scenario: Scenario, style: MapStyle) -> None:
+        register_fonts()
+        self.map = hex_map
+        self.s = scenario
+        self.style = style
+        self.grid = hex_map.grid
+        left, bottom, right, top = self.grid.bounds
+        self.origin = (left, bottom)
+        self.k = style.hex_across_in * 72.0 / hex_map.hex_size_km
+        """Points per km."""
+        self.width = (right - left) * self.k
+        self.height = (top - bottom) * self.k
+        self.hex_pt = hex_map.hex_size_km * self.k
+        self.proj = MapProjection(hex_map.projection)
+        self.by_id = hex_map.by_id()
+        self.centres = {h.id: self.pt(np.array([[h.x_km, h.y_km]]))[0] for h in hex_map.hexes}
+        self._geography()
+
+    # --- coordinates ---------------------------------------------------------------------
+
+    def pt(self, xy: Points) -> Points:
+        return (xy - np.array(self.origin)) * self.k
+
+    def lonlat_pt(self, lonlat: Points) -> Points:
+        return self.pt(self.proj.forward(lonlat))
+
+    def corners(self, hx: Hex) -> Points:
+        centre = np.array([[hx.x_km, hx.y_km]])
+        return self.pt(self.grid.corners(centre)[0])
+
+    def _geography(self) -> None:
+        frame = shapely.box(0, 0, self.width, self.height)
+        to_pt = lambda xy: self.lonlat_pt(np.asarray(xy, dtype=float))  # noqa: E731
+        land = shapely.union_all(
+            [shapely.make_valid(shapely.geometry.shape(f.geometry.model_dump())) for f in self.s.coast.features]
+        )
+        land = shapely.transform(land, to_pt)
+        marsh_water = [
+            shapely.transform(shapely.polygons(np.array([*a.outline, a.outline[0]])), to_pt)
+            for a in self.s.map.terrain_areas
+            if a.terrain == "marsh"
+        ]
+        wet_land = shapely.union_all([land, *marsh_water])
+        self.sea = shapely.difference(frame, wet_land)
+        self.coastline = shapely.intersection(shapely.boundary(land), frame)
+        self.rivers: list[tuple[str, str, base.BaseGeometry]] = []
+        for f in self.s.river_courses.features:
+            course = shapely.transform(shapely.geometry.shape(f.geometry.model_dump()), to_pt)
+            course = shapely.difference(shapely.intersection(course, frame), self.sea)
+            name = f.properties.name
+            self.rivers.append((name, self.s.map.river_class(name) or "crossable", course))
+        self.towns = self._towns()
+        self.rail_lines, self.road_lines = self.routes()
+
+    def _towns(self) -> dict[str, list[TownMark]]:
+        scoring = [f.id for f in self.s.meta.factions if f.scores_vp]
+        marks: dict[str, list[TownMark]] = {}
+        for town in self.s.towns:
+            hx = self.map.town_hex(town.name)
+            if hx is None:
+                continue
+            x, y = self.lonlat_pt(np.array([[town.lon, town.lat]]))[0]
+            vp = tuple((f, town.vp.get(f)) for f in scoring)
+            marks.setdefault(hx.id, []).append(TownMark(town.name, float(x), float(y), vp, town.port))
+        return marks
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def draw(self, c: Canvas) -> None:
+        """Paint the whole map with the frame's bottom-left corner at the current origin."""
+        c.saveState()
+        p = c.beginPath()
+        p.rect(0, 0, self.width, self.height)
+        c.clipPath(p, stroke=0, fill=0)
+        self.fill(c, self.style.colours.land)
+        c.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+        self._terrain(c)
+        self._sea(c)
+        self._symbols(c)
+        self._river_courses(c)
+        self._grid(c)
+        self._river_hexsides(c)
+        self._roads(c)
+        self._rail(c)
+        self._bridges(c)
+        self._hex_ids(c)
+        self._supply(c)
+        self._river_names(c)
+        self._town_marks(c)
+        c.restoreState()
+        self._edges(c)
+        c.setStrokeColorRGB(*hex_colour(self.style.colours.frame))
+        c.setLineWidth(self.style.widths.frame)
+        c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
+
+    def fill(self, c: Canvas, colour: str) -> None:
+        c.setFillColorRGB(*hex_colour(colour))
+
+    def stroke(self, c: Canvas, colour: str, width: float) -> None:
+        c.setStrokeColorRGB(*hex_colour(colour))
+        c.setLineWidth(width)
+
+    def _polygon_path(self, c: Canvas, rings: Iterable[Points]) -> Any:
+        path = c.beginPath()
+        for ring in rings:
+            path.moveTo(*ring[0])
+            for x, y in ring[1:]:
+                path.lineTo(x, y)
+            path.close()
+        return path
+
+    def _terrain(self, c: Canvas) -> None:
+        for terrain, colour in sorted(self.style.colours.terrain.items()):
+            hexes = [h for h in self.map.hexes if h.terrain == terrain]
+            if hexes:
+                self.fill(c, colour)
+                c.drawPath(self._polygon_path(c, (self.corners(h) for h in hexes)), stroke=0, fill=1)
+        sea_hexes = [h for h in self.map.hexes if h.terrain == SEA]
+        self.fill(c, self.style.colours.sea)
+        c.drawPath(self._polygon_path(c, (self.corners(h) for h in sea_hexes)), stroke=0, fill=1)
+
+    def _sea(self, c: Canvas) -> None:
+        rings = [np.asarray(r.coords) for poly in _polygons(self.sea) for r in [poly.exterior, *poly.interiors]]
+        self.fill(c, self.style.colours.sea)
+        c.drawPath(self._polygon_path(c, rings), stroke=0, fill=1, fillMode=1)
+        self.stroke(c, self.style.colours.coast, self.style.widths.coast)
+        c.setLineJoin(1)
+        self.lines(c, _lines(self.coastline))
+
+    def lines(self, c: Canvas, lines: Iterable[Points]) -> None:
+        path = c.beginPath()
+        for line in lines:
+            path.moveTo(*line[0])
+            for x, y in line[1:]:
+                path.lineTo(x, y)
+        c.drawPath(path, stroke=1, fill=0)
+
+    def _symbols(self, c: Canvas) -> None:
+        """Small marks that tell terrain apart without colour: trees, reed tufts, peaks."""
+        spots = [(-0.24, -0.2), (0.22, -0.22), (-0.02, -0.34), (0.3, 0.08), (-0.3, 0.1)]
+        for h in self.map.hexes:
+            if h.terrain in self.style.colours.symbols:
+                cx, cy = self.centres[h.id]
+                for dx, dy in spots:
+                    self.terrain_symbol(c, h.terrain, cx + dx * self.hex_pt, cy + dy * self.hex_pt)
+
+    def terrain_symbol(self, c: Canvas, terrain: str, x: float, y: float) -> None:
+        """One tree, reed tuft or peak centred on (x, y)."""
+        colour = self.style.colours.symbols.get(terrain)
+        if colour is None:
+            return
+        u = self.hex_pt / 72.0
+        c.setLineCap(1)
+        self.stroke(c, colour, 0.6 * u)
+        self.fill(c, colour)
+        if terrain == "forest":
+            c.circle(x, y + 2.2 * u, 2.6 * u, stroke=0, fill=1)
+            c.line(x, y - 2.2 * u, x, y + 1 * u)
+        elif terrain == "marsh":
+            c.line(x - 3.6 * u, y - 1.6 * u, x + 3.6 * u, y - 1.6 * u)
+            for ddx, top in ((-2.0, 1.6), (0, 3.0), (2.0, 1.6)):
+                c.line(x + ddx * u, y - 1.4 * u, x + ddx * 1.3 * u, y + top * u)
+        else:
+            path = c.beginPath()
+            path.moveTo(x - 5 * u, y - 2.4 * u)
+            path.lineTo(x - 1 * u, y + 3.4 * u)
+            path.lineTo(x + 1.2 * u, y + 0.4 * u)
+            path.lineTo(x + 2.6 * u, y + 2.2 * u)
+            path.lineTo(x + 5 * u, y - 2.4 * u)
+            c.drawPath(path, stroke=1, fill=0)
+
+    def _river_courses(self, c: Canvas) -> None:
+        c.setLineJoin(1)
+        c.setLineCap(1)
+        for _, river_class, course in self.rivers:
+            width = self.style.widths.river_course * (1.6 if river_class == "major" else 1.0)
+            self.stroke(c, self.style.colours.river, width)
+            self.lines(c, _lines(course))
+
+    def _grid(self, c: Canvas) -> None:
+        self.stroke(c, self.style.colours.grid, self.style.widths.grid)
+        c.setLineJoin(1)
+        c.drawPath(self._polygon_path(c, (self.corners(h)[:-1] for h in self.map.hexes)), stroke=1, fill=0)
+
+    def hexside(self, a: str, b: str) -> Points:
+        """The two ends of the side shared by hexes a and b."""
+        ca, cb = self.centres[a], self.centres[b]
+        mid = (ca + cb) / 2
+        normal = np.array([-(cb - ca)[1], (cb - ca)[0]])
+        normal = normal / np.linalg.norm(normal) * self.hex_pt / math.sqrt(3) / 2
+        return np.array([mid - normal, mid + normal])
+
+    def _river_hexsides(self, c: Canvas) -> None:
+        c.setLineCap(1)
+        for river_class, width in (
+            ("crossable", self.style.widths.crossable_river),
+            ("major", self.style.widths.major_river),
+        ):
+            self.stroke(c, self.style.colours.river, width)
+            self.lines(c, (self.hexside(*s.hexes) for s in self.map.hexsides if s.river_class == river_class))
+
+    def _links(self, links: Iterable[tuple[str, str]]) -> list[Points]:
+        return [np.array([self.centres[a], self.centres[b]]) for a, b in links]
+
+    def _roads(self, c: Canvas) -> None:
+        self.stroke(c, self.style.colours.road, self.style.widths.road)
+        c.setDash(4, 2.5)
+        self.lines(c, self.road_lines)
+        c.setDash()
+
+    def routes(self) -> tuple[list[Points], list[Points]]:
+        """Railways and roads as drawn: straight stretches between their stations, in points."""
+        places: dict[str, tuple[float, float]] = {}
+        for t in self.s.towns:
+            for n in t.names():
+                places[name_key(n)] = (t.lon, t.lat)
+        for p in [*self.s.railways.points, *self.s.map.points]:
+            places.setdefault(name_key(p.name), (p.lon, p.lat))
+
+        def line(names: list[str]) -> Points:
+            return self.lonlat_pt(np.array([places[name_key(n)] for n in names]))
+
+        return [line(ln.stations) for ln in self.s.railways.lines], [line(r.through) for r in self.s.map.roads]
+
+    def _rail(self, c: Canvas) -> None:
+        frame = shapely.box(0, 0, self.width, self.height)
+        rails = [g for r in self.rail_lines for g in _lines(shapely.intersection(shapely.linestrings(r), frame))]
+        self.stroke(c, self.style.colours.rail, self.style.widths.rail)
+        c.setLineCap(0)
+        c.setLineJoin(1)
+        self.lines(c, rails)
+        ties = []
+        half = 2.2 * self.hex_pt / 72.0
+        spacing = 7.0 * self.hex_pt / 72.0
+        for line in rails:
+            geometry = shapely.linestrings(line)
+            count = int(geometry.length // spacing)
+            for i in range(1, count):
+                a = shapely.line_interpolate_point(geometry, i * spacing - 0.5)
+                b = shapely.line_interpolate_point(geometry, i * spacing + 0.5)
+                (x0, y0), (x1, y1) = a.coords[0], b.coords[0]
+                length = math.hypot(x1 - x0, y1 - y0) or 1.0
+                ux, uy = (x1 - x0) / length, (y1 - y0) / length
+                x, y = (x0 + x1) / 2, (y0 + y1) / 2
+                ties.append(np.array([[x - uy * half, y + ux * half], [x + uy * half, y - ux * half]]))
+        self.stroke(c, self.style.colours.rail, self.style.widths.rail_tie)
+        self.lines(c, ties)
+
+    def _bridges(self, c: Canvas) -> None:
+        """A bridge: two short bars either side of the line, where it crosses a river hexside."""
+        u = self.hex_pt / 72.0
+        self.stroke(c, self.style.colours.rail, 0.9 * u)
+        c.setLineCap(0)
+        routes = shapely.multilinestrings([shapely.linestrings(r) for r in [*self.rail_lines, *self.road_lines]])
+        for side in self.map.hexsides:
+            if not side.bridge:
+                continue
+            ends = self.hexside(*side.hexes)
+            crossing = shapely.intersection(shapely.linestrings(ends), routes)
+            points = shapely.get_coordinates(crossing)
+            where = points[0] if len(points) else ends.mean(axis=0)
+            along = (ends[1] - ends[0]) / np.linalg.norm(ends[1] - ends[0])
+            across = np.array([-along[1], along[0]])
+            for sign in (-1, 1):
+                p0 = where + along * sign * 3.2 * u - across * 4.5 * u
+                p1 = where + along * sign * 3.2 * u + across * 4.5 * u
+                c.line(*p0, *p1)
+
+    def _hex_ids(self, c: Canvas) -> None:
+        size = self.style.fonts.hex_id
+        self.fill(c, self.style.colours.hex_id)
+        c.setFont(SANS, size)
+        for h in self.map.hexes:
+            x, y = self.centres[h.id]
+            c.drawCentredString(x, y + self.hex_pt / 2 - size - 1.2, h.id)
+
+    def _supply(self, c: Canvas) -> None:
+        """Supply-source towns: a ring in the faction's colour round the town's hex centre."""
+        u = self.hex_pt / 72.0
+        for source in self.map.supply_sources:
+            if source.kind != "town":
+                continue
+            faction = self.s.faction(source.faction)
+            if faction is None:
+                continue
+            x, y = self.centres[source.hex]
+            self.supply_ring(c, x, y, faction.colour)
+
+    def supply_ring(self, c: Canvas, x: float, y: float, colour: str, radius: float | None = None) -> None:
+        u = self.hex_pt / 72.0
+        self.stroke(c, colour, 2.2 * u)
+        c.setDash(3 * u, 1.6 * u)
+        c.circle(x, y, 0.36 * self.hex_pt if radius is None else radius, stroke=1, fill=0)
+        c.setDash()
+
+    def _town_marks(self, c: Canvas) -> None:
+        u = self.hex_pt / 72.0
+        factions = {f.id: f for f in self.s.meta.factions}
+        for hex_id in sorted(self.towns):
+            marks = self.towns[hex_id]
+            cx, cy = self.centres[hex_id]
+            best = max((v or 0) for m in marks for _, v in m.vp)
+            radius = self.town_marker(c, cx, cy, best)
+            if any(m.port for m in marks):
+                self.anchor(c, cx + radius + 5.5 * u, cy + 1.5 * u)
+            y = cy - radius - self.style.fonts.town - 1.5 * u
+            for mark in marks:
+                self._label(c, mark, cx, y, factions, u)
+                y -= self.style.fonts.town + self.style.fonts.vp + 4.2 * u
+
+    def town_marker(self, c: Canvas, cx: float, cy: float, best_vp: int) -> float:
+        """A dot for a town, a square for a city (3 VP or more), sized by value; returns its radius."""
+        u = self.hex_pt / 72.0
+        radius = (2.4 + 0.55 * min(best_vp, 6)) * u
+        self.fill(c, self.style.colours.town)
+        self.stroke(c, self.style.colours.halo, 0.8 * u)
+        if best_vp >= 3:
+            c.rect(cx - radius, cy - radius, 2 * radius, 2 * radius, stroke=1, fill=1)
+        else:
+            c.circle(cx, cy, radius, stroke=1, fill=1)
+        return radius
+
+    def vp_boxes(self, c: Canvas, cx: float, y: float, boxes: list[tuple[str, int]]) -> None:
+        """VP in a row of boxes in the factions' colours, centred on cx, bottom at y."""
+        u = self.hex_pt / 72.0
+        box = self.style.fonts.vp + 2.4 * u
+        x = cx - len(boxes) * box / 2
+        for faction_id, value in boxes:
+            faction = self.s.faction(faction_id)
+            colour = faction.colour if faction else "#FFFFFF"
+            self.fill(c, colour)
+            self.stroke(c, "#1E1E1E", 0.35 * u)
+            c.rect(x, y, box, box, stroke=1, fill=1)
+            self.fill(c, readable_on(colour))
+            c.setFont(SANS_BOLD, self.style.fonts.vp)
+            c.drawCentredString(x + box / 2, y + (box - self.style.fonts.vp * 0.72) / 2, str(value))
+            x += box
+
+    def _label(self, c: Canvas, mark: TownMark, cx: float, y: float, factions: dict[str, Any], u: float) -> None:
+        size = self.style.fonts.town
+        font = SANS_BOLD if max((v or 0) for _, v in mark.vp) >= 3 else SANS
+        self.halo_text(c, mark.name, cx, y, font, size, self.style.colours.town)
+        boxes = [(f, v) for f, v in mark.vp if v is not None]
+        self.vp_boxes(c, cx, y - self.style.fonts.vp - 3.6 * u, boxes)
+
+    def halo_text(self, c: Canvas, text: str, cx: float, y: float, font: str, size: float, colour: str) -> None:
+        """Text centred on cx with a white halo, so it reads over lines and fills."""
+        width = text_width(text, font, size)
+        c.saveState()
+        self.stroke(c, self.style.colours.halo, size * 0.28)
+        c.setLineJoin(1)
+        self.fill(c, colour)
+        t = c.beginText()
+        t.setFont(font, size)
+        for mode in (1, 0):  # one text object, so the PDF's render mode is set back to fill
+            t.setTextRenderMode(mode)
+            t.setTextOrigin(cx - width / 2, y)
+            t.textOut(text)
+        c.drawText(t)
+        c.restoreState()
+
+    def anchor(self, c: Canvas, x: float, y: float) -> None:
+        u = self.hex_pt / 72.0
+        self.stroke(c, self.style.colours.coast, 0.9 * u)
+        c.setLineCap(1)
+        c.circle(x, y + 3.6 * u, 1.0 * u, stroke=1, fill=0)
+        c.line(x, y + 2.6 * u, x, y - 3.2 * u)
+        c.line(x - 2.0 * u, y + 1.2 * u, x + 2.0 * u, y + 1.2 * u)
+        c.arc(x - 3.2 * u, y - 3.2 * u - 2.4 * u, x + 3.2 * u, y - 3.2 * u + 2.4 * u, 180, 180)
+
+    def edge_marks(self) -> list[tuple[str, str, Points]]:
+        """(faction, edge, [start, end]) along the frame for each faction's supply edge."""
+        marks = []
+        for source in self.map.supply_sources:
+            if source.kind != "rail_exit" or source.edge is None:
+                continue
+            x, y = self.centres[source.hex]
+            half = self.hex_pt * 0.6
+            if source.edge in ("north", "south"):
+                yy = self.height if source.edge == "north" else 0.0
+                marks.append((source.faction, source.edge, np.array([[x - half, yy], [x + half, yy]])))
+            else:
+                xx = 0.0 if source.edge == "west" else self.width
+                marks.append((source.faction, source.edge, np.array([[xx, y - half], [xx, y + half]])))
+        return marks
+
+    def _edges(self, c: Canvas) -> None:
+        """Supply edges: a band in the faction's colour outside the frame where rail leaves the map."""
+        u = self.hex_pt / 72.0
+        band = 7 * u
+        for faction_id, edge, (p0, p1) in self.edge_marks():
+            faction = self.s.faction(faction_id)
+            if faction is None:
+                continue
+            outward = {"north": (0, 1), "south": (0, -1), "west": (-1, 0), "east": (1, 0)}[edge]
+            q0 = p0 + np.array(outward) * band
+            q1 = p1 + np.array(outward) * band
+            self.fill(c, faction.colour)
+            self.stroke(c, "#1E1E1E", 0.5 * u)
+            c.drawPath(self._polygon_path(c, [np.array([p0, p1, q1, q0])]), stroke=1, fill=1)
+            self.fill(c, readable_on(faction.colour))
+            c.setFont(SANS_BOLD, 4.8 * u)
+            mid = (p0 + p1 + q0 + q1) / 4
+            c.saveState()
+            c.translate(*mid)
+            if edge in ("west", "east"):
+                c.rotate(90)
+            c.drawCentredString(0, -1.7 * u, f"{faction.adjective.upper()} SUPPLY")
+            c.restoreState()
+
+    def _river_names(self, c: Canvas) -> None:
+        """Each river's name once, along the middle of its longest stretch on the map."""
+        for name, _, course in self.rivers:
+            parts = _lines(course)
+            if parts:
+                longest = max(parts, key=lambda p: float(np.sum(np.hypot(*np.diff(p, axis=0).T))))
+                draw_label_along(c, name, longest, self.style.fonts.river, self.style.colours.river)
+
+
+def _polygons(geometry: base.BaseGeometry) -> list[shapely.Polygon]:
+    return [g for g in shapely.get_parts(geometry) if isinstance(g, shapely.Polygon) and not g.is_empty]
+
+
+def _lines(geometry: base.BaseGeometry) -> list[Points]:
+    parts = []
+    for g in shapely.get_parts(geometry):
+        if isinstance(g, shapely.LineString) and not g.is_empty:
+            parts.append(np.asarray(g.coords))
+        elif isinstance(g, shapely.Polygon):
+            parts.extend(np.asarray(r.coords) for r in [g.exterior, *g.interiors])
+    return parts
+
+
+def draw_label_along(c: Canvas, text: str, line: Points, size: float, colour: str) -> None:
+    """A name set along the middle of a line, upright."""
+    if len(line) < 2:
+        return
+    register_fonts()
+    mid = len(line) // 2
+    (x0, y0), (x1, y1) = line[max(mid - 1, 0)], line[min(mid + 1, len(line) - 1)]
+    angle = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    if angle > 90 or angle < -90:
+        angle += 180
+    c.saveState()
+    c.translate(*line[mid])
+    c.rotate(angle)
+    c.setFillColorRGB(*hex_colour(colour))
+    c.setFont(SANS_ITALIC, size)
+    c.drawCentredString(0, 2, text)
+    c.restoreState()

@@ -1,0 +1,89 @@
+"""The printed map's look, read from layouts/map.yaml (no style number lives in code)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from pydantic import Field
+
+from kitgen.model.base import Colour, Model
+
+Length = float
+
+
+class PosterLayout(Model):
+    margin_in: float = Field(ge=0)
+    band_in: float = Field(gt=0)
+
+
+class TileLayout(Model):
+    margin_mm: float = Field(ge=0)
+    overlap_mm: float = Field(gt=0)
+
+
+class MapColours(Model):
+    paper: Colour
+    land: Colour
+    sea: Colour
+    coast: Colour
+    river: Colour
+    grid: Colour
+    hex_id: Colour
+    rail: Colour
+    road: Colour
+    town: Colour
+    halo: Colour
+    frame: Colour
+    terrain: dict[str, Colour]
+    symbols: dict[str, Colour]
+
+
+class MapWidths(Model):
+    grid: Length = Field(gt=0)
+    coast: Length = Field(gt=0)
+    river_course: Length = Field(gt=0)
+    major_river: Length = Field(gt=0)
+    crossable_river: Length = Field(gt=0)
+    rail: Length = Field(gt=0)
+    rail_tie: Length = Field(gt=0)
+    road: Length = Field(gt=0)
+    frame: Length = Field(gt=0)
+
+
+class MapFonts(Model):
+    hex_id: float = Field(gt=0)
+    town: float = Field(gt=0)
+    vp: float = Field(gt=0)
+    river: float = Field(gt=0)
+    legend: float = Field(gt=0)
+    legend_title: float = Field(gt=0)
+    title: float = Field(gt=0)
+    subtitle: float = Field(gt=0)
+
+
+class MapStyle(Model):
+    hex_across_in: float = Field(gt=0)
+    poster: PosterLayout
+    tiles: TileLayout
+    colours: MapColours
+    widths: MapWidths
+    fonts: MapFonts
+
+
+def layouts_dir() -> Path:
+    return Path(__file__).resolve().parent.parent.parent / "layouts"
+
+
+@cache
+def map_style(path: Path | None = None) -> MapStyle:
+    """The map style; a bad layouts file is a KitgenError naming its line."""
+    from kitgen.errors import KitgenError
+    from kitgen.validation import validate
+    from kitgen.yamlsource import load_yaml
+
+    located = load_yaml(path or layouts_dir() / "map.yaml")
+    style, problems = validate(located, MapStyle)
+    if problems or style is None:
+        raise KitgenError(located.problems + problems)
+    return style

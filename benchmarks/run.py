@@ -30,6 +30,51 @@ def command(*args: str) -> Callable[[], object]:
     return lambda: subprocess.run([*KITGEN, *args], check=True, capture_output=True, cwd=ROOT)
 
 
+def with_hex_size(size_km: float) -> object:
+    """The bundled scenario with another hex size, for the finer-grid figures."""
+    from kitgen.loader import load_scenario
+
+    s = load_scenario("denikin-1919")
+    meta = s.meta.model_copy(update={"map": s.meta.map.model_copy(update={"hex_size_km": size_km})})
+    return s.model_copy(update={"meta": meta})
+
+
+def map_rows() -> list[tuple[str, float, str]]:
+    import os
+    import tempfile
+
+    from kitgen.loader import load_scenario
+    from kitgen.mapping.build import build_hex_map
+
+    s = load_scenario("denikin-1919")
+    finer = with_hex_size(15.0)
+    finest = with_hex_size(7.5)
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "KITGEN_CACHE": cache}
+        json_args = [*KITGEN, "map", "--format", "json", "--out", str(Path(cache) / "map.json")]
+        subprocess.run(json_args, check=True, capture_output=True, cwd=ROOT, env=env)  # fills the cache
+
+        def cached() -> object:
+            return subprocess.run(json_args, check=True, capture_output=True, cwd=ROOT, env=env)
+
+        def pdfs() -> object:
+            out = ["--out", str(Path(cache) / "pdf")]
+            return subprocess.run([*KITGEN, "map", *out], check=True, capture_output=True, cwd=ROOT, env=env)
+
+        from kitgen.mapping.cache import hex_map
+
+        os.environ["KITGEN_CACHE"] = cache
+        in_process = median_seconds(lambda: hex_map(s), 15)
+        return [
+            ("map grid from the disk cache, in process", in_process, "well under 1 s"),
+            ("map grid, cold build in process (30 km, 52x32)", median_seconds(lambda: build_hex_map(s), 5), "a few s"),
+            ("kitgen map --format json, cached (process)", median_seconds(cached, 7), ""),
+            ("map grid, cold, 4x the hexes (15 km)", median_seconds(lambda: build_hex_map(finer), 3), ""),  # type: ignore[arg-type]
+            ("map grid, cold, 16x the hexes (7.5 km)", median_seconds(lambda: build_hex_map(finest), 1), ""),  # type: ignore[arg-type]
+            ("kitgen map: poster + A4 tiles, cached grid (process)", median_seconds(pdfs, 3), ""),
+        ]
+
+
 def main() -> None:
     from kitgen.loader import load_scenario
 
@@ -42,6 +87,7 @@ def main() -> None:
         ),
         ("kitgen lookup town Kiev (process)", median_seconds(command("lookup", "town", "Kiev"), 10), ""),
         ("load_scenario() in process", median_seconds(lambda: load_scenario("denikin-1919"), 30), ""),
+        *map_rows(),
     ]
     width = max(len(r[0]) for r in rows)
     print(f"{'benchmark'.ljust(width)}  median     target")

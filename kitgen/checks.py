@@ -194,17 +194,17 @@ def _check_map(r: _Report, data: MapData, parts: dict[str, BaseModel]) -> None:
             r.known(f, ("supply_sources", faction), faction, factions, "faction", key=True)
             for i, source in enumerate(sources):
                 named = {"town": source.town, **source.limits()}
-                for key, name in named.items():
+                for key, town_name in named.items():
                     if (
-                        name is not None
+                        town_name is not None
                         and towns is not None
                         and None not in towns.towns
-                        and name_key(name) not in town_names
+                        and name_key(town_name) not in town_names
                     ):
                         r.add(
                             f,
                             ("supply_sources", faction, i, key),
-                            f"unknown town '{name}'; expected a town of towns.yaml",
+                            f"unknown town '{town_name}'; expected a town of towns.yaml",
                         )
     for name in ("coast", "rivers"):
         _check_layer(r, f"geo/{name}.geojson", get(f"geo/{name}.geojson"), name)

@@ -99,7 +99,7 @@ def map_command(
         MapFormat, typer.Option("--format", "-f", help="pdf: poster and tiles; json: the hex grid.")
     ] = MapFormat.pdf,
     out: Annotated[
-        Optional[Path], typer.Option(help="Output folder (pdf) or file (json; default: standard output).")
+        Path | None, typer.Option(help="Output folder (pdf) or file (json; default: standard output).")
     ] = None,  # noqa: UP045
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Build the grid afresh, ignoring the disk cache.")

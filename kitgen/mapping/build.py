@@ -6,19 +6,19 @@ hexes a layer can touch; no Python loop over pairs of geometries.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 import shapely.geometry
-from shapely.geometry import base
+from shapely.geometry.base import BaseGeometry
 
 from kitgen.mapping.hexgrid import SQRT3, HexGrid
 from kitgen.mapping.hexmap import SEA, Hex, HexMap, Hexside, Link, SupplySourceHex
+from kitgen.mapping.layers import Layers
 from kitgen.mapping.projection import MapProjection
-from kitgen.model.geography import Feature
 from kitgen.model.scenario import Scenario, name_key
 
 MIN_HEXES_ACROSS = 4
@@ -79,19 +79,17 @@ class _Builder:
         self.grid = grid
         self.issues: list[MapIssue] = []
         self.centres = grid.centres()
-        self.polygons = shapely.polygons(grid.corners(self.centres))
+        self.polygons: npt.NDArray[np.object_] = np.asarray(shapely.polygons(grid.corners(self.centres)))
         self.tree = shapely.STRtree(self.polygons)
         self.hex_area = 3 * SQRT3 / 2 * grid.side**2
         self.cells = list(grid.cells())
-        self.places = self._places()
+        self.layers = Layers(scenario, proj)
 
     def build(self) -> tuple[HexMap | None, list[MapIssue]]:
         terrain, land_share = self._terrain()
         towns = self._towns()
-        rail = [
-            self._route(line.stations, "railways.yaml", ("lines", i)) for i, line in enumerate(self.s.railways.lines)
-        ]
-        roads = [self._route(road.through, "map.yaml", ("roads", i)) for i, road in enumerate(self.s.map.roads)]
+        rail = [self._route(xy) for xy in self.layers.rail_lines]
+        roads = [self._route(xy) for xy in self.layers.road_lines]
         if self.issues:
             return None, self.issues
         for index in towns:  # a hex with a town is land
@@ -105,7 +103,7 @@ class _Builder:
         self._check_crossings()
         if self.issues:
             return None, self.issues
-        rivers = self._rivers(terrain)
+        rivers = self._rivers(terrain, towns)
         rail_links = self._links(rail, [ln.name for ln in self.s.railways.lines])
         road_links = self._links(roads, [r.name for r in self.s.map.roads])
         if self.issues:
@@ -114,38 +112,7 @@ class _Builder:
 
     # --- terrain -------------------------------------------------------------------------
 
-    def _project(self, geometry: base.BaseGeometry) -> base.BaseGeometry:
-        return shapely.transform(geometry, lambda xy: self.proj.forward(np.asarray(xy, dtype=float)))
-
-    def _feature_geometry(self, feature: Feature) -> base.BaseGeometry:
-        geometry = shapely.geometry.shape(feature.geometry.model_dump())
-        return geometry if feature.geometry.type == "LineString" else shapely.make_valid(geometry)
-
-    def land(self) -> base.BaseGeometry:
-        """Land as GSHHS gives it, projected and cut to the grid's box."""
-        frame = shapely.box(*self.grid.bounds).buffer(self.grid.size)
-        coast = shapely.union_all([self._feature_geometry(f) for f in self.s.coast.features])
-        return shapely.intersection(self._project(coast), frame)
-
-    def terrain_layers(self) -> dict[str, base.BaseGeometry]:
-        """Each terrain's area, later areas over earlier ones; forest and mountain only on land."""
-        land = self.land()
-        areas = [
-            (a.terrain, shapely.make_valid(self._project(shapely.polygons(np.array([*a.outline, a.outline[0]])))))
-            for a in self.s.map.terrain_areas
-        ]
-        layers: dict[str, list[base.BaseGeometry]] = {}
-        for i, (terrain, area) in enumerate(areas):
-            above = shapely.union_all([a for _, a in areas[i + 1 :]])
-            visible = shapely.difference(area, above)
-            if terrain != "marsh":
-                visible = shapely.intersection(visible, land)
-            layers.setdefault(terrain, []).append(visible)
-        merged = {t: shapely.union_all(parts) for t, parts in layers.items()}
-        merged["land"] = shapely.union_all([land, merged.get("marsh", shapely.Polygon())])
-        return merged
-
-    def _shares(self, geometry: base.BaseGeometry) -> npt.NDArray[np.float64]:
+    def _shares(self, geometry: BaseGeometry) -> npt.NDArray[np.float64]:
         share = np.zeros(len(self.polygons))
         shapely.prepare(geometry)
         hits = self.tree.query(geometry, predicate="intersects")
@@ -154,8 +121,8 @@ class _Builder:
         return share
 
     def _terrain(self) -> tuple[list[str], npt.NDArray[np.float64]]:
-        layers = self.terrain_layers()
-        land_share = np.minimum(self._shares(layers["land"]), 1.0)
+        layers = self.layers.terrain()
+        land_share = np.minimum(self._shares(self.layers.wet_land), 1.0)
         order = [t.id for t in self.s.movement.terrain if t.id != self.s.map.default_terrain]
         shares = {t: self._shares(layers[t]) for t in order if t in layers}
         self._terrain_shares = shares
@@ -173,15 +140,6 @@ class _Builder:
         return best
 
     # --- towns, routes -------------------------------------------------------------------
-
-    def _places(self) -> dict[str, tuple[float, float]]:
-        found: dict[str, tuple[float, float]] = {}
-        for t in self.s.towns:
-            for n in t.names():
-                found[name_key(n)] = (t.lon, t.lat)
-        for p in [*self.s.railways.points, *self.s.map.points]:
-            found.setdefault(name_key(p.name), (p.lon, p.lat))
-        return found
 
     def _towns(self) -> dict[int, list[str]]:
         xy = self.proj.forward(np.array([[t.lon, t.lat] for t in self.s.towns]))
@@ -203,14 +161,13 @@ class _Builder:
             towns.setdefault(self.grid.index(int(cells[i, 0]), int(cells[i, 1])), []).append(town.name)
         return towns
 
-    def _route(self, names: Sequence[str], file: str, loc: tuple[str | int, ...]) -> _Route:
-        points = np.array([self.places[name_key(n)] for n in names])
-        xy = self.proj.forward(points)
+    def _route(self, xy: npt.NDArray[np.float64]) -> _Route:
+        """The hexes a line through these points (km) runs through, and where it leaves the map."""
         cells: list[tuple[int, int, int]] = []
         exits: list[tuple[tuple[int, int], str]] = []
         previous: tuple[int, int] | None = None
         for stretch in range(len(xy) - 1):
-            line = shapely.segmentize(shapely.linestrings(xy[stretch : stretch + 2]), self.grid.side / 4)
+            line = shapely.segmentize(shapely.LineString(xy[stretch : stretch + 2]), self.grid.side / 4)
             samples = shapely.get_coordinates(line)
             located = self.grid.locate(samples)
             inside = self.grid.inside(located)
@@ -253,18 +210,21 @@ class _Builder:
         corner = inverse.reshape(-1, 6)
         self.edge_hexes: dict[tuple[int, int], list[int]] = {}
         self.corner_links: dict[int, list[int]] = {}
+        self.perimeter: list[list[tuple[int, int]]] = []
         for index in range(len(corner)):
+            self.perimeter.append([])
             for k in range(6):
                 a, b = int(corner[index, k]), int(corner[index, (k + 1) % 6])
                 edge = (min(a, b), max(a, b))
+                self.perimeter[index].append(edge)
                 if edge not in self.edge_hexes:
                     self.edge_hexes[edge] = []
                     self.corner_links.setdefault(a, []).append(b)
                     self.corner_links.setdefault(b, []).append(a)
                 self.edge_hexes[edge].append(index)
-        self.corner_tree = shapely.STRtree(shapely.points(self.corner_xy))
+        self.corner_tree = shapely.STRtree(np.asarray(shapely.points(self.corner_xy)))
 
-    def _snap(self, course: base.BaseGeometry) -> list[tuple[int, int]]:
+    def _snap(self, course: BaseGeometry) -> list[tuple[int, int]]:
         """The hexsides a river follows: each part of its course snapped to the nearest hex
         corners and joined along hexsides, then the shortest way along those hexsides from the
         part's first corner to its last, so a snap that loops round a hex drops out."""
@@ -306,18 +266,22 @@ class _Builder:
             path.append(back[path[-1]])
         return path[::-1]
 
-    def _rivers(self, terrain: list[str]) -> dict[tuple[int, int], tuple[str, str]]:
-        """River hexsides: each course snapped to the hex corners and followed along hexsides."""
+    def _rivers(self, terrain: list[str], towns: dict[int, list[str]]) -> dict[tuple[int, int], tuple[str, str]]:
+        """River hexsides: each course snapped to the hex corners and followed along hexsides,
+        then moved round any town hex the snap put on the wrong bank."""
         self._corner_graph()
         frame = shapely.box(*self.grid.bounds)
         found: dict[tuple[int, int], tuple[str, str]] = {}
-        for feature in self.s.river_courses.features:
-            name = feature.properties.name
-            river_class = self.s.map.river_class(name) or "crossable"
-            course = shapely.intersection(self._project(self._feature_geometry(feature)), frame)
+        by_name = {t.name: t for t in self.s.towns}
+        town_xy = {
+            index: self.proj.forward(np.array([[by_name[names[0]].lon, by_name[names[0]].lat]]))[0]
+            for index, names in towns.items()
+        }
+        for name, river_class, full_course in self.layers.rivers:
+            course = shapely.intersection(full_course, frame)
             if course.is_empty:
                 continue
-            for edge in self._snap(course):
+            for edge in self._town_banks(set(self._snap(course)), course, town_xy):
                 hexes = self.edge_hexes.get(edge, [])
                 if len(hexes) != 2 or SEA in (terrain[hexes[0]], terrain[hexes[1]]):
                     continue
@@ -325,6 +289,28 @@ class _Builder:
                 if key not in found or (river_class == "major" and found[key][1] != "major"):
                     found[key] = (name, river_class)
         return found
+
+    def _town_banks(
+        self, chain: set[tuple[int, int]], course: BaseGeometry, town_xy: dict[int, npt.NDArray[np.float64]]
+    ) -> list[tuple[int, int]]:
+        """Keep each town on its own bank: round a town hex the river runs exactly along the
+        sides whose neighbour lies across it as seen from the town (the line from the town to
+        the neighbour's centre crosses the course an odd number of times)."""
+        for index in sorted(town_xy):
+            sides = self.perimeter[index]
+            if not chain.intersection(sides) and not shapely.intersects(self.polygons[index], course):
+                continue
+            for edge in sides:
+                others = [h for h in self.edge_hexes[edge] if h != index]
+                if not others:
+                    continue
+                line = shapely.LineString([town_xy[index], self.centres[others[0]]])
+                across = shapely.intersection(line, course)
+                if (0 if across.is_empty else len(shapely.get_parts(across))) % 2:
+                    chain.add(edge)
+                else:
+                    chain.discard(edge)
+        return sorted(chain)
 
     def _links(self, routes: list[_Route], names: list[str]) -> list[tuple[int, int, str]]:
         """(hex a, hex b, line) for each step of each route."""
@@ -338,19 +324,19 @@ class _Builder:
 
     def _check_crossings(self) -> None:
         """A railway or road that crosses a major river's course must do it at a listed bridge."""
-        majors = [f for f in self.s.river_courses.features if self.s.map.river_class(f.properties.name) == "major"]
-        courses = [self._project(self._feature_geometry(f)) for f in majors]
         routes = [("railways.yaml", "lines", i, ln.stations) for i, ln in enumerate(self.s.railways.lines)]
         routes += [("map.yaml", "roads", i, rd.through) for i, rd in enumerate(self.s.map.roads)]
-        stretches, where = [], []
+        stretches: list[shapely.LineString] = []
+        where = []
         for file, table, i, names in routes:
-            xy = self.proj.forward(np.array([self.places[name_key(n)] for n in names]))
+            xy = self.layers.route(names)
             for k in range(len(names) - 1):
-                stretches.append(shapely.linestrings(xy[k : k + 2]))
+                stretches.append(shapely.LineString(xy[k : k + 2]))
                 where.append((file, table, i, names, k))
-        tree = shapely.STRtree(stretches)
-        for feature, course in zip(majors, courses, strict=True):
-            river = feature.properties.name
+        tree = shapely.STRtree(np.array(stretches, dtype=object))
+        for river, river_class, course in self.layers.rivers:
+            if river_class != "major":
+                continue
             for hit in sorted(tree.query(course, predicate="intersects")):
                 file, table, i, names, k = where[hit]
                 if table == "lines" and self._bridge_listed(i, river, names[k], names[k + 1]):

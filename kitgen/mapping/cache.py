@@ -12,8 +12,8 @@ from kitgen.mapping.build import MapIssue, build_hex_map
 from kitgen.mapping.hexmap import SCHEMA_VERSION, HexMap
 from kitgen.model.scenario import Scenario
 
-BUILDER_VERSION = 1
-"""Bump when the builder's results change for the same inputs."""
+_BUILDER_FILES = ("build.py", "hexgrid.py", "hexmap.py", "layers.py", "projection.py")
+"""The modules whose code decides the built map: a change to any of them is a new cache key."""
 
 _INPUTS = {"meta", "movement", "towns", "railways", "map", "coast", "river_courses"}
 
@@ -27,14 +27,18 @@ def cache_dir() -> Path:
 
 
 def input_key(scenario: Scenario) -> str:
-    """A hash of the data the map is built from and of the builder's version."""
-    digest = hashlib.sha256(f"kitgen-map {BUILDER_VERSION} {SCHEMA_VERSION}\n".encode())
+    """A hash of the data the map is built from and of the code that builds it."""
+    digest = hashlib.sha256(f"kitgen-map {SCHEMA_VERSION}\n".encode())
+    here = Path(__file__).parent
+    for name in _BUILDER_FILES:
+        digest.update((here / name).read_bytes())
     digest.update(scenario.model_dump_json(include=_INPUTS).encode())
     return digest.hexdigest()[:32]
 
 
 def hex_map(scenario: Scenario, *, use_cache: bool = True) -> tuple[HexMap | None, list[MapIssue]]:
-    """The scenario's hex map from the cache, else built (and cached when it can be written)."""
+    """The scenario's hex map from the cache, else built and cached (when the cache can be
+    written). `use_cache=False` builds afresh and refreshes the cache entry."""
     path = cache_dir() / f"hexmap-{scenario.meta.id}-{input_key(scenario)}.json"
     if use_cache and path.is_file():
         try:
@@ -42,7 +46,7 @@ def hex_map(scenario: Scenario, *, use_cache: bool = True) -> tuple[HexMap | Non
         except (OSError, ValueError, KeyError, TypeError):
             pass  # a damaged cache entry is rebuilt
     built, issues = build_hex_map(scenario)
-    if built is not None and use_cache:
+    if built is not None:
         from kitgen.outputs import write_atomic
 
         with contextlib.suppress(OSError):  # a read-only cache only costs time

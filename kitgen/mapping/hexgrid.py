@@ -89,8 +89,8 @@ class HexGrid:
 
     def centres(self) -> npt.NDArray[np.float64]:
         """Centres of all hexes in index order, shape (count, 2)."""
-        col, row = np.meshgrid(np.arange(1, self.columns + 1), np.arange(1, self.rows + 1), indexing="ij")
-        col, row = col.ravel(), row.ravel()
+        cols, rows = np.meshgrid(np.arange(1, self.columns + 1), np.arange(1, self.rows + 1), indexing="ij")
+        col, row = cols.ravel(), rows.ravel()
         x = self.left + self.side + 1.5 * self.side * (col - 1)
         y = self.top - self.size / 2 - self.size * (row - 1) - np.where(col % 2 == 0, self.size / 2, 0.0)
         return np.column_stack([x, y])

@@ -114,8 +114,8 @@ class HexMap:
             top_km=data["top_km"],
             hexes=tuple(Hex(**{**h, "towns": tuple(h["towns"])}) for h in data["hexes"]),
             hexsides=tuple(Hexside(**{**s, "hexes": tuple(s["hexes"])}) for s in data["hexsides"]),
-            rail=tuple(Link(tuple(k["hexes"]), k["line"]) for k in data["rail"]),  # type: ignore[arg-type]
-            roads=tuple(Link(tuple(k["hexes"]), k["line"]) for k in data["roads"]),  # type: ignore[arg-type]
+            rail=tuple(Link(tuple(k["hexes"]), k["line"]) for k in data["rail"]),
+            roads=tuple(Link(tuple(k["hexes"]), k["line"]) for k in data["roads"]),
             rail_exits=tuple((e["hex"], e["edge"]) for e in data["rail_exits"]),
             supply_sources=tuple(SupplySourceHex(**s) for s in data["supply_sources"]),
             conditional_sources={k: tuple(v) for k, v in data["conditional_sources"].items()},

@@ -79,7 +79,7 @@ class Tiling:
 def _canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario, what: str) -> Canvas:
     from reportlab.pdfgen import canvas
 
-    c = canvas.Canvas(target, pagesize=size, invariant=1, pageCompression=1, initialFontName=SANS)
+    c = canvas.Canvas(target, pagesize=size, invariant=1, pageCompression=1, initialFontName=SANS)  # type: ignore[arg-type]
     c.setTitle(f"{scenario.meta.title}: {what}")
     c.setAuthor("kitgen")
     c.setSubject(scenario.meta.subtitle)

@@ -16,11 +16,12 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 import shapely.geometry
-from shapely.geometry import base
+from shapely.geometry.base import BaseGeometry
 
 from kitgen.mapping.hexmap import SEA, Hex, HexMap
+from kitgen.mapping.layers import Layers
 from kitgen.mapping.projection import MapProjection
-from kitgen.model.scenario import Scenario, name_key
+from kitgen.model.scenario import Scenario
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts, text_width
 from kitgen.render.style import MapStyle
 
@@ -71,7 +72,7 @@ class MapArt:
     # --- coordinates ---------------------------------------------------------------------
 
     def pt(self, xy: Points) -> Points:
-        return (xy - np.array(self.origin)) * self.k
+        return np.asarray((xy - np.array(self.origin)) * self.k, dtype=float)
 
     def lonlat_pt(self, lonlat: Points) -> Points:
         return self.pt(self.proj.forward(lonlat))
@@ -80,29 +81,20 @@ class MapArt:
         centre = np.array([[hx.x_km, hx.y_km]])
         return self.pt(self.grid.corners(centre)[0])
 
-    def _geography(self) -> None:
+    def to_pt(self, geometry: BaseGeometry) -> BaseGeometry:
+        """Map km to page points, clipped to the frame."""
         frame = shapely.box(0, 0, self.width, self.height)
-        to_pt = lambda xy: self.lonlat_pt(np.asarray(xy, dtype=float))  # noqa: E731
-        land = shapely.union_all(
-            [shapely.make_valid(shapely.geometry.shape(f.geometry.model_dump())) for f in self.s.coast.features]
-        )
-        land = shapely.transform(land, to_pt)
-        marsh_water = [
-            shapely.transform(shapely.polygons(np.array([*a.outline, a.outline[0]])), to_pt)
-            for a in self.s.map.terrain_areas
-            if a.terrain == "marsh"
-        ]
-        wet_land = shapely.union_all([land, *marsh_water])
-        self.sea = shapely.difference(frame, wet_land)
-        self.coastline = shapely.intersection(shapely.boundary(land), frame)
-        self.rivers: list[tuple[str, str, base.BaseGeometry]] = []
-        for f in self.s.river_courses.features:
-            course = shapely.transform(shapely.geometry.shape(f.geometry.model_dump()), to_pt)
-            course = shapely.difference(shapely.intersection(course, frame), self.sea)
-            name = f.properties.name
-            self.rivers.append((name, self.s.map.river_class(name) or "crossable", course))
+        return shapely.intersection(shapely.transform(geometry, lambda xy: self.pt(np.asarray(xy, dtype=float))), frame)
+
+    def _geography(self) -> None:
+        layers = Layers(self.s, self.proj)
+        frame = shapely.box(0, 0, self.width, self.height)
+        self.sea = shapely.difference(frame, self.to_pt(layers.wet_land))
+        self.coastline = self.to_pt(shapely.boundary(layers.land))
+        self.rivers = [(n, c, shapely.difference(self.to_pt(course), self.sea)) for n, c, course in layers.rivers]
         self.towns = self._towns()
-        self.rail_lines, self.road_lines = self.routes()
+        self.rail_lines = [self.pt(xy) for xy in layers.rail_lines]
+        self.road_lines = [self.pt(xy) for xy in layers.road_lines]
 
     def _towns(self) -> dict[str, list[TownMark]]:
         scoring = [f.id for f in self.s.meta.factions if f.scores_vp]
@@ -260,23 +252,9 @@ class MapArt:
         self.lines(c, self.road_lines)
         c.setDash()
 
-    def routes(self) -> tuple[list[Points], list[Points]]:
-        """Railways and roads as drawn: straight stretches between their stations, in points."""
-        places: dict[str, tuple[float, float]] = {}
-        for t in self.s.towns:
-            for n in t.names():
-                places[name_key(n)] = (t.lon, t.lat)
-        for p in [*self.s.railways.points, *self.s.map.points]:
-            places.setdefault(name_key(p.name), (p.lon, p.lat))
-
-        def line(names: list[str]) -> Points:
-            return self.lonlat_pt(np.array([places[name_key(n)] for n in names]))
-
-        return [line(ln.stations) for ln in self.s.railways.lines], [line(r.through) for r in self.s.map.roads]
-
     def _rail(self, c: Canvas) -> None:
         frame = shapely.box(0, 0, self.width, self.height)
-        rails = [g for r in self.rail_lines for g in _lines(shapely.intersection(shapely.linestrings(r), frame))]
+        rails = [g for r in self.rail_lines for g in _lines(shapely.intersection(shapely.LineString(r), frame))]
         self.stroke(c, self.style.colours.rail, self.style.widths.rail)
         c.setLineCap(0)
         c.setLineJoin(1)
@@ -285,7 +263,7 @@ class MapArt:
         half = 2.2 * self.hex_pt / 72.0
         spacing = 7.0 * self.hex_pt / 72.0
         for line in rails:
-            geometry = shapely.linestrings(line)
+            geometry = shapely.LineString(line)
             count = int(geometry.length // spacing)
             for i in range(1, count):
                 a = shapely.line_interpolate_point(geometry, i * spacing - 0.5)
@@ -303,12 +281,12 @@ class MapArt:
         u = self.hex_pt / 72.0
         self.stroke(c, self.style.colours.rail, 0.9 * u)
         c.setLineCap(0)
-        routes = shapely.multilinestrings([shapely.linestrings(r) for r in [*self.rail_lines, *self.road_lines]])
+        routes = shapely.MultiLineString([shapely.LineString(r) for r in [*self.rail_lines, *self.road_lines]])
         for side in self.map.hexsides:
             if not side.bridge:
                 continue
             ends = self.hexside(*side.hexes)
-            crossing = shapely.intersection(shapely.linestrings(ends), routes)
+            crossing = shapely.intersection(shapely.LineString(ends), routes)
             points = shapely.get_coordinates(crossing)
             where = points[0] if len(points) else ends.mean(axis=0)
             along = (ends[1] - ends[0]) / np.linalg.norm(ends[1] - ends[0])
@@ -328,7 +306,6 @@ class MapArt:
 
     def _supply(self, c: Canvas) -> None:
         """Supply-source towns: a ring in the faction's colour round the town's hex centre."""
-        u = self.hex_pt / 72.0
         for source in self.map.supply_sources:
             if source.kind != "town":
                 continue
@@ -469,11 +446,11 @@ class MapArt:
                 draw_label_along(c, name, longest, self.style.fonts.river, self.style.colours.river)
 
 
-def _polygons(geometry: base.BaseGeometry) -> list[shapely.Polygon]:
+def _polygons(geometry: BaseGeometry) -> list[shapely.Polygon]:
     return [g for g in shapely.get_parts(geometry) if isinstance(g, shapely.Polygon) and not g.is_empty]
 
 
-def _lines(geometry: base.BaseGeometry) -> list[Points]:
+def _lines(geometry: BaseGeometry) -> list[Points]:
     parts = []
     for g in shapely.get_parts(geometry):
         if isinstance(g, shapely.LineString) and not g.is_empty:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC
 from kitgen.render.mapart import Canvas, MapArt, hex_colour
+
+Draw = Callable[[Canvas, float, float], None]
 
 
 def draw_band(c: Canvas, art: MapArt, width: float, height: float) -> None:
@@ -66,12 +70,12 @@ def _legend(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float) -> N
         c.drawString(ex + 40 * u, ey, label)
 
 
-def _entries(art: MapArt) -> list[tuple[str, object]]:
+def _entries(art: MapArt) -> list[tuple[str, Draw]]:
     style = art.style
     u = art.hex_pt / 72.0
     factions = [f for f in art.s.meta.factions if f.scores_vp]
 
-    def swatch(colour: str, terrain: str | None = None) -> object:
+    def swatch(colour: str, terrain: str | None = None) -> Draw:
         def draw(c: Canvas, x: float, y: float) -> None:
             art.fill(c, colour)
             art.stroke(c, style.colours.grid, style.widths.grid)
@@ -82,7 +86,7 @@ def _entries(art: MapArt) -> list[tuple[str, object]]:
 
         return draw
 
-    def line(colour: str, width: float, dash: bool = False, ties: bool = False) -> object:
+    def line(colour: str, width: float, dash: bool = False, ties: bool = False) -> Draw:
         def draw(c: Canvas, x: float, y: float) -> None:
             art.stroke(c, colour, width)
             if dash:
@@ -99,12 +103,12 @@ def _entries(art: MapArt) -> list[tuple[str, object]]:
     def bridge(c: Canvas, x: float, y: float) -> None:
         art.stroke(c, style.colours.river, style.widths.major_river)
         c.line(x, y - 8 * u, x, y + 8 * u)
-        line(style.colours.rail, style.widths.rail, ties=True)(c, x, y)  # type: ignore[operator]
+        line(style.colours.rail, style.widths.rail, ties=True)(c, x, y)
         art.stroke(c, style.colours.rail, 0.9 * u)
         for sign in (-1, 1):
             c.line(x + sign * 3.2 * u, y - 4.5 * u, x + sign * 3.2 * u, y + 4.5 * u)
 
-    def town(vp: int) -> object:
+    def town(vp: int) -> Draw:
         def draw(c: Canvas, x: float, y: float) -> None:
             art.town_marker(c, x, y, vp)
 
@@ -125,10 +129,10 @@ def _entries(art: MapArt) -> list[tuple[str, object]]:
         c.rect(x - 14 * u, y - 3.5 * u, 28 * u, 7 * u, stroke=1, fill=1)
 
     def sea(c: Canvas, x: float, y: float) -> None:
-        swatch(style.colours.sea)(c, x, y)  # type: ignore[operator]
+        swatch(style.colours.sea)(c, x, y)
 
     names = {t.id: t.name for t in art.s.movement.terrain}
-    entries: list[tuple[str, object]] = [
+    entries: list[tuple[str, Draw]] = [
         (f"{names.get(art.s.map.default_terrain, 'Open')} (steppe)", swatch(style.colours.land))
     ]
     for terrain, colour in sorted(style.colours.terrain.items()):

@@ -28,7 +28,7 @@ def run_validate(folder: Path) -> subprocess.CompletedProcess[str]:
 def test_bundled_scenario_validates() -> None:
     result = run_validate(BUNDLED)
     assert result.returncode == 0, result.stderr
-    assert "ok (73 towns, 59 commanders, 4 factions; map 53 x 32 hexes of 30 km)" in result.stdout
+    assert "ok (73 towns, 59 commanders, 4 factions; map 54 x 34 hexes of 30 km)" in result.stdout
 
 
 def test_every_scenario_file_is_loaded_and_used() -> None:

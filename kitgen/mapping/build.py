@@ -25,6 +25,8 @@ MIN_HEXES_ACROSS = 4
 MAX_HEXES = 100_000
 COASTAL_LAND_SHARE = 0.99
 """A land hex with less land than this, or next to a sea hex, is coastal."""
+SEA_SIDE_WATER = 0.25
+"""Two land hexes are parted by sea when this share of the line between their centres is water."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class _Route:
     cells: list[tuple[int, int, int]]
     """(col, row, stretch): stretch i runs from the line's i-th named place to the next."""
     exits: list[tuple[tuple[int, int], str]]
+    points: dict[tuple[int, int], tuple[float, float]]
+    """Where the line first runs in each of its hexes (km): which bank of a river it keeps."""
 
 
 def build_hex_map(scenario: Scenario) -> tuple[HexMap | None, list[MapIssue]]:
@@ -103,7 +107,7 @@ class _Builder:
         self._check_crossings()
         if self.issues:
             return None, self.issues
-        rivers = self._rivers(terrain, towns)
+        rivers = self._rivers(terrain, towns, rail + roads)
         rail_links = self._links(rail, [ln.name for ln in self.s.railways.lines])
         road_links = self._links(roads, [r.name for r in self.s.map.roads])
         if self.issues:
@@ -144,33 +148,41 @@ class _Builder:
     def _towns(self) -> dict[int, list[str]]:
         xy = self.proj.forward(np.array([[t.lon, t.lat] for t in self.s.towns]))
         cells = self.grid.locate(xy)
-        inside = self.grid.inside(cells)
+        inside = self.grid.inside(cells) & self.grid.in_frame(xy)
         towns: dict[int, list[str]] = {}
         for i, town in enumerate(self.s.towns):
             if not inside[i]:
-                e = self.s.map.extent
                 self.issues.append(
                     MapIssue(
                         "towns.yaml",
                         ("towns", i, "lat"),
-                        f"{town.name} at lat {town.lat:g}, lon {town.lon:g} lies outside the map; expected a "
-                        f"position within map.yaml's extent (lat {e.south:g} to {e.north:g}, lon {e.west:g} to {e.east:g})",
+                        f"{town.name} at lat {town.lat:g}, lon {town.lon:g} lies outside the map's frame (the "
+                        f"projected rectangle through the midpoints of the edges of map.yaml's extent, "
+                        f"{self._frame_text()}); expected a position inside it, or a larger extent",
                     )
                 )
                 continue
             towns.setdefault(self.grid.index(int(cells[i, 0]), int(cells[i, 1])), []).append(town.name)
         return towns
 
+    def _frame_text(self) -> str:
+        """The frame's corners in lon/lat, for messages."""
+        left, bottom, right, top = self.grid.edges
+        corners = self.proj.inverse(np.array([[left, top], [right, bottom]]))
+        (west, north), (east, south) = corners
+        return f"from lat {north:.2f}, lon {west:.2f} at its north-west corner to lat {south:.2f}, lon {east:.2f} at its south-east"
+
     def _route(self, xy: npt.NDArray[np.float64]) -> _Route:
         """The hexes a line through these points (km) runs through, and where it leaves the map."""
         cells: list[tuple[int, int, int]] = []
         exits: list[tuple[tuple[int, int], str]] = []
+        points: dict[tuple[int, int], tuple[float, float]] = {}
         previous: tuple[int, int] | None = None
         for stretch in range(len(xy) - 1):
             line = shapely.segmentize(shapely.LineString(xy[stretch : stretch + 2]), self.grid.side / 4)
             samples = shapely.get_coordinates(line)
             located = self.grid.locate(samples)
-            inside = self.grid.inside(located)
+            inside = self.grid.inside(located) & self.grid.in_frame(samples)
             for k in range(len(samples)):
                 cell = (int(located[k, 0]), int(located[k, 1])) if inside[k] else None
                 if cell == previous:
@@ -180,13 +192,14 @@ class _Builder:
                 elif cell is not None and previous is None and (cells or k > 0):
                     exits.append((cell, self._edge(samples[k - 1] if k else xy[stretch])))
                 if cell is not None:
+                    points.setdefault(cell, (float(samples[k, 0]), float(samples[k, 1])))
                     if previous is not None and self.grid.direction(previous, cell) is None:
                         step = self._between(previous, cell)
                         if step is not None:
                             cells.append((*step, stretch))
                     cells.append((*cell, stretch))
                 previous = cell
-        return _Route(cells, exits)
+        return _Route(cells, exits, points)
 
     def _between(self, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
         """A hex next to both a and b (the line passed through their shared corner)."""
@@ -194,123 +207,76 @@ class _Builder:
         return common[0] if common else None
 
     def _edge(self, point: npt.NDArray[np.float64]) -> str:
-        left, bottom, right, top = self.grid.bounds
+        left, bottom, right, top = self.grid.edges
         x, y = float(point[0]), float(point[1])
         distances = {"west": x - left, "east": right - x, "north": top - y, "south": y - bottom}
         return min(distances, key=lambda e: distances[e])
 
     # --- rivers and crossings ------------------------------------------------------------
 
-    def _corner_graph(self) -> None:
-        """Hex corners as nodes and hexsides as edges, each edge knowing the hexes either side."""
-        rings = self.grid.corners(self.centres)[:, :6, :]
-        keys = np.round(rings.reshape(-1, 2) * 1e4).astype(np.int64)
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        self.corner_xy = unique.astype(float) / 1e4
-        corner = inverse.reshape(-1, 6)
-        self.edge_hexes: dict[tuple[int, int], list[int]] = {}
-        self.corner_links: dict[int, list[int]] = {}
-        self.perimeter: list[list[tuple[int, int]]] = []
-        for index in range(len(corner)):
-            self.perimeter.append([])
-            for k in range(6):
-                a, b = int(corner[index, k]), int(corner[index, (k + 1) % 6])
-                edge = (min(a, b), max(a, b))
-                self.perimeter[index].append(edge)
-                if edge not in self.edge_hexes:
-                    self.edge_hexes[edge] = []
-                    self.corner_links.setdefault(a, []).append(b)
-                    self.corner_links.setdefault(b, []).append(a)
-                self.edge_hexes[edge].append(index)
-        self.corner_tree = shapely.STRtree(np.asarray(shapely.points(self.corner_xy)))
+    def _pairs(self, terrain: list[str]) -> npt.NDArray[np.int64]:
+        """Every pair of adjacent land hexes once, as index pairs (a < b)."""
+        pairs = [
+            (a, b)
+            for a in range(len(self.cells))
+            if terrain[a] != SEA
+            for b in (self.grid.index(*n) for n in self.grid.neighbours(*self.cells[a]))
+            if a < b and terrain[b] != SEA
+        ]
+        return np.array(pairs, dtype=np.int64).reshape(-1, 2)
 
-    def _snap(self, course: BaseGeometry) -> list[tuple[int, int]]:
-        """The hexsides a river follows: each part of its course snapped to the nearest hex
-        corners and joined along hexsides, then the shortest way along those hexsides from the
-        part's first corner to its last, so a snap that loops round a hex drops out."""
-        chosen: set[tuple[int, int]] = set()
-        for part in shapely.get_parts(course):
-            samples = shapely.get_coordinates(shapely.segmentize(part, self.grid.side / 3))
-            if len(samples) < 2:
-                continue
-            nearest = self.corner_tree.query_nearest(shapely.points(samples), all_matches=False)[1]
-            corners = [int(n) for n in nearest]
-            walked: dict[int, list[int]] = {}
-            for a, b in zip(corners, corners[1:], strict=False):
-                if a != b:
-                    path = self._corner_path(a, b, self.corner_links)
-                    for x, y in zip(path, path[1:], strict=False):
-                        walked.setdefault(x, []).append(y)
-                        walked.setdefault(y, []).append(x)
-            path = self._corner_path(corners[0], corners[-1], walked)
-            chosen.update((min(x, y), max(x, y)) for x, y in zip(path, path[1:], strict=False))
-        return sorted(chosen)
-
-    @staticmethod
-    def _corner_path(start: int, goal: int, links: dict[int, list[int]]) -> list[int]:
-        """Fewest hexsides from one corner to another over `links` (breadth first)."""
-        back = {start: start}
-        frontier = [start]
-        while frontier and goal not in back:
-            nxt = []
-            for node in frontier:
-                for other in sorted(links.get(node, [])):
-                    if other not in back:
-                        back[other] = node
-                        nxt.append(other)
-            frontier = nxt
-        if goal not in back:
-            return [start]
-        path = [goal]
-        while path[-1] != start:
-            path.append(back[path[-1]])
-        return path[::-1]
-
-    def _rivers(self, terrain: list[str], towns: dict[int, list[str]]) -> dict[tuple[int, int], tuple[str, str]]:
-        """River hexsides: each course snapped to the hex corners and followed along hexsides,
-        then moved round any town hex the snap put on the wrong bank."""
-        self._corner_graph()
-        frame = shapely.box(*self.grid.bounds)
-        found: dict[tuple[int, int], tuple[str, str]] = {}
+    def _anchors(self, towns: dict[int, list[str]], routes: list[_Route]) -> npt.NDArray[np.float64]:
+        """The point that decides which bank of a river each hex is on: its town, else where a
+        railway or road first runs in it, else its centre (nudged off the exact centre, so that a
+        course drawn straight through a row of centres cannot leave a hex on both banks)."""
+        anchors = self.centres + np.array([0.0173, 0.0291])
+        for route in routes:
+            for cell, point in route.points.items():
+                index = self.grid.index(*cell)
+                if index not in towns:
+                    anchors[index] = point
         by_name = {t.name: t for t in self.s.towns}
-        town_xy = {
-            index: self.proj.forward(np.array([[by_name[names[0]].lon, by_name[names[0]].lat]]))[0]
-            for index, names in towns.items()
-        }
-        for name, river_class, full_course in self.layers.rivers:
-            course = shapely.intersection(full_course, frame)
-            if course.is_empty:
+        for index, names in towns.items():
+            town = by_name[names[0]]
+            anchors[index] = self.proj.forward(np.array([[town.lon, town.lat]]))[0]
+        return np.asarray(anchors, dtype=float)
+
+    def _rivers(
+        self, terrain: list[str], towns: dict[int, list[str]], routes: list[_Route]
+    ) -> dict[tuple[int, int], tuple[str, str]]:
+        """River hexsides: two adjacent land hexes are parted by a river when the line between
+        their anchors crosses its course an odd number of times, that is, when they lie on
+        opposite banks (a meander that leaves both on one bank does not count). A river that
+        ends at the sea is carried on a hex further, so it meets the coast."""
+        pairs = self._pairs(terrain)
+        anchors = self._anchors(towns, routes)
+        segments: npt.NDArray[np.object_] = np.asarray(
+            shapely.linestrings(np.stack([anchors[pairs[:, 0]], anchors[pairs[:, 1]]], axis=1))
+        )
+        tree = shapely.STRtree(segments)
+        water = shapely.difference(shapely.box(*self.grid.edges).buffer(self.grid.size), self.layers.wet_land)
+        found: dict[tuple[int, int], tuple[str, str]] = {}
+        for name, river_class, course in self.layers.rivers:
+            course = self._to_sea(course, water)
+            hits = tree.query(course, predicate="intersects")
+            if not len(hits):
                 continue
-            for edge in self._town_banks(set(self._snap(course)), course, town_xy):
-                hexes = self.edge_hexes.get(edge, [])
-                if len(hexes) != 2 or SEA in (terrain[hexes[0]], terrain[hexes[1]]):
-                    continue
-                key = (min(hexes), max(hexes))
+            crossings = shapely.intersection(segments[hits], course)
+            counts = np.where(shapely.is_empty(crossings), 0, shapely.get_num_geometries(crossings))
+            for k in hits[counts % 2 == 1]:
+                key = (int(pairs[k, 0]), int(pairs[k, 1]))
                 if key not in found or (river_class == "major" and found[key][1] != "major"):
                     found[key] = (name, river_class)
         return found
 
-    def _town_banks(
-        self, chain: set[tuple[int, int]], course: BaseGeometry, town_xy: dict[int, npt.NDArray[np.float64]]
-    ) -> list[tuple[int, int]]:
-        """Keep each town on its own bank: round a town hex the river runs exactly along the
-        sides whose neighbour lies across it as seen from the town (the line from the town to
-        the neighbour's centre crosses the course an odd number of times)."""
-        for index in sorted(town_xy):
-            sides = self.perimeter[index]
-            if not chain.intersection(sides) and not shapely.intersects(self.polygons[index], course):
-                continue
-            for edge in sides:
-                others = [h for h in self.edge_hexes[edge] if h != index]
-                if not others:
-                    continue
-                line = shapely.LineString([town_xy[index], self.centres[others[0]]])
-                across = shapely.intersection(line, course)
-                if (0 if across.is_empty else len(shapely.get_parts(across))) % 2:
-                    chain.add(edge)
-                else:
-                    chain.discard(edge)
-        return sorted(chain)
+    def _to_sea(self, course: BaseGeometry, water: BaseGeometry) -> BaseGeometry:
+        """The course, its mouth carried straight on for up to a hex when it ends near open water."""
+        coords = shapely.get_coordinates(course)
+        if len(coords) < 2 or shapely.distance(shapely.Point(coords[-1]), water) > self.grid.size:
+            return course
+        step = coords[-1] - coords[-2]
+        step = step / (np.linalg.norm(step) or 1.0) * self.grid.size
+        return shapely.LineString([*coords, coords[-1] + step])
 
     def _links(self, routes: list[_Route], names: list[str]) -> list[tuple[int, int, str]]:
         """(hex a, hex b, line) for each step of each route."""
@@ -380,8 +346,12 @@ class _Builder:
         on_road = {grid.index(c, r) for route in roads for c, r, _ in route.cells}
         ports = {t.name for t in self.s.towns if t.port}
         sea = {i for i, t in enumerate(terrain) if t == SEA}
+        frame = shapely.box(*grid.edges)
+        on_map = shapely.area(shapely.intersection(self.polygons, frame)) > 1e-6 * self.hex_area
         hexes = []
         for i, (col, row) in enumerate(cells):
+            if not on_map[i]:
+                continue
             near_sea = any(grid.index(*n) in sea for n in grid.neighbours(col, row))
             names = tuple(towns.get(i, []))
             hexes.append(
@@ -403,11 +373,17 @@ class _Builder:
                 )
             )
         bridged = {(a, b) for a, b, _ in rail_links + road_links}
+        sea_sides = self._sea_sides(terrain, bridged)
         hexsides = []
-        for (a, b), (river, river_class) in sorted(rivers.items()):
+        for a, b in sorted(set(rivers) | sea_sides):
+            if not (on_map[a] and on_map[b]):
+                continue
             first, second = sorted([(ids[a], a), (ids[b], b)])
             direction = grid.direction(cells[first[1]], cells[second[1]]) or ""
-            hexsides.append(Hexside((first[0], second[0]), direction, river, river_class, (a, b) in bridged))
+            river, river_class = rivers.get((a, b), (None, None))
+            hexsides.append(
+                Hexside((first[0], second[0]), direction, river, river_class, (a, b) in bridged, (a, b) in sea_sides)
+            )
         exits = sorted({(grid.hex_id(*cell), edge) for route in rail for cell, edge in route.exits})
         return HexMap(
             scenario=self.s.meta.id,
@@ -417,6 +393,7 @@ class _Builder:
             rows=grid.rows,
             left_km=grid.left,
             top_km=grid.top,
+            frame_km=grid.edges,
             hexes=tuple(hexes),
             hexsides=tuple(hexsides),
             rail=_sorted_links(rail_links, ids),
@@ -430,6 +407,18 @@ class _Builder:
                 for f, sources in sorted(self.s.map.supply_sources.items())
             },
         )
+
+    def _sea_sides(self, terrain: list[str], bridged: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        """Pairs of adjacent land hexes with open water between them (not where a line crosses)."""
+        pairs = np.array([p for p in self._pairs(terrain).tolist() if tuple(p) not in bridged], dtype=np.int64)
+        pairs = pairs.reshape(-1, 2)
+        if not len(pairs):
+            return set()
+        segments = shapely.linestrings(np.stack([self.centres[pairs[:, 0]], self.centres[pairs[:, 1]]], axis=1))
+        water = shapely.difference(shapely.box(*self.grid.edges), self.layers.wet_land)
+        shapely.prepare(water)
+        wet = shapely.length(shapely.intersection(segments, water)) / self.grid.size
+        return {(int(a), int(b)) for a, b in pairs[wet >= SEA_SIDE_WATER]}
 
     def _supply(self, exits: Iterable[tuple[str, str]], hexes: list[Hex]) -> tuple[SupplySourceHex, ...]:
         by_id = {h.id: h for h in hexes}

@@ -43,7 +43,7 @@ def hex_map(scenario: Scenario, *, use_cache: bool = True) -> tuple[HexMap | Non
     if use_cache and path.is_file():
         try:
             return HexMap.from_json(json.loads(path.read_text(encoding="utf-8"))), []
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             pass  # a damaged cache entry is rebuilt
     built, issues = build_hex_map(scenario)
     if built is not None:

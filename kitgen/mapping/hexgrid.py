@@ -3,7 +3,8 @@
 Columns run west to east and rows north to south, both from 1 (RULES-NOTES); the hex id is
 `CCRR`, or wider when the grid has more than 99 columns or rows. Even-numbered columns sit
 half a hex lower than odd ones, as on GDW and SPI maps. Positions are projected kilometres
-with y pointing north; hex 0101's top-left corner is the grid's origin.
+with y pointing north. A grid made by `covering` fills a rectangle (the map's frame) with
+hexes, the outer ones cut by the frame, as the half hexes along a printed map's edges.
 """
 
 from __future__ import annotations
@@ -24,21 +25,24 @@ DIRECTION_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
 
 @dataclass(frozen=True)
 class HexGrid:
-    """`columns` x `rows` hexes of `size` km across the flats, hex 0101 touching (left, top)."""
+    """`columns` x `rows` hexes of `size` km across the flats; (left, top) is the top-left corner
+    of hex 0101's bounding box; `frame` (left, bottom, right, top) the map's edges, if cut."""
 
     size: float
     columns: int
     rows: int
     left: float
     top: float
+    frame: tuple[float, float, float, float] | None = None
 
     @classmethod
     def covering(cls, size: float, left: float, bottom: float, right: float, top: float) -> HexGrid:
-        """The largest grid of whole hexes inside the rectangle, from its top-left corner."""
+        """The hexes that cover the rectangle: column 1's centres half a side in from its west
+        edge, the odd columns' first centres on its north edge, and as many more as it takes."""
         side = size / SQRT3
-        columns = max(1, math.floor((right - left - 2 * side) / (1.5 * side) + 1e-9) + 1)
-        rows = max(1, math.floor((top - bottom - (size / 2 if columns > 1 else 0.0)) / size + 1e-9))
-        return cls(size, columns, rows, left, top)
+        columns = max(1, math.ceil((right - left - side) / (1.5 * side) - 1e-9) + 1)
+        rows = max(1, math.ceil((top - bottom) / size + 0.5 - 1e-9))
+        return cls(size, columns, rows, left - side / 2, top + size / 2, (left, bottom, right, top))
 
     @property
     def side(self) -> float:
@@ -51,6 +55,16 @@ class HexGrid:
     @property
     def digits(self) -> int:
         return max(2, len(str(max(self.columns, self.rows))))
+
+    @property
+    def edges(self) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) of the map: the frame, or the box of all hexes."""
+        return self.frame if self.frame is not None else self.bounds
+
+    def in_frame(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+        left, bottom, right, top = self.edges
+        x, y = points[:, 0], points[:, 1]
+        return np.asarray((x >= left) & (x <= right) & (y >= bottom) & (y <= top))
 
     @property
     def bounds(self) -> tuple[float, float, float, float]:

@@ -32,14 +32,18 @@ class Hex:
 
 @dataclass(frozen=True)
 class Hexside:
-    """The side between two adjacent hexes (ids in sorted order) where a river runs."""
+    """A side between two adjacent land hexes (ids in sorted order) that a river runs along,
+    or that open water cuts (a strait, a liman, a bay between two shores)."""
 
     hexes: tuple[str, str]
     direction: str
     """Which side of hexes[0] it is: N, NE, SE, S, SW or NW."""
-    river: str
-    river_class: str
+    river: str | None
+    river_class: str | None
     bridge: bool
+    """A railway or road crosses it."""
+    sea: bool = False
+    """Open water lies between the two hexes: no land move or supply trace across, unless bridged."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,8 @@ class HexMap:
     rows: int
     left_km: float
     top_km: float
+    frame_km: tuple[float, float, float, float]
+    """(left, bottom, right, top): the map's edges, which cut the outer hexes."""
     hexes: tuple[Hex, ...]
     hexsides: tuple[Hexside, ...]
     rail: tuple[Link, ...]
@@ -82,7 +88,7 @@ class HexMap:
 
     @property
     def grid(self) -> HexGrid:
-        return HexGrid(self.hex_size_km, self.columns, self.rows, self.left_km, self.top_km)
+        return HexGrid(self.hex_size_km, self.columns, self.rows, self.left_km, self.top_km, self.frame_km)
 
     def by_id(self) -> dict[str, Hex]:
         return {h.id: h for h in self.hexes}
@@ -101,8 +107,8 @@ class HexMap:
         return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> HexMap:
-        if data.get("schema_version") != SCHEMA_VERSION:
+    def from_json(cls, data: Any) -> HexMap:
+        if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
             raise ValueError("unknown map schema version")
         return cls(
             scenario=data["scenario"],
@@ -112,6 +118,7 @@ class HexMap:
             rows=data["rows"],
             left_km=data["left_km"],
             top_km=data["top_km"],
+            frame_km=tuple(data["frame_km"]),
             hexes=tuple(Hex(**{**h, "towns": tuple(h["towns"])}) for h in data["hexes"]),
             hexsides=tuple(Hexside(**{**s, "hexes": tuple(s["hexes"])}) for s in data["hexsides"]),
             rail=tuple(Link(tuple(k["hexes"]), k["line"]) for k in data["rail"]),

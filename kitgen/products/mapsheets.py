@@ -169,33 +169,27 @@ class MapSheet:
         self._tile_label(c, t, col, row)
 
     def _marks(self, c: Canvas, t: Tiling, col: int, row: int) -> None:
-        """Cut lines on the core's edges and crosses at every tile corner in view, in sheet points,
-        so neighbours print them at the same places."""
-        x0, y0, x1, y1 = t.core_rect(col, row)
+        """Cut lines along every tile boundary and crosses at every tile corner, in sheet points
+        and drawn across the whole sheet (the window clips them), so that neighbours print them
+        at the same places with the same dash phase."""
+        cw, ch = t.core
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(0.4)
         c.setDash(3, 2)
-        if col > 0:
-            c.line(x0, y0 - t.overlap, x0, y1 + t.overlap)
-        if row > 0:
-            c.line(x0 - t.overlap, y1, x1 + t.overlap, y1)
-        if col < t.columns - 1:
-            c.line(x1, y0 - t.overlap, x1, y1 + t.overlap)
-        if row < t.rows - 1:
-            c.line(x0 - t.overlap, y0, x1 + t.overlap, y0)
+        for i in range(1, t.columns):
+            c.line(i * cw, t.sheet_h - t.rows * ch, i * cw, t.sheet_h)
+        for j in range(1, t.rows):
+            c.line(0, t.sheet_h - j * ch, t.columns * cw, t.sheet_h - j * ch)
         c.setDash()
-        c.setLineWidth(0.6)
         arm = 4 * MM
-        for cx in (x0, x1):
-            for cy in (y0, y1):
-                c.setStrokeColorRGB(1, 1, 1)
-                c.setLineWidth(1.8)
-                c.line(cx - arm, cy, cx + arm, cy)
-                c.line(cx, cy - arm, cx, cy + arm)
-                c.setStrokeColorRGB(0, 0, 0)
-                c.setLineWidth(0.6)
-                c.line(cx - arm, cy, cx + arm, cy)
-                c.line(cx, cy - arm, cx, cy + arm)
+        for i in range(t.columns + 1):
+            for j in range(t.rows + 1):
+                cx, cy = i * cw, t.sheet_h - j * ch
+                for colour, width in (((1, 1, 1), 1.8), ((0, 0, 0), 0.6)):
+                    c.setStrokeColorRGB(*colour)
+                    c.setLineWidth(width)
+                    c.line(cx - arm, cy, cx + arm, cy)
+                    c.line(cx, cy - arm, cx, cy + arm)
                 c.circle(cx, cy, arm * 0.45, stroke=1, fill=0)
 
     def _tile_label(self, c: Canvas, t: Tiling, col: int, row: int) -> None:

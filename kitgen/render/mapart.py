@@ -57,7 +57,7 @@ class MapArt:
         self.s = scenario
         self.style = style
         self.grid = hex_map.grid
-        left, bottom, right, top = self.grid.bounds
+        left, bottom, right, top = hex_map.frame_km
         self.origin = (left, bottom)
         self.k = style.hex_across_in * 72.0 / hex_map.hex_size_km
         """Points per km."""
@@ -123,6 +123,7 @@ class MapArt:
         self._symbols(c)
         self._river_courses(c)
         self._grid(c)
+        self._sea_hexsides(c)
         self._river_hexsides(c)
         self._roads(c)
         self._rail(c)
@@ -234,6 +235,21 @@ class MapArt:
         normal = normal / np.linalg.norm(normal) * self.hex_pt / math.sqrt(3) / 2
         return np.array([mid - normal, mid + normal])
 
+    def sea_side_mark(self, c: Canvas, ends: Points) -> None:
+        """Open water between two shores: a wide band of sea with a dashed coast line along it."""
+        c.setLineCap(1)
+        self.stroke(c, self.style.colours.sea, self.style.widths.major_river * 1.4)
+        self.lines(c, [ends])
+        self.stroke(c, self.style.colours.coast, self.style.widths.coast)
+        c.setDash(2.5, 2)
+        self.lines(c, [ends])
+        c.setDash()
+
+    def _sea_hexsides(self, c: Canvas) -> None:
+        for side in self.map.hexsides:
+            if side.sea and not side.bridge:
+                self.sea_side_mark(c, self.hexside(*side.hexes))
+
     def _river_hexsides(self, c: Canvas) -> None:
         c.setLineCap(1)
         for river_class, width in (
@@ -300,9 +316,12 @@ class MapArt:
         size = self.style.fonts.hex_id
         self.fill(c, self.style.colours.hex_id)
         c.setFont(SANS, size)
+        half = text_width("0000", SANS, size) / 2 + 1.0
         for h in self.map.hexes:
             x, y = self.centres[h.id]
-            c.drawCentredString(x, y + self.hex_pt / 2 - size - 1.2, h.id)
+            # at the top of the hex, or of the part of it the frame leaves
+            top = min(y + self.hex_pt / 2, self.height)
+            c.drawCentredString(min(max(x, half), self.width - half), top - size - 1.2, h.id)
 
     def _supply(self, c: Canvas) -> None:
         """Supply-source towns: a ring in the faction's colour round the town's hex centre."""

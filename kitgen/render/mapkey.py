@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC
 from kitgen.render.mapart import Canvas, MapArt, hex_colour
 
@@ -128,6 +130,9 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
         art.stroke(c, "#1E1E1E", 0.5 * u)
         c.rect(x - 14 * u, y - 3.5 * u, 28 * u, 7 * u, stroke=1, fill=1)
 
+    def sea_side(c: Canvas, x: float, y: float) -> None:
+        art.sea_side_mark(c, np.array([[x - 14 * u, y], [x + 14 * u, y]]))
+
     def sea(c: Canvas, x: float, y: float) -> None:
         swatch(style.colours.sea)(c, x, y)
 
@@ -139,6 +144,7 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
         entries.append((names.get(terrain, terrain.title()), swatch(colour, terrain)))
     entries += [
         ("Sea (more than half water)", sea),
+        ("Open water between two shores: no land move or supply across", sea_side),
         ("Major river hexside: bridge, pontoon or ferry only", line(style.colours.river, style.widths.major_river)),
         ("Crossable river hexside: +1 MP", line(style.colours.river, style.widths.crossable_river)),
         ("Railway (1919)", line(style.colours.rail, style.widths.rail, ties=True)),
@@ -170,7 +176,7 @@ def _scale_bar(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float) -
     c.setFont(SANS, fonts.legend)
     for i in range(hexes + 1):
         c.drawCentredString(x + i * seg, bar_y + 10, f"{i * art.map.hex_size_km:g}")
-    c.drawString(x + length + 6, bar_y + 10, "km")
+    c.drawString(x + length + fonts.legend * 1.6, bar_y + 10, "km")
     c.setFont(SANS_BOLD, fonts.legend_title)
     c.drawString(x, bar_y + 10 + fonts.legend * 2.2, "Scale")
     c.setFont(SANS_ITALIC, fonts.legend)

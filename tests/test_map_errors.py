@@ -1,0 +1,221 @@
+"""Bad map input through the command line: `kitgen validate` and `kitgen map`.
+
+Issue 3, "Bad input": "A town outside the map, a rail station that is not a known town or point,
+a river in no class, an unknown terrain name, a hex size of zero or too large to make a map: each
+a clear `file:line` error from `kitgen validate`, never a traceback, and no half-written PDF left
+in `output/`."
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from kitgen.loader import load_scenario_map
+from tests.conftest import BUNDLED, edit
+
+ROOT = BUNDLED.parent.parent
+
+
+def kitgen(*args: str, cwd: Path = ROOT, cache: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "KITGEN_CACHE": str(cache)}
+    return subprocess.run(
+        [sys.executable, "-m", "kitgen", *args], capture_output=True, text=True, check=False, cwd=cwd, env=env
+    )
+
+
+@dataclass(frozen=True)
+class Case:
+    """One broken input: the edit, and where and what the error must say."""
+
+    file: str
+    old: str
+    new: str
+    key_line: int
+    """The reported line, counted from the line `edit` returns (the start of `old`)."""
+    value: str
+    """The text the column points at, on the reported line."""
+    message: str
+
+
+CASES = {
+    "town-outside-the-map": Case(
+        "towns.yaml",
+        "{name: Kiev, aliases: [Kyiv], lat: 50.45,",
+        "{name: Kiev, aliases: [Kyiv], lat: 53.45,",
+        0,
+        "53.45",
+        "Kiev at lat 53.45, lon 30.52 lies outside the map",
+    ),
+    "unknown-station": Case(
+        "railways.yaml",
+        "stations: [Berdichev, Zhitomir]",
+        "stations: [Berdichev, Zhitomirr]",
+        0,
+        "Zhitomirr",
+        "unknown station 'Zhitomirr'; expected a town of towns.yaml or a point of this file",
+    ),
+    "unknown-terrain": Case(
+        "map.yaml",
+        "  - name: Bryansk forest\n    terrain: forest",
+        "  - name: Bryansk forest\n    terrain: jungle",
+        1,
+        "jungle",
+        "unknown terrain 'jungle'; expected one of: open, forest, mountain, marsh",
+    ),
+    "hex-size-zero": Case(
+        "scenario.yaml", "hex_size_km: 30", "hex_size_km: 0", 0, "0", "found 0, expected more than 0"
+    ),
+    "hex-size-negative": Case(
+        "scenario.yaml", "hex_size_km: 30", "hex_size_km: -30", 0, "-30", "found -30, expected more than 0"
+    ),
+    "hex-size-too-large": Case(
+        "scenario.yaml", "hex_size_km: 30", "hex_size_km: 900", 0, "900", "found 900 km: the map ("
+    ),
+    "hex-size-too-small": Case(
+        "scenario.yaml",
+        "hex_size_km: 30",
+        "hex_size_km: 1",
+        0,
+        "1",
+        "found 1 km: the map would have more than 100000 hexes",
+    ),
+}
+
+
+def expected_prefix(folder: Path, case: Case, line: int) -> str:
+    text = (folder / case.file).read_text(encoding="utf-8").splitlines()[line - 1]
+    column = text.rindex(case.value) + 1
+    return f"{folder / case.file}:{line}:{column}: "
+
+
+@pytest.mark.parametrize("command", ["validate", "map"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_bad_input_is_one_file_line_column_error(scenario_copy: Path, tmp_path: Path, name: str, command: str) -> None:
+    case = CASES[name]
+    line = edit(scenario_copy / case.file, case.old, case.new) + case.key_line
+    out = tmp_path / "out"
+    args = ["validate", str(scenario_copy)] if command == "validate" else ["map", str(scenario_copy), "--out", str(out)]
+    result = kitgen(*args, cache=tmp_path / "cache")
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1] == "1 problem found"
+    assert lines[0].startswith(expected_prefix(scenario_copy, case, line)), lines[0]
+    assert case.message in lines[0]
+    assert result.stdout == ""
+    assert not out.exists() or not list(out.iterdir())
+
+
+def test_river_in_no_class(scenario_copy: Path, tmp_path: Path) -> None:
+    """A river of geo/rivers.geojson that map.yaml puts in no class is reported at the river's
+    name in the GeoJSON file."""
+    edit(scenario_copy / "map.yaml", "Bityug, Ilovlya]", "Bityug]")
+    text = (scenario_copy / "geo" / "rivers.geojson").read_text(encoding="utf-8").splitlines()
+    line = next(i for i, t in enumerate(text, 1) if '"name":"Ilovlya"' in t)
+    column = text[line - 1].index('"Ilovlya"') + 1
+    for args in (["validate", str(scenario_copy)], ["map", str(scenario_copy), "--out", str(tmp_path / "out")]):
+        result = kitgen(*args, cache=tmp_path / "cache")
+        assert result.returncode == 1, result.stderr
+        assert "Traceback" not in result.stderr
+        assert result.stderr.startswith(
+            f"{scenario_copy / 'geo' / 'rivers.geojson'}:{line}:{column}: features[28].properties.name: river "
+            "'Ilovlya' is in no class; expected it under rivers: major or crossable in map.yaml"
+        ), result.stderr
+        assert result.stderr.strip().endswith("1 problem found")
+    assert not (tmp_path / "out").exists()
+
+
+def test_hex_size_messages_say_what_would_do(scenario_copy: Path, tmp_path: Path) -> None:
+    """A hex size out of range says which range works; both ends are accepted by the map check."""
+    edit(scenario_copy / "scenario.yaml", "hex_size_km: 30", "hex_size_km: 900")
+    result = kitgen("validate", str(scenario_copy), cache=tmp_path / "cache")
+    largest = re.search(r"expected at most (\d+) km", result.stderr)
+    assert largest, result.stderr
+    edit(scenario_copy / "scenario.yaml", "hex_size_km: 900", "hex_size_km: 1")
+    result = kitgen("validate", str(scenario_copy), cache=tmp_path / "cache")
+    smallest = re.search(r"expected at least ([\d.]+) km", result.stderr)
+    assert smallest, result.stderr
+    assert 1 < float(smallest.group(1)) < 30 < int(largest.group(1)) < 900
+
+
+@pytest.mark.parametrize(
+    "size",
+    [
+        20,
+        40,
+        55,
+        45,
+        50,
+        80,
+    ],
+)
+def test_the_bundled_scenario_builds_at_other_hex_sizes(
+    scenario_copy: Path, monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    """RULES-NOTES: "Default scale 30 km across the flats; the scale is a scenario setting." Any size
+    the size check accepts (it allows up to some 247 km here) gives a map holding every town, all of
+    which lie inside map.yaml's extent; a size that cannot is reported at scenario.yaml, not as
+    towns "outside the map"."""
+    monkeypatch.setenv("KITGEN_CACHE", str(scenario_copy.parent / "cache"))
+    edit(scenario_copy / "scenario.yaml", "hex_size_km: 30", f"hex_size_km: {size}")
+    scenario, hex_map = load_scenario_map(scenario_copy)
+    assert hex_map.hex_size_km == size
+    assert sorted(n for h in hex_map.hexes for n in h.towns) == sorted(t.name for t in scenario.towns)
+
+
+def test_outside_the_map_message_does_not_contradict_itself(scenario_copy: Path, tmp_path: Path) -> None:
+    """A town at lat 43.35 (map.yaml's extent runs from lat 43.3): either it is on the map, or the
+    error's 'expected ...' range excludes the position it reports."""
+    edit(scenario_copy / "towns.yaml", "lat: 43.60, lon: 39.73", "lat: 43.35, lon: 35.6")
+    result = kitgen("validate", str(scenario_copy), cache=tmp_path / "cache")
+    assert "Traceback" not in result.stderr
+    if result.returncode != 0:
+        found = re.search(r"lat ([\d.]+) to ([\d.]+), lon ([\d.]+) to ([\d.]+)", result.stderr)
+        assert found, result.stderr
+        south, north, west, east = map(float, found.groups())
+        assert not (south <= 43.35 <= north and west <= 35.6 <= east), result.stderr
+
+
+# --- no half-written output ------------------------------------------------------------------
+
+
+def test_failed_map_run_leaves_earlier_pdfs_untouched_and_no_temp_file(scenario_copy: Path, tmp_path: Path) -> None:
+    """Issue 3: "no half-written PDF left": a good run writes the poster and the tiles; a run on the
+    same scenario, broken, exits 1, and the folder holds exactly the earlier files, byte for byte."""
+    out = tmp_path / "out"
+    good = kitgen("map", str(scenario_copy), "--out", str(out), cache=tmp_path / "cache")
+    assert good.returncode == 0, good.stderr
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in out.iterdir()}
+    assert set(before) == {"map-poster.pdf", "map-tiles-a4.pdf"}
+    edit(
+        scenario_copy / "towns.yaml",
+        "{name: Kiev, aliases: [Kyiv], lat: 50.45,",
+        "{name: Kiev, aliases: [Kyiv], lat: 53.45,",
+    )
+    bad = kitgen("map", str(scenario_copy), "--out", str(out), cache=tmp_path / "cache")
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    after = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in out.iterdir()}
+    assert after == before
+
+
+def test_failed_map_run_writes_nothing_under_output(scenario_copy: Path, tmp_path: Path) -> None:
+    """Without --out the PDFs go to output/<scenario>/; a broken scenario creates nothing there,
+    and `--format json --out FILE` creates no file."""
+    edit(scenario_copy / "railways.yaml", "stations: [Berdichev, Zhitomir]", "stations: [Berdichev, Zhitomirr]")
+    work = tmp_path / "work"
+    work.mkdir()
+    result = kitgen("map", str(scenario_copy), cwd=work, cache=tmp_path / "cache")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert list(work.iterdir()) == []
+    result = kitgen(
+        "map", str(scenario_copy), "--format", "json", "--out", str(work / "map.json"), cache=tmp_path / "c"
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert list(work.iterdir()) == []

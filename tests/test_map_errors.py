@@ -78,6 +78,38 @@ CASES = {
     "hex-size-too-large": Case(
         "scenario.yaml", "hex_size_km: 30", "hex_size_km: 900", 0, "900", "found 900 km: the map ("
     ),
+    "parallels-either-side-of-the-equator": Case(
+        "map.yaml",
+        "projection: {standard_parallels: [45.0, 50.5]}",
+        "projection: {standard_parallels: [-45.0, 45.0]}",
+        0,
+        "[-45.0",
+        "found -45.0 and 45.0; expected two parallels on one side of the equator",
+    ),
+    "supply-rule-that-selects-no-hex": Case(
+        "map.yaml",
+        "    - {rail_exits: north}\n",
+        "    - {rail_exits: south}\n",
+        0,
+        "{rail_exits",
+        "no railway leaves the map by the south edge; expected a rule that selects at least one rail exit",
+    ),
+    "road-over-a-major-river-without-a-bridge": Case(
+        "map.yaml",
+        "  - {name: Perekop road, through: [Kakhovka, Perekop, Simferopol]}",
+        "  - {name: Perekop road, through: [Kherson, Kakhovka, Perekop, Simferopol]}",
+        0,
+        "Kakhovka",
+        "Perekop road crosses the Dnieper (a major river) between Kherson and Kakhovka, where no bridge is listed",
+    ),
+    "coastline-that-does-not-cover-the-map": Case(
+        "map.yaml",
+        "extent: {west: 26.3, east: 44.8, south: 43.3, north: 52.2}",
+        "extent: {west: 26.3, east: 48.0, south: 43.3, north: 52.2}",
+        -9999,
+        "",
+        "expected a coastline layer for the whole map: run `make geodata`",
+    ),
     "hex-size-too-small": Case(
         "scenario.yaml",
         "hex_size_km: 30",
@@ -90,6 +122,11 @@ CASES = {
 
 
 def expected_prefix(folder: Path, case: Case, line: int) -> str:
+    if case.key_line == -9999:  # reported in the coastline layer, at its features
+        text = (folder / "geo" / "coast.geojson").read_text(encoding="utf-8").splitlines()
+        line = next(i for i, t in enumerate(text, 1) if t.startswith('"features":'))
+        column = len('"features":') + 1
+        return f"{folder / 'geo' / 'coast.geojson'}:{line}:{column}: "
     text = (folder / case.file).read_text(encoding="utf-8").splitlines()[line - 1]
     column = text.rindex(case.value) + 1
     return f"{folder / case.file}:{line}:{column}: "
@@ -219,3 +256,49 @@ def test_failed_map_run_writes_nothing_under_output(scenario_copy: Path, tmp_pat
     )
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert list(work.iterdir()) == []
+
+
+def test_a_road_may_cross_a_major_river_on_a_listed_bridge(scenario_copy: Path, tmp_path: Path) -> None:
+    """Roads list their bridges as railways do: with one over the Dnieper at Kherson, the road that
+    crosses it there validates, and the hexside it crosses is a bridge."""
+    edit(
+        scenario_copy / "map.yaml",
+        "  - {name: Perekop road, through: [Kakhovka, Perekop, Simferopol]}",
+        "  - {name: Perekop road, through: [Kherson, Kakhovka, Perekop, Simferopol],\n"
+        "     bridges: [{river: Dnieper, between: [Kherson, Kakhovka]}]}",
+    )
+    result = kitgen("validate", str(scenario_copy), cache=tmp_path / "cache")
+    assert result.returncode == 0, result.stderr
+
+
+def test_river_classes_match_names_as_everywhere(scenario_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names are matched without regard to case or spacing (scenario.name_key); a major river
+    written 'dnieper' in map.yaml is still the Dnieper, and still major."""
+    monkeypatch.setenv("KITGEN_CACHE", str(scenario_copy.parent / "cache"))
+    edit(scenario_copy / "map.yaml", "major: [Dnieper, Don,", "major: [dnieper, Don,")
+    _, hex_map = load_scenario_map(scenario_copy)
+    classes = {side.river_class for side in hex_map.hexsides if side.river == "Dnieper"}
+    assert classes == {"major"}
+
+
+def test_every_faction_needs_a_supply_source(scenario_copy: Path, tmp_path: Path) -> None:
+    """B.3 traces supply to a faction's sources: a faction with none is reported at supply_sources."""
+    line = edit(
+        scenario_copy / "map.yaml",
+        "  makhnovists:\n    - {town: Gulai Pole, while_held: true}\n    - {depots: captured}\n",
+        "  makhnovists: []\n",
+    )
+    result = kitgen("validate", str(scenario_copy), cache=tmp_path / "cache")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "no supply sources for makhnovists; expected at least one for each faction (B.3)" in result.stderr
+    assert f"map.yaml:{line}:" in result.stderr
+
+
+def test_output_that_is_a_folder_is_named_in_the_error(tmp_path: Path) -> None:
+    """`--out` naming a folder where a file is expected: the message names that folder, not a temporary file."""
+    folder = tmp_path / "taken"
+    folder.mkdir()
+    result = kitgen("map", "--format", "json", "--out", str(folder), cache=tmp_path / "cache")
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"kitgen: cannot write {folder}: is a folder; expected a file name"

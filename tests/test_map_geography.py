@@ -525,8 +525,10 @@ def test_sochi_coast_is_mountain(m: HexMap) -> None:
 
 @pytest.fixture(scope="module")
 def hex_polygons(m: HexMap) -> np.ndarray:
+    """Each hex's part on the map: the frame cuts the outer hexes, and a cut hex is judged by what is left."""
     grid = m.grid
-    return np.asarray(shapely.polygons(grid.corners(np.array([grid.centre(h.col, h.row) for h in m.hexes]))))
+    whole = shapely.polygons(grid.corners(np.array([grid.centre(h.col, h.row) for h in m.hexes])))
+    return np.asarray(shapely.intersection(whole, shapely.box(*m.frame_km)))
 
 
 @pytest.fixture(scope="module")
@@ -558,7 +560,8 @@ def test_hexes_mostly_inside_a_terrain_area_take_its_terrain(
     """map.yaml: "A hex takes the terrain that covers most of it. Where areas overlap, a later one
     lies on top of an earlier one. Forest and mountain count only on land; a marsh counts over
     water too." Recomputed here from map.yaml and geo/coast.geojson: every hex more than 55% covered
-    by the visible part of an area has the area's terrain, and each area decides at least one hex."""
+    (its part on the map) by the visible part of an area has the area's terrain, and each area
+    decides at least one hex."""
     proj = projection(m.projection)
     outlines = [
         (a.name, a.terrain, shapely.make_valid(shapely.Polygon(proj.forward(np.array([*a.outline, a.outline[0]])))))
@@ -571,7 +574,7 @@ def test_hexes_mostly_inside_a_terrain_area_take_its_terrain(
         visible = shapely.difference(visible, shapely.union_all(above))
     if terrain != "marsh":
         visible = shapely.intersection(visible, land)
-    share = shapely.area(shapely.intersection(hex_polygons, visible)) / shapely.area(hex_polygons[0])
+    share = shapely.area(shapely.intersection(hex_polygons, visible)) / shapely.area(hex_polygons)
     decided = [m.hexes[i] for i in np.nonzero(share > 0.55)[0]]
     assert decided, f"{area} covers no hex"
     assert [h.id for h in decided if h.terrain != terrain] == []
@@ -729,3 +732,20 @@ def test_projection_keeps_true_scale(s: Scenario, m: HexMap) -> None:
         true_km = GEOD.inv(lon1, lat1, lon2, lat2)[2] / 1000
         xy = proj.forward(np.array([[lon1, lat1], [lon2, lat2]]))
         assert float(np.hypot(*(xy[0] - xy[1]))) == pytest.approx(true_km, rel=0.005), (a, b)
+
+
+def test_no_town_is_moated_by_its_own_river(m: HexMap) -> None:
+    """A town standing on a river is not an island: no town hex has one river on every side it
+    shares with another land hex (a course drawn through the town itself crosses nothing)."""
+    by_id = m.by_id()
+    for h in m.hexes:
+        if not h.towns:
+            continue
+        land = [n for n in neighbours(m.grid, h.id, set(by_id)) if by_id[n].terrain != SEA]
+        for river in {side.river for side in m.hexsides if h.id in side.hexes and side.river}:
+            parted = {
+                side.hexes[0] if side.hexes[1] == h.id else side.hexes[1]
+                for side in m.hexsides
+                if side.river == river and h.id in side.hexes
+            }
+            assert len(land) < 2 or not parted >= set(land), (h.towns, river)

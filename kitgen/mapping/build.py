@@ -11,14 +11,16 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+import pyproj
 import shapely
 import shapely.geometry
 from shapely.geometry.base import BaseGeometry
 
 from kitgen.mapping.hexgrid import SQRT3, HexGrid
 from kitgen.mapping.hexmap import SEA, Hex, HexMap, Hexside, Link, SupplySourceHex
-from kitgen.mapping.layers import Layers
+from kitgen.mapping.layers import Layers, feature_geometry
 from kitgen.mapping.projection import MapProjection
+from kitgen.model.geography import Bridge
 from kitgen.model.scenario import Scenario, name_key
 
 MIN_HEXES_ACROSS = 4
@@ -52,12 +54,53 @@ class _Route:
 def build_hex_map(scenario: Scenario) -> tuple[HexMap | None, list[MapIssue]]:
     """The hex map of a validated scenario, or None and the reasons it cannot be built."""
     proj = MapProjection.for_map(scenario.map)
-    box = proj.box(scenario.map)
+    try:
+        box = proj.box(scenario.map)
+    except pyproj.exceptions.ProjError as exc:
+        found = f"found standard parallels {scenario.map.projection.standard_parallels}"
+        return None, [MapIssue("map.yaml", ("projection",), f"{found}, which PROJ cannot use ({exc})")]
     issues = _check_size(scenario.meta.map.hex_size_km, box)
     if issues:
         return None, issues
     grid = HexGrid.covering(scenario.meta.map.hex_size_km, *box)
+    issues = _check_coverage(scenario, proj, grid)
+    if issues:
+        return None, issues
     return _Builder(scenario, proj, grid).build()
+
+
+def _check_coverage(scenario: Scenario, proj: MapProjection, grid: HexGrid) -> list[MapIssue]:
+    """The coastline layer must cover the map's frame, or land beyond it would read as sea."""
+    left, bottom, right, top = grid.edges
+    t = np.linspace(0.0, 1.0, 33)
+    ring = np.vstack(
+        [
+            np.column_stack([left + (right - left) * t, np.full_like(t, bottom)]),
+            np.column_stack([left + (right - left) * t, np.full_like(t, top)]),
+            np.column_stack([np.full_like(t, left), bottom + (top - bottom) * t]),
+            np.column_stack([np.full_like(t, right), bottom + (top - bottom) * t]),
+        ]
+    )
+    lonlat = proj.inverse(ring)
+    points = [p for f in scenario.coast.features for p in shapely.get_coordinates(feature_geometry(f))]
+    if not points:
+        return [MapIssue("geo/coast.geojson", ("features",), "no land at all; expected the coastline layer")]
+    have = np.array(points)
+    west, south = have.min(axis=0)
+    east, north = have.max(axis=0)
+    need_w, need_s = lonlat.min(axis=0)
+    need_e, need_n = lonlat.max(axis=0)
+    if need_w < west or need_e > east or need_s < south or need_n > north:
+        return [
+            MapIssue(
+                "geo/coast.geojson",
+                ("features",),
+                f"the layer covers lon {west:.2f} to {east:.2f}, lat {south:.2f} to {north:.2f}, but the map's frame "
+                f"reaches lon {need_w:.2f} to {need_e:.2f}, lat {need_s:.2f} to {need_n:.2f}; expected a coastline "
+                "layer for the whole map: run `make geodata` after changing map.yaml's extent",
+            )
+        ]
+    return []
 
 
 def _check_size(size: float, box: tuple[float, float, float, float]) -> list[MapIssue]:
@@ -84,26 +127,30 @@ class _Builder:
         self.issues: list[MapIssue] = []
         self.centres = grid.centres()
         self.polygons: npt.NDArray[np.object_] = np.asarray(shapely.polygons(grid.corners(self.centres)))
-        self.tree = shapely.STRtree(self.polygons)
         self.hex_area = 3 * SQRT3 / 2 * grid.side**2
+        # a hex the frame cuts is judged by the part of it on the map
+        self.on_map_parts: npt.NDArray[np.object_] = np.asarray(
+            shapely.intersection(self.polygons, shapely.box(*grid.edges))
+        )
+        self.on_map_area = shapely.area(self.on_map_parts)
+        self.tree = shapely.STRtree(self.on_map_parts)
         self.cells = list(grid.cells())
         self.layers = Layers(scenario, proj)
 
     def build(self) -> tuple[HexMap | None, list[MapIssue]]:
-        terrain, land_share = self._terrain()
+        land_share = np.minimum(self._shares(self.layers.wet_land), 1.0)
+        land_terrain = self._land_terrain(land_share)
+        terrain = [SEA if land_share[i] < 0.5 else land_terrain[i] for i in range(len(self.cells))]
         towns = self._towns()
         rail = [self._route(xy) for xy in self.layers.rail_lines]
         roads = [self._route(xy) for xy in self.layers.road_lines]
         if self.issues:
             return None, self.issues
         for index in towns:  # a hex with a town is land
-            if terrain[index] == SEA:
-                terrain[index] = self._land_terrain(index)
-        for route in rail + roads:
+            terrain[index] = land_terrain[index]
+        for route in rail + roads:  # so is a hex a railway or road runs through
             for col, row, _ in route.cells:
-                index = self.grid.index(col, row)
-                if terrain[index] == SEA:
-                    terrain[index] = self._land_terrain(index)
+                terrain[self.grid.index(col, row)] = land_terrain[self.grid.index(col, row)]
         self._check_crossings()
         if self.issues:
             return None, self.issues
@@ -112,7 +159,8 @@ class _Builder:
         road_links = self._links(roads, [r.name for r in self.s.map.roads])
         if self.issues:
             return None, self.issues
-        return self._assemble(terrain, land_share, towns, rail, roads, rivers, rail_links, road_links), []
+        built = self._assemble(terrain, land_share, towns, rail, roads, rivers, rail_links, road_links)
+        return (None, self.issues) if self.issues else (built, [])
 
     # --- terrain -------------------------------------------------------------------------
 
@@ -121,27 +169,22 @@ class _Builder:
         shapely.prepare(geometry)
         hits = self.tree.query(geometry, predicate="intersects")
         if len(hits):
-            share[hits] = shapely.area(shapely.intersection(self.polygons[hits], geometry)) / self.hex_area
+            parts = self.on_map_parts[hits]
+            share[hits] = shapely.area(shapely.intersection(parts, geometry)) / np.maximum(
+                self.on_map_area[hits], 1e-12
+            )
         return share
 
-    def _terrain(self) -> tuple[list[str], npt.NDArray[np.float64]]:
+    def _land_terrain(self, land_share: npt.NDArray[np.float64]) -> list[str]:
+        """Each hex's terrain as land: the terrain covering most of it, the default for what no
+        area covers; a tie goes to the terrain listed first in movement.yaml."""
         layers = self.layers.terrain()
-        land_share = np.minimum(self._shares(self.layers.wet_land), 1.0)
-        order = [t.id for t in self.s.movement.terrain if t.id != self.s.map.default_terrain]
-        shares = {t: self._shares(layers[t]) for t in order if t in layers}
-        self._terrain_shares = shares
-        self._land_share = land_share
-        return [SEA if land_share[i] < 0.5 else self._land_terrain(i) for i in range(len(self.cells))], land_share
-
-    def _land_terrain(self, index: int) -> str:
-        best, best_share = (
-            self.s.map.default_terrain,
-            self._land_share[index] - sum(s[index] for s in self._terrain_shares.values()),
-        )
-        for terrain, share in self._terrain_shares.items():
-            if share[index] > best_share:
-                best, best_share = terrain, share[index]
-        return best
+        default = self.s.map.default_terrain
+        names = [default] + [t.id for t in self.s.movement.terrain if t.id != default and t.id in layers]
+        shares = np.array([self._shares(layers[t]) for t in names[1:]]).reshape(len(names) - 1, -1)
+        rest = land_share - shares.sum(axis=0)
+        best = np.argmax(np.vstack([rest, shares]), axis=0)
+        return [names[int(k)] for k in best]
 
     # --- towns, routes -------------------------------------------------------------------
 
@@ -202,9 +245,10 @@ class _Builder:
         return _Route(cells, exits, points)
 
     def _between(self, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
-        """A hex next to both a and b (the line passed through their shared corner)."""
-        common = sorted(set(self.grid.neighbours(*a)) & set(self.grid.neighbours(*b)))
-        return common[0] if common else None
+        """The hex next to both a and b nearest their midpoint (the line passed a shared corner)."""
+        common = set(self.grid.neighbours(*a)) & set(self.grid.neighbours(*b))
+        mid = (np.array(self.grid.centre(*a)) + np.array(self.grid.centre(*b))) / 2
+        return min(common, key=lambda c: (float(np.hypot(*(np.array(self.grid.centre(*c)) - mid))), c), default=None)
 
     def _edge(self, point: npt.NDArray[np.float64]) -> str:
         left, bottom, right, top = self.grid.edges
@@ -261,13 +305,22 @@ class _Builder:
             hits = tree.query(course, predicate="intersects")
             if not len(hits):
                 continue
-            crossings = shapely.intersection(segments[hits], course)
-            counts = np.where(shapely.is_empty(crossings), 0, shapely.get_num_geometries(crossings))
+            counts = self._crossings(segments[hits], course)
             for k in hits[counts % 2 == 1]:
                 key = (int(pairs[k, 0]), int(pairs[k, 1]))
                 if key not in found or (river_class == "major" and found[key][1] != "major"):
                     found[key] = (name, river_class)
         return found
+
+    @staticmethod
+    def _crossings(segments: npt.NDArray[np.object_], course: BaseGeometry) -> npt.NDArray[np.int64]:
+        """How many times each segment crosses the course; a touch at either end of a segment
+        does not count (a town standing on the river is not across it from its neighbours)."""
+        crossings = shapely.intersection(segments, course)
+        counts = np.where(shapely.is_empty(crossings), 0, shapely.get_num_geometries(crossings))
+        ends = shapely.union(shapely.get_point(segments, 0), shapely.get_point(segments, -1))
+        touches = shapely.intersection(crossings, shapely.buffer(ends, 1e-6))
+        return np.asarray(counts - np.where(shapely.is_empty(touches), 0, shapely.get_num_geometries(touches)))
 
     def _to_sea(self, course: BaseGeometry, water: BaseGeometry) -> BaseGeometry:
         """The course, its mouth carried straight on for up to a hex when it ends near open water."""
@@ -305,7 +358,8 @@ class _Builder:
                 continue
             for hit in sorted(tree.query(course, predicate="intersects")):
                 file, table, i, names, k = where[hit]
-                if table == "lines" and self._bridge_listed(i, river, names[k], names[k + 1]):
+                route = self.s.railways.lines[i] if table == "lines" else self.s.map.roads[i]
+                if self._bridge_listed(route.bridges, river, names[k], names[k + 1]):
                     continue
                 what = self.s.railways.lines[i].name if table == "lines" else self.s.map.roads[i].name
                 field = "stations" if table == "lines" else "through"
@@ -319,11 +373,11 @@ class _Builder:
                     )
                 )
 
-    def _bridge_listed(self, line: int, river: str, a: str, b: str) -> bool:
+    @staticmethod
+    def _bridge_listed(bridges: list[Bridge], river: str, a: str, b: str) -> bool:
         ends = {name_key(a), name_key(b)}
         return any(
-            name_key(br.river) == name_key(river) and {name_key(n) for n in br.between} == ends
-            for br in self.s.railways.lines[line].bridges
+            name_key(br.river) == name_key(river) and {name_key(n) for n in br.between} == ends for br in bridges
         )
 
     # --- the result ----------------------------------------------------------------------
@@ -346,8 +400,7 @@ class _Builder:
         on_road = {grid.index(c, r) for route in roads for c, r, _ in route.cells}
         ports = {t.name for t in self.s.towns if t.port}
         sea = {i for i, t in enumerate(terrain) if t == SEA}
-        frame = shapely.box(*grid.edges)
-        on_map = shapely.area(shapely.intersection(self.polygons, frame)) > 1e-6 * self.hex_area
+        on_map = self.on_map_area > 1e-6 * self.hex_area
         hexes = []
         for i, (col, row) in enumerate(cells):
             if not on_map[i]:
@@ -422,26 +475,32 @@ class _Builder:
 
     def _supply(self, exits: Iterable[tuple[str, str]], hexes: list[Hex]) -> tuple[SupplySourceHex, ...]:
         by_id = {h.id: h for h in hexes}
-        found = []
+        found: list[SupplySourceHex] = []
         for faction, sources in sorted(self.s.map.supply_sources.items()):
-            for source in sources:
-                if source.town:
-                    town = self.s.find_town(source.town)
-                    hx = next((h for h in hexes if town is not None and town.name in h.towns), None)
+            for i, source in enumerate(sources):
+                before = len(found)
+                town = self.s.find_town(source.town) if source.town else None
+                if town is not None:
+                    hx = next((h for h in hexes if town.name in h.towns), None)
                     if hx:
                         found.append(
-                            SupplySourceHex(
-                                faction,
-                                hx.id,
-                                "town",
-                                town=hx.towns[0] if town is None else town.name,
-                                while_held=source.while_held,
+                            SupplySourceHex(faction, hx.id, "town", town=town.name, while_held=source.while_held)
+                        )
+                elif source.rail_exits:
+                    for hex_id, edge in exits:
+                        if edge == source.rail_exits and self._within(by_id[hex_id], source.limits()):
+                            found.append(SupplySourceHex(faction, hex_id, "rail_exit", edge=edge))
+                    if len(found) == before:
+                        limits = ", ".join(f"{k} {v}" for k, v in source.limits().items() if v)
+                        where = f"by the {source.rail_exits} edge" + (f" ({limits})" if limits else "")
+                        self.issues.append(
+                            MapIssue(
+                                "map.yaml",
+                                ("supply_sources", faction, i),
+                                f"no railway leaves the map {where}; expected a rule that selects at least "
+                                "one rail exit (a line through a place beyond that edge makes one)",
                             )
                         )
-                    continue
-                for hex_id, edge in exits:
-                    if edge == source.rail_exits and self._within(by_id[hex_id], source.limits()):
-                        found.append(SupplySourceHex(faction, hex_id, "rail_exit", edge=edge))
         return tuple(sorted(found, key=lambda s: (s.faction, s.hex, s.kind)))
 
     def _within(self, hx: Hex, limits: dict[str, str | None]) -> bool:

@@ -12,7 +12,15 @@ from kitgen.mapping.build import MapIssue, build_hex_map
 from kitgen.mapping.hexmap import SCHEMA_VERSION, HexMap
 from kitgen.model.scenario import Scenario
 
-_BUILDER_FILES = ("build.py", "hexgrid.py", "hexmap.py", "layers.py", "projection.py")
+_BUILDER_FILES = (
+    "mapping/build.py",
+    "mapping/hexgrid.py",
+    "mapping/hexmap.py",
+    "mapping/layers.py",
+    "mapping/projection.py",
+    "model/geography.py",
+    "model/scenario.py",
+)
 """The modules whose code decides the built map: a change to any of them is a new cache key."""
 
 _INPUTS = {"meta", "movement", "towns", "railways", "map", "coast", "river_courses"}
@@ -28,10 +36,14 @@ def cache_dir() -> Path:
 
 def input_key(scenario: Scenario) -> str:
     """A hash of the data the map is built from and of the code that builds it."""
-    digest = hashlib.sha256(f"kitgen-map {SCHEMA_VERSION}\n".encode())
-    here = Path(__file__).parent
+    import pyproj
+    import shapely
+
+    versions = f"shapely {shapely.__version__} geos {shapely.geos_version_string} pyproj {pyproj.__version__}"
+    digest = hashlib.sha256(f"kitgen-map {SCHEMA_VERSION} {versions}\n".encode())
+    package = Path(__file__).resolve().parent.parent
     for name in _BUILDER_FILES:
-        digest.update((here / name).read_bytes())
+        digest.update((package / name).read_bytes())
     digest.update(scenario.model_dump_json(include=_INPUTS).encode())
     return digest.hexdigest()[:32]
 

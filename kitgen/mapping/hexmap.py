@@ -96,10 +96,6 @@ class HexMap:
     def town_hex(self, town: str) -> Hex | None:
         return next((h for h in self.hexes if town in h.towns), None)
 
-    def river_between(self, a: str, b: str) -> Hexside | None:
-        key = tuple(sorted((a, b)))
-        return next((s for s in self.hexsides if s.hexes == key), None)
-
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out = {"schema_version": SCHEMA_VERSION, **out}

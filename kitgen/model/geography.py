@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from kitgen.model.base import Ident, Model, Text
@@ -29,7 +29,8 @@ Edge = Literal["north", "south", "east", "west"]
 
 
 class Extent(Model):
-    """A box of longitude and latitude; the map is the smallest projected rectangle holding it."""
+    """A box of longitude and latitude; the map is the projected rectangle whose sides pass
+    through the midpoints of its edges."""
 
     west: float = Field(ge=-180, le=180)
     east: float = Field(ge=-180, le=180)
@@ -39,12 +40,26 @@ class Extent(Model):
     @model_validator(mode="after")
     def _ordered(self) -> Extent:
         if self.west >= self.east or self.south >= self.north:
-            raise ValueError(f"west {self.west} must be less than east {self.east}, south {self.south} than north")
+            raise PydanticCustomError(
+                "extent",
+                "found west {w}, east {e}, south {s}, north {n}; expected west < east and south < north",
+                {"w": self.west, "e": self.east, "s": self.south, "n": self.north},
+            )
         return self
 
 
 class Projection(Model):
     standard_parallels: list[Annotated[float, Field(ge=-85, le=85)]] = Field(min_length=2, max_length=2)
+
+    @field_validator("standard_parallels")
+    @classmethod
+    def _one_hemisphere(cls, value: list[float]) -> list[float]:
+        a, b = value
+        if a * b <= 0:
+            raise PydanticCustomError(
+                "parallels", "found {a} and {b}; expected two parallels on one side of the equator", {"a": a, "b": b}
+            )
+        return value
 
 
 class RiverClasses(Model):
@@ -64,9 +79,18 @@ class MapPoint(Model):
     lat: float = Field(ge=-90, le=90)
 
 
+class Bridge(Model):
+    """A bridge over a major river on the stretch between two consecutive stations or places."""
+
+    river: Text
+    between: list[Text] = Field(min_length=2, max_length=2)
+
+
 class Road(Model):
     name: Text
     through: list[Text] = Field(min_length=2)
+    bridges: list[Bridge] = []
+    """Where the road crosses a major river on a bridge (a ferry is not a bridge)."""
 
 
 class SupplySource(Model):
@@ -86,9 +110,12 @@ class SupplySource(Model):
     def _one_kind(self) -> SupplySource:
         kinds = [k for k in ("rail_exits", "town", "ports", "depots") if getattr(self, k) is not None]
         if len(kinds) != 1:
-            raise ValueError(f"give exactly one of rail_exits, town, ports, depots (found {kinds or 'none'})")
+            found = ", ".join(kinds) or "none"
+            raise PydanticCustomError(
+                "source", "found {found}; expected exactly one of rail_exits, town, ports, depots", {"found": found}
+            )
         if self.rail_exits is None and any(self.limits().values()):
-            raise ValueError("north_of/south_of/east_of/west_of go only with rail_exits")
+            raise PydanticCustomError("source", "north_of, south_of, east_of and west_of go only with rail_exits")
         return self
 
     def limits(self) -> dict[str, str | None]:
@@ -106,9 +133,13 @@ class MapData(Model):
     supply_sources: dict[str, list[SupplySource]]
 
     def river_class(self, name: str) -> str | None:
-        if name in self.rivers.major:
+        """'major' or 'crossable' (names matched as everywhere: case and spacing do not count)."""
+        from kitgen.model.scenario import name_key
+
+        key = name_key(name)
+        if any(name_key(n) == key for n in self.rivers.major):
             return "major"
-        return "crossable" if name in self.rivers.crossable else None
+        return "crossable" if any(name_key(n) == key for n in self.rivers.crossable) else None
 
 
 class LineGeometry(Model):

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from kitgen.model.base import VP, Colour, Ident, Model, Text
-from kitgen.model.geography import FeatureCollection, MapData
+from kitgen.model.geography import Bridge, FeatureCollection, MapData
 from kitgen.model.rules import (
     BattleRules,
     CommandRules,
@@ -84,13 +84,6 @@ class Place(Model):
     name: Text
     lat: Latitude
     lon: Longitude
-
-
-class Bridge(Model):
-    """A bridge over a major river on the stretch of line between two consecutive stations."""
-
-    river: Text
-    between: list[Text] = Field(min_length=2, max_length=2)
 
 
 class RailLine(Model):

@@ -73,7 +73,12 @@ class Tiling:
 
     @staticmethod
     def label(col: int, row: int) -> str:
-        return f"{chr(ord('A') + row)}{col + 1}"
+        """A1, B3...: the row as letters (A-Z, then AA, AB... as on a spreadsheet), the column as a number."""
+        letters, n = "", row + 1
+        while n:
+            n, rest = divmod(n - 1, 26)
+            letters = chr(ord("A") + rest) + letters
+        return f"{letters}{col + 1}"
 
 
 def _canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario, what: str) -> Canvas:
@@ -96,7 +101,9 @@ class MapSheet:
         self.s = scenario
         self.style = style
         self.margin = style.poster.margin_in * 72
-        self.band = style.poster.band_in * 72
+        # the key band is laid out for a map some 40 inches wide; a smaller map gets a smaller key
+        self.band_scale = min(1.0, self.art.width / (40 * 72))
+        self.band = style.poster.band_in * 72 * self.band_scale
         self.width = self.art.width + 2 * self.margin
         self.height = self.art.height + self.band + 2 * self.margin
 
@@ -112,8 +119,16 @@ class MapSheet:
         c.restoreState()
         c.saveState()
         c.translate(self.margin, self.margin)
-        draw_band(c, self.art, self.art.width, self.band)
+        c.scale(self.band_scale, self.band_scale)
+        draw_band(c, self.art, self.art.width / self.band_scale, self.band / self.band_scale)
         c.restoreState()
+
+    def poster_scale(self, size: str) -> float:
+        if size == "true":
+            return 1.0
+        short, long = POSTER[size]
+        page = (long, short) if self.width >= self.height else (short, long)
+        return min(page[0] / self.width, page[1] / self.height)
 
     def poster(self, size: str = "true") -> bytes:
         """The whole sheet on one page: at true scale, or scaled to fit A0 or A1 landscape."""
@@ -255,8 +270,15 @@ def write_map_sheets(
     poster_name = "map-poster.pdf" if poster == "true" else f"map-poster-{poster}.pdf"
     poster_pdf = sheet.poster(poster)
     tiles_pdf, tiling = sheet.tiles(paper)
+    scale = sheet.poster_scale(poster)
+    purpose = "the whole map on one sheet, for a plotter or print shop"
+    if scale < 1.0:
+        hex_ids = style.fonts.hex_id * scale
+        purpose += f" (scaled to {scale:.0%}: hex ids print at {hex_ids:.1f} pt" + (
+            ", too small to play on; for display)" if hex_ids < 4.5 else ")"
+        )
     files = [
-        SheetFile(out / poster_name, 1, "the whole map on one sheet, for a plotter or print shop"),
+        SheetFile(out / poster_name, 1, purpose),
         SheetFile(
             out / f"map-tiles-{paper}.pdf",
             1 + tiling.columns * tiling.rows,

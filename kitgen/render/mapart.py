@@ -65,7 +65,6 @@ class MapArt:
         self.height = (top - bottom) * self.k
         self.hex_pt = hex_map.hex_size_km * self.k
         self.proj = MapProjection(hex_map.projection)
-        self.by_id = hex_map.by_id()
         self.centres = {h.id: self.pt(np.array([[h.x_km, h.y_km]]))[0] for h in hex_map.hexes}
         self._geography()
 
@@ -297,12 +296,17 @@ class MapArt:
         u = self.hex_pt / 72.0
         self.stroke(c, self.style.colours.rail, 0.9 * u)
         c.setLineCap(0)
-        routes = shapely.MultiLineString([shapely.LineString(r) for r in [*self.rail_lines, *self.road_lines]])
+        names = [ln.name for ln in self.s.railways.lines] + [r.name for r in self.s.map.roads]
+        by_name = dict(zip(names, [*self.rail_lines, *self.road_lines], strict=True))
+        crossing_lines: dict[tuple[str, str], list[str]] = {}
+        for link in (*self.map.rail, *self.map.roads):
+            crossing_lines.setdefault(link.hexes, []).append(link.line)
         for side in self.map.hexsides:
             if not side.bridge:
                 continue
             ends = self.hexside(*side.hexes)
-            crossing = shapely.intersection(shapely.LineString(ends), routes)
+            lines = [shapely.LineString(by_name[n]) for n in crossing_lines.get(side.hexes, [])]
+            crossing = shapely.intersection(shapely.LineString(ends), shapely.MultiLineString(lines))
             points = shapely.get_coordinates(crossing)
             where = points[0] if len(points) else ends.mean(axis=0)
             along = (ends[1] - ends[0]) / np.linalg.norm(ends[1] - ends[0])
@@ -314,47 +318,43 @@ class MapArt:
 
     def _hex_ids(self, c: Canvas) -> None:
         size = self.style.fonts.hex_id
-        self.fill(c, self.style.colours.hex_id)
-        c.setFont(SANS, size)
         half = text_width("0000", SANS, size) / 2 + 1.0
         for h in self.map.hexes:
             x, y = self.centres[h.id]
             # at the top of the hex, or of the part of it the frame leaves
             top = min(y + self.hex_pt / 2, self.height)
-            c.drawCentredString(min(max(x, half), self.width - half), top - size - 1.2, h.id)
+            x = min(max(x, half), self.width - half)
+            self.halo_text(c, h.id, x, top - size - 1.2, SANS, size, self.style.colours.hex_id, halo=0.9)
 
     def _supply(self, c: Canvas) -> None:
-        """Supply-source towns: a ring in the faction's colour round the town's hex centre."""
+        """Supply-source towns: a dashed ring in the faction's colour round the town."""
+        marks = {m.name: m for ms in self.towns.values() for m in ms}
         for source in self.map.supply_sources:
-            if source.kind != "town":
-                continue
             faction = self.s.faction(source.faction)
-            if faction is None:
-                continue
-            x, y = self.centres[source.hex]
-            self.supply_ring(c, x, y, faction.colour)
+            mark = marks.get(source.town or "")
+            if source.kind == "town" and faction is not None and mark is not None:
+                self.supply_ring(c, mark.x, mark.y, faction.colour)
 
     def supply_ring(self, c: Canvas, x: float, y: float, colour: str, radius: float | None = None) -> None:
         u = self.hex_pt / 72.0
         self.stroke(c, colour, 2.2 * u)
         c.setDash(3 * u, 1.6 * u)
-        c.circle(x, y, 0.36 * self.hex_pt if radius is None else radius, stroke=1, fill=0)
+        c.circle(x, y, 0.3 * self.hex_pt if radius is None else radius, stroke=1, fill=0)
         c.setDash()
 
     def _town_marks(self, c: Canvas) -> None:
+        """Each town at its true place in its hex, with its name and VP; where two share a hex,
+        the northern one's label goes above its marker, the other's below."""
         u = self.hex_pt / 72.0
-        factions = {f.id: f for f in self.s.meta.factions}
         for hex_id in sorted(self.towns):
-            marks = self.towns[hex_id]
-            cx, cy = self.centres[hex_id]
-            best = max((v or 0) for m in marks for _, v in m.vp)
-            radius = self.town_marker(c, cx, cy, best)
-            if any(m.port for m in marks):
-                self.anchor(c, cx + radius + 5.5 * u, cy + 1.5 * u)
-            y = cy - radius - self.style.fonts.town - 1.5 * u
-            for mark in marks:
-                self._label(c, mark, cx, y, factions, u)
-                y -= self.style.fonts.town + self.style.fonts.vp + 4.2 * u
+            marks = sorted(self.towns[hex_id], key=lambda m: -m.y)
+            for k, mark in enumerate(marks):
+                best = max((v or 0) for _, v in mark.vp)
+                radius = self.town_marker(c, mark.x, mark.y, best)
+                if mark.port:
+                    self.anchor(c, mark.x + radius + 5.5 * u, mark.y + 1.5 * u)
+                above = len(marks) > 1 and k == 0
+                self._label(c, mark, radius, above=above)
 
     def town_marker(self, c: Canvas, cx: float, cy: float, best_vp: int) -> float:
         """A dot for a town, a square for a city (3 VP or more), sized by value; returns its radius."""
@@ -368,34 +368,46 @@ class MapArt:
             c.circle(cx, cy, radius, stroke=1, fill=1)
         return radius
 
-    def vp_boxes(self, c: Canvas, cx: float, y: float, boxes: list[tuple[str, int]]) -> None:
-        """VP in a row of boxes in the factions' colours, centred on cx, bottom at y."""
+    def vp_boxes(self, c: Canvas, cx: float, y: float, boxes: list[tuple[str, int | None]]) -> None:
+        """VP in a row of boxes, one per scoring faction in a fixed order and in its colour,
+        centred on cx, bottom at y; a faction that scores nothing there gets a white box with a
+        dash, so a box's place always says whose it is."""
         u = self.hex_pt / 72.0
         box = self.style.fonts.vp + 2.4 * u
         x = cx - len(boxes) * box / 2
+        c.setFont(SANS_BOLD, self.style.fonts.vp)
         for faction_id, value in boxes:
             faction = self.s.faction(faction_id)
-            colour = faction.colour if faction else "#FFFFFF"
+            colour = faction.colour if faction and value is not None else "#FFFFFF"
             self.fill(c, colour)
             self.stroke(c, "#1E1E1E", 0.35 * u)
             c.rect(x, y, box, box, stroke=1, fill=1)
             self.fill(c, readable_on(colour))
-            c.setFont(SANS_BOLD, self.style.fonts.vp)
-            c.drawCentredString(x + box / 2, y + (box - self.style.fonts.vp * 0.72) / 2, str(value))
+            text = "\u2013" if value is None else str(value)
+            c.drawCentredString(x + box / 2, y + (box - self.style.fonts.vp * 0.72) / 2, text)
             x += box
 
-    def _label(self, c: Canvas, mark: TownMark, cx: float, y: float, factions: dict[str, Any], u: float) -> None:
-        size = self.style.fonts.town
+    def _label(self, c: Canvas, mark: TownMark, radius: float, *, above: bool) -> None:
+        """Name and VP boxes under the marker (or over it): name next to the marker, boxes beyond."""
+        u = self.hex_pt / 72.0
+        size, box = self.style.fonts.town, self.style.fonts.vp + 2.4 * u
         font = SANS_BOLD if max((v or 0) for _, v in mark.vp) >= 3 else SANS
-        self.halo_text(c, mark.name, cx, y, font, size, self.style.colours.town)
-        boxes = [(f, v) for f, v in mark.vp if v is not None]
-        self.vp_boxes(c, cx, y - self.style.fonts.vp - 3.6 * u, boxes)
+        if above:
+            boxes_y = mark.y + radius + 1.5 * u
+            name_y = boxes_y + box + 1.8 * u
+        else:
+            name_y = mark.y - radius - size - 0.5 * u
+            boxes_y = name_y - box - 1.2 * u
+        self.halo_text(c, mark.name, mark.x, name_y, font, size, self.style.colours.town)
+        self.vp_boxes(c, mark.x, boxes_y, list(mark.vp))
 
-    def halo_text(self, c: Canvas, text: str, cx: float, y: float, font: str, size: float, colour: str) -> None:
-        """Text centred on cx with a white halo, so it reads over lines and fills."""
+    def halo_text(
+        self, c: Canvas, text: str, cx: float, y: float, font: str, size: float, colour: str, *, halo: float = 0.0
+    ) -> None:
+        """Text centred on cx with a halo in the paper's colour, so it reads over lines and fills."""
         width = text_width(text, font, size)
         c.saveState()
-        self.stroke(c, self.style.colours.halo, size * 0.28)
+        self.stroke(c, self.style.colours.halo, halo or size * 0.28)
         c.setLineJoin(1)
         self.fill(c, colour)
         t = c.beginText()

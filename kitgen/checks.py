@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from kitgen.errors import Problem
 from kitgen.model import rules as m
+from kitgen.model.forces import Cards, SetUp, UnitSpec
 from kitgen.model.geography import FeatureCollection, MapData
 from kitgen.model.scenario import CommanderTable, RailNet, ScenarioMeta, TownTable, name_key
 from kitgen.rules.dice import Dice
@@ -93,6 +94,10 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
         _check_railways(r, railways, get("towns.yaml"))
     if map_data := get("map.yaml"):
         _check_map(r, map_data, parts)
+    if setup := get("setup.yaml"):
+        _check_setup(r, "setup.yaml", setup, parts)
+    if cards := get("cards.yaml"):
+        _check_cards(r, cards, parts)
     if events := get("events.yaml"):
         r.faces("events.yaml", ("draw_on",), events.draw_on, events.roll)
     if partisans := get("partisans.yaml"):
@@ -235,6 +240,148 @@ def _check_map(r: _Report, data: MapData, parts: dict[str, BaseModel]) -> None:
                     ("features", i, "properties", "name"),
                     f"river '{feature.properties.name}' is in no class; expected it under rivers: major or crossable in map.yaml",
                 )
+
+
+class _Known:
+    """The names a forces file may use, from whichever other files validated (None: not checked)."""
+
+    def __init__(self, parts: dict[str, BaseModel]) -> None:
+        get: Any = parts.get
+        movement: m.MovementRules | None = get("movement.yaml")
+        transport: m.TransportRules | None = get("transport.yaml")
+        meta: ScenarioMeta | None = get("scenario.yaml")
+        towns: TownTable | None = get("towns.yaml")
+        railways: RailNet | None = get("railways.yaml")
+        map_data: MapData | None = get("map.yaml")
+        commanders: CommanderTable | None = get("commanders.yaml")
+        self.unit_types = [u.id for u in movement.unit_types if not u.rail_only] if movement else None
+        self.stands = [k.id for k in transport.stands] if transport else None
+        self.factions = [f.id for f in meta.factions] if meta else None
+        # a broken or twice-named row is reported in its own file; checking names against it would cascade
+        good_towns = towns is not None and None not in towns.towns and _distinct(towns.towns)
+        self.towns = [t.name for t in towns.towns] if towns and good_towns else None
+        self.places: set[str] | None = None
+        if towns and good_towns and railways and map_data:
+            self.places = {name_key(n) for t in towns.towns for n in t.names()}
+            self.places |= {name_key(p.name) for p in railways.points}
+            self.places |= {name_key(p.name) for p in map_data.points}
+        self.commanders = None
+        if commanders is not None and None not in commanders.commanders and _distinct(commanders.commanders):
+            self.commanders = {name_key(n): c.faction for c in commanders.commanders for n in c.names()}
+
+    def spec(self, r: _Report, file: str, loc: Loc, spec: UnitSpec) -> None:
+        if self.unit_types is not None:
+            r.known(file, loc + ("type",), spec.type, self.unit_types, "unit type")
+        if self.stands is not None:
+            for kind in spec.stands:
+                r.known(file, loc + ("stands", kind), kind, self.stands, "stand kind", key=True)
+
+    def place(self, r: _Report, file: str, loc: Loc, name: str | None) -> None:
+        if name is not None and self.places is not None and name_key(name) not in self.places:
+            r.add(file, loc, f"unknown place '{name}'; expected a town, a railway point or a map point")
+
+    def faction(self, r: _Report, file: str, loc: Loc, faction: str | None, *, all_ok: bool = False) -> None:
+        if faction is not None and self.factions is not None:
+            r.known(file, loc, faction, self.factions + (["all"] if all_ok else []), "faction")
+
+
+def check_setup(parts: dict[str, BaseModel], docs: dict[str, Located], setup: SetUp, file: str) -> list[Problem]:
+    """A set-up (the scenario's or a campaign's) against the scenario's files."""
+    r = _Report(docs)
+    _check_setup(r, file, setup, parts)
+    return r.problems
+
+
+def _distinct(rows: Iterable[Any]) -> bool:
+    """No name (or other name) of one row is a name of another."""
+    keys = [key for row in rows for key in {name_key(n) for n in row.names()}]
+    return len(keys) == len(set(keys))
+
+
+def _check_setup(r: _Report, f: str, setup: SetUp, parts: dict[str, BaseModel]) -> None:
+    k = _Known(parts)
+    ids = [(("units", i, "id"), u.id) for i, u in enumerate(setup.units)]
+    ids += [(("trains", i, "id"), t.id) for i, t in enumerate(setup.trains)]
+    ids += [(("ships", i, "id"), x.id) for i, x in enumerate(setup.ships)]
+    r.unique(f, ids, "id")
+    with_commander: dict[str, str] = {}
+    for i, u in enumerate(setup.units):
+        k.spec(r, f, ("units", i), u)
+        k.faction(r, f, ("units", i, "faction"), u.faction)
+        k.place(r, f, ("units", i, "at"), u.at)
+        if u.commander and k.commanders is not None:
+            faction = k.commanders.get(name_key(u.commander))
+            if faction is None:
+                r.add(
+                    f, ("units", i, "commander"), f"unknown commander '{u.commander}'; expected one of commanders.yaml"
+                )
+            elif faction != u.faction and faction in (k.factions or [faction]):  # else commanders.yaml says
+                r.add(f, ("units", i, "commander"), f"{u.commander} commands for the {faction}, not the {u.faction}")
+            elif name_key(u.commander) in with_commander:
+                r.add(
+                    f,
+                    ("units", i, "commander"),
+                    f"{u.commander} is already with {with_commander[name_key(u.commander)]}",
+                )
+            else:
+                with_commander[name_key(u.commander)] = u.id
+    for table in ("trains", "ships", "depots"):
+        for i, x in enumerate(getattr(setup, table)):
+            k.faction(r, f, (table, i, "faction"), x.faction)
+            k.place(r, f, (table, i, "at"), x.at)
+    for i, name in enumerate(setup.destroyed_track):
+        k.place(r, f, ("destroyed_track", i), name)
+    for i, alliance in enumerate(setup.alliances):
+        for j, faction in enumerate(alliance.factions):
+            k.faction(r, f, ("alliances", i, "factions", j), faction)
+        if len(set(alliance.factions)) < 2:
+            r.add(f, ("alliances", i, "factions"), "an alliance is of two different factions")
+    if k.towns is not None:
+        r.keys_exactly(f, ("owners",), setup.owners, k.towns, "town")
+        for town, owner in setup.owners.items():
+            if owner != "none":
+                k.faction(r, f, ("owners", town), owner)
+
+
+def _check_cards(r: _Report, cards: Cards, parts: dict[str, BaseModel]) -> None:
+    f = "cards.yaml"
+    k = _Known(parts)
+    r.unique(f, ((("events", i, "id"), c.id) for i, c in enumerate(cards.events)), "event card")
+    for i, card in enumerate(cards.events):
+        for j, e in enumerate(card.effects):
+            loc = ("events", i, "effects", j)
+            k.faction(r, f, loc + ("faction",), e.faction, all_ok=True)
+            for n, faction in enumerate(e.factions):
+                k.faction(r, f, loc + ("factions", n), faction)
+            k.place(r, f, loc + ("at",), e.at)
+            for n, spec in enumerate(e.units):
+                k.spec(r, f, loc + ("units", n), spec)
+            if e.stand is not None and k.stands is not None:
+                r.known(f, loc + ("stand",), e.stand, k.stands, "stand kind")
+            if e.unit_types and k.unit_types is not None:
+                for n, t in enumerate(e.unit_types):
+                    r.known(f, loc + ("unit_types", n), t, k.unit_types, "unit type")
+    for faction, pile in cards.piles.items():
+        k.faction(r, f, ("piles", faction), faction)
+        r.unique(f, ((("piles", faction, i, "id"), x.id) for i, x in enumerate(pile)), "slip")
+        for i, slip in enumerate(pile):
+            for n, spec in enumerate(slip.units):
+                k.spec(r, f, ("piles", faction, i, "units", n), spec)
+            if k.stands is not None:
+                for kind in slip.replacements:
+                    r.known(f, ("piles", faction, i, "replacements", kind), kind, k.stands, "stand kind", key=True)
+            if not slip.units and not slip.replacements:
+                r.add(f, ("piles", faction, i), "a slip brings units, replacements or both; found neither")
+    rows = sorted(enumerate(cards.makhnovist_strength), key=lambda x: x[1].low)
+    for (_, a), (j, b) in zip(rows, rows[1:], strict=False):
+        if b.low != a.high + 1:
+            gap = "overlap" if b.low <= a.high else "gap"
+            r.add(f, ("makhnovist_strength", j, "low"), f"rows {a.low}..{a.high} and {b.low}..{b.high} leave a {gap}")
+    for i, row in enumerate(cards.makhnovist_strength):
+        if row.low > row.high:
+            r.add(f, ("makhnovist_strength", i, "low"), f"low {row.low} is above high {row.high}")
+        for n, spec in enumerate(row.units):
+            k.spec(r, f, ("makhnovist_strength", i, "units", n), spec)
 
 
 def _check_layer(r: _Report, file: str, layer: FeatureCollection | None, kind: str) -> None:

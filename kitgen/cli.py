@@ -75,9 +75,21 @@ class MapFormat(StrEnum):
 
 @app.command()
 def validate(
-    path: Annotated[Path, typer.Argument(help="A scenario folder (a campaign folder later).")],
+    path: Annotated[Path, typer.Argument(help="A scenario folder or a campaign folder.")],
 ) -> None:
-    """Check a scenario folder, its map included; list every problem as file:line:column."""
+    """Check a scenario or campaign folder, the map included; list every problem as file:line:column."""
+    from kitgen.campaign import is_campaign
+
+    if is_campaign(path):
+        from kitgen.campaign import load_campaign
+
+        campaign = load_campaign(path)
+        units = len(campaign.setup.units)
+        typer.echo(
+            f"{path}: ok (campaign of {campaign.scenario.meta.id}, seed {campaign.meta.seed}; set-up of {units} "
+            f"units; {len(campaign.turns)} turn logs)"
+        )
+        return
     from kitgen.loader import load_scenario_map
 
     scenario, hex_map = load_scenario_map(str(path))
@@ -86,6 +98,19 @@ def validate(
         f"{len(scenario.meta.factions)} factions; map {hex_map.columns} x {hex_map.rows} hexes "
         f"of {hex_map.hex_size_km:g} km)"
     )
+
+
+@app.command("new")
+def new_command(
+    folder: Annotated[Path, typer.Argument(help="The campaign folder to create (new or empty).")],
+    scenario: ScenarioOpt = DEFAULT,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the dice the umpire leaves to kitgen.")] = 1919,
+) -> None:
+    """Start a campaign of a scenario: campaign.yaml, the set-up to edit, and turns/ for the logs."""
+    from kitgen.campaign import new_campaign
+
+    for path in new_campaign(folder, scenario, seed):
+        typer.echo(f"wrote {path}")
 
 
 @app.command("map")

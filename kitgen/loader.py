@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from kitgen.errors import KitgenError, Problem, UsageError, display_path
 from kitgen.model import rules
+from kitgen.model.forces import Cards, SetUp
 from kitgen.model.geography import FeatureCollection, MapData
 from kitgen.model.scenario import CommanderTable, RailNet, Scenario, ScenarioMeta, TownTable
 from kitgen.validation import validate
@@ -32,6 +33,8 @@ SCENARIO_FILES: dict[str, tuple[str, type[BaseModel]]] = {
     "commanders.yaml": ("commanders", CommanderTable),
     "railways.yaml": ("railways", RailNet),
     "map.yaml": ("map", MapData),
+    "setup.yaml": ("setup", SetUp),
+    "cards.yaml": ("cards", Cards),
     "geo/coast.geojson": ("coast", FeatureCollection),
     "geo/rivers.geojson": ("river_courses", FeatureCollection),
 }
@@ -67,7 +70,7 @@ def resolve_scenario(name_or_path: str) -> Path:
 
 def load_scenario(name_or_path: str | Path = DEFAULT_SCENARIO) -> Scenario:
     """Load and check a whole scenario; raise KitgenError listing every problem found."""
-    return _load(name_or_path)[0]
+    return load_scenario_parts(name_or_path)[0]
 
 
 def load_scenario_map(
@@ -76,14 +79,20 @@ def load_scenario_map(
     """The scenario and its hex map; what the map shows wrong in the data is a KitgenError too."""
     from kitgen.mapping.cache import hex_map
 
-    scenario, docs = _load(name_or_path)
+    scenario, docs, _ = load_scenario_parts(name_or_path)
     built, issues = hex_map(scenario, use_cache=use_cache)
     if built is None:
         raise KitgenError([docs[i.file].problem(i.loc, i.message) for i in issues])
+    from kitgen.mapping.places import off_map
+
+    stray = off_map(scenario, built, scenario.setup)
+    if stray:
+        raise KitgenError([docs["setup.yaml"].problem(loc, message) for loc, message in stray])
     return scenario, built
 
 
-def _load(name_or_path: str | Path) -> tuple[Scenario, dict[str, Located]]:
+def load_scenario_parts(name_or_path: str | Path) -> tuple[Scenario, dict[str, Located], dict[str, BaseModel]]:
+    """The scenario, with each file as read (for positions) and as validated (for cross-checks)."""
     folder = resolve_scenario(str(name_or_path))
     docs, parts, problems = read_scenario_files(folder)
     from kitgen.checks import check_scenario
@@ -94,7 +103,7 @@ def _load(name_or_path: str | Path) -> tuple[Scenario, dict[str, Located]]:
     scenario = Scenario.model_validate(
         {field: _unwrap_table(field, parts[name]) for name, (field, _) in SCENARIO_FILES.items()}
     )
-    return scenario, docs
+    return scenario, docs, parts
 
 
 def read_scenario_files(

@@ -8,6 +8,7 @@ from typing import Annotated
 from pydantic import Field
 
 from kitgen.model.base import VP, Colour, Ident, Model, Text
+from kitgen.model.forces import Cards, SetUp
 from kitgen.model.geography import Bridge, FeatureCollection, MapData
 from kitgen.model.rules import (
     BattleRules,
@@ -125,6 +126,8 @@ class Scenario(Model):
     commanders: list[Commander]
     railways: RailNet
     map: MapData
+    setup: SetUp
+    cards: Cards
     coast: FeatureCollection
     river_courses: FeatureCollection
 

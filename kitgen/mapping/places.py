@@ -1,0 +1,52 @@
+"""Named places (towns, railway points, map points) and the hexes they stand in."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kitgen.mapping.hexmap import HexMap
+from kitgen.mapping.projection import MapProjection
+from kitgen.model.forces import SetUp
+from kitgen.model.scenario import Scenario, name_key
+
+
+def place_hexes(scenario: Scenario, hex_map: HexMap) -> dict[str, str]:
+    """name_key of every place on the map -> the id of its hex; places off the map are left out.
+
+    A town is found by any of its names and stands in the hex the map gives it."""
+    found: dict[str, str] = {}
+    for h in hex_map.hexes:
+        for town_name in h.towns:
+            town = scenario.find_town(town_name)
+            for n in town.names() if town else [town_name]:
+                found[name_key(n)] = h.id
+    points = [(p.name, p.lon, p.lat) for p in scenario.railways.points]
+    points += [(p.name, p.lon, p.lat) for p in scenario.map.points]
+    points = [p for p in points if name_key(p[0]) not in found]
+    if points:
+        grid = hex_map.grid
+        xy = MapProjection(hex_map.projection).forward(np.array([[lon, lat] for _, lon, lat in points]))
+        cells = grid.locate(xy)
+        on_map = grid.inside(cells) & grid.in_frame(xy)
+        ids = {h.id for h in hex_map.hexes}
+        for (name, _, _), cell, inside in zip(points, cells, on_map, strict=True):
+            hex_id = grid.hex_id(int(cell[0]), int(cell[1]))
+            if inside and hex_id in ids:
+                found[name_key(name)] = hex_id
+    return found
+
+
+def off_map(scenario: Scenario, hex_map: HexMap, setup: SetUp) -> list[tuple[tuple[str | int, ...], str]]:
+    """(where, message) for everything of a set-up that does not stand on the map."""
+    on_map = place_hexes(scenario, hex_map)
+    found: list[tuple[tuple[str | int, ...], str]] = []
+    for table in ("units", "trains", "ships", "depots"):
+        for i, item in enumerate(getattr(setup, table)):
+            if name_key(item.at) not in on_map:
+                found.append(
+                    ((table, i, "at"), f"{table}[{i}].at: '{item.at}' lies off the map; expected a place on it")
+                )
+    for i, name in enumerate(setup.destroyed_track):
+        if name_key(name) not in on_map:
+            found.append((("destroyed_track", i), f"destroyed_track[{i}]: '{name}' lies off the map"))
+    return found

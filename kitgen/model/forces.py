@@ -1,0 +1,207 @@
+"""The forces of a scenario: the starting set-up (setup.yaml) and the charts the seed names but
+does not give (cards.yaml): the event deck, each faction's reinforcement pile, and the
+Makhnovist Current Strength Chart.
+
+Places are named (a town of towns.yaml, a railway point, a map point), never given as hex ids,
+so the set-up holds at any hex size.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from kitgen.model.base import Ident, Model, Positive, Text
+
+Flag = Literal["elite", "fanatic", "partisan"]
+"""II.B.3 Elite/Fanatic units lose no routed stands; II.D partisans may evade and ambush."""
+
+
+class UnitSpec(Model):
+    """A unit as a chart or slip gives it: type, stands by kind, flags."""
+
+    name: Text
+    type: Ident
+    """A unit type of movement.yaml."""
+    stands: dict[str, Positive] = Field(min_length=1)
+    """Stand kind of transport.yaml -> how many."""
+    flags: list[Flag] = []
+
+
+class Unit(UnitSpec):
+    """A unit of the starting order of battle."""
+
+    id: Ident
+    faction: Ident
+    at: Text
+    """A town, railway point or map point: the unit starts in its hex."""
+    commander: Text | None = None
+    """A commander of commanders.yaml, of the unit's faction, with the unit."""
+
+
+class Train(Model):
+    id: Ident
+    faction: Ident
+    at: Text
+    armoured: bool = False
+
+
+class Ship(Model):
+    id: Ident
+    faction: Ident
+    name: Text
+    at: Text
+    """A port town."""
+    gunfire: int = Field(default=0, ge=0)
+    """D: naval gunfire rating (0 for a transport)."""
+
+
+class Depot(Model):
+    faction: Ident
+    at: Text
+
+
+class Alliance(Model):
+    """Two factions that are not enemies (RULES-NOTES: "unless the scenario or an event card
+    makes two of them allies for a time")."""
+
+    factions: list[Ident] = Field(min_length=2, max_length=2)
+    turns: Positive
+    """For how many strategic turns from the start."""
+
+
+class SetUp(Model):
+    """setup.yaml: who holds what, and where everything stands, at the start of turn 1."""
+
+    date: Text
+    owners: dict[str, Ident | Literal["none"]]
+    """Every town of towns.yaml -> its first owner (RULES-NOTES: the scenario sets them)."""
+    units: list[Unit] = Field(min_length=1)
+    trains: list[Train] = []
+    ships: list[Ship] = []
+    depots: list[Depot] = []
+    destroyed_track: list[Text] = []
+    """Places whose hex starts with its railway wrecked."""
+    alliances: list[Alliance] = []
+
+
+# --- cards.yaml ------------------------------------------------------------------------
+
+EffectKind = Literal[
+    "vp",
+    "draws",
+    "command",
+    "movement",
+    "supply_cut",
+    "track_destroyed",
+    "alliance",
+    "units",
+    "remove_stands",
+    "town_owner",
+    "umpire",
+]
+
+_EFFECT_FIELDS: dict[str, set[str]] = {
+    "vp": {"faction", "amount"},
+    "draws": {"faction", "draws"},
+    "command": {"faction", "modifier", "turns"},
+    "movement": {"faction", "modifier", "turns"},
+    "supply_cut": {"faction", "turns"},
+    "track_destroyed": {"at"},
+    "alliance": {"factions", "turns"},
+    "units": {"faction", "at", "units"},
+    "remove_stands": {"faction", "stand", "count"},
+    "town_owner": {"at", "faction"},
+    "umpire": {"text"},
+}
+"""The fields each kind of effect needs (the rest must be left out)."""
+
+
+class Effect(Model):
+    """One effect of an event card, in rule terms the engine applies; `umpire` where it cannot.
+
+    - vp: the faction gains `amount` VP (negative: loses).
+    - draws: the faction draws `draws` extra slips from its pile now (II.E).
+    - command: `modifier` added to the faction's D10 command-control rolls (II.C) for `turns`
+      turns: +1 makes orders harder to obey, -1 easier (as II.C.4's "subtract 1").
+    - movement: `modifier` added to the MP of the faction's land units (optionally only
+      `unit_types`) for `turns` turns.
+    - supply_cut: the faction's units count as out of supply (B) for `turns` turns.
+    - track_destroyed: the railway in the hex of `at` is wrecked (C.2).
+    - alliance: the `factions` are not enemies for `turns` turns (RULES-NOTES: enemies).
+    - units: `units` join the faction's order of battle in the hex of `at`.
+    - remove_stands: the faction loses `count` stands of kind `stand` (its choice of units).
+    - town_owner: the town `at` passes to `faction`.
+    - umpire: the umpire rules as `text` says.
+    `faction` may be `all` (every faction) where that makes sense. `turns` count the turn the
+    card is drawn as the first.
+    """
+
+    kind: EffectKind
+    faction: Ident | None = None
+    factions: list[Ident] = []
+    amount: int | None = None
+    draws: Positive | None = None
+    modifier: int | None = None
+    turns: Positive | None = None
+    unit_types: list[Ident] = []
+    at: Text | None = None
+    units: list[UnitSpec] = []
+    stand: Ident | None = None
+    count: Positive | None = None
+    text: Text | None = None
+
+    @model_validator(mode="after")
+    def _fields_of_kind(self) -> Effect:
+        needed = _EFFECT_FIELDS[self.kind]
+        given = {k for k in self.model_fields_set if k != "kind"}
+        optional = {"unit_types"} if self.kind == "movement" else set()
+        missing, extra = needed - given, given - needed - optional
+        if missing or extra:
+            raise PydanticCustomError(
+                "effect",
+                "a {kind} effect takes {needed}; found {found}",
+                {"kind": self.kind, "needed": ", ".join(sorted(needed)), "found": ", ".join(sorted(given)) or "none"},
+            )
+        return self
+
+
+class EventCard(Model):
+    id: Ident
+    title: Text
+    history: Text
+    """A line of history: what happened in 1919-1920."""
+    effects: list[Effect] = Field(min_length=1)
+    returns_to_deck: bool = False
+    """RULES-NOTES: a card is discarded after use unless it says it goes back into the deck."""
+
+
+class Slip(Model):
+    """A slip of a reinforcement/replacement pile (II.E)."""
+
+    id: Ident
+    text: Text
+    units: list[UnitSpec] = []
+    replacements: dict[str, Positive] = {}
+    """Stands by kind, given to units on the map (E.3: not out of supply or surrounded)."""
+    returns_to_pile: bool = True
+    """II.E: a slip goes back into the pile unless it says otherwise."""
+
+
+class StrengthRow(Model):
+    """A row of the Makhnovist Current Strength Chart: a modified roll and the forces it gives."""
+
+    low: int
+    high: int
+    text: Text
+    units: list[UnitSpec] = Field(min_length=1)
+
+
+class Cards(Model):
+    """cards.yaml: the event deck, the reinforcement piles, the Makhnovist Current Strength Chart."""
+
+    events: list[EventCard] = Field(min_length=1)
+    piles: dict[str, list[Slip]]
+    makhnovist_strength: list[StrengthRow] = Field(min_length=1)

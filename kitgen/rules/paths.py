@@ -1,0 +1,162 @@
+"""A.1 and B.3 over the board: what a land move along a path of hexes costs, and the supply trace.
+
+RULES-NOTES readings: a unit spends the cost of each hex it enters, +1 for a crossable-river
+hexside; a `p*` terrain may be entered only along a road or rail line; a major-river hexside
+only at a bridge or with a pontoon/ferry, which takes the whole move and ends it across; no
+minimum move. Supply: at most `trace_hexes` hexes from the unit (its own hex is 0) through
+hexes free of enemy units, not across sea or an unbridged major-river hexside, to a hex with
+rail track joined over intact, enemy-free track to one of the faction's supply sources.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from kitgen.mapping.board import Board
+from kitgen.model.rules import MovementRules
+from kitgen.rules.movement import EntryCost, River, entry_cost, movement_row
+
+
+@dataclass(frozen=True)
+class Step:
+    hex: str
+    cost: EntryCost
+
+
+@dataclass(frozen=True)
+class PathVerdict:
+    """A land move judged: allowed or void, its cost step by step, and the rule that decides."""
+
+    allowed: bool
+    spent: int
+    mp: int
+    steps: tuple[Step, ...]
+    rule: str
+    reason: str | None = None
+
+    def explain(self) -> str:
+        """'costs 5 MP (forest 2 +1 crossable river, forest 2)' and why it is void, if it is."""
+        parts = ", ".join(" ".join(s.cost.parts) for s in self.steps if s.cost.parts)
+        text = f"costs {self.spent} MP ({parts})" if parts else f"costs {self.spent} MP"
+        return text if self.allowed else f"{text}: void, {self.rule}" + (f" ({self.reason})" if self.reason else "")
+
+
+def land_path(
+    board: Board,
+    rules: MovementRules,
+    type_id: str,
+    path: list[str],
+    *,
+    mp_modifier: int = 0,
+    pontoons: Collection[frozenset[str]] = frozenset(),
+) -> PathVerdict:
+    """Judge a land move along `path` (the start hex first) by a unit of `type_id`."""
+    row = movement_row(rules, type_id)
+    mp = max(0, (row.mp or 0) + mp_modifier)
+    steps: list[Step] = []
+    spent = 0
+
+    def void(rule: str, reason: str) -> PathVerdict:
+        return PathVerdict(False, spent, mp, tuple(steps), rule, reason)
+
+    for i, (here, there) in enumerate(zip(path, path[1:], strict=False)):
+        if not board.on_map(there):
+            return void("A", f"{there} is not a hex of the map")
+        if not board.adjacent(here, there):
+            return void("A", f"{here} and {there} are not adjacent")
+        if board.is_sea(there):
+            return void("A", f"{there} is sea; land units go by ship (D)")
+        side = board.side(here, there)
+        bridge = side is not None and side.bridge
+        if side is not None and side.sea and not bridge:
+            return void("A", f"open water between {here} and {there}; no land move across (A.3: by ship)")
+        river: River = "none"
+        if side is not None and side.river_class in ("major", "crossable"):
+            river = "major" if side.river_class == "major" else "crossable"
+        cost = entry_cost(
+            rules,
+            type_id,
+            board.terrain[there],
+            river=river,
+            bridge=bridge,
+            road=board.road_link(here, there),
+            rail=board.rail_link(here, there),
+            pontoon=frozenset((here, there)) in pontoons,
+        )
+        if not cost.allowed:
+            return void(cost.rule, cost.reason or "not allowed")
+        if cost.whole_move and (i > 0 or len(path) > 2):
+            steps.append(Step(there, cost))
+            return void("A.1", "a pontoon or ferry crossing takes the whole move and ends it across the river")
+        steps.append(Step(there, cost))
+        spent += cost.mp or 0
+        if spent > mp:
+            return PathVerdict(False, spent, mp, tuple(steps), "A.1", f"more than the unit's {mp} MP")
+    rule = steps[-1].cost.rule if steps else "A"
+    return PathVerdict(True, spent, mp, tuple(steps), rule)
+
+
+def supply_trace(
+    board: Board,
+    start: str,
+    sources: Collection[str],
+    *,
+    enemy: Collection[str] = frozenset(),
+    wrecked: Collection[str] = frozenset(),
+    trace_hexes: int,
+) -> tuple[str, ...] | None:
+    """B.3: the hexes that prove a unit in `start` is in supply, from the unit to a source, or None.
+
+    The path runs overland for at most `trace_hexes` hexes to a railway hex, then along intact,
+    enemy-free track to a source (a source hex reached overland needs no track)."""
+    enemy, wrecked = set(enemy), set(wrecked)
+    railway = _rail_tree(board, set(sources), enemy, wrecked)
+    back: dict[str, str | None] = {start: None}
+    frontier: deque[tuple[str, int]] = deque([(start, 0)])
+    while frontier:
+        here, depth = frontier.popleft()
+        if here in railway or here in sources:
+            overland = _walk_back(back, here)
+            return overland + _walk_rail(railway, here)[1:]
+        if depth == trace_hexes:
+            continue
+        for there in board.neighbours(here):
+            if there in back or there in enemy or board.is_sea(there):
+                continue
+            side = board.side(here, there)
+            if side is not None and not side.bridge and (side.sea or side.river_class == "major"):
+                continue
+            back[there] = here
+            frontier.append((there, depth + 1))
+    return None
+
+
+def _rail_tree(board: Board, sources: set[str], enemy: set[str], wrecked: set[str]) -> dict[str, str | None]:
+    """Every hex joined to a source over intact, enemy-free track -> the next hex towards it."""
+    tree: dict[str, str | None] = {s: None for s in sorted(sources) if s not in enemy and s not in wrecked}
+    frontier = deque(tree)
+    while frontier:
+        here = frontier.popleft()
+        for there in board.neighbours(here):
+            if there in tree or there in enemy or there in wrecked or not board.rail_link(here, there):
+                continue
+            tree[there] = here
+            frontier.append(there)
+    return tree
+
+
+def _walk_back(back: dict[str, str | None], end: str) -> tuple[str, ...]:
+    path = [end]
+    while (prev := back[path[-1]]) is not None:
+        path.append(prev)
+    return tuple(reversed(path))
+
+
+def _walk_rail(tree: dict[str, str | None], start: str) -> tuple[str, ...]:
+    path = [start]
+    while start in tree and (nxt := tree[start]) is not None:
+        path.append(nxt)
+        start = nxt
+    return tuple(path)

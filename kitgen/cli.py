@@ -113,6 +113,35 @@ def new_command(
         typer.echo(f"wrote {path}")
 
 
+@app.command("state")
+def state_command(
+    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    turn: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(min=0, help="After this turn (0: the set-up); default the last."),
+    ] = None,
+    format: Annotated[
+        Format, typer.Option("--format", "-f", help="text for the umpire, json for tools.")
+    ] = Format.text,
+    out: Annotated[Optional[Path], typer.Option(help="Write to this file instead of standard output.")] = None,  # noqa: UP045
+) -> None:
+    """The campaign's state after a turn: units, supply and its proof, owners, VP, rolls, verdicts."""
+    from kitgen.campaign import load_campaign
+    from kitgen.engine.replay import replay
+    from kitgen.engine.report import state_json, state_text
+
+    campaign = load_campaign(folder)
+    state = replay(campaign, turn)
+    text = state_json(state) if format is Format.json else state_text(campaign, state)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        from kitgen.outputs import write_atomic
+
+        write_atomic(out, text.encode("utf-8"))
+        typer.echo(f"wrote {out}", err=True)
+
+
 @app.command("map")
 def map_command(
     scenario: Annotated[str, typer.Argument(help="Bundled scenario name or scenario folder.")] = DEFAULT,

@@ -86,7 +86,7 @@ def entry_cost(
     total = cost
     if river == "crossable":
         if bridge:
-            parts.append("bridge: no river cost")
+            parts.append("+0 at a bridge")
         elif row.crossable_river == PROHIBITED:
             return EntryCost(None, (), "A", reason=f"{row.name} cross a crossable river only at a bridge (p*)")
         else:
@@ -95,7 +95,7 @@ def entry_cost(
             parts.append(f"+{row.crossable_river} crossable river")
     elif river == "major":
         if bridge:
-            parts.append("bridge: no river cost")
+            parts.append("+0 at a bridge")
         elif pontoon:
             assert row.mp is not None
             return EntryCost(row.mp, ("major river by pontoon or ferry: the whole move",), "A.1", whole_move=True)

@@ -1,0 +1,1 @@
+"""The turn engine: campaign state, turn logs, replay."""

@@ -1,0 +1,303 @@
+"""Replaying a campaign: the set-up made into turn-0 state, then each turn log played in order.
+
+A strategic turn (RULES-NOTES' order) as far as kitgen plays it yet: 1 supply judged for every
+unit (B.2-B.4); 5 land movement (A, A.1), each order judged against the board, a void order
+leaving its unit where it stood; contacts listed for the tabletop; towns pass to a faction
+that holds them alone; every 3rd turn VPs are awarded (E.2), with the Red 3D6 bonus (E.3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import replace
+from pathlib import Path
+
+from kitgen.campaign import TURN_NAME, Campaign
+from kitgen.engine.state import CampaignState, Roll, UnitState, Verdict
+from kitgen.engine.turnlog import TurnLog
+from kitgen.errors import KitgenError, Problem, display_path
+from kitgen.mapping.board import Board
+from kitgen.mapping.places import place_hexes
+from kitgen.model.scenario import name_key
+from kitgen.rules.dice import Dice
+from kitgen.rules.movement import movement_row
+from kitgen.rules.paths import land_path, supply_trace
+from kitgen.rules.victory import is_award_turn, reinforcement_draws
+from kitgen.validation import validate
+from kitgen.yamlsource import Located, load_yaml
+
+
+def initial_state(campaign: Campaign) -> CampaignState:
+    """Turn 0: the set-up on the map."""
+    hexes = place_hexes(campaign.scenario, campaign.hex_map)
+    setup = campaign.setup
+    units = tuple(
+        UnitState(
+            id=u.id,
+            name=u.name,
+            faction=u.faction,
+            type=u.type,
+            stands=dict(sorted(u.stands.items())),
+            hex=hexes[name_key(u.at)],
+            commander=u.commander,
+            flags=tuple(u.flags),
+        )
+        for u in setup.units
+    )
+    return CampaignState(
+        turn=0,
+        units=units,
+        owners=dict(sorted(setup.owners.items())),
+        vp={f.id: 0 for f in campaign.scenario.meta.factions if f.scores_vp},
+        wrecked_track=tuple(sorted(hexes[name_key(n)] for n in setup.destroyed_track)),
+        alliances=tuple((a.factions[0], a.factions[1], a.turns) for a in setup.alliances),
+        ships=tuple(
+            {"id": s.id, "faction": s.faction, "name": s.name, "hex": hexes[name_key(s.at)]} for s in setup.ships
+        ),
+        trains=tuple({"id": t.id, "faction": t.faction, "hex": hexes[name_key(t.at)]} for t in setup.trains),
+        depots=tuple({"faction": d.faction, "hex": hexes[name_key(d.at)]} for d in setup.depots),
+    )
+
+
+def replay(campaign: Campaign, upto: int | None = None) -> CampaignState:
+    """The state after turn `upto` (default: the last log); a malformed log stops with its file:line."""
+    board = Board.from_map(campaign.hex_map)
+    state = initial_state(campaign)
+    for number, path in _logs(campaign):
+        if upto is not None and number > upto:
+            break
+        if number != state.turn + 1:
+            raise KitgenError(
+                [
+                    _problem(
+                        path, 1, 1, f"turn {number} follows turn {state.turn}; expected turn-{state.turn + 1:02d}.yaml"
+                    )
+                ]
+            )
+        state = play_turn(campaign, board, state, path)
+    if upto is not None and upto > state.turn:
+        raise KitgenError(
+            [_problem(campaign.folder / "turns", 1, 1, f"no log for turn {upto}; the last is turn {state.turn}")]
+        )
+    return state
+
+
+def _logs(campaign: Campaign) -> list[tuple[int, Path]]:
+    found = []
+    for path in campaign.turns:
+        match = TURN_NAME.fullmatch(path.name)
+        if match:
+            found.append((int(match.group(1)), path))
+    return sorted(found)
+
+
+def _problem(path: Path, line: int, column: int, message: str) -> Problem:
+    return Problem(display_path(path), line, column, message)
+
+
+def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path) -> CampaignState:
+    """One strategic turn from its log; nothing of a malformed log is applied."""
+    located = load_yaml(path)
+    log, problems = validate(located, TurnLog)
+    problems = located.problems + problems
+    if log is None or problems:
+        raise KitgenError(problems)
+    turn = state.turn + 1
+    if log.turn != turn:
+        raise KitgenError([located.problem(("turn",), f"turn: found {log.turn}, expected {turn} (the file's number)")])
+    _check_orders(located, log, state, board, campaign)
+    state = replace(state, turn=turn, rolls=(), verdicts=(), contacts=(), draws={})
+    state = judge_supply(campaign, board, state)
+    state = move(campaign, board, state, log, located)
+    state = settle(campaign, state)
+    if is_award_turn(campaign.scenario.victory, turn):
+        state = award_vp(campaign, state, log)
+    return state
+
+
+def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: Board, campaign: Campaign) -> None:
+    """Malformed orders stop the replay: an unknown faction or unit, a unit of another faction, a hex off the map."""
+    factions = [f.id for f in campaign.scenario.meta.factions]
+    problems = []
+    for faction, orders in log.orders.items():
+        if faction not in factions:
+            problems.append(
+                located.problem(
+                    ("orders", faction),
+                    f"orders: unknown faction '{faction}'; expected one of: {', '.join(factions)}",
+                    key=True,
+                )
+            )
+            continue
+        for i, order in enumerate(orders):
+            unit = state.unit(order.unit)
+            if unit is None:
+                problems.append(
+                    located.problem(
+                        ("orders", faction, i, "unit"), f"orders.{faction}[{i}].unit: unknown unit '{order.unit}'"
+                    )
+                )
+            elif unit.faction != faction:
+                problems.append(
+                    located.problem(
+                        ("orders", faction, i, "unit"),
+                        f"orders.{faction}[{i}].unit: {order.unit} is a {unit.faction} unit",
+                    )
+                )
+            for j, hex_id in enumerate(order.move):
+                if not board.on_map(hex_id):
+                    problems.append(
+                        located.problem(
+                            ("orders", faction, i, "move", j),
+                            f"orders.{faction}[{i}].move[{j}]: '{hex_id}' is not a hex of the map",
+                        )
+                    )
+    if problems:
+        raise KitgenError(problems)
+
+
+def enemies(state: CampaignState, faction: str, turn: int) -> set[str]:
+    return {u.hex for u in state.units if not state.allied(u.faction, faction, turn)}
+
+
+def supply_sources(campaign: Campaign, state: CampaignState, faction: str) -> set[str]:
+    """The faction's source hexes now: fixed sources, towns it holds, ports with its ships, its depots."""
+    found = set()
+    for source in campaign.hex_map.supply_sources:
+        if source.faction != faction:
+            continue
+        if source.kind == "town" and source.while_held and state.owners.get(source.town or "") != faction:
+            continue
+        found.add(source.hex)
+    conditions = campaign.hex_map.conditional_sources.get(faction, ())
+    if "ports with_friendly_ship" in conditions:
+        ports = {
+            h.id for h in campaign.hex_map.hexes if h.port and any(state.owners.get(t) == faction for t in h.towns)
+        }
+        board = Board.from_map(campaign.hex_map)
+        ships = {s["hex"] for s in state.ships if s["faction"] == faction}
+        found |= {p for p in ports if p in ships or any(n in ships for n in board.neighbours(p))}
+    if "depots captured" in conditions:
+        found |= {d["hex"] for d in state.depots if d["faction"] == faction}
+    return found
+
+
+def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
+    """B.2: every unit judged in or out of supply at the start of the turn, with the path that proves it."""
+    trace = campaign.scenario.supply.trace_hexes
+    sources = {f: supply_sources(campaign, state, f) for f in {u.faction for u in state.units}}
+    judged = []
+    for unit in state.units:
+        path = supply_trace(
+            board,
+            unit.hex,
+            sources[unit.faction],
+            enemy=enemies(state, unit.faction, state.turn) - {unit.hex},
+            wrecked=set(state.wrecked_track),
+            trace_hexes=trace,
+        )
+        judged.append(replace(unit, in_supply=path is not None, supply_path=path or (), moved=False))
+    return replace(state, units=tuple(judged))
+
+
+def move(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located) -> CampaignState:
+    """A, A.1: each land move judged on the board; a void order leaves its unit where it stood."""
+    units = {u.id: u for u in state.units}
+    verdicts = []
+    file = display_path(located.path)
+    for faction in log.orders:  # in the order the log gives them
+        for i, order in enumerate(log.orders[faction]):
+            line, _ = located.position(("orders", faction, i))
+            unit = units[order.unit]
+            route = "-".join(order.move)
+            row = f"{unit.name} ({unit.type}, {movement_row(campaign.scenario.movement, unit.type).mp} MP)"
+            if unit.moved:
+                verdicts.append(
+                    Verdict(
+                        file,
+                        line,
+                        faction,
+                        unit.id,
+                        f"path {route}",
+                        "void",
+                        f"{row} has moved already this turn: void",
+                        "A",
+                    )
+                )
+                continue
+            if order.move[0] != unit.hex:
+                why = f"{row} is in {unit.hex}, not {order.move[0]}: void"
+                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A"))
+                continue
+            judged = land_path(board, campaign.scenario.movement, unit.type, list(order.move))
+            verdicts.append(
+                Verdict(
+                    file,
+                    line,
+                    faction,
+                    unit.id,
+                    f"path {route}",
+                    "done" if judged.allowed else "void",
+                    f"{row}: path {route} {judged.explain()}",
+                    judged.rule,
+                )
+            )
+            if judged.allowed:
+                units[unit.id] = replace(unit, hex=order.move[-1], moved=True)
+    return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
+
+
+def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
+    """Contacts for the tabletop, and towns passing to the faction that holds them alone."""
+    by_hex: dict[str, set[str]] = {}
+    for u in state.units:
+        by_hex.setdefault(u.hex, set()).add(u.faction)
+    contacts = tuple(
+        sorted(h for h, fs in by_hex.items() if any(not state.allied(a, b, state.turn) for a in fs for b in fs))
+    )
+    owners = dict(state.owners)
+    for h in campaign.hex_map.hexes:
+        factions = by_hex.get(h.id, set())
+        if len(factions) == 1:
+            for town in h.towns:
+                owners[town] = next(iter(factions))
+    return replace(state, contacts=contacts, owners=owners)
+
+
+def award_vp(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
+    """E.2: every 3rd turn each faction adds the VP of the towns it holds; E.3: the Reds add 3D6."""
+    vp = dict(state.vp)
+    for town in campaign.scenario.towns:
+        owner = state.owners.get(town.name, "none")
+        if owner in vp:
+            vp[owner] += town.vp.get(owner) or 0
+    rolls = list(state.rolls)
+    for faction, dice in sorted(campaign.scenario.victory.bonus.items()):
+        purpose = f"E.3 {faction} {dice} bonus VP, turn {state.turn}"
+        roll = _roll(campaign, log, purpose, dice)
+        rolls.append(roll)
+        vp[faction] = vp.get(faction, 0) + roll.value
+    victory = campaign.scenario.victory
+    draws: dict[str, int] = {}
+    for faction, threshold in sorted(victory.thresholds.items()):
+        k = 0
+        while vp.get(faction, 0) >= threshold:  # RULES-NOTES: subtract and roll again while still at or above it
+            k += 1
+            chart = victory.reinforcement_chart.roll
+            roll = _roll(campaign, log, f"II.E.2 {faction} reinforcement chart, roll {k}, turn {state.turn}", chart)
+            rolls.append(roll)
+            draws[faction] = draws.get(faction, 0) + reinforcement_draws(victory, faction, roll.value)
+            vp[faction] -= threshold
+    return replace(state, vp=vp, rolls=tuple(rolls), draws=draws)
+
+
+def _roll(campaign: Campaign, log: TurnLog, purpose: str, dice: str) -> Roll:
+    """A roll the umpire wrote in the log, else one drawn from the campaign's seeded dice."""
+    given = next((r for r in log.dice if r.purpose == purpose), None)
+    if given is not None:
+        return Roll(purpose, dice, given.value, "given")
+    seed = hashlib.sha256(f"{campaign.meta.seed}:{purpose}".encode()).digest()
+    rng = random.Random(int.from_bytes(seed[:8], "big"))
+    d = Dice.parse(dice)
+    return Roll(purpose, dice, sum(rng.randint(1, d.sides) for _ in range(d.count)), "drawn")

@@ -1,0 +1,86 @@
+"""The state of a campaign between turns, as plain immutable values, and its JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+STATE_SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class UnitState:
+    id: str
+    name: str
+    faction: str
+    type: str
+    stands: dict[str, int]
+    hex: str
+    commander: str | None = None
+    flags: tuple[str, ...] = ()
+    in_supply: bool | None = None
+    """B.2: judged at the start of each turn; None before the first judgement."""
+    supply_path: tuple[str, ...] = ()
+    """The hexes that prove it (B.3), from the unit to a source; empty when out of supply."""
+    moved: bool = False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """An order judged: where it stands in the log, what it was, and why it stands or fails."""
+
+    file: str
+    line: int
+    faction: str
+    unit: str
+    order: str
+    result: str
+    """'done' or 'void'."""
+    explanation: str
+    rule: str
+
+    def text(self) -> str:
+        """As the issue writes it: `turns/turn-04.yaml:17: 2nd Kornilov Regt (cavalry, 4 MP): path
+        0303-0304-0404 costs 5 MP (forest 2 +1 crossable river, forest 2): void, A.1`."""
+        return f"{self.file}:{self.line}: {self.explanation}"
+
+
+@dataclass(frozen=True)
+class Roll:
+    purpose: str
+    dice: str
+    value: int
+    source: str
+    """'given' (the umpire rolled it and wrote it in the log) or 'drawn' (the campaign's seeded dice)."""
+
+
+@dataclass(frozen=True)
+class CampaignState:
+    turn: int
+    """The last turn played (0: the set-up)."""
+    units: tuple[UnitState, ...]
+    owners: dict[str, str]
+    """Town -> owner ('none' if nobody has held it)."""
+    vp: dict[str, int]
+    wrecked_track: tuple[str, ...]
+    alliances: tuple[tuple[str, str, int], ...]
+    """(faction, faction, last turn of the alliance)."""
+    ships: tuple[dict[str, Any], ...] = ()
+    trains: tuple[dict[str, Any], ...] = ()
+    depots: tuple[dict[str, Any], ...] = ()
+    rolls: tuple[Roll, ...] = ()
+    verdicts: tuple[Verdict, ...] = ()
+    contacts: tuple[str, ...] = field(default=())
+    """Hexes where units of enemy factions stand together after movement: battles to fight."""
+    draws: dict[str, int] = field(default_factory=dict)
+    """II.E: slips each faction draws from its pile this turn (drawing them is the umpire's, for now)."""
+
+    def unit(self, unit_id: str) -> UnitState | None:
+        return next((u for u in self.units if u.id == unit_id), None)
+
+    def allied(self, a: str, b: str, turn: int) -> bool:
+        return a == b or any({x, y} == {a, b} and turn <= last for x, y, last in self.alliances)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        return {"schema_version": STATE_SCHEMA_VERSION, **data}

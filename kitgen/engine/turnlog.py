@@ -1,0 +1,49 @@
+"""A turn log, turns/turn-NN.yaml: the orders as written and the dice the umpire rolled.
+
+```yaml
+turn: 1
+orders:
+  whites:
+    - {unit: w_kornilov_1, move: ["3316", "3317"]}    # a land move: the hexes in order, from the unit's own
+dice:
+  - {purpose: "E.3 Red 3D6 bonus", value: 11}           # a roll made at the table; any roll not given is drawn
+```
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field
+from pydantic_core import PydanticCustomError
+
+from kitgen.model.base import Ident, Model, Text
+
+
+def _hex_id(value: Any) -> Any:
+    if isinstance(value, str) and re.fullmatch(r"\d{4,6}", value):
+        return value
+    raise PydanticCustomError(
+        "hex_id", "found {found}, expected a hex id in quotes, like '0304' (CCRR)", {"found": repr(value)}
+    )
+
+
+HexId = Annotated[str, BeforeValidator(_hex_id)]
+
+
+class MoveOrder(Model):
+    unit: Ident
+    move: list[HexId] = Field(min_length=2)
+    """The hexes of the move in order, starting with the unit's own."""
+
+
+class GivenRoll(Model):
+    purpose: Text
+    value: int
+
+
+class TurnLog(Model):
+    turn: int = Field(ge=1)
+    orders: dict[str, list[MoveOrder]] = {}
+    dice: list[GivenRoll] = []

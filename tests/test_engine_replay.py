@@ -1,0 +1,134 @@
+"""Replaying a campaign's turn logs (issue 4): the parts played so far, clause by clause."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kitgen.campaign import load_campaign, new_campaign
+from kitgen.engine.replay import replay
+from kitgen.errors import KitgenError
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path / "cache"))
+    new_campaign(tmp_path / "c", "denikin-1919", 1919)
+    return tmp_path / "c"
+
+
+def log(folder: Path, turn: int, text: str = "orders: {}\n") -> Path:
+    path = folder / "turns" / f"turn-{turn:02d}.yaml"
+    path.write_text(f"turn: {turn}\n{text}", encoding="utf-8")
+    return path
+
+
+def test_A1_a_void_order_leaves_the_unit_and_says_why(folder: Path) -> None:
+    """Issue 4: "An order that is well-formed but breaks a rule is void ... the unit holds, and the
+    verdict is reported with the order's file:line, the unit and the rule". A.1: cavalry have 4 MP."""
+    start = replay(load_campaign(folder)).unit("r_4th_cav_div")
+    assert start is not None and start.hex == "4521"
+    log(
+        folder,
+        1,
+        'orders:\n  reds:\n    - {unit: r_4th_cav_div, move: ["4521", "4522", "4523", "4524", "4525", "4526"]}\n',
+    )
+    state = replay(load_campaign(folder))
+    unit = state.unit("r_4th_cav_div")
+    assert unit is not None and unit.hex == "4521" and not unit.moved
+    (verdict,) = state.verdicts
+    assert verdict.result == "void" and verdict.rule == "A.1" and verdict.line == 4
+    assert verdict.text().endswith(
+        "4th Cavalry Div (cavalry, 4 MP): path 4521-4522-4523-4524-4525-4526 costs 5 MP "
+        "(open 1 +0 at a bridge, open 1, open 1, open 1, open 1): void, A.1 (more than the unit's 4 MP)"
+    )
+
+
+def test_A_a_lawful_move_is_made(folder: Path) -> None:
+    """A table: infantry 2 MP, open 1: one hex is within the move."""
+    log(folder, 1, 'orders:\n  whites:\n    - {unit: w_drozdovsky_1, move: ["3416", "3417"]}\n')
+    unit = replay(load_campaign(folder)).unit("w_drozdovsky_1")
+    assert unit is not None and unit.hex == "3417" and unit.moved
+
+
+def test_a_malformed_log_stops_the_replay_at_its_line(folder: Path) -> None:
+    """Issue 4: "A malformed log (unknown unit, bad hex id, missing field, wrong type) is an error
+    that stops the replay with file:line:column and what would be right; nothing is half-applied"."""
+    log(folder, 1, 'orders:\n  whites:\n    - {unit: w_nobody, move: ["3416", "9999"]}\n')
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    text = [str(p) for p in caught.value.problems]
+    assert any(":4:14: orders.whites[0].unit: unknown unit 'w_nobody'" in t for t in text), text
+    assert any("move[1]: '9999' is not a hex of the map" in t for t in text), text
+    log(folder, 1, "orders:\n  whites:\n    - {unit: w_drozdovsky_1, move: [3416, 3417]}\n")
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    assert "expected a hex id in quotes, like '0304'" in str(caught.value.problems[0])
+
+
+def test_B2_supply_is_judged_at_the_start_of_each_turn(folder: Path) -> None:
+    """B.2: "All units will be judged as to if they are in or out of supply at the beginning of
+    each strategic turn"; the state gives the hexes that prove it (issue 4)."""
+    assert all(u.in_supply is None for u in replay(load_campaign(folder)).units)
+    log(folder, 1)
+    state = replay(load_campaign(folder))
+    assert all(u.in_supply is not None for u in state.units)
+    kharkov = state.unit("r_kharkov_communist")
+    assert kharkov is not None and kharkov.in_supply and kharkov.supply_path[0] == kharkov.hex
+
+
+def test_E2_VP_are_added_at_the_end_of_every_3rd_turn(folder: Path) -> None:
+    """E.2: "Faction occupying city/town at end of each 3rd Strategic turn gets the VPs added to
+    their total"; E.3: the Reds "roll 3 D6 worth of extra VPs every 3rd Strategic turn"."""
+    for turn in (1, 2):
+        log(folder, turn)
+    assert replay(load_campaign(folder)).vp == {"reds": 0, "whites": 0, "ukrainians": 0}
+    log(folder, 3, 'orders: {}\ndice:\n  - {purpose: "E.3 reds 3D6 bonus VP, turn 3", value: 11}\n')
+    state = replay(load_campaign(folder))
+    bonus = [r for r in state.rolls if r.purpose.startswith("E.3")]
+    assert [(r.value, r.source) for r in bonus] == [(11, "given")]
+    campaign = load_campaign(folder)
+    held = sum(t.vp["whites"] or 0 for t in campaign.scenario.towns if campaign.setup.owners[t.name] == "whites")
+    assert state.vp["whites"] == held % 45 and held < 90  # E.4: a chart roll per 45
+
+
+def test_E3_chart_rolls_while_the_total_is_at_or_above_30(folder: Path) -> None:
+    """E.3: "Every time the Red VP total reaches 30 - pts. the Reds roll on their ... Chart then
+    subtract 30" (RULES-NOTES: again while still at or above it); rolls not given are drawn from
+    the campaign's seed and say so."""
+    for turn in (1, 2, 3):
+        log(folder, turn)
+    state = replay(load_campaign(folder))
+    charts = [r for r in state.rolls if r.purpose.startswith("II.E.2 reds")]
+    assert charts and all(r.source == "drawn" and 1 <= r.value <= 6 for r in charts)
+    assert 0 <= state.vp["reds"] < 30
+    assert state.draws["reds"] >= 3 * len(charts)  # II.E.2: the Red chart gives 3 to 7 draws a roll
+
+
+def test_the_same_logs_give_the_same_state(folder: Path, tmp_path: Path) -> None:
+    """Issue 4: "Replaying the sample campaign gives the same state every time, on any machine"."""
+    for turn in (1, 2, 3):
+        log(folder, turn)
+    env = {**os.environ, "KITGEN_CACHE": str(tmp_path / "cache")}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-m", "kitgen", "state", str(folder), "--format", "json"],
+            capture_output=True,
+            check=True,
+            env={**env, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    ]
+    assert runs[0] == runs[1] and b'"turn": 3' in runs[0]
+
+
+def test_a_turn_log_out_of_order_is_refused(folder: Path) -> None:
+    """Logs run turn-01, turn-02, ... with no gap."""
+    log(folder, 2)
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    assert "turn 2 follows turn 0; expected turn-01.yaml" in str(caught.value.problems[0])

@@ -35,7 +35,8 @@ def test_A1_a_void_order_leaves_the_unit_and_says_why(folder: Path) -> None:
     log(
         folder,
         1,
-        'orders:\n  reds:\n    - {unit: r_4th_cav_div, move: ["4521", "4522", "4523", "4524", "4525", "4526"]}\n',
+        'orders:\n  reds:\n    - {unit: r_4th_cav_div, move: ["4521", "4522", "4523", "4524", "4525", "4526"]}\n'
+        'dice:\n  - {purpose: "II.C Budenny command roll, turn 1", value: 1}\n',
     )
     state = replay(load_campaign(folder))
     unit = state.unit("r_4th_cav_div")
@@ -50,9 +51,62 @@ def test_A1_a_void_order_leaves_the_unit_and_says_why(folder: Path) -> None:
 
 def test_A_a_lawful_move_is_made(folder: Path) -> None:
     """A table: infantry 2 MP, open 1: one hex is within the move."""
-    log(folder, 1, 'orders:\n  whites:\n    - {unit: w_drozdovsky_1, move: ["3416", "3417"]}\n')
+    log(folder, 1, drozdovsky_order(8))
     unit = replay(load_campaign(folder)).unit("w_drozdovsky_1")
     assert unit is not None and unit.hex == "3417" and unit.moved
+
+
+def drozdovsky_order(roll: int, turn: int = 1, start: str = "3416", end: str = "3417") -> str:
+    return (
+        f'orders:\n  whites:\n    - {{unit: w_drozdovsky_1, move: ["{start}", "{end}"]}}\n'
+        f'dice:\n  - {{purpose: "II.C Mai-Maevsky command roll, turn {turn}", value: {roll}}}\n'
+    )
+
+
+def test_II_C1_a_commander_over_his_rating_holds_his_units(folder: Path) -> None:
+    """II.C.1: "roll a D10 and must get rating or less to have commander do as told"; II.C.2:
+    "Failure to make rating means that the unit(s) involved do not move". Mai-Maevsky is rated 8."""
+    log(folder, 1, drozdovsky_order(9))
+    state = replay(load_campaign(folder))
+    unit = state.unit("w_drozdovsky_1")
+    assert unit is not None and unit.hex == "3416"
+    (verdict,) = state.verdicts
+    assert verdict.result == "held" and verdict.rule == "II.C"
+    assert "command roll 9 over 8 (Mai-Maevsky)" in verdict.explanation
+    assert state.command_failures == {"Mai-Maevsky": 1}
+
+
+def test_II_C4_after_a_failure_the_next_roll_is_1_easier(folder: Path) -> None:
+    """II.C.4: "Next turn after failure, subtract 1 from dependability roll to make it more likely
+    they will obey. This will be cumulative." A 9 fails Mai-Maevsky (8) once, then obeys."""
+    log(folder, 1, drozdovsky_order(9))
+    log(folder, 2, drozdovsky_order(9, turn=2))
+    state = replay(load_campaign(folder))
+    unit = state.unit("w_drozdovsky_1")
+    assert unit is not None and unit.hex == "3417" and state.command_failures == {}
+
+
+def test_A4_armoured_cars_roll_2D6_per_vehicle_and_break_down_on_2_or_3(folder: Path) -> None:
+    """A.4: "Every turn any armored cars move on the strategic map, roll 2 D6 per vehicle for
+    mechanical breakdown on rolls of 2 or 3. Vehicle is lost for duration of campaign." The Red
+    armoured cars (2 vehicles, with Trotsky's regiment in Kharkov) move one hex."""
+    cars = replay(load_campaign(folder)).unit("r_armoured_cars")
+    assert cars is not None and cars.stands == {"armoured_car": 2}
+    step = "2910"
+    log(
+        folder,
+        1,
+        f'orders:\n  reds:\n    - {{unit: r_armoured_cars, move: ["{cars.hex}", "{step}"]}}\n'
+        "dice:\n"
+        '  - {purpose: "II.C Trotsky command roll, turn 1", value: 1}\n'
+        '  - {purpose: "A.4 r_armoured_cars vehicle 1 breakdown, turn 1", value: 3}\n'
+        '  - {purpose: "A.4 r_armoured_cars vehicle 2 breakdown, turn 1", value: 7}\n',
+    )
+    state = replay(load_campaign(folder))
+    moved = state.unit("r_armoured_cars")
+    assert moved is not None and moved.hex == step, state.verdicts
+    assert moved.stands == {"armoured_car": 1}
+    assert [r.source for r in state.rolls if r.purpose.startswith("A.4")] == ["given", "given"]
 
 
 def test_a_malformed_log_stops_the_replay_at_its_line(folder: Path) -> None:

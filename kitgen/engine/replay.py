@@ -20,8 +20,9 @@ from kitgen.errors import KitgenError, Problem, display_path
 from kitgen.mapping.board import Board
 from kitgen.mapping.places import place_hexes
 from kitgen.model.scenario import name_key
+from kitgen.rules.command import obey_target
 from kitgen.rules.dice import Dice
-from kitgen.rules.movement import movement_row
+from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
 from kitgen.rules.paths import land_path, supply_trace
 from kitgen.rules.victory import is_award_turn, reinforcement_draws
 from kitgen.validation import validate
@@ -109,7 +110,9 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     _check_orders(located, log, state, board, campaign)
     state = replace(state, turn=turn, rolls=(), verdicts=(), contacts=(), draws={})
     state = judge_supply(campaign, board, state)
-    state = move(campaign, board, state, log, located)
+    state, halted = command(campaign, board, state, log, located)
+    state = move(campaign, board, state, log, located, halted)
+    state = breakdowns(campaign, state, log)
     state = settle(campaign, state)
     if is_award_turn(campaign.scenario.victory, turn):
         state = award_vp(campaign, state, log)
@@ -201,7 +204,57 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
     return replace(state, units=tuple(judged))
 
 
-def move(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located) -> CampaignState:
+def command(
+    campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located
+) -> tuple[CampaignState, dict[str, str]]:
+    """II.C: for each hex with ordered units, the highest-ranking commander there rolls a D10 and
+    obeys at or under his rating; units with no commander roll each, 1-4 with a commander
+    adjacent, 1-3 if not; each failure in a row makes the next roll 1 easier (II.C.4). Returns the
+    state (rolls, failures) and the units held back, with why."""
+    s = campaign.scenario
+    rules = s.command
+    ordered = [(f, o.unit) for f, orders in log.orders.items() for o in orders]
+    units = {u.id: u for u in state.units}
+    by_hex: dict[tuple[str, str], list[str]] = {}
+    for faction, unit_id in ordered:
+        by_hex.setdefault((faction, units[unit_id].hex), []).append(unit_id)
+    failures = dict(state.command_failures)
+    rolls = list(state.rolls)
+    halted: dict[str, str] = {}
+    for (faction, hex_id), ids in sorted(by_hex.items()):
+        present = [
+            c
+            for u in state.units
+            if u.faction == faction and u.hex == hex_id and u.commander
+            for c in [s.find_commander(u.commander)]
+            if c is not None
+        ]
+        groups: list[tuple[str, int | None, bool, list[str]]]
+        if present:
+            leader = min(present, key=s.rank)
+            groups = [(leader.name, leader.dependability, False, ids)]
+        else:
+            near = {n for n in board.neighbours(hex_id)}
+            adjacent = any(u.faction == faction and u.commander and u.hex in near for u in state.units)
+            groups = [(unit_id, None, adjacent, [unit_id]) for unit_id in ids]
+        for key, rating, adjacent, members in groups:
+            before = failures.get(key, 0)
+            target = obey_target(rules, rating, failures=before, adjacent=adjacent)
+            roll = _roll(campaign, log, f"II.C {key} command roll, turn {state.turn}", rules.roll)
+            rolls.append(roll)
+            if roll.value <= target:
+                failures.pop(key, None)
+                continue
+            failures[key] = before + 1
+            who = key if rating is not None else "no commander in the hex"
+            for unit_id in members:
+                halted[unit_id] = f"command roll {roll.value} over {target} ({who}): the unit does not move, II.C.2"
+    return replace(state, rolls=tuple(rolls), command_failures=failures), halted
+
+
+def move(
+    campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located, halted: dict[str, str]
+) -> CampaignState:
     """A, A.1: each land move judged on the board; a void order leaves its unit where it stood."""
     units = {u.id: u for u in state.units}
     verdicts = []
@@ -226,6 +279,10 @@ def move(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, l
                     )
                 )
                 continue
+            if unit.id in halted:
+                why = f"{row}: path {route}: {halted[unit.id]}"
+                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "held", why, "II.C"))
+                continue
             if order.move[0] != unit.hex:
                 why = f"{row} is in {unit.hex}, not {order.move[0]}: void"
                 verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A"))
@@ -246,6 +303,29 @@ def move(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, l
             if judged.allowed:
                 units[unit.id] = replace(unit, hex=order.move[-1], moved=True)
     return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
+
+
+def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
+    """A.4, A.5: every vehicle of a unit that moved on the map rolls for breakdown; a vehicle that
+    breaks down is lost for the campaign (none roll when carried by train or ship)."""
+    rules = campaign.scenario.movement
+    rolls = list(state.rolls)
+    units = []
+    for unit in state.units:
+        check = breakdown_roll(rules, unit.type, carried=False) if unit.moved else None
+        stands = dict(unit.stands)
+        if check is not None:
+            for k in range(1, stands.get(unit.type, 0) + 1):
+                roll = _roll(
+                    campaign, log, f"{check.source} {unit.id} vehicle {k} breakdown, turn {state.turn}", check.roll
+                )
+                rolls.append(roll)
+                if breaks_down(check, roll.value):
+                    stands[unit.type] -= 1
+        stands = {kind: n for kind, n in stands.items() if n > 0}
+        if stands:
+            units.append(replace(unit, stands=stands))
+    return replace(state, units=tuple(units), rolls=tuple(rolls))
 
 
 def settle(campaign: Campaign, state: CampaignState) -> CampaignState:

@@ -72,6 +72,8 @@ class CampaignState:
     verdicts: tuple[Verdict, ...] = ()
     contacts: tuple[str, ...] = field(default=())
     """Hexes where units of enemy factions stand together after movement: battles to fight."""
+    command_failures: dict[str, int] = field(default_factory=dict)
+    """II.C.4: failures in a row of each commander (or leaderless unit), which ease his next roll."""
     draws: dict[str, int] = field(default_factory=dict)
     """II.E: slips each faction draws from its pile this turn (drawing them is the umpire's, for now)."""
 

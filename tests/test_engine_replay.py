@@ -186,3 +186,74 @@ def test_a_turn_log_out_of_order_is_refused(folder: Path) -> None:
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
     assert "turn 2 follows turn 0; expected turn-01.yaml" in str(caught.value.problems[0])
+
+
+def event_log(roll: int) -> str:
+    return f'orders: {{}}\ndice:\n  - {{purpose: "II.A event roll, turn 1", value: {roll}}}\n'
+
+
+@pytest.mark.parametrize("roll", [1, 5])
+def test_II_A1_no_card_unless_a_6(folder: Path, roll: int) -> None:
+    """II.A.1: a D6 every strategic turn; "on a 6 draw one event card" (events.yaml: draw_on [6])."""
+    log(folder, 1, event_log(roll))
+    state = replay(load_campaign(folder))
+    assert state.events == () and len(state.deck) == len(load_campaign(folder).scenario.cards.events)
+
+
+def test_II_A1_a_6_draws_the_top_card_and_spends_it(folder: Path) -> None:
+    """II.A.1 on a 6; RULES-NOTES: "Event cards (II.A.2) are discarded after use unless the card
+    says it goes back into the deck"."""
+    campaign = load_campaign(folder)
+    top = replay(campaign).deck[0]
+    card = next(c for c in campaign.scenario.cards.events if c.id == top)
+    log(folder, 1, event_log(6))
+    state = replay(load_campaign(folder))
+    assert state.events == (top,)
+    assert (top in state.deck) == card.returns_to_deck
+    assert len(state.deck) == len(campaign.scenario.cards.events) - (0 if card.returns_to_deck else 1)
+
+
+def test_the_deck_is_shuffled_from_the_campaign_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deterministic: the same seed, the same deck; another seed, another order."""
+    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path / "cache"))
+    decks = []
+    for name, seed in (("a", 1), ("b", 1), ("c", 2)):
+        new_campaign(tmp_path / name, "denikin-1919", seed)
+        decks.append(replay(load_campaign(tmp_path / name)).deck)
+    assert decks[0] == decks[1] != decks[2] and sorted(decks[0]) == sorted(decks[2])
+
+
+def test_II_A2_card_effects_in_rule_terms(folder: Path) -> None:
+    """Card effects the engine applies (cards.yaml): VP, extra draws, an alliance, wrecked track,
+    a town changing hands, new units, lasting movement and command modifiers, a supply cut; what
+    it cannot apply goes to the umpire."""
+    from kitgen.engine.replay import _modifier, apply_effect
+    from kitgen.model.forces import Effect
+
+    campaign = load_campaign(folder)
+    state = replay(campaign)
+    kharkov = next(h.id for h in campaign.hex_map.hexes if "Kharkov" in h.towns)
+
+    def after(**effect: object) -> object:
+        return apply_effect(campaign, state, "test_card", Effect.model_validate(effect))
+
+    assert after(kind="vp", faction="whites", amount=3).vp["whites"] == 3  # type: ignore[attr-defined]
+    assert after(kind="draws", faction="reds", draws=2).draws == {"reds": 2}  # type: ignore[attr-defined]
+    allied = after(kind="alliance", factions=["whites", "ukrainians"], turns=2)
+    assert allied.allied("whites", "ukrainians", 1) and not allied.allied("whites", "ukrainians", 3)  # type: ignore[attr-defined]
+    assert kharkov in after(kind="track_destroyed", at="Kharkov").wrecked_track  # type: ignore[attr-defined]
+    assert after(kind="town_owner", at="Kharkov", faction="whites").owners["Kharkov"] == "whites"  # type: ignore[attr-defined]
+    joined = after(
+        kind="units",
+        faction="whites",
+        at="Kharkov",
+        units=[{"name": "Volunteers", "type": "infantry", "stands": {"infantry": 3}}],
+    )
+    assert joined.unit("test_card_1").hex == kharkov  # type: ignore[attr-defined]
+    slowed = after(kind="movement", faction="reds", modifier=-1, turns=1)
+    assert _modifier(slowed, "movement", "reds") == -1 and _modifier(slowed, "movement", "whites") == 0  # type: ignore[arg-type]
+    cut = after(kind="supply_cut", faction="makhnovists", turns=1)
+    assert all(u.in_supply is False for u in cut.units if u.faction == "makhnovists")  # type: ignore[attr-defined]
+    assert after(kind="umpire", text="Remove Grigoriev from play.").umpire == (
+        "test_card: Remove Grigoriev from play.",
+    )  # type: ignore[attr-defined]

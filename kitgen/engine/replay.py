@@ -19,6 +19,7 @@ from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError, Problem, display_path
 from kitgen.mapping.board import Board
 from kitgen.mapping.places import place_hexes
+from kitgen.model.forces import Effect
 from kitgen.model.scenario import name_key
 from kitgen.rules.command import obey_target
 from kitgen.rules.dice import Dice
@@ -46,8 +47,11 @@ def initial_state(campaign: Campaign) -> CampaignState:
         )
         for u in setup.units
     )
+    cards = [c.id for c in campaign.scenario.cards.events]
+    random.Random(_seed(campaign, "II.A event deck")).shuffle(cards)
     return CampaignState(
         turn=0,
+        deck=tuple(cards),
         units=units,
         owners=dict(sorted(setup.owners.items())),
         vp={f.id: 0 for f in campaign.scenario.meta.factions if f.scores_vp},
@@ -108,9 +112,10 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     if log.turn != turn:
         raise KitgenError([located.problem(("turn",), f"turn: found {log.turn}, expected {turn} (the file's number)")])
     _check_orders(located, log, state, board, campaign)
-    state = replace(state, turn=turn, rolls=(), verdicts=(), contacts=(), draws={})
+    state = replace(state, turn=turn, rolls=(), verdicts=(), contacts=(), draws={}, events=(), umpire=())
     state = judge_supply(campaign, board, state)
     state, halted = command(campaign, board, state, log, located)
+    state = random_event(campaign, state, log)
     state = move(campaign, board, state, log, located, halted)
     state = breakdowns(campaign, state, log)
     state = settle(campaign, state)
@@ -200,8 +205,87 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
             wrecked=set(state.wrecked_track),
             trace_hexes=trace,
         )
+        if _active(state, "supply_cut", unit.faction):
+            path = None
         judged.append(replace(unit, in_supply=path is not None, supply_path=path or (), moved=False))
     return replace(state, units=tuple(judged))
+
+
+def _active(state: CampaignState, kind: str, faction: str) -> list[int]:
+    return [m for k, f, m, last in state.modifiers if k == kind and f in (faction, "all") and state.turn <= last]
+
+
+def _modifier(state: CampaignState, kind: str, faction: str) -> int:
+    return sum(_active(state, kind, faction))
+
+
+def random_event(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
+    """II.A.1: a D6 every strategic turn; on a 6 the top event card is drawn and its effects
+    applied (RULES-NOTES: discarded after use unless the card goes back into the deck)."""
+    events = campaign.scenario.events
+    roll = _roll(campaign, log, f"II.A event roll, turn {state.turn}", events.roll)
+    state = replace(state, rolls=(*state.rolls, roll))
+    if roll.value not in events.draw_on or not state.deck:
+        return state
+    card = next(c for c in campaign.scenario.cards.events if c.id == state.deck[0])
+    deck = state.deck[1:] + ((card.id,) if card.returns_to_deck else ())
+    state = replace(state, deck=deck, events=(*state.events, card.id))
+    for effect in card.effects:
+        state = apply_effect(campaign, state, card.id, effect)
+    return state
+
+
+def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Effect) -> CampaignState:
+    """One card effect in rule terms; what kitgen cannot do is listed for the umpire."""
+    hexes = place_hexes(campaign.scenario, campaign.hex_map)
+    scoring = list(state.vp)
+    last = state.turn + (effect.turns or 1) - 1
+    faction = effect.faction or "all"
+    match effect.kind:
+        case "vp":
+            vp = dict(state.vp)
+            for f in scoring if faction == "all" else [faction]:
+                if f in vp:
+                    vp[f] = max(0, vp[f] + (effect.amount or 0))
+            return replace(state, vp=vp)
+        case "draws":
+            draws = dict(state.draws)
+            draws[faction] = draws.get(faction, 0) + (effect.draws or 0)
+            return replace(state, draws=draws)
+        case "command" | "movement":
+            lasting = (effect.kind, faction, effect.modifier or 0, last)
+            return replace(state, modifiers=(*state.modifiers, lasting))
+        case "supply_cut":  # from this turn on: its units are out of supply now, and at the next judgements
+            cut = tuple(
+                replace(u, in_supply=False, supply_path=()) if faction in (u.faction, "all") else u for u in state.units
+            )
+            return replace(state, units=cut, modifiers=(*state.modifiers, ("supply_cut", faction, 0, last)))
+        case "alliance":
+            a, b = effect.factions
+            return replace(state, alliances=(*state.alliances, (a, b, last)))
+        case "track_destroyed" if effect.at and name_key(effect.at) in hexes:
+            wrecked = tuple(sorted({*state.wrecked_track, hexes[name_key(effect.at)]}))
+            return replace(state, wrecked_track=wrecked)
+        case "town_owner" if effect.at and campaign.scenario.find_town(effect.at):
+            town = campaign.scenario.find_town(effect.at)
+            assert town is not None
+            return replace(state, owners={**state.owners, town.name: faction})
+        case "units" if effect.at and name_key(effect.at) in hexes:
+            new = tuple(
+                UnitState(
+                    id=f"{card}_{k}",
+                    name=spec.name,
+                    faction=faction,
+                    type=spec.type,
+                    stands=dict(sorted(spec.stands.items())),
+                    hex=hexes[name_key(effect.at)],
+                    flags=tuple(spec.flags),
+                )
+                for k, spec in enumerate(effect.units, 1)
+            )
+            return replace(state, units=state.units + new)
+    what = effect.text or f"{effect.kind}: {effect.model_dump(exclude_defaults=True)}"
+    return replace(state, umpire=(*state.umpire, f"{card}: {what}"))
 
 
 def command(
@@ -239,7 +323,10 @@ def command(
             groups = [(unit_id, None, adjacent, [unit_id]) for unit_id in ids]
         for key, rating, adjacent, members in groups:
             before = failures.get(key, 0)
-            target = obey_target(rules, rating, failures=before, adjacent=adjacent)
+            # a card's command modifier is added to the roll, so it comes off the target
+            target = obey_target(rules, rating, failures=before, adjacent=adjacent) - _modifier(
+                state, "command", faction
+            )
             roll = _roll(campaign, log, f"II.C {key} command roll, turn {state.turn}", rules.roll)
             rolls.append(roll)
             if roll.value <= target:
@@ -287,7 +374,8 @@ def move(
                 why = f"{row} is in {unit.hex}, not {order.move[0]}: void"
                 verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A"))
                 continue
-            judged = land_path(board, campaign.scenario.movement, unit.type, list(order.move))
+            mp = _modifier(state, "movement", faction)
+            judged = land_path(board, campaign.scenario.movement, unit.type, list(order.move), mp_modifier=mp)
             verdicts.append(
                 Verdict(
                     file,
@@ -372,12 +460,17 @@ def award_vp(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaign
     return replace(state, vp=vp, rolls=tuple(rolls), draws=draws)
 
 
+def _seed(campaign: Campaign, purpose: str) -> int:
+    """Each roll its own stream, from the campaign's seed and the roll's purpose: a replay draws
+    the same, and adding a roll to one turn does not change the others."""
+    return int.from_bytes(hashlib.sha256(f"{campaign.meta.seed}:{purpose}".encode()).digest()[:8], "big")
+
+
 def _roll(campaign: Campaign, log: TurnLog, purpose: str, dice: str) -> Roll:
     """A roll the umpire wrote in the log, else one drawn from the campaign's seeded dice."""
     given = next((r for r in log.dice if r.purpose == purpose), None)
     if given is not None:
         return Roll(purpose, dice, given.value, "given")
-    seed = hashlib.sha256(f"{campaign.meta.seed}:{purpose}".encode()).digest()
-    rng = random.Random(int.from_bytes(seed[:8], "big"))
+    rng = random.Random(_seed(campaign, purpose))
     d = Dice.parse(dice)
     return Roll(purpose, dice, sum(rng.randint(1, d.sides) for _ in range(d.count)), "drawn")

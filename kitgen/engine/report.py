@@ -29,6 +29,11 @@ def state_text(campaign: Campaign, state: CampaignState) -> str:
         out += ["", "Contacts (battles to fight): " + ", ".join(state.contacts)]
     if state.verdicts:
         out += ["", "Orders"] + [f"  {v.text()}" for v in state.verdicts]
+    if state.events:
+        names = {c.id: c.title for c in s.cards.events}
+        out += ["", "Event cards drawn (II.A): " + ", ".join(names.get(e, e) for e in state.events)]
+    if state.umpire:
+        out += ["", "For the umpire"] + [f"  {note}" for note in state.umpire]
     if state.draws:
         out += [
             "",

@@ -74,6 +74,15 @@ class CampaignState:
     """Hexes where units of enemy factions stand together after movement: battles to fight."""
     command_failures: dict[str, int] = field(default_factory=dict)
     """II.C.4: failures in a row of each commander (or leaderless unit), which ease his next roll."""
+    deck: tuple[str, ...] = ()
+    """II.A: the event cards still to draw, top first (shuffled from the campaign's seed)."""
+    events: tuple[str, ...] = ()
+    """The event cards drawn this turn."""
+    modifiers: tuple[tuple[str, str, int, int], ...] = ()
+    """Lasting card effects: (kind, faction or 'all', modifier, last turn); kind is command,
+    movement or supply_cut."""
+    umpire: tuple[str, ...] = ()
+    """What the umpire must rule or do by hand this turn (card effects kitgen does not apply)."""
     draws: dict[str, int] = field(default_factory=dict)
     """II.E: slips each faction draws from its pile this turn (drawing them is the umpire's, for now)."""
 

@@ -12,6 +12,7 @@ import pytest
 from kitgen.campaign import load_campaign, new_campaign
 from kitgen.engine.replay import replay
 from kitgen.errors import KitgenError
+from tests.conftest import edit
 
 
 @pytest.fixture
@@ -257,3 +258,89 @@ def test_II_A2_card_effects_in_rule_terms(folder: Path) -> None:
     assert after(kind="umpire", text="Remove Grigoriev from play.").umpire == (
         "test_card: Remove Grigoriev from play.",
     )  # type: ignore[attr-defined]
+
+
+def rail_path(folder: Path, start: str, hexes: int) -> list[str]:
+    """A path along the track from `start`, `hexes` long, found on the campaign's map."""
+    from kitgen.mapping.board import Board
+
+    board = Board.from_map(load_campaign(folder).hex_map)
+    path = [start]
+    while len(path) <= hexes:
+        nxt = sorted(n for n in board.neighbours(path[-1]) if board.rail_link(path[-1], n) and n not in path)
+        path.append(nxt[0])
+    return path
+
+
+def rail_log(train: str, carry: list[str], path: list[str], extra: str = "") -> str:
+    hexes = ", ".join(f'"{h}"' for h in path)
+    return f"rail:\n  whites:\n    - {{train: {train}, carry: [{', '.join(carry)}], path: [{hexes}]}}\n{extra}"
+
+
+def test_C1_a_train_carries_units_along_the_track(folder: Path) -> None:
+    """C.1: trains move along the track (RR Trains 12 MP, "must be on RR track") and carry 12
+    points (a tank 3 points each). The tank detachment (2 tanks, 6 points) rides three hexes;
+    A.5: "Neither of these rolls occur if vehicles are being transported by RR train"."""
+    path = rail_path(folder, "3428", 3)
+    log(
+        folder,
+        1,
+        rail_log(
+            "w_train_novorossiisk",
+            ["w_tank_det"],
+            path,
+            'dice:\n  - {purpose: "II.C w_tank_det command roll, turn 1", value: 1}\n',
+        ),
+    )
+    state = replay(load_campaign(folder))
+    tanks = state.unit("w_tank_det")
+    assert tanks is not None and tanks.hex == path[-1] and tanks.carried
+    assert [t["hex"] for t in state.trains if t["id"] == "w_train_novorossiisk"] == [path[-1]]
+    (verdict,) = state.verdicts
+    assert verdict.result == "done" and "carrying w_tank_det (6 of 12 points)" in verdict.explanation
+    assert not [r for r in state.rolls if r.purpose.startswith("A.5")]
+
+
+def test_A2_units_that_embark_make_no_map_move(folder: Path) -> None:
+    """A.2: "Any units that embark or detrain from RR cannot conduct any map movement same turn"."""
+    path = rail_path(folder, "3428", 2)
+    land = f'orders:\n  whites:\n    - {{unit: w_tank_det, move: ["{path[-1]}", "{path[-2]}"]}}\n'
+    log(
+        folder,
+        1,
+        land
+        + rail_log(
+            "w_train_novorossiisk",
+            ["w_tank_det"],
+            path,
+            'dice:\n  - {purpose: "II.C w_tank_det command roll, turn 1", value: 1}\n',
+        ),
+    )
+    state = replay(load_campaign(folder))
+    tanks = state.unit("w_tank_det")
+    assert tanks is not None and tanks.hex == path[-1]
+    land_verdict = next(v for v in state.verdicts if v.order.startswith("path"))
+    assert land_verdict.result == "void" and land_verdict.rule == "A.2"
+
+
+def test_C1_a_load_over_12_points_is_void(folder: Path) -> None:
+    """C.1: "each train carries 12 points"; the three Sich units in Proskurov weigh more."""
+    path = rail_path(folder, "0310", 1)
+    carry = ["u_sich_1st_div", "u_sich_2nd_div", "u_sich_artillery"]
+    dice = "dice:\n" + "".join(
+        f'  - {{purpose: "II.C {c} command roll, turn 1", value: 1}}\n' for c in ["Konovalets", *carry]
+    )
+    log(folder, 1, rail_log("u_at_proskurov", carry, path, dice).replace("whites", "ukrainians"))
+    state = replay(load_campaign(folder))
+    (verdict,) = state.verdicts
+    assert verdict.result == "void" and verdict.rule == "C.1" and "over the train's 12" in verdict.explanation
+
+
+def test_C2_a_train_does_not_pass_wrecked_track(folder: Path) -> None:
+    """C.2 / B.3: wrecked track "must be repaired in order to resume functioning"; a train cannot
+    run over it. Taganrog's track starts wrecked here."""
+    edit(folder / "setup.yaml", "destroyed_track:\n", "destroyed_track:\n  - Taganrog\n")
+    log(folder, 1, rail_log("w_at_rostov", [], ["3919", "3819", "3719"]))
+    state = replay(load_campaign(folder))
+    (verdict,) = state.verdicts
+    assert verdict.result == "void" and verdict.rule == "C.2" and "3719" in verdict.explanation

@@ -12,10 +12,11 @@ import hashlib
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from kitgen.campaign import TURN_NAME, Campaign
 from kitgen.engine.state import CampaignState, Roll, UnitState, Verdict
-from kitgen.engine.turnlog import TurnLog
+from kitgen.engine.turnlog import RailOrder, TurnLog
 from kitgen.errors import KitgenError, Problem, display_path
 from kitgen.mapping.board import Board
 from kitgen.mapping.places import place_hexes
@@ -25,6 +26,7 @@ from kitgen.rules.command import obey_target
 from kitgen.rules.dice import Dice
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
 from kitgen.rules.paths import land_path, supply_trace
+from kitgen.rules.transport import load_points
 from kitgen.rules.victory import is_award_turn, reinforcement_draws
 from kitgen.validation import validate
 from kitgen.yamlsource import Located, load_yaml
@@ -116,6 +118,7 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     state = judge_supply(campaign, board, state)
     state, halted = command(campaign, board, state, log, located)
     state = random_event(campaign, state, log)
+    state = rail_moves(campaign, board, state, log, located, halted)
     state = move(campaign, board, state, log, located, halted)
     state = breakdowns(campaign, state, log)
     state = settle(campaign, state)
@@ -159,6 +162,33 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
                         located.problem(
                             ("orders", faction, i, "move", j),
                             f"orders.{faction}[{i}].move[{j}]: '{hex_id}' is not a hex of the map",
+                        )
+                    )
+    for faction, rail_orders in log.rail.items():
+        trains = {t["id"]: t for t in state.trains}
+        for i, rail in enumerate(rail_orders):
+            where = ("rail", faction, i)
+            if faction not in factions:
+                problems.append(located.problem(("rail", faction), f"rail: unknown faction '{faction}'", key=True))
+                break
+            train = trains.get(rail.train)
+            if train is None or train["faction"] != faction:
+                found = "unknown train" if train is None else f"a {train['faction']} train"
+                problems.append(
+                    located.problem(where + ("train",), f"rail.{faction}[{i}].train: '{rail.train}' is {found}")
+                )
+            for j, unit_id in enumerate(rail.carry):
+                unit = state.unit(unit_id)
+                if unit is None or unit.faction != faction:
+                    found = "unknown" if unit is None else f"a {unit.faction} unit"
+                    problems.append(
+                        located.problem(where + ("carry", j), f"rail.{faction}[{i}].carry[{j}]: '{unit_id}' is {found}")
+                    )
+            for j, hex_id in enumerate(rail.path):
+                if not board.on_map(hex_id):
+                    problems.append(
+                        located.problem(
+                            where + ("path", j), f"rail.{faction}[{i}].path[{j}]: '{hex_id}' is not a hex of the map"
                         )
                     )
     if problems:
@@ -207,7 +237,7 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
         )
         if _active(state, "supply_cut", unit.faction):
             path = None
-        judged.append(replace(unit, in_supply=path is not None, supply_path=path or (), moved=False))
+        judged.append(replace(unit, in_supply=path is not None, supply_path=path or (), moved=False, carried=False))
     return replace(state, units=tuple(judged))
 
 
@@ -298,10 +328,13 @@ def command(
     s = campaign.scenario
     rules = s.command
     ordered = [(f, o.unit) for f, orders in log.orders.items() for o in orders]
+    ordered += [(f, u) for f, orders in log.rail.items() for o in orders for u in o.carry]  # carried units obey too
     units = {u.id: u for u in state.units}
     by_hex: dict[tuple[str, str], list[str]] = {}
     for faction, unit_id in ordered:
-        by_hex.setdefault((faction, units[unit_id].hex), []).append(unit_id)
+        group = by_hex.setdefault((faction, units[unit_id].hex), [])
+        if unit_id not in group:
+            group.append(unit_id)
     failures = dict(state.command_failures)
     rolls = list(state.rolls)
     halted: dict[str, str] = {}
@@ -344,7 +377,7 @@ def move(
 ) -> CampaignState:
     """A, A.1: each land move judged on the board; a void order leaves its unit where it stood."""
     units = {u.id: u for u in state.units}
-    verdicts = []
+    verdicts = list(state.verdicts)
     file = display_path(located.path)
     for faction in log.orders:  # in the order the log gives them
         for i, order in enumerate(log.orders[faction]):
@@ -352,6 +385,10 @@ def move(
             unit = units[order.unit]
             route = "-".join(order.move)
             row = f"{unit.name} ({unit.type}, {movement_row(campaign.scenario.movement, unit.type).mp} MP)"
+            if unit.carried:
+                why = f"{row}: path {route}: embarked or detrained this turn, so no map move: void, A.2"
+                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A.2"))
+                continue
             if unit.moved:
                 verdicts.append(
                     Verdict(
@@ -393,6 +430,92 @@ def move(
     return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
 
 
+def rail_moves(
+    campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located, halted: dict[str, str]
+) -> CampaignState:
+    """C.1: a train moves along intact track free of enemy units, up to its move, carrying up to
+    its capacity in points; the units it carries embark where it starts and detrain where it
+    stops (A.2). Units held by command control stay behind."""
+    trains = {t["id"]: dict(t) for t in state.trains}
+    units = {u.id: u for u in state.units}
+    moved_trains: set[str] = set()
+    verdicts = list(state.verdicts)
+    file = display_path(located.path)
+    for faction, orders in log.rail.items():
+        for i, order in enumerate(orders):
+            line, _ = located.position(("rail", faction, i))
+            route = "-".join(order.path)
+            result, why, rule, aboard = _judge_rail(campaign, board, state, order, trains, units, halted, moved_trains)
+            verdicts.append(
+                Verdict(
+                    file,
+                    line,
+                    faction,
+                    order.train,
+                    f"rail {route}",
+                    result,
+                    f"train {order.train}: path {route} {why}",
+                    rule,
+                )
+            )
+            if result == "done":
+                trains[order.train]["hex"] = order.path[-1]
+                moved_trains.add(order.train)
+                for u in aboard:
+                    units[u] = replace(units[u], hex=order.path[-1], moved=True, carried=True)
+    return replace(
+        state,
+        units=tuple(units[u.id] for u in state.units),
+        trains=tuple(trains[t["id"]] for t in state.trains),
+        verdicts=tuple(verdicts),
+    )
+
+
+def _judge_rail(
+    campaign: Campaign,
+    board: Board,
+    state: CampaignState,
+    order: RailOrder,
+    trains: dict[str, dict[str, Any]],
+    units: dict[str, UnitState],
+    halted: dict[str, str],
+    moved_trains: set[str],
+) -> tuple[str, str, str, list[str]]:
+    """(result, why, rule, units aboard) of one rail order."""
+    s = campaign.scenario
+    train = trains[order.train]
+    if order.train in moved_trains:
+        return "void", "has moved already this turn: void", "C.1", []
+    if order.path[0] != train["hex"]:
+        return "void", f"starts in {order.path[0]}, but the train is in {train['hex']}: void", "C.1", []
+    judged = land_path(board, s.movement, s.transport.train.unit_type, list(order.path))
+    if not judged.allowed:
+        return "void", judged.explain(), judged.rule, []
+    wrecked = [h for h in order.path[1:] if h in state.wrecked_track]
+    if wrecked:
+        return "void", f"track wrecked in {', '.join(wrecked)}: void", "C.2", []
+    blocked = [h for h in order.path[1:] if h in enemies(state, train["faction"], state.turn)]
+    if blocked:
+        return "void", f"enemy units in {', '.join(blocked)} block the line: void", "C.1", []
+    aboard = [u for u in order.carry if u not in halted and units[u].hex == order.path[0] and not units[u].moved]
+    left = [u for u in order.carry if u not in aboard]
+    stands: dict[str, int] = {}
+    for u in aboard:
+        for kind, n in units[u].stands.items():
+            stands[kind] = stands.get(kind, 0) + n
+    load = load_points(s.transport, stands, "train")
+    if not load.fits:
+        return "void", f"load of {load.total} points is over the train's {load.capacity}: void", "C.1", []
+    stays = f"; left behind (not in {order.path[0]}, moved, or held by command): {', '.join(left)}" if left else ""
+    carried = ", ".join(aboard) or "nothing"
+    return (
+        "done",
+        f"{len(order.path) - 1} hexes, carrying {carried} ({load.total} of {load.capacity} points){stays}",
+        "C.1",
+        aboard,
+    )
+
+
 def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
     """A.4, A.5: every vehicle of a unit that moved on the map rolls for breakdown; a vehicle that
     breaks down is lost for the campaign (none roll when carried by train or ship)."""
@@ -400,7 +523,7 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
     rolls = list(state.rolls)
     units = []
     for unit in state.units:
-        check = breakdown_roll(rules, unit.type, carried=False) if unit.moved else None
+        check = breakdown_roll(rules, unit.type, carried=unit.carried) if unit.moved else None
         stands = dict(unit.stands)
         if check is not None:
             for k in range(1, stands.get(unit.type, 0) + 1):

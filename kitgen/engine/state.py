@@ -23,6 +23,8 @@ class UnitState:
     supply_path: tuple[str, ...] = ()
     """The hexes that prove it (B.3), from the unit to a source; empty when out of supply."""
     moved: bool = False
+    carried: bool = False
+    """Moved by train (or ship) this turn: no map move (A.2), no breakdown roll (A.4-A.5)."""
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,11 @@ turn: 1
 orders:
   whites:
     - {unit: w_kornilov_1, move: ["3316", "3317"]}    # a land move: the hexes in order, from the unit's own
+rail:
+  whites:
+    - {train: w_train_1, carry: [w_markov_1], path: ["3416", "3516"]}   # C.1: a train and what it carries
 dice:
-  - {purpose: "E.3 Red 3D6 bonus", value: 11}           # a roll made at the table; any roll not given is drawn
+  - {purpose: "E.3 reds 3D6 bonus VP, turn 3", value: 11}   # a roll made at the table; any roll not given is drawn
 ```
 """
 
@@ -38,6 +41,15 @@ class MoveOrder(Model):
     """The hexes of the move in order, starting with the unit's own."""
 
 
+class RailOrder(Model):
+    """C.1: a train's move along the track, with the units it carries (A.2: they embark where the
+    train starts and detrain where it stops, and make no map move that turn)."""
+
+    train: Ident
+    carry: list[Ident] = []
+    path: list[HexId] = Field(min_length=2)
+
+
 class GivenRoll(Model):
     purpose: Text
     value: int
@@ -46,4 +58,5 @@ class GivenRoll(Model):
 class TurnLog(Model):
     turn: int = Field(ge=1)
     orders: dict[str, list[MoveOrder]] = {}
+    rail: dict[str, list[RailOrder]] = {}
     dice: list[GivenRoll] = []

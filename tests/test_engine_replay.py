@@ -344,3 +344,54 @@ def test_C2_a_train_does_not_pass_wrecked_track(folder: Path) -> None:
     state = replay(load_campaign(folder))
     (verdict,) = state.verdicts
     assert verdict.result == "void" and verdict.rule == "C.2" and "3719" in verdict.explanation
+
+
+def mai_maevsky(value: int, turn: int = 1) -> str:
+    return f'dice:\n  - {{purpose: "II.C Mai-Maevsky command roll, turn {turn}", value: {value}}}\n'
+
+
+def test_C2_a_unit_of_3_stands_wrecks_the_track_it_entered(folder: Path) -> None:
+    """C.2 (RULES-NOTES): "a single infantry or cavalry unit of 3+ stands wrecks the track of a hex
+    it enters on an order to do so, if no enemy is there". The Drozdovsky regiment (5 stands)
+    steps onto the line north of Donetsk and wrecks it."""
+    orders = 'orders:\n  whites:\n    - {unit: w_drozdovsky_1, move: ["3416", "3415"]}\n'
+    track = 'track:\n  whites:\n    - {unit: w_drozdovsky_1, wreck: "3415"}\n'
+    log(folder, 1, orders + track + mai_maevsky(1))
+    state = replay(load_campaign(folder))
+    assert "3415" in state.wrecked_track
+    assert next(v for v in state.verdicts if v.order.startswith("wreck")).result == "done"
+
+
+def test_C2_artillery_does_not_wreck_track(folder: Path) -> None:
+    """C.2: only infantry or cavalry units wreck track; the artillery with the regiment cannot."""
+    orders = 'orders:\n  whites:\n    - {unit: w_vol_artillery, move: ["3416", "3415"]}\n'
+    track = 'track:\n  whites:\n    - {unit: w_vol_artillery, wreck: "3415"}\n'
+    log(folder, 1, orders + track + mai_maevsky(1))
+    state = replay(load_campaign(folder))
+    assert "3415" not in state.wrecked_track
+    verdict = next(v for v in state.verdicts if v.order.startswith("wreck"))
+    assert verdict.result == "void" and "only infantry or cavalry units of 3 or more stands" in verdict.explanation
+
+
+def test_C2_railway_troops_repair_wrecked_track(folder: Path) -> None:
+    """C.2 (RULES-NOTES): "Each RR repair or engineer unit repairs up to 2 destroyed hexes a turn,
+    its own hex and the next along the line". Znamenka's track starts wrecked; a Red railway
+    troop there repairs it."""
+    edit(
+        folder / "setup.yaml",
+        "units:\n",
+        "units:\n  - {id: r_railway_troops, faction: reds, name: Railway Troops, type: rr_repair, "
+        "stands: {rr_repair: 2}, at: Znamenka}\n",
+    )
+    campaign = load_campaign(folder)
+    znamenka = replay(campaign).unit("r_railway_troops").hex  # type: ignore[union-attr]
+    assert znamenka in replay(campaign).wrecked_track
+    track = f'track:\n  reds:\n    - {{unit: r_railway_troops, repair: ["{znamenka}"]}}\n'
+    log(
+        folder,
+        1,
+        "orders: {}\n" + track + 'dice:\n  - {purpose: "II.C r_railway_troops command roll, turn 1", value: 1}\n',
+    )
+    state = replay(load_campaign(folder))
+    assert znamenka not in state.wrecked_track
+    assert next(v for v in state.verdicts if v.order.startswith("repair")).result == "done"

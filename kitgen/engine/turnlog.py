@@ -50,6 +50,15 @@ class RailOrder(Model):
     path: list[HexId] = Field(min_length=2)
 
 
+class TrackOrder(Model):
+    """C.2: wreck the track of the hex a unit entered this turn, or repair up to two wrecked hexes
+    (the repairing unit's own and the next along the line, ending in the last)."""
+
+    unit: Ident
+    wreck: HexId | None = None
+    repair: list[HexId] = []
+
+
 class GivenRoll(Model):
     purpose: Text
     value: int
@@ -59,4 +68,5 @@ class TurnLog(Model):
     turn: int = Field(ge=1)
     orders: dict[str, list[MoveOrder]] = {}
     rail: dict[str, list[RailOrder]] = {}
+    track: dict[str, list[TrackOrder]] = {}
     dice: list[GivenRoll] = []

@@ -395,3 +395,49 @@ def test_C2_railway_troops_repair_wrecked_track(folder: Path) -> None:
     state = replay(load_campaign(folder))
     assert znamenka not in state.wrecked_track
     assert next(v for v in state.verdicts if v.order.startswith("repair")).result == "done"
+
+
+def test_II_B3_losses_rounded_and_returned_and_II_B1_the_loser_retreats(folder: Path) -> None:
+    """II.B.3: "Winner - 40% of losses in tabletop battle permanent 60% return to unit strengths
+    next turn ... Loser - 55% of losses ... permanent 45% return ... 50% of routed troops desert or
+    captured unless Elite/Fanatic" (RULES-NOTES: unit by unit, permanent losses half up, routed
+    losses rounded up). II.B.1: "Loser of tabletop battle retreats one hex from enemy".
+    The Red 42nd Rifle Division marches into Donetsk and is beaten by the Drozdovsky regiment:
+    Drozdovsky loses 2 infantry (40% of 2 = 0.8, so 1 for good, 1 back next turn); the Reds lose
+    2 (55% = 1.1: 1 for good, 1 back) and rout 1 (half, rounded up: 1 deserts)."""
+    orders = 'orders:\n  reds:\n    - {unit: r_13th_army_42nd, move: ["3414", "3415", "3416"]}\n'
+    dice = 'dice:\n  - {purpose: "II.C Kozhevnikov command roll, turn 1", value: 1}\n'
+    battle = (
+        "battles:\n"
+        '  - hex: "3416"\n'
+        "    winner: whites\n"
+        "    units:\n"
+        "      - {unit: w_drozdovsky_1, lost: {infantry: 2}}\n"
+        '      - {unit: r_13th_army_42nd, lost: {infantry: 2}, routed: {infantry: 1}, retreat: "3415"}\n'
+    )
+    log(folder, 1, orders + battle + dice)
+    start = replay(load_campaign(folder), 0)
+    red0, white0 = start.unit("r_13th_army_42nd"), start.unit("w_drozdovsky_1")
+    assert red0 is not None and white0 is not None and red0.hex == "3414"
+    after = replay(load_campaign(folder))
+    red, white = after.unit("r_13th_army_42nd"), after.unit("w_drozdovsky_1")
+    assert red is not None and white is not None
+    assert red.hex == "3415" and white.hex == "3416"
+    assert white.stands["infantry"] == white0.stands["infantry"] - 2
+    assert red.stands["infantry"] == red0.stands["infantry"] - 3
+    assert sorted(after.returning) == [("r_13th_army_42nd", "infantry", 1), ("w_drozdovsky_1", "infantry", 1)]
+    log(folder, 2)
+    later = replay(load_campaign(folder))
+    assert later.unit("w_drozdovsky_1").stands["infantry"] == white0.stands["infantry"] - 1  # type: ignore[union-attr]
+    assert later.unit("r_13th_army_42nd").stands["infantry"] == red0.stands["infantry"] - 2  # type: ignore[union-attr]
+
+
+def test_II_B1_a_loser_with_no_retreat_given_is_a_malformed_report(folder: Path) -> None:
+    """II.B.1: the loser retreats, or surrenders if it cannot; the report must say which."""
+    battle = (
+        'battles:\n  - hex: "3416"\n    winner: reds\n    units:\n      - {unit: w_drozdovsky_1, lost: {infantry: 1}}\n'
+    )
+    log(folder, 1, "orders: {}\n" + battle)
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    assert "expected `retreat: <hex>` or `surrender: true` (II.B.1)" in str(caught.value.problems[0])

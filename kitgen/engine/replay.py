@@ -16,12 +16,13 @@ from typing import Any
 
 from kitgen.campaign import TURN_NAME, Campaign
 from kitgen.engine.state import CampaignState, Roll, UnitState, Verdict
-from kitgen.engine.turnlog import RailOrder, TurnLog
+from kitgen.engine.turnlog import BattleUnit, RailOrder, TurnLog
 from kitgen.errors import KitgenError, Problem, display_path
 from kitgen.mapping.board import Board
 from kitgen.mapping.places import place_hexes
 from kitgen.model.forces import Effect
 from kitgen.model.scenario import name_key
+from kitgen.rules.battle import Side, losses
 from kitgen.rules.command import obey_target
 from kitgen.rules.dice import Dice
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
@@ -62,7 +63,10 @@ def initial_state(campaign: Campaign) -> CampaignState:
         ships=tuple(
             {"id": s.id, "faction": s.faction, "name": s.name, "hex": hexes[name_key(s.at)]} for s in setup.ships
         ),
-        trains=tuple({"id": t.id, "faction": t.faction, "hex": hexes[name_key(t.at)]} for t in setup.trains),
+        trains=tuple(
+            {"id": t.id, "faction": t.faction, "hex": hexes[name_key(t.at)], "armoured": t.armoured}
+            for t in setup.trains
+        ),
         depots=tuple({"faction": d.faction, "hex": hexes[name_key(d.at)]} for d in setup.depots),
     )
 
@@ -115,12 +119,14 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
         raise KitgenError([located.problem(("turn",), f"turn: found {log.turn}, expected {turn} (the file's number)")])
     _check_orders(located, log, state, board, campaign)
     state = replace(state, turn=turn, rolls=(), verdicts=(), contacts=(), draws={}, events=(), umpire=())
+    state = rejoin(state)
     state = judge_supply(campaign, board, state)
     state, halted = command(campaign, board, state, log, located)
     state = random_event(campaign, state, log)
     state = rail_moves(campaign, board, state, log, located, halted)
     state = move(campaign, board, state, log, located, halted)
     state = breakdowns(campaign, state, log)
+    state = battles(campaign, board, state, log, located)
     state = settle(campaign, state)
     state = track_work(campaign, board, state, log, located, halted)
     if is_award_turn(campaign.scenario.victory, turn):
@@ -512,7 +518,7 @@ def _judge_rail(
     carried = ", ".join(aboard) or "nothing"
     return (
         "done",
-        f"{len(order.path) - 1} hexes, carrying {carried} ({load.total} of {load.capacity} points){stays}",
+        f"{len(order.path) - 1} hex{'es' if len(order.path) != 2 else ''}, carrying {carried} ({load.total} of {load.capacity} points){stays}",
         "C.1",
         aboard,
     )
@@ -641,6 +647,108 @@ def track_work(
     )
 
 
+def rejoin(state: CampaignState) -> CampaignState:
+    """II.B.3: stands that "return to unit strengths next turn" rejoin their unit."""
+    back: dict[str, dict[str, int]] = {}
+    for unit_id, kind, n in state.returning:
+        back.setdefault(unit_id, {})[kind] = back.get(unit_id, {}).get(kind, 0) + n
+    units = []
+    for u in state.units:
+        stands = dict(u.stands)
+        for kind, n in back.get(u.id, {}).items():
+            stands[kind] = stands.get(kind, 0) + n
+        units.append(replace(u, stands=dict(sorted(stands.items()))))
+    return replace(state, units=tuple(units), returning=())
+
+
+def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located) -> CampaignState:
+    """II.B (phase 8): each battle's losses, unit by unit (RULES-NOTES): of stands lost the winner
+    loses 40% for good and the loser 55% (half up), the rest return next turn; half the loser's
+    routed stands (rounded up) desert or are captured unless Elite/Fanatic, the rest return;
+    the loser retreats one hex from the enemy (II.B.1), or surrenders."""
+    rules = campaign.scenario.battle
+    units = {u.id: u for u in state.units}
+    returning = list(state.returning)
+    verdicts = list(state.verdicts)
+    umpire = list(state.umpire)
+    file = display_path(located.path)
+    for b, battle in enumerate(log.battles):
+        for j, part in enumerate(battle.units):
+            where = ("battles", b, "units", j)
+            unit = units.get(part.unit)
+            if unit is None or unit.hex != battle.hex:
+                found = "unknown" if unit is None else f"in {unit.hex}, not {battle.hex}"
+                raise KitgenError(
+                    [located.problem(where + ("unit",), f"battles[{b}].units[{j}].unit: '{part.unit}' is {found}")]
+                )
+            for kind, n in [*part.lost.items(), *part.routed.items()]:
+                if n < 0 or n > unit.stands.get(kind, 0):
+                    raise KitgenError(
+                        [
+                            located.problem(
+                                where,
+                                f"battles[{b}].units[{j}]: {n} {kind} stands, but {unit.id} has {unit.stands.get(kind, 0)}",
+                            )
+                        ]
+                    )
+            side: Side = "winner" if state.allied(unit.faction, battle.winner, state.turn) else "loser"
+            exempt = bool(set(unit.flags) & set(rules.loser.routed_lost_exempt))
+            stands = dict(unit.stands)
+            gone_for_good = 0
+            for kind in sorted(set(part.lost) | set(part.routed)):
+                result = losses(rules, side, part.lost.get(kind, 0), part.routed.get(kind, 0), exempt=exempt)
+                stands[kind] -= part.lost.get(kind, 0) + part.routed.get(kind, 0)
+                back = result.returning + result.routed_returning
+                gone_for_good += result.permanent + result.routed_lost
+                if back:
+                    returning.append((unit.id, kind, back))
+            line, _ = located.position(where)
+            text = f"{unit.name}, {side}: {gone_for_good} stands lost for good, the rest back next turn"
+            unit = replace(unit, stands={k: n for k, n in stands.items() if n > 0})
+            if side == "loser":
+                if part.retreat is None and not part.surrender:
+                    raise KitgenError(
+                        [
+                            located.problem(
+                                where,
+                                f"battles[{b}].units[{j}]: {unit.id} lost; expected `retreat: <hex>` or `surrender: true` (II.B.1)",
+                            )
+                        ]
+                    )
+                unit, note = _retreat(board, state, unit, part, battle.hex)
+                text += f"; {note}"
+                if note.startswith("surrenders") and exempt:
+                    umpire.append(
+                        f"{unit.name} is Elite/Fanatic: it must attack at once to break out or perish (II.B.1)"
+                    )
+            verdicts.append(Verdict(file, line, unit.faction, unit.id, f"battle {battle.hex}", "done", text, "II.B"))
+            units[unit.id] = unit
+        umpire.append(
+            f"battle in {battle.hex}: roll D6 for each piece of equipment the winner lost: even repaired (II.B.3)"
+        )
+    kept = tuple(u for u in (units[x.id] for x in state.units) if u.stands and u.hex != "surrendered")
+    return replace(state, units=kept, returning=tuple(returning), verdicts=tuple(verdicts), umpire=tuple(umpire))
+
+
+def _retreat(
+    board: Board, state: CampaignState, unit: UnitState, part: BattleUnit, battle_hex: str
+) -> tuple[UnitState, str]:
+    """II.B.1: one hex away from the enemy, into a land hex free of enemies; else surrender."""
+    if part.retreat is not None:
+        enemy_there = any(
+            u.hex == part.retreat and not state.allied(u.faction, unit.faction, state.turn) for u in state.units
+        )
+        if (
+            board.adjacent(battle_hex, part.retreat)
+            and board.on_map(part.retreat)
+            and not board.is_sea(part.retreat)
+            and not enemy_there
+        ):
+            return replace(unit, hex=part.retreat), f"retreats to {part.retreat}"
+        return replace(unit, hex="surrendered"), f"cannot retreat to {part.retreat}: surrenders (II.B.1)"
+    return replace(unit, hex="surrendered"), "surrenders (II.B.1)"
+
+
 def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
     """A.4, A.5: every vehicle of a unit that moved on the map rolls for breakdown; a vehicle that
     breaks down is lost for the campaign (none roll when carried by train or ship)."""
@@ -665,13 +773,25 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
 
 
 def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
-    """Contacts for the tabletop, and towns passing to the faction that holds them alone."""
+    """Contacts for the tabletop; trains and depots captured (II.B.2: non-armoured trains and
+    depots are captured when enemy units enter their hex); towns passing to the faction that
+    holds them alone."""
     by_hex: dict[str, set[str]] = {}
     for u in state.units:
         by_hex.setdefault(u.hex, set()).add(u.faction)
     contacts = tuple(
         sorted(h for h, fs in by_hex.items() if any(not state.allied(a, b, state.turn) for a in fs for b in fs))
     )
+    trains: list[dict[str, Any]] = []
+    depots: list[dict[str, Any]] = []
+    for items, into in ((state.trains, trains), (state.depots, depots)):
+        for item in items:
+            there = by_hex.get(item["hex"], set())
+            takers = sorted(f for f in there if not state.allied(f, item["faction"], state.turn))
+            if takers and item["faction"] not in there and not item.get("armoured"):  # II.B.2
+                item = {**item, "faction": takers[0]}
+            into.append(item)
+    state = replace(state, trains=tuple(trains), depots=tuple(depots))
     owners = dict(state.owners)
     for h in campaign.hex_map.hexes:
         factions = by_hex.get(h.id, set())

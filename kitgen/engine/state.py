@@ -76,6 +76,8 @@ class CampaignState:
     """Hexes where units of enemy factions stand together after movement: battles to fight."""
     command_failures: dict[str, int] = field(default_factory=dict)
     """II.C.4: failures in a row of each commander (or leaderless unit), which ease his next roll."""
+    returning: tuple[tuple[str, str, int], ...] = ()
+    """II.B.3: (unit, stand kind, count) that rejoin their unit at the start of next turn."""
     deck: tuple[str, ...] = ()
     """II.A: the event cards still to draw, top first (shuffled from the campaign's seed)."""
     events: tuple[str, ...] = ()

@@ -59,6 +59,24 @@ class TrackOrder(Model):
     repair: list[HexId] = []
 
 
+class BattleUnit(Model):
+    """One unit's part in a tabletop battle: stands lost and routed by kind; the loser's retreat."""
+
+    unit: Ident
+    lost: dict[str, int] = {}
+    routed: dict[str, int] = {}
+    retreat: HexId | None = None
+    surrender: bool = False
+
+
+class Battle(Model):
+    """II.B: the result of a tabletop battle fought in `hex`, as the umpire reports it."""
+
+    hex: HexId
+    winner: Ident
+    units: list[BattleUnit] = Field(min_length=1)
+
+
 class GivenRoll(Model):
     purpose: Text
     value: int
@@ -69,4 +87,5 @@ class TurnLog(Model):
     orders: dict[str, list[MoveOrder]] = {}
     rail: dict[str, list[RailOrder]] = {}
     track: dict[str, list[TrackOrder]] = {}
+    battles: list[Battle] = []
     dice: list[GivenRoll] = []

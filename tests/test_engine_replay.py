@@ -441,3 +441,41 @@ def test_II_B1_a_loser_with_no_retreat_given_is_a_malformed_report(folder: Path)
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
     assert "expected `retreat: <hex>` or `surrender: true` (II.B.1)" in str(caught.value.problems[0])
+
+
+def three_turns(folder: Path, last: str = "orders: {}\n") -> None:
+    log(folder, 1)
+    log(folder, 2)
+    log(folder, 3, last)
+
+
+def test_II_E_draws_are_drawn_from_the_pile_and_go_back_unless_the_slip_says(folder: Path) -> None:
+    """II.E: "Each time a slip is drawn from the pile, it is then thrown back into the pile when
+    recorded unless specifically stated not to be on the slip itself." The Reds' turn-3 award
+    owes them draws; each is a slip of their pile, and only one-off slips leave it."""
+    three_turns(folder)
+    campaign = load_campaign(folder)
+    state = replay(campaign)
+    drawn = state.slips["reds"]
+    assert len(drawn) == state.draws["reds"] > 0
+    pile = {s.id: s for s in campaign.scenario.cards.piles["reds"]}
+    assert set(drawn) <= set(pile)
+    gone = {s for s in drawn if not pile[s].returns_to_pile}
+    assert set(state.piles["reds"]) == set(pile) - gone
+
+
+@pytest.mark.parametrize(("roll", "gulai_pole"), [(6, True), (1, False)])
+def test_E6_makhnovist_strength_roll(folder: Path, roll: int, gulai_pole: bool) -> None:
+    """E.6: "Every 3rd turn simply roll on their Current Strength Chart for total forces they can
+    employ next 3 turns. Modifiers: -1 if they do not hold Gulai Pole" (a 1 without it reads -0
+    on the chart's row for 0, a 6 with it the row for 6)."""
+    if not gulai_pole:
+        edit(folder / "setup.yaml", "Gulai Pole: makhnovists", "Gulai Pole: reds")
+        edit(folder / "setup.yaml", "at: Gulai Pole, commander: Makhno", "at: Volnovakha, commander: Makhno")
+    three_turns(folder, f'orders: {{}}\ndice:\n  - {{purpose: "E.6 makhnovists strength, turn 3", value: {roll}}}\n')
+    campaign = load_campaign(folder)
+    state = replay(campaign)
+    total = roll - (0 if gulai_pole else 1)
+    row = next(r for r in campaign.scenario.cards.makhnovist_strength if r.low <= total <= r.high)
+    assert state.makhnovist_strength == row.text
+    assert any(n.startswith(f"E.6 makhnovists: {roll}{-0 if gulai_pole else -1:+d} = {total}") for n in state.umpire)

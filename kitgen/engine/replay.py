@@ -28,7 +28,7 @@ from kitgen.rules.dice import Dice
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
 from kitgen.rules.paths import land_path, supply_trace
 from kitgen.rules.transport import load_points
-from kitgen.rules.victory import is_award_turn, reinforcement_draws
+from kitgen.rules.victory import is_award_turn, makhnovist_modifier, reinforcement_draws
 from kitgen.validation import validate
 from kitgen.yamlsource import Located, load_yaml
 
@@ -55,6 +55,7 @@ def initial_state(campaign: Campaign) -> CampaignState:
     return CampaignState(
         turn=0,
         deck=tuple(cards),
+        piles={f: tuple(slip.id for slip in pile) for f, pile in sorted(campaign.scenario.cards.piles.items())},
         units=units,
         owners=dict(sorted(setup.owners.items())),
         vp={f.id: 0 for f in campaign.scenario.meta.factions if f.scores_vp},
@@ -118,7 +119,7 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     if log.turn != turn:
         raise KitgenError([located.problem(("turn",), f"turn: found {log.turn}, expected {turn} (the file's number)")])
     _check_orders(located, log, state, board, campaign)
-    state = replace(state, turn=turn, rolls=(), verdicts=(), contacts=(), draws={}, events=(), umpire=())
+    state = replace(state, turn=turn, rolls=(), verdicts=(), contacts=(), draws={}, events=(), umpire=(), slips={})
     state = rejoin(state)
     state = judge_supply(campaign, board, state)
     state, halted = command(campaign, board, state, log, located)
@@ -131,7 +132,7 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     state = track_work(campaign, board, state, log, located, halted)
     if is_award_turn(campaign.scenario.victory, turn):
         state = award_vp(campaign, state, log)
-    return state
+    return draw_slips(campaign, state)
 
 
 def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: Board, campaign: Campaign) -> None:
@@ -815,7 +816,7 @@ def award_vp(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaign
         rolls.append(roll)
         vp[faction] = vp.get(faction, 0) + roll.value
     victory = campaign.scenario.victory
-    draws: dict[str, int] = {}
+    draws = dict(state.draws)  # with any an event card gave this turn
     for faction, threshold in sorted(victory.thresholds.items()):
         k = 0
         while vp.get(faction, 0) >= threshold:  # RULES-NOTES: subtract and roll again while still at or above it
@@ -825,7 +826,50 @@ def award_vp(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaign
             rolls.append(roll)
             draws[faction] = draws.get(faction, 0) + reinforcement_draws(victory, faction, roll.value)
             vp[faction] -= threshold
-    return replace(state, vp=vp, rolls=tuple(rolls), draws=draws)
+    return makhnovist_strength(campaign, replace(state, vp=vp, rolls=tuple(rolls), draws=draws), log)
+
+
+def draw_slips(campaign: Campaign, state: CampaignState) -> CampaignState:
+    """II.E: the draws owed are drawn from the faction's pile (shuffled from the seed for each
+    draw); a slip goes back into the pile unless it says otherwise. Placing what arrives is the
+    umpire's for now: the slips are listed with where E.3-E.5 put them."""
+    cards = {slip.id: slip for pile in campaign.scenario.cards.piles.values() for slip in pile}
+    piles = dict(state.piles)
+    drawn: dict[str, tuple[str, ...]] = {}
+    notes = list(state.umpire)
+    for faction, count in sorted({**state.draws}.items()):
+        pile = list(piles.get(faction, ()))
+        for k in range(1, count + 1):
+            if not pile:
+                break
+            rng = random.Random(_seed(campaign, f"II.E {faction} draw {k}, turn {state.turn}"))
+            slip = cards[pile[rng.randrange(len(pile))]]
+            drawn[faction] = (*drawn.get(faction, ()), slip.id)
+            if not slip.returns_to_pile:
+                pile.remove(slip.id)
+            notes.append(f"{faction} draw {k}: {slip.text}")
+        piles[faction] = tuple(pile)
+    return replace(state, piles=piles, slips=drawn, umpire=tuple(notes))
+
+
+def makhnovist_strength(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
+    """E.6: every 3rd turn the Makhnovists roll on their Current Strength Chart, -1 if they do
+    not hold Gulai Pole, -2 if Makhno is dead, for the forces they may field the next three turns."""
+    chart = campaign.scenario.victory.makhnovist_strength
+    faction = chart.faction
+    if not any(u.faction == faction for u in state.units) and faction not in state.owners.values():
+        return state
+    gulai_pole = next((t.name for t in campaign.scenario.towns if name_key(t.name) == name_key("Gulai Pole")), None)
+    holds = gulai_pole is not None and state.owners.get(gulai_pole) == faction
+    makhno = campaign.scenario.find_commander("Makhno")
+    alive = makhno is None or any(u.commander and name_key(u.commander) == name_key(makhno.name) for u in state.units)
+    modifier = makhnovist_modifier(campaign.scenario.victory, holds_gulai_pole=holds, makhno_alive=alive)
+    roll = _roll(campaign, log, f"E.6 {faction} strength, turn {state.turn}", chart.roll)
+    total = roll.value + modifier
+    row = next((r for r in campaign.scenario.cards.makhnovist_strength if r.low <= total <= r.high), None)
+    text = row.text if row else f"no row for {total}"
+    note = f"E.6 {faction}: {roll.value}{modifier:+d} = {total}: {text}"
+    return replace(state, rolls=(*state.rolls, roll), makhnovist_strength=text, umpire=(*state.umpire, note))
 
 
 def _seed(campaign: Campaign, purpose: str) -> int:

@@ -34,6 +34,8 @@ def state_text(campaign: Campaign, state: CampaignState) -> str:
         out += ["", "Event cards drawn (II.A): " + ", ".join(names.get(e, e) for e in state.events)]
     if state.umpire:
         out += ["", "For the umpire"] + [f"  {note}" for note in state.umpire]
+    if state.makhnovist_strength:
+        out += ["", f"Makhnovist strength (E.6): {state.makhnovist_strength}"]
     if state.draws:
         out += [
             "",

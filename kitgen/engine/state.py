@@ -78,6 +78,12 @@ class CampaignState:
     """II.C.4: failures in a row of each commander (or leaderless unit), which ease his next roll."""
     returning: tuple[tuple[str, str, int], ...] = ()
     """II.B.3: (unit, stand kind, count) that rejoin their unit at the start of next turn."""
+    piles: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """II.E: each faction's slips still in its pile."""
+    slips: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """The slips each faction drew this turn, to place (E.3-E.5) at the end of the turn."""
+    makhnovist_strength: str | None = None
+    """E.6: the forces the Makhnovists may field for the next three turns, from their last roll."""
     deck: tuple[str, ...] = ()
     """II.A: the event cards still to draw, top first (shuffled from the campaign's seed)."""
     events: tuple[str, ...] = ()

@@ -479,3 +479,50 @@ def test_E6_makhnovist_strength_roll(folder: Path, roll: int, gulai_pole: bool) 
     row = next(r for r in campaign.scenario.cards.makhnovist_strength if r.low <= total <= r.high)
     assert state.makhnovist_strength == row.text
     assert any(n.startswith(f"E.6 makhnovists: {roll}{-0 if gulai_pole else -1:+d} = {total}") for n in state.umpire)
+
+
+def shchus_raid(folder: Path, extra: str) -> tuple[list[str], str]:
+    """Shchus's Makhnovist cavalry (partisans) rides into the Drozdovsky regiment's hex."""
+    from collections import deque
+
+    from kitgen.mapping.board import Board
+
+    campaign = load_campaign(folder)
+    board = Board.from_map(campaign.hex_map)
+    start, goal = replay(campaign).unit("m_shchus_cav").hex, "3416"  # type: ignore[union-attr]
+    back: dict[str, str | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for there in board.neighbours(here):
+            if there not in back and not board.is_sea(there):
+                back[there] = here
+                queue.append(there)
+    path = [goal]
+    while back[path[-1]] is not None:
+        path.append(back[path[-1]])  # type: ignore[arg-type]
+    path.reverse()
+    hexes = ", ".join(f'"{h}"' for h in path)
+    orders = f"orders:\n  makhnovists:\n    - {{unit: m_shchus_cav, move: [{hexes}]}}\n"
+    dice = 'dice:\n  - {purpose: "II.C Shchus command roll, turn 1", value: 1}\n' + extra
+    return path, orders + dice
+
+
+@pytest.mark.parametrize(("mine", "theirs", "evaded"), [(6, 1, True), (1, 6, False)])
+def test_II_D1_partisans_may_evade_a_fight(folder: Path, mine: int, theirs: int, evaded: bool) -> None:
+    """II.D.1: partisans "do not have to fight if contacted by opposing forces ... Roll a D6 for
+    each side and add modifiers - if partisans have higher total no battle takes place. For
+    purposes of VPs and supply the nonpartisan unit is assumed to be there only"."""
+    rolls = (
+        f'  - {{purpose: "II.D.1 makhnovists evade in 3416, turn 1", value: {mine}}}\n'
+        f'  - {{purpose: "II.D.1 enemy of makhnovists in 3416, turn 1", value: {theirs}}}\n'
+    )
+    path, text = shchus_raid(folder, rolls)
+    log(folder, 1, text)
+    state = replay(load_campaign(folder))
+    unit = state.unit("m_shchus_cav")
+    assert unit is not None and unit.hex == "3416", (path, state.verdicts)
+    assert ("3416" in state.contacts) is not evaded
+    assert any(
+        n.startswith(f"II.D.1 makhnovists in 3416 {'evade' if evaded else 'fail to evade'}") for n in state.umpire
+    )

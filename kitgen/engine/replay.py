@@ -26,6 +26,7 @@ from kitgen.rules.battle import Side, losses
 from kitgen.rules.command import obey_target
 from kitgen.rules.dice import Dice
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
+from kitgen.rules.partisans import ambush_succeeds, evades, total_modifier
 from kitgen.rules.paths import land_path, supply_trace
 from kitgen.rules.transport import load_points
 from kitgen.rules.victory import is_award_turn, makhnovist_modifier, reinforcement_draws
@@ -119,7 +120,18 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     if log.turn != turn:
         raise KitgenError([located.problem(("turn",), f"turn: found {log.turn}, expected {turn} (the file's number)")])
     _check_orders(located, log, state, board, campaign)
-    state = replace(state, turn=turn, rolls=(), verdicts=(), contacts=(), draws={}, events=(), umpire=(), slips={})
+    state = replace(
+        state,
+        turn=turn,
+        rolls=(),
+        verdicts=(),
+        contacts=(),
+        draws={},
+        events=(),
+        umpire=(),
+        slips={},
+        evaded=frozenset(),
+    )
     state = rejoin(state)
     state = judge_supply(campaign, board, state)
     state, halted = command(campaign, board, state, log, located)
@@ -128,6 +140,7 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     state = move(campaign, board, state, log, located, halted)
     state = breakdowns(campaign, state, log)
     state = battles(campaign, board, state, log, located)
+    state = partisans(campaign, state, log)
     state = settle(campaign, state)
     state = track_work(campaign, board, state, log, located, halted)
     if is_award_turn(campaign.scenario.victory, turn):
@@ -773,13 +786,74 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
     return replace(state, units=tuple(units), rolls=tuple(rolls))
 
 
+def partisans(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
+    """II.D.1-2 (phase 6): where the enemy meets a faction whose units there are all partisans,
+    they try to evade (each side rolls a D6 plus modifiers; the partisans evade on a strictly
+    higher total) or, if none of them moved this turn and the log says so, an ambush (a D6 of 6,
+    +1 with Makhno). A fight needs no roll."""
+    rules = campaign.scenario.partisans
+    board_terrain = {h.id: h.terrain for h in campaign.hex_map.hexes}
+    chosen = {(c.hex, c.faction): c.choice for c in log.partisans}
+    makhno = campaign.scenario.find_commander("Makhno")
+    by_hex: dict[str, list[UnitState]] = {}
+    for u in state.units:
+        by_hex.setdefault(u.hex, []).append(u)
+    rolls, notes, evaded = list(state.rolls), list(state.umpire), set(state.evaded)
+    for hex_id in sorted(by_hex):
+        here = by_hex[hex_id]
+        for faction in sorted({u.faction for u in here}):
+            own = [u for u in here if u.faction == faction]
+            foes = [u for u in here if not state.allied(u.faction, faction, state.turn)]
+            if not foes or not all("partisan" in u.flags for u in own):
+                continue
+            choice = chosen.get((hex_id, faction), "evade")
+            with_makhno = makhno is not None and any(
+                u.commander and name_key(u.commander) == name_key(makhno.name) for u in own
+            )
+            if choice == "ambush" and not any(u.moved for u in own):
+                mod = total_modifier(rules.ambush.modifiers, ["makhno_present"] if with_makhno else [])
+                roll = _roll(
+                    campaign, log, f"II.D.2 {faction} ambush in {hex_id}, turn {state.turn}", rules.ambush.roll
+                )
+                rolls.append(roll)
+                result = (
+                    "springs the ambush: the enemy sets up first, the partisans round it"
+                    if ambush_succeeds(rules, roll.value, mod)
+                    else "fails to ambush"
+                )
+                notes.append(f"II.D.2 {faction} in {hex_id}: {roll.value}{mod:+d}: {result}")
+            elif choice == "evade" or choice == "ambush":
+                conditions = ["makhno_present"] if with_makhno else []
+                if board_terrain.get(hex_id) in ("forest", "mountain"):
+                    conditions.append("forest_or_mountain")
+                if not any("cavalry" in u.stands for u in foes):
+                    conditions.append("enemy_without_cavalry")
+                mod = total_modifier(rules.evade.modifiers, conditions)
+                mine = _roll(campaign, log, f"II.D.1 {faction} evade in {hex_id}, turn {state.turn}", rules.evade.roll)
+                theirs = _roll(
+                    campaign, log, f"II.D.1 enemy of {faction} in {hex_id}, turn {state.turn}", rules.evade.roll
+                )
+                rolls += [mine, theirs]
+                if evades(mine.value, theirs.value, mod):
+                    evaded.add((hex_id, faction))
+                    notes.append(
+                        f"II.D.1 {faction} in {hex_id} evade ({mine.value}{mod:+d} against {theirs.value}): no battle"
+                    )
+                else:
+                    notes.append(
+                        f"II.D.1 {faction} in {hex_id} fail to evade ({mine.value}{mod:+d} against {theirs.value})"
+                    )
+    return replace(state, rolls=tuple(rolls), umpire=tuple(notes), evaded=frozenset(evaded))
+
+
 def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
     """Contacts for the tabletop; trains and depots captured (II.B.2: non-armoured trains and
     depots are captured when enemy units enter their hex); towns passing to the faction that
     holds them alone."""
     by_hex: dict[str, set[str]] = {}
     for u in state.units:
-        by_hex.setdefault(u.hex, set()).add(u.faction)
+        if (u.hex, u.faction) not in state.evaded:  # II.D.1: "the nonpartisan unit is assumed to be there only"
+            by_hex.setdefault(u.hex, set()).add(u.faction)
     contacts = tuple(
         sorted(h for h, fs in by_hex.items() if any(not state.allied(a, b, state.turn) for a in fs for b in fs))
     )

@@ -76,6 +76,8 @@ class CampaignState:
     """Hexes where units of enemy factions stand together after movement: battles to fight."""
     command_failures: dict[str, int] = field(default_factory=dict)
     """II.C.4: failures in a row of each commander (or leaderless unit), which ease his next roll."""
+    evaded: frozenset[tuple[str, str]] = frozenset()
+    """II.D.1: (hex, faction) of partisans who evaded this turn: not there for battle, VP or supply."""
     returning: tuple[tuple[str, str, int], ...] = ()
     """II.B.3: (unit, stand kind, count) that rejoin their unit at the start of next turn."""
     piles: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -104,4 +106,5 @@ class CampaignState:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        data["evaded"] = sorted(list(x) for x in self.evaded)
         return {"schema_version": STATE_SCHEMA_VERSION, **data}

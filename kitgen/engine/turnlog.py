@@ -16,7 +16,7 @@ dice:
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
 from pydantic_core import PydanticCustomError
@@ -77,6 +77,15 @@ class Battle(Model):
     units: list[BattleUnit] = Field(min_length=1)
 
 
+class PartisanChoice(Model):
+    """II.D: what a faction's partisans do where the enemy meets them: try to evade (the default
+    when the log says nothing), try an ambush (if they had not moved this turn), or fight."""
+
+    hex: HexId
+    faction: Ident
+    choice: Literal["evade", "ambush", "fight"]
+
+
 class GivenRoll(Model):
     purpose: Text
     value: int
@@ -88,4 +97,5 @@ class TurnLog(Model):
     rail: dict[str, list[RailOrder]] = {}
     track: dict[str, list[TrackOrder]] = {}
     battles: list[Battle] = []
+    partisans: list[PartisanChoice] = []
     dice: list[GivenRoll] = []

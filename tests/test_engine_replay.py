@@ -526,3 +526,61 @@ def test_II_D1_partisans_may_evade_a_fight(folder: Path, mine: int, theirs: int,
     assert any(
         n.startswith(f"II.D.1 makhnovists in 3416 {'evade' if evaded else 'fail to evade'}") for n in state.umpire
     )
+
+
+def sea_route(folder: Path, start: str, goal: str) -> list[str]:
+    """The fewest hexes by sea from port `start` to port `goal` (through sea hexes only)."""
+    from collections import deque
+
+    from kitgen.mapping.board import Board
+
+    board = Board.from_map(load_campaign(folder).hex_map)
+    back: dict[str, str | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for there in board.neighbours(here):
+            if there not in back and (board.is_sea(there) or there == goal):
+                back[there] = here
+                if there != goal:
+                    queue.append(there)
+    path = [goal]
+    while back[path[-1]] is not None:
+        path.append(back[path[-1]])  # type: ignore[arg-type]
+    return path[::-1]
+
+
+def test_D1_a_transport_carries_tanks_from_port_to_port(folder: Path) -> None:
+    """D.1: ships move 16 hexes; D.3: they carry 16 points (tanks 3 each); A.3: "Rest of units
+    must disembark at a port city". The transport Saratov takes the tank detachment from
+    Novorossiisk to Kerch."""
+    campaign = load_campaign(folder)
+    ports = {t: next(h.id for h in campaign.hex_map.hexes if t in h.towns) for t in ("Novorossiisk", "Kerch")}
+    path = sea_route(folder, ports["Novorossiisk"], ports["Kerch"])
+    assert len(path) - 1 <= 16
+    hexes = ", ".join(f'"{h}"' for h in path)
+    sea = f"sea:\n  whites:\n    - {{ship: w_tr_saratov, carry: [w_tank_det], path: [{hexes}]}}\n"
+    log(folder, 1, sea + 'dice:\n  - {purpose: "II.C w_tank_det command roll, turn 1", value: 1}\n')
+    state = replay(load_campaign(folder))
+    tanks = state.unit("w_tank_det")
+    assert tanks is not None and tanks.hex == ports["Kerch"] and tanks.carried
+    (verdict,) = state.verdicts
+    assert verdict.result == "done" and "(6 of 16 points)" in verdict.explanation
+    assert [x["hex"] for x in state.ships if x["id"] == "w_tr_saratov"] == [ports["Kerch"]]
+
+
+def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
+    """A.3: "Amphibious landings on coastal hexes can only be done by infantry. Rest of units must
+    disembark at a port city." Tanks put ashore on an open coast: void."""
+    campaign = load_campaign(folder)
+    from kitgen.mapping.board import Board
+
+    board = Board.from_map(campaign.hex_map)
+    start = next(h.id for h in campaign.hex_map.hexes if "Novorossiisk" in h.towns)
+    at_sea = next(n for n in board.neighbours(start) if board.is_sea(n))
+    coast = next(h.id for h in campaign.hex_map.hexes if h.coastal and board.adjacent(h.id, at_sea) and h.id != start)
+    sea = f'sea:\n  whites:\n    - {{ship: w_tr_saratov, carry: [w_tank_det], path: ["{start}", "{at_sea}"], land: "{coast}"}}\n'
+    log(folder, 1, sea + 'dice:\n  - {purpose: "II.C w_tank_det command roll, turn 1", value: 1}\n')
+    state = replay(load_campaign(folder))
+    (verdict,) = state.verdicts
+    assert verdict.result == "void" and verdict.rule == "A.3" and "only infantry land" in verdict.explanation

@@ -16,12 +16,12 @@ from typing import Any
 
 from kitgen.campaign import TURN_NAME, Campaign
 from kitgen.engine.state import CampaignState, Roll, UnitState, Verdict
-from kitgen.engine.turnlog import BattleUnit, RailOrder, TurnLog
+from kitgen.engine.turnlog import BattleUnit, RailOrder, SeaOrder, TurnLog
 from kitgen.errors import KitgenError, Problem, display_path
 from kitgen.mapping.board import Board
 from kitgen.mapping.places import place_hexes
 from kitgen.model.forces import Effect
-from kitgen.model.scenario import name_key
+from kitgen.model.scenario import Scenario, name_key
 from kitgen.rules.battle import Side, losses
 from kitgen.rules.command import obey_target
 from kitgen.rules.dice import Dice
@@ -137,6 +137,7 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     state, halted = command(campaign, board, state, log, located)
     state = random_event(campaign, state, log)
     state = rail_moves(campaign, board, state, log, located, halted)
+    state = sea_moves(campaign, board, state, log, located, halted)
     state = move(campaign, board, state, log, located, halted)
     state = breakdowns(campaign, state, log)
     state = battles(campaign, board, state, log, located)
@@ -212,6 +213,19 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
                             where + ("path", j), f"rail.{faction}[{i}].path[{j}]: '{hex_id}' is not a hex of the map"
                         )
                     )
+    for faction, sea_orders in log.sea.items():
+        for i, sea in enumerate(sea_orders):
+            where = ("sea", faction, i)
+            for j, unit_id in enumerate(sea.carry):
+                unit = state.unit(unit_id)
+                if unit is None or unit.faction != faction:
+                    found = "unknown" if unit is None else f"a {unit.faction} unit"
+                    problems.append(
+                        located.problem(where + ("carry", j), f"sea.{faction}[{i}].carry[{j}]: '{unit_id}' is {found}")
+                    )
+            for hex_id in [*sea.path, *([sea.land] if sea.land else [])]:
+                if not board.on_map(hex_id):
+                    problems.append(located.problem(where, f"sea.{faction}[{i}]: '{hex_id}' is not a hex of the map"))
     if problems:
         raise KitgenError(problems)
 
@@ -350,6 +364,7 @@ def command(
     rules = s.command
     ordered = [(f, o.unit) for f, orders in log.orders.items() for o in orders]
     ordered += [(f, u) for f, orders in log.rail.items() for o in orders for u in o.carry]  # carried units obey too
+    ordered += [(f, u) for f, orders in log.sea.items() for o in orders for u in o.carry]
     ordered += [(f, o.unit) for f, orders in log.track.items() for o in orders]  # and so do wreckers and repairers
     units = {u.id: u for u in state.units}
     by_hex: dict[tuple[str, str], list[str]] = {}
@@ -491,6 +506,109 @@ def rail_moves(
         trains=tuple(trains[t["id"]] for t in state.trains),
         verdicts=tuple(verdicts),
     )
+
+
+def sea_moves(
+    campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located, halted: dict[str, str]
+) -> CampaignState:
+    """D.1: a ship moves up to 16 hexes through the sea, from and to a port; D.3: it carries 16
+    points; its units go ashore at the port it reaches, or land on a coastal hex beside the sea
+    hex where it stops (A.3: infantry only, and no map move from the landing hex that turn)."""
+    s = campaign.scenario
+    ships = {x["id"]: dict(x) for x in state.ships}
+    units = {u.id: u for u in state.units}
+    ports = {h.id for h in campaign.hex_map.hexes if h.port}
+    coastal = {h.id for h in campaign.hex_map.hexes if h.coastal}
+    verdicts = list(state.verdicts)
+    file = display_path(located.path)
+    moved: set[str] = set()
+    for faction, orders in log.sea.items():
+        for i, order in enumerate(orders):
+            line, _ = located.position(("sea", faction, i))
+            ship = ships.get(order.ship)
+            if ship is None or ship["faction"] != faction:
+                raise KitgenError(
+                    [
+                        located.problem(
+                            ("sea", faction, i, "ship"),
+                            f"sea.{faction}[{i}].ship: '{order.ship}' is not a {faction} ship",
+                        )
+                    ]
+                )
+            route = "-".join(order.path)
+            why, aboard, load_text = _judge_sea(s, board, order, ship, units, halted, ports, coastal, moved)
+            if why:
+                result, text = "void", f"ship {ship['name']}: path {route}: {why}: void"
+            else:
+                result, text = (
+                    "done",
+                    f"ship {ship['name']}: path {route}, {len(order.path) - 1} hexes, carrying {', '.join(aboard) or 'nothing'} ({load_text})",
+                )
+                ship["hex"] = order.path[-1]
+                moved.add(order.ship)
+                ashore = order.land or order.path[-1]
+                for u in aboard:
+                    units[u] = replace(units[u], hex=ashore, moved=True, carried=True)
+                if order.land:
+                    text += f"; lands them on {order.land}"
+            rule = "A.3" if order.land else "D.1"
+            verdicts.append(Verdict(file, line, faction, order.ship, f"sea {route}", result, text, rule))
+    return replace(
+        state,
+        units=tuple(units[u.id] for u in state.units),
+        ships=tuple(ships[x["id"]] for x in state.ships),
+        verdicts=tuple(verdicts),
+    )
+
+
+def _judge_sea(
+    s: Scenario,
+    board: Board,
+    order: SeaOrder,
+    ship: dict[str, Any],
+    units: dict[str, UnitState],
+    halted: dict[str, str],
+    ports: set[str],
+    coastal: set[str],
+    moved: set[str],
+) -> tuple[str | None, list[str], str]:
+    """(why void or None, units aboard, load text) of one sea order."""
+    if order.ship in moved:
+        return "has moved already this turn", [], ""
+    if order.path[0] != ship["hex"]:
+        return f"starts in {order.path[0]}, but the ship is in {ship['hex']}", [], ""
+    if len(order.path) - 1 > s.transport.ship.move_hexes:
+        return f"{len(order.path) - 1} hexes, more than a ship's {s.transport.ship.move_hexes} (D.1)", [], ""
+    for here, there in zip(order.path, order.path[1:], strict=False):
+        if not board.adjacent(here, there):
+            return f"{here} and {there} are not adjacent", [], ""
+    inner = order.path[1:-1]
+    if any(not board.is_sea(h) for h in inner):
+        return "a ship keeps to sea hexes between ports (D.1)", [], ""
+    end = order.path[-1]
+    if not board.is_sea(end) and end not in ports:
+        return f"{end} is neither sea nor a port", [], ""
+    aboard = [u for u in order.carry if u not in halted and units[u].hex == order.path[0] and not units[u].moved]
+    if order.land is not None:
+        if not board.is_sea(end) or not board.adjacent(end, order.land) or order.land not in coastal:
+            return (
+                f"a landing is made on a coastal hex beside the sea hex where the ship stops, not {order.land} (A.3)",
+                [],
+                "",
+            )
+        others = [u for u in aboard if movement_row(s.movement, units[u].type).id != "infantry"]
+        if others:
+            return f"only infantry land on a coast; the rest go ashore at a port (A.3): {', '.join(others)}", [], ""
+    elif aboard and end not in ports:
+        return f"troops go ashore at a port city, and {end} is none (A.3)", [], ""
+    stands: dict[str, int] = {}
+    for u in aboard:
+        for kind, n in units[u].stands.items():
+            stands[kind] = stands.get(kind, 0) + n
+    load = load_points(s.transport, stands, "ship")
+    if not load.fits:
+        return f"load of {load.total} points is over a ship's {load.capacity} (D.3)", [], ""
+    return None, aboard, f"{load.total} of {load.capacity} points"
 
 
 def _judge_rail(

@@ -50,6 +50,17 @@ class RailOrder(Model):
     path: list[HexId] = Field(min_length=2)
 
 
+class SeaOrder(Model):
+    """D.1-D.3, A.3: a ship's move through sea hexes from a port, with the units it carries; they
+    go ashore at the port it reaches, or (infantry only, A.3) `land` on a coastal hex beside the
+    sea hex where it stops."""
+
+    ship: Ident
+    carry: list[Ident] = []
+    path: list[HexId] = Field(min_length=2)
+    land: HexId | None = None
+
+
 class TrackOrder(Model):
     """C.2: wreck the track of the hex a unit entered this turn, or repair up to two wrecked hexes
     (the repairing unit's own and the next along the line, ending in the last)."""
@@ -95,6 +106,7 @@ class TurnLog(Model):
     turn: int = Field(ge=1)
     orders: dict[str, list[MoveOrder]] = {}
     rail: dict[str, list[RailOrder]] = {}
+    sea: dict[str, list[SeaOrder]] = {}
     track: dict[str, list[TrackOrder]] = {}
     battles: list[Battle] = []
     partisans: list[PartisanChoice] = []

@@ -327,9 +327,7 @@ def test_C1_a_load_over_12_points_is_void(folder: Path) -> None:
     """C.1: "each train carries 12 points"; the three Sich units in Proskurov weigh more."""
     path = rail_path(folder, "0310", 1)
     carry = ["u_sich_1st_div", "u_sich_2nd_div", "u_sich_artillery"]
-    dice = "dice:\n" + "".join(
-        f'  - {{purpose: "II.C {c} command roll, turn 1", value: 1}}\n' for c in ["Konovalets", *carry]
-    )
+    dice = 'dice:\n  - {purpose: "II.C Konovalets command roll, turn 1", value: 1}\n'  # he leads the stack
     log(folder, 1, rail_log("u_at_proskurov", carry, path, dice).replace("whites", "ukrainians"))
     state = replay(load_campaign(folder))
     (verdict,) = state.verdicts
@@ -434,10 +432,13 @@ def test_II_B3_losses_rounded_and_returned_and_II_B1_the_loser_retreats(folder: 
 
 def test_II_B1_a_loser_with_no_retreat_given_is_a_malformed_report(folder: Path) -> None:
     """II.B.1: the loser retreats, or surrenders if it cannot; the report must say which."""
+    orders = 'orders:\n  reds:\n    - {unit: r_13th_army_42nd, move: ["3414", "3415", "3416"]}\n'
+    dice = 'dice:\n  - {purpose: "II.C Kozhevnikov command roll, turn 1", value: 1}\n'
     battle = (
-        'battles:\n  - hex: "3416"\n    winner: reds\n    units:\n      - {unit: w_drozdovsky_1, lost: {infantry: 1}}\n'
+        'battles:\n  - hex: "3416"\n    winner: whites\n    units:\n'
+        "      - {unit: w_drozdovsky_1, lost: {infantry: 1}}\n      - {unit: r_13th_army_42nd, lost: {infantry: 1}}\n"
     )
-    log(folder, 1, "orders: {}\n" + battle)
+    log(folder, 1, orders + battle + dice)
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
     assert "expected `retreat: <hex>` or `surrender: true` (II.B.1)" in str(caught.value.problems[0])
@@ -584,3 +585,46 @@ def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
     state = replay(load_campaign(folder))
     (verdict,) = state.verdicts
     assert verdict.result == "void" and verdict.rule == "A.3" and "only infantry land" in verdict.explanation
+
+
+@pytest.mark.parametrize(
+    ("dice", "message"),
+    [
+        (
+            '  - {purpose: "II.C Mai Maevsky command roll, turn 1", value: 3}\n',
+            "no roll 'II.C Mai Maevsky command roll, turn 1' this turn",
+        ),
+        ('  - {purpose: "II.A event roll, turn 1", value: 7}\n', "dice[0].value: found 7, but D6 rolls 1 to 6"),
+    ],
+)
+def test_a_given_roll_the_turn_does_not_use_is_an_error(folder: Path, dice: str, message: str) -> None:
+    """A misspelt purpose or an impossible face would otherwise be silently replaced by a drawn roll."""
+    log(folder, 1, "orders: {}\ndice:\n" + dice)
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    assert any(message in str(p) for p in caught.value.problems), caught.value.problems
+
+
+def test_track_work_by_an_unknown_unit_is_a_log_error(folder: Path) -> None:
+    log(folder, 1, 'orders: {}\ntrack:\n  reds:\n    - {unit: r_nobody, wreck: "3415"}\n')
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    assert ":5:14: track.reds[0].unit: 'r_nobody' is unknown" in str(caught.value.problems[0])
+
+
+def test_II_B1_an_elite_unit_does_not_surrender(folder: Path) -> None:
+    """II.B.1: "all non-Elite/Fanatic units the surrender. Elite/Fanatic units must then
+    immediately attack enemy in other hex that very same turn to break out or perish"."""
+    orders = 'orders:\n  reds:\n    - {unit: r_13th_army_42nd, move: ["3414", "3415", "3416"]}\n'
+    dice = 'dice:\n  - {purpose: "II.C Kozhevnikov command roll, turn 1", value: 1}\n'
+    battle = (
+        'battles:\n  - hex: "3416"\n    winner: reds\n    units:\n'
+        "      - {unit: w_drozdovsky_1, lost: {infantry: 1}, surrender: true}\n"
+        "      - {unit: w_vol_artillery, lost: {artillery: 1}, surrender: true}\n"
+        "      - {unit: r_13th_army_42nd, lost: {infantry: 1}}\n"
+    )
+    log(folder, 1, orders + battle + dice)
+    state = replay(load_campaign(folder))
+    assert state.unit("w_drozdovsky_1") is not None  # Elite: breaks out or perishes at the table
+    assert state.unit("w_vol_artillery") is None  # surrendered: gone
+    assert any("must attack at once to break out" in n for n in state.umpire)

@@ -16,7 +16,7 @@ from typing import Any
 
 from kitgen.campaign import TURN_NAME, Campaign
 from kitgen.engine.state import CampaignState, Roll, UnitState, Verdict
-from kitgen.engine.turnlog import BattleUnit, RailOrder, SeaOrder, TurnLog
+from kitgen.engine.turnlog import RailOrder, SeaOrder, TurnLog
 from kitgen.errors import KitgenError, Problem, display_path
 from kitgen.mapping.board import Board
 from kitgen.mapping.places import place_hexes
@@ -140,13 +140,47 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     state = sea_moves(campaign, board, state, log, located, halted)
     state = move(campaign, board, state, log, located, halted)
     state = breakdowns(campaign, state, log)
-    state = battles(campaign, board, state, log, located)
     state = partisans(campaign, state, log)
-    state = settle(campaign, state)
+    state = battles(campaign, board, state, log, located)
     state = track_work(campaign, board, state, log, located, halted)
+    state = settle(campaign, state)
     if is_award_turn(campaign.scenario.victory, turn):
         state = award_vp(campaign, state, log)
-    return draw_slips(campaign, state)
+    state = draw_slips(campaign, state)
+    _check_dice(located, log, state)
+    return state
+
+
+def _check_dice(located: Located, log: TurnLog, state: CampaignState) -> None:
+    """Every roll the log gives must be one the turn needed, once, and a face of its dice: a
+    misspelt purpose would otherwise be drawn instead without a word."""
+    needed = {r.purpose: r for r in state.rolls}
+    problems = []
+    seen: set[str] = set()
+    for i, given in enumerate(log.dice):
+        where = ("dice", i, "purpose")
+        if given.purpose in seen:
+            problems.append(located.problem(where, f"dice[{i}].purpose: '{given.purpose}' is given twice"))
+        seen.add(given.purpose)
+        roll = needed.get(given.purpose)
+        if roll is None:
+            known = "; ".join(sorted(needed)) or "none"
+            problems.append(
+                located.problem(
+                    where, f"dice[{i}].purpose: no roll '{given.purpose}' this turn; expected one of: {known}"
+                )
+            )
+            continue
+        d = Dice.parse(roll.dice)
+        if not d.low <= given.value <= d.high:
+            problems.append(
+                located.problem(
+                    ("dice", i, "value"),
+                    f"dice[{i}].value: found {given.value}, but {roll.dice} rolls {d.low} to {d.high}",
+                )
+            )
+    if problems:
+        raise KitgenError(problems)
 
 
 def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: Board, campaign: Campaign) -> None:
@@ -213,6 +247,55 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
                             where + ("path", j), f"rail.{faction}[{i}].path[{j}]: '{hex_id}' is not a hex of the map"
                         )
                     )
+    for table, entries in (("sea", log.sea), ("track", log.track), ("rail", log.rail)):
+        for faction in entries:
+            if faction not in factions:
+                message = f"{table}: unknown faction '{faction}'; expected one of: {', '.join(factions)}"
+                problems.append(located.problem((table, faction), message, key=True))
+    carried = [("rail", f, i, o.carry) for f, orders in log.rail.items() for i, o in enumerate(orders)]
+    carried += [("sea", f, i, o.carry) for f, orders in log.sea.items() for i, o in enumerate(orders)]
+    for table, faction, i, carry in carried:
+        if len(set(carry)) != len(carry):
+            problems.append(
+                located.problem((table, faction, i, "carry"), f"{table}.{faction}[{i}].carry: a unit is listed twice")
+            )
+    for faction, track_orders in log.track.items():
+        for i, work in enumerate(track_orders):
+            unit = state.unit(work.unit)
+            if unit is None or unit.faction != faction:
+                found = "unknown" if unit is None else f"a {unit.faction} unit"
+                problems.append(
+                    located.problem(
+                        ("track", faction, i, "unit"), f"track.{faction}[{i}].unit: '{work.unit}' is {found}"
+                    )
+                )
+            for hex_id in [*([work.wreck] if work.wreck else []), *work.repair]:
+                if not board.on_map(hex_id):
+                    problems.append(
+                        located.problem(
+                            ("track", faction, i), f"track.{faction}[{i}]: '{hex_id}' is not a hex of the map"
+                        )
+                    )
+    stand_kinds = {k.id for k in campaign.scenario.transport.stands}
+    for b, battle in enumerate(log.battles):
+        if battle.winner not in factions:
+            problems.append(
+                located.problem(("battles", b, "winner"), f"battles[{b}].winner: unknown faction '{battle.winner}'")
+            )
+        listed = [part.unit for part in battle.units]
+        if len(set(listed)) != len(listed):
+            problems.append(located.problem(("battles", b, "units"), f"battles[{b}].units: a unit is listed twice"))
+        for j, part in enumerate(battle.units):
+            for key in ("lost", "routed"):
+                for kind, n in getattr(part, key).items():
+                    if kind not in stand_kinds or n < 0:
+                        message = f"battles[{b}].units[{j}].{key}: '{kind}: {n}'; expected a stand kind of transport.yaml and 0 or more"
+                        problems.append(located.problem(("battles", b, "units", j, key, kind), message))
+    for i, choice in enumerate(log.partisans):
+        if choice.faction not in factions or not board.on_map(choice.hex):
+            problems.append(
+                located.problem(("partisans", i), f"partisans[{i}]: expected a faction and a hex of the map")
+            )
     for faction, sea_orders in log.sea.items():
         for i, sea in enumerate(sea_orders):
             where = ("sea", faction, i)
@@ -276,12 +359,17 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
     return replace(state, units=tuple(judged))
 
 
-def _active(state: CampaignState, kind: str, faction: str) -> list[int]:
-    return [m for k, f, m, last in state.modifiers if k == kind and f in (faction, "all") and state.turn <= last]
+def _active(state: CampaignState, kind: str, faction: str, unit_type: str | None = None) -> list[int]:
+    """Modifiers of lasting card effects that apply now (to that unit type, if the card names types)."""
+    return [
+        m
+        for k, f, m, last, types in state.modifiers
+        if k == kind and f in (faction, "all") and state.turn <= last and (not types or unit_type in types.split(","))
+    ]
 
 
-def _modifier(state: CampaignState, kind: str, faction: str) -> int:
-    return sum(_active(state, kind, faction))
+def _modifier(state: CampaignState, kind: str, faction: str, unit_type: str | None = None) -> int:
+    return sum(_active(state, kind, faction, unit_type))
 
 
 def random_event(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
@@ -317,14 +405,17 @@ def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Ef
             draws = dict(state.draws)
             draws[faction] = draws.get(faction, 0) + (effect.draws or 0)
             return replace(state, draws=draws)
-        case "command" | "movement":
-            lasting = (effect.kind, faction, effect.modifier or 0, last)
+        case "command":  # this turn's command rolls are made: it counts from the next one
+            lasting = ("command", faction, effect.modifier or 0, last + 1, ",".join(effect.unit_types))
+            return replace(state, modifiers=(*state.modifiers, lasting))
+        case "movement":
+            lasting = ("movement", faction, effect.modifier or 0, last, ",".join(effect.unit_types))
             return replace(state, modifiers=(*state.modifiers, lasting))
         case "supply_cut":  # from this turn on: its units are out of supply now, and at the next judgements
             cut = tuple(
                 replace(u, in_supply=False, supply_path=()) if faction in (u.faction, "all") else u for u in state.units
             )
-            return replace(state, units=cut, modifiers=(*state.modifiers, ("supply_cut", faction, 0, last)))
+            return replace(state, units=cut, modifiers=(*state.modifiers, ("supply_cut", faction, 0, last, "")))
         case "alliance":
             a, b = effect.factions
             return replace(state, alliances=(*state.alliances, (a, b, last)))
@@ -448,7 +539,7 @@ def move(
                 why = f"{row} is in {unit.hex}, not {order.move[0]}: void"
                 verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A"))
                 continue
-            mp = _modifier(state, "movement", faction)
+            mp = _modifier(state, "movement", faction, unit.type)
             judged = land_path(board, campaign.scenario.movement, unit.type, list(order.move), mp_modifier=mp)
             verdicts.append(
                 Verdict(
@@ -671,15 +762,10 @@ def track_work(
         for i, order in enumerate(orders):
             line, _ = located.position(("track", faction, i))
             unit = units.get(order.unit)
-            if unit is None or unit.faction != faction:
-                raise KitgenError(
-                    [
-                        located.problem(
-                            ("track", faction, i, "unit"),
-                            f"track.{faction}[{i}].unit: '{order.unit}' is not a {faction} unit",
-                        )
-                    ]
-                )
+            if unit is None:  # surrendered or broken down earlier this turn
+                gone = f"{order.unit} is no longer on the map: void"
+                verdicts.append(Verdict(file, line, faction, order.unit, "track", "void", gone, "C.2"))
+                continue
             stands = sum(unit.stands.values())
             label = f"{unit.name} ({unit.type}, {stands} stands)"
             if unit.id in halted:
@@ -740,6 +826,10 @@ def track_work(
                     why = f"the repair starts in the unit's own hex, {unit.hex}"
                 elif len(hexes) == 2 and not board.rail_link(hexes[0], hexes[1]):
                     why = f"{hexes[1]} is not the next hex along the line"
+                elif unit.moved:
+                    why = "the unit moved this turn; repairing is its move"
+                elif any(u.hex in hexes and not state.allied(u.faction, faction, state.turn) for u in state.units):
+                    why = "enemy units are on that track"
                 elif any(h not in wrecked for h in hexes):
                     why = f"the track is not wrecked in {', '.join(h for h in hexes if h not in wrecked)}"
                 route = "-".join(hexes)
@@ -805,6 +895,15 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
     umpire = list(state.umpire)
     file = display_path(located.path)
     for b, battle in enumerate(log.battles):
+        sides = {units[p.unit].faction for p in battle.units if p.unit in units}
+        if not any(state.allied(f, battle.winner, state.turn) for f in sides):
+            raise KitgenError(
+                [
+                    located.problem(
+                        ("battles", b, "winner"), f"battles[{b}].winner: no {battle.winner} unit fought in {battle.hex}"
+                    )
+                ]
+            )
         for j, part in enumerate(battle.units):
             where = ("battles", b, "units", j)
             unit = units.get(part.unit)
@@ -813,16 +912,16 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                 raise KitgenError(
                     [located.problem(where + ("unit",), f"battles[{b}].units[{j}].unit: '{part.unit}' is {found}")]
                 )
-            for kind, n in [*part.lost.items(), *part.routed.items()]:
-                if n < 0 or n > unit.stands.get(kind, 0):
-                    raise KitgenError(
-                        [
-                            located.problem(
-                                where,
-                                f"battles[{b}].units[{j}]: {n} {kind} stands, but {unit.id} has {unit.stands.get(kind, 0)}",
-                            )
-                        ]
-                    )
+            if (battle.hex, unit.faction) in state.evaded:
+                message = (
+                    f"battles[{b}].units[{j}]: {unit.id}'s side evaded the fight in {battle.hex} (II.D.1): no battle"
+                )
+                raise KitgenError([located.problem(where, message)])
+            for kind in sorted(set(part.lost) | set(part.routed)):
+                n = part.lost.get(kind, 0) + part.routed.get(kind, 0)
+                if n > unit.stands.get(kind, 0):
+                    message = f"battles[{b}].units[{j}]: {n} {kind} stands lost and routed, but {unit.id} has {unit.stands.get(kind, 0)}"
+                    raise KitgenError([located.problem(where, message)])
             side: Side = "winner" if state.allied(unit.faction, battle.winner, state.turn) else "loser"
             exempt = bool(set(unit.flags) & set(rules.loser.routed_lost_exempt))
             stands = dict(unit.stands)
@@ -839,46 +938,44 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
             unit = replace(unit, stands={k: n for k, n in stands.items() if n > 0})
             if side == "loser":
                 if part.retreat is None and not part.surrender:
-                    raise KitgenError(
-                        [
-                            located.problem(
-                                where,
-                                f"battles[{b}].units[{j}]: {unit.id} lost; expected `retreat: <hex>` or `surrender: true` (II.B.1)",
-                            )
-                        ]
-                    )
-                unit, note = _retreat(board, state, unit, part, battle.hex)
-                text += f"; {note}"
-                if note.startswith("surrenders") and exempt:
+                    message = f"battles[{b}].units[{j}]: {unit.id} lost; expected `retreat: <hex>` or `surrender: true` (II.B.1)"
+                    raise KitgenError([located.problem(where, message)])
+                if part.retreat is not None:
+                    why = _retreat_blocked(campaign, board, state, unit, part.retreat, battle.hex)
+                    if why:
+                        message = f"battles[{b}].units[{j}].retreat: {why}; expected a hex it can retreat into, or `surrender: true`"
+                        raise KitgenError([located.problem(where + ("retreat",), message)])
+                    unit = replace(unit, hex=part.retreat)
+                    text += f"; retreats to {part.retreat}"
+                elif exempt:  # II.B.1: Elite/Fanatic units do not surrender
+                    text += "; cannot retreat: Elite/Fanatic, it must attack at once to break out or perish"
                     umpire.append(
                         f"{unit.name} is Elite/Fanatic: it must attack at once to break out or perish (II.B.1)"
                     )
+                else:
+                    unit = replace(unit, hex="surrendered")
+                    text += "; surrenders (II.B.1)"
             verdicts.append(Verdict(file, line, unit.faction, unit.id, f"battle {battle.hex}", "done", text, "II.B"))
             units[unit.id] = unit
         umpire.append(
             f"battle in {battle.hex}: roll D6 for each piece of equipment the winner lost: even repaired (II.B.3)"
         )
-    kept = tuple(u for u in (units[x.id] for x in state.units) if u.stands and u.hex != "surrendered")
+    rejoining = {unit_id for unit_id, _, _ in returning}  # a unit wiped out still gets its returning stands
+    kept = tuple(
+        u for u in (units[x.id] for x in state.units) if (u.stands or u.id in rejoining) and u.hex != "surrendered"
+    )
     return replace(state, units=kept, returning=tuple(returning), verdicts=tuple(verdicts), umpire=tuple(umpire))
 
 
-def _retreat(
-    board: Board, state: CampaignState, unit: UnitState, part: BattleUnit, battle_hex: str
-) -> tuple[UnitState, str]:
-    """II.B.1: one hex away from the enemy, into a land hex free of enemies; else surrender."""
-    if part.retreat is not None:
-        enemy_there = any(
-            u.hex == part.retreat and not state.allied(u.faction, unit.faction, state.turn) for u in state.units
-        )
-        if (
-            board.adjacent(battle_hex, part.retreat)
-            and board.on_map(part.retreat)
-            and not board.is_sea(part.retreat)
-            and not enemy_there
-        ):
-            return replace(unit, hex=part.retreat), f"retreats to {part.retreat}"
-        return replace(unit, hex="surrendered"), f"cannot retreat to {part.retreat}: surrenders (II.B.1)"
-    return replace(unit, hex="surrendered"), "surrenders (II.B.1)"
+def _retreat_blocked(
+    campaign: Campaign, board: Board, state: CampaignState, unit: UnitState, to: str, battle_hex: str
+) -> str | None:
+    """II.B.1: the loser retreats one hex from the enemy, a step it could move (no major river
+    without a bridge, no open water, no p* terrain off the roads) into a hex free of enemies."""
+    if any(u.hex == to and not state.allied(u.faction, unit.faction, state.turn) for u in state.units):
+        return f"enemy units are in {to}"
+    step = land_path(board, campaign.scenario.movement, unit.type, [battle_hex, to], mp_modifier=99)
+    return None if step.allowed else f"{battle_hex} to {to}: {step.reason}"
 
 
 def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:

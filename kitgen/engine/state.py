@@ -37,7 +37,7 @@ class Verdict:
     unit: str
     order: str
     result: str
-    """'done' or 'void'."""
+    """'done', 'void' (it breaks a rule: the unit holds) or 'held' (command control failed, II.C)."""
     explanation: str
     rule: str
 
@@ -90,9 +90,9 @@ class CampaignState:
     """II.A: the event cards still to draw, top first (shuffled from the campaign's seed)."""
     events: tuple[str, ...] = ()
     """The event cards drawn this turn."""
-    modifiers: tuple[tuple[str, str, int, int], ...] = ()
-    """Lasting card effects: (kind, faction or 'all', modifier, last turn); kind is command,
-    movement or supply_cut."""
+    modifiers: tuple[tuple[str, str, int, int, str], ...] = ()
+    """Lasting card effects: (kind, faction or 'all', modifier, last turn, unit types joined by
+    commas or '' for all); kind is command, movement or supply_cut."""
     umpire: tuple[str, ...] = ()
     """What the umpire must rule or do by hand this turn (card effects kitgen does not apply)."""
     draws: dict[str, int] = field(default_factory=dict)

@@ -23,6 +23,8 @@ def state_text(campaign: Campaign, state: CampaignState) -> str:
             stands = ", ".join(f"{n} {k}" for k, n in u.stands.items())
             supply = {None: "supply not judged yet", True: "in supply", False: "OUT OF SUPPLY"}[u.in_supply]
             proof = f" via {'-'.join(u.supply_path)}" if u.supply_path else ""
+            if u.supply_path and u.supply_path[0] != u.hex:
+                proof += f" (judged in {u.supply_path[0]} at the start of the turn)"
             lead = f", {u.commander}" if u.commander else ""
             out.append(f"  {u.hex}  {u.name} [{u.type}: {stands}]{lead}; {supply}{proof}")
     if state.contacts:

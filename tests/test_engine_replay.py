@@ -277,6 +277,10 @@ def rail_log(train: str, carry: list[str], path: list[str], extra: str = "") -> 
     return f"rail:\n  whites:\n    - {{train: {train}, carry: [{', '.join(carry)}], path: [{hexes}]}}\n{extra}"
 
 
+TANKS_OBEY = 'dice:\n  - {purpose: "II.C w_tank_det command roll, turn 1", value: 1}\n'
+"""The tank detachment has no commander with it: its own command roll, made good."""
+
+
 def test_C1_a_train_carries_units_along_the_track(folder: Path) -> None:
     """C.1: trains move along the track (RR Trains 12 MP, "must be on RR track") and carry 12
     points (a tank 3 points each). The tank detachment (2 tanks, 6 points) rides three hexes;
@@ -289,7 +293,7 @@ def test_C1_a_train_carries_units_along_the_track(folder: Path) -> None:
             "w_train_novorossiisk",
             ["w_tank_det"],
             path,
-            'dice:\n  - {purpose: "II.C w_tank_det command roll, turn 1", value: 1}\n',
+            TANKS_OBEY,
         ),
     )
     state = replay(load_campaign(folder))
@@ -313,7 +317,7 @@ def test_A2_units_that_embark_make_no_map_move(folder: Path) -> None:
             "w_train_novorossiisk",
             ["w_tank_det"],
             path,
-            'dice:\n  - {purpose: "II.C w_tank_det command roll, turn 1", value: 1}\n',
+            TANKS_OBEY,
         ),
     )
     state = replay(load_campaign(folder))
@@ -482,27 +486,32 @@ def test_E6_makhnovist_strength_roll(folder: Path, roll: int, gulai_pole: bool) 
     assert any(n.startswith(f"E.6 makhnovists: {roll}{-0 if gulai_pole else -1:+d} = {total}") for n in state.umpire)
 
 
-def shchus_raid(folder: Path, extra: str) -> tuple[list[str], str]:
-    """Shchus's Makhnovist cavalry (partisans) rides into the Drozdovsky regiment's hex."""
+def shortest(folder: Path, start: str, goal: str, *, by_sea: bool) -> list[str]:
+    """The fewest hexes from `start` to `goal` over land, or through sea hexes (ports at the ends)."""
     from collections import deque
 
     from kitgen.mapping.board import Board
 
-    campaign = load_campaign(folder)
-    board = Board.from_map(campaign.hex_map)
-    start, goal = replay(campaign).unit("m_shchus_cav").hex, "3416"  # type: ignore[union-attr]
+    board = Board.from_map(load_campaign(folder).hex_map)
     back: dict[str, str | None] = {start: None}
     queue = deque([start])
     while queue:
         here = queue.popleft()
         for there in board.neighbours(here):
-            if there not in back and not board.is_sea(there):
+            if there not in back and (board.is_sea(there) == by_sea or there == goal):
                 back[there] = here
-                queue.append(there)
+                if there != goal:
+                    queue.append(there)
     path = [goal]
     while back[path[-1]] is not None:
         path.append(back[path[-1]])  # type: ignore[arg-type]
-    path.reverse()
+    return path[::-1]
+
+
+def shchus_raid(folder: Path, extra: str) -> tuple[list[str], str]:
+    """Shchus's Makhnovist cavalry (partisans) rides into the Drozdovsky regiment's hex."""
+    start = replay(load_campaign(folder)).unit("m_shchus_cav").hex  # type: ignore[union-attr]
+    path = shortest(folder, start, "3416", by_sea=False)
     hexes = ", ".join(f'"{h}"' for h in path)
     orders = f"orders:\n  makhnovists:\n    - {{unit: m_shchus_cav, move: [{hexes}]}}\n"
     dice = 'dice:\n  - {purpose: "II.C Shchus command roll, turn 1", value: 1}\n' + extra
@@ -529,39 +538,17 @@ def test_II_D1_partisans_may_evade_a_fight(folder: Path, mine: int, theirs: int,
     )
 
 
-def sea_route(folder: Path, start: str, goal: str) -> list[str]:
-    """The fewest hexes by sea from port `start` to port `goal` (through sea hexes only)."""
-    from collections import deque
-
-    from kitgen.mapping.board import Board
-
-    board = Board.from_map(load_campaign(folder).hex_map)
-    back: dict[str, str | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        for there in board.neighbours(here):
-            if there not in back and (board.is_sea(there) or there == goal):
-                back[there] = here
-                if there != goal:
-                    queue.append(there)
-    path = [goal]
-    while back[path[-1]] is not None:
-        path.append(back[path[-1]])  # type: ignore[arg-type]
-    return path[::-1]
-
-
 def test_D1_a_transport_carries_tanks_from_port_to_port(folder: Path) -> None:
     """D.1: ships move 16 hexes; D.3: they carry 16 points (tanks 3 each); A.3: "Rest of units
     must disembark at a port city". The transport Saratov takes the tank detachment from
     Novorossiisk to Kerch."""
     campaign = load_campaign(folder)
     ports = {t: next(h.id for h in campaign.hex_map.hexes if t in h.towns) for t in ("Novorossiisk", "Kerch")}
-    path = sea_route(folder, ports["Novorossiisk"], ports["Kerch"])
+    path = shortest(folder, ports["Novorossiisk"], ports["Kerch"], by_sea=True)
     assert len(path) - 1 <= 16
     hexes = ", ".join(f'"{h}"' for h in path)
     sea = f"sea:\n  whites:\n    - {{ship: w_tr_saratov, carry: [w_tank_det], path: [{hexes}]}}\n"
-    log(folder, 1, sea + 'dice:\n  - {purpose: "II.C w_tank_det command roll, turn 1", value: 1}\n')
+    log(folder, 1, sea + TANKS_OBEY)
     state = replay(load_campaign(folder))
     tanks = state.unit("w_tank_det")
     assert tanks is not None and tanks.hex == ports["Kerch"] and tanks.carried
@@ -581,7 +568,7 @@ def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
     at_sea = next(n for n in board.neighbours(start) if board.is_sea(n))
     coast = next(h.id for h in campaign.hex_map.hexes if h.coastal and board.adjacent(h.id, at_sea) and h.id != start)
     sea = f'sea:\n  whites:\n    - {{ship: w_tr_saratov, carry: [w_tank_det], path: ["{start}", "{at_sea}"], land: "{coast}"}}\n'
-    log(folder, 1, sea + 'dice:\n  - {purpose: "II.C w_tank_det command roll, turn 1", value: 1}\n')
+    log(folder, 1, sea + TANKS_OBEY)
     state = replay(load_campaign(folder))
     (verdict,) = state.verdicts
     assert verdict.result == "void" and verdict.rule == "A.3" and "only infantry land" in verdict.explanation

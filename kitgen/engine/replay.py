@@ -28,10 +28,10 @@ from kitgen.rules.dice import Dice
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
 from kitgen.rules.partisans import ambush_succeeds, evades, total_modifier
 from kitgen.rules.paths import land_path, supply_trace
-from kitgen.rules.transport import load_points
+from kitgen.rules.transport import Carrier, Load, load_points
 from kitgen.rules.victory import is_award_turn, makhnovist_modifier, reinforcement_draws
 from kitgen.validation import validate
-from kitgen.yamlsource import Located, load_yaml
+from kitgen.yamlsource import Loc, Located, load_yaml
 
 
 def initial_state(campaign: Campaign) -> CampaignState:
@@ -184,131 +184,88 @@ def _check_dice(located: Located, log: TurnLog, state: CampaignState) -> None:
 
 
 def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: Board, campaign: Campaign) -> None:
-    """Malformed orders stop the replay: an unknown faction or unit, a unit of another faction, a hex off the map."""
+    """Malformed orders stop the replay: an unknown faction, unit, train or stand kind, a unit of
+    another faction, a hex off the map, a unit listed twice."""
     factions = [f.id for f in campaign.scenario.meta.factions]
-    problems = []
-    for faction, orders in log.orders.items():
-        if faction not in factions:
-            problems.append(
-                located.problem(
-                    ("orders", faction),
-                    f"orders: unknown faction '{faction}'; expected one of: {', '.join(factions)}",
+    problems: list[Problem] = []
+
+    def add(loc: Loc, message: str, *, key: bool = False) -> None:
+        problems.append(located.problem(loc, message, key=key))
+
+    def foreign(unit_id: str, faction: str) -> str | None:
+        """Why the unit is not one the faction can order: unknown, or another faction's."""
+        unit = state.unit(unit_id)
+        return "unknown" if unit is None else None if unit.faction == faction else f"a {unit.faction} unit"
+
+    def off_map(loc: Loc, label: str, hexes: list[str]) -> None:
+        for hex_id in hexes:
+            if not board.on_map(hex_id):
+                add(loc, f"{label}: '{hex_id}' is not a hex of the map")
+
+    for table, entries in (("orders", log.orders), ("rail", log.rail), ("sea", log.sea), ("track", log.track)):
+        for faction in entries:
+            if faction not in factions:
+                add(
+                    (table, faction),
+                    f"{table}: unknown faction '{faction}'; expected one of: {', '.join(factions)}",
                     key=True,
                 )
-            )
-            continue
-        for i, order in enumerate(orders):
-            unit = state.unit(order.unit)
-            if unit is None:
-                problems.append(
-                    located.problem(
-                        ("orders", faction, i, "unit"), f"orders.{faction}[{i}].unit: unknown unit '{order.unit}'"
-                    )
-                )
-            elif unit.faction != faction:
-                problems.append(
-                    located.problem(
-                        ("orders", faction, i, "unit"),
-                        f"orders.{faction}[{i}].unit: {order.unit} is a {unit.faction} unit",
-                    )
-                )
+    for faction, orders in log.orders.items():
+        for i, order in enumerate(orders if faction in factions else []):
+            why = foreign(order.unit, faction)
+            if why:
+                found = f"unknown unit '{order.unit}'" if why == "unknown" else f"{order.unit} is {why}"
+                add(("orders", faction, i, "unit"), f"orders.{faction}[{i}].unit: {found}")
             for j, hex_id in enumerate(order.move):
-                if not board.on_map(hex_id):
-                    problems.append(
-                        located.problem(
-                            ("orders", faction, i, "move", j),
-                            f"orders.{faction}[{i}].move[{j}]: '{hex_id}' is not a hex of the map",
-                        )
-                    )
+                off_map(("orders", faction, i, "move", j), f"orders.{faction}[{i}].move[{j}]", [hex_id])
+    trains = {t["id"]: t for t in state.trains}
     for faction, rail_orders in log.rail.items():
-        trains = {t["id"]: t for t in state.trains}
-        for i, rail in enumerate(rail_orders):
-            where = ("rail", faction, i)
-            if faction not in factions:
-                problems.append(located.problem(("rail", faction), f"rail: unknown faction '{faction}'", key=True))
-                break
+        for i, rail in enumerate(rail_orders if faction in factions else []):
             train = trains.get(rail.train)
             if train is None or train["faction"] != faction:
                 found = "unknown train" if train is None else f"a {train['faction']} train"
-                problems.append(
-                    located.problem(where + ("train",), f"rail.{faction}[{i}].train: '{rail.train}' is {found}")
-                )
-            for j, unit_id in enumerate(rail.carry):
-                unit = state.unit(unit_id)
-                if unit is None or unit.faction != faction:
-                    found = "unknown" if unit is None else f"a {unit.faction} unit"
-                    problems.append(
-                        located.problem(where + ("carry", j), f"rail.{faction}[{i}].carry[{j}]: '{unit_id}' is {found}")
-                    )
+                add(("rail", faction, i, "train"), f"rail.{faction}[{i}].train: '{rail.train}' is {found}")
             for j, hex_id in enumerate(rail.path):
-                if not board.on_map(hex_id):
-                    problems.append(
-                        located.problem(
-                            where + ("path", j), f"rail.{faction}[{i}].path[{j}]: '{hex_id}' is not a hex of the map"
-                        )
-                    )
-    for table, entries in (("sea", log.sea), ("track", log.track), ("rail", log.rail)):
-        for faction in entries:
-            if faction not in factions:
-                message = f"{table}: unknown faction '{faction}'; expected one of: {', '.join(factions)}"
-                problems.append(located.problem((table, faction), message, key=True))
-    carried = [("rail", f, i, o.carry) for f, orders in log.rail.items() for i, o in enumerate(orders)]
-    carried += [("sea", f, i, o.carry) for f, orders in log.sea.items() for i, o in enumerate(orders)]
+                off_map(("rail", faction, i, "path", j), f"rail.{faction}[{i}].path[{j}]", [hex_id])
+    for faction, sea_orders in log.sea.items():
+        for i, sea in enumerate(sea_orders):
+            off_map(("sea", faction, i), f"sea.{faction}[{i}]", [*sea.path, *([sea.land] if sea.land else [])])
+    carried = [("rail", f, i, o.carry) for f, orders in log.rail.items() for i, o in enumerate(orders) if f in factions]
+    carried += [("sea", f, i, o.carry) for f, orders in log.sea.items() for i, o in enumerate(orders) if f in factions]
     for table, faction, i, carry in carried:
         if len(set(carry)) != len(carry):
-            problems.append(
-                located.problem((table, faction, i, "carry"), f"{table}.{faction}[{i}].carry: a unit is listed twice")
-            )
+            add((table, faction, i, "carry"), f"{table}.{faction}[{i}].carry: a unit is listed twice")
+        for j, unit_id in enumerate(carry):
+            why = foreign(unit_id, faction)
+            if why:
+                add((table, faction, i, "carry", j), f"{table}.{faction}[{i}].carry[{j}]: '{unit_id}' is {why}")
     for faction, track_orders in log.track.items():
-        for i, work in enumerate(track_orders):
-            unit = state.unit(work.unit)
-            if unit is None or unit.faction != faction:
-                found = "unknown" if unit is None else f"a {unit.faction} unit"
-                problems.append(
-                    located.problem(
-                        ("track", faction, i, "unit"), f"track.{faction}[{i}].unit: '{work.unit}' is {found}"
-                    )
-                )
-            for hex_id in [*([work.wreck] if work.wreck else []), *work.repair]:
-                if not board.on_map(hex_id):
-                    problems.append(
-                        located.problem(
-                            ("track", faction, i), f"track.{faction}[{i}]: '{hex_id}' is not a hex of the map"
-                        )
-                    )
+        for i, work in enumerate(track_orders if faction in factions else []):
+            why = foreign(work.unit, faction)
+            if why:
+                add(("track", faction, i, "unit"), f"track.{faction}[{i}].unit: '{work.unit}' is {why}")
+            off_map(
+                ("track", faction, i), f"track.{faction}[{i}]", [*([work.wreck] if work.wreck else []), *work.repair]
+            )
     stand_kinds = {k.id for k in campaign.scenario.transport.stands}
     for b, battle in enumerate(log.battles):
         if battle.winner not in factions:
-            problems.append(
-                located.problem(("battles", b, "winner"), f"battles[{b}].winner: unknown faction '{battle.winner}'")
-            )
+            add(("battles", b, "winner"), f"battles[{b}].winner: unknown faction '{battle.winner}'")
         listed = [part.unit for part in battle.units]
         if len(set(listed)) != len(listed):
-            problems.append(located.problem(("battles", b, "units"), f"battles[{b}].units: a unit is listed twice"))
+            add(("battles", b, "units"), f"battles[{b}].units: a unit is listed twice")
         for j, part in enumerate(battle.units):
             for key in ("lost", "routed"):
                 for kind, n in getattr(part, key).items():
                     if kind not in stand_kinds or n < 0:
-                        message = f"battles[{b}].units[{j}].{key}: '{kind}: {n}'; expected a stand kind of transport.yaml and 0 or more"
-                        problems.append(located.problem(("battles", b, "units", j, key, kind), message))
+                        expected = "expected a stand kind of transport.yaml and 0 or more"
+                        add(
+                            ("battles", b, "units", j, key, kind),
+                            f"battles[{b}].units[{j}].{key}: '{kind}: {n}'; {expected}",
+                        )
     for i, choice in enumerate(log.partisans):
         if choice.faction not in factions or not board.on_map(choice.hex):
-            problems.append(
-                located.problem(("partisans", i), f"partisans[{i}]: expected a faction and a hex of the map")
-            )
-    for faction, sea_orders in log.sea.items():
-        for i, sea in enumerate(sea_orders):
-            where = ("sea", faction, i)
-            for j, unit_id in enumerate(sea.carry):
-                unit = state.unit(unit_id)
-                if unit is None or unit.faction != faction:
-                    found = "unknown" if unit is None else f"a {unit.faction} unit"
-                    problems.append(
-                        located.problem(where + ("carry", j), f"sea.{faction}[{i}].carry[{j}]: '{unit_id}' is {found}")
-                    )
-            for hex_id in [*sea.path, *([sea.land] if sea.land else [])]:
-                if not board.on_map(hex_id):
-                    problems.append(located.problem(where, f"sea.{faction}[{i}]: '{hex_id}' is not a hex of the map"))
+            add(("partisans", i), f"partisans[{i}]: expected a faction and a hex of the map")
     if problems:
         raise KitgenError(problems)
 
@@ -317,7 +274,7 @@ def enemies(state: CampaignState, faction: str, turn: int) -> set[str]:
     return {u.hex for u in state.units if not state.allied(u.faction, faction, turn)}
 
 
-def supply_sources(campaign: Campaign, state: CampaignState, faction: str) -> set[str]:
+def supply_sources(campaign: Campaign, board: Board, state: CampaignState, faction: str) -> set[str]:
     """The faction's source hexes now: fixed sources, towns it holds, ports with its ships, its depots."""
     found = set()
     for source in campaign.hex_map.supply_sources:
@@ -331,7 +288,6 @@ def supply_sources(campaign: Campaign, state: CampaignState, faction: str) -> se
         ports = {
             h.id for h in campaign.hex_map.hexes if h.port and any(state.owners.get(t) == faction for t in h.towns)
         }
-        board = Board.from_map(campaign.hex_map)
         ships = {s["hex"] for s in state.ships if s["faction"] == faction}
         found |= {p for p in ports if p in ships or any(n in ships for n in board.neighbours(p))}
     if "depots captured" in conditions:
@@ -342,7 +298,7 @@ def supply_sources(campaign: Campaign, state: CampaignState, faction: str) -> se
 def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
     """B.2: every unit judged in or out of supply at the start of the turn, with the path that proves it."""
     trace = campaign.scenario.supply.trace_hexes
-    sources = {f: supply_sources(campaign, state, f) for f in {u.faction for u in state.units}}
+    sources = {f: supply_sources(campaign, board, state, f) for f in {u.faction for u in state.units}}
     judged = []
     for unit in state.units:
         path = supply_trace(
@@ -679,7 +635,7 @@ def _judge_sea(
     end = order.path[-1]
     if not board.is_sea(end) and end not in ports:
         return f"{end} is neither sea nor a port", [], ""
-    aboard = [u for u in order.carry if u not in halted and units[u].hex == order.path[0] and not units[u].moved]
+    aboard = _boarding(order.carry, order.path[0], units, halted)
     if order.land is not None:
         if not board.is_sea(end) or not board.adjacent(end, order.land) or order.land not in coastal:
             return (
@@ -692,14 +648,24 @@ def _judge_sea(
             return f"only infantry land on a coast; the rest go ashore at a port (A.3): {', '.join(others)}", [], ""
     elif aboard and end not in ports:
         return f"troops go ashore at a port city, and {end} is none (A.3)", [], ""
+    load = _load(s, aboard, units, "ship")
+    if not load.fits:
+        return f"load of {load.total} points is over a ship's {load.capacity} (D.3)", [], ""
+    return None, aboard, f"{load.total} of {load.capacity} points"
+
+
+def _boarding(carry: list[str], start: str, units: dict[str, UnitState], halted: dict[str, str]) -> list[str]:
+    """A.2: the units of a carry order that embark: in the start hex, not moved, not held by command."""
+    return [u for u in carry if u not in halted and units[u].hex == start and not units[u].moved]
+
+
+def _load(s: Scenario, aboard: list[str], units: dict[str, UnitState], carrier: Carrier) -> Load:
+    """C.1, D.3: the points the embarked units weigh, against the carrier's capacity."""
     stands: dict[str, int] = {}
     for u in aboard:
         for kind, n in units[u].stands.items():
             stands[kind] = stands.get(kind, 0) + n
-    load = load_points(s.transport, stands, "ship")
-    if not load.fits:
-        return f"load of {load.total} points is over a ship's {load.capacity} (D.3)", [], ""
-    return None, aboard, f"{load.total} of {load.capacity} points"
+    return load_points(s.transport, stands, carrier)
 
 
 def _judge_rail(
@@ -728,13 +694,9 @@ def _judge_rail(
     blocked = [h for h in order.path[1:] if h in enemies(state, train["faction"], state.turn)]
     if blocked:
         return "void", f"enemy units in {', '.join(blocked)} block the line: void", "C.1", []
-    aboard = [u for u in order.carry if u not in halted and units[u].hex == order.path[0] and not units[u].moved]
+    aboard = _boarding(order.carry, order.path[0], units, halted)
     left = [u for u in order.carry if u not in aboard]
-    stands: dict[str, int] = {}
-    for u in aboard:
-        for kind, n in units[u].stands.items():
-            stands[kind] = stands.get(kind, 0) + n
-    load = load_points(s.transport, stands, "train")
+    load = _load(s, aboard, units, "train")
     if not load.fits:
         return "void", f"load of {load.total} points is over the train's {load.capacity}: void", "C.1", []
     stays = f"; left behind (not in {order.path[0]}, moved, or held by command): {', '.join(left)}" if left else ""

@@ -337,9 +337,12 @@ class MapArt:
 
     def supply_ring(self, c: Canvas, x: float, y: float, colour: str, radius: float | None = None) -> None:
         u = self.hex_pt / 72.0
-        self.stroke(c, colour, 2.2 * u)
+        r = 0.3 * self.hex_pt if radius is None else radius
         c.setDash(3 * u, 1.6 * u)
-        c.circle(x, y, 0.3 * self.hex_pt if radius is None else radius, stroke=1, fill=0)
+        # a dark edge under the colour, so a light one (Ukrainian yellow) still shows in grayscale
+        for ink, width in (("#1E1E1E", 3.2 * u), (colour, 2.0 * u)):
+            self.stroke(c, ink, width)
+            c.circle(x, y, r, stroke=1, fill=0)
         c.setDash()
 
     def _town_marks(self, c: Canvas) -> None:

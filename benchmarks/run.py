@@ -79,6 +79,31 @@ def map_rows() -> list[tuple[str, float, str]]:
         ]
 
 
+def replay_rows() -> list[tuple[str, float, str]]:
+    """Issue 4: replaying 100 turns of a campaign with 200 units, in process."""
+    import os
+    import tempfile
+
+    from replay_campaign import build  # benchmarks/ is on sys.path when run as a script
+
+    from kitgen.campaign import load_campaign
+    from kitgen.engine.replay import replay
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["KITGEN_CACHE"] = str(Path(tmp) / "cache")
+        folder = build(Path(tmp) / "big", units=200, turns=100)
+        campaign = load_campaign(folder)
+        replay(campaign)  # warm: the map cache and the scenario's look-up tables
+        state = replay(campaign)
+        label = f"replay {state.turn} turns, {len(state.units)} units (in process)"
+        sample = ROOT / "data" / "sample-campaign"
+        return [
+            (label, median_seconds(lambda: replay(campaign), 5), "issue 4: under 1 s on one core"),
+            ("load_campaign() of it", median_seconds(lambda: load_campaign(folder), 3), ""),
+            ("kitgen state data/sample-campaign (process)", median_seconds(command("state", str(sample)), 5), ""),
+        ]
+
+
 def main() -> None:
     from kitgen.loader import load_scenario
 
@@ -92,6 +117,7 @@ def main() -> None:
         ("kitgen lookup town Kiev (process)", median_seconds(command("lookup", "town", "Kiev"), 10), ""),
         ("load_scenario() in process", median_seconds(lambda: load_scenario("denikin-1919"), 30), ""),
         *map_rows(),
+        *replay_rows(),
     ]
     width = max(len(r[0]) for r in rows)
     print(f"{'benchmark'.ljust(width)}  median     target")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from pydantic import Field
@@ -22,7 +23,8 @@ from kitgen.yamlsource import Located, load_yaml
 CAMPAIGN_FILE = "campaign.yaml"
 SETUP_FILE = "setup.yaml"
 TURNS = "turns"
-TURN_NAME = re.compile(r"turn-(\d\d)\.yaml")
+TURN_NAME = re.compile(r"turn-(\d{2,3})\.yaml")
+"""turn-01.yaml ... turn-99.yaml, then turn-100.yaml on."""
 
 
 class CampaignMeta(Model):
@@ -44,6 +46,13 @@ class Campaign:
     hex_map: HexMap
     setup: SetUp
     turns: list[Path]
+
+    @cached_property
+    def places(self) -> dict[str, str]:
+        """name_key of every town and point on the map -> its hex id (worked out once)."""
+        from kitgen.mapping.places import place_hexes
+
+        return place_hexes(self.scenario, self.hex_map)
 
 
 def is_campaign(folder: Path) -> bool:
@@ -80,7 +89,12 @@ def load_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
     for path in turns:
         if not TURN_NAME.fullmatch(path.name):
             problems.append(
-                Problem(display_path(path), 1, 1, "unknown file in turns/; expected turn-NN.yaml (turn-01.yaml, ...)")
+                Problem(
+                    display_path(path),
+                    1,
+                    1,
+                    "unknown file in turns/; expected turn-NN.yaml (turn-01.yaml, ..., turn-100.yaml)",
+                )
             )
     if problems or setup is None:
         raise KitgenError(problems)

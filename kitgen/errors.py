@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 
@@ -37,8 +39,13 @@ class UsageError(Exception):
 
 def display_path(path: Path | str) -> str:
     """The path as the user should see it: relative to the working directory when inside it."""
+    return _display(str(path), os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _display(path: str, cwd: str) -> str:
     p = Path(path)
     try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
+        return str(p.resolve().relative_to(Path(cwd).resolve()))
     except ValueError:
         return str(p)

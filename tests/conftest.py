@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from kitgen.campaign import new_campaign
 from kitgen.loader import data_dir, load_scenario
 from kitgen.model.scenario import Scenario
 
@@ -31,3 +32,18 @@ def edit(path: Path, old: str, new: str) -> int:
     line = text[: text.index(old)].count("\n") + 1
     path.write_text(text.replace(old, new), encoding="utf-8")
     return line
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A new campaign of the bundled scenario (seed 1919), its map cached in tmp_path."""
+    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path / "cache"))
+    new_campaign(tmp_path / "c", "denikin-1919", 1919)
+    return tmp_path / "c"
+
+
+def log(folder: Path, turn: int, text: str = "orders: {}\n") -> Path:
+    """Write turns/turn-NN.yaml of a campaign folder."""
+    path = folder / "turns" / f"turn-{turn:02d}.yaml"
+    path.write_text(f"turn: {turn}\n{text}", encoding="utf-8")
+    return path

@@ -12,20 +12,7 @@ import pytest
 from kitgen.campaign import load_campaign, new_campaign
 from kitgen.engine.replay import replay
 from kitgen.errors import KitgenError
-from tests.conftest import edit
-
-
-@pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path / "cache"))
-    new_campaign(tmp_path / "c", "denikin-1919", 1919)
-    return tmp_path / "c"
-
-
-def log(folder: Path, turn: int, text: str = "orders: {}\n") -> Path:
-    path = folder / "turns" / f"turn-{turn:02d}.yaml"
-    path.write_text(f"turn: {turn}\n{text}", encoding="utf-8")
-    return path
+from tests.conftest import edit, log
 
 
 def test_A1_a_void_order_leaves_the_unit_and_says_why(folder: Path) -> None:
@@ -379,12 +366,8 @@ def test_C2_railway_troops_repair_wrecked_track(folder: Path) -> None:
     """C.2 (RULES-NOTES): "Each RR repair or engineer unit repairs up to 2 destroyed hexes a turn,
     its own hex and the next along the line". Znamenka's track starts wrecked; a Red railway
     troop there repairs it."""
-    edit(
-        folder / "setup.yaml",
-        "units:\n",
-        "units:\n  - {id: r_railway_troops, faction: reds, name: Railway Troops, type: rr_repair, "
-        "stands: {rr_repair: 2}, at: Znamenka}\n",
-    )
+    railway = "type: rr_repair, stands: {rr_repair: 2}, at: Kupiansk}"
+    edit(folder / "setup.yaml", railway, railway.replace("Kupiansk", "Znamenka"))
     campaign = load_campaign(folder)
     znamenka = replay(campaign).unit("r_railway_troops").hex  # type: ignore[union-attr]
     assert znamenka in replay(campaign).wrecked_track

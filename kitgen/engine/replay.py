@@ -8,27 +8,30 @@ that holds them alone; every 3rd turn VPs are awarded (E.2), with the Red 3D6 bo
 
 from __future__ import annotations
 
-import hashlib
 import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from kitgen.campaign import TURN_NAME, Campaign
-from kitgen.engine.state import CampaignState, Roll, UnitState, Verdict
-from kitgen.engine.turnlog import RailOrder, SeaOrder, TurnLog
+from kitgen.engine.arrivals import place, strength_gap
+from kitgen.engine.logistics import after_judgement, full_loads, judge_depots, resupply, tabletop_moves, used_fuel
+from kitgen.engine.pontoons import friendly_pontoons, pontoon_work
+from kitgen.engine.rolls import roll as make_roll
+from kitgen.engine.rolls import seed_for
+from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.turnlog import Battle, RailOrder, SeaOrder, TurnLog
 from kitgen.errors import KitgenError, Problem, display_path
 from kitgen.mapping.board import Board
-from kitgen.mapping.places import place_hexes
 from kitgen.model.forces import Effect
-from kitgen.model.scenario import Scenario, name_key
-from kitgen.rules.battle import Side, losses
+from kitgen.model.scenario import Commander, Scenario, name_key
+from kitgen.rules.battle import Side, equipment_recovered, losses
 from kitgen.rules.command import obey_target
 from kitgen.rules.dice import Dice
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
 from kitgen.rules.partisans import ambush_succeeds, evades, total_modifier
-from kitgen.rules.paths import land_path, supply_trace
-from kitgen.rules.transport import Carrier, Load, load_points
+from kitgen.rules.paths import land_path, rail_tree, supply_trace
+from kitgen.rules.transport import Carrier, Load, load_points, river_passages
 from kitgen.rules.victory import is_award_turn, makhnovist_modifier, reinforcement_draws
 from kitgen.validation import validate
 from kitgen.yamlsource import Loc, Located, load_yaml
@@ -36,7 +39,7 @@ from kitgen.yamlsource import Loc, Located, load_yaml
 
 def initial_state(campaign: Campaign) -> CampaignState:
     """Turn 0: the set-up on the map."""
-    hexes = place_hexes(campaign.scenario, campaign.hex_map)
+    hexes = campaign.places
     setup = campaign.setup
     units = tuple(
         UnitState(
@@ -48,11 +51,12 @@ def initial_state(campaign: Campaign) -> CampaignState:
             hex=hexes[name_key(u.at)],
             commander=u.commander,
             flags=tuple(u.flags),
+            ammo=full_loads(campaign.scenario.supply, u.stands),
         )
         for u in setup.units
     )
     cards = [c.id for c in campaign.scenario.cards.events]
-    random.Random(_seed(campaign, "II.A event deck")).shuffle(cards)
+    random.Random(seed_for(campaign, "II.A event deck")).shuffle(cards)
     return CampaignState(
         turn=0,
         deck=tuple(cards),
@@ -63,7 +67,8 @@ def initial_state(campaign: Campaign) -> CampaignState:
         wrecked_track=tuple(sorted(hexes[name_key(n)] for n in setup.destroyed_track)),
         alliances=tuple((a.factions[0], a.factions[1], a.turns) for a in setup.alliances),
         ships=tuple(
-            {"id": s.id, "faction": s.faction, "name": s.name, "hex": hexes[name_key(s.at)]} for s in setup.ships
+            {"id": s.id, "faction": s.faction, "name": s.name, "hex": hexes[name_key(s.at)], "gunfire": s.gunfire}
+            for s in setup.ships
         ),
         trains=tuple(
             {"id": t.id, "faction": t.faction, "hex": hexes[name_key(t.at)], "armoured": t.armoured}
@@ -129,24 +134,32 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
         draws={},
         events=(),
         umpire=(),
-        slips={},
         evaded=frozenset(),
     )
     state = rejoin(state)
     state = judge_supply(campaign, board, state)
+    state = after_judgement(campaign, state, log)
     state, halted = command(campaign, board, state, log, located)
     state = random_event(campaign, state, log)
     state = rail_moves(campaign, board, state, log, located, halted)
     state = sea_moves(campaign, board, state, log, located, halted)
+    state = pontoon_work(campaign, board, state, log, located, halted)
     state = move(campaign, board, state, log, located, halted)
     state = breakdowns(campaign, state, log)
+    state = used_fuel(campaign, state)
+    state = resupply(campaign, state, log, located, halted)
     state = partisans(campaign, state, log)
+    state = tabletop_moves(campaign, state, log)
     state = battles(campaign, board, state, log, located)
     state = track_work(campaign, board, state, log, located, halted)
     state = settle(campaign, state)
     if is_award_turn(campaign.scenario.victory, turn):
         state = award_vp(campaign, state, log)
     state = draw_slips(campaign, state)
+    state = place(campaign, board, state, log, located)
+    gap = strength_gap(campaign, state)
+    if gap:
+        state = replace(state, umpire=(*state.umpire, gap))
     _check_dice(located, log, state)
     return state
 
@@ -263,6 +276,51 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
                             ("battles", b, "units", j, key, kind),
                             f"battles[{b}].units[{j}].{key}: '{kind}: {n}'; {expected}",
                         )
+    unit_orders: list[tuple[str, dict[str, list[str]]]] = [
+        ("pontoons", {f: [o.unit for o in orders] for f, orders in log.pontoons.items()}),
+        ("resupply", {f: [o.unit for o in orders] for f, orders in log.resupply.items()}),
+    ]
+    for kind_name, by_faction in unit_orders:
+        for faction, by_unit in by_faction.items():
+            if faction not in factions:
+                add(
+                    (kind_name, faction),
+                    f"{kind_name}: unknown faction '{faction}'; expected one of: {', '.join(factions)}",
+                    key=True,
+                )
+                continue
+            for i, unit_id in enumerate(by_unit):
+                why = foreign(unit_id, faction)
+                if why:
+                    add((kind_name, faction, i, "unit"), f"{kind_name}.{faction}[{i}].unit: '{unit_id}' is {why}")
+    for faction, emplacing in log.pontoons.items():
+        for i, bridge in enumerate(emplacing):
+            off_map(("pontoons", faction, i, "emplace"), f"pontoons.{faction}[{i}].emplace", bridge.emplace)
+    for faction, placing in log.place.items():
+        if faction not in factions:
+            add(
+                ("place", faction),
+                f"place: unknown faction '{faction}'; expected one of: {', '.join(factions)}",
+                key=True,
+            )
+            continue
+        for i, p in enumerate(placing):
+            off_map(("place", faction, i, "at"), f"place.{faction}[{i}].at", [p.at] if p.at else [])
+            for kind in {k for part in p.give.values() for k in part}:
+                if kind not in stand_kinds:
+                    add(("place", faction, i, "give"), f"place.{faction}[{i}].give: unknown stand kind '{kind}'")
+    for faction, ids in log.disband.items():
+        if faction != campaign.scenario.victory.makhnovist_strength.faction:
+            add(
+                ("disband", faction),
+                f"disband: only the {campaign.scenario.victory.makhnovist_strength.faction} disband (E.6)",
+                key=True,
+            )
+            continue
+        for i, unit_id in enumerate(ids):
+            why = foreign(unit_id, faction)
+            if why:
+                add(("disband", faction, i), f"disband.{faction}[{i}]: '{unit_id}' is {why}")
     for i, choice in enumerate(log.partisans):
         if choice.faction not in factions or not board.on_map(choice.hex):
             add(("partisans", i), f"partisans[{i}]: expected a faction and a hex of the map")
@@ -274,7 +332,9 @@ def enemies(state: CampaignState, faction: str, turn: int) -> set[str]:
     return {u.hex for u in state.units if not state.allied(u.faction, faction, turn)}
 
 
-def supply_sources(campaign: Campaign, board: Board, state: CampaignState, faction: str) -> set[str]:
+def supply_sources(
+    campaign: Campaign, board: Board, state: CampaignState, faction: str, *, depots: bool = True
+) -> set[str]:
     """The faction's source hexes now: fixed sources, towns it holds, ports with its ships, its depots."""
     found = set()
     for source in campaign.hex_map.supply_sources:
@@ -290,7 +350,7 @@ def supply_sources(campaign: Campaign, board: Board, state: CampaignState, facti
         }
         ships = {s["hex"] for s in state.ships if s["faction"] == faction}
         found |= {p for p in ports if p in ships or any(n in ships for n in board.neighbours(p))}
-    if "depots captured" in conditions:
+    if depots and "depots captured" in conditions:
         found |= {d["hex"] for d in state.depots if d["faction"] == faction}
     return found
 
@@ -298,21 +358,68 @@ def supply_sources(campaign: Campaign, board: Board, state: CampaignState, facti
 def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
     """B.2: every unit judged in or out of supply at the start of the turn, with the path that proves it."""
     trace = campaign.scenario.supply.trace_hexes
-    sources = {f: supply_sources(campaign, board, state, f) for f in {u.faction for u in state.units}}
+    factions = sorted({u.faction for u in state.units})
+    sources = {f: supply_sources(campaign, board, state, f) for f in factions}
+    wrecked = set(state.wrecked_track)
+    foes = {f: enemies(state, f, state.turn) for f in factions}
+    trees: dict[tuple[str, str, bool], dict[str, str | None]] = {}
+
+    def tree(faction: str, own: str, found: set[str]) -> dict[str, str | None]:
+        """The faction's rail net to its sources, with the hex `own` not counted as enemy-held."""
+        key = (faction, own if own in foes[faction] else "", found is sources[faction])
+        if key not in trees:
+            trees[key] = rail_tree(board, found, foes[faction] - {own}, wrecked)
+        return trees[key]
+
     judged = []
     for unit in state.units:
+        # a unit in a contested hex does not count its own hex as enemy-held for its own trace
+        enemy = foes[unit.faction]
         path = supply_trace(
             board,
             unit.hex,
             sources[unit.faction],
-            enemy=enemies(state, unit.faction, state.turn) - {unit.hex},
-            wrecked=set(state.wrecked_track),
+            enemy=enemy - {unit.hex} if unit.hex in enemy else enemy,
+            wrecked=wrecked,
             trace_hexes=trace,
+            railway=tree(unit.faction, unit.hex, sources[unit.faction]),
         )
         if _active(state, "supply_cut", unit.faction):
             path = None
-        judged.append(replace(unit, in_supply=path is not None, supply_path=path or (), moved=False, carried=False))
-    return replace(state, units=tuple(judged))
+        if path is not None:  # B.5: in supply, full loads; B.8: fuel again
+            ammo, out, stuck = full_loads(campaign.scenario.supply, unit.stands), 0, False
+        else:
+            ammo, out, stuck = unit.ammo, unit.moves_out_of_supply, unit.immobilised
+        judged.append(
+            replace(
+                unit,
+                in_supply=path is not None,
+                supply_path=path or (),
+                moved=False,
+                carried=False,
+                ammo=ammo,
+                moves_out_of_supply=out,
+                immobilised=stuck,
+            )
+        )
+    traced = {}
+    undepoted = {f: supply_sources(campaign, board, state, f, depots=False) for f in factions}
+    for d in state.depots:  # B.7: is the depot itself cut off? (depots are no sources for this)
+        f = d["faction"]
+        if f not in foes:  # a faction with no units left
+            foes[f] = enemies(state, f, state.turn)
+            sources[f] = undepoted[f] = supply_sources(campaign, board, state, f, depots=False)
+        path = supply_trace(
+            board,
+            d["hex"],
+            undepoted[f],
+            enemy=foes[f] - {d["hex"]},
+            wrecked=wrecked,
+            trace_hexes=trace,
+            railway=tree(f, d["hex"], undepoted[f]),
+        )
+        traced[d["hex"] + ":" + d["faction"]] = path is not None and not _active(state, "supply_cut", d["faction"])
+    return judge_depots(replace(state, units=tuple(judged)), traced)
 
 
 def _active(state: CampaignState, kind: str, faction: str, unit_type: str | None = None) -> list[int]:
@@ -332,7 +439,7 @@ def random_event(campaign: Campaign, state: CampaignState, log: TurnLog) -> Camp
     """II.A.1: a D6 every strategic turn; on a 6 the top event card is drawn and its effects
     applied (RULES-NOTES: discarded after use unless the card goes back into the deck)."""
     events = campaign.scenario.events
-    roll = _roll(campaign, log, f"II.A event roll, turn {state.turn}", events.roll)
+    roll = make_roll(campaign, log, f"II.A event roll, turn {state.turn}", events.roll)
     state = replace(state, rolls=(*state.rolls, roll))
     if roll.value not in events.draw_on or not state.deck:
         return state
@@ -346,7 +453,7 @@ def random_event(campaign: Campaign, state: CampaignState, log: TurnLog) -> Camp
 
 def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Effect) -> CampaignState:
     """One card effect in rule terms; what kitgen cannot do is listed for the umpire."""
-    hexes = place_hexes(campaign.scenario, campaign.hex_map)
+    hexes = campaign.places
     scoring = list(state.vp)
     last = state.turn + (effect.turns or 1) - 1
     faction = effect.faction or "all"
@@ -413,6 +520,8 @@ def command(
     ordered += [(f, u) for f, orders in log.rail.items() for o in orders for u in o.carry]  # carried units obey too
     ordered += [(f, u) for f, orders in log.sea.items() for o in orders for u in o.carry]
     ordered += [(f, o.unit) for f, orders in log.track.items() for o in orders]  # and so do wreckers and repairers
+    ordered += [(f, o.unit) for f, orders in log.pontoons.items() for o in orders]
+    ordered += [(f, o.unit) for f, orders in log.resupply.items() for o in orders]
     units = {u.id: u for u in state.units}
     by_hex: dict[tuple[str, str], list[str]] = {}
     for faction, unit_id in ordered:
@@ -422,21 +531,19 @@ def command(
     failures = dict(state.command_failures)
     rolls = list(state.rolls)
     halted: dict[str, str] = {}
+    leaders: dict[tuple[str, str], list[Commander]] = {}
+    for u in state.units:
+        found = s.find_commander(u.commander) if u.commander else None
+        if found is not None:
+            leaders.setdefault((u.faction, u.hex), []).append(found)
     for (faction, hex_id), ids in sorted(by_hex.items()):
-        present = [
-            c
-            for u in state.units
-            if u.faction == faction and u.hex == hex_id and u.commander
-            for c in [s.find_commander(u.commander)]
-            if c is not None
-        ]
+        present = leaders.get((faction, hex_id), [])
         groups: list[tuple[str, int | None, bool, list[str]]]
         if present:
             leader = min(present, key=s.rank)
             groups = [(leader.name, leader.dependability, False, ids)]
         else:
-            near = {n for n in board.neighbours(hex_id)}
-            adjacent = any(u.faction == faction and u.commander and u.hex in near for u in state.units)
+            adjacent = any((faction, n) in leaders for n in board.neighbours(hex_id))
             groups = [(unit_id, None, adjacent, [unit_id]) for unit_id in ids]
         for key, rating, adjacent, members in groups:
             before = failures.get(key, 0)
@@ -444,7 +551,7 @@ def command(
             target = obey_target(rules, rating, failures=before, adjacent=adjacent) - _modifier(
                 state, "command", faction
             )
-            roll = _roll(campaign, log, f"II.C {key} command roll, turn {state.turn}", rules.roll)
+            roll = make_roll(campaign, log, f"II.C {key} command roll, turn {state.turn}", rules.roll)
             rolls.append(roll)
             if roll.value <= target:
                 failures.pop(key, None)
@@ -495,8 +602,19 @@ def move(
                 why = f"{row} is in {unit.hex}, not {order.move[0]}: void"
                 verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A"))
                 continue
+            if unit.immobilised:
+                why = f"{row}: path {route}: out of fuel and immobilised: void, B.8"
+                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "B.8"))
+                continue
             mp = _modifier(state, "movement", faction, unit.type)
-            judged = land_path(board, campaign.scenario.movement, unit.type, list(order.move), mp_modifier=mp)
+            judged = land_path(
+                board,
+                campaign.scenario.movement,
+                unit.type,
+                list(order.move),
+                mp_modifier=mp,
+                pontoons=friendly_pontoons(state, faction),
+            )
             verdicts.append(
                 Verdict(
                     file,
@@ -566,6 +684,7 @@ def sea_moves(
     units = {u.id: u for u in state.units}
     ports = {h.id for h in campaign.hex_map.hexes if h.port}
     coastal = {h.id for h in campaign.hex_map.hexes if h.coastal}
+    waters = {h for passage in river_passages(board, ports).values() for h in passage}
     verdicts = list(state.verdicts)
     file = display_path(located.path)
     moved: set[str] = set()
@@ -583,7 +702,7 @@ def sea_moves(
                     ]
                 )
             route = "-".join(order.path)
-            why, aboard, load_text = _judge_sea(s, board, order, ship, units, halted, ports, coastal, moved)
+            why, aboard, load_text = _judge_sea(s, board, order, ship, units, halted, ports, coastal, waters, moved)
             if why:
                 result, text = "void", f"ship {ship['name']}: path {route}: {why}: void"
             else:
@@ -617,6 +736,7 @@ def _judge_sea(
     halted: dict[str, str],
     ports: set[str],
     coastal: set[str],
+    waters: set[str],
     moved: set[str],
 ) -> tuple[str | None, list[str], str]:
     """(why void or None, units aboard, load text) of one sea order."""
@@ -630,8 +750,8 @@ def _judge_sea(
         if not board.adjacent(here, there):
             return f"{here} and {there} are not adjacent", [], ""
     inner = order.path[1:-1]
-    if any(not board.is_sea(h) for h in inner):
-        return "a ship keeps to sea hexes between ports (D.1)", [], ""
+    if any(not board.is_sea(h) and h not in waters for h in inner):
+        return "a ship keeps to sea hexes, and rivers up to their ports, between ports (D.1)", [], ""
     end = order.path[-1]
     if not board.is_sea(end) and end not in ports:
         return f"{end} is neither sea nor a port", [], ""
@@ -836,12 +956,16 @@ def rejoin(state: CampaignState) -> CampaignState:
     back: dict[str, dict[str, int]] = {}
     for unit_id, kind, n in state.returning:
         back.setdefault(unit_id, {})[kind] = back.get(unit_id, {}).get(kind, 0) + n
+    if not back:
+        return state
     units = []
     for u in state.units:
-        stands = dict(u.stands)
-        for kind, n in back.get(u.id, {}).items():
-            stands[kind] = stands.get(kind, 0) + n
-        units.append(replace(u, stands=dict(sorted(stands.items()))))
+        if u.id in back:
+            stands = dict(u.stands)
+            for kind, n in back[u.id].items():
+                stands[kind] = stands.get(kind, 0) + n
+            u = replace(u, stands=dict(sorted(stands.items())))
+        units.append(u)
     return replace(state, units=tuple(units), returning=())
 
 
@@ -855,8 +979,11 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
     returning = list(state.returning)
     verdicts = list(state.verdicts)
     umpire = list(state.umpire)
+    rolls = list(state.rolls)
     file = display_path(located.path)
     for b, battle in enumerate(log.battles):
+        booty: dict[str, int] = {}
+        umpire += _naval_gunfire(campaign, board, state, battle, b, located)
         sides = {units[p.unit].faction for p in battle.units if p.unit in units}
         if not any(state.allied(f, battle.winner, state.turn) for f in sides):
             raise KitgenError(
@@ -889,15 +1016,40 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
             stands = dict(unit.stands)
             gone_for_good = 0
             for kind in sorted(set(part.lost) | set(part.routed)):
-                result = losses(rules, side, part.lost.get(kind, 0), part.routed.get(kind, 0), exempt=exempt)
-                stands[kind] -= part.lost.get(kind, 0) + part.routed.get(kind, 0)
-                back = result.returning + result.routed_returning
-                gone_for_good += result.permanent + result.routed_lost
+                lost, routed = part.lost.get(kind, 0), part.routed.get(kind, 0)
+                stands[kind] -= lost + routed
+                if kind in rules.equipment_stands:  # II.B.3 equipment: rolled for by the winner, lost by the loser
+                    back = routed if side == "winner" else 0
+                    for k in range(1, lost + 1 if side == "winner" else 1):
+                        purpose = f"II.B.3 {unit.id} {kind} {k} equipment, turn {state.turn}"
+                        r = make_roll(campaign, log, purpose, rules.winner.equipment.roll)
+                        rolls.append(r)
+                        back += equipment_recovered(rules, side, r.value)
+                    if side == "loser":
+                        booty[kind] = booty.get(kind, 0) + routed
+                    gone_for_good += lost + routed - back
+                else:
+                    result = losses(rules, side, lost, routed, exempt=exempt)
+                    back = result.returning + result.routed_returning
+                    gone_for_good += result.permanent + result.routed_lost
                 if back:
                     returning.append((unit.id, kind, back))
             line, _ = located.position(where)
             text = f"{unit.name}, {side}: {gone_for_good} stands lost for good, the rest back next turn"
-            unit = replace(unit, stands={k: n for k, n in stands.items() if n > 0})
+            ammo = dict(unit.ammo)
+            allotment = full_loads(campaign.scenario.supply, unit.stands)
+            for kind, left in part.ammo_left.items():
+                if kind not in allotment or not 0 <= left <= allotment[kind]:
+                    expected = (
+                        ", ".join(f"{k} 0-{n}" for k, n in sorted(allotment.items()))
+                        or "none: it carries no ammunition"
+                    )
+                    message = (
+                        f"battles[{b}].units[{j}].ammo_left: '{kind}: {left}'; expected rounds per stand: {expected}"
+                    )
+                    raise KitgenError([located.problem(where + ("ammo_left",), message)])
+                ammo[kind] = left
+            unit = replace(unit, stands={k: n for k, n in stands.items() if n > 0}, ammo=ammo)
             if side == "loser":
                 if part.retreat is None and not part.surrender:
                     message = f"battles[{b}].units[{j}]: {unit.id} lost; expected `retreat: <hex>` or `surrender: true` (II.B.1)"
@@ -919,14 +1071,57 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     text += "; surrenders (II.B.1)"
             verdicts.append(Verdict(file, line, unit.faction, unit.id, f"battle {battle.hex}", "done", text, "II.B"))
             units[unit.id] = unit
-        umpire.append(
-            f"battle in {battle.hex}: roll D6 for each piece of equipment the winner lost: even repaired (II.B.3)"
-        )
+        for j, part in enumerate(battle.units):  # II.B.3: the loser's routed equipment, captured
+            if not part.captured:
+                continue
+            unit = units[part.unit]
+            for kind, n in sorted(part.captured.items()):
+                if not state.allied(unit.faction, battle.winner, state.turn) or n < 0 or n > booty.get(kind, 0):
+                    message = (
+                        f"battles[{b}].units[{j}].captured: '{kind}: {n}'; expected a winner's unit taking at most "
+                        f"the loser's routed equipment ({', '.join(f'{v} {k}' for k, v in sorted(booty.items())) or 'none'})"
+                    )
+                    raise KitgenError([located.problem(("battles", b, "units", j, "captured"), message)])
+                booty[kind] -= n
+                stands = {**unit.stands, kind: unit.stands.get(kind, 0) + n}
+                unit = replace(unit, stands=dict(sorted(stands.items())))
+            units[unit.id] = unit
     rejoining = {unit_id for unit_id, _, _ in returning}  # a unit wiped out still gets its returning stands
     kept = tuple(
         u for u in (units[x.id] for x in state.units) if (u.stands or u.id in rejoining) and u.hex != "surrendered"
     )
-    return replace(state, units=kept, returning=tuple(returning), verdicts=tuple(verdicts), umpire=tuple(umpire))
+    return replace(
+        state,
+        units=kept,
+        returning=tuple(returning),
+        verdicts=tuple(verdicts),
+        umpire=tuple(umpire),
+        rolls=tuple(rolls),
+    )
+
+
+def _naval_gunfire(
+    campaign: Campaign, board: Board, state: CampaignState, battle: Battle, b: int, located: Located
+) -> list[str]:
+    """D.3: ships that fired in support of a battle: at sea next to the coastal battle hex, or in
+    its port; each worth its rating in batteries."""
+    ships = {x["id"]: x for x in state.ships}
+    coastal = {h.id for h in campaign.hex_map.hexes if h.coastal or h.port}
+    sides = {u.faction for u in state.units if u.hex == battle.hex}
+    notes = []
+    for k, ship_id in enumerate(battle.ships):
+        ship = ships.get(ship_id)
+        where = ("battles", b, "ships", k)
+        if ship is None or not any(state.allied(ship["faction"], f, state.turn) for f in sides):
+            raise KitgenError(
+                [located.problem(where, f"battles[{b}].ships[{k}]: '{ship_id}' is no ship of a side in the battle")]
+            )
+        close = ship["hex"] == battle.hex or (board.is_sea(ship["hex"]) and board.adjacent(ship["hex"], battle.hex))
+        if battle.hex not in coastal or not close:
+            message = f"battles[{b}].ships[{k}]: {ship['name']} in {ship['hex']} cannot fire into {battle.hex}; expected a ship at sea next to a coastal battle hex, or in its port (D.3)"
+            raise KitgenError([located.problem(where, message)])
+        notes.append(f"D.3 {ship['name']} fires in support in {battle.hex}: {ship.get('gunfire', 0)} batteries")
+    return notes
 
 
 def _retreat_blocked(
@@ -951,14 +1146,16 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
         stands = dict(unit.stands)
         if check is not None:
             for k in range(1, stands.get(unit.type, 0) + 1):
-                roll = _roll(
+                roll = make_roll(
                     campaign, log, f"{check.source} {unit.id} vehicle {k} breakdown, turn {state.turn}", check.roll
                 )
                 rolls.append(roll)
                 if breaks_down(check, roll.value):
                     stands[unit.type] -= 1
         stands = {kind: n for kind, n in stands.items() if n > 0}
-        if stands:
+        if stands == unit.stands:
+            units.append(unit)
+        elif stands:
             units.append(replace(unit, stands=stands))
     return replace(state, units=tuple(units), rolls=tuple(rolls))
 
@@ -989,7 +1186,7 @@ def partisans(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaig
             )
             if choice == "ambush" and not any(u.moved for u in own):
                 mod = total_modifier(rules.ambush.modifiers, ["makhno_present"] if with_makhno else [])
-                roll = _roll(
+                roll = make_roll(
                     campaign, log, f"II.D.2 {faction} ambush in {hex_id}, turn {state.turn}", rules.ambush.roll
                 )
                 rolls.append(roll)
@@ -1006,8 +1203,10 @@ def partisans(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaig
                 if not any("cavalry" in u.stands for u in foes):
                     conditions.append("enemy_without_cavalry")
                 mod = total_modifier(rules.evade.modifiers, conditions)
-                mine = _roll(campaign, log, f"II.D.1 {faction} evade in {hex_id}, turn {state.turn}", rules.evade.roll)
-                theirs = _roll(
+                mine = make_roll(
+                    campaign, log, f"II.D.1 {faction} evade in {hex_id}, turn {state.turn}", rules.evade.roll
+                )
+                theirs = make_roll(
                     campaign, log, f"II.D.1 enemy of {faction} in {hex_id}, turn {state.turn}", rules.evade.roll
                 )
                 rolls += [mine, theirs]
@@ -1044,6 +1243,8 @@ def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
                 item = {**item, "faction": takers[0]}
             into.append(item)
     state = replace(state, trains=tuple(trains), depots=tuple(depots))
+    state = _take_abandoned(state, by_hex)
+    state = _artillery_cap(campaign, state)
     owners = dict(state.owners)
     for h in campaign.hex_map.hexes:
         factions = by_hex.get(h.id, set())
@@ -1051,6 +1252,52 @@ def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
             for town in h.towns:
                 owners[town] = next(iter(factions))
     return replace(state, contacts=contacts, owners=owners)
+
+
+def _take_abandoned(state: CampaignState, by_hex: dict[str, set[str]]) -> CampaignState:
+    """B.8 (ruling out_of_fuel): an enemy unit that enters the hex of an intact abandoned vehicle
+    takes it: the vehicles join the order of battle of the one faction there."""
+    units, left, notes = list(state.units), [], list(state.umpire)
+    for item in state.abandoned:
+        takers = sorted(f for f in by_hex.get(item["hex"], set()) if not state.allied(f, item["faction"], state.turn))
+        if len(takers) != 1 or len(by_hex[item["hex"]]) != 1:
+            left.append(item)
+            continue
+        kind = next(iter(item["stands"]))
+        units.append(
+            UnitState(
+                id=f"{item['unit']}_taken",
+                name=f"Captured {kind.replace('_', ' ')}s",
+                faction=takers[0],
+                type=kind,
+                stands=dict(item["stands"]),
+                hex=item["hex"],
+                moved=True,
+            )
+        )
+        notes.append(f"B.8 the {takers[0]} take the vehicles abandoned in {item['hex']}")
+    return replace(state, units=tuple(units), abandoned=tuple(left), umpire=tuple(notes))
+
+
+def _artillery_cap(campaign: Campaign, state: CampaignState) -> CampaignState:
+    """II.D.4: the Makhnovists never have more than 3 batteries; guns beyond the cap are destroyed
+    (RULES-NOTES), the last gained first."""
+    rules = campaign.scenario.partisans
+    cap, faction = rules.artillery_cap, rules.artillery_cap_faction
+    total = sum(u.stands.get("artillery", 0) for u in state.units if u.faction == faction)
+    if total <= cap:
+        return state
+    excess, units = total - cap, []
+    for u in reversed(state.units):
+        if u.faction == faction and excess and u.stands.get("artillery"):
+            cut = min(excess, u.stands["artillery"])
+            excess -= cut
+            stands = {k: n - (cut if k == "artillery" else 0) for k, n in u.stands.items()}
+            u = replace(u, stands={k: n for k, n in stands.items() if n > 0})
+        if u.stands:
+            units.append(u)
+    note = f"II.D.4 the {faction} may have no more than {cap} batteries: {total - cap} destroyed"
+    return replace(state, units=tuple(reversed(units)), umpire=(*state.umpire, note))
 
 
 def award_vp(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
@@ -1063,7 +1310,7 @@ def award_vp(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaign
     rolls = list(state.rolls)
     for faction, dice in sorted(campaign.scenario.victory.bonus.items()):
         purpose = f"E.3 {faction} {dice} bonus VP, turn {state.turn}"
-        roll = _roll(campaign, log, purpose, dice)
+        roll = make_roll(campaign, log, purpose, dice)
         rolls.append(roll)
         vp[faction] = vp.get(faction, 0) + roll.value
     victory = campaign.scenario.victory
@@ -1073,7 +1320,7 @@ def award_vp(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaign
         while vp.get(faction, 0) >= threshold:  # RULES-NOTES: subtract and roll again while still at or above it
             k += 1
             chart = victory.reinforcement_chart.roll
-            roll = _roll(campaign, log, f"II.E.2 {faction} reinforcement chart, roll {k}, turn {state.turn}", chart)
+            roll = make_roll(campaign, log, f"II.E.2 {faction} reinforcement chart, roll {k}, turn {state.turn}", chart)
             rolls.append(roll)
             draws[faction] = draws.get(faction, 0) + reinforcement_draws(victory, faction, roll.value)
             vp[faction] -= threshold
@@ -1083,17 +1330,17 @@ def award_vp(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaign
 def draw_slips(campaign: Campaign, state: CampaignState) -> CampaignState:
     """II.E: the draws owed are drawn from the faction's pile (shuffled from the seed for each
     draw); a slip goes back into the pile unless it says otherwise. Placing what arrives is the
-    umpire's for now: the slips are listed with where E.3-E.5 put them."""
+    umpire's: the log's `place` orders put them on the map (E.3-E.5)."""
     cards = {slip.id: slip for pile in campaign.scenario.cards.piles.values() for slip in pile}
     piles = dict(state.piles)
-    drawn: dict[str, tuple[str, ...]] = {}
+    drawn: dict[str, tuple[str, ...]] = dict(state.slips)  # with any still waiting to be placed
     notes = list(state.umpire)
     for faction, count in sorted({**state.draws}.items()):
         pile = list(piles.get(faction, ()))
         for k in range(1, count + 1):
             if not pile:
                 break
-            rng = random.Random(_seed(campaign, f"II.E {faction} draw {k}, turn {state.turn}"))
+            rng = random.Random(seed_for(campaign, f"II.E {faction} draw {k}, turn {state.turn}"))
             slip = cards[pile[rng.randrange(len(pile))]]
             drawn[faction] = (*drawn.get(faction, ()), slip.id)
             if not slip.returns_to_pile:
@@ -1115,25 +1362,9 @@ def makhnovist_strength(campaign: Campaign, state: CampaignState, log: TurnLog) 
     makhno = campaign.scenario.find_commander("Makhno")
     alive = makhno is None or any(u.commander and name_key(u.commander) == name_key(makhno.name) for u in state.units)
     modifier = makhnovist_modifier(campaign.scenario.victory, holds_gulai_pole=holds, makhno_alive=alive)
-    roll = _roll(campaign, log, f"E.6 {faction} strength, turn {state.turn}", chart.roll)
+    roll = make_roll(campaign, log, f"E.6 {faction} strength, turn {state.turn}", chart.roll)
     total = roll.value + modifier
     row = next((r for r in campaign.scenario.cards.makhnovist_strength if r.low <= total <= r.high), None)
     text = row.text if row else f"no row for {total}"
     note = f"E.6 {faction}: {roll.value}{modifier:+d} = {total}: {text}"
     return replace(state, rolls=(*state.rolls, roll), makhnovist_strength=text, umpire=(*state.umpire, note))
-
-
-def _seed(campaign: Campaign, purpose: str) -> int:
-    """Each roll its own stream, from the campaign's seed and the roll's purpose: a replay draws
-    the same, and adding a roll to one turn does not change the others."""
-    return int.from_bytes(hashlib.sha256(f"{campaign.meta.seed}:{purpose}".encode()).digest()[:8], "big")
-
-
-def _roll(campaign: Campaign, log: TurnLog, purpose: str, dice: str) -> Roll:
-    """A roll the umpire wrote in the log, else one drawn from the campaign's seeded dice."""
-    given = next((r for r in log.dice if r.purpose == purpose), None)
-    if given is not None:
-        return Roll(purpose, dice, given.value, "given")
-    rng = random.Random(_seed(campaign, purpose))
-    d = Dice.parse(dice)
-    return Roll(purpose, dice, sum(rng.randint(1, d.sides) for _ in range(d.count)), "drawn")

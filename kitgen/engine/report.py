@@ -26,7 +26,25 @@ def state_text(campaign: Campaign, state: CampaignState) -> str:
             if u.supply_path and u.supply_path[0] != u.hex:
                 proof += f" (judged in {u.supply_path[0]} at the start of the turn)"
             lead = f", {u.commander}" if u.commander else ""
-            out.append(f"  {u.hex}  {u.name} [{u.type}: {stands}]{lead}; {supply}{proof}")
+            ammo = _ammo(state, u.id)
+            fuel = "; IMMOBILISED (out of fuel, B.8)" if u.immobilised else ""
+            out.append(f"  {u.hex}  {u.name} [{u.type}: {stands}]{lead}; {supply}{proof}{ammo}{fuel}")
+    if state.depots:
+        out += ["", "Depots: " + ", ".join(_depot(d) for d in state.depots)]
+    if state.pontoons:
+        out += [
+            "",
+            "Pontoons (A.1): " + ", ".join(f"{p['unit']} across {'-'.join(p['hexes'])}" for p in state.pontoons),
+        ]
+    if state.abandoned:
+        out += ["", "Abandoned vehicles (B.8): " + ", ".join(f"{a['unit']} in {a['hex']}" for a in state.abandoned)]
+    if state.wrecked_track:
+        out += ["", "Track wrecked (C.2): " + ", ".join(state.wrecked_track)]
+    if state.slips:
+        out += [
+            "",
+            "Slips to place (E.3-E.5): " + "; ".join(f"{f}: {', '.join(ids)}" for f, ids in state.slips.items()),
+        ]
     if state.contacts:
         out += ["", "Contacts (battles to fight): " + ", ".join(state.contacts)]
     if state.verdicts:
@@ -46,3 +64,16 @@ def state_text(campaign: Campaign, state: CampaignState) -> str:
     if state.rolls:
         out += ["", "Rolls"] + [f"  {r.purpose}: {r.dice} = {r.value} ({r.source})" for r in state.rolls]
     return "\n".join(out) + "\n"
+
+
+def _ammo(state: CampaignState, unit_id: str) -> str:
+    """B.5-B.6: full loads say nothing; a unit out of supply shows what it has left."""
+    unit = state.unit(unit_id)
+    if unit is None or unit.in_supply or not unit.ammo:
+        return ""
+    return "; ammo " + ", ".join(f"{k} {n}" for k, n in unit.ammo.items()) + " per stand"
+
+
+def _depot(d: dict[str, object]) -> str:
+    cut = f" (cut off, used {d.get('uses', 0)})" if d.get("cut_off") else ""
+    return f"{d['faction']} {d['hex']}{cut}"

@@ -25,6 +25,13 @@ class UnitState:
     moved: bool = False
     carried: bool = False
     """Moved by train (or ship) this turn: no map move (A.2), no breakdown roll (A.4-A.5)."""
+    ammo: dict[str, int] = field(default_factory=dict)
+    """B.5-B.6: rounds per stand, by stand kind: full while in supply, as left after a battle
+    while out of it."""
+    moves_out_of_supply: int = 0
+    """B.8: turns a vehicle unit has moved since it last started a turn in supply."""
+    immobilised: bool = False
+    """B.8: out of fuel; it makes no map move."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +90,8 @@ class CampaignState:
     piles: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """II.E: each faction's slips still in its pile."""
     slips: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    """The slips each faction drew this turn, to place (E.3-E.5) at the end of the turn."""
+    """Slips each faction has drawn and not yet placed (E.3-E.5): placed by the log's `place`
+    orders at the end of the turn they are drawn, or of a later one."""
     makhnovist_strength: str | None = None
     """E.6: the forces the Makhnovists may field for the next three turns, from their last roll."""
     deck: tuple[str, ...] = ()
@@ -95,6 +103,10 @@ class CampaignState:
     commas or '' for all); kind is command, movement or supply_cut."""
     umpire: tuple[str, ...] = ()
     """What the umpire must rule or do by hand this turn (card effects kitgen does not apply)."""
+    pontoons: tuple[dict[str, Any], ...] = ()
+    """A.1: pontoon bridges in place: faction, unit, the two hexes of the hexside."""
+    abandoned: tuple[dict[str, Any], ...] = ()
+    """B.8: vehicles left intact by crews out of fuel: the first enemy into the hex takes them."""
     draws: dict[str, int] = field(default_factory=dict)
     """II.E: slips each faction draws from its pile this turn (drawing them is the umpire's, for now)."""
 

@@ -78,6 +78,10 @@ class BattleUnit(Model):
     routed: dict[str, int] = {}
     retreat: HexId | None = None
     surrender: bool = False
+    captured: dict[str, int] = {}
+    """II.B.3: the loser's routed equipment this (winning) unit takes, stands by kind."""
+    ammo_left: dict[str, int] = {}
+    """B.6: rounds per stand left at the end of the battle, by stand kind (the rest are full)."""
 
 
 class Battle(Model):
@@ -86,6 +90,34 @@ class Battle(Model):
     hex: HexId
     winner: Ident
     units: list[BattleUnit] = Field(min_length=1)
+    ships: list[Ident] = []
+    """D.3: ships off the coast that fired in support, each worth its rating in batteries."""
+
+
+class ResupplyOrder(Model):
+    """B.5, B.7: a unit that stays put in a friendly depot's hex for the turn renews its ammunition."""
+
+    unit: Ident
+
+
+class PontoonOrder(Model):
+    """A.1: a pontoon unit spends its turn emplacing a bridge across the major-river hexside from
+    its hex to the next (`emplace: [own hex, across]`) or taking its bridge up (`pick_up: true`)."""
+
+    unit: Ident
+    emplace: list[HexId] = Field(default=[], max_length=2)
+    pick_up: bool = False
+
+
+class PlaceOrder(Model):
+    """E.3-E.5: a slip drawn from the pile put on the map: its units `at` a hex, its replacement
+    stands given to units (`give: {unit: {stand kind: count}}`)."""
+
+    slip: Ident
+    at: HexId | None = None
+    give: dict[Ident, dict[str, int]] = {}
+    units: list[Text] = []
+    """For `slip: strength` (E.6): the names of the Current Strength Chart row's units to raise."""
 
 
 class PartisanChoice(Model):
@@ -108,6 +140,11 @@ class TurnLog(Model):
     rail: dict[str, list[RailOrder]] = {}
     sea: dict[str, list[SeaOrder]] = {}
     track: dict[str, list[TrackOrder]] = {}
+    pontoons: dict[str, list[PontoonOrder]] = {}
+    resupply: dict[str, list[ResupplyOrder]] = {}
+    place: dict[str, list[PlaceOrder]] = {}
+    disband: dict[str, list[Ident]] = {}
+    """E.6: units the Makhnovists disband to match their Current Strength Chart row."""
     battles: list[Battle] = []
     partisans: list[PartisanChoice] = []
     dice: list[GivenRoll] = []

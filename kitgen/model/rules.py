@@ -69,6 +69,8 @@ class Fuel(Model):
     """B.8: vehicles that start a turn out of supply."""
 
     moves_out_of_supply: Positive
+    vehicles: list[Ident] = Field(min_length=1)
+    """The stand kinds that burn fuel."""
     abandon_roll: Dice
     intact_on: Literal["even", "odd"]
     tabletop_moves_roll: Dice
@@ -141,12 +143,33 @@ class MakhnovistStrength(Model):
     modifiers: list[Modifier]
 
 
+class Edge(Model):
+    edge: Literal["north", "east", "south", "west"]
+    north_of: Text | None = None
+    """Only the part of the edge north of this town's hex."""
+
+
+class Placement(Model):
+    """E.3-E.5: where a faction's reinforcements arrive (replacements go to units on the map
+    that are in supply and not surrounded, for every faction)."""
+
+    edges: list[Edge] = []
+    """Anywhere on these friendly board edges (E.3)."""
+    supply_towns: bool = False
+    """In one of the faction's supply-source towns that it holds (E.4)."""
+    town: Text | None = None
+    """In this town if the faction holds it (E.5) ..."""
+    else_westernmost: bool = False
+    """... otherwise in the westernmost town it holds: lowest column, then lowest row."""
+
+
 class VictoryRules(Model):
     award_every_turns: Positive
     thresholds: dict[str, Positive]
     bonus: dict[str, Dice]
     reinforcement_chart: ReinforcementChart
     makhnovist_strength: MakhnovistStrength
+    placement: dict[str, Placement]
     rulings: list[Ruling] = []
 
 
@@ -184,6 +207,8 @@ class LoserLosses(Model):
 
 class BattleRules(Model):
     retreat_hexes: Positive
+    equipment_stands: list[Ident] = Field(min_length=1)
+    """The stand kinds that are equipment for II.B.3's equipment losses."""
     winner: WinnerLosses
     loser: LoserLosses
     rounding: Literal["half_up"]

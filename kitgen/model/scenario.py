@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Annotated
 
 from pydantic import Field
@@ -141,13 +142,20 @@ class Scenario(Model):
             raise LookupError(f"unknown faction '{faction_id}'")
         return faction.name
 
+    @cached_property
+    def _towns_by_key(self) -> dict[str, Town]:
+        return {name_key(n): t for t in reversed(self.towns) for n in t.names()}
+
+    @cached_property
+    def _commanders_by_key(self) -> dict[str, Commander]:
+        return {name_key(n): c for c in reversed(self.commanders) for n in c.names()}
+
     def find_town(self, name: str) -> Town | None:
-        key = name_key(name)
-        return next((t for t in self.towns if key in map(name_key, t.names())), None)
+        """The town of any of its names (the first in towns.yaml if two share one)."""
+        return self._towns_by_key.get(name_key(name))
 
     def find_commander(self, name: str) -> Commander | None:
-        key = name_key(name)
-        return next((c for c in self.commanders if key in map(name_key, c.names())), None)
+        return self._commanders_by_key.get(name_key(name))
 
     def rank(self, commander: Commander) -> int:
         """II.C.3 rank within his faction: 1 is highest, by the order of the seed's table."""

@@ -106,13 +106,16 @@ def supply_trace(
     enemy: Collection[str] = frozenset(),
     wrecked: Collection[str] = frozenset(),
     trace_hexes: int,
+    railway: dict[str, str | None] | None = None,
 ) -> tuple[str, ...] | None:
     """B.3: the hexes that prove a unit in `start` is in supply, from the unit to a source, or None.
 
     The path runs overland for at most `trace_hexes` hexes to a railway hex, then along intact,
-    enemy-free track to a source (a source hex reached overland needs no track)."""
-    enemy, wrecked = set(enemy), set(wrecked)
-    railway = _rail_tree(board, set(sources), enemy, wrecked)
+    enemy-free track to a source (a source hex reached overland needs no track). `railway` is
+    `rail_tree(board, sources, enemy, wrecked)` when the caller has it already."""
+    enemy = set(enemy)
+    if railway is None:
+        railway = rail_tree(board, set(sources), enemy, set(wrecked))
     back: dict[str, str | None] = {start: None}
     frontier: deque[tuple[str, int]] = deque([(start, 0)])
     while frontier:
@@ -133,14 +136,16 @@ def supply_trace(
     return None
 
 
-def _rail_tree(board: Board, sources: set[str], enemy: set[str], wrecked: set[str]) -> dict[str, str | None]:
+def rail_tree(
+    board: Board, sources: Collection[str], enemy: Collection[str], wrecked: Collection[str]
+) -> dict[str, str | None]:
     """Every hex joined to a source over intact, enemy-free track -> the next hex towards it."""
     tree: dict[str, str | None] = {s: None for s in sorted(sources) if s not in enemy and s not in wrecked}
     frontier = deque(tree)
     while frontier:
         here = frontier.popleft()
-        for there in board.neighbours(here):
-            if there in tree or there in enemy or there in wrecked or not board.rail_link(here, there):
+        for there in board.rail_neighbours(here):
+            if there in tree or there in enemy or there in wrecked:
                 continue
             tree[there] = here
             frontier.append(there)

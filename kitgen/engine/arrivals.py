@@ -1,0 +1,244 @@
+"""E.3-E.6 at the end of a turn: slips placed on the map as units or replacement stands, and
+the Makhnovists' forces matched to their Current Strength Chart row."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kitgen.campaign import Campaign
+from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.turnlog import PlaceOrder, TurnLog
+from kitgen.errors import display_path
+from kitgen.mapping.board import Board
+from kitgen.model.forces import Slip, UnitSpec
+from kitgen.model.scenario import name_key
+from kitgen.yamlsource import Located
+
+STRENGTH = "strength"
+"""The `slip` of a place order that raises Makhnovist units from the strength chart (E.6)."""
+
+
+def arrival_hexes(campaign: Campaign, state: CampaignState, faction: str) -> tuple[set[str], str]:
+    """Where the faction's reinforcements may arrive now (E.3-E.5), and the rule in words; hexes
+    with enemy units are left out."""
+    rule = campaign.scenario.victory.placement.get(faction)
+    hex_map = campaign.hex_map
+    enemy = {u.hex for u in state.units if not state.allied(u.faction, faction, state.turn)}
+    town_hex = {t: h.id for h in hex_map.hexes for t in h.towns}
+    held = {h.id for h in hex_map.hexes for t in h.towns if state.owners.get(t) == faction}
+    found: set[str] = set()
+    words: list[str] = []
+    if rule is None:
+        return set(), f"the {faction} have no reinforcement rule"
+    for edge in rule.edges:
+        limit = None
+        if edge.north_of:
+            town = campaign.scenario.find_town(edge.north_of)
+            limit = hex_map.grid.parse_id(town_hex[town.name])[1] if town and town.name in town_hex else None  # type: ignore[index]
+        for h in hex_map.hexes:
+            on_edge = {
+                "north": h.row == 1,
+                "south": h.row == hex_map.rows,
+                "west": h.col == 1,
+                "east": h.col == hex_map.columns,
+            }[edge.edge]
+            if on_edge and h.terrain != "sea" and (limit is None or h.row < limit):
+                found.add(h.id)
+        words.append(f"the {edge.edge} edge" + (f" north of {edge.north_of}" if edge.north_of else ""))
+    if rule.supply_towns:
+        sources = {s.hex for s in hex_map.supply_sources if s.faction == faction and s.kind == "town"}
+        found |= sources & held
+        words.append("a supply-source town it holds")
+    if rule.town:
+        town = campaign.scenario.find_town(rule.town)
+        there = town_hex.get(town.name) if town else None
+        if there in held:
+            found.add(there)
+        elif rule.else_westernmost and held:
+            cells = sorted((h.col, h.row, h.id) for h in hex_map.hexes if h.id in held)
+            found.add(cells[0][2])
+        words.append(f"{rule.town} if held" + (", else the westernmost town held" if rule.else_westernmost else ""))
+    return found - enemy, " or ".join(words)
+
+
+def surrounded(board: Board, state: CampaignState, unit: UnitState) -> bool:
+    """E.3: every land hex next to the unit holds enemy units (ruling placing_slips)."""
+    enemy = {u.hex for u in state.units if not state.allied(u.faction, unit.faction, state.turn)}
+    land = [n for n in board.neighbours(unit.hex) if not board.is_sea(n)]
+    return bool(land) and all(n in enemy for n in land)
+
+
+def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located) -> CampaignState:
+    """E.3-E.5 (end of turn): each place order puts a drawn slip on the map; slips not placed wait."""
+    slips = {s.id: s for pile in campaign.scenario.cards.piles.values() for s in pile}
+    pending = {f: list(ids) for f, ids in state.slips.items()}
+    units = list(state.units)
+    verdicts, notes = list(state.verdicts), list(state.umpire)
+    file = display_path(located.path)
+    for faction in sorted(log.disband):
+        for unit_id in log.disband[faction]:
+            units = [u for u in units if u.id != unit_id]
+            notes.append(f"E.6 {faction} disband {unit_id}")
+    made = 0
+    for faction, orders in log.place.items():
+        for i, order in enumerate(orders):
+            line, _ = located.position(("place", faction, i))
+            current = replace(state, units=tuple(units))
+            if order.slip == STRENGTH:
+                why, new = _strength(campaign, current, faction, order)
+            else:
+                slip = slips.get(order.slip)
+                if slip is None or order.slip not in pending.get(faction, []):
+                    why, new = f"no slip '{order.slip}' of the {faction} is waiting to be placed", []
+                else:
+                    why, new, units = _slip(campaign, board, current, faction, slip, order, units)
+            rule = "E.6" if order.slip == STRENGTH else "E.3"
+            if why:
+                verdicts.append(
+                    Verdict(file, line, faction, order.slip, "place", "void", f"place {order.slip}: {why}: void", rule)
+                )
+                continue
+            if order.slip != STRENGTH:
+                pending[faction].remove(order.slip)
+            for spec in new:
+                made += 1
+                units.append(
+                    UnitState(
+                        id=f"{name_key(order.slip).replace(' ', '_')}_t{state.turn}_{made}",
+                        name=spec.name,
+                        faction=faction,
+                        type=spec.type,
+                        stands=dict(sorted(spec.stands.items())),
+                        hex=order.at or "",
+                        flags=tuple(spec.flags),
+                        moved=True,
+                    )
+                )
+            what = ", ".join(s.name for s in new) or "replacements"
+            text = f"place {order.slip}: {what}" + (f" in {order.at}" if new else "")
+            verdicts.append(Verdict(file, line, faction, order.slip, "place", "done", text, rule))
+    for faction, ids in sorted(pending.items()):
+        if ids:
+            notes.append(f"E.3-E.5 {faction}: slips waiting to be placed: {', '.join(ids)}")
+    return replace(
+        state,
+        units=tuple(units),
+        slips={f: tuple(ids) for f, ids in sorted(pending.items()) if ids},
+        verdicts=tuple(verdicts),
+        umpire=tuple(notes),
+    )
+
+
+def _slip(
+    campaign: Campaign,
+    board: Board,
+    state: CampaignState,
+    faction: str,
+    slip: Slip,
+    order: PlaceOrder,
+    units: list[UnitState],
+) -> tuple[str | None, list[UnitSpec], list[UnitState]]:
+    """(why void, units to raise, units with replacements given) of one slip placed."""
+    if slip.units:
+        allowed, words = arrival_hexes(campaign, state, faction)
+        if order.at is None:
+            return f"its units need `at`: {words}", [], units
+        if order.at not in allowed:
+            return f"{order.at} is not {words} (now: {', '.join(sorted(allowed)) or 'nowhere'})", [], units
+    elif order.at is not None:
+        return "the slip has no units to place `at` a hex", [], units
+    given: dict[str, int] = {}
+    for part in order.give.values():
+        for kind, n in part.items():
+            given[kind] = given.get(kind, 0) + n
+    if given != dict(slip.replacements):
+        expected = ", ".join(f"{n} {k}" for k, n in sorted(slip.replacements.items())) or "none"
+        return f"`give` must hand out the slip's replacements exactly ({expected})", [], units
+    by_id = {u.id: u for u in units}
+    for unit_id in order.give:
+        unit = by_id.get(unit_id)
+        if unit is None or unit.faction != faction:
+            return f"'{unit_id}' is not a {faction} unit on the map", [], units
+        if not unit.in_supply or surrounded(board, state, unit):
+            return f"{unit.name} is out of supply or surrounded (E.3)", [], units
+    topped = []
+    for u in units:
+        extra = order.give.get(u.id, {})
+        stands = {k: u.stands.get(k, 0) + extra.get(k, 0) for k in sorted({*u.stands, *extra})}
+        topped.append(replace(u, stands=stands) if extra else u)
+    return None, list(slip.units), topped
+
+
+def _strength(
+    campaign: Campaign, state: CampaignState, faction: str, order: PlaceOrder
+) -> tuple[str | None, list[UnitSpec]]:
+    """E.6: units of the last strength roll's row raised at Gulai Pole (or with Makhno), so long
+    as the Makhnovists' stands stay within the row's."""
+    chart = campaign.scenario.victory.makhnovist_strength
+    row = next((r for r in campaign.scenario.cards.makhnovist_strength if r.text == state.makhnovist_strength), None)
+    if faction != chart.faction or row is None:
+        return f"only the {chart.faction} raise units from their strength roll, once they have made it", []
+    specs = []
+    for name in order.units:
+        spec = next((u for u in row.units if name_key(u.name) == name_key(name)), None)
+        if spec is None:
+            return f"no unit '{name}' in the strength row '{row.text}'", []
+        specs.append(spec)
+    held = {
+        h.id
+        for h in campaign.hex_map.hexes
+        for t in h.towns
+        if name_key(t) == name_key("Gulai Pole") and state.owners.get(t) == faction
+    }
+    makhno = campaign.scenario.find_commander("Makhno")
+    with_makhno = {
+        u.hex for u in state.units if makhno and u.commander and name_key(u.commander) == name_key(makhno.name)
+    }
+    allowed = held or with_makhno
+    if order.at not in allowed:
+        return (
+            f"new Makhnovist units arrive at Gulai Pole while held, else with Makhno: {', '.join(sorted(allowed))}",
+            [],
+        )
+    limit: dict[str, int] = {}
+    for spec in row.units:
+        for kind, n in spec.stands.items():
+            limit[kind] = limit.get(kind, 0) + n
+    have: dict[str, int] = {}
+    for u in state.units:
+        if u.faction == faction:
+            for kind, n in u.stands.items():
+                have[kind] = have.get(kind, 0) + n
+    for spec in specs:
+        for kind, n in spec.stands.items():
+            have[kind] = have.get(kind, 0) + n
+    over = [
+        f"{have[k]} {k} against {limit.get(k, 0)}"
+        for k in sorted(have)
+        if k != "artillery" and have[k] > limit.get(k, 0)  # guns are captured, not raised (II.D.4)
+    ]
+    if over:
+        return f"more than the strength row allows: {', '.join(over)}", []
+    return None, specs
+
+
+def strength_gap(campaign: Campaign, state: CampaignState) -> str | None:
+    """E.6: how the Makhnovists' stands differ from their strength row (artillery aside: II.D.4)."""
+    chart = campaign.scenario.victory.makhnovist_strength
+    row = next((r for r in campaign.scenario.cards.makhnovist_strength if r.text == state.makhnovist_strength), None)
+    if row is None:
+        return None
+    want: dict[str, int] = {}
+    for spec in row.units:
+        for kind, n in spec.stands.items():
+            want[kind] = want.get(kind, 0) + n
+    have: dict[str, int] = {}
+    for u in state.units:
+        if u.faction == chart.faction:
+            for kind, n in u.stands.items():
+                if kind != "artillery":
+                    have[kind] = have.get(kind, 0) + n
+    gaps = [
+        f"{k} {have.get(k, 0)} of {want.get(k, 0)}" for k in sorted({*want, *have}) if have.get(k, 0) != want.get(k, 0)
+    ]
+    return f"E.6 {chart.faction} field {', '.join(gaps)}: disband or raise to match" if gaps else None

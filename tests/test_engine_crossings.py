@@ -147,3 +147,34 @@ def test_D3_a_ship_far_from_the_battle_cannot_fire(folder: Path) -> None:
     (problem,) = caught.value.problems
     assert problem.line == 5 and "cannot fire into 3026" in problem.message
     assert path.name in problem.file
+
+
+def test_D1_ships_pass_the_kerch_strait_through_the_port(folder: Path) -> None:
+    """D.1 (ruling through_ports): "Ships can move 16 hexes per turn"; Kerch's hex holds the strait,
+    so a ship from Taganrog reaches Novorossiisk in one turn through it."""
+    campaign = load_campaign(folder)
+    board = Board.from_map(campaign.hex_map)
+    sea = {h.id for h in campaign.hex_map.hexes if board.is_sea(h.id)}
+    route = _sea_route(board, "3719", "3428", sea | {"3026"})
+    assert "3026" in route and len(route) - 1 <= 16
+    log(folder, 1, f"sea:\n  whites:\n    - {{ship: w_gb_kubanets, path: {route}}}\n".replace("'", '"'))
+    (verdict,) = replay(load_campaign(folder)).verdicts
+    assert verdict.result == "done", verdict.explanation
+
+
+def _sea_route(board: Board, start: str, end: str, water: set[str]) -> list[str]:
+    """The shortest way from port to port through `water` (breadth first, for the test)."""
+    back: dict[str, str] = {}
+    frontier = [start]
+    while frontier and end not in back:
+        nxt = []
+        for here in frontier:
+            for n in board.neighbours(here):
+                if n not in back and (n in water or n == end):
+                    back[n] = here
+                    nxt.append(n)
+        frontier = nxt
+    path = [end]
+    while path[-1] != start:
+        path.append(back[path[-1]])
+    return path[::-1]

@@ -23,7 +23,7 @@ def test_A1_a_void_order_leaves_the_unit_and_says_why(folder: Path) -> None:
     log(
         folder,
         1,
-        'orders:\n  reds:\n    - {unit: r_4th_cav_div, move: ["4521", "4522", "4523", "4524", "4525", "4526"]}\n'
+        'orders:\n  reds:\n    - {unit: r_4th_cav_div, move: ["4521", "4620", "4720", "4820", "4920", "5020"]}\n'
         'dice:\n  - {purpose: "II.C Budenny command roll, turn 1", value: 1}\n',
     )
     state = replay(load_campaign(folder))
@@ -32,8 +32,8 @@ def test_A1_a_void_order_leaves_the_unit_and_says_why(folder: Path) -> None:
     (verdict,) = state.verdicts
     assert verdict.result == "void" and verdict.rule == "A.1" and verdict.line == 4
     assert verdict.text().endswith(
-        "4th Cavalry Div (cavalry, 4 MP): path 4521-4522-4523-4524-4525-4526 costs 5 MP "
-        "(open 1 +0 at a bridge, open 1, open 1, open 1, open 1): void, A.1 (more than the unit's 4 MP)"
+        "4th Cavalry Div (cavalry, 4 MP): path 4521-4620-4720-4820-4920-5020 costs 5 MP "
+        "(open 1, open 1, open 1, open 1, open 1): void, A.1 (more than the unit's 4 MP)"
     )
 
 
@@ -95,6 +95,7 @@ def test_A4_armoured_cars_roll_2D6_per_vehicle_and_break_down_on_2_or_3(folder: 
     assert moved is not None and moved.hex == step, state.verdicts
     assert moved.stands == {"armoured_car": 1}
     assert [r.source for r in state.rolls if r.purpose.startswith("A.4")] == ["given", "given"]
+    assert "A.4 Kharkov Armoured Car Detachment: vehicle 1 breaks down on a 3, lost for the campaign" in state.umpire
 
 
 def test_a_malformed_log_stops_the_replay_at_its_line(folder: Path) -> None:
@@ -582,19 +583,114 @@ def test_track_work_by_an_unknown_unit_is_a_log_error(folder: Path) -> None:
     assert ":5:14: track.reds[0].unit: 'r_nobody' is unknown" in str(caught.value.problems[0])
 
 
-def test_II_B1_an_elite_unit_does_not_surrender(folder: Path) -> None:
-    """II.B.1: "all non-Elite/Fanatic units the surrender. Elite/Fanatic units must then
-    immediately attack enemy in other hex that very same turn to break out or perish"."""
-    orders = 'orders:\n  reds:\n    - {unit: r_13th_army_42nd, move: ["3414", "3415", "3416"]}\n'
-    dice = 'dice:\n  - {purpose: "II.C Kozhevnikov command roll, turn 1", value: 1}\n'
-    battle = (
-        'battles:\n  - hex: "3416"\n    winner: reds\n    units:\n'
-        "      - {unit: w_drozdovsky_1, lost: {infantry: 1}, surrender: true}\n"
-        "      - {unit: w_vol_artillery, lost: {artillery: 1}, surrender: true}\n"
-        "      - {unit: r_13th_army_42nd, lost: {infantry: 1}}\n"
+def sevastopol_cornered(folder: Path) -> str:
+    """The Red Crimean Army and the (fanatic) Kharkov Communists in Sevastopol (2129), whose only
+    land exits are 2228 and 2229; White columns close both exits and storm the town on turn 1."""
+    setup = folder / "setup.yaml"
+    moves = (
+        ("r_crimean_army", "Simferopol", "Sevastopol"),
+        ("r_kharkov_communist", "Kharkov", "Sevastopol"),
+        ("w_crimea_azov_1", "Kerch", "Simferopol"),
+        ("w_crimea_azov_2", "Kerch", "Simferopol"),
+        ("w_ghq_reserve", "Ekaterinodar", "Yalta"),
     )
-    log(folder, 1, orders + battle + dice)
+    for unit, town, there in moves:
+        line = next(x for x in setup.read_text(encoding="utf-8").splitlines() if f"id: {unit}," in x)
+        edit(setup, line, line.replace(f"at: {town}", f"at: {there}"))
+    return (
+        "orders:\n  whites:\n"
+        '    - {unit: w_crimea_azov_1, move: ["2328", "2228", "2129"]}\n'
+        '    - {unit: w_crimea_azov_2, move: ["2328", "2228"]}\n'
+        '    - {unit: w_ghq_reserve, move: ["2329", "2229"]}\n'
+        "dice:\n"
+        '  - {purpose: "II.C Slashchev command roll, turn 1", value: 1}\n'
+        '  - {purpose: "II.C Denikin command roll, turn 1", value: 1}\n'
+    )
+
+
+def test_II_B1_cornered_losers_surrender_and_the_fanatics_break_out_or_perish(folder: Path) -> None:
+    """II.B.1: "If cannot due to being surrounded or pinned by terrain, all non-Elite/Fanatic units
+    the surrender. Elite/Fanatic units must then immediately attack enemy in other hex that very
+    same turn to break out or perish". Both exits of Sevastopol are White-held."""
+    orders = sevastopol_cornered(folder)
+    battle = (
+        'battles:\n  - hex: "2129"\n    winner: whites\n    units:\n'
+        "      - {unit: w_crimea_azov_1, lost: {infantry: 1}}\n"
+        "      - {unit: r_crimean_army, lost: {infantry: 1}, surrender: true}\n"
+        "      - {unit: r_kharkov_communist, lost: {infantry: 1}, surrender: true}\n"
+    )
+    log(folder, 1, orders + battle)
     state = replay(load_campaign(folder))
-    assert state.unit("w_drozdovsky_1") is not None  # Elite: breaks out or perishes at the table
-    assert state.unit("w_vol_artillery") is None  # surrendered: gone
+    assert state.unit("r_crimean_army") is None  # surrendered: gone, returning stands and all
+    assert not any(unit == "r_crimean_army" for unit, _, _ in state.returning)
+    assert state.unit("r_kharkov_communist") is not None  # Fanatic: breaks out or perishes at the table
     assert any("must attack at once to break out" in n for n in state.umpire)
+
+
+def test_II_B1_a_loser_with_a_way_out_retreats_and_does_not_surrender(folder: Path) -> None:
+    """II.B.1: "Loser of tabletop battle retreats one hex from enemy. If cannot ... surrender":
+    with 2229 left open, a surrender is a malformed report."""
+    orders = sevastopol_cornered(folder).replace('    - {unit: w_ghq_reserve, move: ["2329", "2229"]}\n', "")
+    orders = orders.replace('  - {purpose: "II.C Denikin command roll, turn 1", value: 1}\n', "")
+    battle = (
+        'battles:\n  - hex: "2129"\n    winner: whites\n    units:\n'
+        "      - {unit: w_crimea_azov_1}\n"
+        "      - {unit: r_crimean_army, surrender: true}\n"
+        '      - {unit: r_kharkov_communist, retreat: "2229"}\n'
+    )
+    log(folder, 1, orders + battle)
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    (problem,) = caught.value.problems
+    assert "r_crimean_army can retreat to 2229" in problem.message and problem.line == 13
+
+
+KOLCHAK = 'dice:\n  - {purpose: "II.A event roll, turn 1", value: 6}\n'
+
+
+def test_II_A2_a_cards_stand_losses_come_off_the_units_the_log_names(folder: Path) -> None:
+    """II.A.2: "The card must be acted upon immediately." The seed-1919 deck's top card, "All
+    Against Kolchak!", takes 2 Red infantry stands and 1 artillery stand; the Red player
+    chooses the 42nd Division and the 13th Army guns."""
+    campaign = load_campaign(folder)
+    from kitgen.engine.replay import initial_state
+
+    assert initial_state(campaign).deck[0] == "all_against_kolchak"
+    log(
+        folder,
+        1,
+        "remove:\n  reds:\n"
+        "    - {unit: r_13th_army_42nd, stands: {infantry: 2}}\n"
+        "    - {unit: r_13th_army_art, stands: {artillery: 1}}\n" + KOLCHAK,
+    )
+    state = replay(load_campaign(folder))
+    assert state.events == ("all_against_kolchak",)
+    rifles, guns = state.unit("r_13th_army_42nd"), state.unit("r_13th_army_art")
+    assert rifles is not None and rifles.stands == {"infantry": 2, "machine_gun": 1}
+    assert guns is not None and guns.stands == {"artillery": 1}
+    assert not any("remove_stands" in note for note in state.umpire)
+
+
+def test_II_A2_the_log_must_remove_what_the_card_takes(folder: Path) -> None:
+    """II.A.2: the card takes 2 infantry stands; removing 1 is a malformed log."""
+    log(
+        folder,
+        1,
+        "remove:\n  reds:\n    - {unit: r_13th_army_42nd, stands: {infantry: 1}}\n"
+        "    - {unit: r_13th_army_art, stands: {artillery: 1}}\n" + KOLCHAK,
+    )
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    (problem,) = caught.value.problems
+    assert "1 infantry stands removed; the event cards drawn this turn take 2" in problem.message
+
+
+def test_the_readme_turn_log_example_replays(folder: Path) -> None:
+    """The README's turn log is a log kitgen plays: every section parses and is judged."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("# turns/turn-01.yaml\n", 1)[1].split("```", 1)[0]
+    (folder / "turns" / "turn-01.yaml").write_text(block, encoding="utf-8")
+    state = replay(load_campaign(folder))
+    moved = state.unit("r_13th_army_42nd")
+    assert moved is not None and moved.hex == "3415"  # beaten in Donetsk, it retreats (II.B.1)
+    assert {v.rule for v in state.verdicts} >= {"A.1", "C.1", "II.B", "E.3", "E.6"}

@@ -175,3 +175,15 @@ def test_B3_trace_not_across_an_unbridged_major_river(bridged: bool) -> None:
     river[("0405", "0505")] = "major"
     b = board(rivers=river, rail=RAIL, bridges=(("0403", "0503"),) if bridged else ())
     assert (supply_trace(b, "0203", {"0501"}, trace_hexes=5) is not None) is bridged
+
+
+def test_A_a_move_ends_where_it_meets_the_enemy(scenario: Scenario) -> None:
+    """Ruling stop_at_enemy: "A unit that enters a hex holding enemy units stops there ... it may
+    not move on through." Cavalry (4 MP) may enter the enemy's hex, not pass it."""
+    into = land_path(board(), scenario.movement, "cavalry", ["0101", "0102"], enemy={"0102"})
+    through = land_path(board(), scenario.movement, "cavalry", ["0101", "0102", "0103"], enemy={"0102"})
+    assert into.allowed
+    assert not through.allowed and through.blocked_at == "0103"
+    assert through.explain() == (
+        "costs 1 MP (open 1) to 0102, then cannot enter 0103 (the move ends in 0102, where enemy units are): void, A"
+    )

@@ -202,7 +202,7 @@ def test_II_D2_makhno_springs_an_ambush_at_gulai_pole(states: dict[int, Campaign
     assert hq.commander == "Makhno"
     shkuro = verdict(s, "w_shkuro_cav", "battle 2918")
     assert shkuro.rule == "II.B" and shkuro.explanation.endswith(
-        "loser: 2 stands lost for good, the rest back next turn; retreats to 3018"
+        "loser: 2 stands lost for good, 0 stands back next turn; retreats to 3018"
     )
     assert unit(s, "w_shkuro_cav").hex == "3018" and unit(s, "w_shkuro_cav").stands == {"cavalry": 2}
 
@@ -216,14 +216,15 @@ def test_II_B_konstantinovka_the_13th_army_loses_stands_and_retreats(states: dic
     loser = verdict(s, "r_13th_army_42nd", "battle 3414")
     assert (loser.rule, loser.result) == ("II.B", "done")
     assert loser.explanation == (
-        "13th Army (42nd Rifle Div), loser: 2 stands lost for good, the rest back next turn; retreats to 3314"
+        "13th Army (42nd Rifle Div), loser: 2 stands lost for good, 1 stand back next turn; retreats to 3314"
     )
     after = unit(s, "r_13th_army_42nd")
     assert after.hex == "3314" and after.stands == {"infantry": 1, "machine_gun": 1}  # 2 lost, 1 routed
     assert ("r_13th_army_42nd", "infantry", 1) in s.returning and ("w_kornilov_1", "infantry", 1) in s.returning
     winner = unit(s, "w_kornilov_1")
     assert winner.hex == "3414" and winner.stands == {"infantry": 3, "machine_gun": 1}
-    assert unit(states[3], "r_13th_army_42nd").stands == {"infantry": 2, "machine_gun": 1}
+    # turn 3: the routed stand is back, and the mixed drafts (E.3) add 2 infantry and a machine gun
+    assert unit(states[3], "r_13th_army_42nd").stands == {"infantry": 4, "machine_gun": 2}
     assert unit(states[3], "w_kornilov_1").stands == {"infantry": 4, "machine_gun": 1}
     assert "3414" not in s.contacts  # the loser has left the hex
 
@@ -243,7 +244,9 @@ def test_II_B1_the_crimean_army_surrenders_at_sevastopol(states: dict[int, Campa
     s = states[6]
     assert s.unit("r_crimean_army") is None
     surrender = verdict(s, "r_crimean_army", "battle 2129")
-    assert surrender.rule == "II.B" and surrender.explanation.endswith("surrenders (II.B.1)")
+    assert surrender.rule == "II.B" and surrender.explanation.endswith(
+        "cannot retreat and surrenders, all its stands lost (II.B.1)"
+    )
     assert surrender.line == log_line(6, "{unit: r_crimean_army, lost:")
     assert {u.faction for u in s.units if u.hex in exits} == {"whites"}
     assert unit(s, "w_7th_inf_div").hex == "2129" and s.owners["Sevastopol"] == "whites"
@@ -308,7 +311,10 @@ def test_II_A_an_event_roll_of_6_draws_the_top_card(states: dict[int, CampaignSt
     s = states[1]
     assert (roll(s, "II.A event roll, turn 1").value, s.events) == (6, (top,))
     assert top not in s.deck and not card.returns_to_deck
-    assert [n for n in s.umpire if n.startswith(f"{top}: remove_stands")]  # the Reds' choice, for the umpire
+    # II.A.2 "acted upon immediately": the Reds' choice of stands, in the log's `remove`
+    assert unit(s, "r_8th_army").stands == {"infantry": 2, "machine_gun": 1}
+    assert unit(s, "r_13th_army_art").stands == {"artillery": 1}
+    assert not [n for n in s.umpire if n.startswith(f"{top}: ")]
     for turn in range(2, TURNS + 1):
         assert states[turn].events == () and roll(states[turn], f"II.A event roll, turn {turn}").value != 6
 
@@ -328,3 +334,57 @@ def test_two_replays_give_the_same_state(states: dict[int, CampaignState], campa
     again = replay(load_campaign(SAMPLE))
     assert again.turn == TURNS
     assert again.to_json() == states[TURNS].to_json()
+
+
+def test_A1_a_pontoon_over_the_volga_carries_the_tsaritsyn_guns(states: dict[int, CampaignState]) -> None:
+    """A.1: "Takes full movement just to emplace pontoons and cross": turn 2 the company bridges
+    the Volga (5313-5412) and the guns cross on it, their whole move; turn 4 it is taken up."""
+    s = states[2]
+    assert verdict(s, "r_volga_pontoons").explanation.endswith("emplaces a pontoon across the river, 5313-5412")
+    crossing = verdict(s, "r_tsaritsyn_art")
+    assert crossing.result == "done" and "major river by pontoon or ferry: the whole move" in crossing.explanation
+    assert unit(s, "r_tsaritsyn_art").hex == "5412"
+    assert [p["hexes"] for p in states[3].pontoons] == [["5313", "5412"]]
+    assert states[4].pontoons == () and verdict(states[4], "r_volga_pontoons").explanation.endswith(
+        "picks up its pontoon"
+    )
+
+
+def test_E3_reinforcements_placed_at_the_end_of_the_award_turn(states: dict[int, CampaignState]) -> None:
+    """E.3: Red reinforcements "show up anywhere on friendly board edges" (2901 is on the north
+    edge); replacements go to units in supply. The slips not placed wait (RULES-NOTES)."""
+    s = states[3]
+    arrived = [u for u in s.units if u.hex == "2901" and u.faction == "reds"]
+    assert [(u.name, u.stands) for u in arrived] == [
+        ("1st Cavalry Army: 4th Cavalry Division", {"cavalry": 4, "tachanka": 1})
+    ]
+    assert unit(s, "r_4th_cav_div").stands["cavalry"] == unit(states[2], "r_4th_cav_div").stands["cavalry"] + 2
+    assert s.slips["reds"] == (
+        "red_reserve_army_draft",
+        "red_railway_troops",
+        "red_reserve_army_draft",
+        "red_estonian_rifles",
+    )
+    don = [u for u in states[6].units if u.hex == "3827" and u.name == "Don Cossack regiment"]
+    assert len(don) == 1 and states[6].slips["whites"] == ("white_british_battery",)  # E.4: in Ekaterinodar
+
+
+def test_B7_the_crimean_army_draws_on_its_cut_off_depot(states: dict[int, CampaignState]) -> None:
+    """B.7: "If a depot is cut off from supply lines, first turn it is utilized for resupply roll a
+    D6 and on a 1 emptied." Sevastopol's Red depot is cut off with the line at 2621; a 4 keeps it."""
+    s = states[5]
+    army = unit(s, "r_crimean_army")
+    assert army.hex == "2129" and army.in_supply is False
+    used = verdict(s, "r_crimean_army", "resupply")
+    assert (used.result, used.rule) == ("done", "B.7")
+    assert roll(s, "B.7 depot in 2129 cut off, use 1, turn 5").value == 4
+    assert [d["uses"] for d in s.depots if d["hex"] == "2129"] == [1]
+
+
+def test_D3_and_II_B2_the_battleship_fires_and_the_depot_is_taken(states: dict[int, CampaignState]) -> None:
+    """D.3: ships fire "into coastal hexes", each worth its rating in batteries (HMS Marlborough
+    4, at sea in 2128 off Sevastopol); II.B.2: "depots captured automatically if enemy units
+    enter hexes they are in"."""
+    s = states[6]
+    assert "D.3 HMS Marlborough (Royal Navy) fires in support in 2129: 4 batteries" in s.umpire
+    assert [d["faction"] for d in s.depots if d["hex"] == "2129"] == ["whites"]

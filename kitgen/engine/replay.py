@@ -141,6 +141,7 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     state = after_judgement(campaign, state, log)
     state, halted = command(campaign, board, state, log, located)
     state = random_event(campaign, state, log)
+    state = remove_stands(campaign, state, log, located)
     state = rail_moves(campaign, board, state, log, located, halted)
     state = sea_moves(campaign, board, state, log, located, halted)
     state = pontoon_work(campaign, board, state, log, located, halted)
@@ -451,6 +452,57 @@ def random_event(campaign: Campaign, state: CampaignState, log: TurnLog) -> Camp
     return state
 
 
+def remove_stands(campaign: Campaign, state: CampaignState, log: TurnLog, located: Located) -> CampaignState:
+    """II.A.2: "The card must be acted upon immediately": the stands a card drawn this turn takes
+    come off the units the log's `remove` names, exactly as many of each kind as the card says."""
+    owed: dict[tuple[str, str], int] = {}
+    for card in (c for c in campaign.scenario.cards.events if c.id in state.events):
+        for effect in card.effects:
+            if effect.kind == "remove_stands" and effect.stand:
+                every = sorted({u.faction for u in state.units})
+                for f in every if effect.faction == "all" else [effect.faction or ""]:
+                    owed[(f, effect.stand)] = owed.get((f, effect.stand), 0) + (effect.count or 0)
+    units = {u.id: u for u in state.units}
+    problems: list[Problem] = []
+    for faction, orders in sorted(log.remove.items()):
+        taken: dict[str, int] = {}
+        for i, order in enumerate(orders):
+            unit = units.get(order.unit)
+            where = ("remove", faction, i)
+            if unit is None or unit.faction != faction:
+                problems.append(
+                    located.problem(
+                        where + ("unit",), f"remove.{faction}[{i}].unit: '{order.unit}' is no {faction} unit"
+                    )
+                )
+                continue
+            stands = dict(unit.stands)
+            for kind, n in order.stands.items():
+                if n < 1 or n > stands.get(kind, 0):
+                    problems.append(
+                        located.problem(
+                            where + ("stands",),
+                            f"remove.{faction}[{i}].stands: {n} {kind}, but {unit.id} has {stands.get(kind, 0)}",
+                        )
+                    )
+                    continue
+                stands[kind] -= n
+                taken[kind] = taken.get(kind, 0) + n
+            units[unit.id] = replace(unit, stands={k: n for k, n in stands.items() if n > 0})
+        for kind in sorted({*taken, *(k for f, k in owed if f == faction)}):
+            if taken.get(kind, 0) != owed.get((faction, kind), 0):
+                message = f"remove.{faction}: {taken.get(kind, 0)} {kind} stands removed; the event cards drawn this turn take {owed.get((faction, kind), 0)}"
+                problems.append(located.problem(("remove", faction), message, key=True))
+    if problems:
+        raise KitgenError(problems)
+    if not log.remove:
+        return state
+    done = tuple(f"{c}: the {f} lose " for c in state.events for f in log.remove)
+    notes = [n for n in state.umpire if not n.startswith(done)]
+    kept = tuple(units[u.id] for u in state.units if units[u.id].stands)
+    return replace(state, units=kept, umpire=tuple(notes))
+
+
 def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Effect) -> CampaignState:
     """One card effect in rule terms; what kitgen cannot do is listed for the umpire."""
     hexes = campaign.places
@@ -503,7 +555,13 @@ def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Ef
                 for k, spec in enumerate(effect.units, 1)
             )
             return replace(state, units=state.units + new)
-    what = effect.text or f"{effect.kind}: {effect.model_dump(exclude_defaults=True)}"
+    if effect.kind == "remove_stands":
+        what = (
+            f"the {faction} lose {effect.count} {effect.stand} stand{'s' if effect.count != 1 else ''} "
+            "from units of their choice: list them under `remove:` in this turn's log (II.A.2)"
+        )
+    else:
+        what = effect.text or f"{effect.kind}: {effect.model_dump(exclude_defaults=True)}"
     return replace(state, umpire=(*state.umpire, f"{card}: {what}"))
 
 
@@ -566,8 +624,10 @@ def command(
 def move(
     campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located, halted: dict[str, str]
 ) -> CampaignState:
-    """A, A.1: each land move judged on the board; a void order leaves its unit where it stood."""
+    """A, A.1: each land move judged on the board; a void order leaves its unit where it stood.
+    Moves are simultaneous: enemy units block where they stood when land movement began."""
     units = {u.id: u for u in state.units}
+    foes: dict[str, set[str]] = {}
     verdicts = list(state.verdicts)
     file = display_path(located.path)
     for faction in log.orders:  # in the order the log gives them
@@ -614,6 +674,7 @@ def move(
                 list(order.move),
                 mp_modifier=mp,
                 pontoons=friendly_pontoons(state, faction),
+                enemy=foes.setdefault(faction, enemies(state, faction, state.turn)),
             )
             verdicts.append(
                 Verdict(
@@ -750,8 +811,8 @@ def _judge_sea(
         if not board.adjacent(here, there):
             return f"{here} and {there} are not adjacent", [], ""
     inner = order.path[1:-1]
-    if any(not board.is_sea(h) and h not in waters for h in inner):
-        return "a ship keeps to sea hexes, and rivers up to their ports, between ports (D.1)", [], ""
+    if any(not board.is_sea(h) and h not in waters and h not in ports for h in inner):
+        return "a ship keeps to sea hexes, ports, and rivers up to their ports (D.1)", [], ""
     end = order.path[-1]
     if not board.is_sea(end) and end not in ports:
         return f"{end} is neither sea nor a port", [], ""
@@ -1035,7 +1096,10 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                 if back:
                     returning.append((unit.id, kind, back))
             line, _ = located.position(where)
-            text = f"{unit.name}, {side}: {gone_for_good} stands lost for good, the rest back next turn"
+            back_total = sum(n for who, _, n in returning if who == unit.id) - sum(
+                n for who, _, n in state.returning if who == unit.id
+            )
+            text = f"{unit.name}, {side}: {_stands(gone_for_good)} lost for good, {_stands(back_total)} back next turn"
             ammo = dict(unit.ammo)
             allotment = full_loads(campaign.scenario.supply, unit.stands)
             for kind, left in part.ammo_left.items():
@@ -1067,8 +1131,20 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                         f"{unit.name} is Elite/Fanatic: it must attack at once to break out or perish (II.B.1)"
                     )
                 else:
+                    ways = [
+                        n
+                        for n in board.neighbours(battle.hex)
+                        if _retreat_blocked(campaign, board, state, unit, n, battle.hex) is None
+                    ]
+                    if ways:
+                        message = (
+                            f"battles[{b}].units[{j}].surrender: {unit.id} can retreat to {', '.join(ways)}; "
+                            "II.B.1: the loser surrenders only if surrounded or pinned by terrain"
+                        )
+                        raise KitgenError([located.problem(where + ("surrender",), message)])
                     unit = replace(unit, hex="surrendered")
-                    text += "; surrenders (II.B.1)"
+                    returning = [r for r in returning if r[0] != unit.id]  # captured with the unit
+                    text = f"{unit.name}, loser: cannot retreat and surrenders, all its stands lost (II.B.1)"
             verdicts.append(Verdict(file, line, unit.faction, unit.id, f"battle {battle.hex}", "done", text, "II.B"))
             units[unit.id] = unit
         for j, part in enumerate(battle.units):  # II.B.3: the loser's routed equipment, captured
@@ -1124,6 +1200,10 @@ def _naval_gunfire(
     return notes
 
 
+def _stands(n: int) -> str:
+    return f"{n} stand" if n == 1 else f"{n} stands"
+
+
 def _retreat_blocked(
     campaign: Campaign, board: Board, state: CampaignState, unit: UnitState, to: str, battle_hex: str
 ) -> str | None:
@@ -1139,7 +1219,7 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
     """A.4, A.5: every vehicle of a unit that moved on the map rolls for breakdown; a vehicle that
     breaks down is lost for the campaign (none roll when carried by train or ship)."""
     rules = campaign.scenario.movement
-    rolls = list(state.rolls)
+    rolls, notes = list(state.rolls), list(state.umpire)
     units = []
     for unit in state.units:
         check = breakdown_roll(rules, unit.type, carried=unit.carried) if unit.moved else None
@@ -1152,12 +1232,15 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
                 rolls.append(roll)
                 if breaks_down(check, roll.value):
                     stands[unit.type] -= 1
+                    notes.append(
+                        f"{check.source} {unit.name}: vehicle {k} breaks down on a {roll.value}, lost for the campaign"
+                    )
         stands = {kind: n for kind, n in stands.items() if n > 0}
         if stands == unit.stands:
             units.append(unit)
         elif stands:
             units.append(replace(unit, stands=stands))
-    return replace(state, units=tuple(units), rolls=tuple(rolls))
+    return replace(state, units=tuple(units), rolls=tuple(rolls), umpire=tuple(notes))
 
 
 def partisans(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
@@ -1240,7 +1323,7 @@ def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
             there = by_hex.get(item["hex"], set())
             takers = sorted(f for f in there if not state.allied(f, item["faction"], state.turn))
             if takers and item["faction"] not in there and not item.get("armoured"):  # II.B.2
-                item = {**item, "faction": takers[0]}
+                item = {**item, "faction": takers[0], **({"uses": 0} if "uses" in item else {})}
             into.append(item)
     state = replace(state, trains=tuple(trains), depots=tuple(depots))
     state = _take_abandoned(state, by_hex)

@@ -129,6 +129,13 @@ class PartisanChoice(Model):
     choice: Literal["evade", "ambush", "fight"]
 
 
+class RemoveOrder(Model):
+    """II.A.2: the stands an event card takes from a faction, from the units its player chooses."""
+
+    unit: Ident
+    stands: dict[str, int]
+
+
 class GivenRoll(Model):
     purpose: Text
     value: int
@@ -143,6 +150,7 @@ class TurnLog(Model):
     pontoons: dict[str, list[PontoonOrder]] = {}
     resupply: dict[str, list[ResupplyOrder]] = {}
     place: dict[str, list[PlaceOrder]] = {}
+    remove: dict[str, list[RemoveOrder]] = {}
     disband: dict[str, list[Ident]] = {}
     """E.6: units the Makhnovists disband to match their Current Strength Chart row."""
     battles: list[Battle] = []

@@ -35,11 +35,17 @@ class PathVerdict:
     steps: tuple[Step, ...]
     rule: str
     reason: str | None = None
+    blocked_at: str | None = None
+    """The hex the move may not enter, when that is why it is void."""
 
     def explain(self) -> str:
-        """'costs 5 MP (forest 2 +1 crossable river, forest 2)' and why it is void, if it is."""
+        """'costs 5 MP (forest 2 +1 crossable river, forest 2)' and why it is void, if it is; or
+        'cannot enter 0305 (why): void, A.1' when a step is barred whatever the cost."""
         parts = ", ".join(" ".join(s.cost.parts) for s in self.steps if s.cost.parts)
         text = f"costs {self.spent} MP ({parts})" if parts else f"costs {self.spent} MP"
+        if self.blocked_at is not None:
+            before = f"{text} to {self.steps[-1].hex}, then " if self.steps else ""
+            return f"{before}cannot enter {self.blocked_at} ({self.reason}): void, {self.rule}"
         return text if self.allowed else f"{text}: void, {self.rule}" + (f" ({self.reason})" if self.reason else "")
 
 
@@ -51,15 +57,17 @@ def land_path(
     *,
     mp_modifier: int = 0,
     pontoons: Collection[frozenset[str]] = frozenset(),
+    enemy: Collection[str] = frozenset(),
 ) -> PathVerdict:
-    """Judge a land move along `path` (the start hex first) by a unit of `type_id`."""
+    """Judge a land move along `path` (the start hex first) by a unit of `type_id`; a move
+    that enters a hex of `enemy` units ends there (ruling stop_at_enemy)."""
     row = movement_row(rules, type_id)
     mp = max(0, (row.mp or 0) + mp_modifier)
     steps: list[Step] = []
     spent = 0
 
-    def void(rule: str, reason: str) -> PathVerdict:
-        return PathVerdict(False, spent, mp, tuple(steps), rule, reason)
+    def void(rule: str, reason: str, at: str | None = None) -> PathVerdict:
+        return PathVerdict(False, spent, mp, tuple(steps), rule, reason, at)
 
     for i, (here, there) in enumerate(zip(path, path[1:], strict=False)):
         if not board.on_map(there):
@@ -67,11 +75,13 @@ def land_path(
         if not board.adjacent(here, there):
             return void("A", f"{here} and {there} are not adjacent")
         if board.is_sea(there):
-            return void("A", f"{there} is sea; land units go by ship (D)")
+            return void("A", "sea; land units go by ship (D)", there)
+        if here in enemy and i > 0:
+            return void("A", f"the move ends in {here}, where enemy units are", there)
         side = board.side(here, there)
         bridge = side is not None and side.bridge
         if side is not None and side.sea and not bridge:
-            return void("A", f"open water between {here} and {there}; no land move across (A.3: by ship)")
+            return void("A", f"open water from {here}; no land move across (A.3: by ship)", there)
         river: River = "none"
         if side is not None and side.river_class in ("major", "crossable"):
             river = "major" if side.river_class == "major" else "crossable"
@@ -86,7 +96,7 @@ def land_path(
             pontoon=frozenset((here, there)) in pontoons,
         )
         if not cost.allowed:
-            return void(cost.rule, cost.reason or "not allowed")
+            return void(cost.rule, cost.reason or "not allowed", there)
         if cost.whole_move and (i > 0 or len(path) > 2):
             steps.append(Step(there, cost))
             return void("A.1", "a pontoon or ferry crossing takes the whole move and ends it across the river")

@@ -82,7 +82,6 @@ def validate(
 
     if is_campaign(path):
         from kitgen.campaign import load_campaign
-
         from kitgen.engine.replay import replay
 
         campaign = load_campaign(path)

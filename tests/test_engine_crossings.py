@@ -5,6 +5,7 @@ with 3819, the Don delta."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,21 @@ def _sea_route(board: Board, start: str, end: str, water: set[str]) -> list[str]
     while path[-1] != start:
         path.append(back[path[-1]])
     return path[::-1]
+
+
+def test_A1_a_pontoon_goes_with_its_unit_and_carries_supply(folder: Path) -> None:
+    """RULES-NOTES: the pontoon "stays until picked up"; a unit lost can never pick it up, so the
+    bridge goes with it (ruling pontoons). While it stands, the side's supply crosses on it."""
+    log(
+        folder,
+        1,
+        pontoon_orders(1, f'orders:\n  reds:\n    - {{unit: r_tsaritsyn_art, move: ["{TSARITSYN}", "{ACROSS}"]}}\n'),
+    )
+    log(folder, 2)
+    across = replay(load_campaign(folder)).unit("r_tsaritsyn_art")
+    assert across is not None and across.in_supply and TSARITSYN in across.supply_path
+    from kitgen.engine.pontoons import orphaned_pontoons
+
+    state = replay(load_campaign(folder), 2)
+    gone = orphaned_pontoons(replace(state, units=tuple(u for u in state.units if u.id != "r_volga_pontoons")))
+    assert len(state.pontoons) == 1 and gone.pontoons == ()

@@ -694,3 +694,21 @@ def test_the_readme_turn_log_example_replays(folder: Path) -> None:
     moved = state.unit("r_13th_army_42nd")
     assert moved is not None and moved.hex == "3415"  # beaten in Donetsk, it retreats (II.B.1)
     assert {v.rule for v in state.verdicts} >= {"A.1", "C.1", "II.B", "E.3", "E.6"}
+
+
+def test_II_B1_an_elite_loser_with_a_way_out_must_retreat(folder: Path) -> None:
+    """II.B.1: "Loser of tabletop battle retreats one hex from enemy"; only if it cannot must an
+    Elite/Fanatic unit break out or perish. With 2229 open, the fanatic Kharkov Communists retreat."""
+    orders = sevastopol_cornered(folder).replace('    - {unit: w_ghq_reserve, move: ["2329", "2229"]}\n', "")
+    orders = orders.replace('  - {purpose: "II.C Denikin command roll, turn 1", value: 1}\n', "")
+    battle = (
+        'battles:\n  - hex: "2129"\n    winner: whites\n    units:\n'
+        "      - {unit: w_crimea_azov_1}\n"
+        '      - {unit: r_crimean_army, retreat: "2229"}\n'
+        "      - {unit: r_kharkov_communist, surrender: true}\n"
+    )
+    log(folder, 1, orders + battle)
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    (problem,) = caught.value.problems
+    assert "r_kharkov_communist can retreat to 2229" in problem.message

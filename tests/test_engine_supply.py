@@ -155,13 +155,28 @@ def test_B8_vehicles_out_of_supply_get_one_turn_of_movement(folder: Path) -> Non
     assert [v.result for v in state.verdicts] == ["done"]
 
 
-def test_B8_then_immobilised_and_abandoned_even_left_intact(folder: Path) -> None:
-    """B.8: "It will then be abandoned. Roll D6: EVEN - Left intact. ODD - Destroyed by crew." The
-    cars start turn 2 still out of supply after their move: abandoned, a 4 leaves them intact,
-    and the Whites who then enter the hex take them (ruling out_of_fuel)."""
+def test_B8_then_immobilised(folder: Path) -> None:
+    """B.8: "only get 1 turn of strategic map movement then immobilized": turn 2, still out of
+    supply after their move, the cars may not move."""
     cars_at_elista(folder)
     log(folder, 1, car_move(1, ELISTA, EAST))
-    log(folder, 2, 'dice:\n  - {purpose: "B.8 r_armoured_cars abandoned, turn 2", value: 4}\n')
+    held = car_move(2, EAST, ELISTA).split('  - {purpose: "A.4')[0]  # no breakdown roll: it does not move
+    log(folder, 2, held)
+    state = state_of(folder)
+    cars = state.unit("r_armoured_cars")
+    assert cars is not None and cars.immobilised and cars.hex == EAST
+    (verdict,) = state.verdicts
+    assert (verdict.result, verdict.rule) == ("void", "B.8") and "immobilised" in verdict.explanation
+
+
+def test_B8_then_abandoned_even_left_intact(folder: Path) -> None:
+    """B.8: "It will then be abandoned. Roll D6: EVEN - Left intact. ODD - Destroyed by crew." The
+    cars start turn 3 still out of supply, immobilised: abandoned, a 4 leaves them intact
+    (ruling out_of_fuel)."""
+    cars_at_elista(folder)
+    log(folder, 1, car_move(1, ELISTA, EAST))
+    log(folder, 2)
+    log(folder, 3, 'dice:\n  - {purpose: "B.8 r_armoured_cars abandoned, turn 3", value: 4}\n')
     state = state_of(folder)
     assert state.unit("r_armoured_cars") is None
     assert [(a["unit"], a["hex"], a["stands"]) for a in state.abandoned] == [
@@ -174,7 +189,8 @@ def test_B8_odd_destroyed_by_the_crew(folder: Path) -> None:
     """B.8: "ODD - Destroyed by crew": nothing is left to take."""
     cars_at_elista(folder)
     log(folder, 1, car_move(1, ELISTA, EAST))
-    log(folder, 2, 'dice:\n  - {purpose: "B.8 r_armoured_cars abandoned, turn 2", value: 3}\n')
+    log(folder, 2)
+    log(folder, 3, 'dice:\n  - {purpose: "B.8 r_armoured_cars abandoned, turn 3", value: 3}\n')
     state = state_of(folder)
     assert state.unit("r_armoured_cars") is None and state.abandoned == ()
     assert any("destroyed by the crew" in note for note in state.umpire)
@@ -202,3 +218,19 @@ def test_B8_out_of_supply_vehicles_roll_2D6_for_their_tabletop_moves(folder: Pat
     (roll,) = [r for r in state.rolls if r.purpose.startswith("B.8")]
     assert (roll.dice, roll.value, roll.source) == ("2D6", 9, "given")
     assert any("9 moves in the battle" in note for note in state.umpire)
+
+
+def test_B8_an_order_for_abandoned_vehicles_is_void_not_a_crash(folder: Path) -> None:
+    """A unit gone before its order is judged (here abandoned at the start of turn 3, B.8) leaves
+    a void verdict with its file and line, not a stopped replay."""
+    cars_at_elista(folder)
+    log(folder, 1, car_move(1, ELISTA, EAST))
+    log(folder, 2)
+    log(
+        folder,
+        3,
+        f'orders:\n  reds:\n    - {{unit: r_armoured_cars, move: ["{EAST}", "{ELISTA}"]}}\n'
+        'dice:\n  - {purpose: "B.8 r_armoured_cars abandoned, turn 3", value: 3}\n',
+    )
+    (verdict,) = state_of(folder).verdicts
+    assert verdict.result == "void" and verdict.line == 4 and "no longer on the map" in verdict.explanation

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kitgen.campaign import Campaign
+from kitgen.engine.logistics import full_loads
 from kitgen.engine.state import CampaignState, UnitState, Verdict
 from kitgen.engine.turnlog import PlaceOrder, TurnLog
 from kitgen.errors import display_path
@@ -112,6 +113,7 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
                         hex=order.at or "",
                         flags=tuple(spec.flags),
                         moved=True,
+                        ammo=full_loads(campaign.scenario.supply, spec.stands),
                     )
                 )
             what = ", ".join(s.name for s in new) or "replacements"

@@ -27,8 +27,9 @@ def vehicles(rules: SupplyRules, unit: UnitState) -> dict[str, int]:
 
 def after_judgement(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
     """Once supply is judged (B.2), for units out of supply: B.6 they keep the loads they had; B.8
-    a vehicle unit that starts a turn out of supply after its one move out of it is immobilised
-    and abandoned."""
+    a vehicle unit that starts a turn out of supply after its one move out of it is immobilised,
+    and abandoned if it starts the next one still out of supply (vehicles carried by another
+    kind of unit are abandoned at once)."""
     rules = campaign.scenario.supply
     units: list[UnitState] = []
     rolls, notes, abandoned = list(state.rolls), list(state.umpire), list(state.abandoned)
@@ -36,11 +37,19 @@ def after_judgement(campaign: Campaign, state: CampaignState, log: TurnLog) -> C
         if unit.in_supply:
             units.append(unit)
             continue
-        if any(not unit.stands.get(k) for k in unit.ammo):  # stands gone since
-            unit = replace(unit, ammo={k: v for k, v in unit.ammo.items() if unit.stands.get(k)})
+        # stands gone since drop their loads; stands new to the unit (captured, given) come full
+        ammo = {**full_loads(rules, unit.stands), **{k: v for k, v in unit.ammo.items() if unit.stands.get(k)}}
+        if ammo != unit.ammo:
+            unit = replace(unit, ammo=ammo)
         cars = vehicles(rules, unit)
         if not cars or unit.moves_out_of_supply < rules.fuel.moves_out_of_supply:
             units.append(unit)
+            continue
+        if unit.type in rules.fuel.vehicles and not unit.immobilised:
+            notes.append(
+                f"B.8 {unit.name}: out of fuel in {unit.hex}, immobilised; abandoned next turn unless supply is restored"
+            )
+            units.append(replace(unit, immobilised=True))
             continue
         roll = make_roll(campaign, log, f"B.8 {unit.id} abandoned, turn {state.turn}", rules.fuel.abandon_roll)
         rolls.append(roll)
@@ -50,21 +59,21 @@ def after_judgement(campaign: Campaign, state: CampaignState, log: TurnLog) -> C
         left = {k: n for k, n in unit.stands.items() if k not in cars}
         what = ", ".join(f"{n} {k}" for k, n in sorted(cars.items()))
         notes.append(
-            f"B.8 {unit.name}: out of fuel in {unit.hex}, immobilised and abandoned ({what}): "
+            f"B.8 {unit.name}: out of fuel in {unit.hex}, abandoned ({what}): "
             f"roll {roll.value}, {'left intact' if fate == 'intact' else 'destroyed by the crew'}"
         )
-        if left:
-            units.append(replace(unit, stands=left, immobilised=True))
+        if left:  # the vehicles are abandoned; the rest of the unit goes on (ruling out_of_fuel)
+            units.append(replace(unit, stands=left, moves_out_of_supply=0))
     return replace(state, units=tuple(units), rolls=tuple(rolls), umpire=tuple(notes), abandoned=tuple(abandoned))
 
 
-def used_fuel(campaign: Campaign, state: CampaignState) -> CampaignState:
-    """B.8: a vehicle unit that started the turn out of supply and moved on the map has used its
-    one turn of movement."""
+def used_fuel(campaign: Campaign, state: CampaignState, started_out: set[str]) -> CampaignState:
+    """B.8: a vehicle unit that started the turn out of supply (`started_out`: as judged, not
+    as a card made it since) and moved on the map has used its one turn of movement."""
     rules = campaign.scenario.supply
     units = tuple(
         replace(u, moves_out_of_supply=u.moves_out_of_supply + 1)
-        if u.in_supply is False and u.moved and not u.carried and vehicles(rules, u)
+        if u.id in started_out and u.moved and not u.carried and vehicles(rules, u)
         else u
         for u in state.units
     )

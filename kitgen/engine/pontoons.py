@@ -34,8 +34,12 @@ def pontoon_work(
     for faction, orders in log.pontoons.items():
         for i, order in enumerate(orders):
             line, _ = located.position(("pontoons", faction, i))
-            unit = units[order.unit]
+            unit = units.get(order.unit)
             work = f"emplace {'-'.join(order.emplace)}" if order.emplace else "pick up"
+            if unit is None:
+                gone = f"{order.unit}: {work}: no longer on the map: void"
+                verdicts.append(Verdict(file, line, faction, order.unit, work, "void", gone, "A.1"))
+                continue
             own = next((p for p in bridges if p["unit"] == unit.id), None)
             why: str | None = None
             if unit.id in halted:
@@ -88,3 +92,11 @@ def pontoon_work(
         pontoons=tuple(sorted(bridges, key=lambda p: (p["hexes"], p["unit"]))),
         verdicts=tuple(verdicts),
     )
+
+
+def orphaned_pontoons(state: CampaignState) -> CampaignState:
+    """A pontoon stays until its unit picks it up (RULES-NOTES): a unit lost, surrendered or
+    disbanded can never do so, and its bridge goes with it."""
+    present = {u.id for u in state.units}
+    kept = tuple(p for p in state.pontoons if p["unit"] in present)
+    return state if len(kept) == len(state.pontoons) else replace(state, pontoons=kept)

@@ -16,7 +16,7 @@ from typing import Any
 from kitgen.campaign import TURN_NAME, Campaign
 from kitgen.engine.arrivals import place, strength_gap
 from kitgen.engine.logistics import after_judgement, full_loads, judge_depots, resupply, tabletop_moves, used_fuel
-from kitgen.engine.pontoons import friendly_pontoons, pontoon_work
+from kitgen.engine.pontoons import friendly_pontoons, orphaned_pontoons, pontoon_work
 from kitgen.engine.rolls import roll as make_roll
 from kitgen.engine.rolls import seed_for
 from kitgen.engine.state import CampaignState, UnitState, Verdict
@@ -134,11 +134,12 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
         draws={},
         events=(),
         umpire=(),
-        evaded=frozenset(),
     )
     state = rejoin(state)
-    state = judge_supply(campaign, board, state)
+    state = judge_supply(campaign, board, state)  # last turn's evaded partisans count as absent (II.D.1)
+    state = replace(state, evaded=frozenset())
     state = after_judgement(campaign, state, log)
+    started_out = {u.id for u in state.units if u.in_supply is False}
     state, halted = command(campaign, board, state, log, located)
     state = random_event(campaign, state, log)
     state = remove_stands(campaign, state, log, located)
@@ -147,13 +148,14 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     state = pontoon_work(campaign, board, state, log, located, halted)
     state = move(campaign, board, state, log, located, halted)
     state = breakdowns(campaign, state, log)
-    state = used_fuel(campaign, state)
+    state = used_fuel(campaign, state, started_out)
     state = resupply(campaign, state, log, located, halted)
     state = partisans(campaign, state, log)
     state = tabletop_moves(campaign, state, log)
     state = battles(campaign, board, state, log, located)
     state = track_work(campaign, board, state, log, located, halted)
     state = settle(campaign, state)
+    state = orphaned_pontoons(state)
     if is_award_turn(campaign.scenario.victory, turn):
         state = award_vp(campaign, state, log)
     state = draw_slips(campaign, state)
@@ -330,7 +332,13 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
 
 
 def enemies(state: CampaignState, faction: str, turn: int) -> set[str]:
-    return {u.hex for u in state.units if not state.allied(u.faction, faction, turn)}
+    """Hexes holding units of the faction's enemies; partisans who evaded there count as absent
+    (II.D.1: "for purposes of VPs and supply the nonpartisan unit is assumed to be there only")."""
+    return {
+        u.hex
+        for u in state.units
+        if not state.allied(u.faction, faction, turn) and (u.hex, u.faction) not in state.evaded
+    }
 
 
 def supply_sources(
@@ -384,6 +392,7 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
             wrecked=wrecked,
             trace_hexes=trace,
             railway=tree(unit.faction, unit.hex, sources[unit.faction]),
+            crossings=friendly_pontoons(state, unit.faction),
         )
         if _active(state, "supply_cut", unit.faction):
             path = None
@@ -462,6 +471,18 @@ def remove_stands(campaign: Campaign, state: CampaignState, log: TurnLog, locate
                 every = sorted({u.faction for u in state.units})
                 for f in every if effect.faction == "all" else [effect.faction or ""]:
                     owed[(f, effect.stand)] = owed.get((f, effect.stand), 0) + (effect.count or 0)
+    have: dict[tuple[str, str], int] = {}
+    for u in state.units:
+        for kind, n in u.stands.items():
+            have[(u.faction, kind)] = have.get((u.faction, kind), 0) + n
+    notes = list(state.umpire)
+    for key in sorted(owed):
+        if owed[key] > have.get(key, 0):  # a card cannot take stands the faction no longer has
+            notes.append(
+                f"II.A.2 the {key[0]} have only {have.get(key, 0)} {key[1]} stands of the {owed[key]} the card takes"
+            )
+            owed[key] = have.get(key, 0)
+    state = replace(state, umpire=tuple(notes))
     units = {u.id: u for u in state.units}
     problems: list[Problem] = []
     for faction, orders in sorted(log.remove.items()):
@@ -551,6 +572,7 @@ def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Ef
                     stands=dict(sorted(spec.stands.items())),
                     hex=hexes[name_key(effect.at)],
                     flags=tuple(spec.flags),
+                    ammo=full_loads(campaign.scenario.supply, spec.stands),
                 )
                 for k, spec in enumerate(effect.units, 1)
             )
@@ -583,6 +605,8 @@ def command(
     units = {u.id: u for u in state.units}
     by_hex: dict[tuple[str, str], list[str]] = {}
     for faction, unit_id in ordered:
+        if unit_id not in units:  # gone earlier this turn (abandoned, or its last stands taken by a card)
+            continue
         group = by_hex.setdefault((faction, units[unit_id].hex), [])
         if unit_id not in group:
             group.append(unit_id)
@@ -633,8 +657,12 @@ def move(
     for faction in log.orders:  # in the order the log gives them
         for i, order in enumerate(log.orders[faction]):
             line, _ = located.position(("orders", faction, i))
-            unit = units[order.unit]
+            unit = units.get(order.unit)
             route = "-".join(order.move)
+            if unit is None:
+                gone = f"{order.unit}: path {route}: no longer on the map: void"
+                verdicts.append(Verdict(file, line, faction, order.unit, f"path {route}", "void", gone, "A"))
+                continue
             row = f"{unit.name} ({unit.type}, {movement_row(campaign.scenario.movement, unit.type).mp} MP)"
             if unit.carried:
                 why = f"{row}: path {route}: embarked or detrained this turn, so no map move: void, A.2"
@@ -837,7 +865,7 @@ def _judge_sea(
 
 def _boarding(carry: list[str], start: str, units: dict[str, UnitState], halted: dict[str, str]) -> list[str]:
     """A.2: the units of a carry order that embark: in the start hex, not moved, not held by command."""
-    return [u for u in carry if u not in halted and units[u].hex == start and not units[u].moved]
+    return [u for u in carry if u in units and u not in halted and units[u].hex == start and not units[u].moved]
 
 
 def _load(s: Scenario, aboard: list[str], units: dict[str, UnitState], carrier: Carrier) -> Load:
@@ -1125,11 +1153,6 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                         raise KitgenError([located.problem(where + ("retreat",), message)])
                     unit = replace(unit, hex=part.retreat)
                     text += f"; retreats to {part.retreat}"
-                elif exempt:  # II.B.1: Elite/Fanatic units do not surrender
-                    text += "; cannot retreat: Elite/Fanatic, it must attack at once to break out or perish"
-                    umpire.append(
-                        f"{unit.name} is Elite/Fanatic: it must attack at once to break out or perish (II.B.1)"
-                    )
                 else:
                     ways = [
                         n
@@ -1142,9 +1165,15 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                             "II.B.1: the loser surrenders only if surrounded or pinned by terrain"
                         )
                         raise KitgenError([located.problem(where + ("surrender",), message)])
-                    unit = replace(unit, hex="surrendered")
-                    returning = [r for r in returning if r[0] != unit.id]  # captured with the unit
-                    text = f"{unit.name}, loser: cannot retreat and surrenders, all its stands lost (II.B.1)"
+                    if exempt:  # II.B.1: Elite/Fanatic units do not surrender
+                        text += "; cannot retreat: Elite/Fanatic, it must attack at once to break out or perish"
+                        umpire.append(
+                            f"{unit.name} is Elite/Fanatic: it must attack at once to break out or perish (II.B.1)"
+                        )
+                    else:
+                        unit = replace(unit, hex="surrendered")
+                        returning = [r for r in returning if r[0] != unit.id]  # captured with the unit
+                        text = f"{unit.name}, loser: cannot retreat and surrenders, all its stands lost (II.B.1)"
             verdicts.append(Verdict(file, line, unit.faction, unit.id, f"battle {battle.hex}", "done", text, "II.B"))
             units[unit.id] = unit
         for j, part in enumerate(battle.units):  # II.B.3: the loser's routed equipment, captured
@@ -1211,7 +1240,14 @@ def _retreat_blocked(
     without a bridge, no open water, no p* terrain off the roads) into a hex free of enemies."""
     if any(u.hex == to and not state.allied(u.faction, unit.faction, state.turn) for u in state.units):
         return f"enemy units are in {to}"
-    step = land_path(board, campaign.scenario.movement, unit.type, [battle_hex, to], mp_modifier=99)
+    step = land_path(
+        board,
+        campaign.scenario.movement,
+        unit.type,
+        [battle_hex, to],
+        mp_modifier=99,
+        pontoons=friendly_pontoons(state, unit.faction),
+    )
     return None if step.allowed else f"{battle_hex} to {to}: {step.reason}"
 
 
@@ -1222,18 +1258,20 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
     rolls, notes = list(state.rolls), list(state.umpire)
     units = []
     for unit in state.units:
-        check = breakdown_roll(rules, unit.type, carried=unit.carried) if unit.moved else None
         stands = dict(unit.stands)
-        if check is not None:
-            for k in range(1, stands.get(unit.type, 0) + 1):
-                roll = make_roll(
-                    campaign, log, f"{check.source} {unit.id} vehicle {k} breakdown, turn {state.turn}", check.roll
-                )
+        for kind in sorted(stands) if unit.moved else []:  # A.4-A.5: per vehicle, of whatever unit
+            check = breakdown_roll(rules, kind, carried=unit.carried)
+            if check is None:
+                continue
+            for k in range(1, stands.get(kind, 0) + 1):
+                vehicle = f"vehicle {k}" if kind == unit.type else f"{kind} {k}"
+                purpose = f"{check.source} {unit.id} {vehicle} breakdown, turn {state.turn}"
+                roll = make_roll(campaign, log, purpose, check.roll)
                 rolls.append(roll)
                 if breaks_down(check, roll.value):
-                    stands[unit.type] -= 1
+                    stands[kind] -= 1
                     notes.append(
-                        f"{check.source} {unit.name}: vehicle {k} breaks down on a {roll.value}, lost for the campaign"
+                        f"{check.source} {unit.name}: {vehicle} breaks down on a {roll.value}, lost for the campaign"
                     )
         stands = {kind: n for kind, n in stands.items() if n > 0}
         if stands == unit.stands:
@@ -1322,11 +1360,11 @@ def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
         for item in items:
             there = by_hex.get(item["hex"], set())
             takers = sorted(f for f in there if not state.allied(f, item["faction"], state.turn))
-            if takers and item["faction"] not in there and not item.get("armoured"):  # II.B.2
+            if len(there) == 1 and takers and not item.get("armoured"):  # II.B.2: an enemy alone in the hex
                 item = {**item, "faction": takers[0], **({"uses": 0} if "uses" in item else {})}
             into.append(item)
     state = replace(state, trains=tuple(trains), depots=tuple(depots))
-    state = _take_abandoned(state, by_hex)
+    state = _take_abandoned(campaign, state, by_hex)
     state = _artillery_cap(campaign, state)
     owners = dict(state.owners)
     for h in campaign.hex_map.hexes:
@@ -1337,7 +1375,7 @@ def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
     return replace(state, contacts=contacts, owners=owners)
 
 
-def _take_abandoned(state: CampaignState, by_hex: dict[str, set[str]]) -> CampaignState:
+def _take_abandoned(campaign: Campaign, state: CampaignState, by_hex: dict[str, set[str]]) -> CampaignState:
     """B.8 (ruling out_of_fuel): an enemy unit that enters the hex of an intact abandoned vehicle
     takes it: the vehicles join the order of battle of the one faction there."""
     units, left, notes = list(state.units), [], list(state.umpire)
@@ -1356,6 +1394,7 @@ def _take_abandoned(state: CampaignState, by_hex: dict[str, set[str]]) -> Campai
                 stands=dict(item["stands"]),
                 hex=item["hex"],
                 moved=True,
+                ammo=full_loads(campaign.scenario.supply, item["stands"]),
             )
         )
         notes.append(f"B.8 the {takers[0]} take the vehicles abandoned in {item['hex']}")

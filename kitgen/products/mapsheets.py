@@ -17,6 +17,7 @@ from kitgen.model.scenario import Scenario
 from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts
 from kitgen.render.mapart import Canvas, MapArt
 from kitgen.render.mapkey import draw_band
+from kitgen.render.pages import new_canvas
 from kitgen.render.style import MapStyle
 
 MM = 72 / 25.4
@@ -82,22 +83,23 @@ class Tiling:
 
 
 def _canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario, what: str) -> Canvas:
-    from reportlab.pdfgen import canvas
-
-    c = canvas.Canvas(target, pagesize=size, invariant=1, pageCompression=1, initialFontName=SANS)  # type: ignore[arg-type]
-    c.setTitle(f"{scenario.meta.title}: {what}")
-    c.setAuthor("kitgen")
-    c.setSubject(scenario.meta.subtitle)
-    c.setCreator("kitgen")
-    return c
+    return new_canvas(target, size, scenario, what)
 
 
 class MapSheet:
     """The poster sheet: map above, key band below, with a white margin round both."""
 
-    def __init__(self, hex_map: HexMap, scenario: Scenario, style: MapStyle) -> None:
+    def __init__(
+        self,
+        hex_map: HexMap,
+        scenario: Scenario,
+        style: MapStyle,
+        positions: list[tuple[str, str]] | None = None,
+    ) -> None:
+        """`positions`: (faction, hex) of each unit to mark where it starts, or None."""
         register_fonts()
         self.art = MapArt(hex_map, scenario, style)
+        self.positions = positions
         self.s = scenario
         self.style = style
         self.margin = style.poster.margin_in * 72
@@ -116,6 +118,8 @@ class MapSheet:
         c.saveState()
         c.translate(self.margin, self.margin + self.band)
         self.art.draw(c)
+        if self.positions:
+            self.art.starting_positions(c, self.positions)
         c.restoreState()
         c.saveState()
         c.translate(self.margin, self.margin)

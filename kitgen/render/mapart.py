@@ -326,6 +326,37 @@ class MapArt:
             x = min(max(x, half), self.width - half)
             self.halo_text(c, h.id, x, top - size - 1.2, SANS, size, self.style.colours.hex_id, halo=0.9)
 
+    def starting_positions(self, c: Canvas, units: list[tuple[str, str]]) -> None:
+        """A small square per unit, in its faction's colour with the faction's mark, low in the
+        hex where it starts (four at most; '+n' for the rest)."""
+        from kitgen.render.pages import faction_mark, ink_on
+
+        colours = {f.id: f.colour for f in self.s.meta.factions}
+        by_hex: dict[str, list[str]] = {}
+        for faction, hex_id in units:
+            if hex_id in self.centres:
+                by_hex.setdefault(hex_id, []).append(faction)
+        size, gap = self.hex_pt * 0.17, self.hex_pt * 0.03
+        c.saveState()
+        c.setLineWidth(0.5)
+        for hex_id, factions in sorted(by_hex.items()):
+            x, y = self.centres[hex_id]
+            shown = sorted(factions)[:4]
+            left = x - (len(shown) * size + (len(shown) - 1) * gap) / 2
+            bottom = y - self.hex_pt * 0.43
+            for i, faction in enumerate(shown):
+                x0 = left + i * (size + gap)
+                self.fill(c, colours.get(faction, "#808080"))
+                c.setStrokeColorRGB(0.12, 0.12, 0.12)
+                c.rect(x0, bottom, size, size, stroke=1, fill=1)
+                c.setFillColorRGB(*ink_on(colours.get(faction, "#808080")))
+                faction_mark(c, faction, x0 + size / 2, bottom + size / 2, size * 0.7)
+            if len(factions) > len(shown):
+                more = f"+{len(factions) - len(shown)}"
+                cx = left + len(shown) * (size + gap) + size * 0.5
+                self.halo_text(c, more, cx, bottom + size * 0.2, SANS_BOLD, size * 0.75, self.style.colours.town)
+        c.restoreState()
+
     def _supply(self, c: Canvas) -> None:
         """Supply-source towns: a dashed ring in the faction's colour round the town."""
         marks = {m.name: m for ms in self.towns.values() for m in ms}

@@ -117,12 +117,14 @@ def supply_trace(
     wrecked: Collection[str] = frozenset(),
     trace_hexes: int,
     railway: dict[str, str | None] | None = None,
+    crossings: Collection[frozenset[str]] = frozenset(),
 ) -> tuple[str, ...] | None:
     """B.3: the hexes that prove a unit in `start` is in supply, from the unit to a source, or None.
 
     The path runs overland for at most `trace_hexes` hexes to a railway hex, then along intact,
     enemy-free track to a source (a source hex reached overland needs no track). `railway` is
-    `rail_tree(board, sources, enemy, wrecked)` when the caller has it already."""
+    `rail_tree(board, sources, enemy, wrecked)` when the caller has it already; `crossings`
+    are hexsides the side has bridged itself (pontoons)."""
     enemy = set(enemy)
     if railway is None:
         railway = rail_tree(board, set(sources), enemy, set(wrecked))
@@ -139,7 +141,8 @@ def supply_trace(
             if there in back or there in enemy or board.is_sea(there):
                 continue
             side = board.side(here, there)
-            if side is not None and not side.bridge and (side.sea or side.river_class == "major"):
+            bridged = side is not None and (side.bridge or frozenset((here, there)) in crossings)
+            if side is not None and not bridged and (side.sea or side.river_class == "major"):
                 continue
             back[there] = here
             frontier.append((there, depth + 1))

@@ -1,0 +1,539 @@
+"""The rules booklet: `layouts/booklet.md.j2` filled from the scenario's data (every number and
+table from the files the engine reads), set with reportlab's platypus on A4/Letter pages or on
+A5/half-letter pages imposed two to a sheet for saddle stitching."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kitgen.model.scenario import Scenario, name_key
+from kitgen.render.bookletstyle import BookletStyle, booklet_style
+from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts
+from kitgen.render.pages import HALF, PAPER, Part, hex_colour
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Flowable
+
+TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.md.j2"
+
+Block = tuple[str, str]
+"""(kind, text): part, rule, para, item, quote or table."""
+
+
+def booklet_text(scenario: Scenario, hex_ids: dict[str, str]) -> list[Block]:
+    """The booklet as blocks: the template filled from the scenario (values escaped).
+    `hex_ids`: name_key of each town and point on the map -> its hex (mapping.places)."""
+    import jinja2
+    from markupsafe import Markup, escape
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATE.parent),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+    s = scenario
+    names = {f.id: f.name for f in s.meta.factions}
+
+    def rulings(file: str) -> Markup:
+        part = {
+            "movement": s.movement,
+            "supply": s.supply,
+            "transport": s.transport,
+            "victory": s.victory,
+            "events": s.events,
+            "battle": s.battle,
+        }.get(file)
+        found = list(getattr(part, "rulings", [])) if part is not None else []
+        if file == "partisans":
+            found = list(s.partisans.rulings)
+        return Markup("\n\n").join(
+            Markup("<i>Ruling ({}): {}</i>").format(r.id.replace("_", " "), r.text) for r in found
+        )
+
+    def breakdown(unit_type: str) -> Any:
+        return next(b for b in s.movement.breakdown if b.unit_type == unit_type)
+
+    def placement(faction: str) -> str:
+        rule = s.victory.placement[faction]
+        words = [f"the {e.edge} edge" + (f" north of {e.north_of}" if e.north_of else "") for e in rule.edges]
+        if rule.supply_towns:
+            towns = [src.town for src in s.map.supply_sources.get(faction, []) if src.town]
+            words.append(" or ".join(t for t in towns if t) + ", their first supply-source towns, while held")
+        if rule.town:
+            words.append(f"{rule.town} if they hold it, otherwise the westernmost town they hold")
+        return "; ".join(words)
+
+    def sources(faction: str) -> str:
+        out = []
+        for src in s.map.supply_sources.get(faction, []):
+            if src.rail_exits:
+                where = next(
+                    (f" {k.replace('_of', '')} of {v}" for k, v in src.model_dump().items() if k.endswith("_of") and v),
+                    "",
+                )
+                out.append(f"railways leaving the {src.rail_exits} map edge{where}")
+            elif src.town:
+                out.append(src.town + (" while held" if src.while_held else ""))
+            elif src.ports:
+                out.append("ports they hold with a friendly ship in or next to them (D.2)")
+            elif src.depots:
+                out.append("depots they capture")
+        return "; ".join(out)
+
+    def ordinal(n: int) -> str:
+        return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+    every = s.victory.award_every_turns
+    rail = next(t for t in s.movement.unit_types if t.id == s.transport.train.unit_type)
+    text = env.get_template(TEMPLATE.name).render(
+        s=s,
+        mv=s.movement,
+        sp=s.supply,
+        tr=s.transport,
+        vic=s.victory,
+        ev=s.events,
+        bt=s.battle,
+        cmd=s.command,
+        pt=s.partisans,
+        factions=s.meta.factions,
+        faction_list=", ".join(f.name for f in s.meta.factions),
+        faction_name=lambda f: names.get(f, f),
+        hex_km=f"{s.meta.map.hex_size_km:g}",
+        rail_mp=rail.mp,
+        award_turns=", ".join(str(every * k) for k in range(1, 4)) + ", ...",
+        rulings=rulings,
+        breakdown=breakdown,
+        placement=placement,
+        sources={f.id: sources(f.id) for f in s.meta.factions},
+        ordinal=ordinal,
+        trains="; ".join(
+            f"{names.get(t.faction, t.faction)} {'armoured ' if t.armoured else ''}train at {t.at}"
+            for t in s.setup.trains
+        ),
+        ships="; ".join(f"{x.name} ({names.get(x.faction, x.faction)}) at {x.at}" for x in s.setup.ships),
+        depots="; ".join(f"{names.get(d.faction, d.faction)} at {d.at}" for d in s.setup.depots),
+    )
+    del hex_ids, escape
+    return _blocks(text)
+
+
+def _blocks(text: str) -> list[Block]:
+    """Split the filled template into blocks: one per paragraph or list item."""
+    blocks: list[Block] = []
+    para: list[str] = []
+
+    def flush() -> None:
+        if para:
+            blocks.append(("para", " ".join(para)))
+            para.clear()
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            flush()
+        elif line.startswith("# "):
+            flush()
+            blocks.append(("part", line[2:]))
+        elif line.startswith("## "):
+            flush()
+            blocks.append(("rule", line[3:]))
+        elif line.startswith("- "):
+            flush()
+            blocks.append(("item", line[2:]))
+        elif line.startswith("> "):
+            flush()
+            blocks.append(("quote", line[2:]))
+        elif line.startswith("[[table:") and line.endswith("]]"):
+            flush()
+            blocks.append(("table", line[8:-2]))
+        else:
+            para.append(line)
+    flush()
+    return blocks
+
+
+def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[list[str]], list[float]]]:
+    """Every table of the booklet as rows of cell text (the first row the header) and relative
+    column widths, built from the scenario's data."""
+    s = scenario
+    names = {f.id: f.name for f in s.meta.factions}
+    adjective = {f.id: f.adjective for f in s.meta.factions}
+    terrain = [t.id for t in s.movement.terrain]
+    rows_mv = [["Unit type", "MP", *[t.name for t in s.movement.terrain], "Crossable river"]]
+    for t in s.movement.unit_types:
+        if t.moves_as:
+            like = next(u.name for u in s.movement.unit_types if u.id == t.moves_as)
+            rows_mv.append([t.name, f"moves as {like}", *[""] * len(terrain), ""])
+        elif t.rail_only:
+            rows_mv.append([t.name, str(t.mp), "must be on railway track", *[""] * len(terrain)])
+        else:
+            cost = t.cost or {}
+            river = "" if t.crossable_river is None else str(t.crossable_river)
+            river = river if river == "p*" else f"+{river}"
+            rows_mv.append([t.name, str(t.mp), *[str(cost.get(x, "")) for x in terrain], river])
+    kinds = {k.id: k.name for k in s.transport.stands}
+    ammo = [["Stand", "Full load", "Natures"]] + [
+        [kinds.get(a.stand, a.stand), f"{a.rounds} {a.unit}", ", ".join(a.natures)] for a in s.supply.ammo
+    ]
+    loads = [["Stand or load", "Points"]] + [[k.name, str(k.points)] for k in s.transport.stands]
+    loads += [["Train capacity", str(s.transport.train.capacity)], ["Ship capacity", str(s.transport.ship.capacity)]]
+    ships = [["Ship", "Side", "Port", "Gunfire (batteries)"]] + [
+        [x.name, names.get(x.faction, x.faction), x.at, str(x.gunfire) if x.gunfire else "transport"]
+        for x in s.setup.ships
+    ]
+    scoring = [f for f in s.meta.factions if f.scores_vp]
+    vp_rows = [[t.name, *["-" if t.vp.get(f.id) is None else str(t.vp[f.id]) for f in scoring]] for t in s.towns]
+    half = (len(vp_rows) + 1) // 2  # two towns to a row, as the seed prints the table
+    blank = [""] * (len(scoring) + 1)
+    vp = [["Town", *[f.adjective for f in scoring]] * 2]
+    vp += [vp_rows[i] + (vp_rows[i + half] if i + half < len(vp_rows) else blank) for i in range(half)]
+    strength = [[f"{s.victory.makhnovist_strength.roll} + modifiers", "Forces for the next turns"]]
+    for row in s.cards.makhnovist_strength:
+        span = str(row.low) if row.low == row.high else f"{row.low} to {row.high}"
+        forces = "; ".join(f"{u.name} ({_stands(u.stands)})" for u in row.units)
+        strength.append([span, f"{row.text} {forces}"])
+    b = s.battle
+    losses = [
+        ["", "Lost for good", "Back next turn", "Routed", "Equipment"],
+        [
+            "Winner",
+            f"{b.winner.permanent_pct}%",
+            f"{b.winner.return_pct}%",
+            "all back next turn",
+            f"{b.winner.equipment.roll} each: {b.winner.equipment.recovered_on} repaired, else lost",
+        ],
+        [
+            "Loser",
+            f"{b.loser.permanent_pct}%",
+            f"{b.loser.return_pct}%",
+            f"{b.loser.routed_lost_pct}% desert or are captured unless "
+            + "/".join(x.title() for x in b.loser.routed_lost_exempt),
+            "lost for the campaign, except routed equipment captured",
+        ],
+    ]
+    commanders = [["Faction", "Rank", "Commander", "Dependability", "Charismatic"]]
+    for f in s.meta.factions:
+        for c in (c for c in s.commanders if c.faction == f.id):
+            commanders.append([f.name, str(s.rank(c)), c.name, str(c.dependability), "C" if c.charismatic else "-"])
+    partisans = [["Evade modifier", "Value"]] + [[m.text, f"{m.value:+d}"] for m in s.partisans.evade.modifiers]
+    partisans += [[f"Ambush: {m.text}", f"{m.value:+d}"] for m in s.partisans.ambush.modifiers]
+    chart = s.victory.reinforcement_chart
+    charted = [f for f in s.meta.factions if f.id in chart.draws]
+    reinforcements = [[chart.roll, *[f"{adjective[f.id]} draws" for f in charted]]]
+    for face in range(1, 7):
+        reinforcements.append([str(face), *[str(chart.draws[f.id][face - 1]) for f in charted]])
+    reinforcements.append(["Threshold", *[str(s.victory.thresholds.get(f.id, "-")) for f in charted]])
+    places = {name: hex_ids[name_key(name)] for name in {u.at for u in s.setup.units} if name_key(name) in hex_ids}
+    setup = [["Side", "Unit", "Stands", "Commander", "Starts at", "Hex"]]
+    for u in s.setup.units:
+        flags = f" ({', '.join(u.flags)})" if u.flags else ""
+        setup.append(
+            [
+                names.get(u.faction, u.faction),
+                u.name + flags,
+                _stands(u.stands),
+                u.commander or "",
+                u.at,
+                places.get(u.at, ""),
+            ]
+        )
+    towns = [["Town", "Hex", "Scanned rules spell it"]]
+    for town in sorted(s.towns, key=lambda t: t.name):
+        towns.append([town.name, hex_ids.get(name_key(town.name), "off map"), town.seed_name or ""])
+    return {
+        "movement": (rows_mv, [2.2, 0.9, *[1.0] * len(terrain), 1.3]),
+        "ammo": (ammo, [1.4, 1, 1.6]),
+        "loads": (loads, [2, 1]),
+        "ships": (ships, [2.6, 1, 1.3, 1.3]),
+        "vp": (vp, [2.4, *[1.0] * len(scoring)] * 2),
+        "strength": (strength, [1, 5]),
+        "losses": (losses, [0.8, 1, 1, 2, 2.2]),
+        "commanders": (commanders, [1.3, 0.6, 2, 1.2, 1.1]),
+        "partisans": (partisans, [3, 1]),
+        "reinforcements": (reinforcements, [1, *[1.0] * len(charted)]),
+        "towns": (towns, [2, 0.8, 2]),
+        "setup": (setup, [1.5, 3, 2, 1.4, 1.6, 0.6]),
+    }
+
+
+def _stands(stands: dict[str, int]) -> str:
+    return ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in stands.items())
+
+
+def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> list[Part]:
+    """The booklet on `paper` pages, and as an A5/half-letter booklet imposed for saddle
+    stitching on `paper` sheets."""
+    style = booklet_style()
+    single, marks = _typeset(scenario, hex_ids, PAPER[paper], style)
+    small, small_marks = _typeset(scenario, hex_ids, HALF[paper], style, scale=style.half_scale)
+    imposed, sheets = impose_saddle(small, PAPER[paper])
+    name = {"a4": "A4", "letter": "US Letter"}[paper]
+    half = {"a4": "A5", "letter": "half-letter"}[paper]
+    return [
+        Part(
+            f"rules-{paper}.pdf",
+            "Rules booklet",
+            f"the rules, tables and rulings on {name} pages, to read and play by",
+            single,
+            _pages(single),
+            marks,
+        ),
+        Part(
+            f"rules-booklet-{half.lower()}.pdf",
+            f"Rules booklet ({half}, saddle-stitched)",
+            f"the same rules as a {half} booklet: print {name} landscape double-sided (flip on the short edge), "
+            f"fold and staple; {sheets} sheets",
+            imposed,
+            _pages(imposed),
+        ),
+    ]
+
+
+def _pages(pdf: bytes) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
+def _typeset(
+    scenario: Scenario,
+    hex_ids: dict[str, str],
+    size: tuple[float, float],
+    style: BookletStyle,
+    scale: float = 1.0,
+) -> tuple[bytes, tuple[tuple[str, int], ...]]:
+    """The booklet as a PDF on pages of `size`, with its outline (part titles and pages)."""
+    from reportlab.lib.enums import TA_CENTER
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import (
+        BaseDocTemplate,
+        Frame,
+        NextPageTemplate,
+        PageBreak,
+        PageTemplate,
+        Paragraph,
+        Spacer,
+    )
+    from reportlab.platypus.tableofcontents import TableOfContents
+
+    register_fonts()
+    st = style
+    k = scale
+    ink = hex_colour(st.colours.ink)
+    accent = hex_colour(st.colours.accent)
+
+    def ps(name: str, font: str, size: float, lead: float, **kw: Any) -> ParagraphStyle:
+        from reportlab.lib.colors import Color
+
+        return ParagraphStyle(
+            name, fontName=font, bulletFontName=SANS, fontSize=size * k, leading=lead * k, textColor=Color(*ink), **kw
+        )
+
+    body = ps("body", SANS, st.fonts.body, st.fonts.body * 1.35, spaceAfter=st.fonts.body * 0.5 * k)
+    quote = ps("quote", SANS_ITALIC, st.fonts.body, st.fonts.body * 1.35, leftIndent=12 * k, spaceAfter=4 * k)
+    item = ps("item", SANS, st.fonts.body, st.fonts.body * 1.3, leftIndent=12 * k, bulletIndent=3 * k, spaceAfter=2 * k)
+    part_style = ps(
+        "part", SANS_BOLD, st.fonts.part, st.fonts.part * 1.2, spaceBefore=6 * k, spaceAfter=10 * k, keepWithNext=1
+    )
+    rule_style = ps(
+        "rule", SANS_BOLD, st.fonts.rule, st.fonts.rule * 1.25, spaceBefore=8 * k, spaceAfter=3 * k, keepWithNext=1
+    )
+    cell = ps("cell", SANS, st.fonts.table, st.fonts.table * 1.2)
+    head = ps("head", SANS_BOLD, st.fonts.table, st.fonts.table * 1.2)
+    title = ps("title", SANS_BOLD, st.fonts.title, st.fonts.title * 1.15, alignment=TA_CENTER, spaceAfter=14 * k)
+    subtitle = ps("subtitle", SANS, st.fonts.rule, st.fonts.rule * 1.4, alignment=TA_CENTER)
+    from reportlab.lib.colors import Color
+
+    part_style.textColor = Color(*accent)
+
+    margin = st.margin_mm * 72 / 25.4 * k
+    w, h = size
+    built = tables(scenario, hex_ids)
+    outline: list[tuple[str, int]] = []
+
+    class Heading(Paragraph):
+        """A part or rule title: it goes into the contents, the outline and the running head."""
+
+        def __init__(self, text: str, style: ParagraphStyle, kind: str) -> None:
+            super().__init__(text, style)
+            self.kind = kind
+
+    class Doc(BaseDocTemplate):
+        section = ""
+        """The part being set; the running head shows the first part begun on the page, or
+        the part the page carries on."""
+        first_on_page: str | None = None
+        carried = ""
+        marks = 0
+
+        def beforeDocument(self) -> None:  # noqa: N802 (reportlab's name): each pass of multiBuild
+            outline.clear()
+            Doc.marks = 0
+            Doc.section = Doc.carried = ""
+            Doc.first_on_page = None
+
+        def afterFlowable(self, flowable: Flowable) -> None:  # noqa: N802 (reportlab's name)
+            if isinstance(flowable, Heading):
+                kind = flowable.kind
+                text = flowable.getPlainText()
+                level = 0 if kind == "part" else 1
+                self.notify("TOCEntry", (level, text, self.page))
+                if kind == "part":
+                    Doc.section = text
+                    Doc.first_on_page = Doc.first_on_page or text
+                    outline.append((text, self.page - 1))
+                Doc.marks += 1
+                key = f"b{Doc.marks}"
+                self.canv.bookmarkPage(key)
+                self.canv.addOutlineEntry(text, key, level=level)
+
+    def decorate(c: Any, doc: Any) -> None:
+        c.saveState()
+        c.setFillColorRGB(*ink)
+        c.setStrokeColorRGB(*accent)
+        c.setLineWidth(0.6 * k)
+        c.setFont(SANS, st.fonts.running * k)
+        top = h - margin * 0.6
+        c.drawString(margin, top, scenario.meta.title)
+        c.drawRightString(w - margin, top, Doc.first_on_page or Doc.carried)
+        Doc.first_on_page, Doc.carried = None, Doc.section
+        c.line(margin, top - 3 * k, w - margin, top - 3 * k)
+        c.drawCentredString(w / 2, margin * 0.45, str(doc.page))
+        c.restoreState()
+
+    frame = Frame(margin, margin, w - 2 * margin, h - 2 * margin, id="body", leftPadding=0, rightPadding=0)
+    doc = Doc(
+        io.BytesIO(),
+        pagesize=size,
+        invariant=1,
+        title=f"{scenario.meta.title}: rules",
+        author="kitgen",
+        subject=scenario.meta.subtitle,
+        creator="kitgen",
+        initialFontName=SANS,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=margin,
+        bottomMargin=margin,
+    )
+    doc.addPageTemplates(
+        [
+            PageTemplate(id="cover", frames=[frame]),
+            PageTemplate(id="body", frames=[frame], onPageEnd=decorate),
+        ]
+    )
+
+    def table(name: str) -> Flowable:
+        from reportlab.lib.colors import Color
+        from reportlab.platypus import Table, TableStyle
+
+        rows, widths = built[name]
+        total = sum(widths)
+        col = [(w - 2 * margin) * x / total for x in widths]
+        data = [[Paragraph(_esc(v), head if r == 0 else cell) for v in row] for r, row in enumerate(rows)]
+        t = Table(data, colWidths=col, repeatRows=1, hAlign="LEFT")
+        shade = Color(*hex_colour(st.colours.table_head))
+        stripe = Color(*hex_colour(st.colours.table_stripe))
+        rule = Color(*hex_colour(st.colours.rule))
+        commands: list[tuple[Any, ...]] = [
+            ("FONTNAME", (0, 0), (-1, -1), SANS),  # reportlab sets each cell's font, Helvetica unless told
+            ("BACKGROUND", (0, 0), (-1, 0), shade),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.8 * k, rule),
+            ("LINEBELOW", (0, -1), (-1, -1), 0.8 * k, rule),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.5 * k),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5 * k),
+        ]
+        commands += [("BACKGROUND", (0, r), (-1, r), stripe) for r in range(2, len(rows), 2)]
+        for r, row in enumerate(rows):  # a note across the rest of the row ("moves as Cavalry")
+            filled = [i for i, v in enumerate(row) if v]
+            if r and len(row) > 3 and filled and filled[-1] < len(row) - 2:
+                commands.append(("SPAN", (filled[-1], r), (-1, r)))
+        t.setStyle(TableStyle(commands))
+        return t
+
+    story: list[Flowable] = [
+        Spacer(1, h * 0.22),
+        Paragraph(_esc(scenario.meta.title), title),
+        Paragraph(_esc(scenario.meta.subtitle), subtitle),
+        Spacer(1, 18 * k),
+        Paragraph("Rules of play", subtitle),
+        NextPageTemplate("body"),
+        PageBreak(),
+    ]
+    from reportlab.platypus import TableStyle
+
+    toc = TableOfContents()
+    toc.tableStyle = TableStyle(
+        [
+            ("FONTNAME", (0, 0), (-1, -1), SANS),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ]
+    )
+    toc.levelStyles = [
+        ps("toc0", SANS_BOLD, st.fonts.body, st.fonts.body * 1.5),
+        ps("toc1", SANS, st.fonts.table, st.fonts.table * 1.35, leftIndent=14 * k),
+    ]
+    story += [Paragraph("Contents", part_style), toc, PageBreak()]
+    makers: dict[str, Callable[[str], Flowable]] = {
+        "para": lambda text: Paragraph(text, body),
+        "quote": lambda text: Paragraph(text, quote),
+        "item": lambda text: Paragraph(text, item, bulletText="•"),
+    }
+    first = True
+    for kind, text in booklet_text(scenario, hex_ids):
+        if kind == "part":
+            if not first and text.startswith(("A.", "E.", "II.", "Index")):
+                story.append(PageBreak())
+            first = False
+            story.append(Heading(text, part_style, kind="part"))
+        elif kind == "rule":
+            story.append(Heading(text, rule_style, kind="rule"))
+        elif kind == "table":
+            story.append(table(text))
+            story.append(Spacer(1, 6 * k))
+        else:
+            story.append(makers[kind](text))
+    doc.multiBuild(story)
+    pdf = doc.filename.getvalue()
+    return pdf, tuple(outline)
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
+    """Saddle-stitch imposition: the booklet's pages (padded with blanks to a multiple of 4),
+    two to a side of a landscape `sheet`, in the order that folds into the booklet: sheet 1
+    front has the last page and page 1, its back page 2 and the second-to-last, and so on.
+    Returns the PDF and the number of sheets."""
+    from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+
+    reader = PdfReader(io.BytesIO(pdf))
+    pages = list(reader.pages)
+    pw, ph = float(pages[0].mediabox.width), float(pages[0].mediabox.height)
+    n = len(pages)
+    total = (n + 3) // 4 * 4
+    sw, sh = max(sheet), min(sheet)
+    x0 = (sw - 2 * pw) / 2
+    y0 = (sh - ph) / 2
+    writer = PdfWriter()
+    for s in range(total // 4):
+        for left, right in ((total - 1 - 2 * s, 2 * s), (2 * s + 1, total - 2 - 2 * s)):
+            side = PageObject.create_blank_page(width=sw, height=sh)
+            for index, dx in ((left, x0), (right, x0 + pw)):
+                if index < n:
+                    side.merge_transformed_page(pages[index], Transformation().translate(dx, y0))
+            writer.add_page(side)
+    writer.add_metadata(
+        {k: v for k, v in (reader.metadata or {}).items() if k in ("/Title", "/Author", "/Subject", "/Creator")}
+    )
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue(), total // 4

@@ -1,0 +1,574 @@
+"""The counter sheets: a 19 mm counter for every unit, train and ship the campaign can put on the
+map, grouped by faction, fronts and out-of-supply backs on alternate pages for duplex printing.
+
+Counters come from the starting order of battle, the reinforcement piles (one counter per slip
+unit, though a slip may come back to the pile), the event cards that add units, the Makhnovist
+Current Strength Chart (each unit once) and the trains and ships of the set-up. A back page
+mirrors its front's columns, so that printed double-sided and flipped on the long edge each back
+lands behind its own front.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kitgen.render.counterstyle import CounterStyle, counter_style
+from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
+from kitgen.render.pages import MM, PAPER, PAPER_NAMES, Part, faction_mark, hex_colour, ink_on, new_canvas
+from kitgen.render.symbols import unit_symbol
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.model.forces import UnitSpec
+    from kitgen.model.scenario import Faction, Scenario
+
+MAKHNOVISTS = "makhnovists"
+"""The faction of the Makhnovist Current Strength Chart (II.D)."""
+
+ELLIPSIS = "\u2026"
+EPS = 1e-6
+RGB = tuple[float, float, float]
+
+
+# --- What goes on the counters ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One counter: its faction, unit-type symbol and the texts printed on it."""
+
+    faction: str
+    symbol: str
+    """A unit type of movement.yaml, or a drawn period type (armoured_train, warship, transport)."""
+    name: str
+    stands: str
+    """Stands by kind ('3 inf 1 MG'), or a train's or ship's rating."""
+    note: str
+    """The small print: the unit's id, or the slip, event or chart row it comes from."""
+    commander: str | None = None
+    flags: tuple[str, ...] = ()
+    spare: bool = False
+    """A blank counter to write on, filling the faction's last row."""
+
+
+def stands_text(stands: dict[str, int], style: CounterStyle) -> str:
+    """'3 inf 1 MG': each kind's count and short label, in the data's order."""
+    return " ".join(f"{n} {style.stand_labels.get(kind, kind.replace('_', ' '))}" for kind, n in stands.items())
+
+
+def _chart_rows(rows: list[tuple[int, int]]) -> str:
+    """The Makhnovist chart rows a unit appears in, as runs: '2 to 6', '-2 to 1'."""
+    covered = sorted({v for low, high in rows for v in range(low, high + 1)})
+    runs: list[list[int]] = []
+    for v in covered:
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    return ", ".join(str(a) if a == b else f"{a} to {b}" for a, b in runs)
+
+
+def counters_of(scenario: Scenario, style: CounterStyle | None = None) -> list[Counter]:
+    """Every counter of the kit, by faction in the scenario's order: the set-up's units, trains
+    and ships, then the reinforcement-pile units, the event cards' units and (Makhnovists) the
+    Current Strength Chart's units, each distinct name and stands once."""
+    st = style or counter_style()
+    out: list[Counter] = []
+
+    def spec(faction: str, u: UnitSpec, note: str, commander: str | None = None) -> Counter:
+        return Counter(faction, u.type, u.name, stands_text(u.stands, st), note, commander, tuple(u.flags))
+
+    for unit in scenario.setup.units:
+        out.append(spec(unit.faction, unit, unit.id, unit.commander))
+    train_load = f"carries {scenario.transport.train.capacity} pts"
+    for train in scenario.setup.trains:
+        kind = ("armoured_train", "Armoured Train") if train.armoured else ("rr_train", "Train")
+        out.append(Counter(train.faction, kind[0], kind[1], train_load, train.id))
+    ship_load = f"carries {scenario.transport.ship.capacity} pts"
+    for ship in scenario.setup.ships:
+        if ship.gunfire:
+            out.append(Counter(ship.faction, "warship", ship.name, f"gunfire {ship.gunfire}", ship.id))
+        else:
+            out.append(Counter(ship.faction, "transport", ship.name, ship_load, ship.id))
+    for faction, slips in scenario.cards.piles.items():
+        for slip in slips:
+            out.extend(spec(faction, u, f"slip {slip.id}") for u in slip.units)
+    for card in scenario.cards.events:
+        for effect in card.effects:
+            if effect.kind == "units" and effect.faction:
+                out.extend(spec(effect.faction, u, f"event {card.id}") for u in effect.units)
+    chart: dict[tuple[str, tuple[tuple[str, int], ...]], tuple[UnitSpec, list[tuple[int, int]]]] = {}
+    for row in scenario.cards.makhnovist_strength:
+        for u in row.units:
+            entry = chart.setdefault((u.name, tuple(u.stands.items())), (u, []))
+            entry[1].append((row.low, row.high))
+    for u, rows in chart.values():
+        out.append(spec(MAKHNOVISTS, u, f"strength chart {_chart_rows(rows)}"))
+
+    order = {f.id: k for k, f in enumerate(scenario.meta.factions)}
+    return sorted(out, key=lambda c: order.get(c.faction, len(order)))  # stable: keeps the order above
+
+
+# --- Where the counters go -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The counter grid of a page, in points: columns centred, rows from under the title line."""
+
+    page_w: float
+    page_h: float
+    size: float
+    """A counter's side."""
+    pitch: float
+    """From one counter to the next (side plus gap)."""
+    columns: int
+    x0: float
+    top: float
+    bottom: float
+
+    def x(self, column: int) -> float:
+        return self.x0 + column * self.pitch
+
+    def back_x(self, x: float) -> float:
+        """Where the back of a counter at front x goes: duplex flipped on the long edge mirrors columns."""
+        return self.page_w - x - self.size
+
+
+def grid(style: CounterStyle, paper: str) -> Grid:
+    from kitgen.errors import UsageError
+
+    if paper not in PAPER:
+        raise UsageError(f"paper {paper!r}: expected one of {', '.join(PAPER)}")
+    page_w, page_h = PAPER[paper]
+    size, gap, margin = style.counter_mm * MM, style.gap_mm * MM, style.margin_mm * MM
+    pitch = size + gap
+    columns = math.floor((page_w - 2 * margin + gap) / pitch + EPS)
+    x0 = (page_w - (columns * pitch - gap)) / 2
+    return Grid(page_w, page_h, size, pitch, columns, x0, page_h - margin - style.title_mm * MM, margin)
+
+
+@dataclass(frozen=True)
+class Heading:
+    sheet: int
+    group: int
+    y: float
+    """The heading row's bottom edge; the counters start right under it."""
+    continued: bool
+
+
+@dataclass(frozen=True)
+class Block:
+    """A group's rows on one sheet, for the cutting lines."""
+
+    sheet: int
+    group: int
+    top: float
+    rows: int
+
+
+@dataclass(frozen=True)
+class Slot:
+    sheet: int
+    group: int
+    index: int
+    """The counter's index within its group; at or past the group's size, a blank spare."""
+    x: float
+    y: float
+    """The front's lower-left corner."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    grid: Grid
+    sheets: int
+    headings: tuple[Heading, ...]
+    blocks: tuple[Block, ...]
+    slots: tuple[Slot, ...]
+
+
+def lay_out(style: CounterStyle, paper: str, sizes: Sequence[int]) -> Layout:
+    """Place groups of `sizes` counters on sheets: each group under its heading row, new rows
+    for each group; a group that fits on a sheet of its own starts a new sheet rather than
+    break, a longer one runs on to the next sheet under its heading again.
+    With `style.spares` a group's last row is filled with blank counters."""
+    g = grid(style, paper)
+    heading_h = style.heading_mm * MM
+    headings: list[Heading] = []
+    blocks: list[Block] = []
+    slots: list[Slot] = []
+    sheet, y = 0, g.top
+    for group, n in enumerate(sizes):
+        if n == 0:
+            continue
+        rows = math.ceil(n / g.columns)
+        total = rows * g.columns if style.spares else n
+        done = 0
+        room = math.floor((y - heading_h - g.bottom - g.size) / g.pitch + EPS) + 1
+        whole = math.floor((g.top - heading_h - g.bottom - g.size) / g.pitch + EPS) + 1
+        if y < g.top - EPS and room < rows <= whole:
+            sheet, y = sheet + 1, g.top  # the whole group fits on a fresh sheet: keep it together
+        while done < rows:
+            if y - heading_h - g.size < g.bottom - EPS:
+                sheet, y = sheet + 1, g.top
+            y -= heading_h
+            headings.append(Heading(sheet, group, y, done > 0))
+            fit = math.floor((y - g.bottom - g.size) / g.pitch + EPS) + 1
+            take = min(fit, rows - done)
+            blocks.append(Block(sheet, group, y, take))
+            for r in range(take):
+                for col in range(g.columns):
+                    index = (done + r) * g.columns + col
+                    if index < total:
+                        slots.append(Slot(sheet, group, index, g.x(col), y - r * g.pitch - g.size))
+            y -= take * g.pitch
+            done += take
+    return Layout(g, sheet + 1, tuple(headings), tuple(blocks), tuple(slots))
+
+
+def counter_positions(style: CounterStyle, paper: str, n: int) -> list[tuple[float, float]]:
+    """The fronts' lower-left corners (x, y) of a single group of `n` counters, in order (a
+    position repeats on the sheets that follow the first)."""
+    return [(s.x, s.y) for s in lay_out(style, paper, [n]).slots if s.index < n]
+
+
+# --- Drawing ---------------------------------------------------------------------------------
+
+
+def abbreviate(text: str, style: CounterStyle) -> str:
+    """Each word with a short form in the layout replaced by it, keeping a lower-case initial."""
+
+    def short(m: re.Match[str]) -> str:
+        word = m.group(0)
+        form = style.abbreviations.get(word.lower())
+        if form is None:
+            return word
+        return form[:1].lower() + form[1:] if word[:1].islower() else form
+
+    return re.sub(r"[A-Za-z]+", short, text)
+
+
+def wrap(text: str, font: str, size: float, width: float) -> list[str] | None:
+    """Greedy word wrap; None when one word alone is wider than `width`."""
+    lines: list[str] = []
+    for word in text.split():
+        if text_width(word, font, size) > width + EPS:
+            return None
+        if lines and text_width(f"{lines[-1]} {word}", font, size) <= width + EPS:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def truncate(text: str, font: str, size: float, width: float) -> str:
+    if text_width(text, font, size) <= width + EPS:
+        return text
+    while text and text_width(text.rstrip() + ELLIPSIS, font, size) > width + EPS:
+        text = text[:-1]
+    return text.rstrip() + ELLIPSIS
+
+
+def _sizes(high: float, low: float) -> list[float]:
+    steps = max(0, math.floor((high - low) / 0.2 + EPS))
+    return [round(high - 0.2 * k, 2) for k in range(steps + 1)]
+
+
+def fit_text(
+    texts: Sequence[str], font: str, high: float, low: float, width: float, height: float, leading: float, lines: int
+) -> tuple[float, list[str]]:
+    """The largest size from `high` down to `low` at which one of `texts` (first preferred)
+    wraps into at most `lines` lines within `width` and `height`; else the last text at `low`,
+    cut with an ellipsis."""
+    for size in _sizes(high, low):
+        allowed = min(lines, max(1, math.floor((height + EPS) / (size * leading))))
+        for text in texts:
+            wrapped = wrap(text, font, size, width)
+            if wrapped is not None and len(wrapped) <= allowed:
+                return size, wrapped
+    allowed = min(lines, max(1, math.floor(height / (low * leading))))
+    words, out = texts[-1].split(), []
+    for _ in range(allowed):
+        line = ""
+        while words and text_width(f"{line} {words[0]}".strip(), font, low) <= width:
+            line = f"{line} {words.pop(0)}".strip()
+        if not line and words:
+            line = words.pop(0)
+        out.append(line)
+    if words:
+        out[-1] = truncate(f"{out[-1]} {' '.join(words)}", font, low, width)
+    return low, [truncate(line, font, low, width) for line in out]
+
+
+def lighten(colour: str, t: float) -> str:
+    r, g, b = (v + (1 - v) * t for v in hex_colour(colour))
+    return f"#{round(r * 255):02X}{round(g * 255):02X}{round(b * 255):02X}"
+
+
+@dataclass(frozen=True)
+class Look:
+    fill: str
+    ink: RGB
+
+
+class Sheets:
+    """Draws the counter sheets of one scenario on one paper size."""
+
+    def __init__(self, scenario: Scenario, paper: str, style: CounterStyle) -> None:
+        self.s = scenario
+        self.paper = paper
+        self.st = style
+        self.factions: dict[str, Faction] = {f.id: f for f in scenario.meta.factions}
+        counters = counters_of(scenario, style)
+        self.groups: list[tuple[str, list[Counter]]] = []
+        for c in counters:
+            if not self.groups or self.groups[-1][0] != c.faction:
+                self.groups.append((c.faction, []))
+            self.groups[-1][1].append(c)
+        self.layout = lay_out(style, paper, [len(cs) for _, cs in self.groups])
+        self.size = self.layout.grid.size
+        f = style.fonts
+        self.faces = {
+            "stands": (SANS_BOLD, f.stands, f.stands_min),
+            "commander": (SANS_ITALIC, f.commander, f.commander_min),
+            "small": (SANS, f.small, f.small_min),
+        }
+
+    def counter(self, slot: Slot) -> Counter:
+        faction, counters = self.groups[slot.group]
+        if slot.index < len(counters):
+            return counters[slot.index]
+        return Counter(faction, "", "", "", "spare", spare=True)
+
+    def faction_name(self, faction: str) -> str:
+        f = self.factions.get(faction)
+        return f.name if f else faction.replace("_", " ").title()
+
+    def colour(self, faction: str) -> str:
+        f = self.factions.get(faction)
+        return f.colour if f else "#999999"
+
+    # --- pages --------------------------------------------------------------------------------
+
+    def pdf(self) -> tuple[bytes, list[tuple[str, int]]]:
+        out = io.BytesIO()
+        g = self.layout.grid
+        c = new_canvas(out, (g.page_w, g.page_h), self.s, f"counter sheets ({PAPER_NAMES[self.paper]})")
+        bookmarks = []
+        for sheet in range(self.layout.sheets):
+            names = []
+            for h in self.layout.headings:
+                if h.sheet == sheet and self.faction_name(self.groups[h.group][0]) not in names:
+                    names.append(self.faction_name(self.groups[h.group][0]))
+            bookmarks.append((f"Counters, sheet {sheet + 1}: {', '.join(names)}", 2 * sheet))
+            for back in (False, True):
+                self.page(c, sheet, back)
+                c.showPage()
+        c.save()
+        return out.getvalue(), bookmarks
+
+    def page(self, c: Canvas, sheet: int, back: bool) -> None:
+        g, st = self.layout.grid, self.st
+        self.title(c, sheet, back)
+        for h in self.layout.headings:
+            if h.sheet == sheet:
+                self.heading(c, h, back)
+        for slot in self.layout.slots:
+            if slot.sheet == sheet:
+                x = g.back_x(slot.x) if back else slot.x
+                self.draw_counter(c, self.counter(slot), x, slot.y, back)
+        c.saveState()
+        c.setStrokeColorRGB(*hex_colour(st.cut_line.colour))
+        c.setLineWidth(st.cut_line.width)
+        over = st.cut_line.overhang_mm * MM
+        left, right = g.x0, g.x(g.columns - 1) + g.size
+        for b in self.layout.blocks:
+            if b.sheet != sheet:
+                continue
+            tops = [b.top - r * g.pitch for r in range(b.rows)]
+            for yy in sorted({round(v, 4) for t in tops for v in (t, t - g.size)}):
+                c.line(left - over, yy, right + over, yy)
+            bottom = tops[-1] - g.size
+            for xx in sorted({round(v, 4) for col in range(g.columns) for v in (g.x(col), g.x(col) + g.size)}):
+                c.line(xx, b.top, xx, bottom)
+        c.restoreState()
+
+    def title(self, c: Canvas, sheet: int, back: bool) -> None:
+        g, st = self.layout.grid, self.st
+        base = g.top + st.title_mm * MM * 0.4
+        side = "backs (out of supply)" if back else "fronts"
+        text = f"{self.s.meta.title}: counters, sheet {sheet + 1} of {self.layout.sheets}, {side}"
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont(SANS_BOLD, st.fonts.title)
+        left, right = g.x0, g.x(g.columns - 1) + g.size
+        c.drawString(left, base, truncate(text, SANS_BOLD, st.fonts.title, right - left))
+        if back:
+            key = "Print double-sided, flipping on the long edge"
+        else:
+            key = "  ".join(f"{letter} {flag.title()}" for flag, letter in st.flag_letters.items())
+        c.setFont(SANS, st.fonts.key)
+        c.setFillColorRGB(0.25, 0.25, 0.25)
+        if text_width(text, SANS_BOLD, st.fonts.title) + text_width(key, SANS, st.fonts.key) + 12 < right - left:
+            c.drawRightString(right, base, key)
+
+    def heading(self, c: Canvas, h: Heading, back: bool) -> None:
+        g, st = self.layout.grid, self.st
+        faction, counters = self.groups[h.group]
+        size = st.fonts.heading
+        base = h.y + (st.heading_mm * MM - size) / 2 + size * 0.15
+        chip = size * 1.3
+        fill = self.colour(faction)
+        c.setFillColorRGB(*hex_colour(lighten(fill, st.back.lighten) if back else fill))
+        c.setStrokeColorRGB(0, 0, 0)
+        c.setLineWidth(0.4)
+        c.rect(g.x0, base - size * 0.25, chip, chip, stroke=1, fill=1)
+        c.setFillColorRGB(*ink_on(lighten(fill, st.back.lighten) if back else fill))
+        faction_mark(c, faction, g.x0 + chip / 2, base - size * 0.25 + chip / 2, chip * 0.72)
+        c.setFillColorRGB(0, 0, 0)
+        name = self.faction_name(faction)
+        c.setFont(SANS_BOLD, size)
+        x = g.x0 + chip + size * 0.5
+        c.drawString(x, base, name)
+        x += text_width(name, SANS_BOLD, size)
+        if back:
+            more = ", out of supply (backs)"
+        else:
+            more = f", {len(counters)} counters" + (" (continued)" if h.continued else "")
+        c.setFont(SANS, size * 0.85)
+        c.setFillColorRGB(0.3, 0.3, 0.3)
+        c.drawString(x, base, more)
+
+    # --- one counter ----------------------------------------------------------------------------
+
+    def draw_counter(self, c: Canvas, counter: Counter, x: float, y: float, back: bool) -> None:
+        st, size = self.st, self.size
+        fill = self.colour(counter.faction)
+        if back:
+            fill = lighten(fill, st.back.lighten)
+        ink = ink_on(fill)
+        c.saveState()
+        c.setFillColorRGB(*hex_colour(fill))
+        c.rect(x, y, size, size, stroke=0, fill=1)
+        c.setFillColorRGB(*ink)
+        c.setStrokeColorRGB(*ink)
+        pad, width = st.padding, size - 2 * st.padding
+        cx = x + size / 2
+        sym_y = y + st.lines.symbol_centre
+        faction_mark(c, counter.faction, x + pad + st.mark / 2, sym_y, st.mark)
+        box_w, box_h = st.symbol.width, st.symbol.height
+        if counter.spare:
+            c.setLineWidth(st.symbol.line * 0.6)
+            c.setDash(1.2, 1.2)
+            c.rect(cx - box_w / 2, sym_y - box_h / 2, box_w, box_h, stroke=1, fill=0)
+            c.setDash()
+        else:
+            unit_symbol(c, counter.symbol, cx - box_w / 2, sym_y - box_h / 2, box_w, box_h, line=st.symbol.line)
+            self.name(c, counter, x, y, sym_y + box_h / 2)
+            self.flags(c, counter, x + size - pad - st.flag.size / 2, sym_y, fill, ink)
+        lines = st.lines
+        if back:
+            self.band(c, x, y, fill, ink)
+            self.line(c, counter.stands, "stands", cx, y + lines.commander, width)
+            self.line(c, counter.note, "small", cx, y + lines.small, width, drop=True)
+        else:
+            self.line(c, counter.stands, "stands", cx, y + lines.stands, width)
+            if counter.commander:
+                self.line(c, counter.commander, "commander", cx, y + lines.commander, width)
+                self.line(c, counter.note, "small", cx, y + lines.small, width)
+            else:
+                self.small_print(c, counter.note, cx, y, width)
+        c.restoreState()
+
+    def name(self, c: Canvas, counter: Counter, x: float, y: float, below: float) -> None:
+        """The unit's name, centred in the space above the symbol row, shrunk or shortened to fit."""
+        st, f = self.st, self.st.fonts
+        top = y + self.size - st.padding
+        area = top - below - 1.0
+        texts = [counter.name, abbreviate(counter.name, st)]
+        size, lines = fit_text(
+            texts, SANS_BOLD, f.name_max, f.name_min, self.size - 2 * st.padding, area, f.name_leading, f.name_lines
+        )
+        lead = size * f.name_leading
+        block = (len(lines) - 1) * lead + size * 0.73  # cap height of the first line down to the last baseline
+        base = below + 1.0 + (area - block) / 2 + block - size * 0.73
+        c.setFont(SANS_BOLD, size)
+        for k, line in enumerate(lines):
+            c.drawCentredString(x + self.size / 2, base - k * lead, line)
+
+    def flags(self, c: Canvas, counter: Counter, cx: float, cy: float, fill: str, ink: RGB) -> None:
+        st = self.st
+        letters = [st.flag_letters.get(f, f[:1].upper()) for f in counter.flags]
+        s = st.flag.size
+        step = s + 1.0
+        for k, letter in enumerate(letters):
+            my = cy + ((len(letters) - 1) / 2 - k) * step
+            c.setFillColorRGB(*ink)
+            c.rect(cx - s / 2, my - s / 2, s, s, stroke=0, fill=1)
+            c.setFillColorRGB(*hex_colour(fill))
+            c.setFont(SANS_BOLD, st.flag.font)
+            c.drawCentredString(cx, my - st.flag.font * 0.36, letter)
+        c.setFillColorRGB(*ink)
+
+    def band(self, c: Canvas, x: float, y: float, fill: str, ink: RGB) -> None:
+        """The back's OUT OF SUPPLY band across the counter, where the front has its stands."""
+        st = self.st
+        mid = y + st.back.band_centre
+        h = st.back.band_height
+        c.setFillColorRGB(*ink)
+        c.rect(x, mid - h / 2, self.size, h, stroke=0, fill=1)
+        c.setFillColorRGB(*hex_colour(fill))
+        size = st.fonts.band
+        text = "OUT OF SUPPLY"
+        if text_width(text, SANS_BOLD, size) > self.size - 2 * st.padding:
+            text = "OoS"
+        c.setFont(SANS_BOLD, size)
+        c.drawCentredString(x + self.size / 2, mid - size * 0.36, text)
+        c.setFillColorRGB(*ink)
+
+    def line(
+        self, c: Canvas, text: str, face: str, cx: float, base: float, width: float, *, drop: bool = False
+    ) -> None:
+        """One centred line in `face` (stands, commander, small), shrunk to fit; with `drop`, leading
+        words are left out (a slip's 'slip') rather than the end cut."""
+        font, high, low = self.faces[face]
+        words = text.split()
+        while drop and len(words) > 1 and text_width(" ".join(words), font, low) > width:
+            words.pop(0)
+        if words:
+            size, fitted = fit_text([" ".join(words)], font, high, low, width, high, 1.0, 1)
+            c.setFont(font, size)
+            c.drawCentredString(cx, base, fitted[0])
+
+    def small_print(self, c: Canvas, text: str, cx: float, y: float, width: float) -> None:
+        """The small print where there is no commander: one line, or two when it is long."""
+        f, st = self.st.fonts, self.st
+        size, lines = fit_text([text], SANS, f.small, f.small_min, width, f.small * 2.4, 1.15, 2)
+        c.setFont(SANS, size)
+        for k, line in enumerate(lines):
+            c.drawCentredString(cx, y + st.lines.small + (len(lines) - 1 - k) * size * 1.2, line)
+
+
+def build_counters(scenario: Scenario, paper: str) -> list[Part]:
+    """The counter sheets on A4 or US Letter: one part, fronts and backs on alternate pages."""
+    sheets = Sheets(scenario, paper, counter_style())
+    pdf, bookmarks = sheets.pdf()
+    count = sum(1 for s in sheets.layout.slots if not sheets.counter(s).spare)
+    return [
+        Part(
+            file=f"counters-{paper}.pdf",
+            title="Counter sheets",
+            purpose=(
+                f"{count} counters for every unit, train and ship, out-of-supply sides on the backs: "
+                "print double-sided (flip on the long edge) on card and cut along the lines"
+            ),
+            pdf=pdf,
+            pages=2 * sheets.layout.sheets,
+            bookmarks=tuple(bookmarks),
+        )
+    ]

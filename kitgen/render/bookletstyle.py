@@ -1,0 +1,43 @@
+"""The rules booklet's look, read from layouts/booklet.yaml (no style number lives in code)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from pydantic import Field
+
+from kitgen.model.base import Colour, Model
+
+LAYOUT = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.yaml"
+
+
+class BookletFonts(Model):
+    title: float = Field(gt=0)
+    part: float = Field(gt=0)
+    rule: float = Field(gt=0)
+    body: float = Field(gt=0)
+    table: float = Field(gt=0)
+    running: float = Field(gt=0)
+
+
+class BookletColours(Model):
+    ink: Colour
+    accent: Colour
+    rule: Colour
+    table_head: Colour
+    table_stripe: Colour
+
+
+class BookletStyle(Model):
+    margin_mm: float = Field(gt=0)
+    half_scale: float = Field(gt=0, le=1)
+    fonts: BookletFonts
+    colours: BookletColours
+
+
+@cache
+def booklet_style() -> BookletStyle:
+    import yaml
+
+    return BookletStyle.model_validate(yaml.safe_load(LAYOUT.read_text(encoding="utf-8")))

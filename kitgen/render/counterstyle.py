@@ -1,0 +1,92 @@
+"""The counter sheets' look, read from layouts/counters.yaml (no layout number lives in code)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from pydantic import Field
+
+from kitgen.model.base import Colour, Model
+from kitgen.render.style import layouts_dir
+
+
+class CutLine(Model):
+    width: float = Field(gt=0)
+    colour: Colour
+    overhang_mm: float = Field(ge=0)
+
+
+class SymbolBox(Model):
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+    line: float = Field(gt=0)
+
+
+class CounterLines(Model):
+    symbol_centre: float = Field(gt=0)
+    stands: float = Field(gt=0)
+    commander: float = Field(gt=0)
+    small: float = Field(ge=0)
+
+
+class FlagMarker(Model):
+    size: float = Field(gt=0)
+    font: float = Field(gt=0)
+
+
+class CounterFonts(Model):
+    name_max: float = Field(gt=0)
+    name_min: float = Field(gt=0)
+    name_leading: float = Field(ge=1)
+    name_lines: int = Field(ge=1)
+    stands: float = Field(gt=0)
+    stands_min: float = Field(gt=0)
+    commander: float = Field(gt=0)
+    commander_min: float = Field(gt=0)
+    small: float = Field(gt=0)
+    small_min: float = Field(gt=0)
+    band: float = Field(gt=0)
+    heading: float = Field(gt=0)
+    title: float = Field(gt=0)
+    key: float = Field(gt=0)
+
+
+class BackSide(Model):
+    lighten: float = Field(ge=0, le=1)
+    band_centre: float = Field(gt=0)
+    band_height: float = Field(gt=0)
+
+
+class CounterStyle(Model):
+    counter_mm: float = Field(gt=0)
+    gap_mm: float = Field(ge=0)
+    margin_mm: float = Field(ge=0)
+    title_mm: float = Field(ge=0)
+    heading_mm: float = Field(gt=0)
+    spares: bool
+    padding: float = Field(ge=0)
+    cut_line: CutLine
+    symbol: SymbolBox
+    mark: float = Field(gt=0)
+    lines: CounterLines
+    flag: FlagMarker
+    fonts: CounterFonts
+    back: BackSide
+    abbreviations: dict[str, str]
+    stand_labels: dict[str, str]
+    flag_letters: dict[str, str]
+
+
+@cache
+def counter_style(path: Path | None = None) -> CounterStyle:
+    """The counter sheets' style; a bad layouts file is a KitgenError naming its line."""
+    from kitgen.errors import KitgenError
+    from kitgen.validation import validate
+    from kitgen.yamlsource import load_yaml
+
+    located = load_yaml(path or layouts_dir() / "counters.yaml")
+    style, problems = validate(located, CounterStyle)
+    if problems or style is None:
+        raise KitgenError(located.problems + problems)
+    return style

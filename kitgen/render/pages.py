@@ -1,0 +1,128 @@
+"""What every printed part of the kit shares: paper sizes, a deterministic canvas with the kit's
+metadata and fonts, crop marks, and the faction marks that stand beside colour (never colour
+alone, for grayscale printing and colour-blind players)."""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.model.scenario import Scenario
+
+MM = 72 / 25.4
+"""Points per millimetre."""
+
+PAPER: dict[str, tuple[float, float]] = {"a4": (210 * MM, 297 * MM), "letter": (612.0, 792.0)}
+"""Portrait page sizes in points, exact: A4 is 595.28 x 841.89, US Letter 612 x 792."""
+
+HALF: dict[str, tuple[float, float]] = {"a4": (148 * MM, 210 * MM), "letter": (396.0, 612.0)}
+"""The booklet's page, half the sheet: A5 and half-letter (5.5 x 8.5 in)."""
+
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
+
+
+def landscape(size: tuple[float, float]) -> tuple[float, float]:
+    return (max(size), min(size))
+
+
+@dataclass(frozen=True)
+class Part:
+    """One printed part of the kit, as the kit command writes and lists it."""
+
+    file: str
+    """File name in the output folder, e.g. 'counters-a4.pdf'."""
+    title: str
+    purpose: str
+    """What it is for, in a line: the kit's summary and the contents page print it."""
+    pdf: bytes
+    pages: int
+    bookmarks: tuple[tuple[str, int], ...] = ()
+    """(title, 0-based page) within the part, for the combined kit's outline."""
+
+
+def new_canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario, what: str) -> Canvas:
+    """A canvas in reportlab's invariant mode (no dates or random ids: byte-identical reruns),
+    compressed, with title, author, subject and the kit's fonts registered."""
+    from reportlab.pdfgen import canvas
+
+    register_fonts()
+    c = canvas.Canvas(target, pagesize=size, invariant=1, pageCompression=1, initialFontName=SANS)  # type: ignore[arg-type]
+    c.setTitle(f"{scenario.meta.title}: {what}")
+    c.setAuthor("kitgen")
+    c.setSubject(scenario.meta.subtitle)
+    c.setCreator("kitgen")
+    return c
+
+
+def crop_marks(
+    c: Canvas, x: float, y: float, w: float, h: float, *, bleed: float = 3 * MM, length: float = 5 * MM
+) -> None:
+    """Crop marks at the four corners of the trim box (x, y, w, h): short hairlines on the trim
+    lines, starting `bleed` outside the box so they never print on the piece."""
+    c.saveState()
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(0.25)
+    for cx, sx in ((x, -1), (x + w, 1)):
+        for cy, sy in ((y, -1), (y + h, 1)):
+            c.line(cx + sx * bleed, cy, cx + sx * (bleed + length), cy)
+            c.line(cx, cy + sy * bleed, cx, cy + sy * (bleed + length))
+    c.restoreState()
+
+
+def hex_colour(value: str) -> tuple[float, float, float]:
+    v = value.lstrip("#")
+    return (int(v[0:2], 16) / 255, int(v[2:4], 16) / 255, int(v[4:6], 16) / 255)
+
+
+def ink_on(fill: str) -> tuple[float, float, float]:
+    """Black or white, whichever reads better on `fill` (WCAG relative luminance)."""
+
+    def channel(v: float) -> float:
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in hex_colour(fill))
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return (0.0, 0.0, 0.0) if luminance > 0.22 else (1.0, 1.0, 1.0)
+
+
+def faction_mark(c: Canvas, faction: str, cx: float, cy: float, size: float) -> None:
+    """The faction's mark, centred on (cx, cy), `size` across, in the current fill colour:
+    Reds a five-pointed star, Whites a cross, Ukrainians a trident, Makhnovists a flag,
+    any other faction its initial."""
+    r = size / 2
+    p = c.beginPath()
+    if faction == "reds":
+        for k in range(10):
+            radius = r if k % 2 == 0 else r * 0.4
+            a = math.pi / 2 + k * math.pi / 5
+            (p.moveTo if k == 0 else p.lineTo)(cx + radius * math.cos(a), cy + radius * math.sin(a))
+        p.close()
+    elif faction == "whites":
+        t = size * 0.22
+        p.rect(cx - t / 2, cy - r, t, size)
+        p.rect(cx - r, cy - t / 2 + r * 0.25, size, t)
+    elif faction == "ukrainians":
+        t = size * 0.13
+        p.rect(cx - t / 2, cy - r, t, size)  # the shaft
+        p.rect(cx - r * 0.8, cy - r * 0.35, r * 1.6, t)  # the cross-bar
+        p.rect(cx - r * 0.8, cy - r * 0.35, t, r * 1.2)  # the outer tines
+        p.rect(cx + r * 0.8 - t, cy - r * 0.35, t, r * 1.2)
+    elif faction == "makhnovists":
+        t = size * 0.1
+        p.rect(cx - r * 0.7, cy - r, t, size)  # the staff
+        p.moveTo(cx - r * 0.7 + t, cy + r)
+        p.lineTo(cx + r, cy + r * 0.55)
+        p.lineTo(cx - r * 0.7 + t, cy + r * 0.1)
+        p.close()
+    else:
+        c.setFont(SANS_BOLD, size)
+        c.drawCentredString(cx, cy - size * 0.36, faction[:1].upper())
+        return
+    c.drawPath(p, stroke=0, fill=1)

@@ -1,0 +1,376 @@
+"""The counter sheets of the printed kit (kitgen/products/counters.py).
+
+A counter for every unit of the order of battle, of the reinforcement piles, of the event cards
+and of the Makhnovist Current Strength Chart, and for every train and ship; 19 mm counters on A4
+or US Letter, fronts and out-of-supply backs on alternate pages, each back page mirroring its
+front's columns for duplex printing flipped on the long edge.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+import numpy.typing as npt
+import pypdf
+import pytest
+
+from kitgen.errors import UsageError
+from kitgen.model.scenario import Scenario
+from kitgen.products.counters import (
+    Counter,
+    abbreviate,
+    build_counters,
+    counter_positions,
+    counters_of,
+    fit_text,
+    grid,
+    lay_out,
+    stands_text,
+)
+from kitgen.render.counterstyle import counter_style
+from kitgen.render.fonts import SANS_BOLD, register_fonts, text_width
+from kitgen.render.pages import MM, PAPER, Part
+from kitgen.render.symbols import GLYPHS, unit_symbol
+
+POPPLER = all(shutil.which(tool) for tool in ("pdffonts", "pdftoppm"))
+DPI = 100
+
+
+@pytest.fixture(scope="module", params=["a4", "letter"])
+def part(request: pytest.FixtureRequest, scenario: Scenario) -> Part:
+    (built,) = build_counters(scenario, request.param)
+    return built
+
+
+@pytest.fixture(scope="module")
+def a4(scenario: Scenario) -> Part:
+    (built,) = build_counters(scenario, "a4")
+    return built
+
+
+def reader(part: Part) -> pypdf.PdfReader:
+    return pypdf.PdfReader(io.BytesIO(part.pdf))
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def front_text(part: Part) -> str:
+    pages = reader(part).pages
+    return squeeze("".join(pages[i].extract_text() for i in range(0, len(pages), 2)))
+
+
+# --- what gets a counter ---------------------------------------------------------------------
+
+
+def test_every_setup_unit_train_and_ship_has_one_counter(scenario: Scenario) -> None:
+    notes = [c.note for c in counters_of(scenario)]
+    for unit in scenario.setup.units:
+        assert notes.count(unit.id) == 1, unit.id
+    for train in scenario.setup.trains:
+        assert notes.count(train.id) == 1, train.id
+    for ship in scenario.setup.ships:
+        assert notes.count(ship.id) == 1, ship.id
+    by_note = {c.note: c for c in counters_of(scenario)}
+    unit = scenario.setup.units[0]
+    assert by_note[unit.id] == Counter(
+        unit.faction, unit.type, unit.name, stands_text(unit.stands, counter_style()), unit.id,
+        unit.commander, tuple(unit.flags),
+    )  # fmt: skip
+    armoured = next(t for t in scenario.setup.trains if t.armoured)
+    assert by_note[armoured.id].symbol == "armoured_train"
+    transport = next(s for s in scenario.setup.ships if s.gunfire == 0)
+    warship = next(s for s in scenario.setup.ships if s.gunfire > 0)
+    assert by_note[transport.id].symbol == "transport"
+    assert by_note[warship.id].symbol == "warship"
+    assert by_note[warship.id].stands == f"gunfire {warship.gunfire}"
+
+
+def test_every_slip_and_event_unit_has_a_counter_naming_its_source(scenario: Scenario) -> None:
+    counters = counters_of(scenario)
+    expected = [
+        (faction, u.name, f"slip {slip.id}")
+        for faction, slips in scenario.cards.piles.items()
+        for slip in slips
+        for u in slip.units
+    ]
+    expected += [
+        (e.faction, u.name, f"event {card.id}")
+        for card in scenario.cards.events
+        for e in card.effects
+        if e.kind == "units" and e.faction
+        for u in e.units
+    ]
+    assert len(expected) > 30
+    got = [(c.faction, c.name, c.note) for c in counters]
+    for item in expected:
+        assert got.count(item) == 1, item
+
+
+def test_strength_chart_units_once_each_by_name_and_stands(scenario: Scenario) -> None:
+    chart = {(u.name, tuple(u.stands.items())) for row in scenario.cards.makhnovist_strength for u in row.units}
+    got = [(c.name, c.stands) for c in counters_of(scenario) if c.note.startswith("strength chart ")]
+    style = counter_style()
+    assert sorted(got) == sorted((name, stands_text(dict(stands), style)) for name, stands in chart)
+    assert all(c.faction == "makhnovists" for c in counters_of(scenario) if c.note.startswith("strength chart "))
+    mounted = next(c for c in counters_of(scenario) if c.name == "Mounted band")
+    assert mounted.note == "strength chart -2 to 1"  # rows -2..-1 and 0..1 run together
+
+
+def test_counters_grouped_by_faction_in_scenario_order(scenario: Scenario) -> None:
+    order = [f.id for f in scenario.meta.factions]
+    factions = [c.faction for c in counters_of(scenario)]
+    assert factions == sorted(factions, key=order.index)
+
+
+def test_every_counter_is_printed_with_its_name_and_small_print(scenario: Scenario, part: Part) -> None:
+    text = front_text(part)
+    style = counter_style()
+    for c in counters_of(scenario):
+        assert squeeze(c.note) in text, c.note
+        assert squeeze(c.name) in text or squeeze(abbreviate(c.name, style)) in text, c.name
+        assert squeeze(c.stands) in text
+        if c.commander:
+            assert squeeze(c.commander) in text
+    for ship in scenario.setup.ships:
+        assert squeeze(ship.name) in text or squeeze(abbreviate(ship.name, style)) in text
+
+
+def test_every_faction_heads_its_counters(scenario: Scenario, a4: Part) -> None:
+    text = front_text(a4)
+    for f in scenario.meta.factions:
+        n = sum(1 for c in counters_of(scenario) if c.faction == f.id)
+        assert squeeze(f"{f.name}, {n} counters") in text
+
+
+# --- the PDF ---------------------------------------------------------------------------------
+
+
+def test_page_sizes_exact(part: Part) -> None:
+    w, h = PAPER["a4" if part.file == "counters-a4.pdf" else "letter"]
+    pages = reader(part).pages
+    assert part.pages == len(pages)
+    for page in pages:
+        assert float(page.mediabox.width) == pytest.approx(w, abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(h, abs=0.01)
+
+
+def test_file_names(scenario: Scenario) -> None:
+    assert [p.file for p in build_counters(scenario, "letter")] == ["counters-letter.pdf"]
+    with pytest.raises(UsageError):
+        build_counters(scenario, "a3")
+
+
+def test_fronts_and_backs_alternate(a4: Part) -> None:
+    pages = reader(a4).pages
+    assert len(pages) % 2 == 0 and len(pages) >= 2
+    for i, page in enumerate(pages):
+        text = page.extract_text()
+        if i % 2:
+            assert "backs (out of supply)" in text
+            assert text.count("OUT OF SUPPLY") >= 10
+        else:
+            assert "fronts" in text
+            assert "OUT OF SUPPLY" not in text
+    assert [title for title, _ in a4.bookmarks][0].startswith("Counters, sheet 1")
+    assert [page for _, page in a4.bookmarks] == list(range(0, len(pages), 2))
+
+
+def test_two_builds_identical(scenario: Scenario, a4: Part) -> None:
+    (again,) = build_counters(scenario, "a4")
+    assert again.pdf == a4.pdf
+
+
+def page_resources(page: pypdf.PageObject) -> dict[str, Any]:
+    return cast(dict[str, Any], page["/Resources"])
+
+
+def test_only_embedded_fonts(part: Part, tmp_path: Path) -> None:
+    for page in reader(part).pages:
+        fonts = page_resources(page)["/Font"]
+        assert fonts
+        for font in fonts.values():
+            descriptor = font.get_object()["/FontDescriptor"].get_object()
+            assert "/FontFile2" in descriptor  # the TrueType program itself, embedded
+            assert "Vera" in font.get_object()["/BaseFont"]
+    if shutil.which("pdffonts"):
+        path = tmp_path / part.file
+        path.write_bytes(part.pdf)
+        rows = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
+        listed = rows.splitlines()[2:]
+        assert listed
+        for row in listed:
+            assert row.split()[-5] == "yes", row  # the emb column
+
+
+def test_vector_only(a4: Part) -> None:
+    for page in reader(a4).pages:
+        assert not page_resources(page).get("/XObject")
+
+
+# --- layout ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_counters_19mm_inside_10mm_margins_without_overlap(paper: str) -> None:
+    style = counter_style()
+    g = grid(style, paper)
+    w, h = PAPER[paper]
+    assert g.size == pytest.approx(19 * MM)
+    layout = lay_out(style, paper, [46, 52, 23, 28, 300])
+    seen: dict[int, list[tuple[float, float]]] = {}
+    for s in layout.slots:
+        assert s.x >= 10 * MM - 1e-6 and s.x + g.size <= w - 10 * MM + 1e-6
+        assert s.y >= 10 * MM - 1e-6 and s.y + g.size <= h - 10 * MM + 1e-6
+        for ox, oy in seen.get(s.sheet, []):
+            assert abs(ox - s.x) >= g.size - 1e-6 or abs(oy - s.y) >= g.size - 1e-6
+        seen.setdefault(s.sheet, []).append((s.x, s.y))
+    for heading in layout.headings:
+        assert heading.y + style.heading_mm * MM <= g.top + 1e-6
+
+
+def test_back_x_mirrors_front_x() -> None:
+    style = counter_style()
+    for paper in ("a4", "letter"):
+        g = grid(style, paper)
+        positions = counter_positions(style, paper, 37)
+        assert len(positions) == 37
+        columns = sorted({round(x, 3) for x, _ in positions})
+        for x, _ in positions:
+            back = g.back_x(x)
+            assert back == pytest.approx(g.page_w - x - g.size)
+            assert round(back, 3) in columns  # the back lands on a column of the same grid
+
+
+def test_a_faction_stays_on_one_sheet_when_it_fits_and_runs_on_when_not() -> None:
+    style = counter_style()
+    g = grid(style, "a4")
+    per_sheet = len({s.y for s in lay_out(style, "a4", [10_000]).slots if s.sheet == 0}) * g.columns
+    layout = lay_out(style, "a4", [per_sheet - 2 * g.columns, 3 * g.columns, per_sheet + 1])
+    sheets = {group: {s.sheet for s in layout.slots if s.group == group} for group in range(3)}
+    assert sheets[0] == {0} and sheets[1] == {1}  # the second group moves whole to a new sheet
+    assert len(sheets[2]) == 2  # too long for one sheet: runs on, its heading again
+    assert [h.continued for h in layout.headings if h.group == 2] == [False, True]
+
+
+def test_spares_fill_the_last_row() -> None:
+    style = counter_style()
+    g = grid(style, "a4")
+    layout = lay_out(style, "a4", [g.columns + 3])
+    assert len(layout.slots) == (2 * g.columns if style.spares else g.columns + 3)
+
+
+def gray_pages(part: Part, tmp_path: Path, first: int, last: int) -> list[npt.NDArray[np.uint8]]:
+    pdf = tmp_path / "c.pdf"
+    pdf.write_bytes(part.pdf)
+    subprocess.run(
+        ["pdftoppm", "-r", str(DPI), "-gray", "-f", str(first), "-l", str(last), str(pdf), str(tmp_path / "p")],
+        check=True,
+    )
+    images = []
+    for path in sorted(tmp_path.glob("p-*.pgm")):
+        data = path.read_bytes()
+        magic, w, h, maxval, rest = data.split(maxsplit=4)
+        assert magic == b"P5" and maxval == b"255"
+        images.append(np.frombuffer(rest[: int(w) * int(h)], dtype=np.uint8).reshape(int(h), int(w)))
+    return images
+
+
+def xor_within_a_pixel(a: npt.NDArray[np.bool_], b: npt.NDArray[np.bool_]) -> int:
+    """Pixels that differ between two masks, at the best of the shifts by up to a pixel."""
+    return min(
+        int((np.roll(a, (dy, dx), axis=(0, 1))[1:-1, 1:-1] ^ b[1:-1, 1:-1]).sum())
+        for dy in (-1, 0, 1)
+        for dx in (-1, 0, 1)
+    )
+
+
+@pytest.mark.skipif(not POPPLER, reason="poppler's pdftoppm renders the pages")
+def test_back_page_mirrors_front_page(a4: Part, tmp_path: Path) -> None:
+    """Printed double-sided and flipped on the long edge, the back of the top-left counter
+    lands behind it: the names and symbols of the first row on the back page are the front's,
+    column for column mirrored (compared as ink masks of each counter's upper part)."""
+    style = counter_style()
+    g = grid(style, "a4")
+    front, back = gray_pages(a4, tmp_path, 1, 2)
+    scale = DPI / 72
+    top_y = lay_out(style, "a4", [1]).slots[0].y + g.size  # under the title line and one heading
+    symbol_bottom = style.lines.symbol_centre - style.symbol.height / 2
+    r0 = round((g.page_h - top_y) * scale) + 2
+    r1 = round((g.page_h - top_y + g.size - symbol_bottom) * scale) - 1
+    cols = int(g.size * scale) - 4
+
+    def mask(image: npt.NDArray[np.uint8], x: float) -> npt.NDArray[np.bool_]:
+        c0 = round(x * scale) + 2
+        cell = image[r0:r1, c0 : c0 + cols].astype(int)
+        away = abs(cell - int(np.median(cell)))  # from the counter's fill, whatever its shade
+        return np.asarray(away > 0.5 * away.max())
+
+    fronts = [mask(front, g.x(k)) for k in range(g.columns)]
+    backs = [mask(back, g.x(k)) for k in range(g.columns)]
+    assert all(m.sum() > 100 for m in fronts + backs)  # every cell of the row has a name and symbol
+    n = g.columns
+    mirrored = sum(xor_within_a_pixel(fronts[k], backs[n - 1 - k]) for k in range(n))
+    straight = sum(xor_within_a_pixel(fronts[k], backs[k]) for k in range(n))
+    assert mirrored < 0.5 * straight
+
+
+# --- texts and symbols -----------------------------------------------------------------------
+
+
+def test_names_shrink_or_shorten_to_fit_the_counter(scenario: Scenario) -> None:
+    style = counter_style()
+    f = style.fonts
+    width = style.counter_mm * MM - 2 * style.padding
+    for c in counters_of(scenario):
+        size, lines = fit_text(
+            [c.name, abbreviate(c.name, style)], SANS_BOLD, f.name_max, f.name_min, width, 14.0, f.name_leading,
+            f.name_lines,
+        )  # fmt: skip
+        assert f.name_min <= size <= f.name_max
+        assert all(text_width(line, SANS_BOLD, size) <= width + 1e-6 for line in lines)
+        assert "\u2026" not in "".join(lines), c.name  # no bundled name needs cutting
+    size, lines = fit_text(["Kharkov Armoured Car Detachment"], SANS_BOLD, 5.8, 4.0, width, 14.0, 1.1, 3)
+    assert len(lines) > 1
+    assert abbreviate("Kharkov Armoured Car Detachment", style) == "Kharkov Armd Car Det"
+    assert abbreviate("Mobilised rifle regiment", style) == "Mob rifle regt"
+    _, cut = fit_text(["Supercalifragilistic " * 8], SANS_BOLD, 5.8, 4.0, width, 14.0, 1.1, 3)
+    assert cut[-1].endswith("\u2026") and len(cut) <= 3
+
+
+def test_stands_by_kind() -> None:
+    assert stands_text({"infantry": 3, "machine_gun": 1}, counter_style()) == "3 inf 1 MG"
+    assert stands_text({"cavalry": 2, "mystery_kind": 1}, counter_style()) == "2 cav 1 mystery kind"
+
+
+def symbol_stream(type_id: str) -> bytes:
+    from reportlab.pdfgen import canvas
+
+    register_fonts()
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=(60, 40), invariant=1, pageCompression=0)
+    unit_symbol(c, type_id, 5, 5, 42, 27)
+    c.showPage()
+    c.save()
+    return pypdf.PdfReader(io.BytesIO(out.getvalue())).pages[0].get_contents().get_data()  # type: ignore[union-attr]
+
+
+def test_every_unit_type_has_its_own_symbol(scenario: Scenario) -> None:
+    types = [t.id for t in scenario.movement.unit_types]
+    assert set(types) <= set(GLYPHS)
+    period = ["armoured_train", "tachanka", "cavalry_army", "warship", "transport"]
+    streams = {t: symbol_stream(t) for t in [*types, *period]}
+    assert len(set(streams.values())) == len(streams)  # each draws something different
+    unknown = symbol_stream("zeppelin")
+    assert unknown not in streams.values()
+    assert b"Tj" in unknown  # the '?' on a plain box
+    assert all(b"Tj" not in s for s in streams.values())
+    frame = symbol_stream("infantry")
+    assert b" re" in frame  # the rectangle round the glyph

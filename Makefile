@@ -7,6 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 SCENARIO ?= denikin-1919
 OUT ?= output
+PAPER ?= a4
 
 .PHONY: kit test lint bench system-deps geodata clean
 
@@ -27,8 +28,7 @@ kit: $(STAMP)
 	$(BIN)/kitgen validate data/$(SCENARIO)
 	$(BIN)/kitgen scenario show $(SCENARIO) --format json --out $(OUT)/$(SCENARIO)/scenario.json
 	$(BIN)/kitgen scenario show $(SCENARIO) --format text --out $(OUT)/$(SCENARIO)/scenario.txt
-	$(BIN)/kitgen map $(SCENARIO) --paper a4 --out $(OUT)/$(SCENARIO)
-	$(BIN)/kitgen map $(SCENARIO) --paper letter --out $(OUT)/$(SCENARIO)
+	$(BIN)/kitgen kit --scenario $(SCENARIO) --paper $(PAPER) --out $(OUT)/$(SCENARIO)
 	$(BIN)/kitgen map $(SCENARIO) --format json --out $(OUT)/$(SCENARIO)/map.json
 	$(BIN)/kitgen validate data/sample-campaign
 	$(BIN)/kitgen state data/sample-campaign --format text --out $(OUT)/sample-campaign/state.txt

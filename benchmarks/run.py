@@ -104,6 +104,46 @@ def replay_rows() -> list[tuple[str, float, str]]:
         ]
 
 
+def kit_rows() -> list[tuple[str, float, str]]:
+    """Issue 5: the whole kit from a fresh process (interpreter start-up included), its pages,
+    and the share of the time spent inside reportlab (in-process profile of the same build)."""
+    import cProfile
+    import os
+    import pstats
+    import tempfile
+
+    from pypdf import PdfReader
+
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "KITGEN_CACHE": str(Path(tmp) / "cache")}
+        out = Path(tmp) / "kit"
+        args = [*KITGEN, "kit", "--out", str(out)]
+        subprocess.run(args, check=True, capture_output=True, cwd=ROOT, env=env)  # fills the map cache
+
+        def build() -> object:
+            return subprocess.run(args, check=True, capture_output=True, cwd=ROOT, env=env)
+
+        seconds = median_seconds(build, 3)
+        pages = sum(len(PdfReader(f).pages) for f in out.glob("*.pdf") if f.name != "campaign-kit.pdf")
+        os.environ["KITGEN_CACHE"] = env["KITGEN_CACHE"]
+        from kitgen.loader import load_scenario_map
+        from kitgen.products.kit import combined, kit_builders
+
+        scenario, hex_map = load_scenario_map("denikin-1919")
+        profile = cProfile.Profile()
+        profile.enable()
+        parts = [p for _, b in kit_builders(scenario, hex_map, "a4") for p in b()]
+        combined(scenario, parts, "a4")
+        profile.disable()
+        stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+        total = sum(v[2] for v in stats.values())
+        inside = sum(v[2] for k, v in stats.items() if "/reportlab/" in k[0])
+    return [
+        (f"kitgen kit, A4 ({pages} pages + campaign-kit.pdf; process)", seconds, "issue 5: under 5 s"),
+        (f"  of the build, in reportlab itself: {inside / total:.0%}", inside, ""),
+    ]
+
+
 def main() -> None:
     from kitgen.loader import load_scenario
 
@@ -118,6 +158,7 @@ def main() -> None:
         ("load_scenario() in process", median_seconds(lambda: load_scenario("denikin-1919"), 30), ""),
         *map_rows(),
         *replay_rows(),
+        *kit_rows(),
     ]
     width = max(len(r[0]) for r in rows)
     print(f"{'benchmark'.ljust(width)}  median     target")

@@ -185,6 +185,44 @@ def map_command(
         typer.echo(f"{f.path}  {f.pages} page{'s' if f.pages != 1 else ''}  {f.purpose}")
 
 
+@app.command("kit")
+def kit_command(
+    scenario: ScenarioOpt = DEFAULT,
+    paper: Annotated[Paper, typer.Option(help="Paper every page prints on (the poster aside).")] = Paper.a4,
+    out: Annotated[Path | None, typer.Option(help="Output folder (default output/SCENARIO/).")] = None,  # noqa: UP045
+) -> None:
+    """Write the whole boxed kit: rules booklet, map, counters, cards, player aids and forms as
+    PDFs, and campaign-kit.pdf joining them; a summary lists every file."""
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from kitgen.loader import load_scenario_map
+    from kitgen.products.kit import combined, kit_builders, write_kit
+
+    err = Console(stderr=True)
+    s, hex_map = load_scenario_map(scenario)
+    folder = out if out is not None else Path("output") / s.meta.id
+    steps = list(kit_builders(s, hex_map, paper.value))
+    parts = []
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task("building the kit", total=len(steps) + 1)
+        for what, build in steps:
+            progress.update(task, description=f"building the {what}")
+            parts += build()
+            progress.advance(task)
+        progress.update(task, description="joining campaign-kit.pdf")
+        parts.append(combined(s, parts, paper.value))
+        progress.advance(task)
+    write_kit(parts, folder)
+    table = Table(title=f"{s.meta.title}: the kit in {folder}", title_justify="left")
+    for column in ("file", "pages", "what it is for"):
+        table.add_column(column, justify="right" if column == "pages" else "left")
+    for part in parts:
+        table.add_row(part.file, str(part.pages), part.purpose)
+    Console().print(table)
+
+
 @scenario_app.command("show")
 def scenario_show(
     name: Annotated[str, typer.Argument(help="Bundled scenario name or scenario folder.")] = DEFAULT,

@@ -334,11 +334,8 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
 def enemies(state: CampaignState, faction: str, turn: int) -> set[str]:
     """Hexes holding units of the faction's enemies; partisans who evaded there count as absent
     (II.D.1: "for purposes of VPs and supply the nonpartisan unit is assumed to be there only")."""
-    return {
-        u.hex
-        for u in state.units
-        if not state.allied(u.faction, faction, turn) and (u.hex, u.faction) not in state.evaded
-    }
+    hostile = {f for f in {u.faction for u in state.units} if not state.allied(f, faction, turn)}
+    return {u.hex for u in state.units if u.faction in hostile and (u.hex, u.faction) not in state.evaded}
 
 
 def supply_sources(
@@ -371,13 +368,16 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
     sources = {f: supply_sources(campaign, board, state, f) for f in factions}
     wrecked = set(state.wrecked_track)
     foes = {f: enemies(state, f, state.turn) for f in factions}
+    bridged = {f: friendly_pontoons(state, f) for f in factions}
     trees: dict[tuple[str, str, bool], dict[str, str | None]] = {}
 
     def tree(faction: str, own: str, found: set[str]) -> dict[str, str | None]:
         """The faction's rail net to its sources, with the hex `own` not counted as enemy-held."""
-        key = (faction, own if own in foes[faction] else "", found is sources[faction])
+        # the net only runs along track: an enemy-held hex off the railway does not change it
+        contested = own in foes[faction] and (board.rail_neighbours(own) or own in found)
+        key = (faction, own if contested else "", found == sources[faction])
         if key not in trees:
-            trees[key] = rail_tree(board, found, foes[faction] - {own}, wrecked)
+            trees[key] = rail_tree(board, found, foes[faction] - {key[1]}, wrecked)
         return trees[key]
 
     judged = []
@@ -392,7 +392,7 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
             wrecked=wrecked,
             trace_hexes=trace,
             railway=tree(unit.faction, unit.hex, sources[unit.faction]),
-            crossings=friendly_pontoons(state, unit.faction),
+            crossings=bridged[unit.faction],
         )
         if _active(state, "supply_cut", unit.faction):
             path = None
@@ -702,7 +702,9 @@ def move(
                 list(order.move),
                 mp_modifier=mp,
                 pontoons=friendly_pontoons(state, faction),
-                enemy=foes.setdefault(faction, enemies(state, faction, state.turn)),
+                enemy=foes[faction]
+                if faction in foes
+                else foes.setdefault(faction, enemies(state, faction, state.turn)),
             )
             verdicts.append(
                 Verdict(

@@ -285,7 +285,7 @@ def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> li
         Part(
             f"rules-booklet-{half.lower()}.pdf",
             f"Rules booklet ({half}, saddle-stitched)",
-            f"the same rules as a {half} booklet: print {name} landscape double-sided (flip on the short edge), "
+            f"the same rules as {'an' if half == 'A5' else 'a'} {half} booklet: print {name} landscape double-sided (flip on the short edge), "
             f"fold and staple; {sheets} sheets",
             imposed,
             _pages(imposed),

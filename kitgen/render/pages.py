@@ -125,4 +125,4 @@ def faction_mark(c: Canvas, faction: str, cx: float, cy: float, size: float) -> 
         c.setFont(SANS_BOLD, size)
         c.drawCentredString(cx, cy - size * 0.36, faction[:1].upper())
         return
-    c.drawPath(p, stroke=0, fill=1)
+    c.drawPath(p, stroke=0, fill=1, fillMode=1)  # non-zero winding: overlapping bars stay solid

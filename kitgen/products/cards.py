@@ -1,0 +1,1158 @@
+"""The cards: the event deck (II.A), each faction's reinforcement/replacement pile (II.E) and the
+commander cards (II.C), poker size, nine to a sheet.
+
+Every card is printed with a bleed (its background runs past the trim) and crop marks at its trim
+corners, a bleed out. Neighbouring cards stand two bleeds apart, so the bleeds meet in the gutter
+and never overlap; a crop mark there crosses the neighbour's bleed, over a white halo, and stops
+short of its trim. Each sheet of fronts is followed by its backs, mirrored for printing
+double-sided with a flip on the long edge: the back of the card in column c stands in column
+(columns - 1 - c) of the same row.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, cast
+
+from kitgen.model.forces import Effect, EventCard, Slip, UnitSpec
+from kitgen.model.scenario import Commander, Scenario
+from kitgen.render.cardstyle import CardStyle, card_style
+from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, text_width
+from kitgen.render.pages import MM, PAPER, Part, crop_marks, faction_mark, hex_colour, ink_on, new_canvas
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+RGB = tuple[float, float, float]
+Run = tuple[str, str]
+"""(text, font)."""
+Bullet = Callable[["Canvas", float, float, float], None]
+"""Draws a paragraph's bullet: canvas, centre x, centre y, type size."""
+
+ALL = "all"
+FILL_NON_ZERO = 1
+"""reportlab's fill mode for the non-zero winding rule (its default is even-odd)."""
+MINUS = "\u2212"
+UMPIRE = "Umpire ruling"
+"""The lead-in of an effect the umpire rules on, printed bold."""
+
+
+class CardOverflow(ValueError):
+    """A card's text does not fit even at the smallest type the layout allows."""
+
+
+# --- the sheet ---------------------------------------------------------------------------------
+
+
+def card_slots(paper: str, style: CardStyle | None = None) -> list[tuple[float, float]]:
+    """The lower-left corners (points) of the trim boxes of a sheet's card slots, row by row from
+    the top left: a grid of `columns` x `rows` cards, `gutter_mm` apart, centred on the page."""
+    g = (style or card_style()).card
+    page_w, page_h = PAPER[paper]
+    w, h, gutter = g.width_mm * MM, g.height_mm * MM, g.gutter_mm * MM
+    block_w = g.columns * w + (g.columns - 1) * gutter
+    block_h = g.rows * h + (g.rows - 1) * gutter
+    left, top = (page_w - block_w) / 2, (page_h + block_h) / 2
+    return [
+        (left + col * (w + gutter), top - h - row * (h + gutter)) for row in range(g.rows) for col in range(g.columns)
+    ]
+
+
+def back_slots(paper: str, style: CardStyle | None = None) -> list[tuple[float, float]]:
+    """Where the back of the card in each slot of `card_slots` is printed on the next page, for
+    long-edge duplex: x mirrored across the page (back x = page width - front x - card width),
+    the same row."""
+    s = style or card_style()
+    page_w = PAPER[paper][0]
+    w = s.card.width_mm * MM
+    return [(page_w - x - w, y) for x, y in card_slots(paper, s)]
+
+
+# --- the effects in words ----------------------------------------------------------------------
+
+
+def _turns(n: int | None) -> str:
+    n = n or 1
+    if n == 1:
+        return "this turn"
+    if n == 2:
+        return "this turn and the next"
+    return f"this turn and the next {n - 1}"
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"{MINUS}{-n}"
+
+
+def _plural(name: str, n: int) -> str:
+    return name if n == 1 else name + "s"
+
+
+def _lower(name: str) -> str:
+    """'Machine-gun stand' -> 'machine-gun stand'; acronyms (RR) keep their capitals."""
+    return " ".join(w if w.isupper() and len(w) > 1 else w.lower() for w in name.split())
+
+
+def _stand_name(scenario: Scenario, kind: str) -> str:
+    found = next((s.name for s in scenario.transport.stands if s.id == kind), kind.replace("_", " "))
+    return _lower(found)
+
+
+def stand_phrase(scenario: Scenario, kind: str, n: int) -> str:
+    """'3 infantry stands', '1 machine-gun stand', '2 armored cars' (the names of transport.yaml)."""
+    return f"{n} {_plural(_stand_name(scenario, kind), n)}"
+
+
+def stands_short(scenario: Scenario, stands: dict[str, int]) -> str:
+    """'3 infantry, 1 machine-gun': the stands of a unit, without the word 'stand'."""
+    parts = []
+    for kind, n in stands.items():
+        name = _stand_name(scenario, kind)
+        parts.append(f"{n} {name.removesuffix(' stand')}" if name.endswith(" stand") else f"{n} {_plural(name, n)}")
+    return ", ".join(parts)
+
+
+def unit_text(scenario: Scenario, unit: UnitSpec) -> str:
+    """ "Grigoriev's insurgents (3 infantry, 1 machine-gun; partisan)"."""
+    flags = f"; {', '.join(unit.flags)}" if unit.flags else ""
+    return f"{unit.name} ({stands_short(scenario, unit.stands)}{flags})"
+
+
+def _who(scenario: Scenario, faction: str | None) -> tuple[str, bool]:
+    """The faction as a sentence's subject, and whether the verb is plural."""
+    if faction is None or faction == ALL:
+        return "Every faction", False
+    return scenario.faction_name(faction), True
+
+
+def _verb(plural: bool, verb: str) -> str:
+    return verb if plural else {"lose": "loses", "gain": "gains", "draw": "draws"}.get(verb, verb + "s")
+
+
+def _adjective(scenario: Scenario, faction: str | None) -> str:
+    found = scenario.faction(faction) if faction else None
+    return found.adjective if found else "every faction's"
+
+
+def _unit_types(scenario: Scenario, types: Sequence[str]) -> str:
+    land = [t for t in scenario.movement.unit_types if not t.rail_only]
+    if not types or {t.id for t in land} <= set(types):
+        return "land units"
+    names = [_lower(next((t.name for t in land if t.id == k), k.replace("_", " "))) for k in types]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def effect_text(effect: Effect, scenario: Scenario) -> str:
+    """One effect of an event card as an English sentence in rule terms (section in brackets)."""
+    e = effect
+    f = e.faction
+    who, plural = _who(scenario, f)
+    if e.kind == "vp":
+        amount = e.amount or 0
+        return f"{who} {_verb(plural, 'gain' if amount >= 0 else 'lose')} {abs(amount)} VP."
+    if e.kind == "draws":
+        n = e.draws or 1
+        return f"{who} {_verb(plural, 'draw')} {n} extra reinforcement {_plural('slip', n)} (II.E)."
+    if e.kind == "command":
+        m = e.modifier or 0
+        sense = "harder" if m > 0 else "easier"
+        return (
+            f"{_signed(m)} to {_adjective(scenario, f)} command-control rolls {_turns(e.turns)} (II.C): "
+            f"orders are {sense} to obey."
+        )
+    if e.kind == "movement":
+        m = e.modifier or 0
+        types = _unit_types(scenario, e.unit_types)
+        whose = f"the {types} of every faction" if f in (None, ALL) else f"{_adjective(scenario, f)} {types}"
+        return f"{_signed(m)} MP for {whose} {_turns(e.turns)} (A)."
+    if e.kind == "supply_cut":
+        if f in (None, ALL):
+            return f"Every unit counts as out of supply {_turns(e.turns)} (B)."
+        return f"{_adjective(scenario, f)} units count as out of supply {_turns(e.turns)} (B)."
+    if e.kind == "track_destroyed":
+        return f"The railway at {e.at} is wrecked (C.2)."
+    if e.kind == "alliance":
+        names = [scenario.faction_name(x) for x in e.factions]
+        return f"{' and '.join(names)} are allies, not enemies, {_turns(e.turns)}."
+    if e.kind == "units":
+        verb = "Joins" if len(e.units) == 1 else "Join"
+        units = "; ".join(unit_text(scenario, u) for u in e.units)
+        return f"{verb} the {who} at {e.at}: {units}."
+    if e.kind == "remove_stands":
+        n = e.count or 1
+        stands = stand_phrase(scenario, e.stand or "infantry", n)
+        whose = "their" if plural else "its"
+        choice = f"from a unit of {whose} choice" if n == 1 else f"from units of {whose} choice"
+        return f"{who} {_verb(plural, 'lose')} {stands}, {choice}."
+    if e.kind == "town_owner":
+        return f"{e.at} passes to the {who}."
+    return f"{UMPIRE}: {e.text}"
+
+
+# --- colour ------------------------------------------------------------------------------------
+
+
+def _mix(a: RGB, b: RGB, t: float) -> RGB:
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t)
+
+
+def _luminance(rgb: RGB) -> float:
+    def channel(v: float) -> float:
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+@dataclass(frozen=True)
+class Palette:
+    """The colours of one card: its own colour (bleed, band) and what reads on it and on paper."""
+
+    colour: RGB
+    on_colour: RGB
+    """Ink on the colour: black or white."""
+    accent: RGB
+    """The colour where it sits on the paper panel: darkened if too pale to read there."""
+    paper: RGB
+    ink: RGB
+    muted: RGB
+    rule: RGB
+
+    @classmethod
+    def of(cls, colour: str, style: CardStyle) -> Palette:
+        col = hex_colour(colour)
+        ink = hex_colour(style.colours.ink)
+        accent = _mix(col, ink, 0.45) if _luminance(col) > 0.35 else col
+        return cls(
+            colour=col,
+            on_colour=ink_on(colour),
+            accent=accent,
+            paper=hex_colour(style.colours.paper),
+            ink=ink,
+            muted=hex_colour(style.colours.muted),
+            rule=hex_colour(style.colours.rule),
+        )
+
+
+# --- text --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Para:
+    """A paragraph of runs, wrapped to the block's width; sizes scale with the block."""
+
+    runs: tuple[Run, ...]
+    size: float
+    colour: RGB
+    centre: bool = False
+    bullet: Bullet | None = None
+    space_before: float = 0.0
+    """In units of the type size."""
+    leading: float = 1.22
+
+
+@dataclass(frozen=True)
+class Divider:
+    """A short rule between paragraphs, `height` type sizes tall (of `size`)."""
+
+    size: float
+    colour: RGB
+    height: float = 1.3
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """Stand tokens, wrapping in rows: a NATO-style symbol and '3 infantry' for each kind."""
+
+    stands: tuple[tuple[str, str], ...]
+    """(stand kind, label)."""
+    size: float
+    fill: RGB
+    ink: RGB
+    colour: RGB
+    """Of the labels."""
+    indent: float = 0.0
+    """In type sizes: lines the row up under a bulleted line's text."""
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str
+    label: str
+    x: float
+    top: float
+    size: float
+    item: Tokens
+
+
+@dataclass(frozen=True)
+class Line:
+    runs: tuple[tuple[str, str, float], ...]
+    """(text, font, width) in order."""
+    width: float
+    baseline: float
+    """Down from the top of the block."""
+    size: float
+    colour: RGB
+    centre: bool
+    indent: float
+    bullet: Bullet | None = None
+
+
+@dataclass
+class Laid:
+    lines: list[Line] = field(default_factory=list)
+    dividers: list[tuple[float, Divider]] = field(default_factory=list)
+    tokens: list[Token] = field(default_factory=list)
+    height: float = 0.0
+    fits: bool = True
+    scale: float = 1.0
+
+
+def wrap(runs: Sequence[Run], size: float, width: float) -> list[list[tuple[str, str, float]]]:
+    """Greedy word wrap of runs of text in several fonts; each line as merged (text, font, width)
+    runs, a run's width counting the space after it when another run follows."""
+    words = [(w, font) for text, font in runs for w in text.split()]
+    lines: list[list[tuple[str, str]]] = []
+    current: list[tuple[str, str]] = []
+    used = 0.0
+    for word, font in words:
+        ww = text_width(word, font, size)
+        space = text_width(" ", font, size) if current else 0.0
+        if current and used + space + ww > width:
+            lines.append(current)
+            current, used = [(word, font)], ww
+        else:
+            current.append((word, font))
+            used += space + ww
+    if current:
+        lines.append(current)
+    merged: list[list[tuple[str, str, float]]] = []
+    for line in lines:
+        out: list[tuple[str, str]] = []
+        for word, font in line:
+            if out and out[-1][1] == font:
+                out[-1] = (out[-1][0] + " " + word, font)
+            else:
+                out.append((word, font))
+        shown = [(text + " " if k < len(out) - 1 else text, font) for k, (text, font) in enumerate(out)]
+        merged.append([(text, font, text_width(text, font, size)) for text, font in shown])
+    return merged
+
+
+Item = Para | Divider | Tokens
+
+TOKEN_W, TOKEN_H = 1.75, 1.15
+"""A stand symbol's frame, in type sizes."""
+
+
+def lay_out(items: Sequence[Item], width: float, scale: float) -> Laid:
+    """The block's lines at `scale` times each paragraph's type size, `width` wide."""
+    laid = Laid(scale=scale)
+    y = 0.0
+    for item in items:
+        if isinstance(item, Divider):
+            h = item.height * item.size * scale
+            laid.dividers.append((y + h / 2, item))
+            y += h
+            continue
+        if isinstance(item, Tokens):
+            y = _lay_tokens(laid, item, width, scale, y)
+            continue
+        size = item.size * scale
+        indent = size * 1.6 if item.bullet else 0.0
+        y += item.space_before * size
+        for k, runs in enumerate(wrap(item.runs, size, width - indent)):
+            line_w = sum(r[2] for r in runs)
+            if line_w > width - indent + 0.01:
+                laid.fits = False
+            laid.lines.append(
+                Line(
+                    runs=tuple(runs),
+                    width=line_w,
+                    baseline=y + size * (item.leading - 0.25),
+                    size=size,
+                    colour=item.colour,
+                    centre=item.centre,
+                    indent=indent,
+                    bullet=item.bullet if k == 0 else None,
+                )
+            )
+            y += size * item.leading
+    laid.height = y
+    return laid
+
+
+def _lay_tokens(laid: Laid, item: Tokens, width: float, scale: float, y: float) -> float:
+    size = item.size * scale
+    left = item.indent * size
+    x = left
+    row_h = size * (TOKEN_H + 0.55)
+    y += size * 0.25
+    for kind, label in item.stands:
+        w = size * (TOKEN_W + 0.45) + text_width(label, SANS, size)
+        if x > left and x + w > width:
+            x, y = left, y + row_h
+        if left + w > width + 0.01:
+            laid.fits = False
+        laid.tokens.append(Token(kind, label, x, y, size, item))
+        x += w + size * 1.1
+    return y + row_h
+
+
+def fit(items: Sequence[Item], width: float, height: float, smallest: float, what: str) -> Laid:
+    """The block at the largest scale (1 down to `smallest`) at which it fits the box."""
+    steps = max(1, math.ceil((1 - smallest) / 0.025))
+    for k in range(steps + 1):
+        scale = max(smallest, 1 - 0.025 * k)
+        laid = lay_out(items, width, scale)
+        if laid.fits and laid.height <= height:
+            return laid
+    raise CardOverflow(f"{what}: the text does not fit the card even at {smallest:.0%} of its type size")
+
+
+def draw_block(c: Canvas, laid: Laid, x: float, top: float, width: float) -> None:
+    for line in laid.lines:
+        base = top - line.baseline
+        lx = x + (width - line.width) / 2 if line.centre else x + line.indent
+        if line.bullet:
+            line.bullet(c, x + line.size * 0.55, base + line.size * 0.34, line.size)
+        c.setFillColorRGB(*line.colour)
+        for text, font, w in line.runs:
+            c.setFont(font, line.size)
+            c.drawString(lx, base, text.rstrip())
+            lx += w
+    for y, d in laid.dividers:
+        _divider(c, x + width / 2, top - y, width * 0.32, d.colour)
+    for t in laid.tokens:
+        w, h = t.size * TOKEN_W, t.size * TOKEN_H
+        sx, sy = x + t.x, top - t.top - h
+        stand_symbol(c, t.kind, sx, sy, w, h, fill=t.item.fill, ink=t.item.ink)
+        c.setFillColorRGB(*t.item.colour)
+        c.setFont(SANS, t.size)
+        c.drawString(sx + w + t.size * 0.45, sy + h / 2 - t.size * 0.36, t.label)
+
+
+def fit_title(text: str, font: str, size: float, smallest: float, width: float, lines: int) -> tuple[float, list[str]]:
+    """The largest size (down to `smallest`) at which `text` wraps into at most `lines` lines."""
+    s = size
+    while True:
+        wrapped = ["".join(run[0] for run in line) for line in wrap([(text, font)], s, width)]
+        if len(wrapped) <= lines and all(text_width(t, font, s) <= width + 0.01 for t in wrapped):
+            return s, wrapped
+        if s <= smallest:
+            raise CardOverflow(f"'{text}' does not fit in {lines} line(s) at {smallest} pt")
+        s = max(smallest, s - 0.25)
+
+
+# --- drawing helpers ---------------------------------------------------------------------------
+
+
+def _divider(c: Canvas, cx: float, cy: float, half: float, colour: RGB) -> None:
+    c.saveState()
+    c.setStrokeColorRGB(*colour)
+    c.setFillColorRGB(*colour)
+    c.setLineWidth(0.45)
+    d = 1.5
+    c.line(cx - half, cy, cx - d * 2, cy)
+    c.line(cx + d * 2, cy, cx + half, cy)
+    p = c.beginPath()
+    p.moveTo(cx, cy + d)
+    p.lineTo(cx + d, cy)
+    p.lineTo(cx, cy - d)
+    p.lineTo(cx - d, cy)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
+    c.restoreState()
+
+
+def _spaced(c: Canvas, text: str, font: str, size: float, cx: float, y: float, spacing: float) -> None:
+    """Letter-spaced small capitals, centred on cx."""
+    w = text_width(text, font, size) + spacing * (len(text) - 1)
+    c.setFont(font, size)
+    c.drawString(cx - w / 2, y, text, charSpace=spacing)
+
+
+def _hexagon(c: Canvas, cx: float, cy: float, size: float, *, fill: bool = True) -> None:
+    """The map's hex, flat-topped, `size` across the corners."""
+    r = size / 2
+    p = c.beginPath()
+    for k in range(6):
+        a = math.radians(60 * k)
+        (p.moveTo if k == 0 else p.lineTo)(cx + r * math.cos(a), cy + r * math.sin(a))
+    p.close()
+    c.drawPath(p, stroke=0 if fill else 1, fill=1 if fill else 0)
+
+
+def stand_symbol(c: Canvas, kind: str, x: float, y: float, w: float, h: float, *, fill: RGB, ink: RGB) -> None:
+    """A stand kind as a NATO-style symbol in a w x h frame: infantry a cross, cavalry a
+    diagonal, artillery a dot, armour an oval, engineers the bridge-and-posts sign..."""
+    c.saveState()
+    c.setFillColorRGB(*fill)
+    c.setStrokeColorRGB(*ink)
+    lw = max(0.35, h * 0.07)
+    c.setLineWidth(lw)
+    c.rect(x, y, w, h, stroke=1, fill=1)
+    c.setLineWidth(lw * 0.9)
+    c.setFillColorRGB(*ink)
+    x1, y1, cx, cy = x + w, y + h, x + w / 2, y + h / 2
+
+    def oval(rx: float, ry: float) -> None:
+        c.ellipse(cx - rx, cy - ry, cx + rx, cy + ry, stroke=1, fill=0)
+
+    def letters(text: str) -> None:
+        c.setFont(SANS_BOLD, h * 0.5)
+        c.drawCentredString(cx, cy - h * 0.18, text)
+
+    def engineer(base: float) -> None:
+        top, leg = base + h * 0.32, h * 0.22
+        c.line(x + w * 0.25, top, x + w * 0.75, top)
+        for px in (0.25, 0.5, 0.75):
+            c.line(x + w * px, top, x + w * px, top - leg)
+
+    if kind in ("infantry", "machine_gun"):
+        c.line(x, y, x1, y1)
+        c.line(x, y1, x1, y)
+        if kind == "machine_gun":
+            c.setFillColorRGB(*fill)
+            c.rect(cx - w * 0.22, cy - h * 0.2, w * 0.44, h * 0.4, stroke=0, fill=1)
+            c.setFillColorRGB(*ink)
+            c.setFont(SANS_BOLD, h * 0.36)
+            c.drawCentredString(cx, cy - h * 0.13, "MG")
+    elif kind in ("cavalry", "tachanka"):
+        c.line(x, y, x1, y1)
+        if kind == "tachanka":
+            for px in (0.3, 0.7):
+                c.circle(x + w * px, y + h * 0.2, h * 0.1, stroke=1, fill=1)
+    elif kind == "artillery":
+        c.circle(cx, cy, h * 0.2, stroke=0, fill=1)
+    elif kind == "tank":
+        oval(w * 0.32, h * 0.24)
+    elif kind == "armoured_car":
+        c.line(x, y, x1, y1)
+        oval(w * 0.3, h * 0.22)
+    elif kind == "pontoon":
+        p = c.beginPath()
+        for sx in (-1, 1):
+            p.moveTo(cx + sx * w * 0.3, cy + h * 0.3)
+            p.lineTo(cx + sx * w * 0.14, cy + h * 0.12)
+            p.lineTo(cx + sx * w * 0.14, cy - h * 0.12)
+            p.lineTo(cx + sx * w * 0.3, cy - h * 0.3)
+        c.drawPath(p, stroke=1, fill=0)
+    elif kind == "engineer":
+        engineer(cy - h * 0.2)
+    elif kind == "rr_repair":
+        engineer(cy - h * 0.05)
+        c.line(x + w * 0.15, y + h * 0.2, x + w * 0.85, y + h * 0.2)
+        for px in (0.3, 0.5, 0.7):
+            c.line(x + w * px, y + h * 0.12, x + w * px, y + h * 0.28)
+    elif kind == "depot":
+        c.line(x, y + h * 0.3, x1, y + h * 0.3)
+    else:
+        letters(kind[:2].upper())
+    c.restoreState()
+
+
+def _mark(c: Canvas, faction: str | None, cx: float, cy: float, size: float) -> None:
+    """A faction's mark, or the event deck's hex for no faction, in the current fill colour.
+    Filled non-zero, so that where the mark's bars overlap (the cross, the trident) there is no hole."""
+    c.saveState()
+    c._fillMode = FILL_NON_ZERO  # type: ignore[attr-defined]  # no setter; restoreState resets it
+    if faction:
+        faction_mark(c, faction, cx, cy, size)
+    else:
+        _hexagon(c, cx, cy, size)
+    c.restoreState()
+
+
+def _faction_bullet(scenario: Scenario, faction: str | None, ink: RGB, neutral: RGB) -> Bullet:
+    """A small disc in the faction's colour carrying its mark; a diamond where no one faction is meant."""
+    found = scenario.faction(faction) if faction and faction != ALL else None
+
+    def draw(c: Canvas, cx: float, cy: float, size: float) -> None:
+        c.saveState()
+        if found is None:
+            c.setFillColorRGB(*neutral)
+            r = size * 0.36
+            p = c.beginPath()
+            p.moveTo(cx, cy + r)
+            p.lineTo(cx + r, cy)
+            p.lineTo(cx, cy - r)
+            p.lineTo(cx - r, cy)
+            p.close()
+            c.drawPath(p, stroke=0, fill=1)
+        else:
+            r = size * 0.5
+            c.setFillColorRGB(*hex_colour(found.colour))
+            c.setStrokeColorRGB(*ink)
+            c.setLineWidth(0.3)
+            c.circle(cx, cy, r, stroke=1, fill=1)
+            c.setFillColorRGB(*ink_on(found.colour))
+            _mark(c, found.id, cx, cy, r * 1.25)
+        c.restoreState()
+
+    return draw
+
+
+@dataclass(frozen=True)
+class Box:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def top(self) -> float:
+        return self.y + self.h
+
+
+def _frame(c: Canvas, x: float, y: float, style: CardStyle, pal: Palette) -> tuple[Box, Box, Box]:
+    """A card's coloured ground (to the bleed), its paper panel and thin inner frame. Returns the
+    title band's text box, the panel's text box and the foot strip."""
+    g, f = style.card, style.frame
+    w, h, bleed = g.width_mm * MM, g.height_mm * MM, g.bleed_mm * MM
+    border, band, radius = f.border_mm * MM, f.band_mm * MM, f.radius_mm * MM
+    c.saveState()
+    c.setFillColorRGB(*pal.colour)
+    c.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+    panel = Box(x + border, y + border, w - 2 * border, h - border - band)
+    c.setFillColorRGB(*pal.paper)
+    c.roundRect(panel.x, panel.y, panel.w, panel.h, radius, stroke=0, fill=1)
+    inner = f.inner_mm * MM
+    c.setStrokeColorRGB(*pal.accent)
+    c.setLineWidth(f.inner_pt)
+    c.roundRect(
+        panel.x + inner, panel.y + inner, panel.w - 2 * inner, panel.h - 2 * inner, max(0.0, radius - inner / 2)
+    )
+    c.restoreState()
+    pad = f.padding_mm * MM
+    safe = border  # text keeps a border's width inside the trim
+    band_box = Box(x + safe, panel.top + 1.2 * MM, w - 2 * safe, h - safe - panel.h - border - 1.2 * MM)
+    foot = f.foot_mm * MM
+    text_box = Box(panel.x + pad, panel.y + foot + 0.8 * MM, panel.w - 2 * pad, panel.h - foot - pad - 0.8 * MM)
+    foot_box = Box(panel.x + pad, panel.y + inner, panel.w - 2 * pad, foot - inner)
+    return band_box, text_box, foot_box
+
+
+def _band(
+    c: Canvas,
+    box: Box,
+    pal: Palette,
+    style: CardStyle,
+    label: str,
+    title: str,
+    mark: str | None,
+    *,
+    title_size: float | None = None,
+    title_min: float | None = None,
+) -> None:
+    """The title band: a letter-spaced label over the title (up to two lines), centred, with the
+    mark either side (the event deck's small hexes flank its label instead)."""
+    fonts = style.fonts
+    cx = box.x + box.w / 2
+    c.saveState()
+    c.setFillColorRGB(*pal.on_colour)
+    label_y = box.top - fonts.label
+    _spaced(c, label.upper(), SANS_BOLD, fonts.label, cx, label_y, 0.9)
+    room_top = box.top - fonts.label * 1.5
+    if mark is None:
+        half = (text_width(label.upper(), SANS_BOLD, fonts.label) + 0.9 * len(label)) / 2
+        for side in (-1, 1):
+            _hexagon(c, cx + side * (half + 2.2 * MM), label_y + fonts.label * 0.36, fonts.label * 0.95)
+        text_w = box.w - 2 * MM
+    else:
+        mark_size = min(box.h * 0.5, 7 * MM)
+        for side in (-1, 1):
+            mx = cx + side * (box.w / 2 - mark_size / 2 - 0.5 * MM)
+            _mark(c, mark, mx, box.y + (room_top - box.y) / 2, mark_size)
+        text_w = box.w - 2 * mark_size - 5 * MM
+    size, lines = fit_title(title, SANS_BOLD, title_size or fonts.title, title_min or fonts.title_min, text_w, 2)
+    lead = size * 1.08
+    block = lead * (len(lines) - 1) + size * 0.72
+    base = box.y + (room_top - box.y + block) / 2 - size * 0.72
+    c.setFont(SANS_BOLD, size)
+    for k, line in enumerate(lines):
+        c.drawCentredString(cx, base - k * lead, line)
+    c.restoreState()
+
+
+def _foot(c: Canvas, box: Box, pal: Palette, style: CardStyle, note: str, card_id: str, *, strong: bool) -> None:
+    """The foot strip: the discard/return note on the left (a filled tab if `strong`), the id right."""
+    fonts = style.fonts
+    c.saveState()
+    c.setStrokeColorRGB(*pal.rule)
+    c.setLineWidth(0.4)
+    c.line(box.x, box.top, box.x + box.w, box.top)
+    y = box.y + (box.h - fonts.foot * 0.72) / 2
+    id_w = text_width(card_id, SANS, fonts.card_id)
+    note_w = text_width(note, SANS_BOLD, fonts.foot)
+    size = fonts.foot
+    room = box.w - id_w - 2.5 * MM
+    if note_w > room:
+        size = fonts.foot * room / note_w
+        note_w = room
+    if strong:
+        pad = 1.0 * MM
+        c.setFillColorRGB(*pal.accent)
+        c.roundRect(
+            box.x - pad, y - 1.1 * MM + size * 0.25, note_w + 2 * pad, size + 1.1 * MM, 1.2 * MM, stroke=0, fill=1
+        )
+        c.setFillColorRGB(*ink_on(_hex(pal.accent)))
+    else:
+        c.setFillColorRGB(*pal.accent)
+    c.setFont(SANS_BOLD, size)
+    c.drawString(box.x, y, note)
+    c.setFillColorRGB(*pal.muted)
+    c.setFont(SANS, fonts.card_id)
+    c.drawRightString(box.x + box.w, y, card_id)
+    c.restoreState()
+
+
+# --- the fronts --------------------------------------------------------------------------------
+
+
+def event_front(c: Canvas, x: float, y: float, card: EventCard, scenario: Scenario, style: CardStyle) -> None:
+    pal = Palette.of(style.colours.events, style)
+    band, text, foot = _frame(c, x, y, style, pal)
+    _band(c, band, pal, style, "Event", card.title, None)
+    fonts = style.fonts
+    items: list[Para | Divider] = [
+        Para(((card.history, SANS_ITALIC),), fonts.history, pal.muted, centre=True, leading=1.25),
+        Divider(fonts.body, pal.accent, height=1.5),
+    ]
+    for k, effect in enumerate(card.effects):
+        sentence = effect_text(effect, scenario)
+        if effect.kind == "umpire":
+            runs: tuple[Run, ...] = ((UMPIRE + ":", SANS_BOLD), (sentence.removeprefix(UMPIRE + ":"), SANS))
+        else:
+            runs = ((sentence, SANS),)
+        who = effect.faction if effect.kind not in ("alliance", "umpire", "track_destroyed") else None
+        bullet = _faction_bullet(scenario, who, pal.ink, pal.accent)
+        items.append(Para(runs, fonts.body, pal.ink, bullet=bullet, space_before=0.35 if k else 0.0))
+    laid = fit(items, text.w, text.h, fonts.body_min / fonts.body, f"event card '{card.id}'")
+    draw_block(c, laid, text.x, text.top - (text.h - laid.height) * 0.4, text.w)
+    note = "Return to the deck and reshuffle" if card.returns_to_deck else "Discard after use"
+    _foot(c, foot, pal, style, note, card.id, strong=card.returns_to_deck)
+
+
+def slip_kind(slip: Slip) -> str:
+    if slip.units and slip.replacements:
+        return "Reinforcements + drafts"
+    return "Reinforcements" if slip.units else "Replacements"
+
+
+def _stand_tokens(scenario: Scenario, stands: dict[str, int], size: float, pal: Palette, indent: float) -> Tokens:
+    labels = stands_short(scenario, stands).split(", ")
+    return Tokens(
+        tuple(zip(stands, labels, strict=True)), size, _mix(pal.colour, pal.paper, 0.55), pal.ink, pal.ink, indent
+    )
+
+
+def slip_front(c: Canvas, x: float, y: float, faction: str, slip: Slip, scenario: Scenario, style: CardStyle) -> None:
+    found = scenario.faction(faction)
+    pal = Palette.of(found.colour if found else style.colours.events, style)
+    band, text, foot = _frame(c, x, y, style, pal)
+    adjective = found.adjective if found else faction
+    _band(c, band, pal, style, f"{adjective} pile  II.E", slip_kind(slip), faction)
+    fonts = style.fonts
+    items: list[Item] = [Para(((slip.text, SANS),), fonts.body, pal.ink)]
+    bullet = _faction_bullet(scenario, faction, pal.ink, pal.accent)
+    if slip.units:
+        items.append(Divider(fonts.body, pal.accent, height=1.6))
+        for k, unit in enumerate(slip.units):
+            runs: tuple[Run, ...] = ((unit.name, SANS_BOLD),)
+            if unit.flags:
+                runs += ((f"({', '.join(unit.flags)})", SANS_ITALIC),)
+            items.append(Para(runs, fonts.body, pal.ink, bullet=bullet, space_before=0.5 if k else 0.0))
+            items.append(_stand_tokens(scenario, unit.stands, fonts.body * 0.9, pal, 1.6 / 0.9))
+    if slip.replacements:
+        items.append(Divider(fonts.body, pal.accent, height=1.6))
+        items.append(Para((("Replacement stands", SANS_BOLD),), fonts.body, pal.ink, bullet=_plus(pal)))
+        items.append(_stand_tokens(scenario, slip.replacements, fonts.body * 0.9, pal, 1.6 / 0.9))
+    laid = fit(items, text.w, text.h, fonts.body_min / fonts.body, f"slip '{slip.id}'")
+    draw_block(c, laid, text.x, text.top - (text.h - laid.height) * 0.4, text.w)
+    note = "Back into the pile" if slip.returns_to_pile else "Set aside: does not return"
+    _foot(c, foot, pal, style, note, slip.id, strong=not slip.returns_to_pile)
+
+
+def _plus(pal: Palette) -> Bullet:
+    def draw(c: Canvas, cx: float, cy: float, size: float) -> None:
+        c.saveState()
+        c.setFillColorRGB(*pal.accent)
+        t, r = size * 0.2, size * 0.45
+        c.rect(cx - r, cy - t / 2, 2 * r, t, stroke=0, fill=1)
+        c.rect(cx - t / 2, cy - r, t, 2 * r, stroke=0, fill=1)
+        c.restoreState()
+
+    return draw
+
+
+def commander_id(scenario: Scenario, commander: Commander) -> str:
+    return f"{commander.faction}_{scenario.rank(commander):02d}"
+
+
+def obey_text(rating: int) -> str:
+    """II.C.1: a D10 at or under the rating obeys."""
+    if rating >= 10:
+        return "Roll D10: obeys on 1-10 (100%)"
+    if rating == 1:
+        return "Roll D10: obeys on a 1 only (10%)"
+    return f"Roll D10: obeys on 1-{rating} ({rating * 10}%)"
+
+
+def _sunburst(c: Canvas, cx: float, cy: float, size: float) -> None:
+    """The charisma sign: a disc with eight rays (no faction's mark looks like it)."""
+    r = size / 2
+    c.circle(cx, cy, r * 0.42, stroke=0, fill=1)
+    p = c.beginPath()
+    for k in range(8):
+        a = k * math.pi / 4
+        for da, rr in ((-0.17, r * 0.55), (0.0, r), (0.17, r * 0.55)):
+            (p.moveTo if da < 0 else p.lineTo)(cx + rr * math.cos(a + da), cy + rr * math.sin(a + da))
+        p.close()
+    c.drawPath(p, stroke=0, fill=1)
+
+
+def commander_front(c: Canvas, x: float, y: float, commander: Commander, scenario: Scenario, style: CardStyle) -> None:
+    found = scenario.faction(commander.faction)
+    pal = Palette.of(found.colour if found else style.colours.events, style)
+    band, text, foot = _frame(c, x, y, style, pal)
+    fonts = style.fonts
+    adjective = found.adjective if found else commander.faction
+    _band(
+        c, band, pal, style, f"{adjective} commander", commander.name, commander.faction,
+        title_size=fonts.name, title_min=fonts.name_min,
+    )  # fmt: skip
+    rating = commander.dependability
+    cx = text.x + text.w / 2
+    r = fonts.rating * 0.62
+    disc_h = 2 * r + fonts.label * 1.9
+    track_h = 4.4 * MM
+    words: list[Item] = [
+        Para(((obey_text(rating), SANS_BOLD),), fonts.body, pal.ink, centre=True),
+        Para(
+            (("After a failure, each next roll is 1 lower until he obeys (II.C.4).", SANS),),
+            fonts.history,
+            pal.muted,
+            centre=True,
+            space_before=0.2,
+        ),
+    ]
+    laid = fit(words, text.w, text.h / 3, fonts.body_min / fonts.body, f"commander '{commander.name}'")
+    charisma_h = 9.5 * MM
+    gap = (text.h - disc_h - track_h - laid.height - charisma_h) / 4
+    if gap < 0:
+        raise CardOverflow(f"commander '{commander.name}': the card is too small for its parts")
+    c.saveState()
+    # the rating, big, in a double ring
+    top = text.top - gap * 0.6
+    cy = top - r
+    c.setFillColorRGB(*pal.colour)
+    c.setStrokeColorRGB(*pal.accent)
+    c.setLineWidth(1.2)
+    c.circle(cx, cy, r, stroke=1, fill=1)
+    c.setStrokeColorRGB(*pal.paper)
+    c.setLineWidth(0.7)
+    c.circle(cx, cy, r - 1.8, stroke=1, fill=0)
+    c.setFillColorRGB(*pal.on_colour)
+    number = str(rating)
+    size = min(fonts.rating, fonts.rating * 1.3 * r / max(1.0, text_width(number, SANS_BOLD, fonts.rating)))
+    c.setFont(SANS_BOLD, size)
+    c.drawCentredString(cx, cy - size * 0.36, number)
+    c.setFillColorRGB(*pal.accent)
+    _spaced(c, "DEPENDABILITY", SANS_BOLD, fonts.label, cx, cy - r - fonts.label * 1.7, 0.9)
+    # the D10 track: the rolls that obey are filled
+    top -= disc_h + gap
+    cell = text.w / 10
+    for k in range(1, 11):
+        bx = text.x + (k - 1) * cell
+        obeys = k <= rating
+        c.setLineWidth(0.4)
+        c.setStrokeColorRGB(*pal.accent)
+        c.setFillColorRGB(*(pal.colour if obeys else pal.paper))
+        c.rect(bx + 0.3, top - track_h, cell - 0.6, track_h, stroke=1, fill=1)
+        c.setFillColorRGB(*(pal.on_colour if obeys else pal.muted))
+        c.setFont(SANS_BOLD if obeys else SANS, fonts.foot * 1.1)
+        c.drawCentredString(bx + cell / 2, top - track_h / 2 - fonts.foot * 0.4, str(k))
+    c.restoreState()
+    top -= track_h + gap
+    draw_block(c, laid, text.x, top, text.w)
+    top -= laid.height + gap
+    _charisma(c, cx, top, charisma_h, commander.charismatic, pal, style)
+    same = sum(1 for other in scenario.commanders if other.faction == commander.faction)
+    note = f"Rank {scenario.rank(commander)} of {same} (II.C.3)"
+    _foot(c, foot, pal, style, note, commander_id(scenario, commander), strong=False)
+
+
+def _charisma(
+    c: Canvas, cx: float, top: float, height: float, charismatic: bool, pal: Palette, style: CardStyle
+) -> None:
+    """II.C.5: a ribbon with the charisma sign, or a quiet 'Not charismatic'."""
+    fonts = style.fonts
+    c.saveState()
+    if not charismatic:
+        c.setFillColorRGB(*pal.muted)
+        c.setFont(SANS_ITALIC, fonts.history)
+        c.drawCentredString(cx, top - height / 2 - fonts.history * 0.36, "Not charismatic")
+        c.restoreState()
+        return
+    label = "CHARISMATIC"
+    size = fonts.body
+    w = text_width(label, SANS_BOLD, size) + 0.8 * len(label) + size * 3.6
+    rh = size * 1.7
+    ry = top - rh
+    notch = rh * 0.35
+    p = c.beginPath()
+    p.moveTo(cx - w / 2 - notch, ry)
+    p.lineTo(cx + w / 2 + notch, ry)
+    p.lineTo(cx + w / 2, ry + rh / 2)
+    p.lineTo(cx + w / 2 + notch, ry + rh)
+    p.lineTo(cx - w / 2 - notch, ry + rh)
+    p.lineTo(cx - w / 2, ry + rh / 2)
+    p.close()
+    c.setFillColorRGB(*pal.accent)
+    c.drawPath(p, stroke=0, fill=1)
+    on = ink_on(_hex(pal.accent))
+    c.setFillColorRGB(*on)
+    _spaced(c, label, SANS_BOLD, size, cx + size * 0.9, ry + rh / 2 - size * 0.36, 0.8)
+    _sunburst(c, cx - w / 2 + size * 1.2, ry + rh / 2, size * 1.3)
+    c.setFillColorRGB(*pal.muted)
+    c.setFont(SANS_ITALIC, fonts.history)
+    c.drawCentredString(cx, ry - fonts.history * 1.35, "Affects tabletop battles only (II.C.5)")
+    c.restoreState()
+
+
+def _hex(rgb: RGB) -> str:
+    return "#" + "".join(f"{round(v * 255):02X}" for v in rgb)
+
+
+# --- the backs ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Back:
+    colour: str
+    title: str
+    subtitle: str
+    marks: tuple[str | None, ...]
+    """Faction marks in the medallion (None: the event deck's hex)."""
+
+
+def draw_back(c: Canvas, back: Back, scenario: Scenario, style: CardStyle) -> None:
+    """A card back at (0, 0): the colour to the bleed, a lattice, a double frame, a medallion with
+    the deck's mark(s), the deck's name and the scenario's title."""
+    g = style.card
+    w, h, bleed = g.width_mm * MM, g.height_mm * MM, g.bleed_mm * MM
+    pal = Palette.of(back.colour, style)
+    on = pal.on_colour
+    light = on == (1.0, 1.0, 1.0)
+    faint = _mix(pal.colour, on, 0.16)
+    c.saveState()
+    c.setFillColorRGB(*pal.colour)
+    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+    # the lattice: diagonals both ways, clipped to the bleed box
+    clip = c.beginPath()
+    clip.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed)
+    c.clipPath(clip, stroke=0, fill=0)
+    c.setStrokeColorRGB(*faint)
+    c.setLineWidth(0.5)
+    step = 3.6 * MM
+    span = w + h + 4 * bleed
+    k = -span
+    while k <= span:
+        c.line(w / 2 + k - span, h / 2 - span, w / 2 + k + span, h / 2 + span)
+        c.line(w / 2 + k - span, h / 2 + span, w / 2 + k + span, h / 2 - span)
+        k += step
+    # the double frame, inside the safe area
+    border = style.frame.border_mm * MM
+    c.setStrokeColorRGB(*_mix(pal.colour, on, 0.75))
+    c.setLineWidth(0.9)
+    c.roundRect(border, border, w - 2 * border, h - 2 * border, 2 * MM, stroke=1, fill=0)
+    c.setLineWidth(0.35)
+    c.roundRect(border + 1.2 * MM, border + 1.2 * MM, w - 2 * border - 2.4 * MM, h - 2 * border - 2.4 * MM, 1.4 * MM)
+    # the medallion
+    cx, cy, r = w / 2, h * 0.58, 15 * MM
+    disc = pal.paper if light else pal.ink
+    c.setFillColorRGB(*pal.colour)
+    c.circle(cx, cy, r + 1.6 * MM, stroke=0, fill=1)
+    c.setStrokeColorRGB(*on)
+    c.setLineWidth(0.6)
+    c.circle(cx, cy, r + 1.0 * MM, stroke=1, fill=0)
+    c.setFillColorRGB(*disc)
+    c.circle(cx, cy, r, stroke=0, fill=1)
+    c.setStrokeColorRGB(*pal.colour)
+    c.setLineWidth(0.5)
+    c.circle(cx, cy, r - 1.2 * MM, stroke=1, fill=0)
+    c.setFillColorRGB(*pal.colour)
+    if len(back.marks) == 1:
+        _mark(c, back.marks[0], cx, cy, r * 1.15)
+    else:
+        across = math.ceil(math.sqrt(len(back.marks)))
+        down = math.ceil(len(back.marks) / across)
+        step = r * 1.05 / across
+        for k, mark in enumerate(back.marks):
+            col, row = k % across, k // across
+            mx = cx + (col - (across - 1) / 2) * step
+            my = cy - (row - (down - 1) / 2) * step
+            _mark(c, mark, mx, my, step * 0.7)
+    # the name, on a plain plate so the lattice does not run through it
+    fonts = style.fonts
+    plate_h = fonts.back_title * 1.9
+    plate_y = cy - r - 4.5 * MM - plate_h
+    c.setFillColorRGB(*pal.colour)
+    c.rect(border + 1.2 * MM + 0.4, plate_y, w - 2 * border - 2.4 * MM - 0.8, plate_h, stroke=0, fill=1)
+    c.setFillColorRGB(*on)
+    size, lines = fit_title(
+        back.title.upper(), SANS_BOLD, fonts.back_title, fonts.back_title * 0.6, w - 2 * border - 6 * MM, 1
+    )
+    c.setFont(SANS_BOLD, size)
+    c.drawCentredString(cx, plate_y + (plate_h - size * 0.72) / 2, lines[0])
+    sub_y = plate_y - fonts.back_sub * 1.8
+    c.setFillColorRGB(*_mix(pal.colour, on, 0.8))
+    _spaced(c, back.subtitle.upper(), SANS_BOLD, fonts.back_sub, cx, sub_y, 0.6)
+    title = scenario.meta.title
+    c.setFont(SANS_BOLD_ITALIC, fonts.back_sub * 1.25)
+    c.drawCentredString(cx, border + 4.2 * MM, title)
+    c.restoreState()
+
+
+# --- the decks and the sheet -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deck:
+    title: str
+    """For the bookmarks: 'Event deck', 'Red reinforcement pile', 'Commanders'."""
+    back: Back
+    fronts: tuple[Callable[[Canvas, float, float], None], ...]
+
+
+def decks(scenario: Scenario, style: CardStyle) -> list[Deck]:
+    """The event deck, each faction's pile (in the scenario's faction order), the commanders."""
+    events = Deck(
+        "Event deck",
+        Back(style.colours.events, "Events", "Random event  II.A", (None,)),
+        tuple(partial(event_front, card=card, scenario=scenario, style=style) for card in scenario.cards.events),
+    )
+    order = [f.id for f in scenario.meta.factions]
+    piles = sorted(scenario.cards.piles, key=lambda f: order.index(f) if f in order else len(order))
+    out = [events]
+    for faction in piles:
+        found = scenario.faction(faction)
+        adjective = found.adjective if found else faction
+        out.append(
+            Deck(
+                f"{adjective} reinforcement pile",
+                Back(
+                    found.colour if found else style.colours.events, adjective, "Reinforcement pile  II.E", (faction,)
+                ),
+                tuple(
+                    partial(slip_front, faction=faction, slip=slip, scenario=scenario, style=style)
+                    for slip in scenario.cards.piles[faction]
+                ),
+            )
+        )
+    commanders = sorted(scenario.commanders, key=lambda m: order.index(m.faction) if m.faction in order else len(order))
+    marks = tuple(f for f in order if any(m.faction == f for m in commanders))
+    out.append(
+        Deck(
+            "Commanders",
+            Back(style.colours.commanders_back, "Commanders", "Command control  II.C", marks),
+            tuple(partial(commander_front, commander=m, scenario=scenario, style=style) for m in commanders),
+        )
+    )
+    return out
+
+
+class _Halo:
+    """Stands in for the canvas while `crop_marks` draws, so the same marks come out as a wider
+    white line: drawn first, it keeps the hairline legible where it crosses a neighbour's bleed."""
+
+    def __init__(self, c: Canvas, width: float) -> None:
+        self._c = c
+        self._width = width
+
+    def saveState(self) -> None:  # noqa: N802 - reportlab's names
+        self._c.saveState()
+
+    def restoreState(self) -> None:  # noqa: N802
+        self._c.restoreState()
+
+    def setStrokeColorRGB(self, r: float, g: float, b: float) -> None:  # noqa: N802
+        self._c.setStrokeColorRGB(1, 1, 1)
+
+    def setLineWidth(self, width: float) -> None:  # noqa: N802
+        self._c.setLineWidth(self._width)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        self._c.line(x1, y1, x2, y2)
+
+
+def draw_crop_marks(c: Canvas, slots: Sequence[tuple[float, float]], style: CardStyle) -> None:
+    """Crop marks at the trim corners of the given slots, a bleed outside, over white halos."""
+    g = style.card
+    w, h = g.width_mm * MM, g.height_mm * MM
+    bleed, length = g.bleed_mm * MM, g.crop_mark_mm * MM
+    if g.crop_halo_pt > 0:
+        halo = cast("Canvas", _Halo(c, g.crop_halo_pt))
+        for x, y in slots:
+            crop_marks(halo, x, y, w, h, bleed=bleed, length=length)
+    for x, y in slots:
+        crop_marks(c, x, y, w, h, bleed=bleed, length=length)
+
+
+def sheets(count: int, per_sheet: int) -> list[range]:
+    """The card indices on each sheet of a deck of `count` cards."""
+    return [range(k, min(k + per_sheet, count)) for k in range(0, count, per_sheet)]
+
+
+def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) -> list[Part]:
+    """The cards as one part: each deck's sheets of fronts, each followed by its backs."""
+    s = style or card_style()
+    size = PAPER[paper]
+    buf = io.BytesIO()
+    c = new_canvas(buf, size, scenario, "Cards")
+    fronts, backs = card_slots(paper, s), back_slots(paper, s)
+    per_sheet = len(fronts)
+    g = s.card
+    w, h, bleed = g.width_mm * MM, g.height_mm * MM, g.bleed_mm * MM
+    bookmarks: list[tuple[str, int]] = []
+    page = 0
+    for number, deck in enumerate(decks(scenario, s)):
+        form = f"kitgenCardBack{number}"
+        c.beginForm(form, -math.ceil(bleed), -math.ceil(bleed), math.ceil(w + bleed), math.ceil(h + bleed))
+        draw_back(c, deck.back, scenario, s)
+        c.endForm()
+        bookmarks.append((deck.title, page))
+        for sheet in sheets(len(deck.fronts), per_sheet):
+            used = [fronts[k - sheet.start] for k in sheet]
+            for k, (x, y) in zip(sheet, used, strict=True):
+                deck.fronts[k](c, x, y)
+            draw_crop_marks(c, used, s)
+            c.showPage()
+            for k in sheet:
+                x, y = backs[k - sheet.start]
+                c.saveState()
+                c.translate(x, y)
+                c.doForm(form)
+                c.restoreState()
+            c.showPage()
+            page += 2
+    c.save()
+    return [
+        Part(
+            file=f"cards-{paper}.pdf",
+            title="Cards",
+            purpose=(
+                "the event deck, the reinforcement piles and the commander cards, poker size, nine to a sheet: "
+                "print double-sided, flipping on the long edge, and cut at the crop marks"
+            ),
+            pdf=buf.getvalue(),
+            pages=page,
+            bookmarks=tuple(bookmarks),
+        )
+    ]

@@ -1,0 +1,151 @@
+"""The boxed campaign kit: every printed part as its own PDF, and `campaign-kit.pdf` joining
+them behind a contents page, with an outline of parts and their sections."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from kitgen.mapping.hexmap import HexMap
+from kitgen.model.scenario import Scenario
+from kitgen.render.pages import PAPER, PAPER_NAMES, Part
+
+Builder = Callable[[], list[Part]]
+
+
+def kit_builders(scenario: Scenario, hex_map: HexMap, paper: str) -> Iterator[tuple[str, Builder]]:
+    """(what, build) for each part of the kit, in the order of the box's contents."""
+    from kitgen.mapping.places import place_hexes
+    from kitgen.products.booklet import build_booklet
+    from kitgen.products.cards import build_cards
+    from kitgen.products.counters import build_counters
+    from kitgen.products.forms import build_charts, build_forms
+
+    hex_ids = place_hexes(scenario, hex_map)
+    yield "rules booklet", lambda: build_booklet(scenario, hex_ids, paper)
+    yield "map", lambda: map_parts(scenario, hex_map, paper)
+    yield "counters", lambda: build_counters(scenario, paper)
+    yield "cards", lambda: build_cards(scenario, paper)
+    yield "player aids", lambda: build_charts(scenario, paper)
+    yield "forms", lambda: build_forms(scenario, paper)
+
+
+def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
+    from kitgen.mapping.places import place_hexes
+    from kitgen.model.scenario import name_key
+    from kitgen.products.mapsheets import MapSheet
+    from kitgen.render.style import map_style
+
+    hexes = place_hexes(scenario, hex_map)
+    positions = [(u.faction, hexes[name_key(u.at)]) for u in scenario.setup.units if name_key(u.at) in hexes]
+    sheet = MapSheet(hex_map, scenario, map_style(), positions)
+    poster = sheet.poster("true")
+    tiles, tiling = sheet.tiles(paper)
+    n = tiling.columns * tiling.rows
+    return [
+        Part(
+            "map-poster.pdf",
+            "Map poster",
+            "the whole map with the units' starting positions on one sheet, for a plotter or print shop",
+            poster,
+            1,
+        ),
+        Part(
+            f"map-tiles-{paper}.pdf",
+            "Map tiles",
+            f"the map with the starting positions: an assembly page and {n} tiles to print on "
+            f"{PAPER_NAMES[paper]} and join",
+            tiles,
+            1 + n,
+            (("Assembly", 0), ("Tiles", 1)),
+        ),
+    ]
+
+
+def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
+    """`campaign-kit.pdf`: a contents page, then every part that prints on `paper` (the
+    poster stays a file of its own), with an outline of parts and their sections."""
+    from pypdf import PdfReader, PdfWriter
+
+    joined = [p for p in parts if p.file != "map-poster.pdf"]
+    first = 2  # page 1 is the contents
+    starts = []
+    for p in joined:
+        starts.append(first)
+        first += p.pages
+    writer = PdfWriter()
+    writer.append(PdfReader(io.BytesIO(_contents(scenario, joined, starts, paper))))
+    for part, start in zip(joined, starts, strict=True):
+        writer.append(PdfReader(io.BytesIO(part.pdf)), import_outline=False)
+        top = writer.add_outline_item(title=part.title, page_number=start - 1)
+        for title, page in part.bookmarks:
+            writer.add_outline_item(title=title, page_number=start - 1 + page, parent=top)
+    writer.add_metadata(
+        {
+            "/Title": f"{scenario.meta.title}: the campaign kit",
+            "/Author": "kitgen",
+            "/Subject": scenario.meta.subtitle,
+            "/Creator": "kitgen",
+        }
+    )
+    writer.page_mode = "/UseOutlines"
+    out = io.BytesIO()
+    writer.write(out)
+    return Part(
+        "campaign-kit.pdf",
+        "The whole kit",
+        "every part above in one file, behind a contents page (the poster aside)",
+        out.getvalue(),
+        first - 1,
+    )
+
+
+def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: str) -> bytes:
+    """The contents page: each part, its first page in the kit, and what it is for."""
+    from reportlab.lib.utils import simpleSplit
+
+    from kitgen.render.fonts import SANS, SANS_BOLD
+    from kitgen.render.pages import MM, new_canvas
+
+    w, h = PAPER[paper]
+    out = io.BytesIO()
+    c = new_canvas(out, (w, h), scenario, "the campaign kit")
+    margin = 20 * MM
+    y = h - margin
+    c.setFont(SANS_BOLD, 26)
+    c.drawString(margin, y - 20, scenario.meta.title)
+    c.setFont(SANS, 12)
+    c.drawString(margin, y - 40, scenario.meta.subtitle)
+    c.setFont(SANS_BOLD, 15)
+    c.drawString(margin, y - 80, "The campaign kit: contents")
+    y -= 110
+    for part, start in zip(parts, starts, strict=True):
+        c.setFont(SANS_BOLD, 11)
+        c.drawString(margin, y, part.title)
+        c.drawRightString(w - margin, y, f"page {start}")
+        c.setFont(SANS, 9)
+        for line in simpleSplit(
+            f"{part.purpose}. {part.pages} page{'s' if part.pages != 1 else ''}; file {part.file}.",
+            SANS,
+            9,
+            w - 2 * margin - 60,
+        ):
+            y -= 12
+            c.drawString(margin + 12, y, line)
+        y -= 20
+    c.setFont(SANS, 8)
+    c.drawString(
+        margin, margin, f"Made by kitgen from the scenario data ({scenario.meta.id}); {PAPER_NAMES[paper]} pages."
+    )
+    c.showPage()
+    c.save()
+    return out.getvalue()
+
+
+def write_kit(parts: list[Part], out: Path) -> None:
+    """Each part written whole or not at all (a temporary file renamed into place)."""
+    from kitgen.outputs import write_atomic
+
+    for part in parts:
+        write_atomic(out / part.file, part.pdf)

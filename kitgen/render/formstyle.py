@@ -1,0 +1,95 @@
+"""The player aids' and forms' look, read from layouts/forms.yaml (no style number lives in code)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from pydantic import Field
+
+from kitgen.model.base import Colour, Model
+from kitgen.render.style import layouts_dir
+
+Length = float
+
+
+class FormColours(Model):
+    ink: Colour
+    muted: Colour
+    band: Colour
+    heading: Colour
+    header: Colour
+    tint: Colour
+    rule: Colour
+    prohibited: Colour
+    marked: Colour
+    paper: Colour
+
+
+class FormFonts(Model):
+    title: float = Field(gt=0)
+    band_note: float = Field(gt=0)
+    heading: float = Field(gt=0)
+    body: float = Field(gt=0)
+    table: float = Field(gt=0)
+    header: float = Field(gt=0)
+    small: float = Field(gt=0)
+    field: float = Field(gt=0)
+    footer: float = Field(gt=0)
+    track: float = Field(gt=0)
+    min: float = Field(gt=0)
+
+
+class FormWidths(Model):
+    frame: Length = Field(gt=0)
+    rule: Length = Field(gt=0)
+    writing: Length = Field(gt=0)
+    heavy: Length = Field(gt=0)
+
+
+class ChartLayout(Model):
+    row: Length = Field(gt=0)
+    header_row: Length = Field(gt=0)
+    leading: Length = Field(gt=0)
+    commander_rows: int = Field(ge=1)
+
+
+class FormLayout(Model):
+    order_rows: int = Field(ge=1)
+    order_row: Length = Field(gt=0)
+    command_rows: int = Field(ge=1)
+    battle_unit_rows: int = Field(ge=1)
+    form_row: Length = Field(gt=0)
+    vp_track_max: int = Field(ge=1)
+    vp_track_rows: int = Field(ge=1)
+    vp_box: Length = Field(gt=0)
+    turns: int = Field(ge=1)
+    turns_per_row: int = Field(ge=1)
+    roll_boxes: int = Field(ge=1)
+    box: Length = Field(gt=0)
+
+
+class FormStyle(Model):
+    margin_mm: float = Field(ge=0)
+    band_mm: float = Field(gt=0)
+    footer_mm: float = Field(gt=0)
+    gap: Length = Field(ge=0)
+    colours: FormColours
+    fonts: FormFonts
+    widths: FormWidths
+    charts: ChartLayout
+    forms: FormLayout
+
+
+@cache
+def form_style(path: Path | None = None) -> FormStyle:
+    """The player aids' and forms' style; a bad layouts file is a KitgenError naming its line."""
+    from kitgen.errors import KitgenError
+    from kitgen.validation import validate
+    from kitgen.yamlsource import load_yaml
+
+    located = load_yaml(path or layouts_dir() / "forms.yaml")
+    style, problems = validate(located, FormStyle)
+    if problems or style is None:
+        raise KitgenError(located.problems + problems)
+    return style

@@ -1,0 +1,126 @@
+"""`kitgen kit` (issue 5): every part written, `campaign-kit.pdf` joining them behind a
+contents page with an outline, exact page sizes, embedded fonts, metadata, a summary."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+from kitgen.cli import app
+from kitgen.render.pages import PAPER
+
+EXPECTED = [
+    "rules-a4.pdf",
+    "rules-booklet-a5.pdf",
+    "map-poster.pdf",
+    "map-tiles-a4.pdf",
+    "counters-a4.pdf",
+    "cards-a4.pdf",
+    "player-aids-a4.pdf",
+    "forms-a4.pdf",
+    "campaign-kit.pdf",
+]
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    out = tmp_path_factory.mktemp("kit")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KITGEN_CACHE", str(tmp_path_factory.mktemp("cache")))
+        mp.setenv("COLUMNS", "200")
+        result = CliRunner().invoke(app, ["kit", "--paper", "a4", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out, result.output
+
+
+def test_the_kit_writes_every_part_and_lists_them(kit: tuple[Path, str]) -> None:
+    """Issue 5: "It writes the parts as separate PDFs and one combined campaign-kit.pdf"; "a clear
+    summary at the end listing every file, its pages and what it is for"."""
+    out, summary = kit
+    assert sorted(p.name for p in out.iterdir()) == sorted(EXPECTED)
+    for name in EXPECTED:
+        pages = len(PdfReader(out / name).pages)
+        assert re.search(rf"{re.escape(name)}\s+│?\s*{pages}\b", summary), (name, pages)
+
+
+def test_the_combined_kit_has_a_contents_page_and_an_outline(kit: tuple[Path, str]) -> None:
+    """Issue 5: "one combined campaign-kit.pdf with bookmarks and a contents page": every part
+    but the poster, in order, its first page named on the contents page."""
+    out, _ = kit
+    joined = [n for n in EXPECTED if n not in ("map-poster.pdf", "campaign-kit.pdf")]
+    counts = [len(PdfReader(out / n).pages) for n in joined]
+    reader = PdfReader(out / "campaign-kit.pdf")
+    assert len(reader.pages) == 1 + sum(counts)
+    contents = re.sub(r"\s+", " ", reader.pages[0].extract_text())
+    first = 2
+    for name, count in zip(joined, counts, strict=True):
+        assert name in contents and f"page {first}" in contents, name
+        first += count
+    tops = [item for item in reader.outline if not isinstance(item, list)]
+    assert len(tops) == len(joined)
+    starts = [reader.get_destination_page_number(item) for item in tops]  # type: ignore[arg-type]
+    assert starts == [sum(counts[:i]) + 1 for i in range(len(joined))]
+    assert reader.metadata is not None and reader.metadata.title == "Denikin's War: the campaign kit"
+
+
+def test_every_page_is_exactly_a4_and_every_font_embedded(kit: tuple[Path, str]) -> None:
+    """Issue 5: "pdfinfo/pdffonts (poppler) show every font embedded and the expected page sizes";
+    the booklet's imposed sheets are A4 landscape, the poster its own size."""
+    out, _ = kit
+    w, h = PAPER["a4"]
+    for name in EXPECTED:
+        if name == "map-poster.pdf":
+            continue
+        for page in PdfReader(out / name).pages:
+            size = sorted((float(page.mediabox.width), float(page.mediabox.height)))
+            assert size == pytest.approx(sorted((w, h)), abs=0.01), name
+        try:
+            listing = subprocess.run(["pdffonts", str(out / name)], capture_output=True, check=True).stdout.decode()
+        except FileNotFoundError:
+            pytest.skip("pdffonts (poppler-utils) is not installed")
+        rows = listing.splitlines()[2:]
+        assert rows and all(re.search(r"\byes\s+yes\s+yes\b", r) for r in rows), (name, rows)
+        meta = PdfReader(out / name).metadata
+        assert meta is not None and meta.author == "kitgen" and meta.title and meta.subject, name
+
+
+def test_the_combined_kit_is_the_same_on_a_rerun() -> None:
+    """Issue 5: "The same inputs give byte-identical PDFs on a rerun" (the join included)."""
+    from kitgen.loader import load_scenario
+    from kitgen.products.kit import combined
+    from kitgen.render.pages import Part
+
+    scenario = load_scenario("denikin-1919")
+    from reportlab.pdfgen import canvas
+
+    buffer = io.BytesIO()
+    c = canvas.Canvas(buffer, pagesize=PAPER["a4"], invariant=1)
+    c.showPage()
+    c.save()
+    part = Part("x.pdf", "X", "a test", buffer.getvalue(), 1, (("first", 0),))
+    assert combined(scenario, [part], "a4").pdf == combined(scenario, [part], "a4").pdf
+
+
+def test_a_failed_kit_leaves_earlier_files_untouched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standards: "a failed run leaves earlier outputs ... untouched": the parts are all built
+    before any file is written."""
+    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path / "cache"))
+    earlier = tmp_path / "rules-a4.pdf"
+    earlier.write_bytes(b"earlier")
+
+    def broken(*_: object) -> list[object]:
+        raise RuntimeError("the counters broke")
+
+    monkeypatch.setattr("kitgen.products.counters.build_counters", broken)
+    result = CliRunner().invoke(app, ["kit", "--out", str(tmp_path)])
+    assert result.exit_code != 0
+    assert earlier.read_bytes() == b"earlier" and sorted(p.name for p in tmp_path.iterdir()) == [
+        "cache",
+        "rules-a4.pdf",
+    ]

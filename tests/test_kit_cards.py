@@ -1,0 +1,451 @@
+"""The printed cards: the event deck (II.A), the reinforcement piles (II.E) and the commander cards
+(II.C), poker size with bleed and crop marks, backs mirrored for long-edge duplex.
+
+Text is checked with pypdf; pixels with poppler's pdftoppm at 150 dpi."""
+
+from __future__ import annotations
+
+import io
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pypdf
+import pytest
+from PIL import Image
+
+from kitgen.model.forces import Effect
+from kitgen.model.scenario import Scenario
+from kitgen.products.cards import (
+    CardOverflow,
+    back_slots,
+    build_cards,
+    card_slots,
+    draw_crop_marks,
+    effect_text,
+    event_front,
+)
+from kitgen.render.cardstyle import card_style
+from kitgen.render.pages import MM, PAPER, Part, hex_colour, new_canvas
+
+STYLE = card_style()
+CARD_W, CARD_H = 63 * MM, 88 * MM
+BLEED = 3 * MM
+DPI = 150
+K = DPI / 72
+STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
+
+poppler = pytest.mark.skipif(
+    not all(shutil.which(tool) for tool in ("pdffonts", "pdftoppm")),
+    reason="poppler-utils (make system-deps) is needed to inspect the PDFs",
+)
+
+
+@pytest.fixture(scope="module")
+def parts(scenario: Scenario, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Part, Path]]:
+    folder = tmp_path_factory.mktemp("cards")
+    out = {}
+    for paper in ("a4", "letter"):
+        [part] = build_cards(scenario, paper)
+        path = folder / part.file
+        path.write_bytes(part.pdf)
+        out[paper] = (part, path)
+    return out
+
+
+@pytest.fixture(scope="module")
+def texts(parts: dict[str, tuple[Part, Path]]) -> dict[str, list[str]]:
+    """Each paper's pages as text, whitespace collapsed."""
+    return {
+        paper: [words(page.extract_text()) for page in pypdf.PdfReader(path).pages]
+        for paper, (_, path) in parts.items()
+    }
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def render(path: Path, page: int) -> np.ndarray:
+    """Page `page` (0-based) as an RGB array at 150 dpi."""
+    png = subprocess.run(
+        ["pdftoppm", "-r", str(DPI), "-png", "-f", str(page + 1), "-l", str(page + 1), str(path)],
+        capture_output=True,
+        check=True,
+    ).stdout
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+
+
+def pixel(image: np.ndarray, page_h: float, x: float, y: float) -> np.ndarray:
+    """The pixel at page point (x, y)."""
+    return image[int(round((page_h - y) * K)), int(round(x * K))]
+
+
+def colour(value: str) -> np.ndarray:
+    return np.array([round(v * 255) for v in hex_colour(value)])
+
+
+def deck_pages(part: Part, title: str) -> range:
+    """The pages of one deck (fronts and backs), from the part's bookmarks."""
+    starts = dict(part.bookmarks)
+    following = sorted(p for p in starts.values() if p > starts[title])
+    return range(starts[title], following[0] if following else part.pages)
+
+
+# --- content ---------------------------------------------------------------------------------
+
+
+def test_every_event_title_slip_and_commander_is_printed(texts: dict[str, list[str]], scenario: Scenario) -> None:
+    for paper in ("a4", "letter"):
+        text = " ".join(texts[paper])
+        for card in scenario.cards.events:
+            assert words(card.title) in text, card.title
+            assert words(card.history) in text, card.id
+            assert card.id in text
+        for faction, slips in scenario.cards.piles.items():
+            for slip in slips:
+                assert slip.id in text, (faction, slip.id)
+                assert words(slip.text) in text, slip.id
+                for unit in slip.units:
+                    assert unit.name in text, slip.id
+        for commander in scenario.commanders:
+            assert commander.name in text, commander.name
+
+
+def test_every_effect_is_printed_in_words(texts: dict[str, list[str]], scenario: Scenario) -> None:
+    text = " ".join(texts["a4"])
+    for card in scenario.cards.events:
+        for effect in card.effects:
+            assert words(effect_text(effect, scenario)) in text, (card.id, effect.kind)
+
+
+def test_59_events_make_7_sheets_of_fronts_each_followed_by_its_backs(
+    parts: dict[str, tuple[Part, Path]], texts: dict[str, list[str]], scenario: Scenario
+) -> None:
+    assert len(scenario.cards.events) == 59
+    part = parts["a4"][0]
+    pages = texts["a4"]
+    with_titles = [k for k, t in enumerate(pages) if any(words(e.title) in t for e in scenario.cards.events)]
+    assert with_titles == [0, 2, 4, 6, 8, 10, 12]
+    assert deck_pages(part, "Event deck") == range(0, 14)
+    for k in range(1, 14, 2):  # backs: the deck's name, no card text
+        assert pages[k].count("EVENTS") == (9 if k < 13 else 59 - 6 * 9)
+    piles = sum(math.ceil(len(slips) / 9) for slips in scenario.cards.piles.values())
+    assert part.pages == 2 * (7 + piles + math.ceil(len(scenario.commanders) / 9))
+
+
+def test_discard_or_return_note_follows_the_card(texts: dict[str, list[str]], scenario: Scenario) -> None:
+    """RULES-NOTES: event cards are discarded unless they say they go back; slips go back unless
+    they say otherwise (II.E)."""
+    text = " ".join(texts["a4"])
+    back = sum(card.returns_to_deck for card in scenario.cards.events)
+    assert 0 < back < len(scenario.cards.events)
+    assert text.count("Return to the deck and reshuffle") == back
+    assert text.count("Discard after use") == len(scenario.cards.events) - back
+    slips = [slip for pile in scenario.cards.piles.values() for slip in pile]
+    kept = sum(not slip.returns_to_pile for slip in slips)
+    assert kept > 0
+    assert text.count("Set aside: does not return") == kept
+    assert text.count("Back into the pile") == len(slips) - kept
+
+
+def test_commander_cards_give_rating_rank_charisma_and_the_obey_odds(
+    parts: dict[str, tuple[Part, Path]], texts: dict[str, list[str]], scenario: Scenario
+) -> None:
+    """II.C.1 obey on a D10 at or under the rating; II.C.3 rank; II.C.5 charisma."""
+    part = parts["a4"][0]
+    pages = " ".join(texts["a4"][k] for k in deck_pages(part, "Commanders"))
+    for commander in scenario.commanders:
+        same = sum(c.faction == commander.faction for c in scenario.commanders)
+        card = pages[pages.index(f"COMMANDER {commander.name} ") :]
+        card = card[: card.index(f"_{scenario.rank(commander):02d}") + 3]
+        assert f"Rank {scenario.rank(commander)} of {same} (II.C.3)" in card
+        assert f"{commander.name} {commander.dependability} DEPENDABILITY" in card
+        odds = {10: "obeys on 1-10 (100%)", 1: "obeys on a 1 only (10%)"}.get(
+            commander.dependability, f"obeys on 1-{commander.dependability} ({commander.dependability * 10}%)"
+        )
+        assert odds in card, commander.name
+        assert ("CHARISMATIC" in card) == commander.charismatic, commander.name
+        assert ("Not charismatic" in card) != commander.charismatic
+    trotsky = scenario.commanders[0]
+    assert trotsky.name == "Trotsky" and scenario.rank(trotsky) == 1
+
+
+# --- effect_text -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("effect", "expected"),
+    [
+        ({"kind": "vp", "faction": "whites", "amount": -2}, "Whites lose 2 VP."),
+        ({"kind": "vp", "faction": "reds", "amount": 3}, "Reds gain 3 VP."),
+        ({"kind": "draws", "faction": "reds", "draws": 1}, "Reds draw 1 extra reinforcement slip (II.E)."),
+        ({"kind": "draws", "faction": "ukrainians", "draws": 2}, "Ukrainians draw 2 extra reinforcement slips (II.E)."),
+        (
+            {"kind": "command", "faction": "reds", "modifier": 1, "turns": 2},
+            "+1 to Red command-control rolls this turn and the next (II.C): orders are harder to obey.",
+        ),
+        (
+            {"kind": "command", "faction": "whites", "modifier": -1, "turns": 1},
+            "\u22121 to White command-control rolls this turn (II.C): orders are easier to obey.",
+        ),
+        (
+            {"kind": "movement", "faction": "whites", "modifier": 1, "turns": 2, "unit_types": ["infantry", "cavalry"]},
+            "+1 MP for White infantry and cavalry this turn and the next (A).",
+        ),
+        (
+            {"kind": "movement", "faction": "all", "modifier": -1, "turns": 1},
+            "\u22121 MP for the land units of every faction this turn (A).",
+        ),
+        ({"kind": "supply_cut", "faction": "whites", "turns": 1}, "White units count as out of supply this turn (B)."),
+        ({"kind": "track_destroyed", "at": "Kirovograd"}, "The railway at Kirovograd is wrecked (C.2)."),
+        (
+            {"kind": "alliance", "factions": ["reds", "makhnovists"], "turns": 3},
+            "Reds and Makhnovists are allies, not enemies, this turn and the next 2.",
+        ),
+        (
+            {
+                "kind": "units",
+                "faction": "ukrainians",
+                "at": "Kirovograd",
+                "units": [
+                    {
+                        "name": "Grigoriev's insurgents",
+                        "type": "infantry",
+                        "stands": {"infantry": 3, "machine_gun": 1},
+                        "flags": ["partisan"],
+                    }
+                ],
+            },
+            "Joins the Ukrainians at Kirovograd: Grigoriev's insurgents (3 infantry, 1 machine-gun; partisan).",
+        ),
+        (
+            {"kind": "remove_stands", "faction": "reds", "stand": "infantry", "count": 3},
+            "Reds lose 3 infantry stands, from units of their choice.",
+        ),
+        (
+            {"kind": "remove_stands", "faction": "reds", "stand": "artillery", "count": 1},
+            "Reds lose 1 artillery stand, from a unit of their choice.",
+        ),
+        (
+            {"kind": "remove_stands", "faction": "all", "stand": "infantry", "count": 2},
+            "Every faction loses 2 infantry stands, from units of its choice.",
+        ),
+        ({"kind": "town_owner", "at": "Gulai Pole", "faction": "whites"}, "Gulai Pole passes to the Whites."),
+        ({"kind": "umpire", "text": "Remove Denikin from play."}, "Umpire ruling: Remove Denikin from play."),
+    ],
+)
+def test_effect_text(scenario: Scenario, effect: dict[str, object], expected: str) -> None:
+    assert effect_text(Effect.model_validate(effect), scenario) == expected
+
+
+def test_every_effect_of_the_deck_reads_as_a_sentence(scenario: Scenario) -> None:
+    for card in scenario.cards.events:
+        for effect in card.effects:
+            text = effect_text(effect, scenario)
+            assert text[-1] == "." and "None" not in text and "_" not in text, (card.id, text)
+
+
+# --- the sheet: trim, bleed, crop marks ------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_nine_poker_slots_on_the_page_two_bleeds_apart(paper: str) -> None:
+    page_w, page_h = PAPER[paper]
+    slots = card_slots(paper, STYLE)
+    assert len(slots) == 9
+    assert (STYLE.card.width_mm, STYLE.card.height_mm, STYLE.card.bleed_mm) == (63, 88, 3)
+    for x, y in slots:
+        assert x > 0 and y > 0 and x + CARD_W < page_w and y + CARD_H < page_h
+    xs, ys = sorted({round(x, 6) for x, _ in slots}), sorted({round(y, 6) for _, y in slots})
+    assert len(xs) == 3 and len(ys) == 3
+    for a, b in zip(xs, xs[1:], strict=False):
+        assert b - a - CARD_W == pytest.approx(2 * BLEED)  # bleeds meet, never overlap
+    for a, b in zip(ys, ys[1:], strict=False):
+        assert b - a - CARD_H == pytest.approx(2 * BLEED)
+    assert xs[0] == pytest.approx(page_w - xs[-1] - CARD_W)  # centred
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_back_slot_mirrors_the_front_for_long_edge_duplex(paper: str) -> None:
+    page_w = PAPER[paper][0]
+    fronts, backs = card_slots(paper, STYLE), back_slots(paper, STYLE)
+    for k, ((fx, fy), (bx, by)) in enumerate(zip(fronts, backs, strict=True)):
+        assert bx == pytest.approx(page_w - fx - CARD_W)
+        assert by == fy
+        col, row = k % 3, k // 3
+        assert (bx, by) == pytest.approx(fronts[row * 3 + (2 - col)])
+
+
+class Recorder:
+    """A stand-in canvas that records what crop_marks draws."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[tuple[float, float, float], float, tuple[float, float, float, float]]] = []
+        self.colour = (0.0, 0.0, 0.0)
+        self.width = 1.0
+
+    def saveState(self) -> None:  # noqa: N802
+        pass
+
+    def restoreState(self) -> None:  # noqa: N802
+        pass
+
+    def setStrokeColorRGB(self, r: float, g: float, b: float) -> None:  # noqa: N802
+        self.colour = (r, g, b)
+
+    def setLineWidth(self, width: float) -> None:  # noqa: N802
+        self.width = width
+
+    def line(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        self.lines.append((self.colour, self.width, (x1, y1, x2, y2)))
+
+
+def test_crop_marks_sit_on_the_trim_lines_a_bleed_out_from_each_corner() -> None:
+    """The black hairlines recorded for one slot: two at each of the four corners, on the trim
+    lines, from a bleed out; their ends give the trim, 63 x 88 mm. White halos lie under them."""
+    x, y = card_slots("a4", STYLE)[4]
+    rec = Recorder()
+    draw_crop_marks(rec, [(x, y)], STYLE)  # type: ignore[arg-type]
+    black = [ln for colour, width, ln in rec.lines if colour == (0, 0, 0) and width < 0.5]
+    halos = [ln for colour, width, ln in rec.lines if colour == (1, 1, 1)]
+    assert len(black) == 8 and sorted(halos) == sorted(black)
+    horizontal = [ln for ln in black if ln[1] == ln[3]]
+    vertical = [ln for ln in black if ln[0] == ln[2]]
+    assert len(horizontal) == len(vertical) == 4
+    assert sorted({ln[1] for ln in horizontal}) == pytest.approx([y, y + CARD_H])
+    assert sorted({ln[0] for ln in vertical}) == pytest.approx([x, x + CARD_W])
+    for x1, _, x2, _ in horizontal:  # wholly outside the trim and its bleed, left or right
+        assert min(x1, x2) >= x + CARD_W + BLEED - 1e-6 or max(x1, x2) <= x - BLEED + 1e-6
+    for _, y1, _, y2 in vertical:
+        assert min(y1, y2) >= y + CARD_H + BLEED - 1e-6 or max(y1, y2) <= y - BLEED + 1e-6
+    inner = {round(min(abs(a - x), abs(a - x - CARD_W)), 6) for x1, _, x2, _ in horizontal for a in (x1, x2)}
+    assert min(inner) == pytest.approx(BLEED)
+    assert max(ln[0] for ln in vertical) - min(ln[0] for ln in vertical) == pytest.approx(63 * MM)
+    assert max(ln[1] for ln in horizontal) - min(ln[1] for ln in horizontal) == pytest.approx(88 * MM)
+
+
+def corners(x: float, y: float) -> list[tuple[float, float, float, float]]:
+    """(corner x, corner y, dx, dy): each trim corner and the two outward directions along its lines."""
+    out = []
+    for cx, sx in ((x, -1.0), (x + CARD_W, 1.0)):
+        for cy, sy in ((y, -1.0), (y + CARD_H, 1.0)):
+            out += [(cx, cy, sx, 0.0), (cx, cy, 0.0, sy)]
+    return out
+
+
+@poppler
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_rendered_crop_marks_are_dark_outside_the_bleed_and_absent_near_the_trim(
+    parts: dict[str, tuple[Part, Path]], paper: str
+) -> None:
+    page_w, page_h = PAPER[paper]
+    image = render(parts[paper][1], 0)
+    length = STYLE.card.crop_mark_mm * MM
+    card = colour(STYLE.colours.events)
+    checked = 0
+    for x, y in card_slots(paper, STYLE):
+        for cx, cy, dx, dy in corners(x, y):
+            mx, my = cx + dx * (BLEED + length / 2), cy + dy * (BLEED + length / 2)
+            if 2 / K < mx < page_w - 2 / K and 2 / K < my < page_h - 2 / K:
+                row, col = int(round((page_h - my) * K)), int(round(mx * K))
+                assert image[row - 1 : row + 2, col - 1 : col + 2].sum(axis=2).min() < 3 * 60, (x, y, dx, dy)
+                checked += 1
+            # half a millimetre out from the corner along the same line: the bleed, no mark
+            nx, ny = cx + dx * 0.5 * MM, cy + dy * 0.5 * MM
+            assert np.abs(pixel(image, page_h, nx, ny) - card).max() <= 8, (x, y, dx, dy)
+            # and just inside the trim at the corner: the card, no mark
+            ix, iy = cx + (-0.6 if cx > x else 0.6) * MM, cy + (-0.6 if cy > y else 0.6) * MM
+            assert np.abs(pixel(image, page_h, ix, iy) - card).max() <= 8, (x, y, dx, dy)
+    assert checked >= 40  # the gutters carry marks on both papers, the margins where there is room
+
+
+@poppler
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_background_bleeds_3mm_past_the_trim(parts: dict[str, tuple[Part, Path]], paper: str) -> None:
+    """1.5 mm outside each trim edge the card's colour; on A4, 4 mm out at the page's margins, paper."""
+    part, path = parts[paper]
+    page_w, page_h = PAPER[paper]
+    commanders = deck_pages(part, "Commanders")
+    for page, expected in ((0, [STYLE.colours.events] * 9), (commanders.start, ["#D55E00"] * 9)):
+        image = render(path, page)
+        for (x, y), want in zip(card_slots(paper, STYLE), expected, strict=True):
+            for px, py in (
+                (x - 1.5 * MM, y + CARD_H / 2),
+                (x + CARD_W + 1.5 * MM, y + CARD_H / 2),
+                (x + CARD_W / 2, y - 1.5 * MM),
+                (x + CARD_W / 2, y + CARD_H + 1.5 * MM),
+            ):
+                assert np.abs(pixel(image, page_h, px, py) - colour(want)).max() <= 8, (page, x, y, px, py)
+    if paper == "a4":
+        image = render(path, 0)
+        slots = card_slots(paper, STYLE)
+        x, y = slots[0]
+        assert pixel(image, page_h, x + CARD_W / 2, y + CARD_H + 4 * MM).min() >= 250
+        assert pixel(image, page_h, x - 4 * MM, y + CARD_H / 2).min() >= 250
+        assert 4 * MM < x < page_w
+
+
+@poppler
+def test_the_back_page_mirrors_a_partly_filled_last_sheet(
+    parts: dict[str, tuple[Part, Path]], scenario: Scenario
+) -> None:
+    """The last commander sheet holds 59 - 6 x 9 = 5 cards; its back page has backs only behind
+    them, mirrored: the back of the card in column c is in column 2 - c, same row."""
+    part, path = parts["a4"]
+    page_h = PAPER["a4"][1]
+    last = deck_pages(part, "Commanders").stop - 2
+    used = len(scenario.commanders) - 9 * (len(scenario.commanders) // 9)
+    assert used == 5
+    front, back = render(path, last), render(path, last + 1)
+
+    def filled(image: np.ndarray, x: float, y: float) -> bool:
+        return bool(pixel(image, page_h, x + 1.5 * MM, y + CARD_H / 2).min() < 240)
+
+    fronts, backs = card_slots("a4", STYLE), back_slots("a4", STYLE)
+    assert [filled(front, x, y) for x, y in fronts] == [k < used for k in range(9)]
+    assert [filled(back, x, y) for x, y in backs] == [k < used for k in range(9)]
+    # slot 3 (row 2, column 1) is filled on the front; behind it, column 3 of the back page
+    assert filled(back, *fronts[5]) and not filled(back, *fronts[3])
+    green = colour(STYLE.colours.commanders_back)
+    for x, y in backs[:used]:
+        assert np.abs(pixel(back, page_h, x - 1.5 * MM, y + CARD_H / 2) - green).max() <= 8
+
+
+# --- the file --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_page_sizes_are_exact(parts: dict[str, tuple[Part, Path]], paper: str) -> None:
+    part, path = parts[paper]
+    reader = pypdf.PdfReader(path)
+    assert len(reader.pages) == part.pages == 42
+    for page in reader.pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(PAPER[paper], abs=0.01)
+    assert part.file == f"cards-{paper}.pdf"
+
+
+@poppler
+def test_only_embedded_fonts(parts: dict[str, tuple[Part, Path]]) -> None:
+    for _, path in parts.values():
+        lines = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout.splitlines()
+        fonts = lines[2:]
+        assert fonts
+        for line in fonts:
+            assert line.split()[-5] == "yes", line  # the 'emb' column
+            assert not any(line.startswith(name) for name in STANDARD_14), line
+
+
+def test_two_builds_are_byte_identical(scenario: Scenario, parts: dict[str, tuple[Part, Path]]) -> None:
+    for paper, (part, _) in parts.items():
+        assert build_cards(scenario, paper)[0].pdf == part.pdf
+
+
+def test_text_that_cannot_fit_is_an_error_not_an_overflow(scenario: Scenario) -> None:
+    card = scenario.cards.events[0]
+    long = card.model_copy(update={"history": "A very long line of history. " * 100})
+    c = new_canvas(io.BytesIO(), PAPER["a4"], scenario, "test")
+    with pytest.raises(CardOverflow, match=card.id):
+        event_front(c, 100, 100, long, scenario, STYLE)

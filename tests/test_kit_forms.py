@@ -1,0 +1,351 @@
+"""The printed charts and forms: one player aid per faction and the blank forms.
+
+The numbers each aid must carry are stated here from the seed (campaign-rules.txt, read by
+tests/seed_text.py or quoted below), not from data/, so a chart that prints a wrong or missing
+value fails. Text is read back with pypdf's layout extraction; fonts with poppler's pdffonts.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from kitgen.errors import KitgenError
+from kitgen.model.scenario import Scenario
+from kitgen.products.forms import build_charts, build_forms
+from kitgen.render.formstyle import form_style
+from kitgen.render.pages import Part
+from tests import seed_text
+
+MM = 72 / 25.4
+SIZES = {"a4": (210 * MM, 297 * MM), "letter": (612.0, 792.0)}  # 595.28 x 841.89, 612 x 792
+PAPERS = tuple(SIZES)
+
+# C.1: "Each train can carry 12 points ... Each infantry stand = 1 Pt; each cavalry stand = 3 pts;
+# each artillery stand = 4 pts, each RR repair stand = 3 pts; each armored car/tank = 3 pts; each
+# pontoon unit = 5 pts each; each supply depot = 10 pts."
+TRAIN_POINTS = 12
+LOAD_POINTS = {
+    "Infantry": 1,
+    "Cavalry": 3,
+    "Artillery": 4,
+    "RR repair": 3,
+    "Armored car": 3,
+    "Tank": 3,
+    "Pontoon unit": 5,
+    "Supply depot": 10,
+}
+# D.1 "Ships can move 16 hexes per turn"; D.3 "a ship can carry 16 Points".
+SHIP_HEXES, SHIP_POINTS = 16, 16
+# E.3-E.5: the VP totals at which each faction rolls on its chart.
+THRESHOLDS = {"reds": 30, "whites": 45, "ukrainians": 40}
+# E.3: "the Reds get to roll 3 D6 worth of extra VPs every 3rd Strategic turn".
+RED_BONUS = "every 3rd turn the Reds also add 3D6 VP"
+# E.6 Modifiers: "-1 if they do not hold Gulai Pole", "-2 if Makhno is dead".
+MAKHNOVIST_MODIFIERS = ("-1 if they do not hold Gulai Pole", "-2 if Makhno is dead")
+# B.8 AMMO ALLOTMENTS: "Rifle Stands: 16 Shots, MG Stands 12 Bursts; Arty Stands 12 Shells".
+AMMO = ("infantry 16 shots", "machine-gun 12 bursts", "artillery 12 shells")
+# B.3: "no more than 5 hexes long"; II.C.1: "1-4 if adjacent ... 1-3 if further away".
+TRACE, LEADERLESS = 5, ("1-4 if one is adjacent", "1-3 if not")
+FACTIONS = ("reds", "whites", "ukrainians", "makhnovists")
+
+
+def flat(text: str) -> str:
+    """Whitespace collapsed, and the typographic dashes and minus read as '-'."""
+    return " ".join(text.replace("\u2212", "-").replace("\u2013", "-").split())
+
+
+def page_texts(part: Part) -> list[str]:
+    reader = pypdf.PdfReader(io.BytesIO(part.pdf))
+    return [flat(page.extract_text(extraction_mode="layout")) for page in reader.pages]
+
+
+@pytest.fixture(scope="module")
+def charts(scenario: Scenario) -> dict[str, Part]:
+    parts = {paper: build_charts(scenario, paper) for paper in PAPERS}
+    assert all(len(p) == 1 for p in parts.values())
+    return {paper: p[0] for paper, p in parts.items()}
+
+
+@pytest.fixture(scope="module")
+def forms(scenario: Scenario) -> dict[str, Part]:
+    parts = {paper: build_forms(scenario, paper) for paper in PAPERS}
+    assert all(len(p) == 1 for p in parts.values())
+    return {paper: p[0] for paper, p in parts.items()}
+
+
+@pytest.fixture(scope="module")
+def aids(charts: dict[str, Part]) -> dict[str, dict[str, str]]:
+    """paper -> faction id -> the text of its aid, found through the part's bookmarks."""
+    out = {}
+    for paper, part in charts.items():
+        texts = page_texts(part)
+        pages = dict(part.bookmarks)
+        out[paper] = {f: texts[pages[f"Player aid: {f.capitalize()}"]] for f in FACTIONS}
+    return out
+
+
+def column_text(part: Part, page: int, x0: float, x1: float) -> str:
+    """The text of one page whose lines start between x0 and x1 (fractions of the page width), read
+    top to bottom: one column of a two-column section, without the other column's lines between."""
+    reader = pypdf.PdfReader(io.BytesIO(part.pdf))
+    width = float(reader.pages[page].mediabox.width)
+    runs: list[tuple[float, float, str]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+        y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+        if text.strip() and x0 * width <= x < x1 * width:
+            runs.append((-round(y, 1), x, text))
+
+    reader.pages[page].extract_text(visitor_text=visit)
+    return flat(" ".join(text for _, _, text in sorted(runs)))
+
+
+def phrase(words: str) -> str:
+    """A regex for the words in order, across line breaks where a table's left column may put a
+    short token (a roll, a number) between two of them."""
+    return r"\s+(?:\S{1,8}\s+)?".join(re.escape(w) for w in words.split())
+
+
+# --- the files ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_files_pages_and_sizes(charts: dict[str, Part], forms: dict[str, Part], paper: str) -> None:
+    aid, form = charts[paper], forms[paper]
+    assert aid.file == f"player-aids-{paper}.pdf"
+    assert form.file == f"forms-{paper}.pdf"
+    assert aid.pages == 4, "one page per faction"
+    assert form.pages == 4
+    for part in (aid, form):
+        reader = pypdf.PdfReader(io.BytesIO(part.pdf))
+        assert len(reader.pages) == part.pages
+        for page in reader.pages:
+            w, h = float(page.mediabox.width), float(page.mediabox.height)
+            assert (w, h) == pytest.approx(SIZES[paper], abs=0.01)
+
+
+def test_builds_are_byte_identical(scenario: Scenario, charts: dict[str, Part], forms: dict[str, Part]) -> None:
+    assert build_charts(scenario, "a4")[0].pdf == charts["a4"].pdf
+    assert build_forms(scenario, "letter")[0].pdf == forms["letter"].pdf
+
+
+@pytest.mark.skipif(shutil.which("pdffonts") is None, reason="poppler-utils is needed for pdffonts")
+def test_only_embedded_fonts(charts: dict[str, Part], forms: dict[str, Part], tmp_path: Path) -> None:
+    for part in (*charts.values(), *forms.values()):
+        path = tmp_path / part.file
+        path.write_bytes(part.pdf)
+        out = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
+        rows = out.splitlines()[2:]
+        assert rows, f"{part.file}: no fonts listed"
+        for row in rows:
+            name, emb = row.split()[0], row.split()[-5]
+            assert emb == "yes", f"{part.file}: {name} not embedded"
+            assert "BitstreamVera" in name, f"{part.file}: unexpected font {name}"
+
+
+def test_bookmarks_point_at_their_pages(charts: dict[str, Part], forms: dict[str, Part]) -> None:
+    for part in charts.values():
+        texts = page_texts(part)
+        assert [t for t, _ in part.bookmarks] == [f"Player aid: {f.capitalize()}" for f in FACTIONS]
+        for (title, page), faction in zip(part.bookmarks, FACTIONS, strict=True):
+            assert texts[page].startswith(f"{faction.capitalize()} Player aid"), title
+    for part in forms.values():
+        texts = page_texts(part)
+        titles = ["VP record track", "Order form", "Battle setup sheet", "Umpire's turn record"]
+        assert [t for t, _ in part.bookmarks] == titles
+        for title, page in part.bookmarks:
+            assert texts[page].startswith(title)
+    # the PDF's own outline says the same
+    for part in (*charts.values(), *forms.values()):
+        reader = pypdf.PdfReader(io.BytesIO(part.pdf))
+        outline = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
+        assert outline == list(part.bookmarks)
+
+
+# --- the player aids ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("faction", FACTIONS)
+def test_A_movement_table_on_every_aid(aids: dict[str, dict[str, str]], paper: str, faction: str) -> None:
+    """A: 'Unit Type MP Open Forest Mountain Marsh Crossable River', row by row as the seed prints it."""
+    text = aids[paper][faction]
+    table = seed_text.movement_table()
+    for unit, values in table.items():
+        if values[1].startswith("must be on RR track"):
+            assert re.search(rf"{unit} {values[0]} on rail track only", text), unit
+        else:
+            assert f"{unit} {' '.join(values)}" in text, unit
+    assert "Cavalry 4 " in text  # cavalry: 4 MP
+    assert "p* prohibited unless a road or rail line runs through the hex" in text
+    assert "Tachankas as Cavalry" in text  # II.D.3
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("faction", FACTIONS)
+def test_C_D_train_and_ship_points_on_every_aid(aids: dict[str, dict[str, str]], paper: str, faction: str) -> None:
+    text = aids[paper][faction]
+    assert f"Train: carries {TRAIN_POINTS} points" in text
+    assert f"Ship: {SHIP_HEXES} hexes a turn, carries {SHIP_POINTS} points" in text
+    for load, points in LOAD_POINTS.items():
+        assert re.search(rf"(?<![\w-]){load} {points}\b", text), load
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("faction", FACTIONS)
+def test_B_supply_and_II_C_command_on_every_aid(charts: dict[str, Part], paper: str, faction: str) -> None:
+    page = FACTIONS.index(faction)
+    left = column_text(charts[paper], page, 0, 0.33)  # the left column: supply, command control
+    assert f"at most {TRACE} hexes free of enemy units" in left
+    for load in AMMO:
+        assert load in left
+    assert "D10 for each commander" in left
+    for rule in LEADERLESS:
+        assert rule in left
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("faction", FACTIONS)
+def test_II_C_every_commander_on_his_factions_aid(aids: dict[str, dict[str, str]], paper: str, faction: str) -> None:
+    """The seed's commander table, with RULES-NOTES' spellings: rank, name, dependability, C."""
+    text = aids[paper][faction]
+    rows = [r for r in seed_text.commander_table() if r[0] == faction]
+    assert rows
+    for rank, (_, seed_name, dependability, charismatic) in enumerate(rows, start=1):
+        name = seed_text.COMMANDER_SPELLING.get(seed_name, seed_name)
+        mark = r" C\b" if charismatic else r"(?! C\b(?! =))"  # not the note 'C = charismatic' after it
+        assert re.search(rf"\b{rank} {re.escape(name)} {dependability}{mark}", text), name
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("faction", ["reds", "whites", "ukrainians"])
+def test_II_E_reinforcement_chart_and_threshold(aids: dict[str, dict[str, str]], paper: str, faction: str) -> None:
+    """II.E.2 'Roll a D6': the draws for faces 1-6, and E.3-E.5's threshold."""
+    text = aids[paper][faction]
+    draws = seed_text.reinforcement_chart()[faction]
+    assert "D6 roll 1 2 3 4 5 6" in text
+    assert re.search(r"your pile " + " ".join(str(d) for d in draws) + r"\b", text)
+    threshold = THRESHOLDS[faction]
+    assert f"{threshold} VP" in text
+    assert f"reaches {threshold}: subtract {threshold}" in text
+    assert (RED_BONUS in text) == (faction == "reds")
+    assert "Current strength chart".upper() not in text
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_E6_makhnovist_strength_chart(
+    scenario: Scenario, charts: dict[str, Part], aids: dict[str, dict[str, str]], paper: str
+) -> None:
+    """E.6: the Makhnovists print their Current Strength Chart and partisan rules, no reinforcement chart."""
+    text = aids[paper]["makhnovists"]
+    assert "CURRENT STRENGTH CHART" in text
+    assert "REINFORCEMENT CHART" not in text
+    for modifier in MAKHNOVIST_MODIFIERS:
+        assert modifier in text
+    rolls = ["-2 to -1", "0 to 1", "2", "3", "4", "5", "6"]  # the rows the scenario's chart writes
+    assert [r.low for r in scenario.cards.makhnovist_strength][:2] == [-2, 0]
+    chart = text.split("CURRENT STRENGTH CHART")[1]
+    rows = scenario.cards.makhnovist_strength
+    starts = []
+    for row in rows:
+        found = re.search(phrase(row.text), chart)
+        assert found, row.text
+        starts.append(found.start())
+        for unit in row.units:
+            assert re.search(phrase(unit.name), chart[found.start() :]), unit.name
+    assert starts == sorted(starts)
+    for k, roll in enumerate(rolls):
+        # a row's roll stands just before its text, or beside one of its later lines
+        region = chart[max(0, starts[k] - 12) : starts[k + 1] if k + 1 < len(starts) else len(chart)]
+        assert re.search(rf"(?<![\w-]){re.escape(roll)} ", region), roll
+    # II.D, in the right-hand column: evade and ambush, and the gun cap of II.D.4
+    right = column_text(charts[paper], FACTIONS.index("makhnovists"), 0.55, 1)
+    assert "+2 if Makhno is present, +2 if partisans in forest or mountains, +1 if enemy forces" in right
+    assert "6+ succeeds (+1 if Makhno is present)" in right
+    assert "never have more than 3 artillery batteries" in right
+
+
+def test_partisans_on_the_aids_of_factions_with_partisan_units(aids: dict[str, dict[str, str]]) -> None:
+    """II.D.1: 'Some of the Reds and all the Makhnovists' fight as partisans."""
+    text = aids["a4"]
+    assert "PARTISANS" in text["reds"] and "Your partisans:" in text["reds"]
+    assert "PARTISANS" in text["makhnovists"]
+    assert "PARTISANS" not in text["whites"]
+
+
+# --- the forms ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_vp_record_track(forms: dict[str, Part], paper: str) -> None:
+    text = page_texts(forms[paper])[0]
+    for n in range(61):
+        assert re.search(rf"(?<![\w-]){n}(?!\d)", text), n
+    assert "Thresholds: Reds 30, Whites 45, Ukrainians 40." in text
+    for name in ("Reds", "Whites", "Ukrainians"):
+        assert text.count(name) >= 4, "a marker row in each strip, and the ledger"
+    assert "Makhnovists" not in text.split("VP RECORD TRACK")[1].split("TURN RECORD")[0]
+    # the turn record: every 3rd turn (E.2) is marked 'VP'; the ledger has a row for each
+    track = text.split("TURN RECORD")[1].split("Shaded turns")[0]
+    turns = form_style().forms.turns
+    assert len(re.findall(r"\bVP\b", track)) == turns // 3
+    ledger = text.split("VP LEDGER")[1]
+    assert re.search(r".*?".join(rf"(?<!\d){n}(?!\d)" for n in range(3, turns + 1, 3)), ledger)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_order_form(forms: dict[str, Part], paper: str) -> None:
+    text = page_texts(forms[paper])[1]
+    for column in ("Unit", "From hex", "Path: hexes entered, in order", "Track", "Notes"):
+        assert column in text
+    for row in range(1, 21):
+        assert re.search(rf"(?<!\d){row} T S L X R", text), row
+    assert "COMMAND ROLLS" in text and "D10 roll" in text
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_battle_setup_sheet(forms: dict[str, Part], paper: str) -> None:
+    text = page_texts(forms[paper])[2]
+    for word in ("SIDE A", "SIDE B", "Commander", "Charismatic", "NAVAL GUNFIRE", "Winner", "Retreats"):
+        assert word.lower() in text.lower()
+    assert "shots /16" in text and "bursts /12" in text and "shells /12" in text  # B.8
+    assert "winner 40% of stands lost for good, 60% back next turn; loser 55% for good, 45% back" in text  # II.B.3
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_umpires_turn_record(forms: dict[str, Part], paper: str) -> None:
+    text = page_texts(forms[paper])[3]
+    steps = [
+        "Supply judged",
+        "Orders written",
+        "Command rolls",
+        "Random event roll",
+        "Movement",
+        "Contacts",
+        "Tabletop battles",
+        "Post-battle results",
+        "Track",
+        "Every 3rd turn",
+    ]
+    positions = [text.index(f"{k} {step}") for k, step in enumerate(steps, start=1)]
+    assert positions == sorted(positions)
+    assert "Armored Cars (2D6, lost on 2 or 3)" in text and "Tanks (D6, lost on 1)" in text  # A.4, A.5
+    assert "card on 6" in text  # II.A.1
+
+
+def test_a_bad_layout_is_reported_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "forms.yaml"
+    text = (Path(__file__).parents[1] / "layouts" / "forms.yaml").read_text(encoding="utf-8")
+    path.write_text(text.replace("order_rows: 20", "order_rows: many"), encoding="utf-8")
+    with pytest.raises(KitgenError) as caught:
+        form_style(path)
+    line = next(k for k, ln in enumerate(text.splitlines(), start=1) if "order_rows:" in ln)
+    assert f"forms.yaml:{line}:" in str(caught.value)

@@ -102,41 +102,65 @@ def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
 
 
 def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: str) -> bytes:
-    """The contents page: each part, its first page in the kit, and what it is for."""
+    """The contents page: a title band, each part with its first page in the kit and what it
+    is for, and the factions with their colours and marks."""
     from reportlab.lib.utils import simpleSplit
 
-    from kitgen.render.fonts import SANS, SANS_BOLD
-    from kitgen.render.pages import MM, new_canvas
+    from kitgen.render.bookletstyle import booklet_style
+    from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
+    from kitgen.render.pages import MM, faction_mark, hex_colour, ink_on, new_canvas
 
     w, h = PAPER[paper]
     out = io.BytesIO()
     c = new_canvas(out, (w, h), scenario, "the campaign kit")
     margin = 20 * MM
-    y = h - margin
-    c.setFont(SANS_BOLD, 26)
-    c.drawString(margin, y - 20, scenario.meta.title)
+    accent = hex_colour(booklet_style().colours.accent)
+    band = 58 * MM
+    c.setFillColorRGB(*accent)
+    c.rect(0, h - band, w, band, stroke=0, fill=1)
+    c.setFillColorRGB(1, 1, 1)
+    c.setFont(SANS_BOLD, 34)
+    c.drawString(margin, h - band + 30 * MM, scenario.meta.title)
     c.setFont(SANS, 12)
-    c.drawString(margin, y - 40, scenario.meta.subtitle)
-    c.setFont(SANS_BOLD, 15)
-    c.drawString(margin, y - 80, "The campaign kit: contents")
-    y -= 110
+    c.drawString(margin, h - band + 21 * MM, scenario.meta.subtitle)
+    c.setFont(SANS_BOLD, 14)
+    c.drawString(margin, h - band + 9 * MM, "The campaign kit")
+    y = h - band - 16 * MM
     for part, start in zip(parts, starts, strict=True):
-        c.setFont(SANS_BOLD, 11)
+        c.setFillColorRGB(0.12, 0.12, 0.12)
+        c.setFont(SANS_BOLD, 12)
         c.drawString(margin, y, part.title)
-        c.drawRightString(w - margin, y, f"page {start}")
+        page = f"{start}"
+        c.drawRightString(w - margin, y, page)
+        left = margin + text_width(part.title, SANS_BOLD, 12) + 6
+        right = w - margin - text_width(page, SANS_BOLD, 12) - 6
         c.setFont(SANS, 9)
-        for line in simpleSplit(
-            f"{part.purpose}. {part.pages} page{'s' if part.pages != 1 else ''}; file {part.file}.",
-            SANS,
-            9,
-            w - 2 * margin - 60,
-        ):
+        dots = "." * max(0, int((right - left) / text_width(".", SANS, 9)))
+        c.setFillColorRGB(0.55, 0.55, 0.55)
+        c.drawRightString(right, y, dots)
+        c.setFillColorRGB(0.25, 0.25, 0.25)
+        c.setFont(SANS_ITALIC, 9)
+        note = f"{part.purpose[:1].upper()}{part.purpose[1:]}. {part.pages} page{'s' if part.pages != 1 else ''}, {part.file}"
+        for line in simpleSplit(note, SANS_ITALIC, 9, w - 2 * margin - 14):
             y -= 12
-            c.drawString(margin + 12, y, line)
-        y -= 20
+            c.drawString(margin + 14, y, line)
+        y -= 22
+    x = margin
+    size = 9 * MM
+    for faction in scenario.meta.factions:
+        c.setFillColorRGB(*hex_colour(faction.colour))
+        c.setStrokeColorRGB(0.12, 0.12, 0.12)
+        c.rect(x, margin + 6 * MM, size, size, stroke=1, fill=1)
+        c.setFillColorRGB(*ink_on(faction.colour))
+        faction_mark(c, faction.id, x + size / 2, margin + 6 * MM + size / 2, size * 0.7)
+        c.setFillColorRGB(0.12, 0.12, 0.12)
+        c.setFont(SANS, 10)
+        c.drawString(x + size + 2 * MM, margin + 6 * MM + size / 2 - 3.5, faction.name)
+        x += size + 2 * MM + text_width(faction.name, SANS, 10) + 8 * MM
     c.setFont(SANS, 8)
+    c.setFillColorRGB(0.35, 0.35, 0.35)
     c.drawString(
-        margin, margin, f"Made by kitgen from the scenario data ({scenario.meta.id}); {PAPER_NAMES[paper]} pages."
+        margin, margin, f"Made by kitgen from the scenario's data ({scenario.meta.id}); {PAPER_NAMES[paper]} pages."
     )
     c.showPage()
     c.save()

@@ -16,7 +16,8 @@ from pypdf import PdfReader
 from kitgen.loader import load_scenario
 from kitgen.mapping.cache import hex_map
 from kitgen.mapping.places import place_hexes
-from kitgen.products.booklet import build_booklet, impose_saddle
+from kitgen.model.base import Ruling
+from kitgen.products.booklet import all_rulings, booklet_text, build_booklet, impose_saddle, ruling_title
 from kitgen.render.pages import HALF, PAPER, Part
 from tests import seed_text
 from tests.conftest import BUNDLED
@@ -124,9 +125,20 @@ def test_rulings_of_the_data_files_are_printed() -> None:
     thing": each data file's rulings are in the booklet under their names."""
     scenario = load_scenario(BUNDLED)
     body = text()
-    for part in (scenario.movement, scenario.supply, scenario.transport, scenario.victory, scenario.battle):
-        for ruling in part.rulings:
-            assert f"Ruling ({ruling.id.replace('_', ' ')})" in body, ruling.id
+    rulings = all_rulings(scenario)
+    assert len(rulings) >= 14
+    for (_, ruling_id), ruling_text in rulings.items():
+        assert f"Ruling, {ruling_title(ruling_id)}: {ruling_text[:40]}" in body, ruling_id
+
+
+def test_a_ruling_left_out_of_the_booklet_stops_it() -> None:
+    """One source of truth: a ruling the engine follows but the template does not print is an error."""
+    scenario = load_scenario(BUNDLED)
+    extra = scenario.supply.model_copy(
+        update={"rulings": [*scenario.supply.rulings, Ruling(id="new_ruling", text="Something new.")]}
+    )
+    with pytest.raises(LookupError, match="leaves out the rulings supply.yaml new_ruling"):
+        booklet_text(scenario.model_copy(update={"supply": extra}), {})
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -38,21 +38,15 @@ def booklet_text(scenario: Scenario, hex_ids: dict[str, str]) -> list[Block]:
     s = scenario
     names = {f.id: f.name for f in s.meta.factions}
 
-    def rulings(file: str) -> Markup:
-        part = {
-            "movement": s.movement,
-            "supply": s.supply,
-            "transport": s.transport,
-            "victory": s.victory,
-            "events": s.events,
-            "battle": s.battle,
-        }.get(file)
-        found = list(getattr(part, "rulings", [])) if part is not None else []
-        if file == "partisans":
-            found = list(s.partisans.rulings)
-        return Markup("\n\n").join(
-            Markup("<i>Ruling ({}): {}</i>").format(r.id.replace("_", " "), r.text) for r in found
-        )
+    every = all_rulings(s)
+    used: set[tuple[str, str]] = set()
+
+    def ruling(file: str, ruling_id: str) -> Markup:
+        text = every.get((file, ruling_id))
+        if text is None:
+            raise LookupError(f"{TEMPLATE.name}: no ruling '{ruling_id}' in {file}.yaml")
+        used.add((file, ruling_id))
+        return Markup("<i><b>Ruling, {}:</b> {}</i>").format(ruling_title(ruling_id), text)
 
     def breakdown(unit_type: str) -> Any:
         return next(b for b in s.movement.breakdown if b.unit_type == unit_type)
@@ -87,7 +81,7 @@ def booklet_text(scenario: Scenario, hex_ids: dict[str, str]) -> list[Block]:
     def ordinal(n: int) -> str:
         return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
-    every = s.victory.award_every_turns
+    award = s.victory.award_every_turns
     rail = next(t for t in s.movement.unit_types if t.id == s.transport.train.unit_type)
     text = env.get_template(TEMPLATE.name).render(
         s=s,
@@ -104,21 +98,39 @@ def booklet_text(scenario: Scenario, hex_ids: dict[str, str]) -> list[Block]:
         faction_name=lambda f: names.get(f, f),
         hex_km=f"{s.meta.map.hex_size_km:g}",
         rail_mp=rail.mp,
-        award_turns=", ".join(str(every * k) for k in range(1, 4)) + ", ...",
-        rulings=rulings,
+        award_turns=", ".join(str(award * k) for k in range(1, 4)) + ", ...",
+        ruling=ruling,
         breakdown=breakdown,
         placement=placement,
         sources={f.id: sources(f.id) for f in s.meta.factions},
         ordinal=ordinal,
-        trains="; ".join(
-            f"{names.get(t.faction, t.faction)} {'armoured ' if t.armoured else ''}train at {t.at}"
-            for t in s.setup.trains
-        ),
-        ships="; ".join(f"{x.name} ({names.get(x.faction, x.faction)}) at {x.at}" for x in s.setup.ships),
-        depots="; ".join(f"{names.get(d.faction, d.faction)} at {d.at}" for d in s.setup.depots),
     )
+    left = sorted(set(every) - used)
+    if left:  # the printed rules must say what the engine does (RULES-NOTES)
+        raise LookupError(f"{TEMPLATE.name} leaves out the rulings {', '.join(f'{f}.yaml {i}' for f, i in left)}")
     del hex_ids, escape
     return _blocks(text)
+
+
+def all_rulings(scenario: Scenario) -> dict[tuple[str, str], str]:
+    """(data file, ruling id) -> text, for every ruling of the scenario's rule files."""
+    parts = {
+        "movement": scenario.movement,
+        "supply": scenario.supply,
+        "transport": scenario.transport,
+        "victory": scenario.victory,
+        "events": scenario.events,
+        "battle": scenario.battle,
+        "command": scenario.command,
+        "partisans": scenario.partisans,
+    }
+    return {(file, r.id): r.text for file, part in parts.items() for r in getattr(part, "rulings", [])}
+
+
+def ruling_title(ruling_id: str) -> str:
+    """'engineers_as_rr_repair' -> 'Engineers as RR repair'."""
+    words = " ".join(w.upper() if w in ("rr", "vp", "mg") else w for w in ruling_id.split("_"))
+    return words[:1].upper() + words[1:]
 
 
 def _blocks(text: str) -> list[Block]:
@@ -189,7 +201,8 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
     vp_rows = [[t.name, *["-" if t.vp.get(f.id) is None else str(t.vp[f.id]) for f in scoring]] for t in s.towns]
     half = (len(vp_rows) + 1) // 2  # two towns to a row, as the seed prints the table
     blank = [""] * (len(scoring) + 1)
-    vp = [["Town", *[f.adjective for f in scoring]] * 2]
+    short = [f.adjective if len(f.adjective) <= 5 else f.adjective[:3] + "." for f in scoring]
+    vp = [["Town", *short] * 2]
     vp += [vp_rows[i] + (vp_rows[i + half] if i + half < len(vp_rows) else blank) for i in range(half)]
     strength = [[f"{s.victory.makhnovist_strength.roll} + modifiers", "Forces for the next turns"]]
     for row in s.cards.makhnovist_strength:
@@ -227,20 +240,23 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
     for face in range(1, 7):
         reinforcements.append([str(face), *[str(chart.draws[f.id][face - 1]) for f in charted]])
     reinforcements.append(["Threshold", *[str(s.victory.thresholds.get(f.id, "-")) for f in charted]])
-    places = {name: hex_ids[name_key(name)] for name in {u.at for u in s.setup.units} if name_key(name) in hex_ids}
-    setup = [["Side", "Unit", "Stands", "Commander", "Starts at", "Hex"]]
-    for u in s.setup.units:
-        flags = f" ({', '.join(u.flags)})" if u.flags else ""
-        setup.append(
-            [
-                names.get(u.faction, u.faction),
-                u.name + flags,
-                _stands(u.stands),
-                u.commander or "",
-                u.at,
-                places.get(u.at, ""),
-            ]
-        )
+
+    def at(place: str) -> str:
+        return f"{place} ({hex_ids[name_key(place)]})" if name_key(place) in hex_ids else place
+
+    setup = [["Unit", "Stands", "Commander", "Starts at (hex)"]]
+    for f in s.meta.factions:
+        setup.append([f.name, "", "", ""])  # a heading row, across the table
+        for u in (u for u in s.setup.units if u.faction == f.id):
+            flags = f" ({', '.join(u.flags)})" if u.flags else ""
+            setup.append([u.name + flags, _stands(u.stands), u.commander or "", at(u.at)])
+    assets = [["Trains, ships and depots", "Side", "Starts at (hex)"]]
+    assets += [
+        [f"{'Armoured train' if t.armoured else 'Train'} {t.id}", names.get(t.faction, t.faction), at(t.at)]
+        for t in s.setup.trains
+    ]
+    assets += [[x.name, names.get(x.faction, x.faction), at(x.at)] for x in s.setup.ships]
+    assets += [["Supply depot", names.get(d.faction, d.faction), at(d.at)] for d in s.setup.depots]
     towns = [["Town", "Hex", "Scanned rules spell it"]]
     for town in sorted(s.towns, key=lambda t: t.name):
         towns.append([town.name, hex_ids.get(name_key(town.name), "off map"), town.seed_name or ""])
@@ -256,7 +272,8 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
         "partisans": (partisans, [3, 1]),
         "reinforcements": (reinforcements, [1, *[1.0] * len(charted)]),
         "towns": (towns, [2, 0.8, 2]),
-        "setup": (setup, [1.5, 3, 2, 1.4, 1.6, 0.6]),
+        "setup": (setup, [3.2, 2.2, 1.5, 1.9]),
+        "assets": (assets, [3.2, 1.2, 2]),
     }
 
 
@@ -289,6 +306,8 @@ def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> li
             f"fold and staple; {sheets} sheets",
             imposed,
             _pages(imposed),
+            duplex=True,
+            in_kit=False,  # the same pages as the rules above, imposed for folding
         ),
     ]
 
@@ -369,14 +388,17 @@ def _typeset(
         first_on_page: str | None = None
         carried = ""
         marks = 0
+        on_page = 0
 
         def beforeDocument(self) -> None:  # noqa: N802 (reportlab's name): each pass of multiBuild
             outline.clear()
             Doc.marks = 0
             Doc.section = Doc.carried = ""
             Doc.first_on_page = None
+            Doc.on_page = 0
 
         def afterFlowable(self, flowable: Flowable) -> None:  # noqa: N802 (reportlab's name)
+            Doc.on_page += 1
             if isinstance(flowable, Heading):
                 kind = flowable.kind
                 text = flowable.getPlainText()
@@ -384,7 +406,8 @@ def _typeset(
                 self.notify("TOCEntry", (level, text, self.page))
                 if kind == "part":
                     Doc.section = text
-                    Doc.first_on_page = Doc.first_on_page or text
+                    if Doc.on_page == 1:  # the page opens with this part: its name heads the page
+                        Doc.first_on_page = text
                     outline.append((text, self.page - 1))
                 Doc.marks += 1
                 key = f"b{Doc.marks}"
@@ -400,7 +423,7 @@ def _typeset(
         top = h - margin * 0.6
         c.drawString(margin, top, scenario.meta.title)
         c.drawRightString(w - margin, top, Doc.first_on_page or Doc.carried)
-        Doc.first_on_page, Doc.carried = None, Doc.section
+        Doc.first_on_page, Doc.carried, Doc.on_page = None, Doc.section, 0
         c.line(margin, top - 3 * k, w - margin, top - 3 * k)
         c.drawCentredString(w / 2, margin * 0.45, str(doc.page))
         c.restoreState()
@@ -434,7 +457,14 @@ def _typeset(
         rows, widths = built[name]
         total = sum(widths)
         col = [(w - 2 * margin) * x / total for x in widths]
-        data = [[Paragraph(_esc(v), head if r == 0 else cell) for v in row] for r, row in enumerate(rows)]
+
+        def heading_row(r: int, row: list[str]) -> bool:  # a group title alone in the first cell
+            return r > 0 and len(row) > 2 and bool(row[0]) and not any(row[1:])
+
+        data = [
+            [Paragraph(_esc(v), head if r == 0 or heading_row(r, row) else cell) for v in row]
+            for r, row in enumerate(rows)
+        ]
         t = Table(data, colWidths=col, repeatRows=1, hAlign="LEFT")
         shade = Color(*hex_colour(st.colours.table_head))
         stripe = Color(*hex_colour(st.colours.table_stripe))
@@ -451,7 +481,9 @@ def _typeset(
         commands += [("BACKGROUND", (0, r), (-1, r), stripe) for r in range(2, len(rows), 2)]
         for r, row in enumerate(rows):  # a note across the rest of the row ("moves as Cavalry")
             filled = [i for i, v in enumerate(row) if v]
-            if r and len(row) > 3 and filled and filled[-1] < len(row) - 2:
+            if heading_row(r, row):
+                commands += [("SPAN", (0, r), (-1, r)), ("BACKGROUND", (0, r), (-1, r), shade)]
+            elif r and len(row) > 3 and filled and filled[-1] < len(row) - 2:
                 commands.append(("SPAN", (filled[-1], r), (-1, r)))
         t.setStyle(TableStyle(commands))
         return t
@@ -483,12 +515,12 @@ def _typeset(
     makers: dict[str, Callable[[str], Flowable]] = {
         "para": lambda text: Paragraph(text, body),
         "quote": lambda text: Paragraph(text, quote),
-        "item": lambda text: Paragraph(text, item, bulletText="•"),
+        "item": _item(item),
     }
     first = True
     for kind, text in booklet_text(scenario, hex_ids):
         if kind == "part":
-            if not first and text.startswith(("A.", "E.", "II.", "Index")):
+            if not first and text.startswith(("A.", "II.", "Set-up", "Index")):
                 story.append(PageBreak())
             first = False
             story.append(Heading(text, part_style, kind="part"))
@@ -502,6 +534,19 @@ def _typeset(
     doc.multiBuild(story)
     pdf = doc.filename.getvalue()
     return pdf, tuple(outline)
+
+
+def _item(style: Any) -> Callable[[str], Flowable]:
+    """A list item: '1. text' numbered, anything else bulleted."""
+    from reportlab.platypus import Paragraph
+
+    def make(text: str) -> Flowable:
+        number, _, rest = text.partition(" ")
+        if number.endswith(".") and number[:-1].isdigit():
+            return Paragraph(rest, style, bulletText=number)
+        return Paragraph(text, style, bulletText="•")
+
+    return make
 
 
 def _esc(text: str) -> str:

@@ -1154,5 +1154,6 @@ def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) 
             pdf=buf.getvalue(),
             pages=page,
             bookmarks=tuple(bookmarks),
+            duplex=True,
         )
     ]

@@ -241,6 +241,13 @@ def counter_positions(style: CounterStyle, paper: str, n: int) -> list[tuple[flo
 # --- Drawing ---------------------------------------------------------------------------------
 
 
+def name_forms(name: str, style: CounterStyle) -> list[str]:
+    """A unit's name as the counter tries it, longest first: in full, abbreviated, and
+    abbreviated without its bracketed note ("(vs Veshenskaya rising)")."""
+    bare = re.sub(r"\s*\([^)]*\)", "", name)
+    return [name, abbreviate(name, style), abbreviate(bare, style)]
+
+
 def abbreviate(text: str, style: CounterStyle) -> str:
     """Each word with a short form in the layout replaced by it, keeping a lower-case initial."""
 
@@ -490,7 +497,7 @@ class Sheets:
         st, f = self.st, self.st.fonts
         top = y + self.size - st.padding
         area = top - below - 1.0
-        texts = [counter.name, abbreviate(counter.name, st)]
+        texts = name_forms(counter.name, st)
         size, lines = fit_text(
             texts, SANS_BOLD, f.name_max, f.name_min, self.size - 2 * st.padding, area, f.name_leading, f.name_lines
         )
@@ -570,5 +577,6 @@ def build_counters(scenario: Scenario, paper: str) -> list[Part]:
             pdf=pdf,
             pages=2 * sheets.layout.sheets,
             bookmarks=tuple(bookmarks),
+            duplex=True,
         )
     ]

@@ -50,6 +50,7 @@ def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
             "the whole map with the units' starting positions on one sheet, for a plotter or print shop",
             poster,
             1,
+            in_kit=False,
         ),
         Part(
             f"map-tiles-{paper}.pdf",
@@ -68,15 +69,21 @@ def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
     poster stays a file of its own), with an outline of parts and their sections."""
     from pypdf import PdfReader, PdfWriter
 
-    joined = [p for p in parts if p.file != "map-poster.pdf"]
+    joined = [p for p in parts if p.in_kit]
     first = 2  # page 1 is the contents
-    starts = []
+    starts, blanks = [], []
     for p in joined:
+        blank = p.duplex and first % 2 == 0  # a two-sided part starts on a right-hand page
+        blanks.append(blank)
+        first += blank
         starts.append(first)
         first += p.pages
     writer = PdfWriter()
     writer.append(PdfReader(io.BytesIO(_contents(scenario, joined, starts, paper))))
-    for part, start in zip(joined, starts, strict=True):
+    w, h = PAPER[paper]
+    for part, start, blank in zip(joined, starts, blanks, strict=True):
+        if blank:
+            writer.add_blank_page(width=w, height=h)
         writer.append(PdfReader(io.BytesIO(part.pdf)), import_outline=False)
         top = writer.add_outline_item(title=part.title, page_number=start - 1)
         for title, page in part.bookmarks:
@@ -95,7 +102,8 @@ def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
     return Part(
         "campaign-kit.pdf",
         "The whole kit",
-        "every part above in one file, behind a contents page (the poster aside)",
+        "the parts that print on the paper in one file, behind a contents page, two-sided parts "
+        "starting on right-hand pages",
         out.getvalue(),
         first - 1,
     )

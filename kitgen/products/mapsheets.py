@@ -100,6 +100,7 @@ class MapSheet:
         register_fonts()
         self.art = MapArt(hex_map, scenario, style)
         self.positions = positions
+        self.art.positions_shown = bool(positions)
         self.s = scenario
         self.style = style
         self.margin = style.poster.margin_in * 72

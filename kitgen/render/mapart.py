@@ -21,7 +21,7 @@ from shapely.geometry.base import BaseGeometry
 from kitgen.mapping.hexmap import SEA, Hex, HexMap
 from kitgen.mapping.layers import Layers
 from kitgen.mapping.projection import MapProjection
-from kitgen.model.scenario import Scenario
+from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts, text_width
 from kitgen.render.style import MapStyle
 
@@ -66,6 +66,8 @@ class MapArt:
         self.hex_pt = hex_map.hex_size_km * self.k
         self.proj = MapProjection(hex_map.projection)
         self.centres = {h.id: self.pt(np.array([[h.x_km, h.y_km]]))[0] for h in hex_map.hexes}
+        self.positions_shown = False
+        """Whether the sheet marks starting positions (and its key explains them)."""
         self._geography()
 
     # --- coordinates ---------------------------------------------------------------------
@@ -130,6 +132,7 @@ class MapArt:
         self._hex_ids(c)
         self._supply(c)
         self._river_names(c)
+        self._places(c)
         self._town_marks(c)
         c.restoreState()
         self._edges(c)
@@ -326,12 +329,23 @@ class MapArt:
             x = min(max(x, half), self.width - half)
             self.halo_text(c, h.id, x, top - size - 1.2, SANS, size, self.style.colours.hex_id, halo=0.9)
 
+    def unit_square(self, c: Canvas, faction: str, x0: float, y0: float, size: float) -> None:
+        """A unit where it starts: a square in its faction's colour with the faction's mark."""
+        from kitgen.render.pages import faction_mark, ink_on
+
+        colour = next((f.colour for f in self.s.meta.factions if f.id == faction), "#808080")
+        c.saveState()
+        self.fill(c, colour)
+        c.setStrokeColorRGB(0.12, 0.12, 0.12)
+        c.setLineWidth(0.5)
+        c.rect(x0, y0, size, size, stroke=1, fill=1)
+        c.setFillColorRGB(*ink_on(colour))
+        faction_mark(c, faction, x0 + size / 2, y0 + size / 2, size * 0.7)
+        c.restoreState()
+
     def starting_positions(self, c: Canvas, units: list[tuple[str, str]]) -> None:
         """A small square per unit, in its faction's colour with the faction's mark, low in the
         hex where it starts (four at most; '+n' for the rest)."""
-        from kitgen.render.pages import faction_mark, ink_on
-
-        colours = {f.id: f.colour for f in self.s.meta.factions}
         by_hex: dict[str, list[str]] = {}
         for faction, hex_id in units:
             if hex_id in self.centres:
@@ -345,12 +359,7 @@ class MapArt:
             left = x - (len(shown) * size + (len(shown) - 1) * gap) / 2
             bottom = y - self.hex_pt * 0.43
             for i, faction in enumerate(shown):
-                x0 = left + i * (size + gap)
-                self.fill(c, colours.get(faction, "#808080"))
-                c.setStrokeColorRGB(0.12, 0.12, 0.12)
-                c.rect(x0, bottom, size, size, stroke=1, fill=1)
-                c.setFillColorRGB(*ink_on(colours.get(faction, "#808080")))
-                faction_mark(c, faction, x0 + size / 2, bottom + size / 2, size * 0.7)
+                self.unit_square(c, faction, left + i * (size + gap), bottom, size)
             if len(factions) > len(shown):
                 more = f"+{len(factions) - len(shown)}"
                 cx = left + len(shown) * (size + gap) + size * 0.5
@@ -389,6 +398,42 @@ class MapArt:
                     self.anchor(c, mark.x + radius + 5.5 * u, mark.y + 1.5 * u)
                 above = len(marks) > 1 and k == 0
                 self._label(c, mark, radius, above=above)
+
+    def named_places(self) -> list[tuple[str, float, float]]:
+        """(name, x, y) of the stations and places the set-up or a card names that are not towns
+        of the VP table: units start there, or events happen there."""
+        s = self.s
+        named = {u.at for u in s.setup.units} | {t.at for t in s.setup.trains} | {x.at for x in s.setup.ships}
+        named |= {d.at for d in s.setup.depots} | set(s.setup.destroyed_track)
+        named |= {e.at for card in s.cards.events for e in card.effects if e.at}
+        points = {name_key(p.name): (p.name, p.lon, p.lat) for p in s.railways.points}
+        points |= {name_key(p.name): (p.name, p.lon, p.lat) for p in s.map.points}
+        found = []
+        for name in sorted(named):
+            point = points.get(name_key(name))
+            if point is None or s.find_town(name) is not None:
+                continue
+            label, lon, lat = point
+            x, y = self.lonlat_pt(np.array([[lon, lat]]))[0]
+            if 0 <= x <= self.width and 0 <= y <= self.height:
+                found.append((label, float(x), float(y)))
+        return found
+
+    def place_marker(self, c: Canvas, x: float, y: float) -> None:
+        u = self.hex_pt / 72.0
+        c.saveState()
+        self.fill(c, self.style.colours.halo)
+        self.stroke(c, self.style.colours.town, 0.6 * u)
+        c.rect(x - 1.6 * u, y - 1.6 * u, 3.2 * u, 3.2 * u, stroke=1, fill=1)
+        c.restoreState()
+
+    def _places(self, c: Canvas) -> None:
+        """Named places that are not towns: a small square and the name in italics."""
+        u = self.hex_pt / 72.0
+        size = self.style.fonts.town * 0.85
+        for name, x, y in self.named_places():
+            self.place_marker(c, x, y)
+            self.halo_text(c, name, x, y - size - 2.2 * u, SANS_ITALIC, size, self.style.colours.town)
 
     def town_marker(self, c: Canvas, cx: float, cy: float, best_vp: int) -> float:
         """A dot for a town, a square for a city (3 VP or more), sized by value; returns its radius."""

@@ -40,7 +40,7 @@ def _title_block(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float)
         "columns west to east, rows north to south.",
         f"{art.map.columns} columns x {art.map.rows} rows; Lambert conformal conic projection,",
         "north up along the central meridian.",
-        "Where the geography comes from: SOURCES.md beside the scenario.",
+        "Coast and rivers: GSHHS and World Data Bank II; railways and towns as of 1919.",
     ]
     c.setFont(SANS, fonts.legend)
     yy = top - fonts.title - fonts.subtitle * 1.6 - fonts.legend * 2.4
@@ -55,10 +55,10 @@ def _legend(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float) -> N
     c.setFillColorRGB(*hex_colour(style.colours.town))
     c.setFont(SANS_BOLD, fonts.legend_title)
     c.drawString(x, y + h - fonts.legend_title, "Key")
-    row_h = fonts.legend * 2.6
     col_w = w / 3
     entries = _entries(art)
-    per_col = max(1, int((h - fonts.legend_title * 2) // row_h))
+    per_col = -(-len(entries) // 3)  # three columns; rows closer together when there are more entries
+    row_h = min(fonts.legend * 2.6, (h - fonts.legend_title * 2) / per_col)
     for i, (label, draw) in enumerate(entries):
         col, row = divmod(i, per_col)
         ex = x + col * col_w
@@ -121,6 +121,14 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
     def port(c: Canvas, x: float, y: float) -> None:
         art.anchor(c, x, y - 1 * u)
 
+    def start(c: Canvas, x: float, y: float) -> None:
+        size = 7 * u
+        for i, f in enumerate(factions[:2]):
+            art.unit_square(c, f.id, x - size - 1 * u + i * (size + 2 * u), y - size / 2, size)
+
+    def place(c: Canvas, x: float, y: float) -> None:
+        art.place_marker(c, x, y)
+
     def ring(c: Canvas, x: float, y: float) -> None:
         art.supply_ring(c, x, y, "#555555", radius=9 * u)
 
@@ -155,9 +163,12 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
         ("City (3 VP or more)", town(3)),
         ("VP for " + ", ".join(f.name for f in factions) + ", in that order", vp),
         ("Port", port),
+        ("Station or place named in the set-up or on an event card", place),
         ("Supply source town: ring in the faction's colour", ring),
         ("Supply edge: band in the faction's colour where rail leaves the map", edge),
     ]
+    if art.positions_shown:
+        entries.append(("Starting position: a square per unit, in its faction's colour and mark", start))
     return entries
 
 

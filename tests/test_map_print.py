@@ -83,12 +83,20 @@ def page_sizes(pdf: Path) -> list[tuple[float, float]]:
     return [(float(p.mediabox.width), float(p.mediabox.height)) for p in pypdf.PdfReader(pdf).pages]
 
 
+FIRST_TILE = 3
+"""Page of the first tile: after the assembly page and the key page."""
+
+
 def tiling(poster: Path, paper: tuple[float, float]) -> Tiling:
-    """The tiling of the sheet, recomputed from the true-scale poster's page (the whole sheet) and
+    """The tiling of the map, recomputed from the true-scale poster's page (the whole sheet) less
+    what lies under the map (margin and key band, which has a page of its own) and
     layouts/map.yaml's tile margin and overlap."""
     ((sheet_w, sheet_h),) = page_sizes(poster)
-    tiles = map_style().tiles
-    return Tiling.fit(sheet_w, sheet_h, paper, tiles.margin_mm * MM, tiles.overlap_mm * MM)
+    style = map_style()
+    margin = style.poster.margin_in * 72
+    band = style.poster.band_in * 72 * min(1.0, (sheet_w - 2 * margin) / (40 * 72))
+    tiles = style.tiles
+    return Tiling.fit(sheet_w, sheet_h - margin - band, paper, tiles.margin_mm * MM, tiles.overlap_mm * MM)
 
 
 def page_text(pdf: Path, page: int) -> str:
@@ -127,7 +135,7 @@ def test_a4_tiles_are_a4_pages_and_count_one_plus_columns_times_rows(a4: Path) -
     """Issue 3: "the same map tiled over A4 ... pages ... and an assembly page"."""
     t = tiling(a4 / "map-poster.pdf", A4)
     sizes = page_sizes(a4 / "map-tiles-a4.pdf")
-    assert len(sizes) == 1 + t.columns * t.rows
+    assert len(sizes) == 2 + t.columns * t.rows
     assert t.columns * t.rows > 1
     for w, h in sizes:
         assert sorted((w, h)) == pytest.approx(sorted(A4), abs=0.01)
@@ -139,7 +147,7 @@ def test_letter_tiles_are_us_letter_pages(letter: Path) -> None:
     assert sorted(p.name for p in letter.iterdir()) == ["map-poster.pdf", "map-tiles-letter.pdf"]
     t = tiling(letter / "map-poster.pdf", LETTER)
     sizes = page_sizes(letter / "map-tiles-letter.pdf")
-    assert len(sizes) == 1 + t.columns * t.rows
+    assert len(sizes) == 2 + t.columns * t.rows
     for w, h in sizes:
         assert sorted((w, h)) == pytest.approx(sorted(LETTER), abs=0.01)
 
@@ -172,7 +180,8 @@ def test_each_tile_page_carries_its_number(a4: Path) -> None:
     t = tiling(a4 / "map-poster.pdf", A4)
     n = t.columns * t.rows
     pdf = a4 / "map-tiles-a4.pdf"
-    for page, (col, row) in [(2, (0, 0)), (3, (1, 0)), (2 + t.columns, (0, 1)), (1 + n, (t.columns - 1, t.rows - 1))]:
+    tiles = [(0, (0, 0)), (1, (1, 0)), (t.columns, (0, 1)), (n - 1, (t.columns - 1, t.rows - 1))]
+    for page, (col, row) in [(FIRST_TILE + k, tile) for k, tile in tiles]:
         text = " ".join(page_text(pdf, page).split())
         assert f"Tile {Tiling.label(col, row)} ({row * t.columns + col + 1} of {n})" in text, (page, text[-200:])
 
@@ -209,10 +218,10 @@ def test_the_pdfs_are_vector(a4: Path) -> None:
     """Issue 3: "(reportlab, vector ...)": no page draws a raster image; the tiles place the sheet
     as one form."""
     for pdf in a4.iterdir():
-        for page in pypdf.PdfReader(pdf).pages:
+        for number, page in enumerate(pypdf.PdfReader(pdf).pages, 1):
             found = xobjects(page["/Resources"].get_object())
             assert all(x.get("/Subtype") != "/Image" for x in found), pdf.name
-            if pdf.name.startswith("map-tiles"):
+            if pdf.name.startswith("map-tiles") and number != FIRST_TILE - 1:  # the key page draws the key alone
                 assert any(x.get("/Subtype") == "/Form" for x in found)
 
 
@@ -243,7 +252,7 @@ def test_tiles_carry_alignment_marks_at_the_core_corners(a4: Path) -> None:
     ring's line, off the cross's arms, is dark at four points; just inside the ring it is not."""
     t = tiling(a4 / "map-poster.pdf", A4)
     pdf = a4 / "map-tiles-a4.pdf"
-    page = 2 + (t.rows // 2) * t.columns + t.columns // 2  # an inner tile
+    page = FIRST_TILE + (t.rows // 2) * t.columns + t.columns // 2  # an inner tile
     k = 150 / 72
     inset = t.margin + t.overlap
     radius = 0.45 * 4 * MM * k  # the ring: 0.45 of the cross's 4 mm arm
@@ -318,7 +327,7 @@ def shared_strip(pdf: Path, t: Tiling, a: tuple[int, int], b: tuple[int, int]) -
 
     def crop(tile: tuple[int, int]) -> np.ndarray:
         wx0, wy0, _, _ = t.window(*tile)
-        image = render(pdf, 2 + tile[1] * t.columns + tile[0], rx, ry)
+        image = render(pdf, FIRST_TILE + tile[1] * t.columns + tile[0], rx, ry)
         # sheet point (x, y) is at page point (x - wx0 + margin, y - wy0 + margin); pixel rows run down
         left = (x0 - wx0 + t.margin) * rx / 72
         right = (x1 - wx0 + t.margin) * rx / 72

@@ -576,9 +576,10 @@ def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
                 if index < n:
                     side.merge_transformed_page(pages[index], Transformation().translate(dx, y0))
             writer.add_page(side)
-    writer.add_metadata(
-        {k: v for k, v in (reader.metadata or {}).items() if k in ("/Title", "/Author", "/Subject", "/Creator")}
-    )
+    meta = {k: v for k, v in (reader.metadata or {}).items() if k in ("/Title", "/Author", "/Subject", "/Creator")}
+    if "/Title" in meta:
+        meta["/Title"] = f"{meta['/Title']} (booklet, imposed for saddle stitching)"
+    writer.add_metadata(meta)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue(), total // 4

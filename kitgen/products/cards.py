@@ -54,12 +54,37 @@ def card_slots(paper: str, style: CardStyle | None = None) -> list[tuple[float, 
     g = (style or card_style()).card
     page_w, page_h = PAPER[paper]
     w, h, gutter = g.width_mm * MM, g.height_mm * MM, g.gutter_mm * MM
+    row_gutter = 0.0 if shared_rows(paper, style) else gutter
     block_w = g.columns * w + (g.columns - 1) * gutter
-    block_h = g.rows * h + (g.rows - 1) * gutter
+    block_h = g.rows * h + (g.rows - 1) * row_gutter
     left, top = (page_w - block_w) / 2, (page_h + block_h) / 2
     return [
-        (left + col * (w + gutter), top - h - row * (h + gutter)) for row in range(g.rows) for col in range(g.columns)
+        (left + col * (w + gutter), top - h - row * (h + row_gutter))
+        for row in range(g.rows)
+        for col in range(g.columns)
     ]
+
+
+def shared_rows(paper: str, style: CardStyle | None = None) -> bool:
+    """Whether the rows butt and share their cuts: when with gutters, bleeds and the minimum
+    margin they would not fit the page (three poker cards on US Letter)."""
+    g = (style or card_style()).card
+    need = g.rows * g.height_mm + (g.rows - 1) * g.gutter_mm + 2 * (g.bleed_mm + g.min_margin_mm)
+    return need * MM > PAPER[paper][1] + 1e-6
+
+
+def bleed_box(paper: str, slot: int, style: CardStyle | None = None) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) a card in slot `slot` may print into: its trim plus the bleed, except
+    along a cut it shares with the card above or below."""
+    s = style or card_style()
+    g = s.card
+    x, y = card_slots(paper, s)[slot]
+    w, h, bleed = g.width_mm * MM, g.height_mm * MM, g.bleed_mm * MM
+    row = slot // g.columns
+    shared = shared_rows(paper, s)
+    top = 0.0 if shared and row > 0 else bleed
+    bottom = 0.0 if shared and row < g.rows - 1 else bleed
+    return x - bleed, y - bottom, x + w + bleed, y + h + top
 
 
 def back_slots(paper: str, style: CardStyle | None = None) -> list[tuple[float, float]]:
@@ -1092,17 +1117,44 @@ class _Halo:
         self._c.line(x1, y1, x2, y2)
 
 
-def draw_crop_marks(c: Canvas, slots: Sequence[tuple[float, float]], style: CardStyle) -> None:
-    """Crop marks at the trim corners of the given slots, a bleed outside, over white halos."""
+def draw_crop_marks(c: Canvas, slots: Sequence[tuple[float, float]], style: CardStyle, *, shared: bool = False) -> None:
+    """Crop marks at the trim corners of the given slots, a bleed outside, over white halos.
+    Where rows butt (`shared`), the marks along the vertical cuts are drawn only outside the
+    block, above the top row and below the bottom one: between rows they would print on a card."""
     g = style.card
     w, h = g.width_mm * MM, g.height_mm * MM
     bleed, length = g.bleed_mm * MM, g.crop_mark_mm * MM
-    if g.crop_halo_pt > 0:
-        halo = cast("Canvas", _Halo(c, g.crop_halo_pt))
+    ys = sorted({y for _, y in slots})
+    low, high = (ys[0], ys[-1]) if ys else (0.0, 0.0)
+
+    def marks(canvas: Canvas) -> None:
         for x, y in slots:
-            crop_marks(halo, x, y, w, h, bleed=bleed, length=length)
-    for x, y in slots:
-        crop_marks(c, x, y, w, h, bleed=bleed, length=length)
+            if not shared:
+                crop_marks(canvas, x, y, w, h, bleed=bleed, length=length)
+                continue
+            for cx, sx in ((x, -1), (x + w, 1)):  # the horizontal cuts, marked at the sides
+                for cy in (y, y + h):
+                    canvas.line(cx + sx * bleed, cy, cx + sx * (bleed + length), cy)
+            for cx in (x, x + w):  # the vertical cuts, outside the block only
+                if y == low:
+                    canvas.line(cx, y - bleed, cx, y - bleed - length)
+                if y == high:
+                    canvas.line(cx, y + h + bleed, cx, y + h + bleed + length)
+
+    if g.crop_halo_pt > 0:
+        marks(cast("Canvas", _Halo(c, g.crop_halo_pt)))
+    c.saveState()
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(0.25)
+    marks(c)
+    c.restoreState()
+
+
+def _clip(c: Canvas, box: tuple[float, float, float, float]) -> None:
+    x0, y0, x1, y1 = box
+    path = c.beginPath()
+    path.rect(x0, y0, x1 - x0, y1 - y0)
+    c.clipPath(path, stroke=0, fill=0)
 
 
 def sheets(count: int, per_sheet: int) -> list[range]:
@@ -1115,8 +1167,9 @@ def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) 
     s = style or card_style()
     size = PAPER[paper]
     buf = io.BytesIO()
-    c = new_canvas(buf, size, scenario, "Cards")
+    c = new_canvas(buf, size, scenario, "cards")
     fronts, backs = card_slots(paper, s), back_slots(paper, s)
+    shared = shared_rows(paper, s)
     per_sheet = len(fronts)
     g = s.card
     w, h, bleed = g.width_mm * MM, g.height_mm * MM, g.bleed_mm * MM
@@ -1131,12 +1184,18 @@ def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) 
         for sheet in sheets(len(deck.fronts), per_sheet):
             used = [fronts[k - sheet.start] for k in sheet]
             for k, (x, y) in zip(sheet, used, strict=True):
+                c.saveState()
+                _clip(c, bleed_box(paper, k - sheet.start, s))
                 deck.fronts[k](c, x, y)
-            draw_crop_marks(c, used, s)
+                c.restoreState()
+            draw_crop_marks(c, used, s, shared=shared)
             c.showPage()
             for k in sheet:
                 x, y = backs[k - sheet.start]
+                x0, y0, x1, y1 = bleed_box(paper, k - sheet.start, s)
+                mirror = size[0] - x1  # the back's box: mirrored across the page, like its card
                 c.saveState()
+                _clip(c, (mirror, y0, mirror + x1 - x0, y1))
                 c.translate(x, y)
                 c.doForm(form)
                 c.restoreState()

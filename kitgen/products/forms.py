@@ -677,7 +677,8 @@ def _supply_and_transport(sheet: Sheet, y: float, faction: Faction) -> float:
         (
             "Fuel:",
             f"{vehicles} starting a turn out of supply get {_plural(fuel.moves_out_of_supply, 'turn')} of map "
-            f"movement, then are abandoned: {fuel.abandon_roll}, {fuel.intact_on} left intact, {odd} destroyed. "
+            f"movement, then are immobilised; a turn later, still out of supply, abandoned: {fuel.abandon_roll}, "
+            f"{fuel.intact_on} left intact, {odd} destroyed. "
             f"Tabletop, out of supply: {fuel.tabletop_moves_roll} moves.",
         ),
     ]

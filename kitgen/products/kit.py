@@ -55,11 +55,11 @@ def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
         Part(
             f"map-tiles-{paper}.pdf",
             "Map tiles",
-            f"the map with the starting positions: an assembly page and {n} tiles to print on "
+            f"the map with the starting positions: an assembly page, the key and {n} tiles to print on "
             f"{PAPER_NAMES[paper]} and join",
             tiles,
-            1 + n,
-            (("Assembly", 0), ("Tiles", 1)),
+            2 + n,
+            (("Assembly", 0), ("Key", 1), ("Tiles", 2)),
         ),
     ]
 

@@ -109,6 +109,8 @@ class MapSheet:
         self.band = style.poster.band_in * 72 * self.band_scale
         self.width = self.art.width + 2 * self.margin
         self.height = self.art.height + self.band + 2 * self.margin
+        self.below = self.margin + self.band
+        """What lies under the map on the sheet (margin and key band): the tiles leave it out."""
 
     def define_form(self, c: Canvas) -> None:
         c.beginForm(FORM, 0, 0, self.width, self.height)
@@ -156,13 +158,19 @@ class MapSheet:
 
     def tiles(self, paper: str) -> tuple[bytes, Tiling]:
         """An assembly page, then one page per tile."""
-        t = Tiling.fit(
-            self.width, self.height, PAPER[paper], self.style.tiles.margin_mm * MM, self.style.tiles.overlap_mm * MM
+        t = Tiling.fit(  # the map and its margin; the key band gets a page of its own
+            self.width,
+            self.height - self.below,
+            PAPER[paper],
+            self.style.tiles.margin_mm * MM,
+            self.style.tiles.overlap_mm * MM,
         )
         out = io.BytesIO()
         c = _canvas(out, (t.page_w, t.page_h), self.s, f"map tiles ({paper.upper() if paper == 'a4' else 'US Letter'})")
         self.define_form(c)
         self._assembly(c, t, paper)
+        c.showPage()
+        self._key(c, t)
         c.showPage()
         for row in range(t.rows):
             for col in range(t.columns):
@@ -181,9 +189,12 @@ class MapSheet:
         c.saveState()
         self._place(c, t, col, row)
         path = c.beginPath()
-        path.rect(wx0, wy0, wx1 - wx0, wy1 - wy0)
+        low = max(wy0, 0.0)  # nothing below the map's foot: the key band has its own page
+        path.rect(wx0, low, wx1 - wx0, wy1 - low)
         c.clipPath(path, stroke=0, fill=0)
+        c.translate(0, -self.below)  # the tiles cover the map, not the key band under it
         c.doForm(FORM)
+        c.translate(0, self.below)
         self._marks(c, t, col, row)
         c.restoreState()
         self._tile_label(c, t, col, row)
@@ -211,6 +222,19 @@ class MapSheet:
                     c.line(cx - arm, cy, cx + arm, cy)
                     c.line(cx, cy - arm, cx, cy + arm)
                 c.circle(cx, cy, arm * 0.45, stroke=1, fill=0)
+
+    def _key(self, c: Canvas, t: Tiling) -> None:
+        """The key page: title, key and scale bar at the map's own scale (shrunk to fit if need be)."""
+        from kitgen.render.mapkey import draw_key_page
+
+        m = t.margin
+        w, h = t.page_w - 2 * m, t.page_h - 2 * m
+        k = min(1.0, w / (7.2 * 72), h / (9.5 * 72))
+        c.saveState()
+        c.translate(m, m)
+        c.scale(k, k)
+        draw_key_page(c, self.art, w / k, h / k)
+        c.restoreState()
 
     def _tile_label(self, c: Canvas, t: Tiling, col: int, row: int) -> None:
         """Tile name and its neighbours, in the page margin."""
@@ -259,6 +283,7 @@ class MapSheet:
         for row in range(t.rows):
             for col in range(t.columns):
                 x0, y0, x1, y1 = t.core_rect(col, row)
+                y0, y1 = y0 + self.below, y1 + self.below  # the tiles start at the map's foot
                 c.rect(ox + x0 * scale, oy + y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale, stroke=1, fill=0)
                 c.setFillColorRGB(0.8, 0.1, 0.1)
                 c.setFont(SANS_BOLD, 9)
@@ -286,8 +311,8 @@ def write_map_sheets(
         SheetFile(out / poster_name, 1, purpose),
         SheetFile(
             out / f"map-tiles-{paper}.pdf",
-            1 + tiling.columns * tiling.rows,
-            f"an assembly page and {tiling.columns * tiling.rows} tiles to print at home and join",
+            2 + tiling.columns * tiling.rows,
+            f"an assembly page, the key and {tiling.columns * tiling.rows} tiles to print at home and join",
         ),
     ]
     write_atomic(files[0].path, poster_pdf)

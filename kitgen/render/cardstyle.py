@@ -16,6 +16,8 @@ class CardGeometry(Model):
     height_mm: float = Field(gt=0)
     bleed_mm: float = Field(ge=0)
     gutter_mm: float = Field(ge=0)
+    min_margin_mm: float = Field(default=4.0, ge=0)
+    """Paper left round the bleeds; where the rows do not fit with it, they butt and share cuts."""
     columns: int = Field(ge=1)
     rows: int = Field(ge=1)
     crop_mark_mm: float = Field(gt=0)

@@ -27,6 +27,17 @@ def draw_band(c: Canvas, art: MapArt, width: float, height: float) -> None:
     c.line(width - scale_w - pad / 2, pad, width - scale_w - pad / 2, height - pad)
 
 
+def draw_key_page(c: Canvas, art: MapArt, width: float, height: float) -> None:
+    """The band's title block, key (one column) and scale bar stacked on a page of `width` x
+    `height` points, bottom-left at the current origin, at the map's own scale."""
+    fonts = art.style.fonts
+    title_h = fonts.title + fonts.subtitle * 1.6 + fonts.legend * 9
+    scale_h = 80.0
+    _title_block(c, art, 0, height - title_h, width, title_h)
+    _legend(c, art, 0, scale_h, width, height - title_h - scale_h - 10, columns=1)
+    _scale_bar(c, art, 0, 0, width, scale_h)
+
+
 def _title_block(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float) -> None:
     s, fonts = art.s, art.style.fonts
     top = y + h
@@ -49,15 +60,15 @@ def _title_block(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float)
         yy -= fonts.legend * 1.35
 
 
-def _legend(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float) -> None:
+def _legend(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float, columns: int = 3) -> None:
     style, fonts = art.style, art.style.fonts
     u = art.hex_pt / 72.0
     c.setFillColorRGB(*hex_colour(style.colours.town))
     c.setFont(SANS_BOLD, fonts.legend_title)
     c.drawString(x, y + h - fonts.legend_title, "Key")
-    col_w = w / 3
+    col_w = w / columns
     entries = _entries(art)
-    per_col = -(-len(entries) // 3)  # three columns; rows closer together when there are more entries
+    per_col = -(-len(entries) // columns)  # rows closer together when there are more entries
     row_h = min(fonts.legend * 2.6, (h - fonts.legend_title * 2) / per_col)
     for i, (label, draw) in enumerate(entries):
         col, row = divmod(i, per_col)

@@ -326,7 +326,6 @@ def _typeset(
     scale: float = 1.0,
 ) -> tuple[bytes, tuple[tuple[str, int], ...]]:
     """The booklet as a PDF on pages of `size`, with its outline (part titles and pages)."""
-    from reportlab.lib.enums import TA_CENTER
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import (
         BaseDocTemplate,
@@ -363,8 +362,6 @@ def _typeset(
     )
     cell = ps("cell", SANS, st.fonts.table, st.fonts.table * 1.2)
     head = ps("head", SANS_BOLD, st.fonts.table, st.fonts.table * 1.2)
-    title = ps("title", SANS_BOLD, st.fonts.title, st.fonts.title * 1.15, alignment=TA_CENTER, spaceAfter=14 * k)
-    subtitle = ps("subtitle", SANS, st.fonts.rule, st.fonts.rule * 1.4, alignment=TA_CENTER)
     from reportlab.lib.colors import Color
 
     part_style.textColor = Color(*accent)
@@ -445,7 +442,7 @@ def _typeset(
     )
     doc.addPageTemplates(
         [
-            PageTemplate(id="cover", frames=[frame]),
+            PageTemplate(id="cover", frames=[frame], onPage=lambda c, _doc: _cover(c, scenario, size, k, st)),
             PageTemplate(id="body", frames=[frame], onPageEnd=decorate),
         ]
     )
@@ -488,15 +485,7 @@ def _typeset(
         t.setStyle(TableStyle(commands))
         return t
 
-    story: list[Flowable] = [
-        Spacer(1, h * 0.22),
-        Paragraph(_esc(scenario.meta.title), title),
-        Paragraph(_esc(scenario.meta.subtitle), subtitle),
-        Spacer(1, 18 * k),
-        Paragraph("Rules of play", subtitle),
-        NextPageTemplate("body"),
-        PageBreak(),
-    ]
+    story: list[Flowable] = [Spacer(1, 1), NextPageTemplate("body"), PageBreak()]  # the cover is drawn
     from reportlab.platypus import TableStyle
 
     toc = TableOfContents()
@@ -534,6 +523,45 @@ def _typeset(
     doc.multiBuild(story)
     pdf = doc.filename.getvalue()
     return pdf, tuple(outline)
+
+
+def _cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: BookletStyle) -> None:
+    """The cover: a band in the accent colour with the title, the factions with their colours
+    and marks, and what the booklet holds."""
+    from kitgen.render.pages import faction_mark, ink_on
+
+    w, h = size
+    band = h * 0.42
+    c.saveState()
+    c.setFillColorRGB(*hex_colour(st.colours.accent))
+    c.rect(0, h - band, w, band, stroke=0, fill=1)
+    c.setFillColorRGB(1, 1, 1)
+    c.setFont(SANS_BOLD, st.fonts.title * k)
+    c.drawCentredString(w / 2, h - band * 0.45, scenario.meta.title)
+    c.setFont(SANS, 12.5 * k)
+    c.drawCentredString(w / 2, h - band * 0.45 - 26 * k, scenario.meta.subtitle)
+    c.setFont(SANS_BOLD, 15 * k)
+    c.drawCentredString(w / 2, h - band + 24 * k, "RULES OF PLAY")
+    factions = scenario.meta.factions
+    size_mark, gap = 30 * k, 34 * k
+    total = len(factions) * size_mark + (len(factions) - 1) * gap
+    x = (w - total) / 2
+    y = h - band - 70 * k
+    for f in factions:
+        c.setFillColorRGB(*hex_colour(f.colour))
+        c.setStrokeColorRGB(0.12, 0.12, 0.12)
+        c.rect(x, y, size_mark, size_mark, stroke=1, fill=1)
+        c.setFillColorRGB(*ink_on(f.colour))
+        faction_mark(c, f.id, x + size_mark / 2, y + size_mark / 2, size_mark * 0.7)
+        c.setFillColorRGB(0.12, 0.12, 0.12)
+        c.setFont(SANS, 9 * k)
+        c.drawCentredString(x + size_mark / 2, y - 13 * k, f.name)
+        x += size_mark + gap
+    c.setFont(SANS, 9.5 * k)
+    c.setFillColorRGB(0.3, 0.3, 0.3)
+    for n, line in enumerate(st.cover_note):
+        c.drawCentredString(w / 2, h * 0.3 - n * 14 * k, line)
+    c.restoreState()
 
 
 def _item(style: Any) -> Callable[[str], Flowable]:

@@ -31,6 +31,7 @@ class BookletColours(Model):
 
 class BookletStyle(Model):
     margin_mm: float = Field(gt=0)
+    cover_note: list[str] = []
     half_scale: float = Field(gt=0, le=1)
     fonts: BookletFonts
     colours: BookletColours

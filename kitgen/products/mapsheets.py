@@ -101,6 +101,8 @@ class MapSheet:
         self.art = MapArt(hex_map, scenario, style)
         self.positions = positions
         self.art.positions_shown = bool(positions)
+        if positions:
+            self.art.owners = {t: f for t, f in scenario.setup.owners.items() if f != "none"}
         self.s = scenario
         self.style = style
         self.margin = style.poster.margin_in * 72

@@ -68,6 +68,8 @@ class MapArt:
         self.centres = {h.id: self.pt(np.array([[h.x_km, h.y_km]]))[0] for h in hex_map.hexes}
         self.positions_shown = False
         """Whether the sheet marks starting positions (and its key explains them)."""
+        self.owners: dict[str, str] = {}
+        """Town -> its first owner, when the sheet shows the set-up: the marker takes its colour."""
         self._geography()
 
     # --- coordinates ---------------------------------------------------------------------
@@ -393,7 +395,7 @@ class MapArt:
             marks = sorted(self.towns[hex_id], key=lambda m: -m.y)
             for k, mark in enumerate(marks):
                 best = max((v or 0) for _, v in mark.vp)
-                radius = self.town_marker(c, mark.x, mark.y, best)
+                radius = self.town_marker(c, mark.x, mark.y, best, self.owners.get(mark.name))
                 if mark.port:
                     self.anchor(c, mark.x + radius + 5.5 * u, mark.y + 1.5 * u)
                 above = len(marks) > 1 and k == 0
@@ -435,12 +437,17 @@ class MapArt:
             self.place_marker(c, x, y)
             self.halo_text(c, name, x, y - size - 2.2 * u, SANS_ITALIC, size, self.style.colours.town)
 
-    def town_marker(self, c: Canvas, cx: float, cy: float, best_vp: int) -> float:
-        """A dot for a town, a square for a city (3 VP or more), sized by value; returns its radius."""
+    def town_marker(self, c: Canvas, cx: float, cy: float, best_vp: int, owner: str | None = None) -> float:
+        """A dot for a town, a square for a city (3 VP or more), sized by value; returns its radius.
+        With an `owner` it is filled in the owner's colour, ringed dark (the set-up map)."""
         u = self.hex_pt / 72.0
         radius = (2.4 + 0.55 * min(best_vp, 6)) * u
-        self.fill(c, self.style.colours.town)
-        self.stroke(c, self.style.colours.halo, 0.8 * u)
+        colour = next((f.colour for f in self.s.meta.factions if f.id == owner), None)
+        self.fill(c, colour or self.style.colours.town)
+        if colour:
+            self.stroke(c, self.style.colours.town, 0.8 * u)
+        else:
+            self.stroke(c, self.style.colours.halo, 0.8 * u)
         if best_vp >= 3:
             c.rect(cx - radius, cy - radius, 2 * radius, 2 * radius, stroke=1, fill=1)
         else:

@@ -132,6 +132,10 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
     def port(c: Canvas, x: float, y: float) -> None:
         art.anchor(c, x, y - 1 * u)
 
+    def owned(c: Canvas, x: float, y: float) -> None:
+        for i, f in enumerate(factions[:2]):
+            art.town_marker(c, x - 5 * u + i * 10 * u, y, 1, f.id)
+
     def start(c: Canvas, x: float, y: float) -> None:
         size = 7 * u
         for i, f in enumerate(factions[:2]):
@@ -180,6 +184,7 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
     ]
     if art.positions_shown:
         entries.append(("Starting position: a square per unit, in its faction's colour and mark", start))
+        entries.append(("Town in the colour of the faction that holds it at the start", owned))
     return entries
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import Field
 
 from kitgen.model.base import Colour, Model
-from kitgen.render.style import layouts_dir
+from kitgen.render.style import layouts_dir, load_layout
 
 
 class CardGeometry(Model):
@@ -69,13 +69,5 @@ class CardStyle(Model):
 
 @cache
 def card_style(path: Path | None = None) -> CardStyle:
-    """The card style; a bad layouts file is a KitgenError naming its line."""
-    from kitgen.errors import KitgenError
-    from kitgen.validation import validate
-    from kitgen.yamlsource import load_yaml
-
-    located = load_yaml(path or layouts_dir() / "cards.yaml")
-    style, problems = validate(located, CardStyle)
-    if problems or style is None:
-        raise KitgenError(located.problems + problems)
-    return style
+    """The card style, from layouts/cards.yaml."""
+    return load_layout(CardStyle, path or layouts_dir() / "cards.yaml")

@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import Field
 
 from kitgen.model.base import Colour, Model
-from kitgen.render.style import layouts_dir
+from kitgen.render.style import layouts_dir, load_layout
 
 
 class CutLine(Model):
@@ -80,13 +80,5 @@ class CounterStyle(Model):
 
 @cache
 def counter_style(path: Path | None = None) -> CounterStyle:
-    """The counter sheets' style; a bad layouts file is a KitgenError naming its line."""
-    from kitgen.errors import KitgenError
-    from kitgen.validation import validate
-    from kitgen.yamlsource import load_yaml
-
-    located = load_yaml(path or layouts_dir() / "counters.yaml")
-    style, problems = validate(located, CounterStyle)
-    if problems or style is None:
-        raise KitgenError(located.problems + problems)
-    return style
+    """The counter sheets' style, from layouts/counters.yaml."""
+    return load_layout(CounterStyle, path or layouts_dir() / "counters.yaml")

@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import Field
 
 from kitgen.model.base import Colour, Model
-from kitgen.render.style import layouts_dir
+from kitgen.render.style import layouts_dir, load_layout
 
 Length = float
 
@@ -83,13 +83,5 @@ class FormStyle(Model):
 
 @cache
 def form_style(path: Path | None = None) -> FormStyle:
-    """The player aids' and forms' style; a bad layouts file is a KitgenError naming its line."""
-    from kitgen.errors import KitgenError
-    from kitgen.validation import validate
-    from kitgen.yamlsource import load_yaml
-
-    located = load_yaml(path or layouts_dir() / "forms.yaml")
-    style, problems = validate(located, FormStyle)
-    if problems or style is None:
-        raise KitgenError(located.problems + problems)
-    return style
+    """The player aids' and forms' style, from layouts/forms.yaml."""
+    return load_layout(FormStyle, path or layouts_dir() / "forms.yaml")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import Field
 
@@ -74,15 +75,23 @@ def layouts_dir() -> Path:
     return Path(__file__).resolve().parent.parent.parent / "layouts"
 
 
-@cache
-def map_style(path: Path | None = None) -> MapStyle:
-    """The map style; a bad layouts file is a KitgenError naming its line."""
+M = TypeVar("M", bound=Model)
+
+
+def load_layout(model: type[M], path: Path) -> M:
+    """A layouts file read into its model; a bad one is a KitgenError naming its line."""
     from kitgen.errors import KitgenError
     from kitgen.validation import validate
     from kitgen.yamlsource import load_yaml
 
-    located = load_yaml(path or layouts_dir() / "map.yaml")
-    style, problems = validate(located, MapStyle)
+    located = load_yaml(path)
+    style, problems = validate(located, model)
     if problems or style is None:
         raise KitgenError(located.problems + problems)
     return style
+
+
+@cache
+def map_style(path: Path | None = None) -> MapStyle:
+    """The map style, from layouts/map.yaml."""
+    return load_layout(MapStyle, path or layouts_dir() / "map.yaml")

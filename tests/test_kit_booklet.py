@@ -111,11 +111,13 @@ def test_the_other_numbers_of_the_seed_are_in_the_booklet() -> None:
         "a ship carries 16 points",
         "Winner 40% 60%",
         "Loser 55% 45% 50% desert",
-        "need 1-4 if a commander is in an adjacent hex, or 1-3",
+        "need 1-4 if a friendly commander is in an adjacent hex, or 1-3",
         "more than 3 artillery batteries",
         "roll 2D6 for each vehicle: it breaks down on 2 or 3",
         "rolling D6 and breaking down on 1",
         "On 6 the top event card is drawn",
+        "roll D6, +1 if Makhno is present; on 6 or more it succeeds",
+        "lowest column, then lowest row",
     ):
         assert phrase in body, phrase
 

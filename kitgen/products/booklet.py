@@ -58,7 +58,9 @@ def booklet_text(scenario: Scenario, hex_ids: dict[str, str]) -> list[Block]:
             towns = [src.town for src in s.map.supply_sources.get(faction, []) if src.town]
             words.append(" or ".join(t for t in towns if t) + ", their first supply-source towns, while held")
         if rule.town:
-            words.append(f"{rule.town} if they hold it, otherwise the westernmost town they hold")
+            words.append(
+                f"{rule.town} if they hold it, otherwise the westernmost town they hold (lowest column, then lowest row)"
+            )
         return "; ".join(words)
 
     def sources(faction: str) -> str:
@@ -232,8 +234,8 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
     for f in s.meta.factions:
         for c in (c for c in s.commanders if c.faction == f.id):
             commanders.append([f.name, str(s.rank(c)), c.name, str(c.dependability), "C" if c.charismatic else "-"])
-    partisans = [["Evade modifier", "Value"]] + [[m.text, f"{m.value:+d}"] for m in s.partisans.evade.modifiers]
-    partisans += [[f"Ambush: {m.text}", f"{m.value:+d}"] for m in s.partisans.ambush.modifiers]
+    partisans = [["Evade modifier (the partisans' roll)", "Value"]]
+    partisans += [[m.text, f"{m.value:+d}"] for m in s.partisans.evade.modifiers]
     chart = s.victory.reinforcement_chart
     charted = [f for f in s.meta.factions if f.id in chart.draws]
     reinforcements = [[chart.roll, *[f"{adjective[f.id]} draws" for f in charted]]]
@@ -252,7 +254,7 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
             setup.append([u.name + flags, _stands(u.stands), u.commander or "", at(u.at)])
     assets = [["Trains, ships and depots", "Side", "Starts at (hex)"]]
     assets += [
-        [f"{'Armoured train' if t.armoured else 'Train'} {t.id}", names.get(t.faction, t.faction), at(t.at)]
+        [f"{'Armoured train' if t.armoured else 'Train'}", names.get(t.faction, t.faction), at(t.at)]
         for t in s.setup.trains
     ]
     assets += [[x.name, names.get(x.faction, x.faction), at(x.at)] for x in s.setup.ships]
@@ -272,13 +274,20 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
         "partisans": (partisans, [3, 1]),
         "reinforcements": (reinforcements, [1, *[1.0] * len(charted)]),
         "towns": (towns, [2, 0.8, 2]),
-        "setup": (setup, [3.2, 2.2, 1.5, 1.9]),
+        "setup": (setup, [3.0, 2.2, 1.8, 1.9]),
         "assets": (assets, [3.2, 1.2, 2]),
     }
 
 
 def _stands(stands: dict[str, int]) -> str:
-    return ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in stands.items())
+    """'3 infantry, 1 machine gun', '2 armoured cars'."""
+    same = ("infantry", "cavalry", "artillery", "rr_repair")  # read as "stands of"
+
+    def label(kind: str, n: int) -> str:
+        word = "RR repair" if kind == "rr_repair" else kind.replace("_", " ")
+        return word if n == 1 or kind in same else word + "s"
+
+    return ", ".join(f"{n} {label(k, n)}" for k, n in stands.items())
 
 
 def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> list[Part]:
@@ -328,6 +337,7 @@ def _typeset(
     """The booklet as a PDF on pages of `size`, with its outline (part titles and pages)."""
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import (
+        ActionFlowable,
         BaseDocTemplate,
         Frame,
         NextPageTemplate,
@@ -395,7 +405,8 @@ def _typeset(
             Doc.on_page = 0
 
         def afterFlowable(self, flowable: Flowable) -> None:  # noqa: N802 (reportlab's name)
-            Doc.on_page += 1
+            if not isinstance(flowable, ActionFlowable | Spacer | PageBreak):  # these print nothing
+                Doc.on_page += 1
             if isinstance(flowable, Heading):
                 kind = flowable.kind
                 text = flowable.getPlainText()

@@ -130,3 +130,13 @@ def test_a_failed_kit_leaves_earlier_files_untouched(tmp_path: Path, monkeypatch
         "cache",
         "rules-a4.pdf",
     ]
+
+
+def test_every_part_of_several_pages_has_bookmarks(kit: tuple[Path, str]) -> None:
+    """Issue 5: "bookmarks": each part's PDF opens with an outline of its sections (the imposed
+    booklet aside: its sides hold pages out of order, by design)."""
+    out, _ = kit
+    for name in EXPECTED:
+        reader = PdfReader(out / name)
+        if len(reader.pages) > 1 and name != "rules-booklet-a5.pdf":
+            assert len(reader.outline) >= 2, name

@@ -1181,6 +1181,8 @@ def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) 
         draw_back(c, deck.back, scenario, s)
         c.endForm()
         bookmarks.append((deck.title, page))
+        c.bookmarkPage(f"deck{number}")
+        c.addOutlineEntry(deck.title, f"deck{number}", level=0)
         for sheet in sheets(len(deck.fronts), per_sheet):
             used = [fronts[k - sheet.start] for k in sheet]
             for k, (x, y) in zip(sheet, used, strict=True):

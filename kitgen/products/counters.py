@@ -374,6 +374,8 @@ class Sheets:
                 if h.sheet == sheet and self.faction_name(self.groups[h.group][0]) not in names:
                     names.append(self.faction_name(self.groups[h.group][0]))
             bookmarks.append((f"Counters, sheet {sheet + 1}: {', '.join(names)}", 2 * sheet))
+            c.bookmarkPage(f"sheet{sheet}")
+            c.addOutlineEntry(bookmarks[-1][0], f"sheet{sheet}", level=0)
             for back in (False, True):
                 self.page(c, sheet, back)
                 c.showPage()

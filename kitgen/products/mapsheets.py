@@ -159,7 +159,7 @@ class MapSheet:
         return out.getvalue()
 
     def tiles(self, paper: str) -> tuple[bytes, Tiling]:
-        """An assembly page, then one page per tile."""
+        """An assembly page, the key, then one page per tile; each part in the outline."""
         t = Tiling.fit(  # the map and its margin; the key band gets a page of its own
             self.width,
             self.height - self.below,
@@ -170,10 +170,13 @@ class MapSheet:
         out = io.BytesIO()
         c = _canvas(out, (t.page_w, t.page_h), self.s, f"map tiles ({paper.upper() if paper == 'a4' else 'US Letter'})")
         self.define_form(c)
+        self._outline(c, "Assembly")
         self._assembly(c, t, paper)
         c.showPage()
+        self._outline(c, "Key")
         self._key(c, t)
         c.showPage()
+        self._outline(c, "Tiles")
         for row in range(t.rows):
             for col in range(t.columns):
                 self._tile(c, t, col, row)
@@ -224,6 +227,11 @@ class MapSheet:
                     c.line(cx - arm, cy, cx + arm, cy)
                     c.line(cx, cy - arm, cx, cy + arm)
                 c.circle(cx, cy, arm * 0.45, stroke=1, fill=0)
+
+    @staticmethod
+    def _outline(c: Canvas, title: str) -> None:
+        c.bookmarkPage(title)
+        c.addOutlineEntry(title, title, level=0)
 
     def _key(self, c: Canvas, t: Tiling) -> None:
         """The key page: title, key and scale bar at the map's own scale (shrunk to fit if need be)."""

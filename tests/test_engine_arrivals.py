@@ -7,10 +7,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from kitgen.campaign import load_campaign
 from kitgen.engine.arrivals import arrival_hexes
 from kitgen.engine.replay import initial_state, replay
 from kitgen.engine.state import CampaignState
+from kitgen.errors import KitgenError
 from tests.conftest import log
 
 AWARD = (
@@ -130,3 +133,40 @@ def test_E6_makhnovists_disband_units(folder: Path) -> None:
     state = award_turns(folder, "disband:\n  makhnovists: [m_berdyansk_regt]\n")
     assert state.unit("m_berdyansk_regt") is None
     assert any(note.startswith("E.6 makhnovists field") for note in state.umpire)
+
+
+def test_E3_replacements_are_given_never_taken(folder: Path) -> None:
+    """E.3: "Replacements can be given to any unit": a negative count is a malformed order."""
+    log(
+        folder,
+        1,
+        "place:\n  reds:\n    - {slip: red_rifle_drafts, give: {r_8th_army: {infantry: 8}, r_16th_div: {infantry: -4}}}\n",
+    )
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    assert any("'infantry: -4'" in p.message and "1 or more" in p.message for p in caught.value.problems)
+
+
+def test_a_given_roll_its_dice_cannot_show_is_reported_at_its_line(folder: Path) -> None:
+    """Dice: a D6 shows 1 to 6; a 9 written for the reinforcement chart stops the replay at that
+    line, before any use of it."""
+    log(folder, 1)
+    log(folder, 2)
+    log(
+        folder,
+        3,
+        'dice:\n  - {purpose: "E.3 reds 3D6 bonus VP, turn 3", value: 18}\n'
+        '  - {purpose: "II.E.2 reds reinforcement chart, roll 1, turn 3", value: 9}\n',
+    )
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    (problem,) = caught.value.problems
+    assert problem.line == 4 and "found 9, but D6 rolls 1 to 6" in problem.message
+
+
+def test_E6_makhnos_own_band_is_not_disbanded(folder: Path) -> None:
+    """E.6 "-2 if Makhno is dead": disbanding is not his death, so his own band stays (void)."""
+    state = award_turns(folder, "disband:\n  makhnovists: [m_makhno_hq]\n")
+    assert state.unit("m_makhno_hq") is not None
+    (verdict,) = [v for v in state.verdicts if v.order == "disband"]
+    assert verdict.result == "void" and "Makhno's own band" in verdict.explanation

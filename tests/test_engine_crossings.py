@@ -197,3 +197,29 @@ def test_A1_a_pontoon_goes_with_its_unit_and_carries_supply(folder: Path) -> Non
     state = replay(load_campaign(folder), 2)
     gone = orphaned_pontoons(replace(state, units=tuple(u for u in state.units if u.id != "r_volga_pontoons")))
     assert len(state.pontoons) == 1 and gone.pontoons == ()
+
+
+def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
+    """A.3: "Amphibious landings on coastal hexes can only be done by infantry. Rest of units must
+    disembark at a port city." A brigade with a gun stand may not land on the beach."""
+    line = "name: Crimean-Azov Corps (Ak-Monai line), type: infantry, stands: {infantry: 3, machine_gun: 1}"
+    edit(folder / "setup.yaml", line, line.replace("machine_gun: 1", "machine_gun: 1, artillery: 1"))
+    log(
+        folder,
+        1,
+        'sea:\n  whites:\n    - {ship: w_tr_rion, carry: [w_crimea_azov_1], path: ["3026", "3126"], land: "3127"}\n'
+        'dice:\n  - {purpose: "II.C Slashchev command roll, turn 1", value: 1}\n',
+    )
+    (verdict,) = replay(load_campaign(folder)).verdicts
+    assert verdict.result == "void" and "only infantry land on a coast" in verdict.explanation
+
+
+def test_D3_a_ship_fires_in_one_battle_a_turn(folder: Path) -> None:
+    """D.3: "Each ship is rated for how many artillery batteries it is worth on tabletop battles":
+    listed twice, it would count twice."""
+    reds_at_kerch(folder)
+    log(folder, 1, kerch_battle("w_hms_marlborough, w_hms_marlborough"))
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    (problem,) = caught.value.problems
+    assert "has fired in a battle this turn already" in problem.message

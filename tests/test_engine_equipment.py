@@ -100,3 +100,17 @@ def test_II_D4_the_makhnovists_never_have_more_than_3_batteries(folder: Path) ->
     hq = state.unit("m_makhno_hq")
     assert hq is not None and hq.stands.get("artillery") == 3
     assert any(note.startswith("II.D.4") and "2 destroyed" in note for note in state.umpire)
+
+
+def test_II_B1_a_battle_report_needs_a_loser_in_the_hex(folder: Path) -> None:
+    """II.B.1: "Loser of tabletop battle retreats one hex from enemy": a report with the winner
+    alone in the hex is malformed; a zero for a stand kind the unit lacks is no loss at all."""
+    log(
+        folder,
+        1,
+        'battles:\n  - hex: "4521"\n    winner: reds\n    units:\n      - {unit: r_10th_army, lost: {cavalry: 0}}\n',
+    )
+    with pytest.raises(KitgenError) as caught:
+        replay(load_campaign(folder))
+    (problem,) = caught.value.problems
+    assert "no unit of the losing side in 4521" in problem.message and problem.line == 3

@@ -105,11 +105,14 @@ def test_B7_second_turn_of_use_empties_on_1_or_2(folder: Path) -> None:
     """B.7: "Second turn utilized would be a 1, 2 emptied, etc." A 2 passes the first turn (the
     unit is resupplied to 16 shots) and empties the depot the second."""
     cut_off_depot(folder)
+    reds = "{id: r_16th_div, faction: reds, name: 16th Kikvidze Rifle Div (vs Veshenskaya rising), type: infantry, stands: {infantry: 3}, at: Mikhailovka}"
+    edit(folder / "setup.yaml", reds, reds.replace("Mikhailovka", "Elista"))
     log(
         folder,
         1,
         "battles:\n"
-        f'  - hex: "{ELISTA}"\n    winner: whites\n    units:\n      - {{unit: w_kornilov_1, ammo_left: {{infantry: 3}}}}\n',
+        f'  - hex: "{ELISTA}"\n    winner: whites\n    units:\n      - {{unit: w_kornilov_1, ammo_left: {{infantry: 3}}}}\n'
+        '      - {unit: r_16th_div, retreat: "5321"}\n',
     )
     log(folder, 2, resupply_log(2, 2, use=1))
     log(folder, 3, resupply_log(3, 2, use=2))

@@ -77,9 +77,18 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
     verdicts, notes = list(state.verdicts), list(state.umpire)
     file = display_path(located.path)
     for faction in sorted(log.disband):
-        for unit_id in log.disband[faction]:
-            units = [u for u in units if u.id != unit_id]
-            notes.append(f"E.6 {faction} disband {unit_id}")
+        for i, unit_id in enumerate(log.disband[faction]):
+            line, _ = located.position(("disband", faction, i))
+            unit = next((u for u in units if u.id == unit_id), None)
+            if unit is None:
+                said, result = f"disband {unit_id}: no longer on the map: void", "void"
+            elif unit.commander and name_key(unit.commander) == name_key("Makhno"):
+                # disbanding is not his death (E.6: "-2 if Makhno is dead"): his own band stays
+                said, result = f"disband {unit.name}: Makhno's own band is not disbanded: void", "void"
+            else:
+                said, result = f"disband {unit.name} (E.6)", "done"
+                units = [u for u in units if u.id != unit_id]
+            verdicts.append(Verdict(file, line, faction, unit_id, "disband", result, said, "E.6"))
     made = 0
     for faction, orders in log.place.items():
         for i, order in enumerate(orders):
@@ -196,7 +205,8 @@ def _strength(
     with_makhno = {
         u.hex for u in state.units if makhno and u.commander and name_key(u.commander) == name_key(makhno.name)
     }
-    allowed = held or with_makhno
+    enemy = {u.hex for u in state.units if not state.allied(u.faction, faction, state.turn)}
+    allowed = (held or with_makhno) - enemy
     if order.at not in allowed:
         return (
             f"new Makhnovist units arrive at Gulai Pole while held, else with Makhno: {', '.join(sorted(allowed))}",

@@ -17,8 +17,8 @@ from kitgen.campaign import TURN_NAME, Campaign
 from kitgen.engine.arrivals import place, strength_gap
 from kitgen.engine.logistics import after_judgement, full_loads, judge_depots, resupply, tabletop_moves, used_fuel
 from kitgen.engine.pontoons import friendly_pontoons, orphaned_pontoons, pontoon_work
+from kitgen.engine.rolls import BadRoll, seed_for
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.rolls import seed_for
 from kitgen.engine.state import CampaignState, UnitState, Verdict
 from kitgen.engine.turnlog import Battle, RailOrder, SeaOrder, TurnLog
 from kitgen.errors import KitgenError, Problem, display_path
@@ -125,6 +125,16 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
     if log.turn != turn:
         raise KitgenError([located.problem(("turn",), f"turn: found {log.turn}, expected {turn} (the file's number)")])
     _check_orders(located, log, state, board, campaign)
+    try:
+        return _play(campaign, board, state, log, located, turn)
+    except BadRoll as bad:  # a given roll its dice cannot show, found where the turn uses it
+        raise KitgenError([located.problem(("dice", bad.index, "value"), str(bad))]) from None
+
+
+def _play(
+    campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located, turn: int
+) -> CampaignState:
+    """The phases of one turn, in RULES-NOTES' order."""
     state = replace(
         state,
         turn=turn,
@@ -271,7 +281,7 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
         if len(set(listed)) != len(listed):
             add(("battles", b, "units"), f"battles[{b}].units: a unit is listed twice")
         for j, part in enumerate(battle.units):
-            for key in ("lost", "routed"):
+            for key in ("lost", "routed", "captured"):
                 for kind, n in getattr(part, key).items():
                     if kind not in stand_kinds or n < 0:
                         expected = "expected a stand kind of transport.yaml and 0 or more"
@@ -309,9 +319,14 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
             continue
         for i, p in enumerate(placing):
             off_map(("place", faction, i, "at"), f"place.{faction}[{i}].at", [p.at] if p.at else [])
-            for kind in {k for part in p.give.values() for k in part}:
-                if kind not in stand_kinds:
-                    add(("place", faction, i, "give"), f"place.{faction}[{i}].give: unknown stand kind '{kind}'")
+            for unit_id, given in p.give.items():
+                for kind, n in given.items():
+                    if kind not in stand_kinds or n < 1:
+                        expected = "a stand kind of transport.yaml and 1 or more"
+                        add(
+                            ("place", faction, i, "give"),
+                            f"place.{faction}[{i}].give.{unit_id}: '{kind}: {n}'; {expected}",
+                        )
     for faction, ids in log.disband.items():
         if faction != campaign.scenario.victory.makhnovist_strength.faction:
             add(
@@ -808,6 +823,9 @@ def sea_moves(
                     units[u] = replace(units[u], hex=ashore, moved=True, carried=True)
                 if order.land:
                     text += f"; lands them on {order.land}"
+                left = [u for u in order.carry if u not in aboard]
+                if left:
+                    text += f"; left behind (not in {order.path[0]} at the start, moved, or held by command): {', '.join(left)}"
             rule = "A.3" if order.land else "D.1"
             verdicts.append(Verdict(file, line, faction, order.ship, f"sea {route}", result, text, rule))
     return replace(
@@ -854,7 +872,7 @@ def _judge_sea(
                 [],
                 "",
             )
-        others = [u for u in aboard if movement_row(s.movement, units[u].type).id != "infantry"]
+        others = [u for u in aboard if set(units[u].stands) - set(s.transport.landing_stands)]
         if others:
             return f"only infantry land on a coast; the rest go ashore at a port (A.3): {', '.join(others)}", [], ""
     elif aboard and end not in ports:
@@ -1072,9 +1090,22 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
     umpire = list(state.umpire)
     rolls = list(state.rolls)
     file = display_path(located.path)
+    fired: set[str] = set()
     for b, battle in enumerate(log.battles):
         booty: dict[str, int] = {}
-        umpire += _naval_gunfire(campaign, board, state, battle, b, located)
+        losers = [
+            p.unit
+            for p in battle.units
+            if p.unit in units
+            and units[p.unit].hex == battle.hex
+            and not state.allied(units[p.unit].faction, battle.winner, state.turn)
+        ]
+        if not losers:
+            message = (
+                f"battles[{b}]: no unit of the losing side in {battle.hex}; expected the loser's units there (II.B.1)"
+            )
+            raise KitgenError([located.problem(("battles", b), message)])
+        umpire += _naval_gunfire(campaign, board, state, battle, b, located, fired)
         sides = {units[p.unit].faction for p in battle.units if p.unit in units}
         if not any(state.allied(f, battle.winner, state.turn) for f in sides):
             raise KitgenError(
@@ -1108,6 +1139,8 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
             gone_for_good = 0
             for kind in sorted(set(part.lost) | set(part.routed)):
                 lost, routed = part.lost.get(kind, 0), part.routed.get(kind, 0)
+                if not lost + routed:  # a form filled in with zeros
+                    continue
                 stands[kind] -= lost + routed
                 if kind in rules.equipment_stands:  # II.B.3 equipment: rolled for by the winner, lost by the loser
                     back = routed if side == "winner" else 0
@@ -1182,7 +1215,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
             if not part.captured:
                 continue
             unit = units[part.unit]
-            for kind, n in sorted(part.captured.items()):
+            for kind, n in sorted((k, n) for k, n in part.captured.items() if n):
                 if not state.allied(unit.faction, battle.winner, state.turn) or n < 0 or n > booty.get(kind, 0):
                     message = (
                         f"battles[{b}].units[{j}].captured: '{kind}: {n}'; expected a winner's unit taking at most "
@@ -1208,7 +1241,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
 
 
 def _naval_gunfire(
-    campaign: Campaign, board: Board, state: CampaignState, battle: Battle, b: int, located: Located
+    campaign: Campaign, board: Board, state: CampaignState, battle: Battle, b: int, located: Located, fired: set[str]
 ) -> list[str]:
     """D.3: ships that fired in support of a battle: at sea next to the coastal battle hex, or in
     its port; each worth its rating in batteries."""
@@ -1223,6 +1256,10 @@ def _naval_gunfire(
             raise KitgenError(
                 [located.problem(where, f"battles[{b}].ships[{k}]: '{ship_id}' is no ship of a side in the battle")]
             )
+        if ship_id in fired:  # D.3: a ship's rating is its batteries for one battle a turn
+            message = f"battles[{b}].ships[{k}]: {ship['name']} has fired in a battle this turn already"
+            raise KitgenError([located.problem(where, message)])
+        fired.add(ship_id)
         close = ship["hex"] == battle.hex or (board.is_sea(ship["hex"]) and board.adjacent(ship["hex"], battle.hex))
         if battle.hex not in coastal or not close:
             message = f"battles[{b}].ships[{k}]: {ship['name']} in {ship['hex']} cannot fire into {battle.hex}; expected a ship at sea next to a coastal battle hex, or in its port (D.3)"

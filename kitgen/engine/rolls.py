@@ -17,11 +17,22 @@ def seed_for(campaign: Campaign, purpose: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{campaign.meta.seed}:{purpose}".encode()).digest()[:8], "big")
 
 
+class BadRoll(Exception):
+    """A roll given in the log that its dice cannot show; the replay reports it at its line."""
+
+    def __init__(self, index: int, value: int, dice: str, low: int, high: int) -> None:
+        super().__init__(f"dice[{index}].value: found {value}, but {dice} rolls {low} to {high}")
+        self.index = index
+
+
 def roll(campaign: Campaign, log: TurnLog, purpose: str, dice: str) -> Roll:
     """A roll the umpire wrote in the log, else one drawn from the campaign's seeded dice."""
-    given = next((r for r in log.dice if r.purpose == purpose), None)
-    if given is not None:
-        return Roll(purpose, dice, given.value, "given")
+    for index, given in enumerate(log.dice):
+        if given.purpose == purpose:
+            d = Dice.parse(dice)
+            if not d.low <= given.value <= d.high:
+                raise BadRoll(index, given.value, dice, d.low, d.high)
+            return Roll(purpose, dice, given.value, "given")
     rng = random.Random(seed_for(campaign, purpose))
     d = Dice.parse(dice)
     return Roll(purpose, dice, sum(rng.randint(1, d.sides) for _ in range(d.count)), "drawn")

@@ -120,6 +120,8 @@ class Track(Model):
 class TransportRules(Model):
     train: Train
     ship: Ship
+    landing_stands: list[Ident] = Field(min_length=1)
+    """A.3: the stand kinds that may land on a coast (the rest go ashore at a port)."""
     stands: list[StandKind] = Field(min_length=1)
     track: Track
     rulings: list[Ruling] = []

@@ -140,7 +140,7 @@ def test_a_ruling_left_out_of_the_booklet_stops_it() -> None:
         update={"rulings": [*scenario.supply.rulings, Ruling(id="new_ruling", text="Something new.")]}
     )
     with pytest.raises(LookupError, match="leaves out the rulings supply.yaml new_ruling"):
-        booklet_text(scenario.model_copy(update={"supply": extra}), {})
+        booklet_text(scenario.model_copy(update={"supply": extra}))
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kitgen.campaign import Campaign
-from kitgen.engine.logistics import full_loads
-from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.state import CampaignState, UnitState, Verdict, stand_totals
 from kitgen.engine.turnlog import PlaceOrder, TurnLog
 from kitgen.errors import display_path
 from kitgen.mapping.board import Board
-from kitgen.model.forces import Slip, UnitSpec
+from kitgen.model.forces import Slip, StrengthRow, UnitSpec
 from kitgen.model.scenario import name_key
 from kitgen.yamlsource import Located
 
@@ -112,17 +111,10 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
                 pending[faction].remove(order.slip)
             for spec in new:
                 made += 1
+                unit_id = f"{name_key(order.slip).replace(' ', '_')}_t{state.turn}_{made}"
                 units.append(
-                    UnitState(
-                        id=f"{name_key(order.slip).replace(' ', '_')}_t{state.turn}_{made}",
-                        name=spec.name,
-                        faction=faction,
-                        type=spec.type,
-                        stands=dict(sorted(spec.stands.items())),
-                        hex=order.at or "",
-                        flags=tuple(spec.flags),
-                        moved=True,
-                        ammo=full_loads(campaign.scenario.supply, spec.stands),
+                    UnitState.raised(
+                        spec, campaign.scenario.supply, id=unit_id, faction=faction, hex=order.at or "", moved=True
                     )
                 )
             what = ", ".join(s.name for s in new) or "replacements"
@@ -158,11 +150,7 @@ def _slip(
             return f"{order.at} is not {words} (now: {', '.join(sorted(allowed)) or 'nowhere'})", [], units
     elif order.at is not None:
         return "the slip has no units to place `at` a hex", [], units
-    given: dict[str, int] = {}
-    for part in order.give.values():
-        for kind, n in part.items():
-            given[kind] = given.get(kind, 0) + n
-    if given != dict(slip.replacements):
+    if stand_totals(order.give.values()) != dict(slip.replacements):
         expected = ", ".join(f"{n} {k}" for k, n in sorted(slip.replacements.items())) or "none"
         return f"`give` must hand out the slip's replacements exactly ({expected})", [], units
     by_id = {u.id: u for u in units}
@@ -186,7 +174,7 @@ def _strength(
     """E.6: units of the last strength roll's row raised at Gulai Pole (or with Makhno), so long
     as the Makhnovists' stands stay within the row's."""
     chart = campaign.scenario.victory.makhnovist_strength
-    row = next((r for r in campaign.scenario.cards.makhnovist_strength if r.text == state.makhnovist_strength), None)
+    row = _strength_row(campaign, state)
     if faction != chart.faction or row is None:
         return f"only the {chart.faction} raise units from their strength roll, once they have made it", []
     specs = []
@@ -212,18 +200,9 @@ def _strength(
             f"new Makhnovist units arrive at Gulai Pole while held, else with Makhno: {', '.join(sorted(allowed))}",
             [],
         )
-    limit: dict[str, int] = {}
-    for spec in row.units:
-        for kind, n in spec.stands.items():
-            limit[kind] = limit.get(kind, 0) + n
-    have: dict[str, int] = {}
-    for u in state.units:
-        if u.faction == faction:
-            for kind, n in u.stands.items():
-                have[kind] = have.get(kind, 0) + n
-    for spec in specs:
-        for kind, n in spec.stands.items():
-            have[kind] = have.get(kind, 0) + n
+    limit = stand_totals(spec.stands for spec in row.units)
+    fielded = [u.stands for u in state.units if u.faction == faction]
+    have = stand_totals([*fielded, *(spec.stands for spec in specs)])
     over = [
         f"{have[k]} {k} against {limit.get(k, 0)}"
         for k in sorted(have)
@@ -234,22 +213,21 @@ def _strength(
     return None, specs
 
 
+def _strength_row(campaign: Campaign, state: CampaignState) -> StrengthRow | None:
+    """The Current Strength Chart row of the Makhnovists' last roll (E.6), if they have rolled."""
+    rows = campaign.scenario.cards.makhnovist_strength
+    return next((r for r in rows if r.text == state.makhnovist_strength), None)
+
+
 def strength_gap(campaign: Campaign, state: CampaignState) -> str | None:
     """E.6: how the Makhnovists' stands differ from their strength row (artillery aside: II.D.4)."""
     chart = campaign.scenario.victory.makhnovist_strength
-    row = next((r for r in campaign.scenario.cards.makhnovist_strength if r.text == state.makhnovist_strength), None)
+    row = _strength_row(campaign, state)
     if row is None:
         return None
-    want: dict[str, int] = {}
-    for spec in row.units:
-        for kind, n in spec.stands.items():
-            want[kind] = want.get(kind, 0) + n
-    have: dict[str, int] = {}
-    for u in state.units:
-        if u.faction == chart.faction:
-            for kind, n in u.stands.items():
-                if kind != "artillery":
-                    have[kind] = have.get(kind, 0) + n
+    want = stand_totals(spec.stands for spec in row.units)
+    fielded = stand_totals(u.stands for u in state.units if u.faction == chart.faction)
+    have = {k: n for k, n in fielded.items() if k != "artillery"}  # guns are captured, not raised (II.D.4)
     gaps = [
         f"{k} {have.get(k, 0)} of {want.get(k, 0)}" for k in sorted({*want, *have}) if have.get(k, 0) != want.get(k, 0)
     ]

@@ -12,13 +12,8 @@ from kitgen.engine.state import CampaignState, UnitState, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import display_path
 from kitgen.model.rules import SupplyRules
-from kitgen.rules.supply import abandoned_vehicle, depot_emptied, depot_empty_target
+from kitgen.rules.supply import abandoned_vehicle, depot_emptied, depot_empty_target, full_loads
 from kitgen.yamlsource import Located
-
-
-def full_loads(rules: SupplyRules, stands: dict[str, int]) -> dict[str, int]:
-    """B.8 AMMO ALLOTMENTS: rounds per stand for each kind of the unit that carries ammunition."""
-    return {a.stand: a.rounds for a in rules.ammo if stands.get(a.stand)}
 
 
 def vehicles(rules: SupplyRules, unit: UnitState) -> dict[str, int]:

@@ -15,11 +15,11 @@ from typing import Any
 
 from kitgen.campaign import TURN_NAME, Campaign
 from kitgen.engine.arrivals import place, strength_gap
-from kitgen.engine.logistics import after_judgement, full_loads, judge_depots, resupply, tabletop_moves, used_fuel
+from kitgen.engine.logistics import after_judgement, judge_depots, resupply, tabletop_moves, used_fuel
 from kitgen.engine.pontoons import friendly_pontoons, orphaned_pontoons, pontoon_work
 from kitgen.engine.rolls import BadRoll, seed_for
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.state import CampaignState, UnitState, Verdict, stand_totals
 from kitgen.engine.turnlog import Battle, RailOrder, SeaOrder, TurnLog
 from kitgen.errors import KitgenError, Problem, display_path
 from kitgen.mapping.board import Board
@@ -31,6 +31,7 @@ from kitgen.rules.dice import Dice
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
 from kitgen.rules.partisans import ambush_succeeds, evades, total_modifier
 from kitgen.rules.paths import land_path, rail_tree, supply_trace
+from kitgen.rules.supply import full_loads
 from kitgen.rules.transport import Carrier, Load, load_points, river_passages
 from kitgen.rules.victory import is_award_turn, makhnovist_modifier, reinforcement_draws
 from kitgen.validation import validate
@@ -41,18 +42,9 @@ def initial_state(campaign: Campaign) -> CampaignState:
     """Turn 0: the set-up on the map."""
     hexes = campaign.places
     setup = campaign.setup
+    supply = campaign.scenario.supply
     units = tuple(
-        UnitState(
-            id=u.id,
-            name=u.name,
-            faction=u.faction,
-            type=u.type,
-            stands=dict(sorted(u.stands.items())),
-            hex=hexes[name_key(u.at)],
-            commander=u.commander,
-            flags=tuple(u.flags),
-            ammo=full_loads(campaign.scenario.supply, u.stands),
-        )
+        UnitState.raised(u, supply, id=u.id, faction=u.faction, hex=hexes[name_key(u.at)], commander=u.commander)
         for u in setup.units
     )
     cards = [c.id for c in campaign.scenario.cards.events]
@@ -578,17 +570,9 @@ def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Ef
             assert town is not None
             return replace(state, owners={**state.owners, town.name: faction})
         case "units" if effect.at and name_key(effect.at) in hexes:
+            at = hexes[name_key(effect.at)]
             new = tuple(
-                UnitState(
-                    id=f"{card}_{k}",
-                    name=spec.name,
-                    faction=faction,
-                    type=spec.type,
-                    stands=dict(sorted(spec.stands.items())),
-                    hex=hexes[name_key(effect.at)],
-                    flags=tuple(spec.flags),
-                    ammo=full_loads(campaign.scenario.supply, spec.stands),
-                )
+                UnitState.raised(spec, campaign.scenario.supply, id=f"{card}_{k}", faction=faction, hex=at)
                 for k, spec in enumerate(effect.units, 1)
             )
             return replace(state, units=state.units + new)
@@ -666,10 +650,10 @@ def move(
     """A, A.1: each land move judged on the board; a void order leaves its unit where it stood.
     Moves are simultaneous: enemy units block where they stood when land movement began."""
     units = {u.id: u for u in state.units}
-    foes: dict[str, set[str]] = {}
     verdicts = list(state.verdicts)
     file = display_path(located.path)
     for faction in log.orders:  # in the order the log gives them
+        foes, bridged = enemies(state, faction, state.turn), friendly_pontoons(state, faction)
         for i, order in enumerate(log.orders[faction]):
             line, _ = located.position(("orders", faction, i))
             unit = units.get(order.unit)
@@ -716,10 +700,8 @@ def move(
                 unit.type,
                 list(order.move),
                 mp_modifier=mp,
-                pontoons=friendly_pontoons(state, faction),
-                enemy=foes[faction]
-                if faction in foes
-                else foes.setdefault(faction, enemies(state, faction, state.turn)),
+                pontoons=bridged,
+                enemy=foes,
             )
             verdicts.append(
                 Verdict(
@@ -890,11 +872,7 @@ def _boarding(carry: list[str], start: str, units: dict[str, UnitState], halted:
 
 def _load(s: Scenario, aboard: list[str], units: dict[str, UnitState], carrier: Carrier) -> Load:
     """C.1, D.3: the points the embarked units weigh, against the carrier's capacity."""
-    stands: dict[str, int] = {}
-    for u in aboard:
-        for kind, n in units[u].stands.items():
-            stands[kind] = stands.get(kind, 0) + n
-    return load_points(s.transport, stands, carrier)
+    return load_points(s.transport, stand_totals(units[u].stands for u in aboard), carrier)
 
 
 def _judge_rail(

@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from kitgen.model.forces import UnitSpec
+from kitgen.model.rules import SupplyRules
+from kitgen.rules.supply import full_loads
+
 STATE_SCHEMA_VERSION = 1
+
+
+def stand_totals(groups: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    """Stands by kind, summed over several units (or specs, or order lines)."""
+    total: dict[str, int] = {}
+    for stands in groups:
+        for kind, n in stands.items():
+            total[kind] = total.get(kind, 0) + n
+    return total
 
 
 @dataclass(frozen=True)
@@ -32,6 +46,32 @@ class UnitState:
     """B.8: turns a vehicle unit has moved since it last started a turn in supply."""
     immobilised: bool = False
     """B.8: out of fuel; it makes no map move."""
+
+    @classmethod
+    def raised(
+        cls,
+        spec: UnitSpec,
+        rules: SupplyRules,
+        *,
+        id: str,
+        faction: str,
+        hex: str,
+        commander: str | None = None,
+        moved: bool = False,
+    ) -> UnitState:
+        """A unit as a set-up, card, slip or chart row gives it, with full loads (B.5)."""
+        return cls(
+            id=id,
+            name=spec.name,
+            faction=faction,
+            type=spec.type,
+            stands=dict(sorted(spec.stands.items())),
+            hex=hex,
+            commander=commander,
+            flags=tuple(spec.flags),
+            moved=moved,
+            ammo=full_loads(rules, spec.stands),
+        )
 
 
 @dataclass(frozen=True)

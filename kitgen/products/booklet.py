@@ -8,6 +8,7 @@ import io
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
 
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.bookletstyle import BookletStyle, booklet_style
@@ -23,11 +24,10 @@ Block = tuple[str, str]
 """(kind, text): part, rule, para, item, quote or table."""
 
 
-def booklet_text(scenario: Scenario, hex_ids: dict[str, str]) -> list[Block]:
-    """The booklet as blocks: the template filled from the scenario (values escaped).
-    `hex_ids`: name_key of each town and point on the map -> its hex (mapping.places)."""
+def booklet_text(scenario: Scenario) -> list[Block]:
+    """The booklet as blocks: the template filled from the scenario (values escaped)."""
     import jinja2
-    from markupsafe import Markup, escape
+    from markupsafe import Markup
 
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE.parent),
@@ -110,7 +110,6 @@ def booklet_text(scenario: Scenario, hex_ids: dict[str, str]) -> list[Block]:
     left = sorted(set(every) - used)
     if left:  # the printed rules must say what the engine does (RULES-NOTES)
         raise LookupError(f"{TEMPLATE.name} leaves out the rulings {', '.join(f'{f}.yaml {i}' for f, i in left)}")
-    del hex_ids, escape
     return _blocks(text)
 
 
@@ -295,7 +294,7 @@ def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> li
     stitching on `paper` sheets."""
     style = booklet_style()
     single, marks = _typeset(scenario, hex_ids, PAPER[paper], style)
-    small, small_marks = _typeset(scenario, hex_ids, HALF[paper], style, scale=style.half_scale)
+    small, _ = _typeset(scenario, hex_ids, HALF[paper], style, scale=style.half_scale)
     imposed, sheets = impose_saddle(small, PAPER[paper])
     name = {"a4": "A4", "letter": "US Letter"}[paper]
     half = {"a4": "A5", "letter": "half-letter"}[paper]
@@ -470,7 +469,7 @@ def _typeset(
             return r > 0 and len(row) > 2 and bool(row[0]) and not any(row[1:])
 
         data = [
-            [Paragraph(_esc(v), head if r == 0 or heading_row(r, row) else cell) for v in row]
+            [Paragraph(escape(v), head if r == 0 or heading_row(r, row) else cell) for v in row]
             for r, row in enumerate(rows)
         ]
         t = Table(data, colWidths=col, repeatRows=1, hAlign="LEFT")
@@ -518,7 +517,7 @@ def _typeset(
         "item": _item(item),
     }
     first = True
-    for kind, text in booklet_text(scenario, hex_ids):
+    for kind, text in booklet_text(scenario):
         if kind == "part":
             if not first and text.startswith(("A.", "II.", "Set-up", "Index")):
                 story.append(PageBreak())
@@ -539,7 +538,7 @@ def _typeset(
 def _cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: BookletStyle) -> None:
     """The cover: a band in the accent colour with the title, the factions with their colours
     and marks, and what the booklet holds."""
-    from kitgen.render.pages import faction_mark, ink_on
+    from kitgen.render.pages import faction_chip
 
     w, h = size
     band = h * 0.42
@@ -559,11 +558,7 @@ def _cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: 
     x = (w - total) / 2
     y = h - band - 70 * k
     for f in factions:
-        c.setFillColorRGB(*hex_colour(f.colour))
-        c.setStrokeColorRGB(0.12, 0.12, 0.12)
-        c.rect(x, y, size_mark, size_mark, stroke=1, fill=1)
-        c.setFillColorRGB(*ink_on(f.colour))
-        faction_mark(c, f.id, x + size_mark / 2, y + size_mark / 2, size_mark * 0.7)
+        faction_chip(c, f.id, f.colour, x, y, size_mark)
         c.setFillColorRGB(0.12, 0.12, 0.12)
         c.setFont(SANS, 9 * k)
         c.drawCentredString(x + size_mark / 2, y - 13 * k, f.name)
@@ -586,10 +581,6 @@ def _item(style: Any) -> Callable[[str], Flowable]:
         return Paragraph(text, style, bulletText="•")
 
     return make
-
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:

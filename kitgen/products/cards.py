@@ -485,14 +485,19 @@ def _divider(c: Canvas, cx: float, cy: float, half: float, colour: RGB) -> None:
     d = 1.5
     c.line(cx - half, cy, cx - d * 2, cy)
     c.line(cx + d * 2, cy, cx + half, cy)
+    _diamond(c, cx, cy, d)
+    c.restoreState()
+
+
+def _diamond(c: Canvas, cx: float, cy: float, r: float) -> None:
+    """A filled square on its point, `r` from the centre to each corner, in the fill colour."""
     p = c.beginPath()
-    p.moveTo(cx, cy + d)
-    p.lineTo(cx + d, cy)
-    p.lineTo(cx, cy - d)
-    p.lineTo(cx - d, cy)
+    p.moveTo(cx, cy + r)
+    p.lineTo(cx + r, cy)
+    p.lineTo(cx, cy - r)
+    p.lineTo(cx - r, cy)
     p.close()
     c.drawPath(p, stroke=0, fill=1)
-    c.restoreState()
 
 
 def _spaced(c: Canvas, text: str, font: str, size: float, cx: float, y: float, spacing: float) -> None:
@@ -602,14 +607,7 @@ def _faction_bullet(scenario: Scenario, faction: str | None, ink: RGB, neutral: 
         c.saveState()
         if found is None:
             c.setFillColorRGB(*neutral)
-            r = size * 0.36
-            p = c.beginPath()
-            p.moveTo(cx, cy + r)
-            p.lineTo(cx + r, cy)
-            p.lineTo(cx, cy - r)
-            p.lineTo(cx - r, cy)
-            p.close()
-            c.drawPath(p, stroke=0, fill=1)
+            _diamond(c, cx, cy, size * 0.36)
         else:
             r = size * 0.5
             c.setFillColorRGB(*hex_colour(found.colour))

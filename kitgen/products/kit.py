@@ -116,7 +116,7 @@ def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: s
 
     from kitgen.render.bookletstyle import booklet_style
     from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
-    from kitgen.render.pages import MM, faction_mark, hex_colour, ink_on, new_canvas
+    from kitgen.render.pages import MM, faction_chip, hex_colour, new_canvas
 
     w, h = PAPER[paper]
     out = io.BytesIO()
@@ -156,11 +156,7 @@ def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: s
     x = margin
     size = 9 * MM
     for faction in scenario.meta.factions:
-        c.setFillColorRGB(*hex_colour(faction.colour))
-        c.setStrokeColorRGB(0.12, 0.12, 0.12)
-        c.rect(x, margin + 6 * MM, size, size, stroke=1, fill=1)
-        c.setFillColorRGB(*ink_on(faction.colour))
-        faction_mark(c, faction.id, x + size / 2, margin + 6 * MM + size / 2, size * 0.7)
+        faction_chip(c, faction.id, faction.colour, x, margin + 6 * MM, size)
         c.setFillColorRGB(0.12, 0.12, 0.12)
         c.setFont(SANS, 10)
         c.drawString(x + size + 2 * MM, margin + 6 * MM + size / 2 - 3.5, faction.name)

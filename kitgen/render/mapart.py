@@ -333,17 +333,10 @@ class MapArt:
 
     def unit_square(self, c: Canvas, faction: str, x0: float, y0: float, size: float) -> None:
         """A unit where it starts: a square in its faction's colour with the faction's mark."""
-        from kitgen.render.pages import faction_mark, ink_on
+        from kitgen.render.pages import faction_chip
 
         colour = next((f.colour for f in self.s.meta.factions if f.id == faction), "#808080")
-        c.saveState()
-        self.fill(c, colour)
-        c.setStrokeColorRGB(0.12, 0.12, 0.12)
-        c.setLineWidth(0.5)
-        c.rect(x0, y0, size, size, stroke=1, fill=1)
-        c.setFillColorRGB(*ink_on(colour))
-        faction_mark(c, faction, x0 + size / 2, y0 + size / 2, size * 0.7)
-        c.restoreState()
+        faction_chip(c, faction, colour, x0, y0, size, line=0.5)
 
     def starting_positions(self, c: Canvas, units: list[tuple[str, str]]) -> None:
         """A small square per unit, in its faction's colour with the faction's mark, low in the

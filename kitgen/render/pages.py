@@ -130,3 +130,16 @@ def faction_mark(c: Canvas, faction: str, cx: float, cy: float, size: float) -> 
         c.drawCentredString(cx, cy - size * 0.36, faction[:1].upper())
         return
     c.drawPath(p, stroke=0, fill=1, fillMode=1)  # non-zero winding: overlapping bars stay solid
+
+
+def faction_chip(c: Canvas, faction: str, colour: str, x: float, y: float, size: float, *, line: float = 1.0) -> None:
+    """A square in the faction's colour, ringed dark, with the faction's mark in the ink that
+    reads on it: a unit's place on the map, a faction on a cover or contents page."""
+    c.saveState()
+    c.setFillColorRGB(*hex_colour(colour))
+    c.setStrokeColorRGB(0.12, 0.12, 0.12)
+    c.setLineWidth(line)
+    c.rect(x, y, size, size, stroke=1, fill=1)
+    c.setFillColorRGB(*ink_on(colour))
+    faction_mark(c, faction, x + size / 2, y + size / 2, size * 0.7)
+    c.restoreState()

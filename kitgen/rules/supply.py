@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Literal
 
 from kitgen.model.rules import SupplyRules
 from kitgen.rules.dice import Dice
+
+
+def full_loads(rules: SupplyRules, stands: Mapping[str, int]) -> dict[str, int]:
+    """B.8 AMMO ALLOTMENTS: rounds per stand for each kind of the unit that carries ammunition."""
+    return {a.stand: a.rounds for a in rules.ammo if stands.get(a.stand)}
 
 
 def depot_empty_target(rules: SupplyRules, use: int) -> int:

@@ -5,15 +5,18 @@ turn logs under turns/.
 
 from __future__ import annotations
 
+import json
+import os
 import re
-import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from pydantic import Field
 
-from kitgen.errors import KitgenError, Problem, UsageError, display_path
+from kitgen import messages as msg
+from kitgen.errors import KitgenError, Problem, UsageError
+from kitgen.inputs import Kind, kind_of, list_folder, not_a_file
 from kitgen.mapping.hexmap import HexMap
 from kitgen.model.base import Model, Text
 from kitgen.model.forces import SetUp
@@ -25,6 +28,10 @@ SETUP_FILE = "setup.yaml"
 TURNS = "turns"
 TURN_NAME = re.compile(r"turn-(\d{2,3})\.yaml")
 """turn-01.yaml ... turn-99.yaml, then turn-100.yaml on."""
+MAX_SEED = 10**15
+
+_BACKUP = re.compile(r".*(~|\.bak|\.swp|\.swo|\.swx|\.orig|\.rej|\.tmp)|#.*#", re.IGNORECASE)
+_LOOKS_LIKE_A_LOG = re.compile(r"(?=.*turn)(?=.*\d).*|\d+\.ya?ml", re.IGNORECASE)
 
 
 class CampaignMeta(Model):
@@ -32,7 +39,7 @@ class CampaignMeta(Model):
 
     scenario: Text
     """A bundled scenario's name, or a scenario folder relative to the campaign folder."""
-    seed: int = Field(ge=0)
+    seed: int = Field(ge=0, le=MAX_SEED)
     """Seeds the dice the umpire leaves to kitgen (RULES-NOTES), so a replay rolls the same."""
     house_rules: list[Text] = []
     """The club's own rulings, as notes for the record (none changes what kitgen computes yet)."""
@@ -46,6 +53,10 @@ class Campaign:
     hex_map: HexMap
     setup: SetUp
     turns: list[Path]
+    """The turn logs, in the order of their names."""
+    notes: list[Problem] = field(default_factory=list)
+    """What kitgen passed over or wants said: editor files in turns/, a scenario outside the folder."""
+    scenario_folder: Path | None = None
 
     @cached_property
     def places(self) -> dict[str, str]:
@@ -56,27 +67,33 @@ class Campaign:
 
 
 def is_campaign(folder: Path) -> bool:
-    return (folder / CAMPAIGN_FILE).is_file()
+    """A folder with a campaign.yaml (whatever it is: a bad one is reported, not mistaken)."""
+    return kind_of(folder) is Kind.FOLDER and kind_of(folder / CAMPAIGN_FILE) is not Kind.MISSING
 
 
 def load_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
     """Read and check a campaign folder; raise KitgenError listing every problem found."""
     from kitgen.checks import check_setup
-    from kitgen.loader import load_scenario_parts
+    from kitgen.loader import bundled_scenarios, find_scenario, load_scenario_parts, map_problems
     from kitgen.mapping.cache import hex_map
     from kitgen.mapping.places import off_map
     from kitgen.validation import validate
 
-    located = load_yaml(folder / CAMPAIGN_FILE)
+    located = load_yaml(folder / CAMPAIGN_FILE, what="campaign.yaml, the file that makes a folder a campaign")
     meta, problems = validate(located, CampaignMeta)
     problems = located.problems + problems
     if meta is None:
         raise KitgenError(problems)
-    relative = folder / meta.scenario
-    scenario, docs, parts = load_scenario_parts(relative if relative.is_dir() else meta.scenario)
+    source = find_scenario(meta.scenario, base=folder)
+    if source is None:
+        problems.append(
+            located.problem(("scenario",), msg.campaign_scenario_unknown(meta.scenario, bundled_scenarios()))
+        )
+        raise KitgenError(problems)
+    scenario, docs, parts = load_scenario_parts(source)
     built, issues = hex_map(scenario, use_cache=use_cache)
     if built is None:
-        raise KitgenError([docs[i.file].problem(i.loc, i.message) for i in issues])
+        raise KitgenError(map_problems(docs, issues))
     setup_doc = _read(folder / SETUP_FILE, problems)
     setup = None
     if setup_doc is not None:
@@ -85,49 +102,102 @@ def load_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
         if setup is not None:
             problems += check_setup(parts, {SETUP_FILE: setup_doc}, setup, SETUP_FILE)
             problems += [setup_doc.problem(loc, message) for loc, message in off_map(scenario, built, setup)]
-    turns = sorted((folder / TURNS).glob("*")) if (folder / TURNS).is_dir() else []
-    for path in turns:
-        if not TURN_NAME.fullmatch(path.name):
-            problems.append(
-                Problem(
-                    display_path(path),
-                    1,
-                    1,
-                    "unknown file in turns/; expected turn-NN.yaml (turn-01.yaml, ..., turn-100.yaml)",
-                )
-            )
+    turns, notes = turn_logs(folder / TURNS, problems)
+    if _outside(source, folder) and meta.scenario not in bundled_scenarios():
+        notes.insert(0, located.problem(("scenario",), msg.note_scenario_outside(os.path.abspath(source))))
     if problems or setup is None:
         raise KitgenError(problems)
-    return Campaign(folder, meta, scenario, built, setup, turns)
+    return Campaign(folder, meta, scenario, built, setup, turns, notes, source)
+
+
+def turn_logs(turns: Path, problems: list[Problem]) -> tuple[list[Path], list[Problem]]:
+    """The turn logs of a turns/ folder, and a note for each editor or other file passed over.
+
+    Hidden files, backups and files that are no turn log are passed over with a note; a file
+    that looks like a turn log but is misnamed (`turn-1.yaml`, `turn-02.yml`) is a problem."""
+    found = kind_of(turns)
+    if found is Kind.MISSING:
+        return [], [Problem.of(turns, 1, 1, msg.note_no_turns_folder())]
+    if found is not Kind.FOLDER:
+        problems.append(Problem.of(turns, 1, 1, msg.folder_not_folder(found.value, "the folder of turn logs")))
+        return [], []
+    logs: list[Path] = []
+    notes: list[Problem] = []
+    for path in list_folder(turns):
+        name = path.name
+        if TURN_NAME.fullmatch(name):
+            unusable = not_a_file(path, "a turn log")
+            if unusable is not None:
+                problems.append(unusable)
+            else:
+                logs.append(path)
+        elif name.startswith(".") or _BACKUP.fullmatch(name):
+            notes.append(Problem.of(path, 1, 1, msg.note_editor_file()))
+        elif _LOOKS_LIKE_A_LOG.fullmatch(name) and kind_of(path) is not Kind.FOLDER:
+            problems.append(Problem.of(path, 1, 1, msg.campaign_misnamed_log(name, _right_name(name))))
+        else:
+            notes.append(Problem.of(path, 1, 1, msg.note_not_a_log()))
+    return logs, notes
+
+
+def _right_name(name: str) -> str:
+    digits = re.findall(r"\d+", name)
+    return f"turn-{int(digits[0]):02d}.yaml" if digits else "turn-01.yaml"
+
+
+def _outside(source: Path, folder: Path) -> bool:
+    inside = os.path.abspath(source)
+    return not (inside + os.sep).startswith(os.path.abspath(folder) + os.sep)
 
 
 def _read(path: Path, problems: list[Problem]) -> Located | None:
-    if not path.is_file():
-        problems.append(Problem(display_path(path), 1, 1, f"missing: a campaign folder needs {path.name}"))
-        return None
     try:
-        return load_yaml(path)
+        return load_yaml(path, what=f"{path.name}, the campaign's set-up")
     except KitgenError as exc:
         problems.extend(exc.problems)
         return None
 
 
 def new_campaign(folder: Path, scenario_name: str, seed: int) -> list[Path]:
-    """Start a campaign of a scenario in an empty (or new) folder, ready for turn 1."""
-    from kitgen.loader import resolve_scenario
-    from kitgen.outputs import write_atomic
+    """Start a campaign of a scenario in an empty (or new) folder, ready for turn 1.
 
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise UsageError(f"{folder} is not an empty folder; a new campaign needs one")
+    Every check comes first (the folder, the scenario, loaded whole); then the folder is made
+    in a staging folder beside it and renamed into place, so nothing is left half-made."""
+    from kitgen.inputs import read_file
+    from kitgen.loader import bundled_scenarios, load_scenario, resolve_scenario
+    from kitgen.outputs import ProductFolder
+
+    found = kind_of(folder)
+    if found is Kind.FOLDER and list_folder(folder):
+        raise UsageError(msg.new_not_empty(str(folder)))
+    if found not in (Kind.FOLDER, Kind.MISSING):
+        raise UsageError(msg.out_folder_not_folder(str(folder), found.value))
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(msg.new_bad_seed(seed, MAX_SEED))
     source = resolve_scenario(scenario_name)
+    load_scenario(source)  # a scenario that does not load makes no campaign
+    setup = read_file(source / SETUP_FILE, what="the scenario's setup.yaml")
+    if scenario_name in bundled_scenarios() or Path(scenario_name).is_absolute():
+        named = scenario_name
+    else:
+        named = _relative(source, folder)
     campaign_text = (
         "# A campaign of kitgen: which scenario it plays, the seed of the dice the umpire leaves\n"
         "# to kitgen, and the club's house rules (notes for the record).\n"
-        f"scenario: {scenario_name}\n"
+        f"scenario: {json.dumps(named)}\n"
         f"seed: {seed}\n"
         "house_rules: []\n"
     )
-    write_atomic(folder / CAMPAIGN_FILE, campaign_text.encode("utf-8"))
-    shutil.copyfile(source / SETUP_FILE, folder / SETUP_FILE)
-    (folder / TURNS).mkdir(exist_ok=True)
+    with ProductFolder(folder, manifest=False) as made:
+        made.write(CAMPAIGN_FILE, campaign_text.encode("utf-8"))
+        made.write(SETUP_FILE, setup)
+        made.folder_inside(TURNS)
     return [folder / CAMPAIGN_FILE, folder / SETUP_FILE, folder / TURNS]
+
+
+def _relative(source: Path, folder: Path) -> str:
+    """The scenario folder as campaign.yaml gives it: relative to the campaign folder."""
+    try:
+        return os.path.relpath(os.path.abspath(source), os.path.abspath(folder))
+    except ValueError:  # another drive
+        return os.path.abspath(source)

@@ -5,6 +5,7 @@ Heavy modules are imported inside the commands, so that `kitgen --help` stays in
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 if TYPE_CHECKING:
+    from kitgen.errors import Problem
     from kitgen.model.scenario import Scenario
 
 app = typer.Typer(
@@ -80,16 +82,21 @@ def validate(
     """Check a scenario or campaign folder, the map included; list every problem as file:line:column."""
     from kitgen.campaign import is_campaign
 
+    _folder_argument(path, "a scenario folder or a campaign folder")
     if is_campaign(path):
         from kitgen.campaign import load_campaign
         from kitgen.engine.replay import replay
 
         campaign = load_campaign(path)
+        _notes([n for n in campaign.notes if n.code != "note.scenario_outside"])  # the summary says it
         units = len(campaign.setup.units)
         state = replay(campaign)  # a malformed log stops here, with its file:line:column
+        where = ""
+        if any(n.code == "note.scenario_outside" for n in campaign.notes):
+            where = f", read from {os.path.abspath(campaign.scenario_folder or '')}, outside the campaign folder"
         typer.echo(
-            f"{path}: ok (campaign of {campaign.scenario.meta.id}, seed {campaign.meta.seed}; set-up of {units} "
-            f"units; {len(campaign.turns)} turn logs, replayed to turn {state.turn})"
+            f"{path}: ok (campaign of {campaign.scenario.meta.id}{where}, seed {campaign.meta.seed}; set-up of "
+            f"{units} units; {len(campaign.turns)} turn logs, replayed to turn {state.turn})"
         )
         return
     from kitgen.loader import load_scenario_map
@@ -102,11 +109,27 @@ def validate(
     )
 
 
+def _folder_argument(path: Path, what: str) -> None:
+    """A folder named on the command line must be one (a bad one is bad usage, exit 2)."""
+    from kitgen import messages as msg
+    from kitgen.errors import UsageError
+    from kitgen.inputs import Kind, kind_of
+
+    found = kind_of(path)
+    if found is not Kind.FOLDER:
+        raise UsageError(msg.arg_not_folder(str(path), found.value, what))
+
+
+def _notes(notes: list[Problem]) -> None:
+    for note in notes:
+        typer.echo(str(note), err=True)
+
+
 @app.command("new")
 def new_command(
     folder: Annotated[Path, typer.Argument(help="The campaign folder to create (new or empty).")],
     scenario: ScenarioOpt = DEFAULT,
-    seed: Annotated[int, typer.Option(min=0, help="Seed of the dice the umpire leaves to kitgen.")] = 1919,
+    seed: Annotated[int, typer.Option(min=0, max=10**15, help="Seed of the dice the umpire leaves to kitgen.")] = 1919,
 ) -> None:
     """Start a campaign of a scenario: campaign.yaml, the set-up to edit, and turns/ for the logs."""
     from kitgen.campaign import new_campaign
@@ -120,7 +143,7 @@ def state_command(
     folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
     turn: Annotated[
         Optional[int],  # noqa: UP045
-        typer.Option(min=0, help="After this turn (0: the set-up); default the last."),
+        typer.Option(min=0, max=999, help="After this turn (0: the set-up); default the last."),
     ] = None,
     format: Annotated[
         Format, typer.Option("--format", "-f", help="text for the umpire, json for tools.")
@@ -132,16 +155,12 @@ def state_command(
     from kitgen.engine.replay import replay
     from kitgen.engine.report import state_json, state_text
 
+    _folder_argument(folder, "a campaign folder")
     campaign = load_campaign(folder)
+    _notes(campaign.notes)
     state = replay(campaign, turn)
     text = state_json(state) if format is Format.json else state_text(campaign, state)
-    if out is None:
-        typer.echo(text, nl=False)
-    else:
-        from kitgen.outputs import write_atomic
-
-        write_atomic(out, text.encode("utf-8"))
-        typer.echo(f"wrote {out}", err=True)
+    _emit(text, out)
 
 
 @app.command("map")
@@ -155,7 +174,10 @@ def map_command(
         MapFormat, typer.Option("--format", "-f", help="pdf: poster and tiles; json: the hex grid.")
     ] = MapFormat.pdf,
     out: Annotated[
-        Path | None, typer.Option(help="Output folder (pdf) or file (json; default: standard output).")
+        Path | None,
+        typer.Option(
+            help="Output folder (pdf; default output/SCENARIO/map/) or file (json; default: standard output)."
+        ),
     ] = None,  # noqa: UP045
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Build the grid afresh, ignoring the disk cache.")
@@ -168,19 +190,12 @@ def map_command(
     if format is MapFormat.json:
         from kitgen.mapping.cache import map_json
 
-        text = map_json(hex_map)
-        if out is None:
-            typer.echo(text, nl=False)
-        else:
-            from kitgen.outputs import write_atomic
-
-            write_atomic(out, text.encode("utf-8"))
-            typer.echo(f"wrote {out}", err=True)
+        _emit(map_json(hex_map), out)
         return
     from kitgen.products.mapsheets import write_map_sheets
     from kitgen.render.style import map_style
 
-    folder = out if out is not None else Path("output") / s.meta.id
+    folder = out if out is not None else Path("output") / s.meta.id / "map"
     for f in write_map_sheets(hex_map, s, map_style(), folder, paper=paper.value, poster=poster.value):
         typer.echo(f"{f.path}  {f.pages} page{'s' if f.pages != 1 else ''}  {f.purpose}")
 
@@ -189,10 +204,10 @@ def map_command(
 def kit_command(
     scenario: ScenarioOpt = DEFAULT,
     paper: Annotated[Paper, typer.Option(help="Paper every page prints on (the poster aside).")] = Paper.a4,
-    out: Annotated[Path | None, typer.Option(help="Output folder (default output/SCENARIO/).")] = None,  # noqa: UP045
+    out: Annotated[Path | None, typer.Option(help="Output folder (default output/SCENARIO/kit-PAPER/).")] = None,  # noqa: UP045
 ) -> None:
     """Write the whole boxed kit: rules booklet, map, counters, cards, player aids and forms as
-    PDFs, and campaign-kit.pdf joining them; a summary lists every file."""
+    PDFs, and campaign-kit-PAPER.pdf joining them; a summary lists every file."""
     from rich.console import Console
     from rich.progress import Progress
     from rich.table import Table
@@ -202,7 +217,7 @@ def kit_command(
 
     err = Console(stderr=True)
     s, hex_map = load_scenario_map(scenario)
-    folder = out if out is not None else Path("output") / s.meta.id
+    folder = out if out is not None else Path("output") / s.meta.id / f"kit-{paper.value}"
     steps = list(kit_builders(s, hex_map, paper.value))
     parts = []
     with Progress(console=err, transient=True) as progress:
@@ -211,7 +226,7 @@ def kit_command(
             progress.update(task, description=f"building the {what}")
             parts += build()
             progress.advance(task)
-        progress.update(task, description="joining campaign-kit.pdf")
+        progress.update(task, description="joining the whole kit")
         parts.append(combined(s, parts, paper.value))
         progress.advance(task)
     write_kit(parts, folder)
@@ -221,6 +236,17 @@ def kit_command(
     for part in parts:
         table.add_row(part.file, str(part.pages), part.purpose)
     Console().print(table)
+
+
+def _emit(text: str, out: Path | None) -> None:
+    """Print `text`, or write it to the file `out` whole (never a device, FIFO or socket)."""
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    from kitgen.outputs import write_atomic
+
+    write_atomic(out, text.encode("utf-8"))
+    typer.echo(f"wrote {out}", err=True)
 
 
 @scenario_app.command("show")
@@ -233,14 +259,7 @@ def scenario_show(
     from kitgen.describe import scenario_json, scenario_text
 
     s = _scenario(name)
-    text = scenario_json(s) if format is Format.json else scenario_text(s)
-    if out is None:
-        typer.echo(text, nl=False)
-    else:
-        from kitgen.outputs import write_atomic
-
-        write_atomic(out, text.encode("utf-8"))
-        typer.echo(f"wrote {out}", err=True)
+    _emit(scenario_json(s) if format is Format.json else scenario_text(s), out)
 
 
 @scenario_app.command("list")
@@ -289,13 +308,18 @@ def lookup_load(
     scenario: ScenarioOpt = DEFAULT,
 ) -> None:
     """Load points of stands and whether they fit one train or ship (C.1, D.3)."""
+    import re
+
     from kitgen import answers
+    from kitgen import messages as msg
+    from kitgen.errors import UsageError
 
     counts: dict[str, int] = {}
     for item in items:
-        kind, sep, count = item.partition("=")
-        if not sep or not count.isdigit():
-            raise LookupError(f"'{item}' is not KIND=COUNT (e.g. infantry=4)")
+        match = re.fullmatch(r"([a-z][a-z0-9_-]*)=([0-9]{1,4})", item, flags=re.ASCII)
+        if match is None:
+            raise UsageError(msg.arg_bad_load_item(item))
+        kind, count = match.groups()
         counts[kind] = counts.get(kind, 0) + int(count)
     typer.echo(answers.load(_scenario(scenario), counts, carrier.value))
 
@@ -314,7 +338,7 @@ def lookup_town(
 @lookup_app.command("reinforcements")
 def lookup_reinforcements(
     faction: Annotated[str, typer.Argument(help="reds, whites or ukrainians.")],
-    roll: Annotated[int, typer.Argument(help="The D6 rolled.")],
+    roll: Annotated[int, typer.Argument(min=-99, max=99, help="The D6 rolled.")],
     scenario: ScenarioOpt = DEFAULT,
 ) -> None:
     """Draws from the pile for a roll on a faction's chart (II.E.2)."""
@@ -326,7 +350,7 @@ def lookup_reinforcements(
 @lookup_app.command("vp")
 def lookup_vp(
     faction: Annotated[str, typer.Argument(help="reds, whites or ukrainians.")],
-    total: Annotated[int, typer.Argument(min=0, help="The faction's VP total.")],
+    total: Annotated[int, typer.Argument(min=0, max=99_999, help="The faction's VP total.")],
     scenario: ScenarioOpt = DEFAULT,
 ) -> None:
     """Chart rolls owed for a VP total, and what is carried over (E.3-E.5)."""
@@ -338,7 +362,7 @@ def lookup_vp(
 @lookup_app.command("commander")
 def lookup_commander(
     name: Annotated[str, typer.Argument(help="Commander's name (seed spelling accepted).")],
-    failures: Annotated[int, typer.Option(min=0, help="Failures in a row before this roll (II.C.4).")] = 0,
+    failures: Annotated[int, typer.Option(min=0, max=99, help="Failures in a row before this roll (II.C.4).")] = 0,
     scenario: ScenarioOpt = DEFAULT,
 ) -> None:
     """A commander's rating and his odds of obeying (II.C)."""
@@ -350,7 +374,7 @@ def lookup_commander(
 @lookup_app.command("leaderless")
 def lookup_leaderless(
     adjacent: Annotated[bool, typer.Option(help="A friendly commander in an adjacent hex.")] = False,
-    failures: Annotated[int, typer.Option(min=0, help="Failures in a row before this roll (II.C.4).")] = 0,
+    failures: Annotated[int, typer.Option(min=0, max=99, help="Failures in a row before this roll (II.C.4).")] = 0,
     scenario: ScenarioOpt = DEFAULT,
 ) -> None:
     """Odds of obeying for units with no commander in the hex (II.C.1)."""
@@ -374,8 +398,8 @@ def lookup_breakdown(
 @lookup_app.command("losses")
 def lookup_losses(
     side: Annotated[Side, typer.Argument(help="winner or loser.")],
-    lost: Annotated[int, typer.Argument(min=0, help="Stands lost on the tabletop.")],
-    routed: Annotated[int, typer.Option(min=0, help="Stands routed.")] = 0,
+    lost: Annotated[int, typer.Argument(min=0, max=9999, help="Stands lost on the tabletop.")],
+    routed: Annotated[int, typer.Option(min=0, max=9999, help="Stands routed.")] = 0,
     elite: Annotated[bool, typer.Option(help="The unit is Elite or Fanatic.")] = False,
     scenario: ScenarioOpt = DEFAULT,
 ) -> None:
@@ -420,7 +444,7 @@ def lookup_ambush(
 
 @lookup_app.command("depot")
 def lookup_depot(
-    use: Annotated[int, typer.Argument(min=1, help="Turn of use while cut off: 1 for the first.")],
+    use: Annotated[int, typer.Argument(min=1, max=99, help="Turn of use while cut off: 1 for the first.")],
     scenario: ScenarioOpt = DEFAULT,
 ) -> None:
     """Odds that a cut-off depot is emptied (B.7)."""
@@ -450,7 +474,10 @@ def lookup_events(scenario: ScenarioOpt = DEFAULT) -> None:
 
 
 def main() -> None:
-    """Entry point: user errors become messages and exit codes, never tracebacks."""
+    """Entry point: user errors become messages and exit codes, never tracebacks.
+
+    Exit status 1 is bad data (every problem listed as file:line:column), 2 bad usage."""
+    _exit_cleanly_on_signals()
     from kitgen.errors import KitgenError, UsageError
 
     try:
@@ -461,10 +488,31 @@ def main() -> None:
         n = len(exc.problems)
         typer.echo(f"{n} problem{'s' if n != 1 else ''} found", err=True)
         sys.exit(1)
-    except (UsageError, LookupError) as exc:
+    except UsageError as exc:
+        typer.echo(f"kitgen: {exc.msg.text}", err=True)
+        sys.exit(2)
+    except LookupError as exc:  # a look-up's argument the rules do not know
         typer.echo(f"kitgen: {exc.args[0] if exc.args else exc}", err=True)
         sys.exit(2)
-    except OSError as exc:  # an output that cannot be written: nothing was replaced
-        where = f"{exc.filename}: " if exc.filename else ""
-        typer.echo(f"kitgen: cannot write {where}{exc.strerror or exc}", err=True)
+    except OSError as exc:
+        from kitgen import messages as msg
+
+        typer.echo(f"kitgen: {msg.io_failed(str(exc.filename or ''), exc.strerror or str(exc)).text}", err=True)
         sys.exit(1)
+    except MemoryError:
+        from kitgen import messages as msg
+
+        typer.echo(f"kitgen: {msg.out_of_memory().text}", err=True)
+        sys.exit(1)
+
+
+def _exit_cleanly_on_signals() -> None:
+    """SIGTERM and SIGHUP end kitgen like Ctrl-C does: temporary files are removed on the way out."""
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), stop)

@@ -1,11 +1,18 @@
-"""The error catalogue: every user-facing problem carries its file, line and column."""
+"""Problems and the two kinds of user error: bad data (exit 1) and bad usage (exit 2).
+
+Their words come from the catalogue, `kitgen.messages`; this module holds only the types.
+"""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kitgen.messages import Msg
 
 
 @dataclass(frozen=True, order=True)
@@ -16,9 +23,15 @@ class Problem:
     line: int
     column: int
     message: str
+    code: str = field(default="", compare=False)
+    """The catalogue entry the message comes from."""
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: {self.message}"
+
+    @classmethod
+    def of(cls, file: Path | str, line: int, column: int, msg: Msg) -> Problem:
+        return cls(display_path(file), line, column, msg.text, msg.code)
 
 
 class KitgenError(Exception):
@@ -29,12 +42,20 @@ class KitgenError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
     @classmethod
-    def at(cls, file: Path | str, line: int, column: int, message: str) -> KitgenError:
-        return cls([Problem(display_path(file), line, column, message)])
+    def at(cls, file: Path | str, line: int, column: int, msg: Msg) -> KitgenError:
+        return cls([Problem.of(file, line, column, msg)])
 
 
 class UsageError(Exception):
     """A command-line argument that names nothing kitgen knows (not tied to a file)."""
+
+    def __init__(self, msg: Msg | str) -> None:
+        if isinstance(msg, str):  # TEMPORARY until every call site uses the catalogue
+            from kitgen.messages import legacy
+
+            msg = legacy(msg)
+        self.msg = msg
+        super().__init__(msg.text)
 
 
 def display_path(path: Path | str) -> str:
@@ -44,8 +65,14 @@ def display_path(path: Path | str) -> str:
 
 @lru_cache(maxsize=4096)
 def _display(path: str, cwd: str) -> str:
-    p = Path(path)
     try:
-        return str(p.resolve().relative_to(Path(cwd).resolve()))
+        return os.path.relpath(os.path.abspath(path), cwd) if _inside(path, cwd) else path
     except ValueError:
-        return str(p)
+        return path
+
+
+def _inside(path: str, cwd: str) -> bool:
+    """Whether `path` lies under `cwd`, judged on the names alone: a symlink loop or a
+    dangling link must not stop an error message from naming its file."""
+    absolute = os.path.abspath(path)
+    return absolute == cwd or absolute.startswith(cwd.rstrip(os.sep) + os.sep)

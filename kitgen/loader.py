@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from kitgen.errors import KitgenError, Problem, UsageError, display_path
+from kitgen import messages as msg
+from kitgen.errors import KitgenError, Problem, UsageError
+from kitgen.inputs import Kind, kind_of, not_a_file
 from kitgen.model import rules
 from kitgen.model.forces import Cards, SetUp
 from kitgen.model.geography import FeatureCollection, MapData
@@ -17,6 +20,7 @@ from kitgen.validation import validate
 from kitgen.yamlsource import Located, load_yaml
 
 if TYPE_CHECKING:
+    from kitgen.mapping.build import MapIssue
     from kitgen.mapping.hexmap import HexMap
 
 SCENARIO_FILES: dict[str, tuple[str, type[BaseModel]]] = {
@@ -54,18 +58,36 @@ def bundled_scenarios() -> list[str]:
     return sorted(p.parent.name for p in root.glob("*/scenario.yaml")) if root.is_dir() else []
 
 
-def resolve_scenario(name_or_path: str) -> Path:
-    """A scenario folder from a path, or from the name of a bundled scenario."""
+SCENARIO_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+"""A bundled scenario's name, and any scenario's id: it names folders and files."""
+
+
+def find_scenario(name_or_path: str, *, base: Path | None = None) -> Path | None:
+    """The scenario folder a path or a bundled name stands for, or None.
+
+    A path is taken relative to `base` when one is given (a campaign's folder), else to the
+    working directory; a bare name is looked up among the bundled scenarios."""
+    from kitgen.inputs import is_file, is_folder
+
     path = Path(name_or_path)
-    if path.is_dir():
+    if base is not None and not path.is_absolute():
+        path = Path(os.path.normpath(base / path))
+    if is_folder(path):
         return path
-    if path.is_file() and path.name == "scenario.yaml":
+    if path.name == "scenario.yaml" and is_file(path):
         return path.parent
     bundled = data_dir() / name_or_path
-    if "/" not in name_or_path and (bundled / "scenario.yaml").is_file():
+    if SCENARIO_NAME.fullmatch(name_or_path) and is_file(bundled / "scenario.yaml"):
         return bundled
-    known = ", ".join(bundled_scenarios()) or "none found"
-    raise UsageError(f"no scenario '{name_or_path}': give a scenario folder or a bundled scenario name ({known})")
+    return None
+
+
+def resolve_scenario(name_or_path: str) -> Path:
+    """A scenario folder from a path, or from the name of a bundled scenario."""
+    found = find_scenario(name_or_path)
+    if found is None:
+        raise UsageError(msg.scenario_unknown(name_or_path, bundled_scenarios()))
+    return found
 
 
 def load_scenario(name_or_path: str | Path = DEFAULT_SCENARIO) -> Scenario:
@@ -82,13 +104,18 @@ def load_scenario_map(
     scenario, docs, _ = load_scenario_parts(name_or_path)
     built, issues = hex_map(scenario, use_cache=use_cache)
     if built is None:
-        raise KitgenError([docs[i.file].problem(i.loc, i.message) for i in issues])
+        raise KitgenError(map_problems(docs, issues))
     from kitgen.mapping.places import off_map
 
     stray = off_map(scenario, built, scenario.setup)
     if stray:
         raise KitgenError([docs["setup.yaml"].problem(loc, message) for loc, message in stray])
     return scenario, built
+
+
+def map_problems(docs: dict[str, Located], issues: list[MapIssue]) -> list[Problem]:
+    """What the map builder found wrong, placed in the files it came from."""
+    return [docs[i.file].problem(i.loc, msg.legacy(i.message)) for i in issues]
 
 
 def load_scenario_parts(name_or_path: str | Path) -> tuple[Scenario, dict[str, Located], dict[str, BaseModel]]:
@@ -113,13 +140,13 @@ def read_scenario_files(
     docs: dict[str, Located] = {}
     parts: dict[str, BaseModel] = {}
     problems: list[Problem] = []
+    if kind_of(folder / "scenario.yaml") is Kind.MISSING:
+        return docs, parts, [Problem.of(folder / "scenario.yaml", 1, 1, msg.scenario_not_a_scenario())]
     for name, (_, model) in SCENARIO_FILES.items():
         path = folder / name
-        if path.exists() and not path.is_file():
-            problems.append(Problem(display_path(path), 1, 1, f"{name} is a folder; expected a YAML file"))
-            continue
-        if not path.is_file():
-            problems.append(Problem(display_path(path), 1, 1, f"missing: a scenario folder needs {name}"))
+        unusable = not_a_file(path, f"{name}, which every scenario folder holds")
+        if unusable is not None:
+            problems.append(unusable)
             continue
         try:
             located = load_yaml(path)
@@ -135,8 +162,7 @@ def read_scenario_files(
     known = set(SCENARIO_FILES)
     for extra in sorted(folder.glob("*.yaml")):
         if extra.name not in known:
-            expected = ", ".join(SCENARIO_FILES)
-            problems.append(Problem(display_path(extra), 1, 1, f"unknown scenario file; expected one of: {expected}"))
+            problems.append(Problem.of(extra, 1, 1, msg.scenario_unknown_file(extra.name, list(SCENARIO_FILES))))
     return docs, parts, problems
 
 

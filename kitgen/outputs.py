@@ -1,25 +1,280 @@
-"""Writing outputs safely: a temporary file in the same folder, renamed into place."""
+"""Writing outputs safely: regular files only, inside the folder named, whole or not at all.
+
+One file is written to a temporary file beside it and renamed into place. A product of
+several files (the kit, a map set) is built whole in a staging folder beside its folder,
+then swapped in with one atomic exchange, so a killed run leaves the old set or the new
+set, never a mix. Temporary files carry the writer's process id: a later run removes those
+of runs that are gone.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import errno
+import json
 import os
-import tempfile
+import re
+import shutil
+import stat
+import time
 from pathlib import Path
+from types import TracebackType
+
+from kitgen import messages as msg
+from kitgen.errors import UsageError
+
+MANIFEST = ".kitgen-manifest.json"
+"""In a product folder: the files kitgen wrote there, so that a rerun may replace them."""
+
+_TEMP = re.compile(r"\..+\.kitgen-(\d+)-[^.]*\.(tmp|old)")
+_STALE_AFTER_S = 24 * 3600.0
+_KINDS = {
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def _temp_name(name: str, kind: str = "tmp") -> str:
+    return f".{name}.kitgen-{os.getpid()}-{os.urandom(4).hex()}.{kind}"
+
+
+def _refuse_unless_file(path: Path) -> None:
+    """Refuse to replace anything but a regular file (or a symbolic link, which is replaced
+    itself, never what it points to)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UsageError(msg.out_cannot_write(str(path), exc.strerror or str(exc))) from None
+    if stat.S_ISDIR(mode):
+        raise UsageError(msg.out_is_folder(str(path)))
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise UsageError(msg.out_not_regular(str(path), _KINDS.get(stat.S_IFMT(mode), "a special file")))
+
+
+def ensure_folder(folder: Path) -> None:
+    """Make `folder` (and its parents) unless it is one; anything else in the way is refused."""
+    try:
+        mode = os.stat(folder).st_mode
+    except FileNotFoundError:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise UsageError(msg.out_folder_not_folder(str(folder), "not a folder")) from None
+        except OSError as exc:
+            raise UsageError(msg.out_cannot_write(str(folder), exc.strerror or str(exc))) from None
+        return
+    except OSError as exc:
+        raise UsageError(msg.out_cannot_write(str(folder), exc.strerror or str(exc))) from None
+    if not stat.S_ISDIR(mode):
+        kind = "a regular file" if stat.S_ISREG(mode) else _KINDS.get(stat.S_IFMT(mode), "a special file")
+        raise UsageError(msg.out_folder_not_folder(str(folder), kind))
+
+
+def clean_stale(folder: Path) -> None:
+    """Remove the temporary files and folders that killed runs of kitgen left in `folder`."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        match = _TEMP.fullmatch(entry.name)
+        if match is None or not _stale(int(match.group(1)), entry):
+            continue
+        target = folder / entry.name.split(".kitgen-")[0][1:]
+        if match.group(2) == "old" and not os.path.lexists(target):
+            with contextlib.suppress(OSError):  # a swap cut short: put the earlier set back
+                os.rename(entry.path, target)
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+
+
+def _stale(pid: int, entry: os.DirEntry[str]) -> bool:
+    if pid != os.getpid() and not _alive(pid):
+        return True
+    try:
+        return time.time() - entry.stat(follow_symlinks=False).st_mtime > _STALE_AFTER_S
+    except OSError:
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that a failed run leaves any earlier file untouched."""
-    if path.is_dir():
-        raise IsADirectoryError(21, "is a folder; expected a file name", str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """Write `data` to `path` so that a failed or killed run leaves any earlier file untouched."""
+    _refuse_unless_file(path)
+    ensure_folder(path.parent)
+    clean_stale(path.parent)
+    tmp = path.parent / _temp_name(path.name)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs are ordinary files
+        _write_new(tmp, data)
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        _sync_folder(path.parent)
+    except OSError as exc:
+        raise UsageError(msg.out_cannot_write(str(path), exc.strerror or str(exc))) from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """A new regular file with ordinary permissions (the umask's), flushed to the disk."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sync_folder(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+class ProductFolder:
+    """A folder of files written as one set: staged beside it, then swapped in whole.
+
+    The folder must be new, empty, or one kitgen wrote before (its manifest lists every file
+    in it); kitgen never replaces a folder holding files of the user's."""
+
+    def __init__(self, folder: Path, *, manifest: bool = True) -> None:
+        self.folder = folder
+        self.manifest = manifest
+        """False for a folder that becomes the user's own (a new campaign)."""
+        self.staging: Path | None = None
+        self.names: list[str] = []
+
+    def __enter__(self) -> ProductFolder:
+        ensure_folder(self.folder.parent)
+        clean_stale(self.folder.parent)
+        _refuse_foreign(self.folder)
+        staging = self.folder.parent / _temp_name(self.folder.name)
+        try:
+            staging.mkdir()
+        except OSError as exc:
+            raise UsageError(msg.out_cannot_write(str(self.folder), exc.strerror or str(exc))) from None
+        self.staging = staging
+        return self
+
+    def write(self, name: str, data: bytes) -> Path:
+        """Stage one file of the set (a plain file name, no folders)."""
+        if self.staging is None or not _plain_name(name):
+            raise ValueError(f"not a file name of a product: {name!r}")
+        try:
+            _write_new(self.staging / name, data)
+        except OSError as exc:
+            raise UsageError(msg.out_cannot_write(str(self.folder / name), exc.strerror or str(exc))) from None
+        self.names.append(name)
+        return self.folder / name
+
+    def folder_inside(self, name: str) -> Path:
+        """Stage an empty folder of the set."""
+        if self.staging is None or not _plain_name(name):
+            raise ValueError(f"not a folder name of a product: {name!r}")
+        (self.staging / name).mkdir()
+        return self.folder / name
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        staging, self.staging = self.staging, None
+        if staging is None:
+            return
+        try:
+            if kind is None:
+                if self.manifest:
+                    listing = json.dumps({"files": sorted(self.names)}, indent=1) + "\n"
+                    _write_new(staging / MANIFEST, listing.encode("utf-8"))
+                _sync_folder(staging)
+                _swap_in(staging, self.folder)
+        except OSError as error:
+            raise UsageError(msg.out_cannot_write(str(self.folder), error.strerror or str(error))) from None
+        finally:
+            with contextlib.suppress(OSError):
+                shutil.rmtree(staging)
+
+
+def _plain_name(name: str) -> bool:
+    return bool(name) and name not in (".", "..") and "/" not in name and "\0" not in name and name != MANIFEST
+
+
+def _refuse_foreign(folder: Path) -> None:
+    try:
+        mode = os.lstat(folder).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISDIR(mode):
+        kind = "a regular file" if stat.S_ISREG(mode) else _KINDS.get(stat.S_IFMT(mode), "a symbolic link")
+        raise UsageError(msg.out_folder_not_folder(str(folder), kind))
+    present = sorted(p.name for p in folder.iterdir())
+    if not present:
+        return
+    listed = _manifest(folder)
+    foreign = [n for n in present if n != MANIFEST and n not in listed]
+    if foreign or MANIFEST not in present:
+        raise UsageError(msg.out_foreign_files(str(folder), foreign or present))
+
+
+def _manifest(folder: Path) -> set[str]:
+    from kitgen.errors import KitgenError
+    from kitgen.inputs import read_file
+
+    try:
+        listed = json.loads(read_file(folder / MANIFEST, limit=1 << 20)).get("files", [])
+    except (KitgenError, ValueError, AttributeError):
+        return set()
+    return {n for n in listed if isinstance(n, str)}
+
+
+def _swap_in(staging: Path, folder: Path) -> None:
+    """Put `staging` in the place of `folder` in one step where the system allows it."""
+    if not os.path.lexists(folder):
+        os.rename(staging, folder)
+    elif not _exchange(staging, folder):
+        old = folder.parent / _temp_name(folder.name, "old")
+        os.rename(folder, old)  # a kill between these two renames is undone by clean_stale
+        os.rename(staging, folder)
+        shutil.rmtree(old, ignore_errors=True)
+        return
+    _sync_folder(folder.parent)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Linux renameat2(RENAME_EXCHANGE): swap two folders atomically; False if unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    if ctypes.get_errno() in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()), str(b))

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from kitgen import messages as msg
 from kitgen.errors import Problem
 from kitgen.yamlsource import Loc, Located
 
@@ -23,7 +24,8 @@ def validate(located: Located, model: type[M]) -> tuple[M | None, list[Problem]]
     try:
         return model.model_validate(located.data), []
     except ValidationError as exc:
-        problems = [_problem(located, model, err) for err in exc.errors()]
+        found = [_problem(located, model, err) for err in exc.errors()]
+        problems = [p for p in found if p is not None]
     return _valid_entries(located, model), problems
 
 
@@ -53,24 +55,46 @@ def dotted(loc: Loc) -> str:
     return out
 
 
-def _problem(located: Located, model: type[BaseModel], err: Any) -> Problem:
+def _problem(located: Located, model: type[BaseModel], err: Any) -> Problem | None:
     loc: Loc = tuple(err["loc"])
+    if loc in located.readings:
+        return None  # reported with its number reading already
     kind = err["type"]
-    found = err.get("input")
-    ctx = err.get("ctx") or {}
     where = dotted(loc) or "top level"
     if kind == "extra_forbidden":
         allowed = _allowed_keys(model, loc[:-1])
-        hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
-        return located.problem(loc, f"{where}: unknown key '{loc[-1]}'{hint}", key=True)
+        return located.problem(loc, msg.value_unknown_key(loc[-1], allowed).within(where), key=True)
     if kind == "missing":
-        return located.problem(loc[:-1], f"{where}: missing; this key is required")
-    message = _MESSAGES.get(kind)
-    ctx = {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in ctx.items()}
-    text = err["msg"] if message is None else message.format(found=_show(found), **ctx)
-    if kind in _NUMBER_KINDS:
-        text += _bounds(model, loc)
-    return located.problem(loc, f"{where}: {text}")
+        return located.problem(loc[:-1], msg.value_missing_key().within(where))
+    return located.problem(loc, _message(model, loc, err).within(where))
+
+
+def _message(model: type[BaseModel], loc: Loc, err: Any) -> msg.Msg:
+    kind = err["type"]
+    found = _show(err.get("input"))
+    ctx = {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in (err.get("ctx") or {}).items()}
+    if f"value.{kind}" in msg.CATALOGUE:  # the models' own checks (model.base.invalid): catalogue words already
+        return msg.Msg(f"value.{kind}", "data", err["msg"])
+    expected = _EXPECTED.get(kind)
+    if expected is not None:
+        return msg.value_wrong_type(found, expected, _bounds(model, loc) if kind in _NUMBER_KINDS else "")
+    if kind == "literal_error":
+        return msg.value_literal(found, str(ctx.get("expected", "")))
+    bound = {
+        "greater_than_equal": "at least {ge}",
+        "less_than_equal": "at most {le}",
+        "greater_than": "more than {gt}",
+        "less_than": "less than {lt}",
+    }.get(kind)
+    if bound is not None:
+        return msg.value_out_of_range(found, bound.format(**ctx), _bounds(model, loc))
+    if kind == "too_short":
+        return msg.value_too_few(int(ctx.get("actual_length", 0)), int(ctx.get("min_length", 0)))
+    if kind == "too_long":
+        return msg.value_too_many(int(ctx.get("actual_length", 0)), int(ctx.get("max_length", 0)))
+    if kind == "string_too_short":
+        return msg.value_empty_text()
+    return msg.value_invalid(found, err["msg"])
 
 
 def _show(value: Any) -> str:
@@ -79,29 +103,20 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
-_MESSAGES = {
-    "int_type": "found {found}, expected a whole number",
-    "int_parsing": "found {found}, expected a whole number",
-    "int_from_float": "found {found}, expected a whole number",
-    "float_type": "found {found}, expected a number",
-    "string_type": "found {found}, expected text",
-    "bool_type": "found {found}, expected true or false",
-    "list_type": "found {found}, expected a list",
-    "dict_type": "found {found}, expected a mapping of keys to values",
-    "model_type": "found {found}, expected a mapping of keys to values",
-    "model_attributes_type": "found {found}, expected a mapping of keys to values",
-    "literal_error": "found {found}, expected {expected}",
-    "greater_than_equal": "found {found}, expected at least {ge}",
-    "less_than_equal": "found {found}, expected at most {le}",
-    "greater_than": "found {found}, expected more than {gt}",
-    "less_than": "found {found}, expected less than {lt}",
-    "too_short": "found {actual_length} entries, expected at least {min_length}",
-    "too_long": "found {actual_length} entries, expected at most {max_length}",
-    "string_too_short": "found an empty text, expected at least {min_length} character",
+_NUMBER_KINDS = {"int_type", "int_parsing", "int_from_float", "float_type"}
+_EXPECTED = {
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "string_type": "text",
+    "bool_type": "true or false",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "dict_type": "a mapping of keys to values",
+    "model_type": "a mapping of keys to values",
+    "model_attributes_type": "a mapping of keys to values",
 }
-
-
-_NUMBER_KINDS = {"int_type", "int_parsing", "int_from_float", "float_type", "greater_than_equal", "less_than_equal"}
 
 
 def _bounds(model: type[BaseModel], loc: Loc) -> str:

@@ -1,11 +1,17 @@
 """YAML read with a safe loader, keeping the line and column of every value.
 
 Values are plain Python data; `Located.position(loc)` maps a path of keys and indexes
-(as pydantic reports it) back to where it stands in the file.
+(as pydantic reports it) back to where it stands in the file. Syntax errors are reworded
+for people (a tab, a missing colon, an unclosed bracket), numbers that YAML 1.1 reads in
+another base (`0110` is octal 72) are reported with their reading, and nesting, size and
+alias expansion are bounded.
 """
 
 from __future__ import annotations
 
+import math
+import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,15 +19,32 @@ from typing import Any
 import yaml
 from yaml.constructor import SafeConstructor
 
+from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem, display_path
+from kitgen.inputs import read_file
 
 Loc = tuple[str | int, ...]
 
-MAX_FILE_BYTES = 20 * 1024 * 1024
-MAX_VALUES = 250_000  # after alias expansion: a guard against "billion laughs"
+MAX_VALUES = 250_000
+"""Values after alias expansion: a guard against "billion laughs"."""
+MAX_DEPTH = 64
+"""Nesting of lists and mappings (kitgen's files nest at most about 8 deep)."""
+MAX_NUMBER = 10**15
+"""No number in the rules comes near; beyond it, arithmetic could leave Decimal's range."""
 
 _COLLECTION_TAGS = {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
+_SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp")}
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_READINGS = (
+    (re.compile(r"[-+]?0b[01_]+"), "binary"),
+    (re.compile(r"[-+]?0x[0-9a-fA-F_]+"), "hexadecimal"),
+    (re.compile(r"[-+]?0[0-7_]+"), "octal"),
+    (re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?"), "base-60"),
+)
+_DIGITS = re.compile(r"[-+]?[0-9][0-9_]{16,}")
 
 
 @dataclass
@@ -33,6 +56,8 @@ class Located:
     values: dict[Loc, tuple[int, int]] = field(default_factory=dict)
     keys: dict[Loc, tuple[int, int]] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    readings: set[Loc] = field(default_factory=set)
+    """Values whose unquoted text YAML read as a number in another base (reported already)."""
 
     @property
     def name(self) -> str:
@@ -47,50 +72,137 @@ class Located:
                 return self.values[loc[:n]]
         return (1, 1)
 
-    def problem_at(self, line: int, column: int, message: str) -> Problem:
-        return Problem(self.name, line, column, message)
+    def problem_at(self, line: int, column: int, message: msg.Msg | str) -> Problem:
+        if isinstance(message, str):  # TEMPORARY until every call site uses the catalogue
+            message = msg.legacy(message)
+        return Problem(self.name, line, column, message.text, message.code)
 
-    def problem(self, loc: Loc, message: str, *, key: bool = False) -> Problem:
+    def problem(self, loc: Loc, message: msg.Msg | str, *, key: bool = False) -> Problem:
         return self.problem_at(*self.position(loc, key=key), message)
 
 
-def load_yaml(path: Path) -> Located:
+def load_yaml(path: Path, *, what: str = "a YAML file") -> Located:
     """Read one YAML file.
 
     A file that cannot be read as YAML at all raises KitgenError; lesser problems (a key
-    given twice) are listed in `Located.problems` so that checking can go on.
+    given twice, an octal reading) are listed in `Located.problems` so that checking can go on.
     """
-    name = display_path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise KitgenError.at(
-                name, 1, 1, f"file is {size:,} bytes; kitgen reads YAML files of at most {MAX_FILE_BYTES:,}"
-            )
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise KitgenError.at(name, 1, 1, f"cannot read the file: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise KitgenError.at(name, line, 1, "not UTF-8 text; save the YAML file as UTF-8") from None
-    try:
-        node = yaml.compose(text, Loader=_Loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        what = " ".join(s for s in (exc.context, exc.problem) if s)
-        raise KitgenError.at(name, line, col, f"not valid YAML: {what}") from None
-    except yaml.YAMLError as exc:
-        raise KitgenError.at(name, 1, 1, f"not valid YAML: {exc}") from None
-    except RecursionError:
-        raise KitgenError.at(name, 1, 1, "not usable YAML: nested too deeply") from None
+    return parse_yaml(path, read_file(path, what=what))
+
+
+def parse_yaml(path: Path, raw: bytes) -> Located:
+    """`load_yaml` of bytes already read (`path` names them in messages)."""
+    text = _decode(path, raw)
+    bad: dict[int, Problem] = {}  # the first of each line, for ten lines at most
+    for match in _NON_PRINTABLE.finditer(text):
+        found = _character_problem(path, text, match.start())
+        bad.setdefault(found.line, found)
+        if len(bad) == 10:
+            break
+    if bad:
+        raise KitgenError(list(bad.values()))
+    node = _compose(path, text)
     if node is None:
-        raise KitgenError.at(name, 1, 1, "file is empty; expected a YAML mapping or list")
+        raise KitgenError.at(path, 1, 1, msg.yaml_empty())
     located = Located(path=path, data=None)
-    located.data = _Builder(located).build(node, ())
+    located.data = _Builder(located).build(node, (), 0)
     return located
+
+
+def _decode(path: Path, raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise KitgenError.at(path, line, column, msg.yaml_not_utf8(raw[exc.start])) from None
+
+
+def _character_problem(path: Path, text: str, index: int) -> Problem:
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    char = text[index]
+    return Problem.of(path, line, column, msg.yaml_nul() if char == "\0" else msg.yaml_control_character(ord(char)))
+
+
+def _compose(path: Path, text: str) -> yaml.Node | None:
+    # libyaml caps nesting at 1,000 levels; its composer recurses about twice a level
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        return yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        line, column, message = _syntax(text, exc)
+        raise KitgenError.at(path, line, column, message) from None
+    except yaml.YAMLError as exc:
+        raise KitgenError.at(path, 1, 1, msg.yaml_syntax(str(exc).splitlines()[0])) from None
+    except RecursionError:
+        raise KitgenError.at(path, 1, 1, msg.yaml_too_deep(MAX_DEPTH)) from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def _syntax(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, msg.Msg]:
+    """Line, column and words for a YAML syntax error, said the way a person would fix it."""
+    lines = text.split("\n")
+    mark = exc.problem_mark or exc.context_mark
+    line, column = (mark.line, mark.column) if mark else (0, 0)
+    problem = exc.problem or ""
+    tab = _tab_near(lines, line, column)
+    if tab is not None:
+        return tab[0] + 1, tab[1] + 1, msg.yaml_tab()
+    if "nesting depth" in problem:
+        return line + 1, column + 1, msg.yaml_too_deep(MAX_DEPTH)
+    if "could not find expected ':'" in problem and exc.context_mark is not None:
+        at = exc.context_mark
+        return at.line + 1, at.column + 1, msg.yaml_missing_colon(_line(lines, at.line).strip())
+    if "mapping values are not allowed" in problem:
+        here = _line(lines, line)
+        if ": " in here[:column] or here[:column].rstrip().endswith(":"):
+            return line + 1, column + 1, msg.yaml_bad_scalar(here.strip(), "a second ': ' on the line")
+        above = _previous_content_line(lines, line)
+        if above is not None and ":" not in _line(lines, above):
+            start = len(_line(lines, above)) - len(_line(lines, above).lstrip())
+            return above + 1, start + 1, msg.yaml_missing_colon(_line(lines, above).strip())
+        return line + 1, column + 1, msg.yaml_bad_indent()
+    if "did not find expected key" in problem or "expected <block end>" in problem:
+        return line + 1, column + 1, msg.yaml_bad_indent()
+    if problem.startswith("did not find expected ','") and exc.context_mark is not None:
+        at = exc.context_mark
+        opener = _line(lines, at.line)[at.column : at.column + 1] or "["
+        return at.line + 1, at.column + 1, msg.yaml_unclosed(opener, "]" if opener == "[" else "}")
+    if "end of stream" in problem and exc.context_mark is not None and "quoted" in (exc.context or ""):
+        at = exc.context_mark
+        quote = _line(lines, at.line)[at.column : at.column + 1] or "'"
+        return at.line + 1, at.column + 1, msg.yaml_unclosed(quote, quote)
+    words = " ".join(s for s in (exc.context, problem) if s)
+    return line + 1, column + 1, msg.yaml_syntax(words)
+
+
+def _line(lines: list[str], index: int) -> str:
+    return lines[index] if 0 <= index < len(lines) else ""
+
+
+def _tab_near(lines: list[str], line: int, column: int) -> tuple[int, int] | None:
+    """A tab at the error, or in the indentation of its line or the line before."""
+    here = _line(lines, line)
+    if here[column : column + 1] == "\t":
+        return line, column
+    for index in (line, line - 1):
+        text = _line(lines, index)
+        indent = text[: len(text) - len(text.lstrip(" \t-"))]
+        if "\t" in indent:
+            return index, indent.index("\t")
+    return None
+
+
+def _previous_content_line(lines: list[str], line: int) -> int | None:
+    for index in range(line - 1, -1, -1):
+        stripped = _line(lines, index).strip()
+        if stripped and not stripped.startswith("#"):
+            return index
+    return None
 
 
 class _Builder:
@@ -102,55 +214,75 @@ class _Builder:
         self.active: set[int] = set()
         self.constructor = SafeConstructor()
 
-    def fail(self, node: yaml.Node, message: str) -> KitgenError:
+    def fail(self, node: yaml.Node, message: msg.Msg) -> KitgenError:
         m = node.start_mark
         return KitgenError.at(self.located.path, m.line + 1, m.column + 1, message)
 
-    def build(self, node: yaml.Node, loc: Loc) -> Any:
+    def note(self, node: yaml.Node, message: msg.Msg) -> None:
+        m = node.start_mark
+        self.located.problems.append(self.located.problem_at(m.line + 1, m.column + 1, message))
+
+    def build(self, node: yaml.Node, loc: Loc, depth: int) -> Any:
         self.count += 1
         if self.count > MAX_VALUES:
-            raise self.fail(
-                node,
-                f"more than {MAX_VALUES:,} values once aliases are expanded "
-                "(an alias bomb?); write the data out without so many nested aliases",
-            )
+            raise self.fail(node, msg.yaml_alias_bomb(MAX_VALUES))
+        if depth > MAX_DEPTH:
+            raise self.fail(node, msg.yaml_too_deep(MAX_DEPTH))
         self.located.values.setdefault(loc, (node.start_mark.line + 1, node.start_mark.column + 1))
         if isinstance(node, yaml.ScalarNode):
-            return self.scalar(node)
+            return self.scalar(node, loc)
         if node.tag not in _COLLECTION_TAGS:
-            raise self.fail(node, f"not usable YAML: the tag {node.tag} is not allowed; write plain lists and mappings")
+            raise self.fail(node, msg.yaml_tag(node.tag))
         if id(node) in self.active:
-            raise self.fail(node, "an alias refers to the node that contains it; recursive YAML is not allowed")
+            raise self.fail(node, msg.yaml_recursive_alias())
         self.active.add(id(node))
         try:
             if isinstance(node, yaml.SequenceNode):
-                return [self.build(item, loc + (i,)) for i, item in enumerate(node.value)]
+                return [self.build(item, loc + (i,), depth + 1) for i, item in enumerate(node.value)]
             if isinstance(node, yaml.MappingNode):
-                return self.mapping(node, loc)
-            raise self.fail(node, f"unsupported YAML node {node.tag}")
+                return self.mapping(node, loc, depth)
+            raise self.fail(node, msg.yaml_tag(node.tag))
         finally:
             self.active.discard(id(node))
 
-    def scalar(self, node: yaml.Node) -> Any:
+    def scalar(self, node: yaml.ScalarNode, loc: Loc | None) -> Any:
+        raw = node.value
+        if node.tag not in _SCALAR_TAGS:
+            raise self.fail(node, msg.yaml_tag(node.tag))
+        if node.tag not in (_INT, _FLOAT) or node.style is not None:
+            return self.construct(node)
+        if _DIGITS.fullmatch(raw):
+            raise self.fail(node, msg.yaml_huge_number(raw, MAX_NUMBER))
+        value = self.construct(node)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.fail(node, msg.yaml_not_finite(raw))
+        if abs(value) > MAX_NUMBER:
+            raise self.fail(node, msg.yaml_huge_number(raw, MAX_NUMBER))
+        reading = next((name for pattern, name in _READINGS if pattern.fullmatch(raw)), None)
+        if reading is not None and raw.lstrip("+-") not in ("0", "0_"):
+            self.note(node, msg.yaml_number_reading(raw, reading, value))
+            if loc is not None:
+                self.located.readings.add(loc)
+        return value
+
+    def construct(self, node: yaml.ScalarNode) -> Any:
         try:
             return self.constructor.construct_object(node)
-        except yaml.YAMLError as exc:
-            raise self.fail(node, f"not usable YAML: {getattr(exc, 'problem', None) or exc}") from None
+        except (yaml.YAMLError, ValueError, OverflowError) as exc:
+            problem = getattr(exc, "problem", None) or str(exc)
+            raise self.fail(node, msg.yaml_bad_scalar(node.value[:40], problem)) from None
 
-    def mapping(self, node: yaml.MappingNode, loc: Loc) -> dict[Any, Any]:
+    def mapping(self, node: yaml.MappingNode, loc: Loc, depth: int) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
-                raise self.fail(key_node, "YAML merge keys ('<<') are not supported; write the keys out")
+                raise self.fail(key_node, msg.yaml_merge_key())
             if not isinstance(key_node, yaml.ScalarNode):
-                raise self.fail(key_node, "a mapping key must be a plain value, not a list or mapping")
-            key = self.scalar(key_node)
+                raise self.fail(key_node, msg.yaml_complex_key())
+            key = self.scalar(key_node, None)
             if key in out:
-                m = key_node.start_mark
-                self.located.problems.append(
-                    self.located.problem_at(m.line + 1, m.column + 1, f"key '{key}' appears twice in the same mapping")
-                )
+                self.note(key_node, msg.yaml_duplicate_key(key))
                 continue
             self.located.keys[loc + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            out[key] = self.build(value_node, loc + (key,))
+            out[key] = self.build(value_node, loc + (key,), depth + 1)
         return out

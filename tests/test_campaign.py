@@ -76,12 +76,14 @@ def test_a_unit_off_the_map_is_reported(campaign: Path, tmp_path: Path) -> None:
     edit(campaign / "setup.yaml", line, line.replace(f"at: {place}", "at: Kovel"))
     result = kitgen("validate", str(campaign), cache=tmp_path / "cache")
     assert result.returncode == 1
-    assert f"setup.yaml:{line_no}:" in result.stderr and "'Kovel' lies off the map" in result.stderr
+    assert f"setup.yaml:{line_no}:" in result.stderr and "found 'Kovel', which lies off the map" in result.stderr
 
 
 def test_unknown_file_in_turns(campaign: Path, tmp_path: Path) -> None:
-    """Turn logs are turns/turn-NN.yaml."""
+    """Turn logs are turns/turn-NN.yaml: a file that looks like one but is misnamed is an error."""
     (campaign / "turns" / "turn1.yaml").write_text("{}\n")
     result = kitgen("validate", str(campaign), cache=tmp_path / "cache")
     assert result.returncode == 1
-    assert "turn1.yaml:1:1: unknown file in turns/; expected turn-NN.yaml" in result.stderr
+    assert "turn1.yaml:1:1: found turn1.yaml, which looks like a turn log but is misnamed; expected turn-01.yaml" in (
+        result.stderr
+    )

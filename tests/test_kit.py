@@ -4,6 +4,7 @@ contents page with an outline, exact page sizes, embedded fonts, metadata, a sum
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -13,6 +14,8 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from kitgen.cli import app
+from kitgen.errors import UsageError
+from kitgen.outputs import MANIFEST
 from kitgen.render.pages import PAPER
 
 EXPECTED = [
@@ -24,7 +27,7 @@ EXPECTED = [
     "cards-a4.pdf",
     "player-aids-a4.pdf",
     "forms-a4.pdf",
-    "campaign-kit.pdf",
+    "campaign-kit-a4.pdf",
 ]
 
 
@@ -43,7 +46,8 @@ def test_the_kit_writes_every_part_and_lists_them(kit: tuple[Path, str]) -> None
     """Issue 5: "It writes the parts as separate PDFs and one combined campaign-kit.pdf"; "a clear
     summary at the end listing every file, its pages and what it is for"."""
     out, summary = kit
-    assert sorted(p.name for p in out.iterdir()) == sorted(EXPECTED)
+    assert sorted(p.name for p in out.glob("*.pdf")) == sorted(EXPECTED)
+    assert json.loads((out / MANIFEST).read_text())["files"] == sorted(EXPECTED)
     for name in EXPECTED:
         pages = len(PdfReader(out / name).pages)
         assert re.search(rf"{re.escape(name)}\s+│?\s*{pages}\b", summary), (name, pages)
@@ -54,7 +58,7 @@ def test_the_combined_kit_has_a_contents_page_and_an_outline(kit: tuple[Path, st
     the poster and the imposed booklet (the same pages again), in order, its first page named on
     the contents page; the two-sided parts start on right-hand pages so duplex printing lines up."""
     out, _ = kit
-    joined = [n for n in EXPECTED if n not in ("map-poster.pdf", "rules-booklet-a5.pdf", "campaign-kit.pdf")]
+    joined = [n for n in EXPECTED if n not in ("map-poster.pdf", "rules-booklet-a5.pdf", "campaign-kit-a4.pdf")]
     two_sided = {"counters-a4.pdf", "cards-a4.pdf"}
     counts = [len(PdfReader(out / n).pages) for n in joined]
     expected, page = [], 2  # 1-based; the contents page first
@@ -63,7 +67,7 @@ def test_the_combined_kit_has_a_contents_page_and_an_outline(kit: tuple[Path, st
             page += 1
         expected.append(page)
         page += count
-    reader = PdfReader(out / "campaign-kit.pdf")
+    reader = PdfReader(out / "campaign-kit-a4.pdf")
     assert len(reader.pages) == page - 1
     contents = re.sub(r"\s+", " ", reader.pages[0].extract_text())
     tops = [item for item in reader.outline if not isinstance(item, list)]
@@ -115,21 +119,33 @@ def test_the_combined_kit_is_the_same_on_a_rerun() -> None:
 
 def test_a_failed_kit_leaves_earlier_files_untouched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Standards: "a failed run leaves earlier outputs ... untouched": the parts are all built
-    before any file is written."""
+    before any file is written, and the folder of an earlier kit is left as it was."""
     monkeypatch.setenv("KITGEN_CACHE", str(tmp_path / "cache"))
-    earlier = tmp_path / "rules-a4.pdf"
-    earlier.write_bytes(b"earlier")
+    out = tmp_path / "kit"
+    out.mkdir()
+    (out / "rules-a4.pdf").write_bytes(b"earlier")
+    (out / MANIFEST).write_text('{"files": ["rules-a4.pdf"]}')
 
     def broken(*_: object) -> list[object]:
         raise RuntimeError("the counters broke")
 
     monkeypatch.setattr("kitgen.products.counters.build_counters", broken)
-    result = CliRunner().invoke(app, ["kit", "--out", str(tmp_path)])
+    result = CliRunner().invoke(app, ["kit", "--out", str(out)])
     assert result.exit_code != 0
-    assert earlier.read_bytes() == b"earlier" and sorted(p.name for p in tmp_path.iterdir()) == [
-        "cache",
-        "rules-a4.pdf",
-    ]
+    assert (out / "rules-a4.pdf").read_bytes() == b"earlier"
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "rules-a4.pdf"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "kit"]
+
+
+def test_the_kit_refuses_a_folder_of_the_users(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing is lost: `--out` naming a folder that holds files kitgen did not write is refused,
+    before anything is built, and the files stay."""
+    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "notes.txt").write_text("mine")
+    result = CliRunner().invoke(app, ["kit", "--out", str(tmp_path)])
+    assert result.exit_code != 0 and isinstance(result.exception, UsageError)
+    assert result.exception.msg.code == "out.foreign_files" and "notes.txt" in result.exception.msg.text
+    assert (tmp_path / "notes.txt").read_text() == "mine"
 
 
 def test_every_part_of_several_pages_has_bookmarks(kit: tuple[Path, str]) -> None:

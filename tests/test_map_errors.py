@@ -230,7 +230,7 @@ def test_failed_map_run_leaves_earlier_pdfs_untouched_and_no_temp_file(scenario_
     good = kitgen("map", str(scenario_copy), "--out", str(out), cache=tmp_path / "cache")
     assert good.returncode == 0, good.stderr
     before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in out.iterdir()}
-    assert set(before) == {"map-poster.pdf", "map-tiles-a4.pdf"}
+    assert set(before) == {"map-poster.pdf", "map-tiles-a4.pdf", ".kitgen-manifest.json"}
     edit(
         scenario_copy / "towns.yaml",
         "{name: Kiev, aliases: [Kyiv], lat: 50.45,",
@@ -300,5 +300,5 @@ def test_output_that_is_a_folder_is_named_in_the_error(tmp_path: Path) -> None:
     folder = tmp_path / "taken"
     folder.mkdir()
     result = kitgen("map", "--format", "json", "--out", str(folder), cache=tmp_path / "cache")
-    assert result.returncode == 1
-    assert result.stderr.strip() == f"kitgen: cannot write {folder}: is a folder; expected a file name"
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"kitgen: {folder} is a folder; expected a file name"

@@ -110,8 +110,8 @@ def page_text(pdf: Path, page: int) -> str:
 
 
 def test_map_writes_the_poster_and_the_tiles(a4: Path) -> None:
-    assert sorted(p.name for p in a4.iterdir()) == ["map-poster.pdf", "map-tiles-a4.pdf"]
-    for pdf in a4.iterdir():
+    assert sorted(p.name for p in a4.iterdir()) == [".kitgen-manifest.json", "map-poster.pdf", "map-tiles-a4.pdf"]
+    for pdf in a4.glob("*.pdf"):
         assert pdf.read_bytes().startswith(b"%PDF-")
 
 
@@ -144,7 +144,7 @@ def test_a4_tiles_are_a4_pages_and_count_one_plus_columns_times_rows(a4: Path) -
 
 def test_letter_tiles_are_us_letter_pages(letter: Path) -> None:
     """Issue 3: "tiled over A4 or US Letter pages (`--paper`)"."""
-    assert sorted(p.name for p in letter.iterdir()) == ["map-poster.pdf", "map-tiles-letter.pdf"]
+    assert sorted(p.name for p in letter.glob("*.pdf")) == ["map-poster.pdf", "map-tiles-letter.pdf"]
     t = tiling(letter / "map-poster.pdf", LETTER)
     sizes = page_sizes(letter / "map-tiles-letter.pdf")
     assert len(sizes) == 2 + t.columns * t.rows
@@ -190,7 +190,7 @@ def test_every_font_is_embedded(a4: Path, tmp_path: Path, cache_dir: Path) -> No
     """Issue 3: "(reportlab, vector, fonts embedded)": pdffonts lists every font as embedded, and
     none of the standard 14 (which a PDF may use without embedding) appears."""
     kitgen_map(tmp_path, cache_dir, "--poster", "a1", "--paper", "letter")
-    pdfs = [*a4.iterdir(), *tmp_path.iterdir()]
+    pdfs = [*a4.glob("*.pdf"), *tmp_path.glob("*.pdf")]
     assert len(pdfs) == 4
     for pdf in pdfs:
         lines = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout.splitlines()
@@ -217,7 +217,7 @@ def xobjects(resources: pypdf.generic.DictionaryObject) -> list[pypdf.generic.Di
 def test_the_pdfs_are_vector(a4: Path) -> None:
     """Issue 3: "(reportlab, vector ...)": no page draws a raster image; the tiles place the sheet
     as one form."""
-    for pdf in a4.iterdir():
+    for pdf in a4.glob("*.pdf"):
         for number, page in enumerate(pypdf.PdfReader(pdf).pages, 1):
             found = xobjects(page["/Resources"].get_object())
             assert all(x.get("/Subtype") != "/Image" for x in found), pdf.name

@@ -19,17 +19,15 @@ import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field
-from pydantic_core import PydanticCustomError
 
-from kitgen.model.base import Ident, Model, Text
+from kitgen import messages as msg
+from kitgen.model.base import Ident, Model, Text, invalid
 
 
 def _hex_id(value: Any) -> Any:
     if isinstance(value, str) and re.fullmatch(r"\d{4,6}", value):
         return value
-    raise PydanticCustomError(
-        "hex_id", "found {found}, expected a hex id in quotes, like '0304' (CCRR)", {"found": repr(value)}
-    )
+    raise invalid(msg.value_hex_id(repr(value)))
 
 
 HexId = Annotated[str, BeforeValidator(_hex_id)]

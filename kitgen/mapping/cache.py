@@ -8,6 +8,8 @@ import json
 import os
 from pathlib import Path
 
+from kitgen.errors import KitgenError, UsageError
+from kitgen.inputs import is_file, read_file
 from kitgen.mapping.build import MapIssue, build_hex_map
 from kitgen.mapping.hexmap import SCHEMA_VERSION, HexMap
 from kitgen.model.scenario import Scenario
@@ -22,6 +24,9 @@ _BUILDER_FILES = (
     "model/scenario.py",
 )
 """The modules whose code decides the built map: a change to any of them is a new cache key."""
+
+CACHE_LIMIT = 1 << 30
+"""A cached grid of 16x the bundled hexes is about 40 MB."""
 
 _INPUTS = {"meta", "movement", "towns", "railways", "map", "coast", "river_courses"}
 
@@ -52,16 +57,16 @@ def hex_map(scenario: Scenario, *, use_cache: bool = True) -> tuple[HexMap | Non
     """The scenario's hex map from the cache, else built and cached (when the cache can be
     written). `use_cache=False` builds afresh and refreshes the cache entry."""
     path = cache_dir() / f"hexmap-{scenario.meta.id}-{input_key(scenario)}.json"
-    if use_cache and path.is_file():
+    if use_cache and is_file(path):
         try:
-            return HexMap.from_json(json.loads(path.read_text(encoding="utf-8"))), []
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return HexMap.from_json(json.loads(read_file(path, limit=CACHE_LIMIT))), []
+        except (KitgenError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             pass  # a damaged cache entry is rebuilt
     built, issues = build_hex_map(scenario)
     if built is not None:
         from kitgen.outputs import write_atomic
 
-        with contextlib.suppress(OSError):  # a read-only cache only costs time
+        with contextlib.suppress(OSError, UsageError):  # a read-only cache only costs time
             write_atomic(path, map_json(built).encode("utf-8"))
     return built, issues
 

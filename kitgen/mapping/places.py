@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from kitgen import messages as msg
 from kitgen.mapping.hexmap import HexMap
 from kitgen.mapping.projection import MapProjection
+from kitgen.messages import Msg
 from kitgen.model.forces import SetUp
 from kitgen.model.scenario import Scenario, name_key
 
@@ -36,17 +38,15 @@ def place_hexes(scenario: Scenario, hex_map: HexMap) -> dict[str, str]:
     return found
 
 
-def off_map(scenario: Scenario, hex_map: HexMap, setup: SetUp) -> list[tuple[tuple[str | int, ...], str]]:
+def off_map(scenario: Scenario, hex_map: HexMap, setup: SetUp) -> list[tuple[tuple[str | int, ...], Msg]]:
     """(where, message) for everything of a set-up that does not stand on the map."""
     on_map = place_hexes(scenario, hex_map)
-    found: list[tuple[tuple[str | int, ...], str]] = []
+    found: list[tuple[tuple[str | int, ...], Msg]] = []
     for table in ("units", "trains", "ships", "depots"):
         for i, item in enumerate(getattr(setup, table)):
             if name_key(item.at) not in on_map:
-                found.append(
-                    ((table, i, "at"), f"{table}[{i}].at: '{item.at}' lies off the map; expected a place on it")
-                )
+                found.append(((table, i, "at"), msg.setup_off_map(item.at).within(f"{table}[{i}].at")))
     for i, name in enumerate(setup.destroyed_track):
         if name_key(name) not in on_map:
-            found.append((("destroyed_track", i), f"destroyed_track[{i}]: '{name}' lies off the map"))
+            found.append((("destroyed_track", i), msg.setup_off_map(name).within(f"destroyed_track[{i}]")))
     return found

@@ -8,11 +8,19 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from kitgen import messages as msg
+from kitgen.messages import Msg
+
 PROHIBITED = "p*"
 """Seed table mark: prohibited unless a road or rail line runs through the hex."""
 
 NO_VP = "-"
 """Seed VP-table mark: the faction gets no VP from the town (distinct from 0)."""
+
+
+def invalid(message: Msg) -> PydanticCustomError:
+    """A model check's failure in the catalogue's words (its code is `value.<type>`)."""
+    return PydanticCustomError(message.code.removeprefix("value."), message.text)
 
 
 class Model(BaseModel):
@@ -24,29 +32,25 @@ class Model(BaseModel):
 def _ident(value: Any) -> Any:
     if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9_]*", value):
         return value
-    raise PydanticCustomError(
-        "ident",
-        "found {found}, expected a lower-case name of letters, digits and '_' (like 'armoured_car')",
-        {"found": repr(value)},
-    )
+    raise invalid(msg.value_ident(repr(value)))
+
+
+def _path_name(value: Any) -> Any:
+    if isinstance(value, str) and re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", value):
+        return value
+    raise invalid(msg.value_path_name(repr(value)))
 
 
 def _dice(value: Any) -> Any:
     if isinstance(value, str) and re.fullmatch(r"[1-9]?D(6|10|20)", value):
         return value
-    raise PydanticCustomError(
-        "dice", "found {found}, expected dice such as 'D6', '2D6', '3D6' or 'D10'", {"found": repr(value)}
-    )
+    raise invalid(msg.value_dice(repr(value)))
 
 
 def _move_cost(value: Any) -> Any:
     if value == PROHIBITED or (type(value) is int and value >= 0):
         return value
-    raise PydanticCustomError(
-        "move_cost",
-        "found {found}, expected a whole number of movement points or 'p*' (prohibited unless road/rail)",
-        {"found": repr(value)},
-    )
+    raise invalid(msg.value_move_cost(repr(value)))
 
 
 def _vp(value: Any) -> Any:
@@ -54,21 +58,19 @@ def _vp(value: Any) -> Any:
         return None
     if type(value) is int and value >= 0:
         return value
-    raise PydanticCustomError(
-        "vp",
-        "found {found}, expected a whole number of VP (0 or more) or '-' (no VP for this faction)",
-        {"found": repr(value)},
-    )
+    raise invalid(msg.value_vp(repr(value)))
 
 
 def _colour(value: Any) -> Any:
     if isinstance(value, str) and re.fullmatch(r"#[0-9A-Fa-f]{6}", value):
         return value.upper()
-    raise PydanticCustomError("colour", "found {found}, expected a colour like '#D55E00'", {"found": repr(value)})
+    raise invalid(msg.value_colour(repr(value)))
 
 
 Ident = Annotated[str, BeforeValidator(_ident)]
 Dice = Annotated[str, BeforeValidator(_dice)]
+PathName = Annotated[str, BeforeValidator(_path_name)]
+"""A name that becomes part of a file or folder name (a scenario's id): no '/', no '..'."""
 MoveCost = Annotated[int | Literal["p*"], BeforeValidator(_move_cost)]
 VP = Annotated[int | None, BeforeValidator(_vp)]
 Colour = Annotated[str, BeforeValidator(_colour)]

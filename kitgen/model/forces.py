@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field, model_validator
-from pydantic_core import PydanticCustomError
 
-from kitgen.model.base import Ident, Model, Positive, Text
+from kitgen import messages as msg
+from kitgen.model.base import Ident, Model, Positive, Text, invalid
 
 Flag = Literal["elite", "fanatic", "partisan"]
 """II.B.3 Elite/Fanatic units lose no routed stands; II.D partisans may evade and ambush."""
@@ -160,10 +160,8 @@ class Effect(Model):
         optional = {"unit_types"} if self.kind == "movement" else set()
         missing, extra = needed - given, given - needed - optional
         if missing or extra:
-            raise PydanticCustomError(
-                "effect",
-                "a {kind} effect takes {needed}; found {found}",
-                {"kind": self.kind, "needed": ", ".join(sorted(needed)), "found": ", ".join(sorted(given)) or "none"},
+            raise invalid(
+                msg.value_effect_fields(self.kind, ", ".join(sorted(needed)), ", ".join(sorted(given)) or "none")
             )
         return self
 

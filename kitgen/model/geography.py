@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
-from pydantic_core import PydanticCustomError
 
-from kitgen.model.base import Ident, Model, Text
+from kitgen import messages as msg
+from kitgen.model.base import Ident, Model, Text, invalid
 
 
 def _lon_lat(value: Any) -> Any:
@@ -19,9 +19,7 @@ def _lon_lat(value: Any) -> Any:
         and -90 <= value[1] <= 90
     ):
         return (float(value[0]), float(value[1]))
-    raise PydanticCustomError(
-        "lon_lat", "found {found}, expected a position [lon, lat] in degrees, like [30.52, 50.45]", {"found": value}
-    )
+    raise invalid(msg.value_lon_lat(repr(value)))
 
 
 LonLat = Annotated[tuple[float, float], BeforeValidator(_lon_lat)]
@@ -40,11 +38,7 @@ class Extent(Model):
     @model_validator(mode="after")
     def _ordered(self) -> Extent:
         if self.west >= self.east or self.south >= self.north:
-            raise PydanticCustomError(
-                "extent",
-                "found west {w}, east {e}, south {s}, north {n}; expected west < east and south < north",
-                {"w": self.west, "e": self.east, "s": self.south, "n": self.north},
-            )
+            raise invalid(msg.value_extent(self.west, self.east, self.south, self.north))
         return self
 
 
@@ -56,9 +50,7 @@ class Projection(Model):
     def _one_hemisphere(cls, value: list[float]) -> list[float]:
         a, b = value
         if a * b <= 0:
-            raise PydanticCustomError(
-                "parallels", "found {a} and {b}; expected two parallels on one side of the equator", {"a": a, "b": b}
-            )
+            raise invalid(msg.value_parallels(a, b))
         return value
 
 
@@ -111,11 +103,10 @@ class SupplySource(Model):
         kinds = [k for k in ("rail_exits", "town", "ports", "depots") if getattr(self, k) is not None]
         if len(kinds) != 1:
             found = ", ".join(kinds) or "none"
-            raise PydanticCustomError(
-                "source", "found {found}; expected exactly one of rail_exits, town, ports, depots", {"found": found}
-            )
+            raise invalid(msg.value_source_kind(found))
         if self.rail_exits is None and any(self.limits().values()):
-            raise PydanticCustomError("source", "north_of, south_of, east_of and west_of go only with rail_exits")
+            given = ", ".join(k for k, v in self.limits().items() if v)
+            raise invalid(msg.value_source_limits(given))
         return self
 
     def limits(self) -> dict[str, str | None]:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from kitgen.model.base import VP, Colour, Ident, Model, Text
+from kitgen.model.base import VP, Colour, Ident, Model, PathName, Text
 from kitgen.model.forces import Cards, SetUp
 from kitgen.model.geography import Bridge, FeatureCollection, MapData
 from kitgen.model.rules import (
@@ -36,7 +36,7 @@ class MapSettings(Model):
 
 
 class ScenarioMeta(Model):
-    id: Text
+    id: PathName
     title: Text
     subtitle: Text
     source: Text

@@ -1,4 +1,4 @@
-"""The boxed campaign kit: every printed part as its own PDF, and `campaign-kit.pdf` joining
+"""The boxed campaign kit: every printed part as its own PDF, and `campaign-kit-PAPER.pdf` joining
 them behind a contents page, with an outline of parts and their sections."""
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
 
 
 def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
-    """`campaign-kit.pdf`: a contents page, then every part that prints on `paper` (the
+    """`campaign-kit-PAPER.pdf`: a contents page, then every part that prints on `paper` (the
     poster stays a file of its own), with an outline of parts and their sections."""
     from pypdf import PdfReader, PdfWriter
 
@@ -100,7 +100,7 @@ def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
     out = io.BytesIO()
     writer.write(out)
     return Part(
-        "campaign-kit.pdf",
+        f"campaign-kit-{paper}.pdf",
         "The whole kit",
         "the parts that print on the paper in one file, behind a contents page, two-sided parts "
         "starting on right-hand pages",
@@ -172,8 +172,9 @@ def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: s
 
 
 def write_kit(parts: list[Part], out: Path) -> None:
-    """Each part written whole or not at all (a temporary file renamed into place)."""
-    from kitgen.outputs import write_atomic
+    """The kit written as the folder `out`, whole: a killed run leaves the old set or the new."""
+    from kitgen.outputs import ProductFolder
 
-    for part in parts:
-        write_atomic(out / part.file, part.pdf)
+    with ProductFolder(out) as product:
+        for part in parts:
+            product.write(part.file, part.pdf)

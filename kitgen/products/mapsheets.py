@@ -303,8 +303,8 @@ class MapSheet:
 def write_map_sheets(
     hex_map: HexMap, scenario: Scenario, style: MapStyle, out: Path, *, paper: str, poster: str
 ) -> list[SheetFile]:
-    """Write the poster and the tiled set into `out`; each file appears whole or not at all."""
-    from kitgen.outputs import write_atomic
+    """Write the poster and the tiled set as the folder `out`: the old set or the new, never a mix."""
+    from kitgen.outputs import ProductFolder
 
     sheet = MapSheet(hex_map, scenario, style)
     poster_name = "map-poster.pdf" if poster == "true" else f"map-poster-{poster}.pdf"
@@ -325,6 +325,7 @@ def write_map_sheets(
             f"an assembly page, the key and {tiling.columns * tiling.rows} tiles to print at home and join",
         ),
     ]
-    write_atomic(files[0].path, poster_pdf)
-    write_atomic(files[1].path, tiles_pdf)
+    with ProductFolder(out) as product:
+        product.write(files[0].path.name, poster_pdf)
+        product.write(files[1].path.name, tiles_pdf)
     return files

@@ -1,0 +1,503 @@
+"""The error catalogue: the words of every problem and usage error kitgen shows.
+
+Each entry is a function returning a `Msg`: its catalogue code and its text. The text says
+what was found and what would be right; unknown names get a "did you mean" from `suggest`.
+Call sites never write their own sentences: they pick an entry and give it the values.
+`CATALOGUE` lists every entry (a test triggers each one at least once).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Literal, ParamSpec
+
+P = ParamSpec("P")
+Kind = Literal["data", "usage", "note"]
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A catalogued message: the entry's code, its kind and the text made from its values."""
+
+    code: str
+    kind: Kind
+    text: str
+
+    def within(self, where: str) -> Msg:
+        """The same message placed under a dotted key path (`units[3].stands: ...`)."""
+        return Msg(self.code, self.kind, f"{where}: {self.text}" if where else self.text)
+
+
+@dataclass(frozen=True)
+class Entry:
+    code: str
+    kind: Kind
+    make: Callable[..., Msg]
+
+
+CATALOGUE: dict[str, Entry] = {}
+
+
+def _entry(code: str, kind: Kind) -> Callable[[Callable[P, str]], Callable[P, Msg]]:
+    def register(words: Callable[P, str]) -> Callable[P, Msg]:
+        @functools.wraps(words)
+        def make(*args: P.args, **kwargs: P.kwargs) -> Msg:
+            return Msg(code, kind, words(*args, **kwargs))
+
+        if code in CATALOGUE:
+            raise RuntimeError(f"catalogue code {code} is used twice")
+        CATALOGUE[code] = Entry(code, kind, make)
+        return make
+
+    return register
+
+
+def data(code: str) -> Callable[[Callable[P, str]], Callable[P, Msg]]:
+    """An entry for bad data in a file: reported as file:line:column, exit status 1."""
+    return _entry(code, "data")
+
+
+def usage(code: str) -> Callable[[Callable[P, str]], Callable[P, Msg]]:
+    """An entry for a bad command-line argument: exit status 2."""
+    return _entry(code, "usage")
+
+
+def note(code: str) -> Callable[[Callable[P, str]], Callable[P, Msg]]:
+    """An entry for something passed over or worth saying, which stops nothing."""
+    return _entry(code, "note")
+
+
+def suggest(value: object, choices: Iterable[str]) -> str:
+    """'; did you mean 'Kiev'?' for the closest names, or '' when nothing is close."""
+    close = difflib.get_close_matches(str(value), list(choices), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+def one_of(choices: Iterable[str], *, limit: int = 12) -> str:
+    """'a, b or c' (the first `limit` of a long list, then how many more)."""
+    names = list(choices)
+    if not names:
+        return "nothing (none are defined)"
+    shown = names[:limit]
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    if len(shown) == 1:
+        return shown[0] + more
+    return ", ".join(shown[:-1]) + (f", {shown[-1]}{more}" if more else f" or {shown[-1]}")
+
+
+def unknown_name(value: object, choices: Iterable[str]) -> str:
+    """ "found 'Kief', expected one of ...; did you mean 'Kiev'?" (the names, then the closest)."""
+    names = list(choices)
+    return f"found '{value}', expected one of {one_of(names)}{suggest(value, names)}"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+# --- reading files -----------------------------------------------------------------------
+
+
+@data("file.missing")
+def file_missing(what: str) -> str:
+    return f"found nothing; expected {what}"
+
+
+@data("scenario.not_a_scenario")
+def scenario_not_a_scenario() -> str:
+    return "found no scenario.yaml, so this is not a scenario folder; expected a folder like data/denikin-1919"
+
+
+@data("file.dangling_link")
+def file_dangling_link(target: str) -> str:
+    return f"a symbolic link to {target}, which does not exist; expected a regular file"
+
+
+@data("file.link_loop")
+def file_link_loop() -> str:
+    return "a loop of symbolic links; expected a regular file (or a link to one)"
+
+
+@data("file.not_regular")
+def file_not_regular(kind: str) -> str:
+    return f"found {kind}; expected a regular file (kitgen reads no devices, pipes or sockets)"
+
+
+@data("file.is_folder")
+def file_is_folder() -> str:
+    return "found a folder; expected a regular file"
+
+
+@data("file.too_big")
+def file_too_big(limit: int) -> str:
+    return f"found a file of more than {limit:,} bytes; expected at most {limit:,} bytes"
+
+
+@data("file.unreadable")
+def file_unreadable(reason: str) -> str:
+    return f"cannot read the file ({reason}); expected a file kitgen may read"
+
+
+@data("folder.not_folder")
+def folder_not_folder(kind: str, what: str) -> str:
+    return f"found {kind}; expected {what}"
+
+
+# --- YAML text ----------------------------------------------------------------------------
+
+
+@data("yaml.not_utf8")
+def yaml_not_utf8(byte: int) -> str:
+    return f"found the byte 0x{byte:02X}, which is not UTF-8; save the file as UTF-8 text"
+
+
+@data("yaml.control_character")
+def yaml_control_character(codepoint: int) -> str:
+    return f"found the control character U+{codepoint:04X}; delete it (YAML allows tabs and line breaks only)"
+
+
+@data("yaml.nul")
+def yaml_nul() -> str:
+    return "found a NUL byte; the file is not text: save it as UTF-8 YAML"
+
+
+@data("yaml.tab")
+def yaml_tab() -> str:
+    return "found a tab; YAML indents with spaces only: replace the tab with spaces"
+
+
+@data("yaml.missing_colon")
+def yaml_missing_colon(text: str) -> str:
+    return f"found '{text}' with no ':' after the key; write 'key: value' (a colon and a space)"
+
+
+@data("yaml.bad_indent")
+def yaml_bad_indent() -> str:
+    return "found a line indented differently from the keys above it; indent keys of one mapping alike"
+
+
+@data("yaml.unclosed")
+def yaml_unclosed(opener: str, closer: str) -> str:
+    return f"found a '{opener}' that is never closed; expected a '{closer}' (or a ',' between items)"
+
+
+@data("yaml.too_deep")
+def yaml_too_deep(limit: int) -> str:
+    return f"found lists or mappings nested more than {limit} deep; expected the shallow data of a kitgen file"
+
+
+@data("yaml.syntax")
+def yaml_syntax(problem: str) -> str:
+    return f"found text YAML cannot read ({problem}); expected YAML, as in the README's examples"
+
+
+@data("yaml.empty")
+def yaml_empty() -> str:
+    return "found an empty file; expected a YAML mapping or list"
+
+
+@data("yaml.tag")
+def yaml_tag(tag: str) -> str:
+    return f"found the tag {tag}; expected plain lists and mappings (kitgen allows no tags)"
+
+
+@data("yaml.merge_key")
+def yaml_merge_key() -> str:
+    return "found a YAML merge key ('<<'); write the keys out"
+
+
+@data("yaml.complex_key")
+def yaml_complex_key() -> str:
+    return "found a list or mapping as a mapping key; expected a plain value"
+
+
+@data("yaml.recursive_alias")
+def yaml_recursive_alias() -> str:
+    return "found an alias to the node that contains it; expected data without such loops"
+
+
+@data("yaml.alias_bomb")
+def yaml_alias_bomb(limit: int) -> str:
+    return f"found more than {limit:,} values once aliases are expanded; write the data out without so many aliases"
+
+
+@data("yaml.duplicate_key")
+def yaml_duplicate_key(key: object) -> str:
+    return f"found the key '{key}' a second time in the same mapping; expected each key once"
+
+
+@data("yaml.bad_scalar")
+def yaml_bad_scalar(text: str, problem: str) -> str:
+    return f"found {text!r}, which YAML cannot read as a value ({problem}); put it in quotes"
+
+
+@data("yaml.number_reading")
+def yaml_number_reading(raw: str, reading: str, value: object) -> str:
+    quoted = "; hex ids always go in quotes" if raw.isdigit() else ""
+    return (
+        f"found {raw} unquoted, which YAML reads as the {reading} number {value}; "
+        f"write '{raw}' in quotes for text{quoted}, or the number as plain decimal digits"
+    )
+
+
+@data("yaml.huge_number")
+def yaml_huge_number(raw: str, limit: int) -> str:
+    return f"found the number {raw[:24]}{'...' if len(raw) > 24 else ''}; expected at most {limit:,} in size"
+
+
+@data("yaml.not_finite")
+def yaml_not_finite(raw: str) -> str:
+    return f"found {raw}, which is not a finite number; expected a number (or text in quotes)"
+
+
+# --- outputs ------------------------------------------------------------------------------
+
+
+@usage("out.not_regular")
+def out_not_regular(path: str, kind: str) -> str:
+    return f"{path} is {kind}; kitgen writes only regular files and will not replace it: give another name"
+
+
+@usage("out.is_folder")
+def out_is_folder(path: str) -> str:
+    return f"{path} is a folder; expected a file name"
+
+
+@usage("out.folder_not_folder")
+def out_folder_not_folder(path: str, kind: str) -> str:
+    return f"{path} is {kind}; expected a folder (new, empty, or one kitgen wrote before)"
+
+
+@usage("out.foreign_files")
+def out_foreign_files(path: str, names: list[str]) -> str:
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (
+        f"{path} holds files kitgen did not write ({shown}); expected a new or empty folder, or one kitgen "
+        "wrote before: give another --out, or move those files away"
+    )
+
+
+@usage("out.cannot_write")
+def out_cannot_write(path: str, reason: str) -> str:
+    return f"cannot write {path} ({reason}); expected a folder kitgen may write to"
+
+
+@usage("read.cannot_read")
+def read_cannot_read(path: str, reason: str) -> str:
+    return f"cannot read {path} ({reason})"
+
+
+# --- values of a data file (the models' checks) -----------------------------------------
+
+
+@data("value.unknown_key")
+def value_unknown_key(key: object, allowed: list[str]) -> str:
+    expected = f", expected one of {one_of(allowed, limit=40)}" if allowed else ", expected no key here"
+    return f"found the unknown key '{key}'{expected}{suggest(key, allowed)}"
+
+
+@data("value.missing_key")
+def value_missing_key() -> str:
+    return "found nothing; expected this key, which is required"
+
+
+@data("value.wrong_type")
+def value_wrong_type(found: str, expected: str, rule_range: str = "") -> str:
+    return f"found {found}, expected {expected}{rule_range}"
+
+
+@data("value.out_of_range")
+def value_out_of_range(found: str, bound: str, rule_range: str = "") -> str:
+    return f"found {found}, expected {bound}{rule_range}"
+
+
+@data("value.too_few")
+def value_too_few(actual: int, least: int) -> str:
+    return f"found {plural(actual, 'entry', 'entries')}, expected at least {least}"
+
+
+@data("value.too_many")
+def value_too_many(actual: int, most: int) -> str:
+    return f"found {plural(actual, 'entry', 'entries')}, expected at most {most}"
+
+
+@data("value.empty_text")
+def value_empty_text() -> str:
+    return "found an empty text, expected at least 1 character"
+
+
+@data("value.literal")
+def value_literal(found: str, expected: str) -> str:
+    return f"found {found}, expected {expected}"
+
+
+@data("value.invalid")
+def value_invalid(found: str, detail: str) -> str:
+    return f"found {found}, which is not valid here ({detail})"
+
+
+@data("value.ident")
+def value_ident(found: str) -> str:
+    return f"found {found}, expected a lower-case name of letters, digits and '_' (like 'armoured_car')"
+
+
+@data("value.path_name")
+def value_path_name(found: str) -> str:
+    return (
+        f"found {found}, expected a name for files and folders: lower-case letters, digits, '-' and '_', "
+        "at most 64, starting with a letter or digit (like 'denikin-1919')"
+    )
+
+
+@data("value.dice")
+def value_dice(found: str) -> str:
+    return f"found {found}, expected dice such as 'D6', '2D6', '3D6' or 'D10'"
+
+
+@data("value.move_cost")
+def value_move_cost(found: str) -> str:
+    return f"found {found}, expected a whole number of movement points or 'p*' (prohibited unless road/rail)"
+
+
+@data("value.vp")
+def value_vp(found: str) -> str:
+    return f"found {found}, expected a whole number of VP (0 or more) or '-' (no VP for this faction)"
+
+
+@data("value.colour")
+def value_colour(found: str) -> str:
+    return f"found {found}, expected a colour like '#D55E00'"
+
+
+@data("value.hex_id")
+def value_hex_id(found: str) -> str:
+    return f"found {found}, expected a hex id in quotes, like '0304' (CCRR)"
+
+
+@data("value.lon_lat")
+def value_lon_lat(found: str) -> str:
+    return f"found {found}, expected a position [lon, lat] in degrees, like [30.52, 50.45]"
+
+
+@data("value.extent")
+def value_extent(west: float, east: float, south: float, north: float) -> str:
+    return f"found west {west}, east {east}, south {south}, north {north}; expected west < east and south < north"
+
+
+@data("value.parallels")
+def value_parallels(a: float, b: float) -> str:
+    return f"found {a} and {b}; expected two parallels on one side of the equator"
+
+
+@data("value.source_kind")
+def value_source_kind(found: str) -> str:
+    return f"found {found}; expected exactly one of rail_exits, town, ports, depots"
+
+
+@data("value.source_limits")
+def value_source_limits(found: str) -> str:
+    return f"found {found} on a source that is not rail_exits; north_of, south_of, east_of and west_of go only with rail_exits"
+
+
+@data("value.effect_fields")
+def value_effect_fields(kind: str, needed: str, found: str) -> str:
+    return f"found {found} on a {kind} effect; expected {needed}"
+
+
+# --- scenarios and campaigns -------------------------------------------------------------
+
+
+@usage("scenario.unknown")
+def scenario_unknown(name: str, bundled: list[str]) -> str:
+    names = one_of(bundled) if bundled else "none are bundled"
+    return (
+        f"no scenario '{name}'; expected a scenario folder or a bundled scenario name ({names}){suggest(name, bundled)}"
+    )
+
+
+@data("scenario.unknown_file")
+def scenario_unknown_file(name: str, known: list[str]) -> str:
+    return f"found the unknown scenario file {name}{suggest(name, known)}; expected only {one_of(known, limit=40)}"
+
+
+@data("campaign.scenario_unknown")
+def campaign_scenario_unknown(name: str, bundled: list[str]) -> str:
+    names = one_of(bundled) if bundled else "none are bundled"
+    return (
+        f"scenario: found '{name}', which is neither a bundled scenario nor a scenario folder; expected a "
+        f"bundled name ({names}) or a folder relative to the campaign folder{suggest(name, bundled)}"
+    )
+
+
+@data("campaign.misnamed_log")
+def campaign_misnamed_log(name: str, right: str) -> str:
+    return f"found {name}, which looks like a turn log but is misnamed; expected {right} (turn-NN.yaml)"
+
+
+@note("note.scenario_outside")
+def note_scenario_outside(folder: str) -> str:
+    return f"note: the scenario is read from {folder}, outside the campaign folder"
+
+
+@note("note.no_turns_folder")
+def note_no_turns_folder() -> str:
+    return "note: no turns/ folder, so no turn logs yet (kitgen new makes one)"
+
+
+@note("note.editor_file")
+def note_editor_file() -> str:
+    return "note: skipped, a hidden or backup file (an editor's); only turn-NN.yaml files are logs"
+
+
+@note("note.not_a_log")
+def note_not_a_log() -> str:
+    return "note: skipped, not a turn log; only turn-NN.yaml files are logs"
+
+
+@usage("new.not_empty")
+def new_not_empty(folder: str) -> str:
+    return f"{folder} is not an empty folder; expected a new or empty folder for the new campaign"
+
+
+@usage("new.bad_seed")
+def new_bad_seed(seed: int, most: int) -> str:
+    return f"--seed {seed}: expected a whole number from 0 to {most:,}"
+
+
+@data("setup.off_map")
+def setup_off_map(place: str) -> str:
+    return f"found '{place}', which lies off the map; expected a place on it"
+
+
+# --- the command line ---------------------------------------------------------------------
+
+
+@usage("arg.not_folder")
+def arg_not_folder(path: str, kind: str, what: str) -> str:
+    return f"{path}: found {kind}; expected {what}"
+
+
+@usage("arg.bad_load_item")
+def arg_bad_load_item(item: str) -> str:
+    return f"found '{item[:40]}'; expected KIND=COUNT with a count of at most 4 digits (e.g. infantry=4)"
+
+
+@data("io.failed")
+def io_failed(path: str, reason: str) -> str:
+    return f"{path}: the system refused ({reason}); expected a file or folder kitgen may use"
+
+
+@data("memory")
+def out_of_memory() -> str:
+    return "ran out of memory; expected inputs of the size of a campaign (a file of at most 20 MB)"
+
+
+@data("legacy")
+def legacy(text: str) -> str:
+    """TEMPORARY: a message not yet moved into the catalogue (the migration removes this)."""
+    return text

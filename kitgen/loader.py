@@ -91,8 +91,24 @@ def resolve_scenario(name_or_path: str) -> Path:
 
 
 def load_scenario(name_or_path: str | Path = DEFAULT_SCENARIO) -> Scenario:
-    """Load and check a whole scenario; raise KitgenError listing every problem found."""
-    return load_scenario_parts(name_or_path)[0]
+    """Load and check a whole scenario; raise KitgenError listing every problem found.
+
+    A scenario checked before, whose files and kitgen's code are unchanged since, is read from
+    the cache (`kitgen.scenariocache`): the same value, without the checking."""
+    from kitgen import scenariocache
+
+    folder = resolve_scenario(str(name_or_path))
+    key = scenariocache.key(folder, list(SCENARIO_FILES)) if not _unknown_files(folder) else None
+    if key is not None and (cached := scenariocache.load(key)) is not None:
+        return cached
+    scenario = load_scenario_parts(folder)[0]
+    if key is not None:
+        scenariocache.store(key, scenario)
+    return scenario
+
+
+def _unknown_files(folder: Path) -> bool:
+    return any(p.name not in SCENARIO_FILES for p in folder.glob("*.yaml"))
 
 
 def load_scenario_map(
@@ -100,15 +116,15 @@ def load_scenario_map(
 ) -> tuple[Scenario, HexMap]:
     """The scenario and its hex map; what the map shows wrong in the data is a KitgenError too."""
     from kitgen.mapping.cache import hex_map
-
-    scenario, docs, _ = load_scenario_parts(name_or_path)
-    built, issues = hex_map(scenario, use_cache=use_cache)
-    if built is None:
-        raise KitgenError(map_problems(docs, issues))
     from kitgen.mapping.places import off_map
 
-    stray = off_map(scenario, built, scenario.setup)
-    if stray:
+    scenario = load_scenario(name_or_path)
+    built, issues = hex_map(scenario, use_cache=use_cache)
+    stray = off_map(scenario, built, scenario.setup) if built is not None else []
+    if built is None or stray:
+        _, docs, _ = load_scenario_parts(name_or_path)  # the files as read, to place the problems
+        if built is None:
+            raise KitgenError(map_problems(docs, issues))
         raise KitgenError([docs["setup.yaml"].problem(loc, message) for loc, message in stray])
     return scenario, built
 

@@ -116,14 +116,14 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, *, mode: int = 0o666) -> None:
     """Write `data` to `path` so that a failed or killed run leaves any earlier file untouched."""
     _refuse_unless_file(path)
     ensure_folder(path.parent)
     clean_stale(path.parent)
     tmp = path.parent / _temp_name(path.name)
     try:
-        _write_new(tmp, data)
+        _write_new(tmp, data, mode)
         os.replace(tmp, path)
         _sync_folder(path.parent)
     except OSError as exc:
@@ -133,9 +133,9 @@ def write_atomic(path: Path, data: bytes) -> None:
             tmp.unlink()
 
 
-def _write_new(path: Path, data: bytes) -> None:
+def _write_new(path: Path, data: bytes, mode: int = 0o666) -> None:
     """A new regular file with ordinary permissions (the umask's), flushed to the disk."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), mode)
     try:
         view = memoryview(data)
         while view:

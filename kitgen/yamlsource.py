@@ -34,7 +34,12 @@ MAX_NUMBER = 10**15
 
 _COLLECTION_TAGS = {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
 _SCALAR_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "timestamp")}
+_STR = "tag:yaml.org,2002:str"
+_BOOL = "tag:yaml.org,2002:bool"
+_BOOLS = {"true": True, "false": False}
 _INT = "tag:yaml.org,2002:int"
+_PLAIN_INT = re.compile(r"-?(0|[1-9][0-9]{0,14})")
+_PLAIN_FLOAT = re.compile(r"-?(0|[1-9][0-9]{0,14})\.[0-9]{1,17}")
 _FLOAT = "tag:yaml.org,2002:float"
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -58,6 +63,18 @@ class Located:
     problems: list[Problem] = field(default_factory=list)
     readings: set[Loc] = field(default_factory=set)
     """Values whose unquoted text YAML read as a number in another base (reported already)."""
+    raw: bytes | None = None
+    """The file's bytes while its positions are still to be worked out (JSON read quickly)."""
+
+    def __post_init__(self) -> None:
+        self._placed = self.raw is None
+
+    def _place(self) -> None:
+        """Positions of a JSON file read with `json`: worked out from the YAML reading, once,
+        only when a message needs them."""
+        if not self._placed and self.raw is not None:
+            placed = parse_yaml(self.path, self.raw)
+            self.values, self.keys, self._placed = placed.values, placed.keys, True
 
     @property
     def name(self) -> str:
@@ -65,6 +82,7 @@ class Located:
 
     def position(self, loc: Loc, *, key: bool = False) -> tuple[int, int]:
         """Line and column (1-based) of the value at `loc`, or of its nearest ancestor."""
+        self._place()
         if key and loc in self.keys:
             return self.keys[loc]
         for n in range(len(loc), -1, -1):
@@ -87,7 +105,63 @@ def load_yaml(path: Path, *, what: str = "a YAML file") -> Located:
     A file that cannot be read as YAML at all raises KitgenError; lesser problems (a key
     given twice, an octal reading) are listed in `Located.problems` so that checking can go on.
     """
-    return parse_yaml(path, read_file(path, what=what))
+    raw = read_file(path, what=what)
+    if path.suffix in (".json", ".geojson"):
+        fast = _read_json(path, raw)
+        if fast is not None:
+            return fast
+    return parse_yaml(path, raw)
+
+
+def _read_json(path: Path, raw: bytes) -> Located | None:
+    """Plain JSON (the GeoJSON layers) read by the json module: many times faster. Anything
+    unusual (a duplicate key, NaN, a huge number, deep nesting) goes the YAML way instead,
+    which reports it."""
+    import json
+
+    class Unusual(Exception):
+        pass
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(items)
+        if len(out) != len(items):
+            raise Unusual
+        return out
+
+    def number(text: str) -> int:
+        if len(text) > 15:
+            raise Unusual
+        return int(text)
+
+    def constant(text: str) -> float:
+        raise Unusual
+
+    def decimal(text: str) -> float:
+        value = float(text)
+        if not math.isfinite(value):
+            raise Unusual
+        return value
+
+    try:
+        data = json.loads(raw, object_pairs_hook=pairs, parse_int=number, parse_float=decimal, parse_constant=constant)
+    except (Unusual, ValueError, RecursionError):
+        return None
+    if data is None or _depth(data) > MAX_DEPTH:
+        return None
+    return Located(path=path, data=data, raw=raw)
+
+
+def _depth(value: Any) -> int:
+    depth, level = 0, [value]
+    while level:
+        depth += 1
+        level = [
+            v
+            for item in level
+            if isinstance(item, (dict, list))
+            for v in (item.values() if isinstance(item, dict) else item)
+        ]
+    return depth - 1
 
 
 def parse_yaml(path: Path, raw: bytes) -> Located:
@@ -247,10 +321,19 @@ class _Builder:
 
     def scalar(self, node: yaml.ScalarNode, loc: Loc | None) -> Any:
         raw = node.value
-        if node.tag not in _SCALAR_TAGS:
-            raise self.fail(node, msg.yaml_tag(node.tag))
-        if node.tag not in (_INT, _FLOAT) or node.style is not None:
+        tag = node.tag
+        if tag == _STR:  # most values: skip the constructor's dispatch
+            return raw
+        if tag not in _SCALAR_TAGS:
+            raise self.fail(node, msg.yaml_tag(tag))
+        if tag == _BOOL and raw in _BOOLS:
+            return _BOOLS[raw]
+        if tag not in (_INT, _FLOAT) or node.style:  # quoted: what the tag says, no reading to report
             return self.construct(node)
+        if _PLAIN_INT.fullmatch(raw):
+            return int(raw)
+        if _PLAIN_FLOAT.fullmatch(raw):
+            return float(raw)
         if _DIGITS.fullmatch(raw):
             raise self.fail(node, msg.yaml_huge_number(raw, MAX_NUMBER))
         value = self.construct(node)

@@ -1,6 +1,12 @@
 from __future__ import annotations
 
+import contextlib
+import io
+import os
 import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -10,6 +16,45 @@ from kitgen.loader import data_dir, load_scenario
 from kitgen.model.scenario import Scenario
 
 BUNDLED = data_dir() / "denikin-1919"
+SAMPLE = data_dir() / "sample-campaign"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One map and scenario cache for the session (each xdist worker its own), not the user's."""
+    if "KITGEN_CACHE" not in os.environ:
+        os.environ["KITGEN_CACHE"] = tempfile.mkdtemp(prefix="kitgen-test-cache-")
+
+
+@dataclass(frozen=True)
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> Run:
+    """`kitgen ARGS` in this process, through the same entry point as the command (exit codes,
+    messages), for the tests that need no process of their own."""
+    from kitgen.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code: int | str | None = 0
+    before = os.getcwd()
+    argv = sys.argv
+    try:
+        sys.argv = ["kitgen", *args]
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main()
+            except SystemExit as stop:
+                code = stop.code
+    finally:
+        sys.argv = argv
+        os.chdir(before)
+    assert "Traceback" not in err.getvalue(), err.getvalue()
+    return Run(code if isinstance(code, int) else 1, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="session")

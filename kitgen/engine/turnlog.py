@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field
 
 from kitgen import messages as msg
-from kitgen.model.base import Ident, Model, Text, invalid
+from kitgen.model.base import Ident, Model, Signed, Text, invalid
 
 
 def _hex_id(value: Any) -> Any:
@@ -72,13 +72,13 @@ class BattleUnit(Model):
     """One unit's part in a tabletop battle: stands lost and routed by kind; the loser's retreat."""
 
     unit: Ident
-    lost: dict[str, int] = {}
-    routed: dict[str, int] = {}
+    lost: dict[str, Signed] = {}
+    routed: dict[str, Signed] = {}
     retreat: HexId | None = None
     surrender: bool = False
-    captured: dict[str, int] = {}
+    captured: dict[str, Signed] = {}
     """II.B.3: the loser's routed equipment this (winning) unit takes, stands by kind."""
-    ammo_left: dict[str, int] = {}
+    ammo_left: dict[str, Signed] = {}
     """B.6: rounds per stand left at the end of the battle, by stand kind (the rest are full)."""
 
 
@@ -113,7 +113,7 @@ class PlaceOrder(Model):
 
     slip: Ident
     at: HexId | None = None
-    give: dict[Ident, dict[str, int]] = {}
+    give: dict[Ident, dict[str, Signed]] = {}
     units: list[Text] = []
     """For `slip: strength` (E.6): the names of the Current Strength Chart row's units to raise."""
 
@@ -131,16 +131,16 @@ class RemoveOrder(Model):
     """II.A.2: the stands an event card takes from a faction, from the units its player chooses."""
 
     unit: Ident
-    stands: dict[str, int]
+    stands: dict[str, Signed]
 
 
 class GivenRoll(Model):
     purpose: Text
-    value: int
+    value: Signed
 
 
 class TurnLog(Model):
-    turn: int = Field(ge=1)
+    turn: int = Field(ge=1, le=999)
     orders: dict[str, list[MoveOrder]] = {}
     rail: dict[str, list[RailOrder]] = {}
     sea: dict[str, list[SeaOrder]] = {}

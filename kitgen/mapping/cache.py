@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 from pathlib import Path
 
 from kitgen.errors import KitgenError, UsageError
@@ -13,6 +12,7 @@ from kitgen.inputs import is_file, read_file
 from kitgen.mapping.build import MapIssue, build_hex_map
 from kitgen.mapping.hexmap import SCHEMA_VERSION, HexMap
 from kitgen.model.scenario import Scenario
+from kitgen.scenariocache import cache_dir
 
 _BUILDER_FILES = (
     "mapping/build.py",
@@ -29,14 +29,6 @@ CACHE_LIMIT = 1 << 30
 """A cached grid of 16x the bundled hexes is about 40 MB."""
 
 _INPUTS = {"meta", "movement", "towns", "railways", "map", "coast", "river_courses"}
-
-
-def cache_dir() -> Path:
-    """$KITGEN_CACHE, else $XDG_CACHE_HOME/kitgen, else ~/.cache/kitgen."""
-    if env := os.environ.get("KITGEN_CACHE"):
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "kitgen"
 
 
 def input_key(scenario: Scenario) -> str:

@@ -26,7 +26,7 @@ def invalid(message: Msg) -> PydanticCustomError:
 class Model(BaseModel):
     """Base of every data model: unknown keys are errors, types are not coerced."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 def _ident(value: Any) -> Any:
@@ -48,7 +48,7 @@ def _dice(value: Any) -> Any:
 
 
 def _move_cost(value: Any) -> Any:
-    if value == PROHIBITED or (type(value) is int and value >= 0):
+    if value == PROHIBITED or (type(value) is int and 0 <= value <= MAX_COUNT):
         return value
     raise invalid(msg.value_move_cost(repr(value)))
 
@@ -56,7 +56,7 @@ def _move_cost(value: Any) -> Any:
 def _vp(value: Any) -> Any:
     if value == NO_VP:
         return None
-    if type(value) is int and value >= 0:
+    if type(value) is int and 0 <= value <= MAX_COUNT:
         return value
     raise invalid(msg.value_vp(repr(value)))
 
@@ -74,8 +74,14 @@ PathName = Annotated[str, BeforeValidator(_path_name)]
 MoveCost = Annotated[int | Literal["p*"], BeforeValidator(_move_cost)]
 VP = Annotated[int | None, BeforeValidator(_vp)]
 Colour = Annotated[str, BeforeValidator(_colour)]
+MAX_COUNT = 9_999
+"""Stands, points, VP, MP, rolls and modifiers: no count of the rules comes near it, and
+within it no arithmetic of the rules can overflow or leave Decimal's range."""
 Percent = Annotated[int, Field(ge=0, le=100)]
-Positive = Annotated[int, Field(ge=1)]
+Positive = Annotated[int, Field(ge=1, le=MAX_COUNT)]
+Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+Signed = Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)]
+"""A count whose sign the engine judges itself (a log's stands, a roll, a modifier)."""
 Text = Annotated[str, Field(min_length=1)]
 
 
@@ -83,7 +89,7 @@ class Modifier(Model):
     """A die modifier: `value` is added to the roll when the condition `id` holds."""
 
     id: Ident
-    value: int
+    value: Signed
     text: Text
 
 

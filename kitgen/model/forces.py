@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from kitgen import messages as msg
-from kitgen.model.base import Ident, Model, Positive, Text, invalid
+from kitgen.model.base import Ident, Model, Positive, Signed, Text, invalid
 
 Flag = Literal["elite", "fanatic", "partisan"]
 """II.B.3 Elite/Fanatic units lose no routed stands; II.D partisans may evade and ambush."""
@@ -54,7 +54,7 @@ class Ship(Model):
     name: Text
     at: Text
     """A port town."""
-    gunfire: int = Field(default=0, ge=0)
+    gunfire: int = Field(default=0, ge=0, le=99)
     """D: naval gunfire rating (0 for a transport)."""
 
 
@@ -142,9 +142,9 @@ class Effect(Model):
     kind: EffectKind
     faction: Ident | None = None
     factions: list[Ident] = []
-    amount: int | None = None
+    amount: Signed | None = None
     draws: Positive | None = None
-    modifier: int | None = None
+    modifier: Signed | None = None
     turns: Positive | None = None
     unit_types: list[Ident] = []
     at: Text | None = None
@@ -191,8 +191,8 @@ class Slip(Model):
 class StrengthRow(Model):
     """A row of the Makhnovist Current Strength Chart: a modified roll and the forces it gives."""
 
-    low: int
-    high: int
+    low: Signed
+    high: Signed
     text: Text
     units: list[UnitSpec] = Field(min_length=1)
 

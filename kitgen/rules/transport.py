@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from kitgen.mapping.board import Board
+if TYPE_CHECKING:
+    from kitgen.mapping.board import Board
 from kitgen.model.rules import TransportRules
 
 Carrier = Literal["train", "ship"]

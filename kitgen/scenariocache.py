@@ -1,0 +1,95 @@
+"""The validated scenario, kept on disk under a hash of its files and of kitgen's own code.
+
+A look-up at the table should answer at once; reading and checking seventeen files takes
+longer than the answer. The entry is only read back from a private cache folder (owned by
+the user, writable by nobody else), and any change to a scenario file or to kitgen makes a
+new key, so a cached scenario is exactly the one a full load would give.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import stat
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kitgen.model.scenario import Scenario
+
+_FORMAT = 1
+
+
+def cache_dir() -> Path:
+    """$KITGEN_CACHE, else $XDG_CACHE_HOME/kitgen, else ~/.cache/kitgen."""
+    if env := os.environ.get("KITGEN_CACHE"):
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kitgen"
+
+
+@cache
+def code_digest() -> str:
+    """A hash of kitgen's own source: a new kitgen never reads an older one's cache."""
+    digest = hashlib.sha256(f"kitgen-scenario {_FORMAT}\n".encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def key(folder: Path, files: list[str]) -> str | None:
+    """The cache key of a scenario folder's files, or None if any cannot be read as one."""
+    from kitgen.errors import KitgenError
+    from kitgen.inputs import read_file
+
+    digest = hashlib.sha256(code_digest().encode())
+    for name in files:
+        try:
+            data = read_file(folder / name)
+        except KitgenError:
+            return None  # the full load reports it
+        digest.update(f"{name} {len(data)}\n".encode())
+        digest.update(data)
+    return digest.hexdigest()[:32]
+
+
+def _entry(scenario_key: str) -> Path:
+    return cache_dir() / f"scenario-{scenario_key}.pickle"
+
+
+def load(scenario_key: str) -> Scenario | None:
+    """The cached scenario, if there is one that only this user could have written."""
+    from kitgen.model.scenario import Scenario
+
+    path = _entry(scenario_key)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            found = pickle.load(f)
+    except Exception:  # a damaged entry is only a miss: the scenario is loaded afresh
+        return None
+    finally:
+        os.close(fd)
+    return found if isinstance(found, Scenario) else None
+
+
+def store(scenario_key: str, scenario: Scenario) -> None:
+    """Keep the scenario for the next run; a cache that cannot be written only costs time."""
+    import contextlib
+
+    from kitgen.errors import UsageError
+    from kitgen.outputs import write_atomic
+
+    with contextlib.suppress(OSError, UsageError, pickle.PicklingError):
+        data = pickle.dumps(scenario, protocol=pickle.HIGHEST_PROTOCOL)
+        write_atomic(_entry(scenario_key), data, mode=0o600)

@@ -1,0 +1,146 @@
+"""The output layer (issue 10): regular files only, inside the folder named, whole or not at all.
+
+A run is killed at every step of writing a product (in a forked child that dies with
+`os._exit` at that step, so the moment is exact); the folder then holds the old set or the
+new set, never a mix, and the next run leaves no temporary file behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from kitgen.errors import UsageError
+from kitgen.outputs import MANIFEST, ProductFolder, clean_stale, write_atomic
+
+OLD = {"a.pdf": b"old a", "b.pdf": b"old b"}
+NEW = {"a.pdf": b"new a", "b.pdf": b"new b", "c.pdf": b"new c"}
+
+
+def write_set(folder: Path, files: dict[str, bytes]) -> None:
+    with ProductFolder(folder) as product:
+        for name, data in files.items():
+            product.write(name, data)
+
+
+def contents(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.name != MANIFEST}
+
+
+def killed_at(step: str, count: int, action: Callable[[], None], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run `action` in a child that dies (as if SIGKILLed) at the `count`-th call of `os.<step>`."""
+    pid = os.fork()
+    if pid == 0:  # the child
+        real = getattr(os, step)
+        calls = [0]
+
+        def dying(*args: object, **kwargs: object) -> object:
+            calls[0] += 1
+            if calls[0] == count:
+                os._exit(9)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(os, step, dying)
+        try:
+            action()
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+STEPS = [("write", 1), ("write", 2), ("write", 3), ("write", 4), ("fsync", 4), ("rename", 1), ("rename", 2)]
+
+
+@pytest.mark.parametrize(("step", "count"), STEPS)
+def test_a_killed_product_run_leaves_the_old_set_or_the_new(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str, count: int
+) -> None:
+    folder = tmp_path / "kit-a4"
+    write_set(folder, OLD)
+    killed_at(step, count, lambda: write_set(folder, NEW), monkeypatch)
+    assert contents(folder) in (OLD, NEW)
+    write_set(folder, NEW)  # the next run
+    assert contents(folder) == NEW
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit-a4"], "a temporary file was left"
+
+
+@pytest.mark.parametrize(("step", "count"), [("rename", 1), ("rename", 2)])
+def test_a_swap_cut_short_without_an_atomic_exchange_is_undone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str, count: int
+) -> None:
+    """Where the system has no renameat2, the swap takes two renames; a kill between them is
+    put right by the next run, which finds the earlier set and puts it back first."""
+    import kitgen.outputs
+
+    folder = tmp_path / "kit-a4"
+    write_set(folder, OLD)
+    monkeypatch.setattr(kitgen.outputs, "_exchange", lambda a, b: False)
+    killed_at(step, count, lambda: write_set(folder, NEW), monkeypatch)
+    clean_stale(tmp_path)
+    assert contents(folder) in (OLD, NEW)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit-a4"]
+
+
+@pytest.mark.parametrize(("step", "count"), [("write", 1), ("fsync", 1), ("replace", 1)])
+def test_a_killed_single_write_leaves_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str, count: int
+) -> None:
+    target = tmp_path / "state.json"
+    target.write_bytes(b"old")
+    killed_at(step, count, lambda: write_atomic(target, b"new" * 1000), monkeypatch)
+    assert target.read_bytes() in (b"old", b"new" * 1000)
+    write_atomic(target, b"next")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]
+
+
+def test_a_product_folder_is_listed_in_its_manifest(tmp_path: Path) -> None:
+    write_set(tmp_path / "out", NEW)
+    assert json.loads((tmp_path / "out" / MANIFEST).read_text()) == {"files": sorted(NEW)}
+
+
+def test_a_folder_holding_the_users_files_is_never_replaced(tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("keep")
+    with pytest.raises(UsageError) as caught:
+        write_set(folder, NEW)
+    assert caught.value.msg.code == "out.foreign_files" and "notes.txt" in caught.value.msg.text
+    assert contents(folder) == {"notes.txt": b"keep"}
+
+
+def test_a_file_added_to_a_kit_folder_is_never_lost(tmp_path: Path) -> None:
+    folder = tmp_path / "kit"
+    write_set(folder, OLD)
+    (folder / "club-notes.txt").write_text("ours")
+    with pytest.raises(UsageError):
+        write_set(folder, NEW)
+    assert (folder / "club-notes.txt").read_text() == "ours" and contents(folder)["a.pdf"] == OLD["a.pdf"]
+
+
+@pytest.mark.parametrize("make", ["fifo", "folder", "file"])
+def test_a_product_folder_must_be_a_folder(tmp_path: Path, make: str) -> None:
+    target = tmp_path / "out"
+    if make == "fifo":
+        os.mkfifo(target)
+    elif make == "folder":
+        (tmp_path / "parent").write_text("a file")
+        target = tmp_path / "parent" / "out"
+    else:
+        target.write_text("x")
+    with pytest.raises(UsageError) as caught:
+        write_set(target, NEW)
+    assert caught.value.msg.code in ("out.folder_not_folder", "out.cannot_write")
+
+
+def test_stale_files_of_a_live_run_are_left_alone(tmp_path: Path) -> None:
+    """Another kitgen still writing beside us keeps its temporary files."""
+    mine = tmp_path / f".x.pdf.kitgen-{os.getppid()}-abcd.tmp"
+    mine.write_bytes(b"in progress")
+    gone = tmp_path / ".x.pdf.kitgen-999999999-abcd.tmp"
+    gone.write_bytes(b"left by a killed run")
+    clean_stale(tmp_path)
+    assert mine.exists() and not gone.exists()

@@ -74,7 +74,14 @@ def is_campaign(folder: Path) -> bool:
 def load_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
     """Read and check a campaign folder; raise KitgenError listing every problem found."""
     from kitgen.checks import check_setup
-    from kitgen.loader import bundled_scenarios, find_scenario, load_scenario_parts, map_problems
+    from kitgen.loader import (
+        bundled_scenarios,
+        find_scenario,
+        load_scenario,
+        load_scenario_parts,
+        map_problems,
+        scenario_parts,
+    )
     from kitgen.mapping.cache import hex_map
     from kitgen.mapping.places import off_map
     from kitgen.validation import validate
@@ -90,10 +97,11 @@ def load_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
             located.problem(("scenario",), msg.campaign_scenario_unknown(meta.scenario, bundled_scenarios()))
         )
         raise KitgenError(problems)
-    scenario, docs, parts = load_scenario_parts(source)
+    scenario = load_scenario(source)
+    parts = scenario_parts(scenario)
     built, issues = hex_map(scenario, use_cache=use_cache)
     if built is None:
-        raise KitgenError(map_problems(docs, issues))
+        raise KitgenError(map_problems(load_scenario_parts(source)[1], issues))
     setup_doc = _read(folder / SETUP_FILE, problems)
     setup = None
     if setup_doc is not None:

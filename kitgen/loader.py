@@ -11,13 +11,13 @@ from pydantic import BaseModel
 
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem, UsageError
-from kitgen.inputs import Kind, kind_of, not_a_file
+from kitgen.inputs import Kind, kind_of, not_a_file, read_file
 from kitgen.model import rules
 from kitgen.model.forces import Cards, SetUp
 from kitgen.model.geography import FeatureCollection, MapData
 from kitgen.model.scenario import CommanderTable, RailNet, Scenario, ScenarioMeta, TownTable
 from kitgen.validation import validate
-from kitgen.yamlsource import Located, load_yaml
+from kitgen.yamlsource import Located, parse_yaml
 
 if TYPE_CHECKING:
     from kitgen.mapping.build import MapIssue
@@ -129,6 +129,15 @@ def load_scenario_map(
     return scenario, built
 
 
+def scenario_parts(scenario: Scenario) -> dict[str, BaseModel]:
+    """Each file of a loaded scenario as its validated model (what cross-checks read)."""
+    parts: dict[str, BaseModel] = {}
+    for name, (field, model) in SCENARIO_FILES.items():
+        value = getattr(scenario, field)
+        parts[name] = model.model_construct(**{field: value}) if model in (TownTable, CommanderTable) else value
+    return parts
+
+
 def map_problems(docs: dict[str, Located], issues: list[MapIssue]) -> list[Problem]:
     """What the map builder found wrong, placed in the files it came from."""
     return [docs[i.file].problem(i.loc, msg.legacy(i.message)) for i in issues]
@@ -165,14 +174,12 @@ def read_scenario_files(
             problems.append(unusable)
             continue
         try:
-            located = load_yaml(path)
+            located, value, found = _read_part(path, name, read_file(path))
         except KitgenError as exc:
             problems.extend(exc.problems)
             continue
         docs[name] = located
-        problems.extend(located.problems)
-        value, found = validate(located, model)
-        problems.extend(found)
+        problems += located.problems + found
         if value is not None:
             parts[name] = value
     known = set(SCENARIO_FILES)
@@ -180,6 +187,22 @@ def read_scenario_files(
         if extra.name not in known:
             problems.append(Problem.of(extra, 1, 1, msg.scenario_unknown_file(extra.name, list(SCENARIO_FILES))))
     return docs, parts, problems
+
+
+_READ: dict[tuple[str, str, bytes], tuple[Located, BaseModel | None, list[Problem]]] = {}
+
+
+def _read_part(path: Path, name: str, raw: bytes) -> tuple[Located, BaseModel | None, list[Problem]]:
+    """One file parsed and validated, remembered by its bytes: a process that loads a scenario
+    again (a test, the fuzzer, a product after validate) redoes only the files that changed."""
+    key = (str(path), os.getcwd(), raw)
+    if key not in _READ:
+        if len(_READ) > 256:
+            _READ.clear()
+        located = parse_yaml(path, raw, suffix=path.suffix)
+        value, found = validate(located, SCENARIO_FILES[name][1])
+        _READ[key] = (located, value, found)
+    return _READ[key]
 
 
 def _unwrap_table(field: str, part: BaseModel) -> object:

@@ -105,12 +105,7 @@ def load_yaml(path: Path, *, what: str = "a YAML file") -> Located:
     A file that cannot be read as YAML at all raises KitgenError; lesser problems (a key
     given twice, an octal reading) are listed in `Located.problems` so that checking can go on.
     """
-    raw = read_file(path, what=what)
-    if path.suffix in (".json", ".geojson"):
-        fast = _read_json(path, raw)
-        if fast is not None:
-            return fast
-    return parse_yaml(path, raw)
+    return parse_yaml(path, read_file(path, what=what), suffix=path.suffix)
 
 
 def _read_json(path: Path, raw: bytes) -> Located | None:
@@ -164,8 +159,13 @@ def _depth(value: Any) -> int:
     return depth - 1
 
 
-def parse_yaml(path: Path, raw: bytes) -> Located:
-    """`load_yaml` of bytes already read (`path` names them in messages)."""
+def parse_yaml(path: Path, raw: bytes, *, suffix: str = "") -> Located:
+    """`load_yaml` of bytes already read (`path` names them in messages); a `.json` or
+    `.geojson` suffix tries the quick JSON reading first."""
+    if suffix in (".json", ".geojson"):
+        fast = _read_json(path, raw)
+        if fast is not None:
+            return fast
     text = _decode(path, raw)
     bad: dict[int, Problem] = {}  # the first of each line, for ten lines at most
     for match in _NON_PRINTABLE.finditer(text):

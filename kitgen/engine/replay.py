@@ -9,6 +9,7 @@ that holds them alone; every 3rd turn VPs are awarded (E.2), with the Red 3D6 bo
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,9 @@ from kitgen.rules.command import obey_target
 from kitgen.rules.dice import Dice
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
 from kitgen.rules.partisans import ambush_succeeds, evades, total_modifier
-from kitgen.rules.paths import land_path, rail_tree, supply_trace
+from kitgen.rules.paths import land_path
 from kitgen.rules.supply import full_loads
+from kitgen.rules.supplyfield import SupplyField, supply_field
 from kitgen.rules.transport import Carrier, Load, load_points, river_passages
 from kitgen.rules.victory import is_award_turn, makhnovist_modifier, reinforcement_draws
 from kitgen.validation import validate
@@ -376,31 +378,21 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
     wrecked = set(state.wrecked_track)
     foes = {f: enemies(state, f, state.turn) for f in factions}
     bridged = {f: friendly_pontoons(state, f) for f in factions}
-    trees: dict[tuple[str, str, bool], dict[str, str | None]] = {}
+    fields: dict[tuple[str, frozenset[str], frozenset[frozenset[str]]], SupplyField] = {}
 
-    def tree(faction: str, own: str, found: set[str]) -> dict[str, str | None]:
-        """The faction's rail net to its sources, with the hex `own` not counted as enemy-held."""
-        # the net only runs along track: an enemy-held hex off the railway does not change it
-        contested = own in foes[faction] and (board.rail_neighbours(own) or own in found)
-        key = (faction, own if contested else "", found == sources[faction])
-        if key not in trees:
-            trees[key] = rail_tree(board, found, foes[faction] - {key[1]}, wrecked)
-        return trees[key]
+    def field_of(faction: str, found: set[str], crossings: Collection[frozenset[str]]) -> SupplyField:
+        """The faction's supply over the whole board; a unit's own hex is not enemy-held for its own trace."""
+        key = (faction, frozenset(found), frozenset(crossings))
+        if key not in fields:
+            net = next((f.net for (g, s, _), f in fields.items() if g == faction and s == key[1]), None)
+            fields[key] = supply_field(
+                board, found, enemy=foes[faction], wrecked=wrecked, trace_hexes=trace, crossings=crossings, net=net
+            )
+        return fields[key]
 
     judged = []
     for unit in state.units:
-        # a unit in a contested hex does not count its own hex as enemy-held for its own trace
-        enemy = foes[unit.faction]
-        path = supply_trace(
-            board,
-            unit.hex,
-            sources[unit.faction],
-            enemy=enemy - {unit.hex} if unit.hex in enemy else enemy,
-            wrecked=wrecked,
-            trace_hexes=trace,
-            railway=tree(unit.faction, unit.hex, sources[unit.faction]),
-            crossings=bridged[unit.faction],
-        )
+        path = field_of(unit.faction, sources[unit.faction], bridged[unit.faction]).path(unit.hex)
         if _active(state, "supply_cut", unit.faction):
             path = None
         if path is not None:  # B.5: in supply, full loads; B.8: fuel again
@@ -425,16 +417,8 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
         f = d["faction"]
         if f not in foes:  # a faction with no units left
             foes[f] = enemies(state, f, state.turn)
-            sources[f] = undepoted[f] = supply_sources(campaign, board, state, f, depots=False)
-        path = supply_trace(
-            board,
-            d["hex"],
-            undepoted[f],
-            enemy=foes[f] - {d["hex"]},
-            wrecked=wrecked,
-            trace_hexes=trace,
-            railway=tree(f, d["hex"], undepoted[f]),
-        )
+            undepoted[f] = supply_sources(campaign, board, state, f, depots=False)
+        path = field_of(f, undepoted[f], ()).path(d["hex"])
         traced[d["hex"] + ":" + d["faction"]] = path is not None and not _active(state, "supply_cut", d["faction"])
     return judge_depots(replace(state, units=tuple(judged)), traced)
 

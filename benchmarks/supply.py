@@ -163,16 +163,19 @@ def by_networkx_bfs(trace: int, all_graphs: list[Graphs]) -> list[set[str]]:
     return found
 
 
-def timed(fn: Callable[[], object], runs: int) -> Timing:
-    seconds = []
+def timed(fns: list[Callable[[], object]], runs: int) -> list[Timing]:
+    """Each function `runs` times, taking turns (a b c a b c ...) so that a machine that slows
+    down or speeds up meanwhile slows or speeds them alike."""
+    seconds: list[list[float]] = [[] for _ in fns]
     for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        seconds.append(time.perf_counter() - start)
-    return Timing.of(seconds)
+        for fn, took in zip(fns, seconds, strict=True):
+            start = time.perf_counter()
+            fn()
+            took.append(time.perf_counter() - start)
+    return [Timing.of(took) for took in seconds]
 
 
-def measure(runs: int = 31) -> Result:
+def measure(runs: int = 51) -> Result:
     """Both searches over every hex for every faction, `runs` times each, checked to agree."""
     board, trace, factions = setup_state()
     all_graphs = [graphs(board, f) for f in factions]
@@ -182,9 +185,14 @@ def measure(runs: int = 31) -> Result:
         for f, a, b in zip(factions, ours, theirs, strict=True):
             if a != b:
                 raise AssertionError(f"{f.name}: the searches disagree on {sorted(a ^ b)}")
-    arrays = timed(lambda: by_arrays(board, trace, factions), runs)
-    dijkstra = timed(lambda: by_networkx(trace, all_graphs), runs)
-    bfs = timed(lambda: by_networkx_bfs(trace, all_graphs), runs)
+    arrays, dijkstra, bfs = timed(
+        [
+            lambda: by_arrays(board, trace, factions),
+            lambda: by_networkx(trace, all_graphs),
+            lambda: by_networkx_bfs(trace, all_graphs),
+        ],
+        runs,
+    )
     return Result(
         hexes=len(board.terrain),
         factions=len(factions),
@@ -197,7 +205,7 @@ def measure(runs: int = 31) -> Result:
     )
 
 
-def supply_rows(runs: int = 31) -> list[tuple[str, float, str]]:
+def supply_rows(runs: int = 51) -> list[tuple[str, float, str]]:
     """Rows for benchmarks/run.py: (what, median seconds, target)."""
     r = measure(runs)
     what = f"{r.hexes} hexes x {r.factions} factions"

@@ -154,11 +154,11 @@ def _play(
     state = breakdowns(campaign, state, log)
     state = used_fuel(campaign, state, started_out)
     state = resupply(campaign, state, log, located, halted)
-    state = partisans(campaign, state, log)
+    state = partisans(campaign, board, state, log)
     state = tabletop_moves(campaign, state, log)
     state = battles(campaign, board, state, log, located)
     state = track_work(campaign, board, state, log, located, halted)
-    state = settle(campaign, state)
+    state = settle(campaign, board, state)
     state = orphaned_pontoons(state)
     if is_award_turn(campaign.scenario.victory, turn):
         state = award_vp(campaign, state, log)
@@ -351,6 +351,12 @@ def supply_sources(
     campaign: Campaign, board: Board, state: CampaignState, faction: str, *, depots: bool = True
 ) -> set[str]:
     """The faction's source hexes now: fixed sources, towns it holds, ports with its ships, its depots."""
+    found, held = _sources(campaign, board, state, faction)
+    return found | held if depots else found
+
+
+def _sources(campaign: Campaign, board: Board, state: CampaignState, faction: str) -> tuple[set[str], set[str]]:
+    """The faction's source hexes other than depots, and its depots' hexes if they are sources."""
     found = set()
     for source in campaign.hex_map.supply_sources:
         if source.faction != faction:
@@ -360,45 +366,61 @@ def supply_sources(
         found.add(source.hex)
     conditions = campaign.hex_map.conditional_sources.get(faction, ())
     if "ports with_friendly_ship" in conditions:
-        ports = {
-            h.id for h in campaign.hex_map.hexes if h.port and any(state.owners.get(t) == faction for t in h.towns)
-        }
+        ports = {p for p, towns in board.ports.items() if any(state.owners.get(t) == faction for t in towns)}
         ships = {s["hex"] for s in state.ships if s["faction"] == faction}
         found |= {p for p in ports if p in ships or any(n in ships for n in board.neighbours(p))}
-    if depots and "depots captured" in conditions:
-        found |= {d["hex"] for d in state.depots if d["faction"] == faction}
-    return found
+    held = set()
+    if "depots captured" in conditions:
+        held = {d["hex"] for d in state.depots if d["faction"] == faction}
+    return found, held
 
 
 def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
     """B.2: every unit judged in or out of supply at the start of the turn, with the path that proves it."""
     trace = campaign.scenario.supply.trace_hexes
-    factions = sorted({u.faction for u in state.units})
-    sources = {f: supply_sources(campaign, board, state, f) for f in factions}
     wrecked = set(state.wrecked_track)
-    foes = {f: enemies(state, f, state.turn) for f in factions}
-    bridged = {f: friendly_pontoons(state, f) for f in factions}
     fields: dict[tuple[str, frozenset[str], frozenset[frozenset[str]]], SupplyField] = {}
 
     def field_of(faction: str, found: set[str], crossings: Collection[frozenset[str]]) -> SupplyField:
         """The faction's supply over the whole board; a unit's own hex is not enemy-held for its own trace."""
         key = (faction, frozenset(found), frozenset(crossings))
         if key not in fields:
-            net = next((f.net for (g, s, _), f in fields.items() if g == faction and s == key[1]), None)
+            foes = enemies(state, faction, state.turn)
             fields[key] = supply_field(
-                board, found, enemy=foes[faction], wrecked=wrecked, trace_hexes=trace, crossings=crossings, net=net
+                board, found, enemy=foes, wrecked=wrecked, trace_hexes=trace, crossings=crossings
             )
         return fields[key]
 
+    undepoted, depots = {}, {}
+    for f in sorted({u.faction for u in state.units} | {d["faction"] for d in state.depots}):
+        undepoted[f], depots[f] = _sources(campaign, board, state, f)
+    by_faction = {
+        f: field_of(f, undepoted[f] | depots[f], friendly_pontoons(state, f)) for f in {u.faction for u in state.units}
+    }
+    cut = {f: bool(_active(state, "supply_cut", f)) for f in undepoted}
+    loads: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
     judged = []
     for unit in state.units:
-        path = field_of(unit.faction, sources[unit.faction], bridged[unit.faction]).path(unit.hex)
-        if _active(state, "supply_cut", unit.faction):
-            path = None
+        path = None if cut[unit.faction] else by_faction[unit.faction].path(unit.hex)
         if path is not None:  # B.5: in supply, full loads; B.8: fuel again
-            ammo, out, stuck = full_loads(campaign.scenario.supply, unit.stands), 0, False
+            stands = tuple(unit.stands.items())
+            if stands not in loads:
+                loads[stands] = full_loads(campaign.scenario.supply, unit.stands)
+            ammo, out, stuck = loads[stands], 0, False
         else:
             ammo, out, stuck = unit.ammo, unit.moves_out_of_supply, unit.immobilised
+        judgement = (path is not None, path or (), False, False, list(ammo.items()), out, stuck)
+        if judgement == (
+            unit.in_supply,
+            unit.supply_path,
+            unit.moved,
+            unit.carried,
+            list(unit.ammo.items()),  # in order: the state's JSON lists them so
+            unit.moves_out_of_supply,
+            unit.immobilised,
+        ):
+            judged.append(unit)  # judged as it stood: the same unit, without the cost of a copy
+            continue
         judged.append(
             replace(
                 unit,
@@ -406,20 +428,16 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
                 supply_path=path or (),
                 moved=False,
                 carried=False,
-                ammo=ammo,
+                ammo=dict(ammo),
                 moves_out_of_supply=out,
                 immobilised=stuck,
             )
         )
     traced = {}
-    undepoted = {f: supply_sources(campaign, board, state, f, depots=False) for f in factions}
     for d in state.depots:  # B.7: is the depot itself cut off? (depots are no sources for this)
         f = d["faction"]
-        if f not in foes:  # a faction with no units left
-            foes[f] = enemies(state, f, state.turn)
-            undepoted[f] = supply_sources(campaign, board, state, f, depots=False)
         path = field_of(f, undepoted[f], ()).path(d["hex"])
-        traced[d["hex"] + ":" + d["faction"]] = path is not None and not _active(state, "supply_cut", d["faction"])
+        traced[d["hex"] + ":" + d["faction"]] = path is not None and not cut[f]
     return judge_depots(replace(state, units=tuple(judged)), traced)
 
 
@@ -1282,13 +1300,12 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
     return replace(state, units=tuple(units), rolls=tuple(rolls), umpire=tuple(notes))
 
 
-def partisans(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
+def partisans(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog) -> CampaignState:
     """II.D.1-2 (phase 6): where the enemy meets a faction whose units there are all partisans,
     they try to evade (each side rolls a D6 plus modifiers; the partisans evade on a strictly
     higher total) or, if none of them moved this turn and the log says so, an ambush (a D6 of 6,
     +1 with Makhno). A fight needs no roll."""
     rules = campaign.scenario.partisans
-    board_terrain = {h.id: h.terrain for h in campaign.hex_map.hexes}
     chosen = {(c.hex, c.faction): c.choice for c in log.partisans}
     makhno = campaign.scenario.find_commander("Makhno")
     by_hex: dict[str, list[UnitState]] = {}
@@ -1320,7 +1337,7 @@ def partisans(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaig
                 notes.append(f"II.D.2 {faction} in {hex_id}: {roll.value}{mod:+d}: {result}")
             elif choice == "evade" or choice == "ambush":
                 conditions = ["makhno_present"] if with_makhno else []
-                if board_terrain.get(hex_id) in ("forest", "mountain"):
+                if board.terrain.get(hex_id) in ("forest", "mountain"):
                     conditions.append("forest_or_mountain")
                 if not any("cavalry" in u.stands for u in foes):
                     conditions.append("enemy_without_cavalry")
@@ -1344,7 +1361,7 @@ def partisans(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaig
     return replace(state, rolls=tuple(rolls), umpire=tuple(notes), evaded=frozenset(evaded))
 
 
-def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
+def settle(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
     """Contacts for the tabletop; trains and depots captured (II.B.2: non-armoured trains and
     depots are captured when enemy units enter their hex); towns passing to the faction that
     holds them alone."""
@@ -1368,10 +1385,10 @@ def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
     state = _take_abandoned(campaign, state, by_hex)
     state = _artillery_cap(campaign, state)
     owners = dict(state.owners)
-    for h in campaign.hex_map.hexes:
-        factions = by_hex.get(h.id, set())
+    for hex_id, towns in board.towns.items():
+        factions = by_hex.get(hex_id, set())
         if len(factions) == 1:
-            for town in h.towns:
+            for town in towns:
                 owners[town] = next(iter(factions))
     return replace(state, contacts=contacts, owners=owners)
 

@@ -33,6 +33,11 @@ class BoardArrays:
     open_sides: npt.NDArray[np.bool_]
     """(N, 6): a neighbour lies that way and no open water or unbridged major river is between
     (B.3: the trace runs "not across sea or an unbridged major-river hexside")."""
+    open_from: npt.NDArray[np.intp]
+    """(6, N + 1): direction by direction, the neighbour across each open side, or -1; the
+    padding's column is -1 too, so whole-board look-ups through it keep to the padding."""
+    track_from: npt.NDArray[np.intp]
+    """(6, N + 1): `track` direction by direction, padded the same way."""
     steps: tuple[tuple[tuple[int, int, bool], ...], ...]
     """Hex -> its (direction, neighbour, open side) triples, clockwise from north: for walking one path."""
     track_steps: tuple[tuple[int, ...], ...]
@@ -92,6 +97,10 @@ def board_arrays(
             open_sides[i, d] = open_sides[j, (d + 3) % 6] = False
     sea = np.zeros(n + 1, dtype=np.bool_)
     sea[:n] = [terrain[h] == SEA for h in ids]
+    open_from = np.full((6, n + 1), -1, dtype=np.intp)
+    open_from[:, :n] = np.where(open_sides, around, -1).T
+    track_from = np.full((6, n + 1), -1, dtype=np.intp)
+    track_from[:, :n] = track.T
     return BoardArrays(
         ids=ids,
         index=index,
@@ -99,6 +108,8 @@ def board_arrays(
         track=track,
         sea=sea,
         open_sides=open_sides,
+        open_from=open_from,
+        track_from=track_from,
         steps=tuple(
             tuple((d, j, o) for d, (j, o) in enumerate(zip(js, os, strict=True)) if j >= 0)
             for js, os in zip(around.tolist(), open_sides.tolist(), strict=True)
@@ -117,6 +128,10 @@ class Board:
     sides: dict[frozenset[str], Hexside] = field(default_factory=dict)
     rail: frozenset[frozenset[str]] = frozenset()
     roads: frozenset[frozenset[str]] = frozenset()
+    ports: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Port hex -> the towns in it."""
+    towns: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Hex -> the towns in it, for the hexes with towns, in the map's order of hexes."""
     _around: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
     """Hex id -> its neighbours on the map, worked out once: the rules ask for them millions of times."""
 
@@ -142,6 +157,8 @@ class Board:
             sides={frozenset(s.hexes): s for s in hex_map.hexsides},
             rail=frozenset(frozenset(k.hexes) for k in hex_map.rail),
             roads=frozenset(frozenset(k.hexes) for k in hex_map.roads),
+            ports={h.id: tuple(h.towns) for h in hex_map.hexes if h.port},
+            towns={h.id: tuple(h.towns) for h in hex_map.hexes if h.towns},
         )
 
     def on_map(self, hex_id: str) -> bool:
@@ -155,6 +172,9 @@ class Board:
         return self._around.get(hex_id, ())
 
     def adjacent(self, a: str, b: str) -> bool:
+        """Neighbours on the grid, on the map or not."""
+        if b in self._around.get(a, ()):
+            return True
         ca, cb = self.grid.parse_id(a), self.grid.parse_id(b)
         return ca is not None and cb is not None and self.grid.direction(ca, cb) is not None
 

@@ -10,7 +10,7 @@ for a contested hex): a hex holding enemy units is judged as its own start, neve
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,10 +32,23 @@ class RailNet:
     """Hex -> the next hex towards a source along the track; -1 at a source or off the net."""
     order: npt.NDArray[np.int32]
     """(N,): when the search reached the hex (sources first, in id order); -1 off the net."""
+    _rails: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    """Hex -> its way along the track to a source, as walked so far."""
+
+    def rail(self, ids: tuple[str, ...], hex_: int) -> tuple[str, ...]:
+        """The hex and the track from it to a source (just the hex when it is off the net)."""
+        walked = []
+        while hex_ >= 0 and hex_ not in self._rails:
+            walked.append(hex_)
+            hex_ = self.toward[hex_]
+        tail = self._rails.get(hex_, ())
+        for h in reversed(walked):  # each hex of the way keeps its own path, for the next unit
+            tail = self._rails[h] = (ids[h], *tail)
+        return tail
 
 
-def rail_net(arrays: BoardArrays, roots: Collection[int], blocked: npt.NDArray[np.bool_]) -> RailNet:
-    """The net from `roots` (hex numbers) over track avoiding `blocked` hexes ((N + 1,) mask).
+def rail_net(arrays: BoardArrays, roots: Collection[int], blocked: Collection[int]) -> RailNet:
+    """The net from `roots` (hex numbers) over track avoiding `blocked` hexes.
 
     A breadth-first search, each hex's next hex the first that reached it, sources in id order:
     the same tree as `rail_tree`. The net is a thin graph (on the bundled map 485 of 1,809 hexes,
@@ -44,7 +57,9 @@ def rail_net(arrays: BoardArrays, roots: Collection[int], blocked: npt.NDArray[n
     n = arrays.count
     toward = [-1] * n
     order = np.full(n, -1, dtype=np.int32)
-    free = (~blocked[:n]).tolist()
+    free = [True] * n
+    for b in blocked:
+        free[b] = False
     queue = [r for r in sorted(roots) if free[r]]
     for r in queue:
         free[r] = False
@@ -82,18 +97,17 @@ class SupplyField:
     """(N + 1,): overland hexes from the hex to the net or a source through hexes a trace may
     enter (FAR beyond `trace_hexes` - 1, and for a hex no trace may enter)."""
     need: npt.NDArray[np.int16]
-    """(N,): the trace a unit standing in the hex needs."""
+    """(N + 1,): the trace a unit standing in the hex needs; FAR for the padding."""
     crossings: frozenset[tuple[int, int]]
     """(hex, neighbour) pairs the faction's pontoons bridge."""
     _steps: list[list[int]] = field(default_factory=list, repr=False, compare=False)
     """`steps` as a list, once a path is walked: read hex by hex, a list is quicker."""
     _paths: dict[int, tuple[str, ...] | None] = field(default_factory=dict, repr=False, compare=False)
-    _rails: dict[int, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def in_supply(self) -> npt.NDArray[np.bool_]:
         """(N,): a unit in the hex would be in supply."""
-        return np.asarray(self.need <= self.trace_hexes)
+        return np.asarray(self.need[:-1] <= self.trace_hexes)
 
     def path(self, hex_id: str) -> tuple[str, ...] | None:
         """The hexes that prove a unit in `hex_id` is in supply, from it to a source, or None:
@@ -127,15 +141,7 @@ class SupplyField:
         return (*(ids[h] for h in overland[:-1]), *self._rail(here))
 
     def _rail(self, hex_: int) -> tuple[str, ...]:
-        """The hex and the track from it to a source (just the hex when it is off the net)."""
-        walked = []
-        while hex_ >= 0 and hex_ not in self._rails:
-            walked.append(hex_)
-            hex_ = self.net.toward[hex_]
-        tail = self._rails.get(hex_, ())
-        for h in reversed(walked):  # each hex of the way keeps its own path, for the next unit
-            tail = self._rails[h] = (self.arrays.ids[h], *tail)
-        return tail
+        return self.net.rail(self.arrays.ids, hex_)
 
 
 def supply_field(
@@ -146,34 +152,29 @@ def supply_field(
     wrecked: Collection[str] = frozenset(),
     trace_hexes: int,
     crossings: Collection[frozenset[str]] = frozenset(),
-    net: RailNet | None = None,
 ) -> SupplyField:
     """B.3 for every hex of the board for one faction: `sources` its source hexes, `enemy` the
     hexes holding its enemies' units, `wrecked` the hexes of wrecked track, `crossings` the
-    hexsides its own pontoons bridge. `net` is `rail_net` for the same sources, enemies and
-    wrecks when the caller has it already."""
+    hexsides its own pontoons bridge."""
     arrays = board.arrays
     n = arrays.count
     index = arrays.index
-    source = _mask(n, (index[h] for h in sources if h in index))
-    enemy_at = _mask(n, (index[h] for h in enemy if h in index))
-    wrecked_at = frozenset(index[h] for h in wrecked if h in index)
-    if net is None:
-        net = rail_net(arrays, np.flatnonzero(source).tolist(), enemy_at | _mask(n, wrecked_at))
+    roots = [index[h] for h in sources if h in index]
+    held = [index[h] for h in enemy if h in index]
+    wrecked_at = [index[h] for h in wrecked if h in index]
+    net = rail_net(arrays, roots, {*held, *wrecked_at})
+    source, enemy_at = _mask(n, roots), _mask(n, held)
 
     bridged = set()
     for pair in crossings:
         a, b = (index.get(h, -1) for h in sorted(pair))
         if a >= 0 and b >= 0 and arrays.direction(a, b) is not None:
             bridged |= {(a, b), (b, a)}
-    passable = arrays.open_sides
+    came = arrays.open_from
     if bridged:
-        passable = passable.copy(order="F")
+        came = came.copy()
         for a, b in bridged:
-            passable[a, arrays.direction(a, b)] = True
-    # direction by direction (rows of the transposed tables), the neighbour a step may come from:
-    # -1, the padding, where none may
-    came = np.where(passable.T, arrays.around.T, -1)
+            came[arrays.direction(a, b), a] = b
 
     enterable = ~arrays.sea & ~enemy_at
     target = net.on | source
@@ -182,19 +183,15 @@ def supply_field(
     steps[ring] = 0
     reached = ring
     for k in range(1, trace_hexes):  # the rings a unit's trace may pass through
-        ring = np.zeros(n + 1, dtype=np.bool_)
-        ring[:n] = reached[came].any(axis=0)
-        ring &= enterable & ~reached
-        if not ring.any():
-            break
+        ring = reached[came].any(axis=0) & enterable & ~reached
         steps[ring] = k
         reached = reached | ring
     need = np.minimum(steps[came].min(axis=0), FAR - 1) + 1  # FAR stays FAR
     # a unit on a source or on the net needs no overland hex; nor one whose own hex is enemy-held
     # track next to the net, for its own hex is not enemy-held for its own trace
-    beside_net = np.asarray(net.on[arrays.track.T].any(axis=0))
-    beside_net[list(wrecked_at)] = False
-    need[target[:n] | beside_net] = 0
+    beside_net = np.asarray(net.on[arrays.track_from].any(axis=0))
+    beside_net[wrecked_at] = False
+    need[target | beside_net] = 0
     return SupplyField(
         arrays=arrays,
         trace_hexes=trace_hexes,
@@ -207,8 +204,8 @@ def supply_field(
     )
 
 
-def _mask(n: int, hexes: Iterable[int]) -> npt.NDArray[np.bool_]:
+def _mask(n: int, hexes: list[int]) -> npt.NDArray[np.bool_]:
     """(N + 1,): True at `hexes`."""
     out = np.zeros(n + 1, dtype=np.bool_)
-    out[list(hexes)] = True
+    out[hexes] = True
     return out

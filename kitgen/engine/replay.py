@@ -212,9 +212,13 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
     def add(loc: Loc, message: str, *, key: bool = False) -> None:
         problems.append(located.problem(loc, message, key=key))
 
+    by_id: dict[str, UnitState] = {}
+    for u in state.units:
+        by_id.setdefault(u.id, u)  # the first of an id, as state.unit finds it
+
     def foreign(unit_id: str, faction: str) -> str | None:
         """Why the unit is not one the faction can order: unknown, or another faction's."""
-        unit = state.unit(unit_id)
+        unit = by_id.get(unit_id)
         return "unknown" if unit is None else None if unit.faction == faction else f"a {unit.faction} unit"
 
     def off_map(loc: Loc, label: str, hexes: list[str]) -> None:

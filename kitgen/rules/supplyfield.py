@@ -63,16 +63,13 @@ def rail_net(arrays: BoardArrays, roots: Collection[int], blocked: Collection[in
     queue = [r for r in sorted(roots) if free[r]]
     for r in queue:
         free[r] = False
-    track = arrays.track_steps
-    head = 0
-    while head < len(queue):
-        here = queue[head]
-        head += 1
+    track, reach = arrays.track_steps, queue.append
+    for here in queue:  # the loop goes on over the hexes appended meanwhile: first in, first out
         for there in track[here]:
             if free[there]:
                 free[there] = False
                 toward[there] = here
-                queue.append(there)
+                reach(there)
     on = np.zeros(n + 1, dtype=np.bool_)
     if queue:
         reached = np.array(queue, dtype=np.intp)

@@ -56,6 +56,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
 	$(BIN)/python benchmarks/run.py
 
 clean:

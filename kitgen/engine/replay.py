@@ -9,6 +9,7 @@ that holds them alone; every 3rd turn VPs are awarded (E.2), with the Red 3D6 bo
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,9 @@ from kitgen.rules.command import obey_target
 from kitgen.rules.dice import Dice
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
 from kitgen.rules.partisans import ambush_succeeds, evades, total_modifier
-from kitgen.rules.paths import land_path, rail_tree, supply_trace
+from kitgen.rules.paths import land_path
 from kitgen.rules.supply import full_loads
+from kitgen.rules.supplyfield import SupplyField, supply_field
 from kitgen.rules.transport import Carrier, Load, load_points, river_passages
 from kitgen.rules.victory import is_award_turn, makhnovist_modifier, reinforcement_draws
 from kitgen.validation import validate
@@ -152,11 +154,11 @@ def _play(
     state = breakdowns(campaign, state, log)
     state = used_fuel(campaign, state, started_out)
     state = resupply(campaign, state, log, located, halted)
-    state = partisans(campaign, state, log)
+    state = partisans(campaign, board, state, log)
     state = tabletop_moves(campaign, state, log)
     state = battles(campaign, board, state, log, located)
     state = track_work(campaign, board, state, log, located, halted)
-    state = settle(campaign, state)
+    state = settle(campaign, board, state)
     state = orphaned_pontoons(state)
     if is_award_turn(campaign.scenario.victory, turn):
         state = award_vp(campaign, state, log)
@@ -210,9 +212,13 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
     def add(loc: Loc, message: str, *, key: bool = False) -> None:
         problems.append(located.problem(loc, message, key=key))
 
+    by_id: dict[str, UnitState] = {}
+    for u in state.units:
+        by_id.setdefault(u.id, u)  # the first of an id, as state.unit finds it
+
     def foreign(unit_id: str, faction: str) -> str | None:
         """Why the unit is not one the faction can order: unknown, or another faction's."""
-        unit = state.unit(unit_id)
+        unit = by_id.get(unit_id)
         return "unknown" if unit is None else None if unit.faction == faction else f"a {unit.faction} unit"
 
     def off_map(loc: Loc, label: str, hexes: list[str]) -> None:
@@ -349,6 +355,12 @@ def supply_sources(
     campaign: Campaign, board: Board, state: CampaignState, faction: str, *, depots: bool = True
 ) -> set[str]:
     """The faction's source hexes now: fixed sources, towns it holds, ports with its ships, its depots."""
+    found, held = _sources(campaign, board, state, faction)
+    return found | held if depots else found
+
+
+def _sources(campaign: Campaign, board: Board, state: CampaignState, faction: str) -> tuple[set[str], set[str]]:
+    """The faction's source hexes other than depots, and its depots' hexes if they are sources."""
     found = set()
     for source in campaign.hex_map.supply_sources:
         if source.faction != faction:
@@ -358,55 +370,61 @@ def supply_sources(
         found.add(source.hex)
     conditions = campaign.hex_map.conditional_sources.get(faction, ())
     if "ports with_friendly_ship" in conditions:
-        ports = {
-            h.id for h in campaign.hex_map.hexes if h.port and any(state.owners.get(t) == faction for t in h.towns)
-        }
+        ports = {p for p, towns in board.ports.items() if any(state.owners.get(t) == faction for t in towns)}
         ships = {s["hex"] for s in state.ships if s["faction"] == faction}
         found |= {p for p in ports if p in ships or any(n in ships for n in board.neighbours(p))}
-    if depots and "depots captured" in conditions:
-        found |= {d["hex"] for d in state.depots if d["faction"] == faction}
-    return found
+    held = set()
+    if "depots captured" in conditions:
+        held = {d["hex"] for d in state.depots if d["faction"] == faction}
+    return found, held
 
 
 def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
     """B.2: every unit judged in or out of supply at the start of the turn, with the path that proves it."""
     trace = campaign.scenario.supply.trace_hexes
-    factions = sorted({u.faction for u in state.units})
-    sources = {f: supply_sources(campaign, board, state, f) for f in factions}
     wrecked = set(state.wrecked_track)
-    foes = {f: enemies(state, f, state.turn) for f in factions}
-    bridged = {f: friendly_pontoons(state, f) for f in factions}
-    trees: dict[tuple[str, str, bool], dict[str, str | None]] = {}
+    fields: dict[tuple[str, frozenset[str], frozenset[frozenset[str]]], SupplyField] = {}
 
-    def tree(faction: str, own: str, found: set[str]) -> dict[str, str | None]:
-        """The faction's rail net to its sources, with the hex `own` not counted as enemy-held."""
-        # the net only runs along track: an enemy-held hex off the railway does not change it
-        contested = own in foes[faction] and (board.rail_neighbours(own) or own in found)
-        key = (faction, own if contested else "", found == sources[faction])
-        if key not in trees:
-            trees[key] = rail_tree(board, found, foes[faction] - {key[1]}, wrecked)
-        return trees[key]
+    def field_of(faction: str, found: set[str], crossings: Collection[frozenset[str]]) -> SupplyField:
+        """The faction's supply over the whole board; a unit's own hex is not enemy-held for its own trace."""
+        key = (faction, frozenset(found), frozenset(crossings))
+        if key not in fields:
+            foes = enemies(state, faction, state.turn)
+            fields[key] = supply_field(
+                board, found, enemy=foes, wrecked=wrecked, trace_hexes=trace, crossings=crossings
+            )
+        return fields[key]
 
+    undepoted, depots = {}, {}
+    for f in sorted({u.faction for u in state.units} | {d["faction"] for d in state.depots}):
+        undepoted[f], depots[f] = _sources(campaign, board, state, f)
+    by_faction = {
+        f: field_of(f, undepoted[f] | depots[f], friendly_pontoons(state, f)) for f in {u.faction for u in state.units}
+    }
+    cut = {f: bool(_active(state, "supply_cut", f)) for f in undepoted}
+    loads: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
     judged = []
     for unit in state.units:
-        # a unit in a contested hex does not count its own hex as enemy-held for its own trace
-        enemy = foes[unit.faction]
-        path = supply_trace(
-            board,
-            unit.hex,
-            sources[unit.faction],
-            enemy=enemy - {unit.hex} if unit.hex in enemy else enemy,
-            wrecked=wrecked,
-            trace_hexes=trace,
-            railway=tree(unit.faction, unit.hex, sources[unit.faction]),
-            crossings=bridged[unit.faction],
-        )
-        if _active(state, "supply_cut", unit.faction):
-            path = None
+        path = None if cut[unit.faction] else by_faction[unit.faction].path(unit.hex)
         if path is not None:  # B.5: in supply, full loads; B.8: fuel again
-            ammo, out, stuck = full_loads(campaign.scenario.supply, unit.stands), 0, False
+            stands = tuple(unit.stands.items())
+            if stands not in loads:
+                loads[stands] = full_loads(campaign.scenario.supply, unit.stands)
+            ammo, out, stuck = loads[stands], 0, False
         else:
             ammo, out, stuck = unit.ammo, unit.moves_out_of_supply, unit.immobilised
+        judgement = (path is not None, path or (), False, False, list(ammo.items()), out, stuck)
+        if judgement == (
+            unit.in_supply,
+            unit.supply_path,
+            unit.moved,
+            unit.carried,
+            list(unit.ammo.items()),  # in order: the state's JSON lists them so
+            unit.moves_out_of_supply,
+            unit.immobilised,
+        ):
+            judged.append(unit)  # judged as it stood: the same unit, without the cost of a copy
+            continue
         judged.append(
             replace(
                 unit,
@@ -414,28 +432,16 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
                 supply_path=path or (),
                 moved=False,
                 carried=False,
-                ammo=ammo,
+                ammo=dict(ammo),
                 moves_out_of_supply=out,
                 immobilised=stuck,
             )
         )
     traced = {}
-    undepoted = {f: supply_sources(campaign, board, state, f, depots=False) for f in factions}
     for d in state.depots:  # B.7: is the depot itself cut off? (depots are no sources for this)
         f = d["faction"]
-        if f not in foes:  # a faction with no units left
-            foes[f] = enemies(state, f, state.turn)
-            sources[f] = undepoted[f] = supply_sources(campaign, board, state, f, depots=False)
-        path = supply_trace(
-            board,
-            d["hex"],
-            undepoted[f],
-            enemy=foes[f] - {d["hex"]},
-            wrecked=wrecked,
-            trace_hexes=trace,
-            railway=tree(f, d["hex"], undepoted[f]),
-        )
-        traced[d["hex"] + ":" + d["faction"]] = path is not None and not _active(state, "supply_cut", d["faction"])
+        path = field_of(f, undepoted[f], ()).path(d["hex"])
+        traced[d["hex"] + ":" + d["faction"]] = path is not None and not cut[f]
     return judge_depots(replace(state, units=tuple(judged)), traced)
 
 
@@ -1298,13 +1304,12 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
     return replace(state, units=tuple(units), rolls=tuple(rolls), umpire=tuple(notes))
 
 
-def partisans(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
+def partisans(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog) -> CampaignState:
     """II.D.1-2 (phase 6): where the enemy meets a faction whose units there are all partisans,
     they try to evade (each side rolls a D6 plus modifiers; the partisans evade on a strictly
     higher total) or, if none of them moved this turn and the log says so, an ambush (a D6 of 6,
     +1 with Makhno). A fight needs no roll."""
     rules = campaign.scenario.partisans
-    board_terrain = {h.id: h.terrain for h in campaign.hex_map.hexes}
     chosen = {(c.hex, c.faction): c.choice for c in log.partisans}
     makhno = campaign.scenario.find_commander("Makhno")
     by_hex: dict[str, list[UnitState]] = {}
@@ -1336,7 +1341,7 @@ def partisans(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaig
                 notes.append(f"II.D.2 {faction} in {hex_id}: {roll.value}{mod:+d}: {result}")
             elif choice == "evade" or choice == "ambush":
                 conditions = ["makhno_present"] if with_makhno else []
-                if board_terrain.get(hex_id) in ("forest", "mountain"):
+                if board.terrain.get(hex_id) in ("forest", "mountain"):
                     conditions.append("forest_or_mountain")
                 if not any("cavalry" in u.stands for u in foes):
                     conditions.append("enemy_without_cavalry")
@@ -1360,7 +1365,7 @@ def partisans(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaig
     return replace(state, rolls=tuple(rolls), umpire=tuple(notes), evaded=frozenset(evaded))
 
 
-def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
+def settle(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
     """Contacts for the tabletop; trains and depots captured (II.B.2: non-armoured trains and
     depots are captured when enemy units enter their hex); towns passing to the faction that
     holds them alone."""
@@ -1384,10 +1389,10 @@ def settle(campaign: Campaign, state: CampaignState) -> CampaignState:
     state = _take_abandoned(campaign, state, by_hex)
     state = _artillery_cap(campaign, state)
     owners = dict(state.owners)
-    for h in campaign.hex_map.hexes:
-        factions = by_hex.get(h.id, set())
+    for hex_id, towns in board.towns.items():
+        factions = by_hex.get(hex_id, set())
         if len(factions) == 1:
-            for town in h.towns:
+            for town in towns:
                 owners[town] = next(iter(factions))
     return replace(state, contacts=contacts, owners=owners)
 

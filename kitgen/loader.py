@@ -167,7 +167,7 @@ def read_scenario_files(
     problems: list[Problem] = []
     if kind_of(folder / "scenario.yaml") is Kind.MISSING:
         return docs, parts, [Problem.of(folder / "scenario.yaml", 1, 1, msg.scenario_not_a_scenario())]
-    for name, (_, model) in SCENARIO_FILES.items():
+    for name in SCENARIO_FILES:
         path = folder / name
         unusable = not_a_file(path, f"{name}, which every scenario folder holds")
         if unusable is not None:

@@ -16,6 +16,8 @@ from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts
 from kitgen.render.pages import HALF, PAPER, Part, hex_colour
 
 if TYPE_CHECKING:
+    from pypdf import PageObject, PdfWriter
+    from pypdf.generic import ContentStream, IndirectObject
     from reportlab.platypus import Flowable
 
 TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.md.j2"
@@ -588,7 +590,8 @@ def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
     two to a side of a landscape `sheet`, in the order that folds into the booklet: sheet 1
     front has the last page and page 1, its back page 2 and the second-to-last, and so on.
     Returns the PDF and the number of sheets."""
-    from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import DictionaryObject, NameObject
 
     reader = PdfReader(io.BytesIO(pdf))
     pages = list(reader.pages)
@@ -599,13 +602,14 @@ def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
     x0 = (sw - 2 * pw) / 2
     y0 = (sh - ph) / 2
     writer = PdfWriter()
+    forms = [_page_form(page, writer) for page in pages]
     for s in range(total // 4):
         for left, right in ((total - 1 - 2 * s, 2 * s), (2 * s + 1, total - 2 - 2 * s)):
-            side = PageObject.create_blank_page(width=sw, height=sh)
-            for index, dx in ((left, x0), (right, x0 + pw)):
-                if index < n:
-                    side.merge_transformed_page(pages[index], Transformation().translate(dx, y0))
-            writer.add_page(side)
+            side = writer.add_blank_page(width=sw, height=sh)
+            placed = [(f"/P{index + 1}", index, dx) for index, dx in ((left, x0), (right, x0 + pw)) if index < n]
+            xobjects = DictionaryObject({NameObject(name): forms[index] for name, index, _ in placed})
+            side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+            side.replace_contents(_placing([(name, dx) for name, _, dx in placed], y0))
     meta = {k: v for k, v in (reader.metadata or {}).items() if k in ("/Title", "/Author", "/Subject", "/Creator")}
     if "/Title" in meta:
         meta["/Title"] = f"{meta['/Title']} (booklet, imposed for saddle stitching)"
@@ -613,3 +617,36 @@ def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue(), total // 4
+
+
+def _page_form(page: PageObject, writer: PdfWriter) -> IndirectObject:
+    """The page as a form XObject in `writer`, its bounding box the media box (which clips it
+    as the page did), with the page's resources. Its content stream is copied as it is, still
+    compressed and never parsed: merging pages by parsing them was most of the imposition's time."""
+    from pypdf.generic import ArrayObject, ContentStream, DecodedStreamObject, FloatObject, NameObject, StreamObject
+
+    contents = page[NameObject("/Contents")].get_object()
+    if isinstance(contents, StreamObject):  # reportlab writes one stream a page
+        form = contents.clone(writer)
+    else:  # an array of streams: their data joined
+        form = DecodedStreamObject()
+        form.set_data(ContentStream(contents, None).get_data())
+    form[NameObject("/Type")] = NameObject("/XObject")
+    form[NameObject("/Subtype")] = NameObject("/Form")
+    form[NameObject("/BBox")] = ArrayObject(FloatObject(v) for v in page.mediabox)
+    form[NameObject("/Resources")] = page[NameObject("/Resources")].clone(writer)
+    ref = getattr(form, "indirect_reference", None)  # a clone of a numbered stream is numbered
+    return ref if ref is not None else writer._add_object(form)
+
+
+def _placing(placed: list[tuple[str, float]], y: float) -> ContentStream:
+    """A side's content: each named form drawn with its lower left corner at (x, y)."""
+    from pypdf.generic import ContentStream, FloatObject
+
+    content = ContentStream(None, None)
+    content.set_data(
+        "".join(
+            f"q 1 0 0 1 {FloatObject(x).myrepr()} {FloatObject(y).myrepr()} cm {name} Do Q\n" for name, x in placed
+        ).encode()
+    )
+    return content

@@ -17,7 +17,7 @@ from kitgen.loader import load_scenario
 from kitgen.mapping.cache import hex_map
 from kitgen.mapping.places import place_hexes
 from kitgen.model.base import Ruling
-from kitgen.products.booklet import all_rulings, booklet_text, build_booklet, impose_saddle, ruling_title
+from kitgen.products.booklet import _cell, all_rulings, booklet_text, build_booklet, impose_saddle, ruling_title
 from kitgen.render.pages import HALF, PAPER, Part
 from tests import seed_text
 from tests.conftest import BUNDLED
@@ -166,6 +166,25 @@ def test_saddle_stitch_order() -> None:
     for page in PdfReader(io.BytesIO(imposed)).pages:  # each side's pages, left to right
         order.append([t for _, t in sorted(_placed_text(page))])
     assert order == [["P1"], ["P2"], ["P6", "P3"], ["P4", "P5"]]  # pages 7 and 8 are the blanks
+
+
+def test_table_cells_are_plain_text_unless_they_must_wrap() -> None:
+    """A cell whose text fits its column on one line is plain text, which the table draws in
+    the cell style (the Paragraph's font, size, leading and colour); text that must wrap, or
+    that a Paragraph would squeeze (runs of spaces), stays a Paragraph, escaped."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    from kitgen.render.fonts import SANS, register_fonts
+
+    register_fonts()
+    style = ParagraphStyle("cell", fontName=SANS, fontSize=8.5, leading=10.2)
+    assert _cell("Rostov-on-Don", style, 100) == "Rostov-on-Don"
+    wrapped = _cell("railways leaving the east map edge north of Tsaritsyn", style, 100)
+    assert isinstance(wrapped, Paragraph) and wrapped.wrap(100, 1000)[1] > 10.2
+    assert isinstance(_cell("A  B", style, 100), Paragraph)
+    amp = _cell("guns & " + "shells " * 20, style, 100)
+    assert isinstance(amp, Paragraph) and "&amp;" in amp.text
 
 
 def test_imposition_places_each_page_whole_as_a_form() -> None:

@@ -18,6 +18,7 @@ from kitgen.render.pages import HALF, PAPER, Part, hex_colour
 if TYPE_CHECKING:
     from pypdf import PageObject, PdfWriter
     from pypdf.generic import ContentStream, IndirectObject
+    from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Flowable
 
 TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.md.j2"
@@ -470,8 +471,9 @@ def _typeset(
         def heading_row(r: int, row: list[str]) -> bool:  # a group title alone in the first cell
             return r > 0 and len(row) > 2 and bool(row[0]) and not any(row[1:])
 
+        bold = [r for r, row in enumerate(rows) if r == 0 or heading_row(r, row)]
         data = [
-            [Paragraph(escape(v), head if r == 0 or heading_row(r, row) else cell) for v in row]
+            [_cell(v, head if r in bold else cell, c - 2 * CELL_PAD) for v, c in zip(row, col, strict=True)]
             for r, row in enumerate(rows)
         ]
         t = Table(data, colWidths=col, repeatRows=1, hAlign="LEFT")
@@ -479,7 +481,15 @@ def _typeset(
         stripe = Color(*hex_colour(st.colours.table_stripe))
         rule = Color(*hex_colour(st.colours.rule))
         commands: list[tuple[Any, ...]] = [
-            ("FONTNAME", (0, 0), (-1, -1), SANS),  # reportlab sets each cell's font, Helvetica unless told
+            # plain-text cells are drawn by the table in its cell style: the same font, size,
+            # leading and colour as the Paragraph cells
+            ("FONTNAME", (0, 0), (-1, -1), SANS),
+            *[("FONTNAME", (0, r), (-1, r), SANS_BOLD) for r in bold],
+            ("FONTSIZE", (0, 0), (-1, -1), cell.fontSize),
+            ("LEADING", (0, 0), (-1, -1), cell.leading),
+            ("TEXTCOLOR", (0, 0), (-1, -1), cell.textColor),
+            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
             ("BACKGROUND", (0, 0), (-1, 0), shade),
             ("LINEBELOW", (0, 0), (-1, 0), 0.8 * k, rule),
             ("LINEBELOW", (0, -1), (-1, -1), 0.8 * k, rule),
@@ -535,6 +545,23 @@ def _typeset(
     doc.multiBuild(story)
     pdf = doc.filename.getvalue()
     return pdf, tuple(outline)
+
+
+CELL_PAD = 6.0
+"""Left and right padding of a table cell, in points at every scale (reportlab's default)."""
+
+
+def _cell(text: str, style: ParagraphStyle, width: float) -> str | Flowable:
+    """A table cell: the plain text where it fits on one line as it is (no run of spaces for a
+    Paragraph to squeeze), which the table draws at the Paragraph's place far more cheaply than
+    a Paragraph lays itself out; a Paragraph where the text must wrap."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.platypus import Paragraph
+
+    plain = text == " ".join(text.split())
+    if text and plain and stringWidth(text, style.fontName, style.fontSize) < width - 0.01:
+        return text
+    return Paragraph(escape(text), style)
 
 
 def _cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: BookletStyle) -> None:

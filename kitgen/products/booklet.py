@@ -296,8 +296,9 @@ def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> li
     """The booklet on `paper` pages, and as an A5/half-letter booklet imposed for saddle
     stitching on `paper` sheets."""
     style = booklet_style()
-    single, marks = _typeset(scenario, hex_ids, PAPER[paper], style)
-    small, _ = _typeset(scenario, hex_ids, HALF[paper], style, scale=style.half_scale)
+    content = booklet_text(scenario), tables(scenario, hex_ids)  # the same text at both sizes
+    single, marks = _typeset(scenario, content, PAPER[paper], style)
+    small, _ = _typeset(scenario, content, HALF[paper], style, scale=style.half_scale)
     imposed, sheets = impose_saddle(small, PAPER[paper])
     name = {"a4": "A4", "letter": "US Letter"}[paper]
     half = {"a4": "A5", "letter": "half-letter"}[paper]
@@ -331,12 +332,13 @@ def _pages(pdf: bytes) -> int:
 
 def _typeset(
     scenario: Scenario,
-    hex_ids: dict[str, str],
+    content: tuple[list[Block], dict[str, tuple[list[list[str]], list[float]]]],
     size: tuple[float, float],
     style: BookletStyle,
     scale: float = 1.0,
 ) -> tuple[bytes, tuple[tuple[str, int], ...]]:
-    """The booklet as a PDF on pages of `size`, with its outline (part titles and pages)."""
+    """The booklet's (blocks, tables) as a PDF on pages of `size`, with its outline (part
+    titles and pages)."""
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import (
         ActionFlowable,
@@ -380,7 +382,7 @@ def _typeset(
 
     margin = st.margin_mm * 72 / 25.4 * k
     w, h = size
-    built = tables(scenario, hex_ids)
+    blocks, built = content
     outline: list[tuple[str, int]] = []
 
     class Heading(Paragraph):
@@ -529,7 +531,7 @@ def _typeset(
         "item": _item(item),
     }
     first = True
-    for kind, text in booklet_text(scenario):
+    for kind, text in blocks:
         if kind == "part":
             if not first and text.startswith(("A.", "II.", "Set-up", "Index")):
                 story.append(PageBreak())

@@ -17,7 +17,15 @@ from kitgen.loader import load_scenario
 from kitgen.mapping.cache import hex_map
 from kitgen.mapping.places import place_hexes
 from kitgen.model.base import Ruling
-from kitgen.products.booklet import _cell, all_rulings, booklet_text, build_booklet, impose_saddle, ruling_title
+from kitgen.products.booklet import (
+    LaidOut,
+    _cell,
+    all_rulings,
+    booklet_text,
+    build_booklet,
+    impose_saddle,
+    ruling_title,
+)
 from kitgen.render.pages import HALF, PAPER, Part
 from tests import seed_text
 from tests.conftest import BUNDLED
@@ -185,6 +193,23 @@ def test_table_cells_are_plain_text_unless_they_must_wrap() -> None:
     assert isinstance(_cell("A  B", style, 100), Paragraph)
     amp = _cell("guns & " + "shells " * 20, style, 100)
     assert isinstance(amp, Paragraph) and "&amp;" in amp.text
+
+
+def test_a_paragraph_breaks_its_lines_once_for_each_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """platypus wraps a flowable again at every pass and every table split: the lines are
+    broken once for each width, and a wrap at a width seen before gives the same lines."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    breaks: list[object] = []
+    broken = Paragraph.breakLines
+    monkeypatch.setattr(Paragraph, "breakLines", lambda self, widths: breaks.append(widths) or broken(self, widths))
+    p = LaidOut("the quick brown fox jumps over the lazy dog " * 4, ParagraphStyle("body"))
+    narrow = p.wrap(100, 500)
+    lines = p.blPara.lines
+    wide = p.wrap(300, 500)
+    assert p.wrap(100, 500) == narrow and p.blPara.lines is lines and p.width == 100
+    assert wide[1] < narrow[1] and len(breaks) == 2
 
 
 def test_imposition_places_each_page_whole_as_a_form() -> None:

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
+from reportlab.platypus import Paragraph
+
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.bookletstyle import BookletStyle, booklet_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts
@@ -25,6 +27,23 @@ TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.
 
 Block = tuple[str, str]
 """(kind, text): part, rule, para, item, quote or table."""
+
+
+class LaidOut(Paragraph):
+    """A Paragraph that breaks its lines once for each width it is given: platypus wraps every
+    flowable again at each pass of multiBuild and at each try of a table split, and the lines
+    depend only on the width (and the text and style, which do not change)."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (reportlab's names)
+        laid: dict[float, tuple[Any, Any, float]] = self.__dict__.setdefault("_laid", {})
+        if availWidth in laid:
+            self.width = availWidth
+            self.blPara, self._wrapWidths, self.height = laid[availWidth]
+            return self.width, self.height
+        size = super().wrap(availWidth, availHeight)
+        if getattr(self, "width", None) == availWidth:  # laid out, not refused as too narrow
+            laid[availWidth] = (self.blPara, self._wrapWidths, self.height)
+        return size
 
 
 def booklet_text(scenario: Scenario) -> list[Block]:
@@ -347,7 +366,6 @@ def _typeset(
         NextPageTemplate,
         PageBreak,
         PageTemplate,
-        Paragraph,
         Spacer,
     )
     from reportlab.platypus.tableofcontents import TableOfContents
@@ -385,7 +403,7 @@ def _typeset(
     blocks, built = content
     outline: list[tuple[str, int]] = []
 
-    class Heading(Paragraph):
+    class Heading(LaidOut):
         """A part or rule title: it goes into the contents, the outline and the running head."""
 
         def __init__(self, text: str, style: ParagraphStyle, kind: str) -> None:
@@ -524,10 +542,10 @@ def _typeset(
         ps("toc0", SANS_BOLD, st.fonts.body, st.fonts.body * 1.5),
         ps("toc1", SANS, st.fonts.table, st.fonts.table * 1.35, leftIndent=14 * k),
     ]
-    story += [Paragraph("Contents", part_style), toc, PageBreak()]
+    story += [LaidOut("Contents", part_style), toc, PageBreak()]
     makers: dict[str, Callable[[str], Flowable]] = {
-        "para": lambda text: Paragraph(text, body),
-        "quote": lambda text: Paragraph(text, quote),
+        "para": lambda text: LaidOut(text, body),
+        "quote": lambda text: LaidOut(text, quote),
         "item": _item(item),
     }
     first = True
@@ -558,12 +576,11 @@ def _cell(text: str, style: ParagraphStyle, width: float) -> str | Flowable:
     Paragraph to squeeze), which the table draws at the Paragraph's place far more cheaply than
     a Paragraph lays itself out; a Paragraph where the text must wrap."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
-    from reportlab.platypus import Paragraph
 
     plain = text == " ".join(text.split())
     if text and plain and stringWidth(text, style.fontName, style.fontSize) < width - 0.01:
         return text
-    return Paragraph(escape(text), style)
+    return LaidOut(escape(text), style)
 
 
 def _cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: BookletStyle) -> None:
@@ -603,13 +620,12 @@ def _cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: 
 
 def _item(style: Any) -> Callable[[str], Flowable]:
     """A list item: '1. text' numbered, anything else bulleted."""
-    from reportlab.platypus import Paragraph
 
     def make(text: str) -> Flowable:
         number, _, rest = text.partition(" ")
         if number.endswith(".") and number[:-1].isdigit():
-            return Paragraph(rest, style, bulletText=number)
-        return Paragraph(text, style, bulletText="•")
+            return LaidOut(rest, style, bulletText=number)
+        return LaidOut(text, style, bulletText="•")
 
     return make
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import multiprocessing
 import re
 import subprocess
 from pathlib import Path
@@ -156,3 +157,41 @@ def test_every_part_of_several_pages_has_bookmarks(kit: tuple[Path, str]) -> Non
         reader = PdfReader(out / name)
         if len(reader.pages) > 1 and name != "rules-booklet-a5.pdf":
             assert len(reader.outline) >= 2, name
+
+
+needs_fork = pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="no fork on this platform"
+)
+
+
+@needs_fork
+def test_parts_built_in_the_background_are_the_same() -> None:
+    """The map and cards built in a forked worker while the booklet is set are byte for byte
+    the parts built one after another in this process."""
+    from kitgen.loader import load_scenario_map
+    from kitgen.products.kit import BACKGROUND, kit_builders
+
+    scenario, hex_map = load_scenario_map("denikin-1919")
+    both = []
+    for background in (True, False):
+        steps = list(kit_builders(scenario, hex_map, "a4", background=background))
+        both.append([(what, [(p.file, p.pdf) for p in build()]) for what, build in steps])
+    assert both[0] == both[1]
+    assert set(BACKGROUND) < {what for what, _ in both[0]}
+
+
+@needs_fork
+def test_a_part_that_fails_in_the_background_fails_the_kit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's error is raised where the part is asked for."""
+    from kitgen.loader import load_scenario_map
+    from kitgen.products.kit import kit_builders
+
+    def broken(*_: object) -> list[object]:
+        raise RuntimeError("the cards broke")
+
+    monkeypatch.setattr("kitgen.products.cards.build_cards", broken)
+    scenario, hex_map = load_scenario_map("denikin-1919")
+    steps = dict(kit_builders(scenario, hex_map, "a4", background=True))
+    assert [p.file for p in steps["map"]()] == ["map-poster.pdf", "map-tiles-a4.pdf"]
+    with pytest.raises(RuntimeError, match="the cards broke"):
+        steps["cards"]()

@@ -17,7 +17,15 @@ from kitgen.loader import load_scenario
 from kitgen.mapping.cache import hex_map
 from kitgen.mapping.places import place_hexes
 from kitgen.model.base import Ruling
-from kitgen.products.booklet import all_rulings, booklet_text, build_booklet, impose_saddle, ruling_title
+from kitgen.products.booklet import (
+    LaidOut,
+    _cell,
+    all_rulings,
+    booklet_text,
+    build_booklet,
+    impose_saddle,
+    ruling_title,
+)
 from kitgen.render.pages import HALF, PAPER, Part
 from tests import seed_text
 from tests.conftest import BUNDLED
@@ -160,21 +168,98 @@ def test_pages_are_exact_and_the_booklet_is_imposed_two_up(paper: str) -> None:
 
 def test_saddle_stitch_order() -> None:
     """Sheet 1 front: the last page and page 1; back: page 2 and the second-to-last."""
-    from reportlab.pdfgen import canvas
-
-    out = io.BytesIO()
-    c = canvas.Canvas(out, pagesize=HALF["a4"], invariant=1)
-    for n in range(1, 7):  # 6 pages: padded to 8
-        c.setFont("Helvetica", 40)
-        c.drawString(100, 300, f"P{n}")
-        c.showPage()
-    c.save()
-    imposed, sheets = impose_saddle(out.getvalue(), PAPER["a4"])
+    imposed, sheets = impose_saddle(_half_pages(6), PAPER["a4"])  # 6 pages: padded to 8
     assert sheets == 2
     order = []
     for page in PdfReader(io.BytesIO(imposed)).pages:  # each side's pages, left to right
         order.append([t for _, t in sorted(_placed_text(page))])
     assert order == [["P1"], ["P2"], ["P6", "P3"], ["P4", "P5"]]  # pages 7 and 8 are the blanks
+
+
+def test_table_cells_are_plain_text_unless_they_must_wrap() -> None:
+    """A cell whose text fits its column on one line is plain text, which the table draws in
+    the cell style (the Paragraph's font, size, leading and colour); text that must wrap, or
+    that a Paragraph would squeeze (runs of spaces), stays a Paragraph, escaped."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    from kitgen.render.fonts import SANS, register_fonts
+
+    register_fonts()
+    style = ParagraphStyle("cell", fontName=SANS, fontSize=8.5, leading=10.2)
+    assert _cell("Rostov-on-Don", style, 100) == "Rostov-on-Don"
+    wrapped = _cell("railways leaving the east map edge north of Tsaritsyn", style, 100)
+    assert isinstance(wrapped, Paragraph) and wrapped.wrap(100, 1000)[1] > 10.2
+    assert isinstance(_cell("A  B", style, 100), Paragraph)
+    amp = _cell("guns & " + "shells " * 20, style, 100)
+    assert isinstance(amp, Paragraph) and "&amp;" in amp.text
+
+
+def test_a_paragraph_breaks_its_lines_once_for_each_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """platypus wraps a flowable again at every pass and every table split: the lines are
+    broken once for each width, and a wrap at a width seen before gives the same lines."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    breaks: list[object] = []
+    broken = Paragraph.breakLines
+    monkeypatch.setattr(Paragraph, "breakLines", lambda self, widths: breaks.append(widths) or broken(self, widths))
+    p = LaidOut("the quick brown fox jumps over the lazy dog " * 4, ParagraphStyle("body"))
+    narrow = p.wrap(100, 500)
+    lines = p.blPara.lines
+    wide = p.wrap(300, 500)
+    assert p.wrap(100, 500) == narrow and p.blPara.lines is lines and p.width == 100
+    assert wide[1] < narrow[1] and len(breaks) == 2
+
+
+def test_imposition_places_each_page_whole_as_a_form() -> None:
+    """The imposed sides draw the booklet's pages as form XObjects: each page's content stream
+    copied byte for byte (never parsed and rewritten), clipped to the page by its bounding box."""
+    small = PdfReader(io.BytesIO(_half_pages(4)))
+    imposed = PdfReader(io.BytesIO(impose_saddle(_half_pages(4), PAPER["a4"])[0]))
+    raw = {small.pages[i]["/Contents"].get_object()._data: i for i in range(4)}
+    placed = []
+    for side in imposed.pages:
+        for form in side["/Resources"]["/XObject"].values():
+            form = form.get_object()
+            assert form["/Subtype"] == "/Form"
+            assert [float(v) for v in form["/BBox"]] == pytest.approx([0, 0, *HALF["a4"]])
+            placed.append(raw[form._data])
+    assert placed == [3, 0, 1, 2]
+
+
+def test_imposition_joins_a_page_of_several_content_streams() -> None:
+    """A page whose /Contents is an array of streams (PDF allows it; reportlab writes one)
+    becomes one form of their joined data."""
+    from pypdf import PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, NameObject
+
+    writer = PdfWriter(clone_from=io.BytesIO(_half_pages(2)))
+    for page in writer.pages:
+        first = DecodedStreamObject()
+        first.set_data(b"q 0 0 1 rg 10 10 20 20 re f Q")
+        page[NameObject("/Contents")] = ArrayObject([writer._add_object(first), page["/Contents"]])
+    out = io.BytesIO()
+    writer.write(out)
+    imposed, _ = impose_saddle(out.getvalue(), PAPER["a4"])
+    order = [[t for _, t in sorted(_placed_text(page))] for page in PdfReader(io.BytesIO(imposed)).pages]
+    assert order == [["P1"], ["P2"]]
+    data = PdfReader(io.BytesIO(imposed)).pages[0]["/Resources"]["/XObject"]["/P1"].get_object().get_data()
+    assert data.startswith(b"q 0 0 1 rg 10 10 20 20 re f Q\n") and b"(P1) Tj" in data
+
+
+def _half_pages(n: int) -> bytes:
+    """A PDF of `n` A5 pages, each with its number: P1, P2..."""
+    from reportlab.pdfgen import canvas
+
+    out = io.BytesIO()
+    c = canvas.Canvas(out, pagesize=HALF["a4"], invariant=1)
+    for k in range(1, n + 1):
+        c.setFont("Helvetica", 40)
+        c.drawString(100, 300, f"P{k}")
+        c.showPage()
+    c.save()
+    return out.getvalue()
 
 
 def test_reruns_are_byte_identical_and_fonts_embedded(tmp_path: Path) -> None:
@@ -198,12 +283,18 @@ def test_reruns_are_byte_identical_and_fonts_embedded(tmp_path: Path) -> None:
 
 
 def _placed_text(page: object) -> list[tuple[float, str]]:
-    """(x, text) of each piece of text on a page."""
+    """(x, text) of each piece of text on a page. The imposed pages are form XObjects, whose
+    text pypdf reports in the form's own space: add where the side drew the form."""
     found: list[tuple[float, str]] = []
+    form_x = [0.0]
+
+    def before(op: bytes, _args: object, cm: list[float], _tm: object) -> None:
+        if op == b"Do":
+            form_x[0] = cm[4]
 
     def visit(t: str, cm: list[float], tm: list[float], _font: object, _size: object) -> None:
         if t.strip():
-            found.append((cm[4] + tm[4], t.strip()))
+            found.append((form_x[0] + cm[4] + tm[4], t.strip()))
 
-    page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
+    page.extract_text(visitor_operand_before=before, visitor_text=visit)  # type: ignore[attr-defined]
     return found

@@ -10,18 +10,40 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
+from reportlab.platypus import Paragraph
+
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.bookletstyle import BookletStyle, booklet_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts
 from kitgen.render.pages import HALF, PAPER, Part, hex_colour
 
 if TYPE_CHECKING:
+    from pypdf import PageObject, PdfWriter
+    from pypdf.generic import ContentStream, IndirectObject
+    from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Flowable
 
 TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.md.j2"
 
 Block = tuple[str, str]
 """(kind, text): part, rule, para, item, quote or table."""
+
+
+class LaidOut(Paragraph):
+    """A Paragraph that breaks its lines once for each width it is given: platypus wraps every
+    flowable again at each pass of multiBuild and at each try of a table split, and the lines
+    depend only on the width (and the text and style, which do not change)."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (reportlab's names)
+        laid: dict[float, tuple[Any, Any, float]] = self.__dict__.setdefault("_laid", {})
+        if availWidth in laid:
+            self.width = availWidth
+            self.blPara, self._wrapWidths, self.height = laid[availWidth]
+            return self.width, self.height
+        size = super().wrap(availWidth, availHeight)
+        if getattr(self, "width", None) == availWidth:  # laid out, not refused as too narrow
+            laid[availWidth] = (self.blPara, self._wrapWidths, self.height)
+        return size
 
 
 def booklet_text(scenario: Scenario) -> list[Block]:
@@ -293,8 +315,9 @@ def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> li
     """The booklet on `paper` pages, and as an A5/half-letter booklet imposed for saddle
     stitching on `paper` sheets."""
     style = booklet_style()
-    single, marks = _typeset(scenario, hex_ids, PAPER[paper], style)
-    small, _ = _typeset(scenario, hex_ids, HALF[paper], style, scale=style.half_scale)
+    content = booklet_text(scenario), tables(scenario, hex_ids)  # the same text at both sizes
+    single, marks = _typeset(scenario, content, PAPER[paper], style)
+    small, _ = _typeset(scenario, content, HALF[paper], style, scale=style.half_scale)
     imposed, sheets = impose_saddle(small, PAPER[paper])
     name = {"a4": "A4", "letter": "US Letter"}[paper]
     half = {"a4": "A5", "letter": "half-letter"}[paper]
@@ -328,12 +351,13 @@ def _pages(pdf: bytes) -> int:
 
 def _typeset(
     scenario: Scenario,
-    hex_ids: dict[str, str],
+    content: tuple[list[Block], dict[str, tuple[list[list[str]], list[float]]]],
     size: tuple[float, float],
     style: BookletStyle,
     scale: float = 1.0,
 ) -> tuple[bytes, tuple[tuple[str, int], ...]]:
-    """The booklet as a PDF on pages of `size`, with its outline (part titles and pages)."""
+    """The booklet's (blocks, tables) as a PDF on pages of `size`, with its outline (part
+    titles and pages)."""
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import (
         ActionFlowable,
@@ -342,7 +366,6 @@ def _typeset(
         NextPageTemplate,
         PageBreak,
         PageTemplate,
-        Paragraph,
         Spacer,
     )
     from reportlab.platypus.tableofcontents import TableOfContents
@@ -377,10 +400,10 @@ def _typeset(
 
     margin = st.margin_mm * 72 / 25.4 * k
     w, h = size
-    built = tables(scenario, hex_ids)
+    blocks, built = content
     outline: list[tuple[str, int]] = []
 
-    class Heading(Paragraph):
+    class Heading(LaidOut):
         """A part or rule title: it goes into the contents, the outline and the running head."""
 
         def __init__(self, text: str, style: ParagraphStyle, kind: str) -> None:
@@ -468,8 +491,9 @@ def _typeset(
         def heading_row(r: int, row: list[str]) -> bool:  # a group title alone in the first cell
             return r > 0 and len(row) > 2 and bool(row[0]) and not any(row[1:])
 
+        bold = [r for r, row in enumerate(rows) if r == 0 or heading_row(r, row)]
         data = [
-            [Paragraph(escape(v), head if r == 0 or heading_row(r, row) else cell) for v in row]
+            [_cell(v, head if r in bold else cell, c - 2 * CELL_PAD) for v, c in zip(row, col, strict=True)]
             for r, row in enumerate(rows)
         ]
         t = Table(data, colWidths=col, repeatRows=1, hAlign="LEFT")
@@ -477,7 +501,15 @@ def _typeset(
         stripe = Color(*hex_colour(st.colours.table_stripe))
         rule = Color(*hex_colour(st.colours.rule))
         commands: list[tuple[Any, ...]] = [
-            ("FONTNAME", (0, 0), (-1, -1), SANS),  # reportlab sets each cell's font, Helvetica unless told
+            # plain-text cells are drawn by the table in its cell style: the same font, size,
+            # leading and colour as the Paragraph cells
+            ("FONTNAME", (0, 0), (-1, -1), SANS),
+            *[("FONTNAME", (0, r), (-1, r), SANS_BOLD) for r in bold],
+            ("FONTSIZE", (0, 0), (-1, -1), cell.fontSize),
+            ("LEADING", (0, 0), (-1, -1), cell.leading),
+            ("TEXTCOLOR", (0, 0), (-1, -1), cell.textColor),
+            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
+            ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
             ("BACKGROUND", (0, 0), (-1, 0), shade),
             ("LINEBELOW", (0, 0), (-1, 0), 0.8 * k, rule),
             ("LINEBELOW", (0, -1), (-1, -1), 0.8 * k, rule),
@@ -510,14 +542,14 @@ def _typeset(
         ps("toc0", SANS_BOLD, st.fonts.body, st.fonts.body * 1.5),
         ps("toc1", SANS, st.fonts.table, st.fonts.table * 1.35, leftIndent=14 * k),
     ]
-    story += [Paragraph("Contents", part_style), toc, PageBreak()]
+    story += [LaidOut("Contents", part_style), toc, PageBreak()]
     makers: dict[str, Callable[[str], Flowable]] = {
-        "para": lambda text: Paragraph(text, body),
-        "quote": lambda text: Paragraph(text, quote),
+        "para": lambda text: LaidOut(text, body),
+        "quote": lambda text: LaidOut(text, quote),
         "item": _item(item),
     }
     first = True
-    for kind, text in booklet_text(scenario):
+    for kind, text in blocks:
         if kind == "part":
             if not first and text.startswith(("A.", "II.", "Set-up", "Index")):
                 story.append(PageBreak())
@@ -533,6 +565,22 @@ def _typeset(
     doc.multiBuild(story)
     pdf = doc.filename.getvalue()
     return pdf, tuple(outline)
+
+
+CELL_PAD = 6.0
+"""Left and right padding of a table cell, in points at every scale (reportlab's default)."""
+
+
+def _cell(text: str, style: ParagraphStyle, width: float) -> str | Flowable:
+    """A table cell: the plain text where it fits on one line as it is (no run of spaces for a
+    Paragraph to squeeze), which the table draws at the Paragraph's place far more cheaply than
+    a Paragraph lays itself out; a Paragraph where the text must wrap."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    plain = text == " ".join(text.split())
+    if text and plain and stringWidth(text, style.fontName, style.fontSize) < width - 0.01:
+        return text
+    return LaidOut(escape(text), style)
 
 
 def _cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: BookletStyle) -> None:
@@ -572,13 +620,12 @@ def _cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: 
 
 def _item(style: Any) -> Callable[[str], Flowable]:
     """A list item: '1. text' numbered, anything else bulleted."""
-    from reportlab.platypus import Paragraph
 
     def make(text: str) -> Flowable:
         number, _, rest = text.partition(" ")
         if number.endswith(".") and number[:-1].isdigit():
-            return Paragraph(rest, style, bulletText=number)
-        return Paragraph(text, style, bulletText="•")
+            return LaidOut(rest, style, bulletText=number)
+        return LaidOut(text, style, bulletText="•")
 
     return make
 
@@ -588,7 +635,8 @@ def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
     two to a side of a landscape `sheet`, in the order that folds into the booklet: sheet 1
     front has the last page and page 1, its back page 2 and the second-to-last, and so on.
     Returns the PDF and the number of sheets."""
-    from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import DictionaryObject, NameObject
 
     reader = PdfReader(io.BytesIO(pdf))
     pages = list(reader.pages)
@@ -599,13 +647,14 @@ def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
     x0 = (sw - 2 * pw) / 2
     y0 = (sh - ph) / 2
     writer = PdfWriter()
+    forms = [_page_form(page, writer) for page in pages]
     for s in range(total // 4):
         for left, right in ((total - 1 - 2 * s, 2 * s), (2 * s + 1, total - 2 - 2 * s)):
-            side = PageObject.create_blank_page(width=sw, height=sh)
-            for index, dx in ((left, x0), (right, x0 + pw)):
-                if index < n:
-                    side.merge_transformed_page(pages[index], Transformation().translate(dx, y0))
-            writer.add_page(side)
+            side = writer.add_blank_page(width=sw, height=sh)
+            placed = [(f"/P{index + 1}", index, dx) for index, dx in ((left, x0), (right, x0 + pw)) if index < n]
+            xobjects = DictionaryObject({NameObject(name): forms[index] for name, index, _ in placed})
+            side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+            side.replace_contents(_placing([(name, dx) for name, _, dx in placed], y0))
     meta = {k: v for k, v in (reader.metadata or {}).items() if k in ("/Title", "/Author", "/Subject", "/Creator")}
     if "/Title" in meta:
         meta["/Title"] = f"{meta['/Title']} (booklet, imposed for saddle stitching)"
@@ -613,3 +662,36 @@ def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue(), total // 4
+
+
+def _page_form(page: PageObject, writer: PdfWriter) -> IndirectObject:
+    """The page as a form XObject in `writer`, its bounding box the media box (which clips it
+    as the page did), with the page's resources. Its content stream is copied as it is, still
+    compressed and never parsed: merging pages by parsing them was most of the imposition's time."""
+    from pypdf.generic import ArrayObject, ContentStream, DecodedStreamObject, FloatObject, NameObject, StreamObject
+
+    contents = page[NameObject("/Contents")].get_object()
+    if isinstance(contents, StreamObject):  # reportlab writes one stream a page
+        form = contents.clone(writer)
+    else:  # an array of streams: their data joined
+        form = DecodedStreamObject()
+        form.set_data(ContentStream(contents, None).get_data())
+    form[NameObject("/Type")] = NameObject("/XObject")
+    form[NameObject("/Subtype")] = NameObject("/Form")
+    form[NameObject("/BBox")] = ArrayObject(FloatObject(v) for v in page.mediabox)
+    form[NameObject("/Resources")] = page[NameObject("/Resources")].clone(writer)
+    ref = getattr(form, "indirect_reference", None)  # a clone of a numbered stream is numbered
+    return ref if ref is not None else writer._add_object(form)
+
+
+def _placing(placed: list[tuple[str, float]], y: float) -> ContentStream:
+    """A side's content: each named form drawn with its lower left corner at (x, y)."""
+    from pypdf.generic import ContentStream, FloatObject
+
+    content = ContentStream(None, None)
+    content.set_data(
+        "".join(
+            f"q 1 0 0 1 {FloatObject(x).myrepr()} {FloatObject(y).myrepr()} cm {name} Do Q\n" for name, x in placed
+        ).encode()
+    )
+    return content

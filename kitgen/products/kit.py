@@ -13,9 +13,20 @@ from kitgen.render.pages import PAPER, PAPER_NAMES, Part
 
 Builder = Callable[[], list[Part]]
 
+BACKGROUND = ("map", "cards")
+"""The parts a second process builds while this one sets the booklet: about as long together."""
 
-def kit_builders(scenario: Scenario, hex_map: HexMap, paper: str) -> Iterator[tuple[str, Builder]]:
-    """(what, build) for each part of the kit, in the order of the box's contents."""
+_JOBS: dict[str, Builder] = {}
+"""The background builders by name, for the forked worker, which inherits them (a closure
+cannot be pickled over to it); empty again once the worker has started."""
+
+
+def kit_builders(
+    scenario: Scenario, hex_map: HexMap, paper: str, *, background: bool | None = None
+) -> Iterator[tuple[str, Builder]]:
+    """(what, build) for each part of the kit, in the order of the box's contents. With
+    `background` (default: where there is a second core to fork a process onto), the parts of
+    BACKGROUND are built in a worker process from the start, and their build waits for it."""
     from kitgen.mapping.places import place_hexes
     from kitgen.products.booklet import build_booklet
     from kitgen.products.cards import build_cards
@@ -23,12 +34,55 @@ def kit_builders(scenario: Scenario, hex_map: HexMap, paper: str) -> Iterator[tu
     from kitgen.products.forms import build_charts, build_forms
 
     hex_ids = place_hexes(scenario, hex_map)
-    yield "rules booklet", lambda: build_booklet(scenario, hex_ids, paper)
-    yield "map", lambda: map_parts(scenario, hex_map, paper)
-    yield "counters", lambda: build_counters(scenario, paper)
-    yield "cards", lambda: build_cards(scenario, paper)
-    yield "player aids", lambda: build_charts(scenario, paper)
-    yield "forms", lambda: build_forms(scenario, paper)
+    steps: list[tuple[str, Builder]] = [
+        ("rules booklet", lambda: build_booklet(scenario, hex_ids, paper)),
+        ("map", lambda: map_parts(scenario, hex_map, paper)),
+        ("counters", lambda: build_counters(scenario, paper)),
+        ("cards", lambda: build_cards(scenario, paper)),
+        ("player aids", lambda: build_charts(scenario, paper)),
+        ("forms", lambda: build_forms(scenario, paper)),
+    ]
+    yield from _in_background(steps) if (_can_fork() if background is None else background) else steps
+
+
+def _can_fork() -> bool:
+    """A second core, and fork (a worker that starts with this process's memory)."""
+    import os
+    import sys
+
+    return sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) > 1
+
+
+def _in_background(steps: list[tuple[str, Builder]]) -> list[tuple[str, Builder]]:
+    """`steps` with those of BACKGROUND started now in one forked worker process, in order,
+    and their build the worker's result. Each part is built alone from the same state as in
+    this process, so its bytes are the same."""
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from functools import partial
+
+    _JOBS.update((what, build) for what, build in steps if what in BACKGROUND)
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+    try:
+        futures = {what: pool.submit(_run_job, what) for what in _JOBS}  # the first forks the worker
+    finally:
+        _JOBS.clear()
+    waiting = set(futures)
+
+    def result(what: str, future: Future[list[Part]]) -> list[Part]:
+        try:
+            return future.result()
+        finally:
+            waiting.discard(what)
+            if not waiting:
+                pool.shutdown()
+
+    return [(what, partial(result, what, futures[what]) if what in futures else build) for what, build in steps]
+
+
+def _run_job(what: str) -> list[Part]:
+    """In the worker: build the part named `what`."""
+    return _JOBS[what]()
 
 
 def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:

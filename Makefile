@@ -9,7 +9,7 @@ SCENARIO ?= denikin-1919
 OUT ?= output
 PAPER ?= a4
 
-.PHONY: kit test lint bench system-deps geodata clean
+.PHONY: kit test fuzz lint bench system-deps geodata clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -47,7 +47,11 @@ geodata: $(STAMP)
 	rm -rf .geodata
 
 test: lint system-deps
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
+
+# The long fuzzing profile: 20 times CI's cases (over 20,000), with the count printed at the end.
+fuzz: $(STAMP)
+	KITGEN_FUZZ_SCALE=20 $(BIN)/python -m pytest -q -n auto tests/test_fuzz.py
 
 # Style and strict typing are part of the test run, as in CI.
 lint: $(STAMP)

@@ -1,37 +1,114 @@
-"""kitgen benchmarks: wall-clock figures printed as a table (never asserted in tests).
+"""kitgen benchmarks: `make bench` prints one table of medians with min, max and peak memory,
+each against its target (issue 10), marked met or missed. Timings are never asserted in
+tests: these machines are noisy, so compare medians.
 
-Run with `make bench`. Each figure is the median of several runs; the machine is noisy, so
-compare medians, not single runs.
+Whole-process figures time `python -m kitgen ...` from start to exit (os.wait4 gives each
+run's peak memory). In-process figures run in a child Python of their own (`run.py --in
+NAME`), so that each one's peak memory is its own and no figure warms another's caches.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 KITGEN = [sys.executable, "-m", "kitgen"]
+SAMPLE = ROOT / "data" / "sample-campaign"
 
 
-def median_seconds(fn: Callable[[], object], runs: int) -> float:
+@dataclass(frozen=True)
+class Figure:
+    name: str
+    seconds: list[float]
+    peak_mb: float
+    target: str = ""
+    met: bool | None = None
+    shown: str = ""
+    """How the figure reads, when it is not a time (a ratio)."""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+
+def under(limit_s: float) -> Callable[[Figure], tuple[str, bool]]:
+    def judge(f: Figure) -> tuple[str, bool]:
+        return (f"under {_time(limit_s)}", f.median < limit_s)
+
+    return judge
+
+
+def _time(seconds: float) -> str:
+    if seconds >= 60:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds:.2f} s" if seconds >= 1 else f"{seconds * 1000:.1f} ms"
+
+
+# --- whole processes -----------------------------------------------------------------------
+
+
+def process(
+    args: list[str], runs: int, *, env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> tuple[list[float], float]:
+    """Wall seconds of each run and the largest peak memory (MB) of any."""
+    times, peak = [], 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        child = subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        times.append(time.perf_counter() - start)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"benchmark command failed: {' '.join(args)}")
+        peak = max(peak, usage.ru_maxrss)
+    return times, peak / 1024
+
+
+def figure(
+    name: str, measured: tuple[list[float], float], judge: Callable[[Figure], tuple[str, bool]] | None = None
+) -> Figure:
+    seconds, peak = measured
+    f = Figure(name, seconds, peak)
+    if judge is None:
+        return f
+    target, met = judge(f)
+    return Figure(name, seconds, peak, target, met)
+
+
+# --- in a child process of its own ----------------------------------------------------------
+
+
+def in_child(name: str, env: dict[str, str]) -> dict[str, object]:
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__)), "--in", name],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _repeat(fn: Callable[[], object], runs: int) -> list[float]:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return times
 
 
-def command(*args: str) -> Callable[[], object]:
-    return lambda: subprocess.run([*KITGEN, *args], check=True, capture_output=True, cwd=ROOT)
-
-
-def with_hex_size(size_km: float) -> object:
-    """The bundled scenario with another hex size, for the finer-grid figures."""
+def _scaled(size_km: float) -> object:
     from kitgen.loader import load_scenario
 
     s = load_scenario("denikin-1919")
@@ -39,132 +116,155 @@ def with_hex_size(size_km: float) -> object:
     return s.model_copy(update={"meta": meta})
 
 
-def map_rows() -> list[tuple[str, float, str]]:
-    import os
-    import tempfile
+def _measure(name: str) -> dict[str, object]:
+    """One in-process figure: `{seconds: [...], ...}` (run in the child)."""
+    if name == "replay":
+        from replay_campaign import build  # benchmarks/ is on sys.path when run as a script
 
-    from kitgen.loader import load_scenario
-    from kitgen.mapping.build import build_hex_map
+        from kitgen.campaign import load_campaign
+        from kitgen.engine.replay import replay
 
-    s = load_scenario("denikin-1919")
-    finer = with_hex_size(15.0)
-    finest = with_hex_size(7.5)
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "KITGEN_CACHE": cache}
-        json_args = [*KITGEN, "map", "--format", "json", "--out", str(Path(cache) / "map.json")]
-        subprocess.run(json_args, check=True, capture_output=True, cwd=ROOT, env=env)  # fills the cache
-
-        def cached() -> object:
-            return subprocess.run(json_args, check=True, capture_output=True, cwd=ROOT, env=env)
-
-        def pdfs() -> object:
-            out = ["--out", str(Path(cache) / "pdf")]
-            return subprocess.run([*KITGEN, "map", *out], check=True, capture_output=True, cwd=ROOT, env=env)
-
+        with tempfile.TemporaryDirectory() as tmp:
+            campaign = load_campaign(build(Path(tmp) / "big", units=200, turns=100))
+            state = replay(campaign)  # warm: the map and the scenario's look-up tables
+            return {"seconds": _repeat(lambda: replay(campaign), 7), "turns": state.turn, "units": len(state.units)}
+    if name.startswith("grid-"):
+        from kitgen.mapping.build import build_hex_map
         from kitgen.mapping.cache import hex_map
 
-        os.environ["KITGEN_CACHE"] = cache
-        in_process = median_seconds(lambda: hex_map(s), 15)
-        return [
-            ("map grid from the disk cache, in process", in_process, "well under 1 s"),
-            (
-                "map grid, cold build in process (30 km, 54 x 34)",
-                median_seconds(lambda: build_hex_map(s), 5),
-                "a few s",
-            ),
-            ("kitgen map --format json, cached (process)", median_seconds(cached, 7), ""),
-            ("map grid, cold, 4x the hexes (15 km)", median_seconds(lambda: build_hex_map(finer), 3), ""),  # type: ignore[arg-type]
-            ("map grid, cold, 16x the hexes (7.5 km)", median_seconds(lambda: build_hex_map(finest), 1), ""),  # type: ignore[arg-type]
-            ("kitgen map: poster + A4 tiles, cached grid (process)", median_seconds(pdfs, 3), ""),
-        ]
+        kind, scale = name.split("-")[1:]
+        scenario = _scaled(30.0 / {"1x": 1, "4x": 2, "16x": 4}[scale])
+        if kind == "cold":
+            return {"seconds": _repeat(lambda: build_hex_map(scenario), 3 if scale != "16x" else 1)}  # type: ignore[arg-type]
+        built, _ = hex_map(scenario)  # type: ignore[arg-type]
+        assert built is not None
+        return {"seconds": _repeat(lambda: hex_map(scenario), 7), "hexes": len(built.hexes)}  # type: ignore[arg-type]
+    if name == "supply":
+        from supply import measure
+
+        r = measure(51)
+        return {
+            "seconds": [r.arrays.median],
+            "low": r.arrays.low,
+            "high": r.arrays.high,
+            "nx": [r.networkx.median, r.networkx.low, r.networkx.high],
+            "nx_bfs": [r.networkx_bfs.median, r.networkx_bfs.low, r.networkx_bfs.high],
+            "hexes": r.hexes,
+            "factions": r.factions,
+        }
+    raise SystemExit(f"no in-process figure {name}")
 
 
-def replay_rows() -> list[tuple[str, float, str]]:
-    """Issue 4: replaying 100 turns of a campaign with 200 units, in process."""
-    import os
-    import tempfile
-
-    from replay_campaign import build  # benchmarks/ is on sys.path when run as a script
-
-    from kitgen.campaign import load_campaign
-    from kitgen.engine.replay import replay
-
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["KITGEN_CACHE"] = str(Path(tmp) / "cache")
-        folder = build(Path(tmp) / "big", units=200, turns=100)
-        campaign = load_campaign(folder)
-        replay(campaign)  # warm: the map cache and the scenario's look-up tables
-        state = replay(campaign)
-        label = f"replay {state.turn} turns, {len(state.units)} units (in process)"
-        sample = ROOT / "data" / "sample-campaign"
-        return [
-            (label, median_seconds(lambda: replay(campaign), 5), "issue 4: under 1 s on one core"),
-            ("load_campaign() of it", median_seconds(lambda: load_campaign(folder), 3), ""),
-            ("kitgen state data/sample-campaign (process)", median_seconds(command("state", str(sample)), 5), ""),
-        ]
+def child_main(name: str) -> None:
+    result = _measure(name)
+    result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(result))
 
 
-def kit_rows() -> list[tuple[str, float, str]]:
-    """Issue 5: the whole kit from a fresh process (interpreter start-up included), its pages,
-    and the share of the time spent inside reportlab (in-process profile of the same build)."""
-    import cProfile
-    import os
-    import pstats
-    import tempfile
+def child_figure(
+    name: str, label: str, env: dict[str, str], judge: Callable[[Figure], tuple[str, bool]] | None = None
+) -> Figure:
+    r = in_child(name, env)
+    seconds = [float(s) for s in r["seconds"]]  # type: ignore[union-attr]
+    return figure(label.format(**r), (seconds, float(r["peak_mb"])), judge)  # type: ignore[arg-type]
 
-    from pypdf import PdfReader
 
-    with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "KITGEN_CACHE": str(Path(tmp) / "cache")}
-        out = Path(tmp) / "kit"
-        args = [*KITGEN, "kit", "--out", str(out)]
-        subprocess.run(args, check=True, capture_output=True, cwd=ROOT, env=env)  # fills the map cache
-
-        def build() -> object:
-            return subprocess.run(args, check=True, capture_output=True, cwd=ROOT, env=env)
-
-        seconds = median_seconds(build, 3)
-        pages = sum(len(PdfReader(f).pages) for f in out.glob("*.pdf") if f.name != "campaign-kit.pdf")
-        os.environ["KITGEN_CACHE"] = env["KITGEN_CACHE"]
-        from kitgen.loader import load_scenario_map
-        from kitgen.products.kit import combined, kit_builders
-
-        scenario, hex_map = load_scenario_map("denikin-1919")
-        profile = cProfile.Profile()
-        profile.enable()
-        parts = [p for _, b in kit_builders(scenario, hex_map, "a4") for p in b()]
-        combined(scenario, parts, "a4")
-        profile.disable()
-        stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
-        total = sum(v[2] for v in stats.values())
-        inside = sum(v[2] for k, v in stats.items() if "/reportlab/" in k[0])
-    return [
-        (f"kitgen kit, A4 ({pages} pages + campaign-kit.pdf; process)", seconds, "issue 5: under 5 s"),
-        (f"  of the build, in reportlab itself: {inside / total:.0%}", inside, ""),
-    ]
+# --- the table ------------------------------------------------------------------------------
 
 
 def main() -> None:
-    from kitgen.loader import load_scenario
+    skip_test = "--no-test" in sys.argv
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "KITGEN_CACHE": str(Path(tmp) / "cache")}
+        subprocess.run([*KITGEN, "validate", str(SAMPLE)], env=env, cwd=ROOT, check=True, capture_output=True)  # warm
+        figures.append(figure("kitgen --help", process([*KITGEN, "--help"], 15, env=env), under(0.150)))
+        figures.append(
+            figure("kitgen lookup town Kiev", process([*KITGEN, "lookup", "town", "Kiev"], 15, env=env), under(0.150))
+        )
+        figures.append(
+            figure(
+                "kitgen lookup commander Wrangl --failures 1",
+                process([*KITGEN, "lookup", "commander", "Wrangl", "--failures", "1"], 15, env=env),
+                under(0.150),
+            )
+        )
+        figures.append(
+            figure(
+                "kitgen validate data/sample-campaign",
+                process([*KITGEN, "validate", str(SAMPLE)], 11, env=env),
+                under(0.5),
+            )
+        )
+        figures.append(
+            figure("kitgen state data/sample-campaign", process([*KITGEN, "state", str(SAMPLE)], 11, env=env))
+        )
+        figures.append(child_figure("replay", "replay {turns} turns of {units} units (in process)", env, under(0.5)))
+        for scale in ("1x", "4x", "16x"):
+            figures.append(
+                child_figure(f"grid-cold-{scale}", f"map grid, cold build, {scale} the hexes (in process)", env)
+            )
+            figures.append(
+                child_figure(
+                    f"grid-cached-{scale}", f"map grid from the cache, {scale} the hexes: {{hexes}} (in process)", env
+                )
+            )
+        figures += supply_figures(env)
+        out = Path(tmp) / "kit"
+        kit = [*KITGEN, "kit", "--out", str(out)]
+        subprocess.run(kit, env=env, cwd=ROOT, check=True, capture_output=True)  # warm the map cache
+        figures.append(figure("kitgen kit, A4 (map cached)", process(kit, 5, env=env), under(3.5)))
+    if not skip_test:
+        figures.append(figure("make test (wall, one run)", process(["make", "test"], 1), under(180.0)))
+    print_table(figures)
 
-    rows = [
-        ("kitgen --help (process)", median_seconds(command("--help"), 15), "issue 2: under 0.3 s"),
-        (
-            "kitgen validate data/denikin-1919 (process)",
-            median_seconds(command("validate", "data/denikin-1919"), 10),
-            "",
+
+def supply_figures(env: dict[str, str]) -> list[Figure]:
+    r = in_child("supply", env)
+    what = f"{r['hexes']} hexes x {r['factions']} factions"
+    median = float(r["seconds"][0])  # type: ignore[index]
+    spread = [float(r["low"]), median, float(r["high"])]  # type: ignore[arg-type]
+    ours = Figure(
+        f"B.3 supply, every hex, {what}, whole board (in process)",
+        spread,
+        float(r["peak_mb"]),
+        "under 50 ms",
+        median < 0.050,
+    )  # type: ignore[arg-type]
+    nx_med, nx_low, nx_high = (float(v) for v in r["nx"])  # type: ignore[attr-defined]
+    bfs_med, bfs_low, bfs_high = (float(v) for v in r["nx_bfs"])  # type: ignore[attr-defined]
+    ratio, ratio_bfs = nx_med / ours.median, bfs_med / ours.median
+    return [
+        ours,
+        Figure("  networkx multi-source Dijkstra, same graph", [nx_low, nx_med, nx_high], float(r["peak_mb"])),
+        Figure("  networkx multi-source BFS layers, same graph", [bfs_low, bfs_med, bfs_high], float(r["peak_mb"])),
+        Figure("  ratio: networkx Dijkstra / whole board", [ratio], 0, "at least 5x", ratio >= 5, f"{ratio:.1f}x"),
+        Figure(
+            "  ratio: networkx BFS / whole board", [ratio_bfs], 0, "at least 5x", ratio_bfs >= 5, f"{ratio_bfs:.1f}x"
         ),
-        ("kitgen lookup town Kiev (process)", median_seconds(command("lookup", "town", "Kiev"), 10), ""),
-        ("load_scenario() in process", median_seconds(lambda: load_scenario("denikin-1919"), 30), ""),
-        *map_rows(),
-        *replay_rows(),
-        *kit_rows(),
     ]
-    width = max(len(r[0]) for r in rows)
-    print(f"{'benchmark'.ljust(width)}  median     target")
-    for name, seconds, target in rows:
-        print(f"{name.ljust(width)}  {seconds * 1000:7.1f} ms  {target}")
+
+
+def print_table(figures: list[Figure]) -> None:
+    width = max(len(f.name) for f in figures)
+    print(f"{'figure'.ljust(width)}  {'median':>9}  {'min':>9}  {'max':>9}  {'peak':>7}  target")
+    for f in figures:
+        if f.shown:
+            cells = f"{f.shown:>9}  {'':>9}  {'':>9}  {'':>7}"
+        else:
+            peak = f"{f.peak_mb:5.0f} MB" if f.peak_mb else ""
+            cells = f"{_time(f.median):>9}  {_time(min(f.seconds)):>9}  {_time(max(f.seconds)):>9}  {peak:>7}"
+        verdict = "" if f.met is None else ("  met" if f.met else "  MISSED")
+        print(f"{f.name.ljust(width)}  {cells}  {f.target}{verdict}")
+    missed = [f.name.strip() for f in figures if f.met is False]
+    print(
+        f"\n{len([f for f in figures if f.met])} targets met, {len(missed)} missed"
+        + (f": {'; '.join(missed)}" if missed else "")
+    )
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--in":
+        child_main(sys.argv[2])
+    else:
+        main()

@@ -497,6 +497,186 @@ def out_of_memory() -> str:
     return "ran out of memory; expected inputs of the size of a campaign (a file of at most 20 MB)"
 
 
+# --- turn logs (the engine's checks of what a log may say) --------------------------------
+
+
+@data("log.turn_out_of_order")
+def log_turn_out_of_order(number: int, last: int) -> str:
+    return f"found the log of turn {number} after turn {last}; expected turn-{last + 1:02d}.yaml next"
+
+
+@data("log.no_such_turn")
+def log_no_such_turn(asked: int, last: int) -> str:
+    return f"found no log for turn {asked}; expected a turn from 0 to {last} (the last log)"
+
+
+@data("log.turn_mismatch")
+def log_turn_mismatch(found: int, expected: int) -> str:
+    return f"found turn {found}, expected {expected} (the number in the file's name)"
+
+
+@data("log.dice_twice")
+def log_dice_twice(purpose: str) -> str:
+    return f"found the roll '{purpose}' a second time; expected each roll once"
+
+
+@data("log.dice_unknown_purpose")
+def log_dice_unknown_purpose(purpose: str, needed: list[str]) -> str:
+    listed = "; ".join(needed) if needed else "none this turn"
+    return f"found '{purpose}', which is no roll of this turn; expected one of: {listed}{suggest(purpose, needed)}"
+
+
+@data("log.dice_out_of_range")
+def log_dice_out_of_range(value: int, dice: str, low: int, high: int) -> str:
+    return f"found {value}, but {dice} rolls {low} to {high}"
+
+
+@data("log.unknown_faction")
+def log_unknown_faction(faction: str, factions: list[str]) -> str:
+    return unknown_name(faction, factions)
+
+
+@data("log.unknown_unit")
+def log_unknown_unit(unit: str, units: list[str]) -> str:
+    return f"found '{unit}', which is no unit on the map{suggest(unit, units)}"
+
+
+@data("log.foreign_unit")
+def log_foreign_unit(unit: str, owner: str, faction: str) -> str:
+    return f"found '{unit}', a {owner} unit; expected a unit of the {faction}"
+
+
+@data("log.unknown_train")
+def log_unknown_train(train: str, trains: list[str]) -> str:
+    return f"found '{train}', which is no train on the map{suggest(train, trains)}"
+
+
+@data("log.foreign_train")
+def log_foreign_train(train: str, owner: str, faction: str) -> str:
+    return f"found '{train}', a {owner} train; expected a train of the {faction}"
+
+
+@data("log.unknown_ship")
+def log_unknown_ship(ship: str, faction: str, ships: list[str]) -> str:
+    return f"found '{ship}', which is no {faction} ship{suggest(ship, ships)}"
+
+
+@data("log.off_map")
+def log_off_map(hex_id: str) -> str:
+    return f"found '{hex_id}', which is not a hex of the map; expected a hex id of the map (CCRR)"
+
+
+@data("log.listed_twice")
+def log_listed_twice() -> str:
+    return "found a unit listed twice; expected each unit once"
+
+
+@data("log.bad_stands")
+def log_bad_stands(kind: str, n: int, kinds: list[str], least: int) -> str:
+    if kind not in kinds:
+        return f"found the stand kind '{kind}', expected one of {one_of(kinds)}{suggest(kind, kinds)}"
+    return f"found '{kind}: {n}', expected {least} or more stands"
+
+
+@data("log.disband_faction")
+def log_disband_faction(faction: str, only: str) -> str:
+    return f"found the {faction}; expected the {only}, who alone disband (E.6)"
+
+
+@data("log.partisans_bad")
+def log_partisans_bad(faction: str, hex_id: str) -> str:
+    return f"found faction '{faction}' and hex '{hex_id}'; expected a faction of the scenario and a hex of the map"
+
+
+@data("log.remove_unit")
+def log_remove_unit(unit: str, faction: str) -> str:
+    return f"found '{unit}', which is no {faction} unit; expected a unit of the player who drew the card"
+
+
+@data("log.remove_too_many")
+def log_remove_too_many(n: int, kind: str, unit: str, has: int) -> str:
+    return (
+        f"found {n} {kind}, but {unit} has {has}; expected 1 to {has}"
+        if has
+        else f"found {n} {kind}, but {unit} has none"
+    )
+
+
+@data("log.remove_owed")
+def log_remove_owed(taken: int, kind: str, owed: int) -> str:
+    return f"found {taken} {kind} stands removed; expected {owed}, what the event cards drawn this turn take"
+
+
+@data("log.battle_no_loser")
+def log_battle_no_loser(hex_id: str) -> str:
+    return f"found no unit of the losing side in {hex_id}; expected the loser's units there (II.B.1)"
+
+
+@data("log.battle_no_winner")
+def log_battle_no_winner(winner: str, hex_id: str) -> str:
+    return f"found no {winner} unit in the fight in {hex_id}; expected a winner that fought there"
+
+
+@data("log.battle_unit_elsewhere")
+def log_battle_unit_elsewhere(unit: str, where: str | None, hex_id: str, units: list[str]) -> str:
+    if where is None:
+        return f"found '{unit}', which is no unit on the map{suggest(unit, units)}"
+    return f"found '{unit}' in {where}; expected a unit in the battle's hex, {hex_id}"
+
+
+@data("log.battle_evaded")
+def log_battle_evaded(unit: str, hex_id: str) -> str:
+    return f"found {unit}, whose side evaded the fight in {hex_id} (II.D.1); expected no battle there"
+
+
+@data("log.battle_too_many_lost")
+def log_battle_too_many_lost(n: int, kind: str, unit: str, has: int) -> str:
+    return f"found {n} {kind} stands lost and routed, but {unit} has {has}; expected at most {has}"
+
+
+@data("log.battle_ammo")
+def log_battle_ammo(kind: str, left: int, allowed: str) -> str:
+    return f"found '{kind}: {left}'; expected rounds per stand: {allowed or 'none: it carries no ammunition'}"
+
+
+@data("log.battle_loser_fate")
+def log_battle_loser_fate(unit: str) -> str:
+    return f"found no fate for {unit}, which lost; expected `retreat: <hex>` or `surrender: true` (II.B.1)"
+
+
+@data("log.battle_retreat_blocked")
+def log_battle_retreat_blocked(reason: str) -> str:
+    return f"found a retreat the rules bar ({reason}); expected a hex it can retreat into, or `surrender: true`"
+
+
+@data("log.battle_surrender_not_cornered")
+def log_battle_surrender_not_cornered(unit: str, ways: list[str]) -> str:
+    return (
+        f"found {unit} surrendering, but it can retreat to {', '.join(ways)}; expected a retreat: "
+        "II.B.1, the loser surrenders only if surrounded or pinned by terrain"
+    )
+
+
+@data("log.battle_captured")
+def log_battle_captured(kind: str, n: int, booty: str) -> str:
+    return f"found '{kind}: {n}'; expected a winner's unit taking at most the loser's routed equipment ({booty})"
+
+
+@data("log.ship_not_in_battle")
+def log_ship_not_in_battle(ship: str) -> str:
+    return f"found '{ship}', which is no ship of a side in the battle"
+
+
+@data("log.ship_fired")
+def log_ship_fired(name: str) -> str:
+    return f"found {name} firing a second time this turn; expected one battle a turn for each ship (D.3)"
+
+
+@data("log.ship_out_of_range")
+def log_ship_out_of_range(name: str, where: str, hex_id: str) -> str:
+    return f"found {name} in {where}, which cannot fire into {hex_id}; expected a ship at sea next to a coastal battle hex, or in its port (D.3)"
+
+
 @data("legacy")
 def legacy(text: str) -> str:
     """TEMPORARY: a message not yet moved into the catalogue (the migration removes this)."""

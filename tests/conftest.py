@@ -92,3 +92,28 @@ def log(folder: Path, turn: int, text: str = "orders: {}\n") -> Path:
     path = folder / "turns" / f"turn-{turn:02d}.yaml"
     path.write_text(f"turn: {turn}\n{text}", encoding="utf-8")
     return path
+
+
+# --- the fuzzer's count of cases tried, summed over xdist workers ---------------------------
+
+_FUZZ_CASES = {"workers": 0}
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    from tests.fuzzing import CASES
+
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:  # an xdist worker: hand the count to the controller
+        output["fuzz_cases"] = CASES["count"]
+
+
+def pytest_testnodedown(node: object, error: object) -> None:
+    _FUZZ_CASES["workers"] += int(getattr(node, "workeroutput", {}).get("fuzz_cases", 0))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    from tests.fuzzing import CASES
+
+    tried = _FUZZ_CASES["workers"] + CASES["count"]
+    if tried:
+        terminalreporter.write_line(f"fuzzing: {tried:,} cases tried, each ended in success or catalogued errors")

@@ -222,4 +222,4 @@ def test_D3_a_ship_fires_in_one_battle_a_turn(folder: Path) -> None:
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
     (problem,) = caught.value.problems
-    assert "has fired in a battle this turn already" in problem.message
+    assert problem.code == "log.ship_fired" and "firing a second time this turn" in problem.message

@@ -87,7 +87,8 @@ def test_II_B3_only_routed_equipment_can_be_captured(folder: Path) -> None:
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
     (problem,) = caught.value.problems
-    assert "captured: 'artillery: 1'" in problem.message and "(0 artillery)" in problem.message
+    assert problem.code == "log.battle_captured"
+    assert "captured: found 'artillery: 1'" in problem.message and "(0 artillery)" in problem.message
 
 
 def test_II_D4_the_makhnovists_never_have_more_than_3_batteries(folder: Path) -> None:

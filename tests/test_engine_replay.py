@@ -106,7 +106,7 @@ def test_a_malformed_log_stops_the_replay_at_its_line(folder: Path) -> None:
         replay(load_campaign(folder))
     text = [str(p) for p in caught.value.problems]
     assert any(":4:14: orders.whites[0].unit: unknown unit 'w_nobody'" in t for t in text), text
-    assert any("move[1]: '9999' is not a hex of the map" in t for t in text), text
+    assert any("move[1]: found '9999', which is not a hex of the map" in t for t in text), text
     log(folder, 1, "orders:\n  whites:\n    - {unit: w_drozdovsky_1, move: [3416, 3417]}\n")
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
@@ -174,7 +174,8 @@ def test_a_turn_log_out_of_order_is_refused(folder: Path) -> None:
     log(folder, 2)
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
-    assert "turn 2 follows turn 0; expected turn-01.yaml" in str(caught.value.problems[0])
+    (problem,) = caught.value.problems
+    assert problem.code == "log.turn_out_of_order" and "expected turn-01.yaml" in problem.message
 
 
 def event_log(roll: int) -> str:
@@ -563,7 +564,7 @@ def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
     [
         (
             '  - {purpose: "II.C Mai Maevsky command roll, turn 1", value: 3}\n',
-            "no roll 'II.C Mai Maevsky command roll, turn 1' this turn",
+            "found 'II.C Mai Maevsky command roll, turn 1', which is no roll of this turn",
         ),
         ('  - {purpose: "II.A event roll, turn 1", value: 7}\n', "dice[0].value: found 7, but D6 rolls 1 to 6"),
     ],
@@ -580,7 +581,7 @@ def test_track_work_by_an_unknown_unit_is_a_log_error(folder: Path) -> None:
     log(folder, 1, 'orders: {}\ntrack:\n  reds:\n    - {unit: r_nobody, wreck: "3415"}\n')
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
-    assert ":5:14: track.reds[0].unit: 'r_nobody' is unknown" in str(caught.value.problems[0])
+    assert ":5:14: track.reds[0].unit: found 'r_nobody', which is no unit on the map" in str(caught.value.problems[0])
 
 
 def sevastopol_cornered(folder: Path) -> str:
@@ -642,7 +643,8 @@ def test_II_B1_a_loser_with_a_way_out_retreats_and_does_not_surrender(folder: Pa
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
     (problem,) = caught.value.problems
-    assert "r_crimean_army can retreat to 2229" in problem.message and problem.line == 13
+    assert problem.code == "log.battle_surrender_not_cornered" and problem.line == 13
+    assert "r_crimean_army surrendering, but it can retreat to 2229" in problem.message
 
 
 KOLCHAK = 'dice:\n  - {purpose: "II.A event roll, turn 1", value: 6}\n'
@@ -682,7 +684,7 @@ def test_II_A2_the_log_must_remove_what_the_card_takes(folder: Path) -> None:
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
     (problem,) = caught.value.problems
-    assert "1 infantry stands removed; the event cards drawn this turn take 2" in problem.message
+    assert problem.code == "log.remove_owed" and "found 1 infantry stands removed; expected 2" in problem.message
 
 
 def test_the_readme_turn_log_example_replays(folder: Path) -> None:
@@ -711,4 +713,4 @@ def test_II_B1_an_elite_loser_with_a_way_out_must_retreat(folder: Path) -> None:
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
     (problem,) = caught.value.problems
-    assert "r_kharkov_communist can retreat to 2229" in problem.message
+    assert problem.code == "log.battle_surrender_not_cornered" and "can retreat to 2229" in problem.message

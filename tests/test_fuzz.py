@@ -9,6 +9,7 @@ count. Each case restores what it broke, so the cases share one scratch copy.
 from __future__ import annotations
 
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kitgen.campaign import load_campaign
+from kitgen.campaign import Campaign, load_campaign
 from kitgen.engine.replay import play_turn, replay
 from kitgen.engine.state import CampaignState
 from kitgen.loader import load_scenario_map
@@ -43,9 +44,18 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@dataclass(frozen=True)
+class Sample:
+    folder: Path
+    campaign: Campaign
+    board: Board
+    states: list[CampaignState]
+    """The state after each turn (index 0: the set-up)."""
+
+
 @pytest.fixture(scope="module")
-def campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[CampaignState]]:
-    """A copy of the sample campaign, and its state after each turn (index 0: the set-up)."""
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> Sample:
+    """A copy of the sample campaign, loaded, and its state after each turn."""
     folder = tmp_path_factory.mktemp("fuzz") / "campaign"
     shutil.copytree(SAMPLE, folder)
     loaded = load_campaign(folder)
@@ -53,7 +63,7 @@ def campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Campa
     states = [replay(loaded, 0)]
     for path in loaded.turns:
         states.append(play_turn(loaded, board, states[-1], path))
-    return folder, states
+    return Sample(folder, loaded, board, states)
 
 
 @st.composite
@@ -87,9 +97,9 @@ def test_fuzz_scenario_files(scenario: Path, data: st.DataObject) -> None:
 
 @settings(FUZZ, max_examples=200 * SCALE)
 @given(data=st.data())
-def test_fuzz_campaign_files(campaign: tuple[Path, list[CampaignState]], data: st.DataObject) -> None:
+def test_fuzz_campaign_files(campaign: Sample, data: st.DataObject) -> None:
     """campaign.yaml or setup.yaml broken: the campaign loaded and replayed."""
-    folder, _ = campaign
+    folder = campaign.folder
     path = folder / data.draw(st.sampled_from(CAMPAIGN_FILES))
     restore = broken(path, data.draw(mutation_of(path)))
     try:
@@ -100,19 +110,16 @@ def test_fuzz_campaign_files(campaign: tuple[Path, list[CampaignState]], data: s
 
 @settings(FUZZ, max_examples=350 * SCALE)
 @given(data=st.data())
-def test_fuzz_turn_logs(campaign: tuple[Path, list[CampaignState]], data: st.DataObject) -> None:
+def test_fuzz_turn_logs(campaign: Sample, data: st.DataObject) -> None:
     """One turn log broken: that turn and the ones after it played from the state before it."""
-    folder, states = campaign
     number = data.draw(st.integers(1, len(LOGS)))
-    path = folder / "turns" / LOGS[number - 1]
+    path = campaign.folder / "turns" / LOGS[number - 1]
     restore = broken(path, data.draw(mutation_of(path)))
 
     def play() -> None:
-        loaded = load_campaign(folder)
-        board = Board.from_map(loaded.hex_map)
-        state = states[number - 1]
-        for later in loaded.turns[number - 1 :]:
-            state = play_turn(loaded, board, state, later)
+        state = campaign.states[number - 1]
+        for later in campaign.campaign.turns[number - 1 :]:
+            state = play_turn(campaign.campaign, campaign.board, state, later)
 
     try:
         judged(play)
@@ -126,10 +133,10 @@ INPUTS += [f"campaign/turns/{n}" for n in LOGS] + ["campaign/turns"]
 
 @settings(FUZZ, max_examples=100 * SCALE)
 @given(target=st.sampled_from(INPUTS), kind=st.sampled_from(fuzzing.FILE_KINDS))
-def test_fuzz_file_kinds(scenario: Path, campaign: tuple[Path, list[CampaignState]], target: str, kind: str) -> None:
+def test_fuzz_file_kinds(scenario: Path, campaign: Sample, target: str, kind: str) -> None:
     """A FIFO, a device, a symlink loop, a folder, a socket, an empty or a 50 MB file where an
     input should be (or a file where the turns folder should be)."""
-    folder, _ = campaign
+    folder = campaign.folder
     where, _, name = target.partition("/")
     path = (scenario if where == "scenario" else folder) / name
     keep = path.parent.parent / f"keep-{path.name}"

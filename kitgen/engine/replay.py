@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from kitgen import messages as msg
 from kitgen.campaign import TURN_NAME, Campaign
 from kitgen.engine.arrivals import place, strength_gap
 from kitgen.engine.logistics import after_judgement, judge_depots, resupply, tabletop_moves, used_fuel
@@ -36,7 +37,7 @@ from kitgen.rules.supply import full_loads
 from kitgen.rules.supplyfield import SupplyField, supply_field
 from kitgen.rules.transport import Carrier, Load, load_points, river_passages
 from kitgen.rules.victory import is_award_turn, makhnovist_modifier, reinforcement_draws
-from kitgen.validation import validate
+from kitgen.validation import dotted, validate
 from kitgen.yamlsource import Loc, Located, load_yaml
 
 
@@ -80,18 +81,10 @@ def replay(campaign: Campaign, upto: int | None = None) -> CampaignState:
         if upto is not None and number > upto:
             break
         if number != state.turn + 1:
-            raise KitgenError(
-                [
-                    _problem(
-                        path, 1, 1, f"turn {number} follows turn {state.turn}; expected turn-{state.turn + 1:02d}.yaml"
-                    )
-                ]
-            )
+            raise KitgenError.at(path, 1, 1, msg.log_turn_out_of_order(number, state.turn))
         state = play_turn(campaign, board, state, path)
     if upto is not None and upto > state.turn:
-        raise KitgenError(
-            [_problem(campaign.folder / "turns", 1, 1, f"no log for turn {upto}; the last is turn {state.turn}")]
-        )
+        raise KitgenError.at(campaign.folder / "turns", 1, 1, msg.log_no_such_turn(upto, state.turn))
     return state
 
 
@@ -104,10 +97,6 @@ def _logs(campaign: Campaign) -> list[tuple[int, Path]]:
     return sorted(found)
 
 
-def _problem(path: Path, line: int, column: int, message: str) -> Problem:
-    return Problem(display_path(path), line, column, message)
-
-
 def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path) -> CampaignState:
     """One strategic turn from its log; nothing of a malformed log is applied."""
     located = load_yaml(path)
@@ -117,12 +106,14 @@ def play_turn(campaign: Campaign, board: Board, state: CampaignState, path: Path
         raise KitgenError(problems)
     turn = state.turn + 1
     if log.turn != turn:
-        raise KitgenError([located.problem(("turn",), f"turn: found {log.turn}, expected {turn} (the file's number)")])
+        raise KitgenError([located.problem(("turn",), msg.log_turn_mismatch(log.turn, turn).within("turn"))])
     _check_orders(located, log, state, board, campaign)
     try:
         return _play(campaign, board, state, log, located, turn)
     except BadRoll as bad:  # a given roll its dice cannot show, found where the turn uses it
-        raise KitgenError([located.problem(("dice", bad.index, "value"), str(bad))]) from None
+        at = ("dice", bad.index, "value")
+        message = msg.log_dice_out_of_range(bad.value, bad.dice, bad.low, bad.high)
+        raise KitgenError([located.problem(at, message.within(dotted(at)))]) from None
 
 
 def _play(
@@ -180,25 +171,17 @@ def _check_dice(located: Located, log: TurnLog, state: CampaignState) -> None:
     for i, given in enumerate(log.dice):
         where = ("dice", i, "purpose")
         if given.purpose in seen:
-            problems.append(located.problem(where, f"dice[{i}].purpose: '{given.purpose}' is given twice"))
+            problems.append(located.problem(where, msg.log_dice_twice(given.purpose).within(dotted(where))))
         seen.add(given.purpose)
         roll = needed.get(given.purpose)
         if roll is None:
-            known = "; ".join(sorted(needed)) or "none"
-            problems.append(
-                located.problem(
-                    where, f"dice[{i}].purpose: no roll '{given.purpose}' this turn; expected one of: {known}"
-                )
-            )
+            message = msg.log_dice_unknown_purpose(given.purpose, sorted(needed))
+            problems.append(located.problem(where, message.within(dotted(where))))
             continue
         d = Dice.parse(roll.dice)
         if not d.low <= given.value <= d.high:
-            problems.append(
-                located.problem(
-                    ("dice", i, "value"),
-                    f"dice[{i}].value: found {given.value}, but {roll.dice} rolls {d.low} to {d.high}",
-                )
-            )
+            message = msg.log_dice_out_of_range(given.value, roll.dice, d.low, d.high)
+            problems.append(located.problem(("dice", i, "value"), message.within(f"dice[{i}].value")))
     if problems:
         raise KitgenError(problems)
 
@@ -209,84 +192,76 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
     factions = [f.id for f in campaign.scenario.meta.factions]
     problems: list[Problem] = []
 
-    def add(loc: Loc, message: str, *, key: bool = False) -> None:
-        problems.append(located.problem(loc, message, key=key))
+    def add(loc: Loc, message: msg.Msg, *, key: bool = False) -> None:
+        problems.append(located.problem(loc, message.within(dotted(loc)), key=key))
 
     by_id: dict[str, UnitState] = {}
     for u in state.units:
         by_id.setdefault(u.id, u)  # the first of an id, as state.unit finds it
 
-    def foreign(unit_id: str, faction: str) -> str | None:
+    def foreign(unit_id: str, faction: str) -> msg.Msg | None:
         """Why the unit is not one the faction can order: unknown, or another faction's."""
         unit = by_id.get(unit_id)
-        return "unknown" if unit is None else None if unit.faction == faction else f"a {unit.faction} unit"
+        if unit is None:
+            return msg.log_unknown_unit(unit_id, sorted(by_id))
+        return None if unit.faction == faction else msg.log_foreign_unit(unit_id, unit.faction, faction)
 
-    def off_map(loc: Loc, label: str, hexes: list[str]) -> None:
+    def off_map(loc: Loc, hexes: list[str]) -> None:
         for hex_id in hexes:
             if not board.on_map(hex_id):
-                add(loc, f"{label}: '{hex_id}' is not a hex of the map")
+                add(loc, msg.log_off_map(hex_id))
 
     for table, entries in (("orders", log.orders), ("rail", log.rail), ("sea", log.sea), ("track", log.track)):
         for faction in entries:
             if faction not in factions:
-                add(
-                    (table, faction),
-                    f"{table}: unknown faction '{faction}'; expected one of: {', '.join(factions)}",
-                    key=True,
-                )
+                add((table, faction), msg.log_unknown_faction(faction, factions), key=True)
     for faction, orders in log.orders.items():
         for i, order in enumerate(orders if faction in factions else []):
             why = foreign(order.unit, faction)
             if why:
-                found = f"unknown unit '{order.unit}'" if why == "unknown" else f"{order.unit} is {why}"
-                add(("orders", faction, i, "unit"), f"orders.{faction}[{i}].unit: {found}")
+                add(("orders", faction, i, "unit"), why)
             for j, hex_id in enumerate(order.move):
-                off_map(("orders", faction, i, "move", j), f"orders.{faction}[{i}].move[{j}]", [hex_id])
+                off_map(("orders", faction, i, "move", j), [hex_id])
     trains = {t["id"]: t for t in state.trains}
     for faction, rail_orders in log.rail.items():
         for i, rail in enumerate(rail_orders if faction in factions else []):
             train = trains.get(rail.train)
-            if train is None or train["faction"] != faction:
-                found = "unknown train" if train is None else f"a {train['faction']} train"
-                add(("rail", faction, i, "train"), f"rail.{faction}[{i}].train: '{rail.train}' is {found}")
+            if train is None:
+                add(("rail", faction, i, "train"), msg.log_unknown_train(rail.train, sorted(trains)))
+            elif train["faction"] != faction:
+                add(("rail", faction, i, "train"), msg.log_foreign_train(rail.train, train["faction"], faction))
             for j, hex_id in enumerate(rail.path):
-                off_map(("rail", faction, i, "path", j), f"rail.{faction}[{i}].path[{j}]", [hex_id])
+                off_map(("rail", faction, i, "path", j), [hex_id])
     for faction, sea_orders in log.sea.items():
         for i, sea in enumerate(sea_orders):
-            off_map(("sea", faction, i), f"sea.{faction}[{i}]", [*sea.path, *([sea.land] if sea.land else [])])
+            off_map(("sea", faction, i), [*sea.path, *([sea.land] if sea.land else [])])
     carried = [("rail", f, i, o.carry) for f, orders in log.rail.items() for i, o in enumerate(orders) if f in factions]
     carried += [("sea", f, i, o.carry) for f, orders in log.sea.items() for i, o in enumerate(orders) if f in factions]
     for table, faction, i, carry in carried:
         if len(set(carry)) != len(carry):
-            add((table, faction, i, "carry"), f"{table}.{faction}[{i}].carry: a unit is listed twice")
+            add((table, faction, i, "carry"), msg.log_listed_twice())
         for j, unit_id in enumerate(carry):
             why = foreign(unit_id, faction)
             if why:
-                add((table, faction, i, "carry", j), f"{table}.{faction}[{i}].carry[{j}]: '{unit_id}' is {why}")
+                add((table, faction, i, "carry", j), why)
     for faction, track_orders in log.track.items():
         for i, work in enumerate(track_orders if faction in factions else []):
             why = foreign(work.unit, faction)
             if why:
-                add(("track", faction, i, "unit"), f"track.{faction}[{i}].unit: '{work.unit}' is {why}")
-            off_map(
-                ("track", faction, i), f"track.{faction}[{i}]", [*([work.wreck] if work.wreck else []), *work.repair]
-            )
+                add(("track", faction, i, "unit"), why)
+            off_map(("track", faction, i), [*([work.wreck] if work.wreck else []), *work.repair])
     stand_kinds = {k.id for k in campaign.scenario.transport.stands}
     for b, battle in enumerate(log.battles):
         if battle.winner not in factions:
-            add(("battles", b, "winner"), f"battles[{b}].winner: unknown faction '{battle.winner}'")
+            add(("battles", b, "winner"), msg.log_unknown_faction(battle.winner, factions))
         listed = [part.unit for part in battle.units]
         if len(set(listed)) != len(listed):
-            add(("battles", b, "units"), f"battles[{b}].units: a unit is listed twice")
+            add(("battles", b, "units"), msg.log_listed_twice())
         for j, part in enumerate(battle.units):
             for key in ("lost", "routed", "captured"):
                 for kind, n in getattr(part, key).items():
                     if kind not in stand_kinds or n < 0:
-                        expected = "expected a stand kind of transport.yaml and 0 or more"
-                        add(
-                            ("battles", b, "units", j, key, kind),
-                            f"battles[{b}].units[{j}].{key}: '{kind}: {n}'; {expected}",
-                        )
+                        add(("battles", b, "units", j, key, kind), msg.log_bad_stands(kind, n, sorted(stand_kinds), 0))
     unit_orders: list[tuple[str, dict[str, list[str]]]] = [
         ("pontoons", {f: [o.unit for o in orders] for f, orders in log.pontoons.items()}),
         ("resupply", {f: [o.unit for o in orders] for f, orders in log.resupply.items()}),
@@ -294,52 +269,40 @@ def _check_orders(located: Located, log: TurnLog, state: CampaignState, board: B
     for kind_name, by_faction in unit_orders:
         for faction, by_unit in by_faction.items():
             if faction not in factions:
-                add(
-                    (kind_name, faction),
-                    f"{kind_name}: unknown faction '{faction}'; expected one of: {', '.join(factions)}",
-                    key=True,
-                )
+                add((kind_name, faction), msg.log_unknown_faction(faction, factions), key=True)
                 continue
             for i, unit_id in enumerate(by_unit):
                 why = foreign(unit_id, faction)
                 if why:
-                    add((kind_name, faction, i, "unit"), f"{kind_name}.{faction}[{i}].unit: '{unit_id}' is {why}")
+                    add((kind_name, faction, i, "unit"), why)
     for faction, emplacing in log.pontoons.items():
         for i, bridge in enumerate(emplacing):
-            off_map(("pontoons", faction, i, "emplace"), f"pontoons.{faction}[{i}].emplace", bridge.emplace)
+            off_map(("pontoons", faction, i, "emplace"), bridge.emplace)
     for faction, placing in log.place.items():
         if faction not in factions:
-            add(
-                ("place", faction),
-                f"place: unknown faction '{faction}'; expected one of: {', '.join(factions)}",
-                key=True,
-            )
+            add(("place", faction), msg.log_unknown_faction(faction, factions), key=True)
             continue
         for i, p in enumerate(placing):
-            off_map(("place", faction, i, "at"), f"place.{faction}[{i}].at", [p.at] if p.at else [])
+            off_map(("place", faction, i, "at"), [p.at] if p.at else [])
             for unit_id, given in p.give.items():
                 for kind, n in given.items():
                     if kind not in stand_kinds or n < 1:
-                        expected = "a stand kind of transport.yaml and 1 or more"
-                        add(
-                            ("place", faction, i, "give"),
-                            f"place.{faction}[{i}].give.{unit_id}: '{kind}: {n}'; {expected}",
-                        )
+                        add(("place", faction, i, "give", unit_id), msg.log_bad_stands(kind, n, sorted(stand_kinds), 1))
     for faction, ids in log.disband.items():
         if faction != campaign.scenario.victory.makhnovist_strength.faction:
             add(
                 ("disband", faction),
-                f"disband: only the {campaign.scenario.victory.makhnovist_strength.faction} disband (E.6)",
+                msg.log_disband_faction(faction, campaign.scenario.victory.makhnovist_strength.faction),
                 key=True,
             )
             continue
         for i, unit_id in enumerate(ids):
             why = foreign(unit_id, faction)
             if why:
-                add(("disband", faction, i), f"disband.{faction}[{i}]: '{unit_id}' is {why}")
+                add(("disband", faction, i), why)
     for i, choice in enumerate(log.partisans):
         if choice.faction not in factions or not board.on_map(choice.hex):
-            add(("partisans", i), f"partisans[{i}]: expected a faction and a hex of the map")
+            add(("partisans", i), msg.log_partisans_bad(choice.faction, choice.hex))
     if problems:
         raise KitgenError(problems)
 
@@ -504,29 +467,23 @@ def remove_stands(campaign: Campaign, state: CampaignState, log: TurnLog, locate
             unit = units.get(order.unit)
             where = ("remove", faction, i)
             if unit is None or unit.faction != faction:
-                problems.append(
-                    located.problem(
-                        where + ("unit",), f"remove.{faction}[{i}].unit: '{order.unit}' is no {faction} unit"
-                    )
-                )
+                at = where + ("unit",)
+                problems.append(located.problem(at, msg.log_remove_unit(order.unit, faction).within(dotted(at))))
                 continue
             stands = dict(unit.stands)
             for kind, n in order.stands.items():
                 if n < 1 or n > stands.get(kind, 0):
-                    problems.append(
-                        located.problem(
-                            where + ("stands",),
-                            f"remove.{faction}[{i}].stands: {n} {kind}, but {unit.id} has {stands.get(kind, 0)}",
-                        )
-                    )
+                    at = where + ("stands",)
+                    message = msg.log_remove_too_many(n, kind, unit.id, stands.get(kind, 0))
+                    problems.append(located.problem(at, message.within(dotted(at))))
                     continue
                 stands[kind] -= n
                 taken[kind] = taken.get(kind, 0) + n
             units[unit.id] = replace(unit, stands={k: n for k, n in stands.items() if n > 0})
         for kind in sorted({*taken, *(k for f, k in owed if f == faction)}):
             if taken.get(kind, 0) != owed.get((faction, kind), 0):
-                message = f"remove.{faction}: {taken.get(kind, 0)} {kind} stands removed; the event cards drawn this turn take {owed.get((faction, kind), 0)}"
-                problems.append(located.problem(("remove", faction), message, key=True))
+                message = msg.log_remove_owed(taken.get(kind, 0), kind, owed.get((faction, kind), 0))
+                problems.append(located.problem(("remove", faction), message.within(f"remove.{faction}"), key=True))
     if problems:
         raise KitgenError(problems)
     if not log.remove:
@@ -787,14 +744,10 @@ def sea_moves(
             line, _ = located.position(("sea", faction, i))
             ship = ships.get(order.ship)
             if ship is None or ship["faction"] != faction:
-                raise KitgenError(
-                    [
-                        located.problem(
-                            ("sea", faction, i, "ship"),
-                            f"sea.{faction}[{i}].ship: '{order.ship}' is not a {faction} ship",
-                        )
-                    ]
-                )
+                at = ("sea", faction, i, "ship")
+                mine = sorted(x for x, y in ships.items() if y["faction"] == faction)
+                message = msg.log_unknown_ship(order.ship, faction, mine)
+                raise KitgenError([located.problem(at, message.within(dotted(at)))])
             route = "-".join(order.path)
             why, aboard, load_text = _judge_sea(s, board, order, ship, units, halted, ports, coastal, waters, moved)
             if why:
@@ -1085,38 +1038,29 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
             and not state.allied(units[p.unit].faction, battle.winner, state.turn)
         ]
         if not losers:
-            message = (
-                f"battles[{b}]: no unit of the losing side in {battle.hex}; expected the loser's units there (II.B.1)"
-            )
+            message = msg.log_battle_no_loser(battle.hex).within(f"battles[{b}]")
             raise KitgenError([located.problem(("battles", b), message)])
         umpire += _naval_gunfire(campaign, board, state, battle, b, located, fired)
         sides = {units[p.unit].faction for p in battle.units if p.unit in units}
         if not any(state.allied(f, battle.winner, state.turn) for f in sides):
-            raise KitgenError(
-                [
-                    located.problem(
-                        ("battles", b, "winner"), f"battles[{b}].winner: no {battle.winner} unit fought in {battle.hex}"
-                    )
-                ]
-            )
+            message = msg.log_battle_no_winner(battle.winner, battle.hex).within(f"battles[{b}].winner")
+            raise KitgenError([located.problem(("battles", b, "winner"), message)])
         for j, part in enumerate(battle.units):
             where = ("battles", b, "units", j)
             unit = units.get(part.unit)
             if unit is None or unit.hex != battle.hex:
-                found = "unknown" if unit is None else f"in {unit.hex}, not {battle.hex}"
-                raise KitgenError(
-                    [located.problem(where + ("unit",), f"battles[{b}].units[{j}].unit: '{part.unit}' is {found}")]
+                message = msg.log_battle_unit_elsewhere(
+                    part.unit, unit.hex if unit else None, battle.hex, sorted(units)
                 )
+                raise KitgenError([located.problem(where + ("unit",), message.within(f"battles[{b}].units[{j}].unit"))])
             if (battle.hex, unit.faction) in state.evaded:
-                message = (
-                    f"battles[{b}].units[{j}]: {unit.id}'s side evaded the fight in {battle.hex} (II.D.1): no battle"
-                )
+                message = msg.log_battle_evaded(unit.id, battle.hex).within(dotted(where))
                 raise KitgenError([located.problem(where, message)])
             for kind in sorted(set(part.lost) | set(part.routed)):
                 n = part.lost.get(kind, 0) + part.routed.get(kind, 0)
                 if n > unit.stands.get(kind, 0):
-                    message = f"battles[{b}].units[{j}]: {n} {kind} stands lost and routed, but {unit.id} has {unit.stands.get(kind, 0)}"
-                    raise KitgenError([located.problem(where, message)])
+                    message = msg.log_battle_too_many_lost(n, kind, unit.id, unit.stands.get(kind, 0))
+                    raise KitgenError([located.problem(where, message.within(dotted(where)))])
             side: Side = "winner" if state.allied(unit.faction, battle.winner, state.turn) else "loser"
             exempt = bool(set(unit.flags) & set(rules.loser.routed_lost_exempt))
             stands = dict(unit.stands)
@@ -1151,25 +1095,22 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
             allotment = full_loads(campaign.scenario.supply, unit.stands)
             for kind, left in part.ammo_left.items():
                 if kind not in allotment or not 0 <= left <= allotment[kind]:
-                    expected = (
-                        ", ".join(f"{k} 0-{n}" for k, n in sorted(allotment.items()))
-                        or "none: it carries no ammunition"
+                    allowed = ", ".join(f"{k} 0-{n}" for k, n in sorted(allotment.items()))
+                    at = where + ("ammo_left",)
+                    raise KitgenError(
+                        [located.problem(at, msg.log_battle_ammo(kind, left, allowed).within(dotted(at)))]
                     )
-                    message = (
-                        f"battles[{b}].units[{j}].ammo_left: '{kind}: {left}'; expected rounds per stand: {expected}"
-                    )
-                    raise KitgenError([located.problem(where + ("ammo_left",), message)])
                 ammo[kind] = left
             unit = replace(unit, stands={k: n for k, n in stands.items() if n > 0}, ammo=ammo)
             if side == "loser":
                 if part.retreat is None and not part.surrender:
-                    message = f"battles[{b}].units[{j}]: {unit.id} lost; expected `retreat: <hex>` or `surrender: true` (II.B.1)"
+                    message = msg.log_battle_loser_fate(unit.id).within(dotted(where))
                     raise KitgenError([located.problem(where, message)])
                 if part.retreat is not None:
                     why = _retreat_blocked(campaign, board, state, unit, part.retreat, battle.hex)
                     if why:
-                        message = f"battles[{b}].units[{j}].retreat: {why}; expected a hex it can retreat into, or `surrender: true`"
-                        raise KitgenError([located.problem(where + ("retreat",), message)])
+                        at = where + ("retreat",)
+                        raise KitgenError([located.problem(at, msg.log_battle_retreat_blocked(why).within(dotted(at)))])
                     unit = replace(unit, hex=part.retreat)
                     text += f"; retreats to {part.retreat}"
                 else:
@@ -1179,11 +1120,9 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                         if _retreat_blocked(campaign, board, state, unit, n, battle.hex) is None
                     ]
                     if ways:
-                        message = (
-                            f"battles[{b}].units[{j}].surrender: {unit.id} can retreat to {', '.join(ways)}; "
-                            "II.B.1: the loser surrenders only if surrounded or pinned by terrain"
-                        )
-                        raise KitgenError([located.problem(where + ("surrender",), message)])
+                        at = where + ("surrender",)
+                        message = msg.log_battle_surrender_not_cornered(unit.id, ways).within(dotted(at))
+                        raise KitgenError([located.problem(at, message)])
                     if exempt:  # II.B.1: Elite/Fanatic units do not surrender
                         text += "; cannot retreat: Elite/Fanatic, it must attack at once to break out or perish"
                         umpire.append(
@@ -1201,11 +1140,11 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
             unit = units[part.unit]
             for kind, n in sorted((k, n) for k, n in part.captured.items() if n):
                 if not state.allied(unit.faction, battle.winner, state.turn) or n < 0 or n > booty.get(kind, 0):
-                    message = (
-                        f"battles[{b}].units[{j}].captured: '{kind}: {n}'; expected a winner's unit taking at most "
-                        f"the loser's routed equipment ({', '.join(f'{v} {k}' for k, v in sorted(booty.items())) or 'none'})"
+                    at = ("battles", b, "units", j, "captured")
+                    spoils = ", ".join(f"{v} {k}" for k, v in sorted(booty.items())) or "none"
+                    raise KitgenError(
+                        [located.problem(at, msg.log_battle_captured(kind, n, spoils).within(dotted(at)))]
                     )
-                    raise KitgenError([located.problem(("battles", b, "units", j, "captured"), message)])
                 booty[kind] -= n
                 stands = {**unit.stands, kind: unit.stands.get(kind, 0) + n}
                 unit = replace(unit, stands=dict(sorted(stands.items())))
@@ -1237,16 +1176,13 @@ def _naval_gunfire(
         ship = ships.get(ship_id)
         where = ("battles", b, "ships", k)
         if ship is None or not any(state.allied(ship["faction"], f, state.turn) for f in sides):
-            raise KitgenError(
-                [located.problem(where, f"battles[{b}].ships[{k}]: '{ship_id}' is no ship of a side in the battle")]
-            )
+            raise KitgenError([located.problem(where, msg.log_ship_not_in_battle(ship_id).within(dotted(where)))])
         if ship_id in fired:  # D.3: a ship's rating is its batteries for one battle a turn
-            message = f"battles[{b}].ships[{k}]: {ship['name']} has fired in a battle this turn already"
-            raise KitgenError([located.problem(where, message)])
+            raise KitgenError([located.problem(where, msg.log_ship_fired(ship["name"]).within(dotted(where)))])
         fired.add(ship_id)
         close = ship["hex"] == battle.hex or (board.is_sea(ship["hex"]) and board.adjacent(ship["hex"], battle.hex))
         if battle.hex not in coastal or not close:
-            message = f"battles[{b}].ships[{k}]: {ship['name']} in {ship['hex']} cannot fire into {battle.hex}; expected a ship at sea next to a coastal battle hex, or in its port (D.3)"
+            message = msg.log_ship_out_of_range(ship["name"], ship["hex"], battle.hex).within(dotted(where))
             raise KitgenError([located.problem(where, message)])
         notes.append(f"D.3 {ship['name']} fires in support in {battle.hex}: {ship.get('gunfire', 0)} batteries")
     return notes

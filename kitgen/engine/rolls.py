@@ -21,8 +21,8 @@ class BadRoll(Exception):
     """A roll given in the log that its dice cannot show; the replay reports it at its line."""
 
     def __init__(self, index: int, value: int, dice: str, low: int, high: int) -> None:
-        super().__init__(f"dice[{index}].value: found {value}, but {dice} rolls {low} to {high}")
-        self.index = index
+        super().__init__(index, value, dice)
+        self.index, self.value, self.dice, self.low, self.high = index, value, dice, low, high
 
 
 def roll(campaign: Campaign, log: TurnLog, purpose: str, dice: str) -> Roll:

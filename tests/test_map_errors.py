@@ -59,7 +59,8 @@ CASES = {
         "stations: [Berdichev, Zhitomirr]",
         0,
         "Zhitomirr",
-        "unknown station 'Zhitomirr'; expected a town of towns.yaml or a point of this file",
+        "found the unknown station 'Zhitomirr', expected a town of towns.yaml or a point of this file; "
+        "did you mean 'Zhitomir'",
     ),
     "unknown-terrain": Case(
         "map.yaml",
@@ -67,7 +68,7 @@ CASES = {
         "  - name: Bryansk forest\n    terrain: jungle",
         1,
         "jungle",
-        "unknown terrain 'jungle'; expected one of: open, forest, mountain, marsh",
+        "found the unknown terrain 'jungle', expected one of open, forest, mountain or marsh",
     ),
     "hex-size-zero": Case(
         "scenario.yaml", "hex_size_km: 30", "hex_size_km: 0", 0, "0", "found 0, expected more than 0"
@@ -162,8 +163,8 @@ def test_river_in_no_class(scenario_copy: Path, tmp_path: Path) -> None:
         assert result.returncode == 1, result.stderr
         assert "Traceback" not in result.stderr
         assert result.stderr.startswith(
-            f"{scenario_copy / 'geo' / 'rivers.geojson'}:{line}:{column}: features[28].properties.name: river "
-            "'Ilovlya' is in no class; expected it under rivers: major or crossable in map.yaml"
+            f"{scenario_copy / 'geo' / 'rivers.geojson'}:{line}:{column}: features[28].properties.name: found the "
+            "river 'Ilovlya' in no class; expected it under rivers: major or crossable in map.yaml"
         ), result.stderr
         assert result.stderr.strip().endswith("1 problem found")
     assert not (tmp_path / "out").exists()

@@ -759,6 +759,76 @@ def check_bad_source(source: str) -> str:
     return f"found '{source}', expected a seed section such as 'A', 'C.1' or 'II.D.3', or 'ruling:<id>'"
 
 
+# --- the map builder (kitgen.mapping.build) ----------------------------------------------
+
+
+@data("map.projection")
+def map_projection(parallels: list[float], reason: str) -> str:
+    return (
+        f"found standard parallels {parallels}, which PROJ cannot use ({reason}); "
+        "expected two latitudes of the map, on one side of the equator"
+    )
+
+
+@data("map.no_land")
+def map_no_land() -> str:
+    return "found no land at all; expected the coastline layer"
+
+
+@data("map.coast_short")
+def map_coast_short(have: tuple[float, float, float, float], need: tuple[float, float, float, float]) -> str:
+    """`have` and `need` are (west, east, south, north) in degrees."""
+    west, east, south, north = have
+    need_w, need_e, need_s, need_n = need
+    return (
+        f"found a layer covering lon {west:.2f} to {east:.2f}, lat {south:.2f} to {north:.2f}, but the map's frame "
+        f"reaches lon {need_w:.2f} to {need_e:.2f}, lat {need_s:.2f} to {need_n:.2f}; expected a coastline "
+        "layer for the whole map: run `make geodata` after changing map.yaml's extent"
+    )
+
+
+@data("map.hex_too_large")
+def map_hex_too_large(size: float, width: float, height: float, across: int, largest: float) -> str:
+    return (
+        f"found {size:g} km: the map ({width:.0f} x {height:.0f} km) would be under {across} hexes across; "
+        f"expected at most {largest:.0f} km"
+    )
+
+
+@data("map.hex_too_small")
+def map_hex_too_small(size: float, most: int, smallest: float) -> str:
+    return f"found {size:g} km: the map would have more than {most} hexes; expected at least {smallest:.1f} km"
+
+
+@data("map.town_outside")
+def map_town_outside(town: str, lat: float, lon: float, frame: tuple[float, float, float, float]) -> str:
+    """`frame` is the frame's (north, west, south, east) in degrees, at its corners."""
+    north, west, south, east = frame
+    return (
+        f"found {town} at lat {lat:g}, lon {lon:g}, which lies outside the map's frame (the projected rectangle "
+        f"through the midpoints of the edges of map.yaml's extent, from lat {north:.2f}, lon {west:.2f} at its "
+        f"north-west corner to lat {south:.2f}, lon {east:.2f} at its south-east); expected a position inside it, "
+        "or a larger extent"
+    )
+
+
+@data("map.unbridged_crossing")
+def map_unbridged_crossing(line: str, river: str, a: str, b: str) -> str:
+    return (
+        f"found {line} crossing the {river} (a major river) between {a} and {b}, where no bridge is listed; "
+        "expected a bridge entry for that stretch, or a waypoint that keeps the line on its bank"
+    )
+
+
+@data("map.no_rail_exit")
+def map_no_rail_exit(edge: str, limits: dict[str, str | None]) -> str:
+    given = ", ".join(f"{k} {v}" for k, v in limits.items() if v)
+    return (
+        f"found no railway that leaves the map by the {edge} edge{f' ({given})' if given else ''}; expected a rule "
+        "that selects at least one rail exit (a line through a place beyond that edge makes one)"
+    )
+
+
 # --- the command line ---------------------------------------------------------------------
 
 

@@ -152,7 +152,7 @@ def folder_not_folder(kind: str, what: str) -> str:
     return f"found {kind}; expected {what}"
 
 
-# --- YAML text ----------------------------------------------------------------------------
+# --- YAML text ---------------------------------------------------------------------------
 
 
 @data("yaml.not_utf8")
@@ -259,7 +259,7 @@ def yaml_not_finite(raw: str) -> str:
     return f"found {raw}, which is not a finite number; expected a number (or text in quotes)"
 
 
-# --- outputs ------------------------------------------------------------------------------
+# --- outputs -----------------------------------------------------------------------------
 
 
 @usage("out.not_regular")
@@ -296,7 +296,7 @@ def read_cannot_read(path: str, reason: str) -> str:
     return f"cannot read {path} ({reason})"
 
 
-# --- values of a data file (the models' checks) -----------------------------------------
+# --- values of a data file (the models' checks) ------------------------------------------
 
 
 @data("value.unknown_key")
@@ -478,7 +478,7 @@ def setup_off_map(place: str) -> str:
     return f"found '{place}', which lies off the map; expected a place on it"
 
 
-# --- cross-checks between the files of a scenario (kitgen.checks) ---------------------------
+# --- cross-checks between the files of a scenario (kitgen.checks) ------------------------
 
 
 def _twice(what: str, name: str, first: str) -> str:
@@ -673,7 +673,10 @@ def check_river_two_classes(name: str, first: str, second: str) -> str:
 
 @data("check.river_no_course")
 def check_river_no_course(name: str, courses: list[str]) -> str:
-    return f"found '{name}', which has no course in geo/rivers.geojson; expected a river drawn there{suggest(name, courses)}"
+    return (
+        f"found '{name}', which has no course in geo/rivers.geojson; expected a river drawn there"
+        f"{suggest(name, courses)}"
+    )
 
 
 @data("check.river_no_class")
@@ -703,12 +706,18 @@ def check_empty_slip() -> str:
 
 @data("check.strength_gap")
 def check_strength_gap(a_low: int, a_high: int, b_low: int, b_high: int) -> str:
-    return f"found rows {a_low}..{a_high} and {b_low}..{b_high}, which leave a gap; expected the next row to start at {a_high + 1}"
+    return (
+        f"found rows {a_low}..{a_high} and {b_low}..{b_high}, which leave a gap; "
+        f"expected the next row to start at {a_high + 1}"
+    )
 
 
 @data("check.strength_overlap")
 def check_strength_overlap(a_low: int, a_high: int, b_low: int, b_high: int) -> str:
-    return f"found rows {a_low}..{a_high} and {b_low}..{b_high}, which overlap; expected the next row to start at {a_high + 1}"
+    return (
+        f"found rows {a_low}..{a_high} and {b_low}..{b_high}, which overlap; "
+        f"expected the next row to start at {a_high + 1}"
+    )
 
 
 @data("check.low_above_high")
@@ -829,7 +838,93 @@ def map_no_rail_exit(edge: str, limits: dict[str, str | None]) -> str:
     )
 
 
-# --- the command line ---------------------------------------------------------------------
+# --- look-ups: arguments the rules do not know (kitgen lookup ...) -----------------------
+
+
+@usage("lookup.unknown_faction")
+def lookup_unknown_faction(value: str, factions: list[str]) -> str:
+    return unknown_name(value, factions, what="faction")
+
+
+@usage("lookup.unknown_town")
+def lookup_unknown_town(value: str, towns: list[str], other_names: list[str] | None = None) -> str:
+    names = [*towns, *(other_names or [])]
+    return (
+        f"found no town '{value}' in the VP table; expected a town's name, seed spelling or other name"
+        f"{suggest(value, names)}"
+    )
+
+
+@usage("lookup.unknown_commander")
+def lookup_unknown_commander(value: str, commanders: list[str], other_names: list[str] | None = None) -> str:
+    names = [*commanders, *(other_names or [])]
+    return (
+        f"found no commander '{value}' in the scenario; expected a commander's name or seed spelling"
+        f"{suggest(value, names)}"
+    )
+
+
+@usage("lookup.unknown_unit_type")
+def lookup_unknown_unit_type(value: str, types: list[str]) -> str:
+    return unknown_name(value, types, what="unit type")
+
+
+@usage("lookup.unknown_terrain")
+def lookup_unknown_terrain(value: str, terrains: list[str]) -> str:
+    return unknown_name(value, terrains, what="terrain")
+
+
+@usage("lookup.unknown_stand_kind")
+def lookup_unknown_stand_kind(value: str, kinds: list[str]) -> str:
+    return unknown_name(value, kinds, what="stand kind")
+
+
+@usage("lookup.unknown_modifier")
+def lookup_unknown_modifier(value: str, modifiers: list[str]) -> str:
+    return unknown_name(value, modifiers, what="modifier")
+
+
+@usage("lookup.no_threshold")
+def lookup_no_threshold(faction: str, factions: list[str]) -> str:
+    return f"found the faction '{faction}', which has no VP threshold; expected one of {one_of(factions)}"
+
+
+@usage("lookup.no_chart")
+def lookup_no_chart(faction: str, factions: list[str]) -> str:
+    return f"found the faction '{faction}', which has no reinforcement chart; expected one of {one_of(factions)}"
+
+
+@usage("lookup.roll_off_chart")
+def lookup_roll_off_chart(roll: int, dice: str, faces: int) -> str:
+    return f"found a roll of {roll}; expected a {dice} roll of 1 to {faces}"
+
+
+@usage("lookup.negative_vp")
+def lookup_negative_vp(total: int) -> str:
+    return f"found a VP total of {total}; expected 0 or more"
+
+
+@usage("lookup.negative_failures")
+def lookup_negative_failures(failures: int) -> str:
+    return f"found {failures} failures in a row; expected 0 or more"
+
+
+@usage("lookup.negative_stands")
+def lookup_negative_stands(lost: int, routed: int) -> str:
+    return f"found {lost} stands lost and {routed} routed; expected 0 or more of each"
+
+
+@usage("lookup.no_equipment_roll")
+def lookup_no_equipment_roll() -> str:
+    return "found no roll for the winner's lost equipment; expected one roll for each piece (II.B.3)"
+
+
+@usage("lookup.depot_use")
+def lookup_depot_use(use: int) -> str:
+    return f"found turn of use {use}; expected 1 or more (1 for the depot's first turn cut off)"
+
+
+# --- the command line --------------------------------------------------------------------
 
 
 @usage("arg.not_folder")

@@ -924,6 +924,28 @@ def lookup_depot_use(use: int) -> str:
     return f"found turn of use {use}; expected 1 or more (1 for the depot's first turn cut off)"
 
 
+# --- the printed kit: layouts and the booklet's template ---------------------------------
+
+
+@usage("layout.unknown_paper")
+def layout_unknown_paper(paper: str, papers: list[str]) -> str:
+    return unknown_name(paper, papers, what="paper")
+
+
+@data("booklet.unknown_ruling")
+def booklet_unknown_ruling(file: str, ruling: str, rulings: list[str]) -> str:
+    return (
+        f"found ruling('{file}', '{ruling}'), but {file}.yaml has no ruling '{ruling}'; "
+        f"expected one of {one_of(rulings)}{suggest(ruling, rulings)}"
+    )
+
+
+@data("booklet.rulings_left_out")
+def booklet_rulings_left_out(left: list[tuple[str, str]]) -> str:
+    shown = one_of([f"{file}.yaml {ruling}" for file, ruling in left])
+    return f"found no ruling(file, id) for {shown}; expected every ruling of the scenario printed where its rule is"
+
+
 # --- the command line --------------------------------------------------------------------
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from kitgen import messages as msg
+from kitgen.errors import UsageError
 from kitgen.model.scenario import Scenario
 from kitgen.rules import battle, command, events, movement, partisans, supply, transport, victory
 from kitgen.rules.dice import Dice, percent
@@ -19,7 +21,7 @@ def _faction(s: Scenario, name: str) -> str:
     for f in s.meta.factions:
         if key in (f.id, ident(f.name), ident(f.adjective)):
             return f.id
-    raise LookupError(f"unknown faction '{name}'; expected one of: {', '.join(f.id for f in s.meta.factions)}")
+    raise UsageError(msg.lookup_unknown_faction(name, [f.id for f in s.meta.factions]))
 
 
 def ordinal(n: int) -> str:
@@ -67,12 +69,8 @@ def load(s: Scenario, items: Mapping[str, int], carrier: transport.Carrier) -> s
 def town(s: Scenario, name: str) -> str:
     t = s.find_town(name)
     if t is None:
-        import difflib
-
-        names = [n for x in s.towns for n in x.names()]
-        close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-        hint = f"; did you mean {' or '.join(close)}?" if close else ""
-        raise LookupError(f"no town '{name}' in the VP table{hint}")
+        other = [n for x in s.towns for n in x.names()]
+        raise UsageError(msg.lookup_unknown_town(name, [x.name for x in s.towns], other))
     other = [n for n in t.names()[1:]]
     aka = f" (also {', '.join(other)})" if other else ""
     parts = []
@@ -120,7 +118,8 @@ def _obey_text(s: Scenario, target: int, failures: int) -> str:
 def commander(s: Scenario, name: str, failures: int = 0) -> str:
     c = s.find_commander(name)
     if c is None:
-        raise LookupError(f"no commander '{name}' in the scenario")
+        other = [n for x in s.commanders for n in x.names()]
+        raise UsageError(msg.lookup_unknown_commander(name, [x.name for x in s.commanders], other))
     faction = s.faction_name(c.faction)
     aka = f" (seed: {c.seed_name})" if c.seed_name else ""
     charisma = "charismatic (tabletop only, II.C.5)" if c.charismatic else "not charismatic"

@@ -7,11 +7,12 @@ problems of the others.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import BaseModel
 
+from kitgen import messages as msg
 from kitgen.errors import Problem
 from kitgen.model import rules as m
 from kitgen.model.forces import Cards, SetUp, UnitSpec
@@ -23,43 +24,53 @@ from kitgen.yamlsource import Loc, Located
 
 SECTION = re.compile(r"(II\.)?[A-E](\.\d+)*")
 
+Twice = Callable[[str, str], msg.Msg]
+"""A catalogue entry for a name given twice: (the name, its first spelling)."""
+Unknown = Callable[[str, list[str]], msg.Msg]
+"""A catalogue entry for a name not among the known ones: (the name, the known names)."""
+Missing = Callable[[list[str], list[str]], msg.Msg]
+"""A catalogue entry for keys left out: (the missing keys, every expected key)."""
+
 
 class _Report:
     def __init__(self, docs: dict[str, Located]) -> None:
         self.docs = docs
         self.problems: list[Problem] = []
 
-    def add(self, file: str, loc: Loc, message: str, *, key: bool = False) -> None:
-        where = dotted(loc)
-        self.problems.append(self.docs[file].problem(loc, f"{where}: {message}" if where else message, key=key))
+    def add(self, file: str, loc: Loc, message: msg.Msg, *, key: bool = False) -> None:
+        self.problems.append(self.docs[file].problem(loc, message.within(dotted(loc)), key=key))
 
-    def unique(self, file: str, entries: Iterable[tuple[Loc, str]], what: str) -> None:
+    def unique(self, file: str, entries: Iterable[tuple[Loc, str]], twice: Twice) -> None:
         seen: dict[str, str] = {}
         for loc, name in entries:
             k = name_key(name)
             if k in seen:
-                self.add(file, loc, f"{what} '{name}' is given twice (first as '{seen[k]}')")
+                self.add(file, loc, twice(name, seen[k]))
             else:
                 seen[k] = name
 
-    def known(self, file: str, loc: Loc, value: str, allowed: Iterable[str], what: str, *, key: bool = False) -> None:
+    def known(
+        self, file: str, loc: Loc, value: str, allowed: Iterable[str], unknown: Unknown, *, key: bool = False
+    ) -> None:
         allowed = list(allowed)
         if value not in allowed:
-            self.add(file, loc, f"unknown {what} '{value}'; expected one of: {', '.join(allowed)}", key=key)
+            self.add(file, loc, unknown(value, allowed), key=key)
 
-    def keys_exactly(self, file: str, loc: Loc, given: Iterable[str], expected: list[str], what: str) -> None:
+    def keys_exactly(
+        self, file: str, loc: Loc, given: Iterable[str], expected: list[str], unknown: Unknown, missing: Missing
+    ) -> None:
         given = list(given)
         for k in given:
-            self.known(file, loc + (k,), k, expected, what, key=True)
-        missing = [k for k in expected if k not in given]
-        if missing:
-            self.add(file, loc, f"{what} missing: {', '.join(missing)}")
+            self.known(file, loc + (k,), k, expected, unknown, key=True)
+        left_out = [k for k in expected if k not in given]
+        if left_out:
+            self.add(file, loc, missing(left_out, expected))
 
     def faces(self, file: str, loc: Loc, values: Iterable[int], dice: str) -> None:
         d = Dice.parse(dice)
         for v in values:
             if not d.low <= v <= d.high:
-                self.add(file, loc, f"found {v}, but {dice} only rolls {d.low} to {d.high}")
+                self.add(file, loc, msg.check_roll_off_die(v, dice, d.low, d.high))
 
 
 def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> list[Problem]:
@@ -71,7 +82,11 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
     transport: m.TransportRules | None = get("transport.yaml")
     rulings = _rulings(r, parts)
     if meta:
-        r.unique("scenario.yaml", ((("factions", i, "id"), f.id) for i, f in enumerate(meta.factions)), "faction")
+        r.unique(
+            "scenario.yaml",
+            ((("factions", i, "id"), f.id) for i, f in enumerate(meta.factions)),
+            msg.check_duplicate_faction,
+        )
         factions = [f.id for f in meta.factions]
         scoring = [f.id for f in meta.factions if f.scores_vp]
         if towns := get("towns.yaml"):
@@ -81,7 +96,13 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
         if victory := get("victory.yaml"):
             _check_victory(r, victory, factions, scoring)
         if partisans := get("partisans.yaml"):
-            r.known("partisans.yaml", ("artillery_cap_faction",), partisans.artillery_cap_faction, factions, "faction")
+            r.known(
+                "partisans.yaml",
+                ("artillery_cap_faction",),
+                partisans.artillery_cap_faction,
+                factions,
+                msg.check_unknown_faction,
+            )
     if movement:
         _check_movement(r, movement, rulings)
         if transport:
@@ -89,7 +110,7 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
     if transport and (supply := get("supply.yaml")):
         stands = [k.id for k in transport.stands]
         for i, a in enumerate(supply.ammo):
-            r.known("supply.yaml", ("ammo", i, "stand"), a.stand, stands, "stand kind")
+            r.known("supply.yaml", ("ammo", i, "stand"), a.stand, stands, msg.check_unknown_stand_kind)
     if railways := get("railways.yaml"):
         _check_railways(r, railways, get("towns.yaml"))
     if map_data := get("map.yaml"):
@@ -109,11 +130,7 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
         for side in ("winner", "loser"):
             part = getattr(battle, side)
             if part.permanent_pct + part.return_pct != 100:
-                r.add(
-                    "battle.yaml",
-                    (side,),
-                    f"permanent_pct {part.permanent_pct} + return_pct {part.return_pct} must make 100",
-                )
+                r.add("battle.yaml", (side,), msg.check_losses_not_100(part.permanent_pct, part.return_pct))
     return r.problems
 
 
@@ -129,38 +146,43 @@ def _names(table: str, entries: Iterable[Any]) -> Iterable[tuple[Loc, str]]:
 
 
 def _check_towns(r: _Report, table: TownTable, scoring: list[str]) -> None:
-    r.unique("towns.yaml", _names("towns", table.towns), "town name")
+    r.unique("towns.yaml", _names("towns", table.towns), msg.check_duplicate_town)
     for i, t in enumerate(table.towns):
         if t is not None:
-            r.keys_exactly("towns.yaml", ("towns", i, "vp"), t.vp, scoring, "faction")
+            r.keys_exactly(
+                "towns.yaml",
+                ("towns", i, "vp"),
+                t.vp,
+                scoring,
+                msg.check_unknown_scoring_faction,
+                msg.check_missing_factions,
+            )
 
 
 def _check_railways(r: _Report, net: RailNet, towns: TownTable | None) -> None:
     f = "railways.yaml"
-    town_names = {name_key(n) for t in (towns.towns if towns else []) if t is not None for n in t.names()}
+    spelt = [n for t in (towns.towns if towns else []) if t is not None for n in t.names()]
+    town_names = {name_key(n) for n in spelt}
     points = {name_key(p.name) for p in net.points}
     for i, p in enumerate(net.points):
         if name_key(p.name) in town_names:
-            r.add(f, ("points", i, "name"), f"'{p.name}' is a town of towns.yaml; a point must have another name")
-    r.unique(f, ((("points", i, "name"), p.name) for i, p in enumerate(net.points)), "point")
+            r.add(f, ("points", i, "name"), msg.check_point_is_town(p.name))
+    r.unique(f, ((("points", i, "name"), p.name) for i, p in enumerate(net.points)), msg.check_duplicate_point)
     known = town_names | points
+    stations = spelt + [p.name for p in net.points]
     for i, line in enumerate(net.lines):
         keys = [name_key(st) for st in line.stations]
         if towns is not None and None not in towns.towns:  # else a broken town would cascade here
             for j, station in enumerate(line.stations):
                 if keys[j] not in known:
-                    r.add(
-                        f,
-                        ("lines", i, "stations", j),
-                        f"unknown station '{station}'; expected a town of towns.yaml or a point of this file",
-                    )
+                    r.add(f, ("lines", i, "stations", j), msg.check_unknown_station(station, stations))
         for j, bridge in enumerate(line.bridges):
             a, b = (name_key(n) for n in bridge.between)
             if not any({a, b} == {x, y} for x, y in zip(keys, keys[1:], strict=False)):
                 r.add(
                     f,
                     ("lines", i, "bridges", j, "between"),
-                    f"{bridge.between[0]} and {bridge.between[1]} are not consecutive stations of this line",
+                    msg.check_bridge_not_consecutive(bridge.between[0], bridge.between[1]),
                 )
 
 
@@ -171,36 +193,35 @@ def _check_map(r: _Report, data: MapData, parts: dict[str, BaseModel]) -> None:
     railways: RailNet | None = get("railways.yaml")
     movement: m.MovementRules | None = get("movement.yaml")
     meta: ScenarioMeta | None = get("scenario.yaml")
-    town_names = {name_key(n) for t in (towns.towns if towns else []) if t is not None for n in t.names()}
+    good_towns = [t for t in (towns.towns if towns else []) if t is not None]
+    town_names = {name_key(n) for t in good_towns for n in t.names()}
     rail_points = {name_key(p.name) for p in (railways.points if railways else [])}
     for i, p in enumerate(data.points):
         if name_key(p.name) in town_names | rail_points:
-            r.add(f, ("points", i, "name"), f"'{p.name}' is already a town or railway point; use that name in roads")
-    r.unique(f, ((("points", i, "name"), p.name) for i, p in enumerate(data.points)), "point")
+            r.add(f, ("points", i, "name"), msg.check_map_point_taken(p.name))
+    r.unique(f, ((("points", i, "name"), p.name) for i, p in enumerate(data.points)), msg.check_duplicate_point)
     complete = towns is not None and None not in towns.towns and railways is not None
     if complete:
         places = town_names | rail_points | {name_key(p.name) for p in data.points}
+        spelt = [n for t in good_towns for n in t.names()]
+        spelt += [p.name for p in (railways.points if railways else [])] + [p.name for p in data.points]
         for i, road in enumerate(data.roads):
             for j, name in enumerate(road.through):
                 if name_key(name) not in places:
-                    r.add(
-                        f,
-                        ("roads", i, "through", j),
-                        f"unknown place '{name}'; expected a town, a railway point or a point of this file",
-                    )
+                    r.add(f, ("roads", i, "through", j), msg.check_unknown_place(name, spelt))
     if movement:
         terrains = [t.id for t in movement.terrain]
-        r.known(f, ("default_terrain",), data.default_terrain, terrains, "terrain")
+        r.known(f, ("default_terrain",), data.default_terrain, terrains, msg.check_unknown_terrain)
         for i, area in enumerate(data.terrain_areas):
-            r.known(f, ("terrain_areas", i, "terrain"), area.terrain, terrains, "terrain")
+            r.known(f, ("terrain_areas", i, "terrain"), area.terrain, terrains, msg.check_unknown_terrain)
     if meta:
         factions = [x.id for x in meta.factions]
         for x in factions:
             if not data.supply_sources.get(x):
                 where = ("supply_sources", x) if x in data.supply_sources else ("supply_sources",)
-                r.add(f, where, f"no supply sources for {x}; expected at least one for each faction (B.3)")
+                r.add(f, where, msg.check_no_supply_sources(x))
         for faction, sources in data.supply_sources.items():
-            r.known(f, ("supply_sources", faction), faction, factions, "faction", key=True)
+            r.known(f, ("supply_sources", faction), faction, factions, msg.check_unknown_faction, key=True)
             for i, source in enumerate(sources):
                 named = {"town": source.town, **source.limits()}
                 for key, town_name in named.items():
@@ -213,32 +234,35 @@ def _check_map(r: _Report, data: MapData, parts: dict[str, BaseModel]) -> None:
                         r.add(
                             f,
                             ("supply_sources", faction, i, key),
-                            f"unknown town '{town_name}'; expected a town of towns.yaml",
+                            msg.check_unknown_town(
+                                town_name, [t.name for t in good_towns], [n for t in good_towns for n in t.names()]
+                            ),
                         )
     for name in ("coast", "rivers"):
         _check_layer(r, f"geo/{name}.geojson", get(f"geo/{name}.geojson"), name)
     courses: FeatureCollection | None = get("geo/rivers.geojson")
     classes = {"major": data.rivers.major, "crossable": data.rivers.crossable}
     in_class = {name_key(n): c for c, names in classes.items() for n in names}
+    drawn = [x.properties.name for x in courses.features] if courses is not None else []
     for c, names in classes.items():
         for j, name in enumerate(names):
             other = in_class[name_key(name)]
             if other != c:
-                r.add(f, ("rivers", c, j), f"'{name}' is both {other} and {c}; a river has one class")
-            if courses is not None and name_key(name) not in {name_key(x.properties.name) for x in courses.features}:
-                r.add(f, ("rivers", c, j), f"'{name}' has no course in geo/rivers.geojson")
+                r.add(f, ("rivers", c, j), msg.check_river_two_classes(name, other, c))
+            if courses is not None and name_key(name) not in {name_key(x) for x in drawn}:
+                r.add(f, ("rivers", c, j), msg.check_river_no_course(name, drawn))
     if courses is not None:
         r.unique(
             "geo/rivers.geojson",
             ((("features", i, "properties", "name"), x.properties.name) for i, x in enumerate(courses.features)),
-            "river",
+            msg.check_duplicate_river,
         )
         for i, feature in enumerate(courses.features):
             if name_key(feature.properties.name) not in in_class:
                 r.add(
                     "geo/rivers.geojson",
                     ("features", i, "properties", "name"),
-                    f"river '{feature.properties.name}' is in no class; expected it under rivers: major or crossable in map.yaml",
+                    msg.check_river_no_class(feature.properties.name),
                 )
 
 
@@ -261,28 +285,33 @@ class _Known:
         good_towns = towns is not None and None not in towns.towns and _distinct(towns.towns)
         self.towns = [t.name for t in towns.towns] if towns and good_towns else None
         self.places: set[str] | None = None
+        self.place_names: list[str] = []
         if towns and good_towns and railways and map_data:
-            self.places = {name_key(n) for t in towns.towns for n in t.names()}
-            self.places |= {name_key(p.name) for p in railways.points}
-            self.places |= {name_key(p.name) for p in map_data.points}
+            self.place_names = [n for t in towns.towns for n in t.names()]
+            self.place_names += [p.name for p in railways.points] + [p.name for p in map_data.points]
+            self.places = {name_key(n) for n in self.place_names}
         self.commanders = None
+        self.commander_names: list[str] = []
+        self.other_commander_names: list[str] = []
         if commanders is not None and None not in commanders.commanders and _distinct(commanders.commanders):
             self.commanders = {name_key(n): c.faction for c in commanders.commanders for n in c.names()}
+            self.commander_names = [c.name for c in commanders.commanders]
+            self.other_commander_names = [n for c in commanders.commanders for n in c.names()]
 
     def spec(self, r: _Report, file: str, loc: Loc, spec: UnitSpec) -> None:
         if self.unit_types is not None:
-            r.known(file, loc + ("type",), spec.type, self.unit_types, "unit type")
+            r.known(file, loc + ("type",), spec.type, self.unit_types, msg.check_unknown_unit_type)
         if self.stands is not None:
             for kind in spec.stands:
-                r.known(file, loc + ("stands", kind), kind, self.stands, "stand kind", key=True)
+                r.known(file, loc + ("stands", kind), kind, self.stands, msg.check_unknown_stand_kind, key=True)
 
     def place(self, r: _Report, file: str, loc: Loc, name: str | None) -> None:
         if name is not None and self.places is not None and name_key(name) not in self.places:
-            r.add(file, loc, f"unknown place '{name}'; expected a town, a railway point or a map point")
+            r.add(file, loc, msg.check_unknown_place(name, self.place_names))
 
     def faction(self, r: _Report, file: str, loc: Loc, faction: str | None, *, all_ok: bool = False) -> None:
         if faction is not None and self.factions is not None:
-            r.known(file, loc, faction, self.factions + (["all"] if all_ok else []), "faction")
+            r.known(file, loc, faction, self.factions + (["all"] if all_ok else []), msg.check_unknown_faction)
 
 
 def check_setup(parts: dict[str, BaseModel], docs: dict[str, Located], setup: SetUp, file: str) -> list[Problem]:
@@ -303,7 +332,7 @@ def _check_setup(r: _Report, f: str, setup: SetUp, parts: dict[str, BaseModel]) 
     ids = [(("units", i, "id"), u.id) for i, u in enumerate(setup.units)]
     ids += [(("trains", i, "id"), t.id) for i, t in enumerate(setup.trains)]
     ids += [(("ships", i, "id"), x.id) for i, x in enumerate(setup.ships)]
-    r.unique(f, ids, "id")
+    r.unique(f, ids, msg.check_duplicate_id)
     with_commander: dict[str, str] = {}
     for i, u in enumerate(setup.units):
         k.spec(r, f, ("units", i), u)
@@ -311,18 +340,13 @@ def _check_setup(r: _Report, f: str, setup: SetUp, parts: dict[str, BaseModel]) 
         k.place(r, f, ("units", i, "at"), u.at)
         if u.commander and k.commanders is not None:
             faction = k.commanders.get(name_key(u.commander))
+            where = ("units", i, "commander")
             if faction is None:
-                r.add(
-                    f, ("units", i, "commander"), f"unknown commander '{u.commander}'; expected one of commanders.yaml"
-                )
+                r.add(f, where, msg.check_unknown_commander(u.commander, k.commander_names, k.other_commander_names))
             elif faction != u.faction and faction in (k.factions or [faction]):  # else commanders.yaml says
-                r.add(f, ("units", i, "commander"), f"{u.commander} commands for the {faction}, not the {u.faction}")
+                r.add(f, where, msg.check_commander_wrong_faction(u.commander, faction, u.faction))
             elif name_key(u.commander) in with_commander:
-                r.add(
-                    f,
-                    ("units", i, "commander"),
-                    f"{u.commander} is already with {with_commander[name_key(u.commander)]}",
-                )
+                r.add(f, where, msg.check_commander_twice(u.commander, with_commander[name_key(u.commander)]))
             else:
                 with_commander[name_key(u.commander)] = u.id
     for table in ("trains", "ships", "depots"):
@@ -335,9 +359,9 @@ def _check_setup(r: _Report, f: str, setup: SetUp, parts: dict[str, BaseModel]) 
         for j, faction in enumerate(alliance.factions):
             k.faction(r, f, ("alliances", i, "factions", j), faction)
         if len(set(alliance.factions)) < 2:
-            r.add(f, ("alliances", i, "factions"), "an alliance is of two different factions")
+            r.add(f, ("alliances", i, "factions"), msg.check_alliance_of_one(alliance.factions))
     if k.towns is not None:
-        r.keys_exactly(f, ("owners",), setup.owners, k.towns, "town")
+        r.keys_exactly(f, ("owners",), setup.owners, k.towns, msg.check_unknown_town, msg.check_missing_towns)
         for town, owner in setup.owners.items():
             if owner != "none":
                 k.faction(r, f, ("owners", town), owner)
@@ -346,7 +370,7 @@ def _check_setup(r: _Report, f: str, setup: SetUp, parts: dict[str, BaseModel]) 
 def _check_cards(r: _Report, cards: Cards, parts: dict[str, BaseModel]) -> None:
     f = "cards.yaml"
     k = _Known(parts)
-    r.unique(f, ((("events", i, "id"), c.id) for i, c in enumerate(cards.events)), "event card")
+    r.unique(f, ((("events", i, "id"), c.id) for i, c in enumerate(cards.events)), msg.check_duplicate_card)
     for i, card in enumerate(cards.events):
         for j, e in enumerate(card.effects):
             loc = ("events", i, "effects", j)
@@ -357,29 +381,30 @@ def _check_cards(r: _Report, cards: Cards, parts: dict[str, BaseModel]) -> None:
             for n, spec in enumerate(e.units):
                 k.spec(r, f, loc + ("units", n), spec)
             if e.stand is not None and k.stands is not None:
-                r.known(f, loc + ("stand",), e.stand, k.stands, "stand kind")
+                r.known(f, loc + ("stand",), e.stand, k.stands, msg.check_unknown_stand_kind)
             if e.unit_types and k.unit_types is not None:
                 for n, t in enumerate(e.unit_types):
-                    r.known(f, loc + ("unit_types", n), t, k.unit_types, "unit type")
+                    r.known(f, loc + ("unit_types", n), t, k.unit_types, msg.check_unknown_unit_type)
     for faction, pile in cards.piles.items():
         k.faction(r, f, ("piles", faction), faction)
-        r.unique(f, ((("piles", faction, i, "id"), x.id) for i, x in enumerate(pile)), "slip")
+        r.unique(f, ((("piles", faction, i, "id"), x.id) for i, x in enumerate(pile)), msg.check_duplicate_slip)
         for i, slip in enumerate(pile):
             for n, spec in enumerate(slip.units):
                 k.spec(r, f, ("piles", faction, i, "units", n), spec)
             if k.stands is not None:
                 for kind in slip.replacements:
-                    r.known(f, ("piles", faction, i, "replacements", kind), kind, k.stands, "stand kind", key=True)
+                    where = ("piles", faction, i, "replacements", kind)
+                    r.known(f, where, kind, k.stands, msg.check_unknown_stand_kind, key=True)
             if not slip.units and not slip.replacements:
-                r.add(f, ("piles", faction, i), "a slip brings units, replacements or both; found neither")
+                r.add(f, ("piles", faction, i), msg.check_empty_slip())
     rows = sorted(enumerate(cards.makhnovist_strength), key=lambda x: x[1].low)
     for (_, a), (j, b) in zip(rows, rows[1:], strict=False):
         if b.low != a.high + 1:
-            gap = "overlap" if b.low <= a.high else "gap"
-            r.add(f, ("makhnovist_strength", j, "low"), f"rows {a.low}..{a.high} and {b.low}..{b.high} leave a {gap}")
+            leave = msg.check_strength_overlap if b.low <= a.high else msg.check_strength_gap
+            r.add(f, ("makhnovist_strength", j, "low"), leave(a.low, a.high, b.low, b.high))
     for i, row in enumerate(cards.makhnovist_strength):
         if row.low > row.high:
-            r.add(f, ("makhnovist_strength", i, "low"), f"low {row.low} is above high {row.high}")
+            r.add(f, ("makhnovist_strength", i, "low"), msg.check_low_above_high(row.low, row.high))
         for n, spec in enumerate(row.units):
             k.spec(r, f, ("makhnovist_strength", i, "units", n), spec)
 
@@ -387,73 +412,67 @@ def _check_cards(r: _Report, cards: Cards, parts: dict[str, BaseModel]) -> None:
 def _check_layer(r: _Report, file: str, layer: FeatureCollection | None, kind: str) -> None:
     if layer is None:
         return
-    expected = ("Polygon", "MultiPolygon") if kind == "coast" else ("LineString",)
+    expected = ["Polygon", "MultiPolygon"] if kind == "coast" else ["LineString"]
     for i, feature in enumerate(layer.features):
         if feature.geometry.type not in expected:
-            r.add(
-                file,
-                ("features", i, "geometry", "type"),
-                f"found {feature.geometry.type}, expected {' or '.join(expected)}",
-            )
+            r.add(file, ("features", i, "geometry", "type"), msg.check_geometry_type(feature.geometry.type, expected))
 
 
 def _check_commanders(r: _Report, table: CommanderTable, factions: list[str]) -> None:
-    r.unique("commanders.yaml", _names("commanders", table.commanders), "commander")
+    r.unique("commanders.yaml", _names("commanders", table.commanders), msg.check_duplicate_commander)
     for i, c in enumerate(table.commanders):
         if c is not None:
-            r.known("commanders.yaml", ("commanders", i, "faction"), c.faction, factions, "faction")
+            r.known("commanders.yaml", ("commanders", i, "faction"), c.faction, factions, msg.check_unknown_faction)
 
 
 def _check_victory(r: _Report, v: m.VictoryRules, factions: list[str], scoring: list[str]) -> None:
     f = "victory.yaml"
-    r.keys_exactly(f, ("thresholds",), v.thresholds, scoring, "faction")
+    unknown, missing = msg.check_unknown_scoring_faction, msg.check_missing_factions
+    r.keys_exactly(f, ("thresholds",), v.thresholds, scoring, unknown, missing)
     for fid in v.bonus:
-        r.known(f, ("bonus", fid), fid, scoring, "faction", key=True)
+        r.known(f, ("bonus", fid), fid, scoring, unknown, key=True)
     chart = v.reinforcement_chart
-    r.keys_exactly(f, ("reinforcement_chart", "draws"), chart.draws, scoring, "faction")
+    r.keys_exactly(f, ("reinforcement_chart", "draws"), chart.draws, scoring, unknown, missing)
     faces = Dice.parse(chart.roll)
     for fid, draws in chart.draws.items():
         if faces.count != 1 or len(draws) != faces.sides:
-            r.add(
-                f,
-                ("reinforcement_chart", "draws", fid),
-                f"found {len(draws)} entries, expected one for each face of {chart.roll}",
-            )
-    r.known(f, ("makhnovist_strength", "faction"), v.makhnovist_strength.faction, factions, "faction")
+            r.add(f, ("reinforcement_chart", "draws", fid), msg.check_chart_faces(len(draws), chart.roll))
+    makhnovists = v.makhnovist_strength.faction
+    r.known(f, ("makhnovist_strength", "faction"), makhnovists, factions, msg.check_unknown_faction)
 
 
 def _check_movement(r: _Report, mv: m.MovementRules, rulings: list[str] | None) -> None:
     f = "movement.yaml"
     terrain = [t.id for t in mv.terrain]
-    r.unique(f, ((("terrain", i, "id"), t.id) for i, t in enumerate(mv.terrain)), "terrain")
-    r.unique(f, ((("unit_types", i, "id"), u.id) for i, u in enumerate(mv.unit_types)), "unit type")
+    r.unique(f, ((("terrain", i, "id"), t.id) for i, t in enumerate(mv.terrain)), msg.check_duplicate_terrain)
+    r.unique(f, ((("unit_types", i, "id"), u.id) for i, u in enumerate(mv.unit_types)), msg.check_duplicate_unit_type)
     tabled = [u.id for u in mv.unit_types if u.moves_as is None]
     for i, u in enumerate(mv.unit_types):
         loc: Loc = ("unit_types", i)
+        given = {"mp": u.mp, "cost": u.cost, "crossable_river": u.crossable_river, "rail_only": u.rail_only or None}
         if u.moves_as is not None:
-            if u.mp is not None or u.cost is not None or u.crossable_river is not None or u.rail_only:
-                r.add(
-                    f,
-                    loc,
-                    f"unit type '{u.id}' moves as '{u.moves_as}': it takes no mp, cost, crossable_river or rail_only",
-                )
-            r.known(f, loc + ("moves_as",), u.moves_as, [t for t in tabled if t != u.id], "unit type to move as")
+            if extra := [key for key, value in given.items() if value is not None]:
+                r.add(f, loc, msg.check_moves_as_extra(u.id, u.moves_as, extra))
+            others = [t for t in tabled if t != u.id]
+            r.known(f, loc + ("moves_as",), u.moves_as, others, msg.check_unknown_moves_as)
         elif u.mp is None:
-            r.add(f, loc, f"unit type '{u.id}' needs mp (or moves_as another type)")
+            r.add(f, loc, msg.check_needs_mp(u.id))
         elif u.rail_only:
-            if u.cost is not None or u.crossable_river is not None:
-                r.add(f, loc, f"unit type '{u.id}' is rail_only, so it takes no cost or crossable_river")
+            if extra := [key for key in ("cost", "crossable_river") if given[key] is not None]:
+                r.add(f, loc, msg.check_rail_only_extra(u.id, extra))
         else:
             if u.cost is None:
-                r.add(f, loc, f"unit type '{u.id}' needs cost: one entry per terrain ({', '.join(terrain)})")
+                r.add(f, loc, msg.check_needs_cost(u.id, terrain))
             else:
-                r.keys_exactly(f, loc + ("cost",), u.cost, terrain, "terrain")
+                r.keys_exactly(
+                    f, loc + ("cost",), u.cost, terrain, msg.check_unknown_terrain, msg.check_missing_terrains
+                )
             if u.crossable_river is None:
-                r.add(f, loc, f"unit type '{u.id}' needs crossable_river: the extra MP (or 'p*')")
+                r.add(f, loc, msg.check_needs_crossable_river(u.id))
         _check_source(r, f, loc + ("source",), u.source, rulings)
     types = [u.id for u in mv.unit_types]
     for i, b in enumerate(mv.breakdown):
-        r.known(f, ("breakdown", i, "unit_type"), b.unit_type, types, "unit type")
+        r.known(f, ("breakdown", i, "unit_type"), b.unit_type, types, msg.check_unknown_unit_type)
         r.faces(f, ("breakdown", i, "fails_on"), b.fails_on, b.roll)
         _check_source(r, f, ("breakdown", i, "source"), b.source, rulings)
 
@@ -462,11 +481,11 @@ def _check_transport(r: _Report, t: m.TransportRules, mv: m.MovementRules, rulin
     f = "transport.yaml"
     types = [u.id for u in mv.unit_types]
     rail = [u.id for u in mv.unit_types if u.rail_only]
-    r.unique(f, ((("stands", i, "id"), k.id) for i, k in enumerate(t.stands)), "stand kind")
-    r.known(f, ("train", "unit_type"), t.train.unit_type, rail, "rail_only unit type")
+    r.unique(f, ((("stands", i, "id"), k.id) for i, k in enumerate(t.stands)), msg.check_duplicate_stand_kind)
+    r.known(f, ("train", "unit_type"), t.train.unit_type, rail, msg.check_unknown_rail_unit_type)
     for key in ("repair_unit_types", "wreck_unit_types"):
         for i, u in enumerate(getattr(t.track, key)):
-            r.known(f, ("track", key, i), u, types, "unit type")
+            r.known(f, ("track", key, i), u, types, msg.check_unknown_unit_type)
     for i, k in enumerate(t.stands):
         _check_source(r, f, ("stands", i, "source"), k.source, rulings)
 
@@ -479,7 +498,7 @@ def _rulings(r: _Report, parts: dict[str, BaseModel]) -> list[str] | None:
     for file, part in parts.items():
         for i, ruling in enumerate(getattr(part, "rulings", [])):
             if ruling.id in ids:
-                r.add(file, ("rulings", i, "id"), f"ruling '{ruling.id}' is given twice")
+                r.add(file, ("rulings", i, "id"), msg.check_duplicate_ruling(ruling.id))
             ids.append(ruling.id)
     with_rulings = [f for f, (_, model) in SCENARIO_FILES.items() if "rulings" in model.model_fields]
     return ids if all(f in parts for f in with_rulings) else None
@@ -489,6 +508,6 @@ def _check_source(r: _Report, file: str, loc: Loc, source: str, rulings: list[st
     """A source is a seed section (A, A.4, II.D.3) or `ruling:<id>` of a ruling in the scenario."""
     if source.startswith("ruling:"):
         if rulings is not None:
-            r.known(file, loc, source.removeprefix("ruling:"), rulings, "ruling")
+            r.known(file, loc, source.removeprefix("ruling:"), rulings, msg.check_unknown_ruling)
     elif not SECTION.fullmatch(source):
-        r.add(file, loc, f"found '{source}', expected a seed section such as 'A', 'C.1' or 'II.D.3', or 'ruling:<id>'")
+        r.add(file, loc, msg.check_bad_source(source))

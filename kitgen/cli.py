@@ -491,9 +491,6 @@ def main() -> None:
     except UsageError as exc:
         typer.echo(f"kitgen: {exc.msg.text}", err=True)
         sys.exit(2)
-    except LookupError as exc:  # a look-up's argument the rules do not know
-        typer.echo(f"kitgen: {exc.args[0] if exc.args else exc}", err=True)
-        sys.exit(2)
     except OSError as exc:
         from kitgen import messages as msg
 

@@ -16,7 +16,7 @@ from kitgen.model import rules
 from kitgen.model.forces import Cards, SetUp
 from kitgen.model.geography import FeatureCollection, MapData
 from kitgen.model.scenario import CommanderTable, RailNet, Scenario, ScenarioMeta, TownTable
-from kitgen.validation import validate
+from kitgen.validation import dotted, validate
 from kitgen.yamlsource import Located, parse_yaml
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def scenario_parts(scenario: Scenario) -> dict[str, BaseModel]:
 
 def map_problems(docs: dict[str, Located], issues: list[MapIssue]) -> list[Problem]:
     """What the map builder found wrong, placed in the files it came from."""
-    return [docs[i.file].problem(i.loc, msg.legacy(i.message)) for i in issues]
+    return [docs[i.file].problem(i.loc, i.message.within(dotted(i.loc))) for i in issues]
 
 
 def load_scenario_parts(name_or_path: str | Path) -> tuple[Scenario, dict[str, Located], dict[str, BaseModel]]:

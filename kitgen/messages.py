@@ -72,7 +72,7 @@ def note(code: str) -> Callable[[Callable[P, str]], Callable[P, Msg]]:
 
 def suggest(value: object, choices: Iterable[str]) -> str:
     """'; did you mean 'Kiev'?' for the closest names, or '' when nothing is close."""
-    close = difflib.get_close_matches(str(value), list(choices), n=3, cutoff=0.6)
+    close = difflib.get_close_matches(str(value), list(dict.fromkeys(choices)), n=3, cutoff=0.6)
     if not close:
         return ""
     return "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
@@ -90,10 +90,14 @@ def one_of(choices: Iterable[str], *, limit: int = 12) -> str:
     return ", ".join(shown[:-1]) + (f", {shown[-1]}{more}" if more else f" or {shown[-1]}")
 
 
-def unknown_name(value: object, choices: Iterable[str]) -> str:
-    """ "found 'Kief', expected one of ...; did you mean 'Kiev'?" (the names, then the closest)."""
+def unknown_name(value: object, choices: Iterable[str], *, what: str = "", also: Iterable[str] = ()) -> str:
+    """ "found 'Kief', expected one of ...; did you mean 'Kiev'?" (the names, then the closest).
+
+    `what` names the kind of thing ("found the unknown town 'Kief'"); `also` are more names to
+    suggest from without listing them (a town's other spellings)."""
     names = list(choices)
-    return f"found '{value}', expected one of {one_of(names)}{suggest(value, names)}"
+    found = f"the unknown {what} '{value}'" if what else f"'{value}'"
+    return f"found {found}, expected one of {one_of(names)}{suggest(value, [*names, *also])}"
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -148,7 +152,7 @@ def folder_not_folder(kind: str, what: str) -> str:
     return f"found {kind}; expected {what}"
 
 
-# --- YAML text ----------------------------------------------------------------------------
+# --- YAML text ---------------------------------------------------------------------------
 
 
 @data("yaml.not_utf8")
@@ -255,7 +259,7 @@ def yaml_not_finite(raw: str) -> str:
     return f"found {raw}, which is not a finite number; expected a number (or text in quotes)"
 
 
-# --- outputs ------------------------------------------------------------------------------
+# --- outputs -----------------------------------------------------------------------------
 
 
 @usage("out.not_regular")
@@ -292,7 +296,7 @@ def read_cannot_read(path: str, reason: str) -> str:
     return f"cannot read {path} ({reason})"
 
 
-# --- values of a data file (the models' checks) -----------------------------------------
+# --- values of a data file (the models' checks) ------------------------------------------
 
 
 @data("value.unknown_key")
@@ -474,7 +478,475 @@ def setup_off_map(place: str) -> str:
     return f"found '{place}', which lies off the map; expected a place on it"
 
 
-# --- the command line ---------------------------------------------------------------------
+# --- cross-checks between the files of a scenario (kitgen.checks) ------------------------
+
+
+def _twice(what: str, name: str, first: str) -> str:
+    spelt = f" (first as '{first}')" if first != name else ""
+    return f"found the {what} '{name}' a second time{spelt}; expected each {what} once"
+
+
+@data("check.duplicate_faction")
+def check_duplicate_faction(name: str, first: str) -> str:
+    return _twice("faction", name, first)
+
+
+@data("check.duplicate_town")
+def check_duplicate_town(name: str, first: str) -> str:
+    return _twice("town name", name, first)
+
+
+@data("check.duplicate_commander")
+def check_duplicate_commander(name: str, first: str) -> str:
+    return _twice("commander", name, first)
+
+
+@data("check.duplicate_point")
+def check_duplicate_point(name: str, first: str) -> str:
+    return _twice("point", name, first)
+
+
+@data("check.duplicate_river")
+def check_duplicate_river(name: str, first: str) -> str:
+    return _twice("river", name, first)
+
+
+@data("check.duplicate_id")
+def check_duplicate_id(name: str, first: str) -> str:
+    return _twice("id", name, first)
+
+
+@data("check.duplicate_card")
+def check_duplicate_card(name: str, first: str) -> str:
+    return _twice("event card", name, first)
+
+
+@data("check.duplicate_slip")
+def check_duplicate_slip(name: str, first: str) -> str:
+    return _twice("slip", name, first)
+
+
+@data("check.duplicate_terrain")
+def check_duplicate_terrain(name: str, first: str) -> str:
+    return _twice("terrain", name, first)
+
+
+@data("check.duplicate_unit_type")
+def check_duplicate_unit_type(name: str, first: str) -> str:
+    return _twice("unit type", name, first)
+
+
+@data("check.duplicate_stand_kind")
+def check_duplicate_stand_kind(name: str, first: str) -> str:
+    return _twice("stand kind", name, first)
+
+
+@data("check.duplicate_ruling")
+def check_duplicate_ruling(name: str) -> str:
+    return f"found the ruling '{name}' a second time; expected each ruling id once in the scenario"
+
+
+@data("check.unknown_faction")
+def check_unknown_faction(value: str, factions: list[str]) -> str:
+    return unknown_name(value, factions, what="faction")
+
+
+@data("check.unknown_scoring_faction")
+def check_unknown_scoring_faction(value: str, scoring: list[str]) -> str:
+    return f"found '{value}', expected a faction that scores VP: {one_of(scoring)}{suggest(value, scoring)}"
+
+
+@data("check.unknown_town")
+def check_unknown_town(value: str, towns: list[str], other_names: list[str] | None = None) -> str:
+    names = [*towns, *(other_names or [])]
+    return (
+        f"found the unknown town '{value}', expected a town of towns.yaml (by any of its names){suggest(value, names)}"
+    )
+
+
+@data("check.unknown_commander")
+def check_unknown_commander(value: str, commanders: list[str], other_names: list[str] | None = None) -> str:
+    names = [*commanders, *(other_names or [])]
+    return f"found the unknown commander '{value}', expected a commander of commanders.yaml{suggest(value, names)}"
+
+
+@data("check.unknown_stand_kind")
+def check_unknown_stand_kind(value: str, kinds: list[str]) -> str:
+    return unknown_name(value, kinds, what="stand kind")
+
+
+@data("check.unknown_unit_type")
+def check_unknown_unit_type(value: str, types: list[str]) -> str:
+    return unknown_name(value, types, what="unit type")
+
+
+@data("check.unknown_rail_unit_type")
+def check_unknown_rail_unit_type(value: str, types: list[str]) -> str:
+    return f"found '{value}', expected a rail_only unit type: {one_of(types)}{suggest(value, types)}"
+
+
+@data("check.unknown_moves_as")
+def check_unknown_moves_as(value: str, types: list[str]) -> str:
+    return f"found '{value}', expected another unit type with its own costs: {one_of(types)}{suggest(value, types)}"
+
+
+@data("check.unknown_terrain")
+def check_unknown_terrain(value: str, terrains: list[str]) -> str:
+    return unknown_name(value, terrains, what="terrain")
+
+
+@data("check.unknown_ruling")
+def check_unknown_ruling(value: str, rulings: list[str]) -> str:
+    return unknown_name(value, rulings, what="ruling")
+
+
+@data("check.unknown_station")
+def check_unknown_station(value: str, places: list[str]) -> str:
+    return (
+        f"found the unknown station '{value}', expected a town of towns.yaml or a point of this file"
+        f"{suggest(value, places)}"
+    )
+
+
+@data("check.unknown_place")
+def check_unknown_place(value: str, places: list[str]) -> str:
+    return (
+        f"found the unknown place '{value}', expected a town, a railway point or a point of map.yaml"
+        f"{suggest(value, places)}"
+    )
+
+
+@data("check.missing_factions")
+def check_missing_factions(missing: list[str], scoring: list[str]) -> str:
+    return f"found no entry for {one_of(missing)}; expected one for each faction that scores VP: {one_of(scoring)}"
+
+
+@data("check.missing_towns")
+def check_missing_towns(missing: list[str], towns: list[str]) -> str:
+    return f"found no entry for {one_of(missing)}; expected one for each of the {len(towns)} towns of towns.yaml"
+
+
+@data("check.missing_terrains")
+def check_missing_terrains(missing: list[str], terrains: list[str]) -> str:
+    return f"found no entry for {one_of(missing)}; expected one for each terrain: {one_of(terrains, limit=40)}"
+
+
+@data("check.roll_off_die")
+def check_roll_off_die(value: int, dice: str, low: int, high: int) -> str:
+    return f"found {value}, expected a roll of {dice}: {low} to {high}"
+
+
+@data("check.losses_not_100")
+def check_losses_not_100(permanent: int, returning: int) -> str:
+    return (
+        f"found permanent_pct {permanent} + return_pct {returning} = {permanent + returning}; expected them to make 100"
+    )
+
+
+@data("check.point_is_town")
+def check_point_is_town(name: str) -> str:
+    return f"found '{name}', which is a town of towns.yaml; expected another name for a railway point"
+
+
+@data("check.map_point_taken")
+def check_map_point_taken(name: str) -> str:
+    return f"found '{name}', which is already a town or railway point; expected a new name (roads may use that one)"
+
+
+@data("check.bridge_not_consecutive")
+def check_bridge_not_consecutive(a: str, b: str) -> str:
+    return (
+        f"found a bridge between {a} and {b}, which are not consecutive stations of this line; "
+        "expected two stations next to each other"
+    )
+
+
+@data("check.no_supply_sources")
+def check_no_supply_sources(faction: str) -> str:
+    return f"found no supply sources for {faction}; expected at least one for each faction (B.3)"
+
+
+@data("check.river_two_classes")
+def check_river_two_classes(name: str, first: str, second: str) -> str:
+    return f"found '{name}' under both {first} and {second}; expected each river in one class"
+
+
+@data("check.river_no_course")
+def check_river_no_course(name: str, courses: list[str]) -> str:
+    return (
+        f"found '{name}', which has no course in geo/rivers.geojson; expected a river drawn there"
+        f"{suggest(name, courses)}"
+    )
+
+
+@data("check.river_no_class")
+def check_river_no_class(name: str) -> str:
+    return f"found the river '{name}' in no class; expected it under rivers: major or crossable in map.yaml"
+
+
+@data("check.commander_wrong_faction")
+def check_commander_wrong_faction(name: str, his: str, unit: str) -> str:
+    return f"found '{name}', who commands for the {his}; expected a commander of the {unit}"
+
+
+@data("check.commander_twice")
+def check_commander_twice(name: str, unit: str) -> str:
+    return f"found '{name}', who is already with {unit}; expected each commander with one unit"
+
+
+@data("check.alliance_of_one")
+def check_alliance_of_one(factions: list[str]) -> str:
+    return f"found an alliance of {one_of(factions)}; expected two different factions"
+
+
+@data("check.empty_slip")
+def check_empty_slip() -> str:
+    return "found a slip with no units and no replacements; expected units, replacements or both"
+
+
+@data("check.strength_gap")
+def check_strength_gap(a_low: int, a_high: int, b_low: int, b_high: int) -> str:
+    return (
+        f"found rows {a_low}..{a_high} and {b_low}..{b_high}, which leave a gap; "
+        f"expected the next row to start at {a_high + 1}"
+    )
+
+
+@data("check.strength_overlap")
+def check_strength_overlap(a_low: int, a_high: int, b_low: int, b_high: int) -> str:
+    return (
+        f"found rows {a_low}..{a_high} and {b_low}..{b_high}, which overlap; "
+        f"expected the next row to start at {a_high + 1}"
+    )
+
+
+@data("check.low_above_high")
+def check_low_above_high(low: int, high: int) -> str:
+    return f"found low {low} above high {high}; expected low at most high"
+
+
+@data("check.geometry_type")
+def check_geometry_type(found: str, expected: list[str]) -> str:
+    return f"found {found}, expected {one_of(expected)}"
+
+
+@data("check.chart_faces")
+def check_chart_faces(count: int, dice: str) -> str:
+    return f"found {plural(count, 'entry', 'entries')}, expected one for each face of {dice}"
+
+
+@data("check.moves_as_extra")
+def check_moves_as_extra(unit_type: str, moves_as: str, keys: list[str]) -> str:
+    return (
+        f"found {one_of(keys)} on unit type '{unit_type}', which moves as '{moves_as}'; "
+        "expected none of mp, cost, crossable_river or rail_only"
+    )
+
+
+@data("check.needs_mp")
+def check_needs_mp(unit_type: str) -> str:
+    return f"found no mp for unit type '{unit_type}'; expected mp (or moves_as another type)"
+
+
+@data("check.rail_only_extra")
+def check_rail_only_extra(unit_type: str, keys: list[str]) -> str:
+    return f"found {one_of(keys)} on unit type '{unit_type}', which is rail_only; expected no cost or crossable_river"
+
+
+@data("check.needs_cost")
+def check_needs_cost(unit_type: str, terrains: list[str]) -> str:
+    return f"found no cost for unit type '{unit_type}'; expected one entry per terrain ({one_of(terrains, limit=40)})"
+
+
+@data("check.needs_crossable_river")
+def check_needs_crossable_river(unit_type: str) -> str:
+    return f"found no crossable_river for unit type '{unit_type}'; expected the extra MP to cross one (or 'p*')"
+
+
+@data("check.bad_source")
+def check_bad_source(source: str) -> str:
+    return f"found '{source}', expected a seed section such as 'A', 'C.1' or 'II.D.3', or 'ruling:<id>'"
+
+
+# --- the map builder (kitgen.mapping.build) ----------------------------------------------
+
+
+@data("map.projection")
+def map_projection(parallels: list[float], reason: str) -> str:
+    return (
+        f"found standard parallels {parallels}, which PROJ cannot use ({reason}); "
+        "expected two latitudes of the map, on one side of the equator"
+    )
+
+
+@data("map.no_land")
+def map_no_land() -> str:
+    return "found no land at all; expected the coastline layer"
+
+
+@data("map.coast_short")
+def map_coast_short(have: tuple[float, float, float, float], need: tuple[float, float, float, float]) -> str:
+    """`have` and `need` are (west, east, south, north) in degrees."""
+    west, east, south, north = have
+    need_w, need_e, need_s, need_n = need
+    return (
+        f"found a layer covering lon {west:.2f} to {east:.2f}, lat {south:.2f} to {north:.2f}, but the map's frame "
+        f"reaches lon {need_w:.2f} to {need_e:.2f}, lat {need_s:.2f} to {need_n:.2f}; expected a coastline "
+        "layer for the whole map: run `make geodata` after changing map.yaml's extent"
+    )
+
+
+@data("map.hex_too_large")
+def map_hex_too_large(size: float, width: float, height: float, across: int, largest: float) -> str:
+    return (
+        f"found {size:g} km: the map ({width:.0f} x {height:.0f} km) would be under {across} hexes across; "
+        f"expected at most {largest:.0f} km"
+    )
+
+
+@data("map.hex_too_small")
+def map_hex_too_small(size: float, most: int, smallest: float) -> str:
+    return f"found {size:g} km: the map would have more than {most} hexes; expected at least {smallest:.1f} km"
+
+
+@data("map.town_outside")
+def map_town_outside(town: str, lat: float, lon: float, frame: tuple[float, float, float, float]) -> str:
+    """`frame` is the frame's (north, west, south, east) in degrees, at its corners."""
+    north, west, south, east = frame
+    return (
+        f"found {town} at lat {lat:g}, lon {lon:g}, which lies outside the map's frame (the projected rectangle "
+        f"through the midpoints of the edges of map.yaml's extent, from lat {north:.2f}, lon {west:.2f} at its "
+        f"north-west corner to lat {south:.2f}, lon {east:.2f} at its south-east); expected a position inside it, "
+        "or a larger extent"
+    )
+
+
+@data("map.unbridged_crossing")
+def map_unbridged_crossing(line: str, river: str, a: str, b: str) -> str:
+    return (
+        f"found {line} crossing the {river} (a major river) between {a} and {b}, where no bridge is listed; "
+        "expected a bridge entry for that stretch, or a waypoint that keeps the line on its bank"
+    )
+
+
+@data("map.no_rail_exit")
+def map_no_rail_exit(edge: str, limits: dict[str, str | None]) -> str:
+    given = ", ".join(f"{k} {v}" for k, v in limits.items() if v)
+    return (
+        f"found no railway that leaves the map by the {edge} edge{f' ({given})' if given else ''}; expected a rule "
+        "that selects at least one rail exit (a line through a place beyond that edge makes one)"
+    )
+
+
+# --- look-ups: arguments the rules do not know (kitgen lookup ...) -----------------------
+
+
+@usage("lookup.unknown_faction")
+def lookup_unknown_faction(value: str, factions: list[str]) -> str:
+    return unknown_name(value, factions, what="faction")
+
+
+@usage("lookup.unknown_town")
+def lookup_unknown_town(value: str, towns: list[str], other_names: list[str] | None = None) -> str:
+    names = [*towns, *(other_names or [])]
+    return (
+        f"found no town '{value}' in the VP table; expected a town's name, seed spelling or other name"
+        f"{suggest(value, names)}"
+    )
+
+
+@usage("lookup.unknown_commander")
+def lookup_unknown_commander(value: str, commanders: list[str], other_names: list[str] | None = None) -> str:
+    names = [*commanders, *(other_names or [])]
+    return (
+        f"found no commander '{value}' in the scenario; expected a commander's name or seed spelling"
+        f"{suggest(value, names)}"
+    )
+
+
+@usage("lookup.unknown_unit_type")
+def lookup_unknown_unit_type(value: str, types: list[str]) -> str:
+    return unknown_name(value, types, what="unit type")
+
+
+@usage("lookup.unknown_terrain")
+def lookup_unknown_terrain(value: str, terrains: list[str]) -> str:
+    return unknown_name(value, terrains, what="terrain")
+
+
+@usage("lookup.unknown_stand_kind")
+def lookup_unknown_stand_kind(value: str, kinds: list[str]) -> str:
+    return unknown_name(value, kinds, what="stand kind")
+
+
+@usage("lookup.unknown_modifier")
+def lookup_unknown_modifier(value: str, modifiers: list[str]) -> str:
+    return unknown_name(value, modifiers, what="modifier")
+
+
+@usage("lookup.no_threshold")
+def lookup_no_threshold(faction: str, factions: list[str]) -> str:
+    return f"found the faction '{faction}', which has no VP threshold; expected one of {one_of(factions)}"
+
+
+@usage("lookup.no_chart")
+def lookup_no_chart(faction: str, factions: list[str]) -> str:
+    return f"found the faction '{faction}', which has no reinforcement chart; expected one of {one_of(factions)}"
+
+
+@usage("lookup.roll_off_chart")
+def lookup_roll_off_chart(roll: int, dice: str, faces: int) -> str:
+    return f"found a roll of {roll}; expected a {dice} roll of 1 to {faces}"
+
+
+@usage("lookup.negative_vp")
+def lookup_negative_vp(total: int) -> str:
+    return f"found a VP total of {total}; expected 0 or more"
+
+
+@usage("lookup.negative_failures")
+def lookup_negative_failures(failures: int) -> str:
+    return f"found {failures} failures in a row; expected 0 or more"
+
+
+@usage("lookup.negative_stands")
+def lookup_negative_stands(lost: int, routed: int) -> str:
+    return f"found {lost} stands lost and {routed} routed; expected 0 or more of each"
+
+
+@usage("lookup.no_equipment_roll")
+def lookup_no_equipment_roll() -> str:
+    return "found no roll for the winner's lost equipment; expected one roll for each piece (II.B.3)"
+
+
+@usage("lookup.depot_use")
+def lookup_depot_use(use: int) -> str:
+    return f"found turn of use {use}; expected 1 or more (1 for the depot's first turn cut off)"
+
+
+# --- the printed kit: layouts and the booklet's template ---------------------------------
+
+
+@usage("layout.unknown_paper")
+def layout_unknown_paper(paper: str, papers: list[str]) -> str:
+    return unknown_name(paper, papers, what="paper")
+
+
+@data("booklet.unknown_ruling")
+def booklet_unknown_ruling(file: str, ruling: str, rulings: list[str]) -> str:
+    return (
+        f"found ruling('{file}', '{ruling}'), but {file}.yaml has no ruling '{ruling}'; "
+        f"expected one of {one_of(rulings)}{suggest(ruling, rulings)}"
+    )
+
+
+@data("booklet.rulings_left_out")
+def booklet_rulings_left_out(left: list[tuple[str, str]]) -> str:
+    shown = one_of([f"{file}.yaml {ruling}" for file, ruling in left])
+    return f"found no ruling(file, id) for {shown}; expected every ruling of the scenario printed where its rule is"
+
+
+# --- the command line --------------------------------------------------------------------
 
 
 @usage("arg.not_folder")

@@ -63,7 +63,7 @@ def test_setup_names_a_commander_of_another_faction(campaign: Path, tmp_path: Pa
     result = kitgen("validate", str(campaign), cache=tmp_path / "cache")
     assert result.returncode == 1
     assert f"setup.yaml:{line_no}:" in result.stderr
-    assert "Wrangel commands for the whites, not the reds" in result.stderr
+    assert "found 'Wrangel', who commands for the whites; expected a commander of the reds" in result.stderr
 
 
 def test_a_unit_off_the_map_is_reported(campaign: Path, tmp_path: Path) -> None:

@@ -119,17 +119,38 @@ def test_lookup_losses_breakdown_partisans_depot() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["lookup", "town", "Rostoff"], "kitgen: no town 'Rostoff' in the VP table; did you mean Rostov?"),
-        (["lookup", "move", "zeppelin", "open"], "kitgen: unknown unit type 'zeppelin'"),
+        (["lookup", "town", "Rostoff"], "kitgen: found no town 'Rostoff' in the VP table"),
+        (["lookup", "move", "zeppelin", "open"], "kitgen: found the unknown unit type 'zeppelin', expected one of"),
         (["lookup", "load", "infantry4"], "kitgen: found 'infantry4'; expected KIND=COUNT"),
         (["lookup", "vp", "reds", "--", "-5"], "Invalid value for 'total'"),
-        (["lookup", "reinforcements", "makhnovists", "3"], "faction 'makhnovists' has no reinforcement chart"),
+        (["lookup", "reinforcements", "makhnovists", "3"], "'makhnovists', which has no reinforcement chart"),
     ],
 )
 def test_lookup_errors_are_messages_not_tracebacks(args: list[str], message: str) -> None:
     result = subprocess.run([sys.executable, "-m", "kitgen", *args], capture_output=True, text=True, check=False)
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "found", "suggested"),
+    [
+        (["lookup", "town", "Kief"], "no town 'Kief'", "Kiev"),
+        (["lookup", "town", "Rostoff"], "no town 'Rostoff'", "Rostov"),
+        (["lookup", "commander", "Vatsetiss"], "no commander 'Vatsetiss'", "Vatsetis"),
+        (["lookup", "vp", "whits", "40"], "the unknown faction 'whits'", "whites"),
+        (["lookup", "move", "armored-car", "open"], "the unknown unit type 'armored_car'", "armoured_car"),
+        (["lookup", "move", "cavalry", "forrest"], "the unknown terrain 'forrest'", "forest"),
+        (["lookup", "load", "infantry=2", "cavalery=1"], "the unknown stand kind 'cavalery'", "cavalry"),
+    ],
+)
+def test_lookup_of_an_unknown_name_suggests_the_nearest(args: list[str], found: str, suggested: str) -> None:
+    """A look-up's argument the rules do not know is bad usage (exit 2), with a did-you-mean."""
+    result = subprocess.run([sys.executable, "-m", "kitgen", *args], capture_output=True, text=True, check=False)
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"kitgen: found {found}")
+    assert line.endswith(f"; did you mean '{suggested}'?")
 
 
 def test_scenario_show_json_has_every_town_and_commander_with_seed_numbers() -> None:

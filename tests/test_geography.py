@@ -154,8 +154,8 @@ def test_unknown_station_is_an_error(scenario_copy: Path) -> None:
     with pytest.raises(KitgenError) as exc:
         load_scenario(scenario_copy)
     (problem,) = exc.value.problems
-    assert problem.line == line
-    assert "unknown station 'Zhitomyrr'; expected a town of towns.yaml or a point of this file" in problem.message
+    assert (problem.line, problem.code) == (line, "check.unknown_station")
+    assert "'Zhitomyrr'" in problem.message and "did you mean 'Zhytomyr' or 'Zhitomir'?" in problem.message
 
 
 def test_bridge_between_stations_that_are_not_consecutive(scenario_copy: Path) -> None:
@@ -167,7 +167,8 @@ def test_bridge_between_stations_that_are_not_consecutive(scenario_copy: Path) -
     with pytest.raises(KitgenError) as exc:
         load_scenario(scenario_copy)
     (problem,) = exc.value.problems
-    assert "Kiev and Zhmerinka are not consecutive stations of this line" in problem.message
+    assert problem.code == "check.bridge_not_consecutive"
+    assert "between Kiev and Zhmerinka, which are not consecutive stations of this line" in problem.message
 
 
 def test_town_position_out_of_range_is_an_error(scenario_copy: Path) -> None:

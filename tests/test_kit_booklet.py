@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from kitgen.errors import KitgenError
 from kitgen.loader import load_scenario
 from kitgen.mapping.cache import hex_map
 from kitgen.mapping.places import place_hexes
 from kitgen.model.base import Ruling
 from kitgen.products.booklet import (
+    TEMPLATE,
     LaidOut,
     _cell,
     all_rulings,
@@ -26,6 +28,7 @@ from kitgen.products.booklet import (
     impose_saddle,
     ruling_title,
 )
+from kitgen.render.bookletstyle import LAYOUT, booklet_style
 from kitgen.render.pages import HALF, PAPER, Part
 from tests import seed_text
 from tests.conftest import BUNDLED
@@ -147,8 +150,33 @@ def test_a_ruling_left_out_of_the_booklet_stops_it() -> None:
     extra = scenario.supply.model_copy(
         update={"rulings": [*scenario.supply.rulings, Ruling(id="new_ruling", text="Something new.")]}
     )
-    with pytest.raises(LookupError, match="leaves out the rulings supply.yaml new_ruling"):
+    with pytest.raises(KitgenError) as caught:
         booklet_text(scenario.model_copy(update={"supply": extra}))
+    (problem,) = caught.value.problems
+    assert (Path(problem.file).name, problem.code) == ("booklet.md.j2", "booklet.rulings_left_out")
+    assert "supply.yaml new_ruling" in problem.message
+
+
+def test_a_ruling_the_template_prints_but_the_data_lacks_is_named_at_its_line() -> None:
+    scenario = load_scenario(BUNDLED)
+    kept = [r for r in scenario.supply.rulings if r.id != "depot_use"]
+    with pytest.raises(KitgenError) as caught:
+        booklet_text(scenario.model_copy(update={"supply": scenario.supply.model_copy(update={"rulings": kept})}))
+    (problem,) = caught.value.problems
+    lines = TEMPLATE.read_text(encoding="utf-8").splitlines()
+    assert problem.code == "booklet.unknown_ruling" and "'depot_use'" in problem.message
+    assert lines[problem.line - 1][problem.column - 1 :].startswith('ruling("supply", "depot_use")')
+
+
+def test_a_bad_booklet_layout_is_a_file_line_column_error(tmp_path: Path) -> None:
+    """layouts/booklet.yaml is read like every other layouts file: bounded, and checked by its model."""
+    layout = tmp_path / "booklet.yaml"
+    layout.write_text(LAYOUT.read_text(encoding="utf-8").replace("half_scale: 0.82", "half_scale: 1.5"))
+    with pytest.raises(KitgenError) as caught:
+        booklet_style(layout)
+    (problem,) = caught.value.problems
+    assert (problem.code, problem.message) == ("value.out_of_range", "half_scale: found 1.5, expected at most 1")
+    assert layout.read_text().splitlines()[problem.line - 1].startswith("half_scale: 1.5")
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -165,8 +165,10 @@ def test_page_sizes_exact(part: Part) -> None:
 
 def test_file_names(scenario: Scenario) -> None:
     assert [p.file for p in build_counters(scenario, "letter")] == ["counters-letter.pdf"]
-    with pytest.raises(UsageError):
+    with pytest.raises(UsageError) as caught:
         build_counters(scenario, "a3")
+    assert caught.value.msg.code == "layout.unknown_paper"
+    assert caught.value.msg.text.startswith("found the unknown paper 'a3', expected one of a4 or letter")
 
 
 def test_fronts_and_backs_alternate(a4: Part) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from kitgen.errors import KitgenError
 from kitgen.loader import load_scenario_map
 from tests.conftest import BUNDLED, edit
 
@@ -42,6 +43,8 @@ class Case:
     value: str
     """The text the column points at, on the reported line."""
     message: str
+    code: str
+    """The catalogue entry of the message."""
 
 
 CASES = {
@@ -51,7 +54,8 @@ CASES = {
         "{name: Kiev, aliases: [Kyiv], lat: 53.45,",
         0,
         "53.45",
-        "Kiev at lat 53.45, lon 30.52 lies outside the map",
+        "towns[7].lat: found Kiev at lat 53.45, lon 30.52, which lies outside the map's frame",
+        "map.town_outside",
     ),
     "unknown-station": Case(
         "railways.yaml",
@@ -59,7 +63,9 @@ CASES = {
         "stations: [Berdichev, Zhitomirr]",
         0,
         "Zhitomirr",
-        "unknown station 'Zhitomirr'; expected a town of towns.yaml or a point of this file",
+        "found the unknown station 'Zhitomirr', expected a town of towns.yaml or a point of this file; "
+        "did you mean 'Zhitomir'",
+        "check.unknown_station",
     ),
     "unknown-terrain": Case(
         "map.yaml",
@@ -67,16 +73,35 @@ CASES = {
         "  - name: Bryansk forest\n    terrain: jungle",
         1,
         "jungle",
-        "unknown terrain 'jungle'; expected one of: open, forest, mountain, marsh",
+        "found the unknown terrain 'jungle', expected one of open, forest, mountain or marsh",
+        "check.unknown_terrain",
     ),
     "hex-size-zero": Case(
-        "scenario.yaml", "hex_size_km: 30", "hex_size_km: 0", 0, "0", "found 0, expected more than 0"
+        "scenario.yaml",
+        "hex_size_km: 30",
+        "hex_size_km: 0",
+        0,
+        "0",
+        "found 0, expected more than 0",
+        "value.out_of_range",
     ),
     "hex-size-negative": Case(
-        "scenario.yaml", "hex_size_km: 30", "hex_size_km: -30", 0, "-30", "found -30, expected more than 0"
+        "scenario.yaml",
+        "hex_size_km: 30",
+        "hex_size_km: -30",
+        0,
+        "-30",
+        "found -30, expected more than 0",
+        "value.out_of_range",
     ),
     "hex-size-too-large": Case(
-        "scenario.yaml", "hex_size_km: 30", "hex_size_km: 900", 0, "900", "found 900 km: the map ("
+        "scenario.yaml",
+        "hex_size_km: 30",
+        "hex_size_km: 900",
+        0,
+        "900",
+        "found 900 km: the map (",
+        "map.hex_too_large",
     ),
     "parallels-either-side-of-the-equator": Case(
         "map.yaml",
@@ -85,6 +110,7 @@ CASES = {
         0,
         "[-45.0",
         "found -45.0 and 45.0; expected two parallels on one side of the equator",
+        "value.parallels",
     ),
     "supply-rule-that-selects-no-hex": Case(
         "map.yaml",
@@ -92,7 +118,8 @@ CASES = {
         "    - {rail_exits: south}\n",
         0,
         "{rail_exits",
-        "no railway leaves the map by the south edge; expected a rule that selects at least one rail exit",
+        "found no railway that leaves the map by the south edge; expected a rule that selects at least one rail exit",
+        "map.no_rail_exit",
     ),
     "road-over-a-major-river-without-a-bridge": Case(
         "map.yaml",
@@ -100,7 +127,9 @@ CASES = {
         "  - {name: Perekop road, through: [Kherson, Kakhovka, Perekop, Simferopol]}",
         0,
         "Kakhovka",
-        "Perekop road crosses the Dnieper (a major river) between Kherson and Kakhovka, where no bridge is listed",
+        "found Perekop road crossing the Dnieper (a major river) between Kherson and Kakhovka, where no bridge is "
+        "listed",
+        "map.unbridged_crossing",
     ),
     "coastline-that-does-not-cover-the-map": Case(
         "map.yaml",
@@ -109,6 +138,7 @@ CASES = {
         -9999,
         "",
         "expected a coastline layer for the whole map: run `make geodata`",
+        "map.coast_short",
     ),
     "hex-size-too-small": Case(
         "scenario.yaml",
@@ -117,6 +147,7 @@ CASES = {
         0,
         "1",
         "found 1 km: the map would have more than 100000 hexes",
+        "map.hex_too_small",
     ),
 }
 
@@ -150,6 +181,16 @@ def test_bad_input_is_one_file_line_column_error(scenario_copy: Path, tmp_path: 
     assert not out.exists() or not list(out.iterdir())
 
 
+@pytest.mark.parametrize("name", list(CASES))
+def test_bad_input_names_its_catalogue_entry(scenario_copy: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    case = CASES[name]
+    monkeypatch.setenv("KITGEN_CACHE", str(scenario_copy.parent / "cache"))
+    edit(scenario_copy / case.file, case.old, case.new)
+    with pytest.raises(KitgenError) as caught:
+        load_scenario_map(scenario_copy)
+    assert [p.code for p in caught.value.problems] == [case.code]
+
+
 def test_river_in_no_class(scenario_copy: Path, tmp_path: Path) -> None:
     """A river of geo/rivers.geojson that map.yaml puts in no class is reported at the river's
     name in the GeoJSON file."""
@@ -162,8 +203,8 @@ def test_river_in_no_class(scenario_copy: Path, tmp_path: Path) -> None:
         assert result.returncode == 1, result.stderr
         assert "Traceback" not in result.stderr
         assert result.stderr.startswith(
-            f"{scenario_copy / 'geo' / 'rivers.geojson'}:{line}:{column}: features[28].properties.name: river "
-            "'Ilovlya' is in no class; expected it under rivers: major or crossable in map.yaml"
+            f"{scenario_copy / 'geo' / 'rivers.geojson'}:{line}:{column}: features[28].properties.name: found the "
+            "river 'Ilovlya' in no class; expected it under rivers: major or crossable in map.yaml"
         ), result.stderr
         assert result.stderr.strip().endswith("1 problem found")
     assert not (tmp_path / "out").exists()

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 
+from kitgen.errors import UsageError
 from kitgen.model.scenario import Scenario
 from kitgen.rules.movement import breakdown_chance, breakdown_roll, breaks_down, entry_cost, movement_row
 
@@ -124,11 +125,14 @@ def test_II_D3_tachankas_move_as_cavalry(scenario: Scenario) -> None:
     assert mp(scenario, "tachanka", "forest", river="crossable") == 3
 
 
-def test_A_unknown_unit_type_or_terrain_is_a_lookup_error(scenario: Scenario) -> None:
-    with pytest.raises(LookupError, match="unknown unit type 'zeppelin'"):
+def test_A_unknown_unit_type_or_terrain_is_a_usage_error(scenario: Scenario) -> None:
+    with pytest.raises(UsageError) as caught:
         entry_cost(scenario.movement, "zeppelin", "open")
-    with pytest.raises(LookupError, match="unknown terrain 'swamp'; expected one of: open, forest, mountain, marsh"):
+    assert caught.value.msg.code == "lookup.unknown_unit_type" and "'zeppelin'" in caught.value.msg.text
+    with pytest.raises(UsageError) as caught:
         entry_cost(scenario.movement, "infantry", "swamp")
+    assert caught.value.msg.code == "lookup.unknown_terrain"
+    assert "'swamp', expected one of open, forest, mountain or marsh" in caught.value.msg.text
 
 
 def test_A4_armoured_cars_break_down_on_2D6_2_or_3(scenario: Scenario) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kitgen.errors import UsageError
 from kitgen.model.scenario import Scenario
 from kitgen.rules.movement import movement_row
 from kitgen.rules.transport import load_points
@@ -52,8 +53,9 @@ def test_C1_load_one_over_does_not_fit(scenario: Scenario) -> None:
 
 
 def test_C1_unknown_stand_kind(scenario: Scenario) -> None:
-    with pytest.raises(LookupError, match="unknown stand kind 'camel'"):
+    with pytest.raises(UsageError) as caught:
         load_points(scenario.transport, {"camel": 1}, "train")
+    assert caught.value.msg.code == "lookup.unknown_stand_kind" and "'camel'" in caught.value.msg.text
 
 
 def test_C2_repair_units_fix_2_hexes_a_turn(scenario: Scenario) -> None:

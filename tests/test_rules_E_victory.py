@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kitgen.errors import UsageError
 from kitgen.model.scenario import Scenario
 from kitgen.rules.victory import chart_rolls, is_award_turn, makhnovist_modifier, reinforcement_draws, town_vp
 
@@ -59,8 +60,9 @@ def test_E6_makhnovists_have_no_threshold(scenario: Scenario) -> None:
     """'Makhnovists are completely different - ... Every 3rd turn simply roll on their Current Strength Chart'."""
     assert "makhnovists" not in scenario.victory.thresholds
     assert scenario.faction("makhnovists").scores_vp is False  # type: ignore[union-attr]
-    with pytest.raises(LookupError):
+    with pytest.raises(UsageError) as caught:
         chart_rolls(scenario.victory, "makhnovists", 50)
+    assert caught.value.msg.code == "lookup.no_threshold" and "'makhnovists'" in caught.value.msg.text
 
 
 def test_E6_makhnovist_modifiers(scenario: Scenario) -> None:
@@ -82,5 +84,7 @@ def test_II_E2_chart_draws(scenario: Scenario, faction: str, draws: list[int]) -
 
 
 def test_II_E2_roll_outside_the_die_is_an_error(scenario: Scenario) -> None:
-    with pytest.raises(LookupError, match="1 to 6, not 7"):
+    with pytest.raises(UsageError) as caught:
         reinforcement_draws(scenario.victory, "reds", 7)
+    assert caught.value.msg.code == "lookup.roll_off_chart"
+    assert caught.value.msg.text == "found a roll of 7; expected a D6 roll of 1 to 6"

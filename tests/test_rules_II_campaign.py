@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 
+from kitgen.errors import UsageError
 from kitgen.model.scenario import Scenario
 from kitgen.rules import battle, command, events, partisans
 
@@ -151,5 +152,6 @@ def test_II_D4_makhnovists_never_more_than_3_batteries(scenario: Scenario) -> No
 
 
 def test_II_D_unknown_modifier(scenario: Scenario) -> None:
-    with pytest.raises(LookupError, match="unknown modifier 'fog'"):
+    with pytest.raises(UsageError) as caught:
         partisans.total_modifier(scenario.partisans.evade.modifiers, ["fog"])
+    assert caught.value.msg.code == "lookup.unknown_modifier" and "'fog'" in caught.value.msg.text

@@ -77,31 +77,31 @@ def test_missing_key(scenario_copy: Path) -> None:
 
 def test_town_named_twice(scenario_copy: Path) -> None:
     line = edit(scenario_copy / "towns.yaml", "{name: Grigoriopol,", "{name: KIEV,")
-    (found,) = problems(scenario_copy)
-    assert (
-        found
-        == f"{scenario_copy / 'towns.yaml'}:{line}:12: towns[13].name: town name 'KIEV' is given twice (first as 'Kiev')"
-    )
+    (found,) = problem_list(scenario_copy)
+    assert (Path(found.file).name, found.line, found.column) == ("towns.yaml", line, 12)
+    assert found.code == "check.duplicate_town"
+    assert found.message.startswith("towns[13].name: found the town name 'KIEV' a second time (first as 'Kiev')")
 
 
 def test_town_alias_clashing_with_another_town(scenario_copy: Path) -> None:
     edit(scenario_copy / "towns.yaml", "aliases: [Kyiv]", "aliases: [Kyiv, Odessa]")
-    (found,) = problems(scenario_copy)
-    assert "town name 'Odessa' is given twice" in found
+    (found,) = problem_list(scenario_copy)
+    assert found.code == "check.duplicate_town" and "'Odessa'" in found.message
 
 
 def test_commander_named_twice(scenario_copy: Path) -> None:
     edit(scenario_copy / "commanders.yaml", "name: Budenny,", "name: Trotsky,")
-    (found,) = problems(scenario_copy)
-    assert "commanders[4].name: commander 'Trotsky' is given twice" in found
+    (found,) = problem_list(scenario_copy)
+    assert found.code == "check.duplicate_commander"
+    assert found.message.startswith("commanders[4].name:") and "'Trotsky'" in found.message
 
 
 def test_commander_of_unknown_faction(scenario_copy: Path) -> None:
     line = edit(scenario_copy / "commanders.yaml", "name: Shchors, faction: reds", "name: Shchors, faction: greens")
     (found,) = problems(scenario_copy)
     assert found == (
-        f"{scenario_copy / 'commanders.yaml'}:{line}:30: commanders[20].faction: unknown faction 'greens'; "
-        "expected one of: reds, whites, ukrainians, makhnovists"
+        f"{scenario_copy / 'commanders.yaml'}:{line}:30: commanders[20].faction: found the unknown faction 'greens', "
+        "expected one of reds, whites, ukrainians or makhnovists; did you mean 'reds'?"
     )
 
 
@@ -111,12 +111,53 @@ def test_terrain_not_in_movement_table(scenario_copy: Path) -> None:
         "cost: {open: 1, forest: 2, mountain: 4, marsh: 4}",
         "cost: {open: 1, forest: 2, mountain: 4, swamp: 4}",
     )
-    found = problems(scenario_copy)
-    assert any(
-        "unit_types[1].cost.swamp: unknown terrain 'swamp'; expected one of: open, forest, mountain, marsh" in p
-        for p in found
+    found = {p.code: p.message for p in problem_list(scenario_copy)}
+    assert found["check.unknown_terrain"].startswith("unit_types[1].cost.swamp: found the unknown terrain 'swamp'")
+    assert "open, forest, mountain or marsh" in found["check.unknown_terrain"]
+    assert found["check.missing_terrains"].startswith("unit_types[1].cost: found no entry for marsh")
+
+
+def _one(folder: Path) -> Problem:
+    (found,) = problem_list(folder)
+    return found
+
+
+def test_unknown_town_suggests_the_nearest(scenario_copy: Path) -> None:
+    line = edit(
+        scenario_copy / "map.yaml", "{town: Gulai Pole, while_held: true}", "{town: Gulai Polye, while_held: true}"
     )
-    assert any("unit_types[1].cost: terrain missing: marsh" in p for p in found)
+    found = _one(scenario_copy)
+    assert (Path(found.file).name, found.line, found.code) == ("map.yaml", line, "check.unknown_town")
+    assert "'Gulai Polye'" in found.message and "; did you mean 'Gulai Pole'" in found.message
+
+
+def test_unknown_faction_suggests_the_nearest(scenario_copy: Path) -> None:
+    line = edit(
+        scenario_copy / "setup.yaml", "{faction: makhnovists, at: Gulai Pole}", "{faction: makhnovsts, at: Gulai Pole}"
+    )
+    found = _one(scenario_copy)
+    assert (Path(found.file).name, found.line, found.code) == ("setup.yaml", line, "check.unknown_faction")
+    assert "'makhnovsts'" in found.message and found.message.endswith("did you mean 'makhnovists'?")
+
+
+def test_unknown_stand_kind_suggests_the_nearest(scenario_copy: Path) -> None:
+    line = edit(
+        scenario_copy / "setup.yaml",
+        "stands: {armoured_car: 2}, at: Kharkov}",
+        "stands: {armoured_cars: 2}, at: Kharkov}",
+    )
+    found = _one(scenario_copy)
+    assert (Path(found.file).name, found.line, found.code) == ("setup.yaml", line, "check.unknown_stand_kind")
+    assert "'armoured_cars'" in found.message and found.message.endswith("did you mean 'armoured_car'?")
+
+
+def test_unknown_commander_suggests_the_nearest(scenario_copy: Path) -> None:
+    line = edit(scenario_copy / "setup.yaml", "at: Kharkov, commander: Trotsky}", "at: Kharkov, commander: Vatsetiss}")
+    found = _one(scenario_copy)
+    assert (Path(found.file).name, found.line, found.code) == ("setup.yaml", line, "check.unknown_commander")
+    text = (scenario_copy / "setup.yaml").read_text(encoding="utf-8").splitlines()[line - 1]
+    assert found.column == text.index("Vatsetiss") + 1
+    assert "'Vatsetiss'" in found.message and found.message.endswith("did you mean 'Vatsetis'?")
 
 
 def test_bad_move_cost_value(scenario_copy: Path) -> None:
@@ -147,8 +188,9 @@ def test_bad_dice(scenario_copy: Path) -> None:
 
 def test_losses_must_add_to_100(scenario_copy: Path) -> None:
     edit(scenario_copy / "battle.yaml", "return_pct: 60", "return_pct: 50")
-    (found,) = problems(scenario_copy)
-    assert found.endswith("winner: permanent_pct 40 + return_pct 50 must make 100")
+    found = _one(scenario_copy)
+    assert found.code == "check.losses_not_100"
+    assert found.message.startswith("winner: found permanent_pct 40 + return_pct 50 = 90")
 
 
 def test_chart_needs_one_entry_per_face(scenario_copy: Path) -> None:
@@ -163,14 +205,16 @@ def test_unknown_ruling_reference(scenario_copy: Path) -> None:
         "source: ruling:foot_service_units\n  - id: engineer",
         "source: ruling:nonesuch\n  - id: engineer",
     )
-    (found,) = problems(scenario_copy)
-    assert "unit_types[8].source: unknown ruling 'nonesuch'" in found
+    found = _one(scenario_copy)
+    assert found.code == "check.unknown_ruling"
+    assert found.message.startswith("unit_types[8].source: found the unknown ruling 'nonesuch'")
 
 
 def test_roll_outside_the_die(scenario_copy: Path) -> None:
     edit(scenario_copy / "movement.yaml", "fails_on: [2, 3]", "fails_on: [1, 3]")
-    (found,) = problems(scenario_copy)
-    assert "breakdown[0].fails_on: found 1, but 2D6 only rolls 2 to 12" in found
+    found = _one(scenario_copy)
+    assert found.code == "check.roll_off_die"
+    assert found.message == "breakdown[0].fails_on: found 1, expected a roll of 2D6: 2 to 12"
 
 
 def test_missing_and_unknown_files(scenario_copy: Path) -> None:

@@ -16,6 +16,7 @@ import shapely
 import shapely.geometry
 from shapely.geometry.base import BaseGeometry
 
+from kitgen import messages as msg
 from kitgen.mapping.hexgrid import SQRT3, HexGrid
 from kitgen.mapping.hexmap import SEA, Hex, HexMap, Hexside, Link, SupplySourceHex
 from kitgen.mapping.layers import Layers, feature_geometry
@@ -37,7 +38,7 @@ class MapIssue:
 
     file: str
     loc: tuple[str | int, ...]
-    message: str
+    message: msg.Msg
 
 
 @dataclass(frozen=True)
@@ -57,8 +58,8 @@ def build_hex_map(scenario: Scenario) -> tuple[HexMap | None, list[MapIssue]]:
     try:
         box = proj.box(scenario.map)
     except pyproj.exceptions.ProjError as exc:
-        found = f"found standard parallels {scenario.map.projection.standard_parallels}"
-        return None, [MapIssue("map.yaml", ("projection",), f"{found}, which PROJ cannot use ({exc})")]
+        parallels = scenario.map.projection.standard_parallels
+        return None, [MapIssue("map.yaml", ("projection",), msg.map_projection(parallels, str(exc)))]
     issues = _check_size(scenario.meta.map.hex_size_km, box)
     if issues:
         return None, issues
@@ -84,7 +85,7 @@ def _check_coverage(scenario: Scenario, proj: MapProjection, grid: HexGrid) -> l
     lonlat = proj.inverse(ring)
     points = [p for f in scenario.coast.features for p in shapely.get_coordinates(feature_geometry(f))]
     if not points:
-        return [MapIssue("geo/coast.geojson", ("features",), "no land at all; expected the coastline layer")]
+        return [MapIssue("geo/coast.geojson", ("features",), msg.map_no_land())]
     have = np.array(points)
     west, south = have.min(axis=0)
     east, north = have.max(axis=0)
@@ -95,9 +96,7 @@ def _check_coverage(scenario: Scenario, proj: MapProjection, grid: HexGrid) -> l
             MapIssue(
                 "geo/coast.geojson",
                 ("features",),
-                f"the layer covers lon {west:.2f} to {east:.2f}, lat {south:.2f} to {north:.2f}, but the map's frame "
-                f"reaches lon {need_w:.2f} to {need_e:.2f}, lat {need_s:.2f} to {need_n:.2f}; expected a coastline "
-                "layer for the whole map: run `make geodata` after changing map.yaml's extent",
+                msg.map_coast_short((west, east, south, north), (need_w, need_e, need_s, need_n)),
             )
         ]
     return []
@@ -109,13 +108,10 @@ def _check_size(size: float, box: tuple[float, float, float, float]) -> list[Map
     smallest = float(np.sqrt(width * height / (MAX_HEXES * SQRT3 / 2)))
     where = ("map", "hex_size_km")
     if size > largest:
-        msg = (
-            f"found {size:g} km: the map ({width:.0f} x {height:.0f} km) would be under {MIN_HEXES_ACROSS} hexes across"
-        )
-        return [MapIssue("scenario.yaml", where, f"{msg}; expected at most {largest:.0f} km")]
+        too_large = msg.map_hex_too_large(size, width, height, MIN_HEXES_ACROSS, largest)
+        return [MapIssue("scenario.yaml", where, too_large)]
     if width * height / (size * size * SQRT3 / 2) > MAX_HEXES:
-        msg = f"found {size:g} km: the map would have more than {MAX_HEXES} hexes"
-        return [MapIssue("scenario.yaml", where, f"{msg}; expected at least {smallest:.1f} km")]
+        return [MapIssue("scenario.yaml", where, msg.map_hex_too_small(size, MAX_HEXES, smallest))]
     return []
 
 
@@ -199,21 +195,19 @@ class _Builder:
                     MapIssue(
                         "towns.yaml",
                         ("towns", i, "lat"),
-                        f"{town.name} at lat {town.lat:g}, lon {town.lon:g} lies outside the map's frame (the "
-                        f"projected rectangle through the midpoints of the edges of map.yaml's extent, "
-                        f"{self._frame_text()}); expected a position inside it, or a larger extent",
+                        msg.map_town_outside(town.name, town.lat, town.lon, self._frame_corners()),
                     )
                 )
                 continue
             towns.setdefault(self.grid.index(int(cells[i, 0]), int(cells[i, 1])), []).append(town.name)
         return towns
 
-    def _frame_text(self) -> str:
-        """The frame's corners in lon/lat, for messages."""
+    def _frame_corners(self) -> tuple[float, float, float, float]:
+        """The frame's north-west and south-east corners in lon/lat, for messages: (north, west, south, east)."""
         left, bottom, right, top = self.grid.edges
         corners = self.proj.inverse(np.array([[left, top], [right, bottom]]))
         (west, north), (east, south) = corners
-        return f"from lat {north:.2f}, lon {west:.2f} at its north-west corner to lat {south:.2f}, lon {east:.2f} at its south-east"
+        return float(north), float(west), float(south), float(east)
 
     def _route(self, xy: npt.NDArray[np.float64]) -> _Route:
         """The hexes a line through these points (km) runs through, and where it leaves the map."""
@@ -365,11 +359,7 @@ class _Builder:
                 field = "stations" if table == "lines" else "through"
                 self.issues.append(
                     MapIssue(
-                        file,
-                        (table, i, field, k + 1),
-                        f"{what} crosses the {river} (a major river) between {names[k]} and {names[k + 1]}, "
-                        "where no bridge is listed; expected a bridge entry for that stretch, or a waypoint "
-                        "that keeps the line on its bank",
+                        file, (table, i, field, k + 1), msg.map_unbridged_crossing(what, river, names[k], names[k + 1])
                     )
                 )
 
@@ -491,14 +481,11 @@ class _Builder:
                         if edge == source.rail_exits and self._within(by_id[hex_id], source.limits()):
                             found.append(SupplySourceHex(faction, hex_id, "rail_exit", edge=edge))
                     if len(found) == before:
-                        limits = ", ".join(f"{k} {v}" for k, v in source.limits().items() if v)
-                        where = f"by the {source.rail_exits} edge" + (f" ({limits})" if limits else "")
                         self.issues.append(
                             MapIssue(
                                 "map.yaml",
                                 ("supply_sources", faction, i),
-                                f"no railway leaves the map {where}; expected a rule that selects at least "
-                                "one rail exit (a line through a place beyond that edge makes one)",
+                                msg.map_no_rail_exit(source.rail_exits, source.limits()),
                             )
                         )
         return tuple(sorted(found, key=lambda s: (s.faction, s.hex, s.kind)))

@@ -8,6 +8,8 @@ from typing import Annotated
 
 from pydantic import Field
 
+from kitgen import messages as msg
+from kitgen.errors import UsageError
 from kitgen.model.base import VP, Colour, Ident, Model, PathName, Text
 from kitgen.model.forces import Cards, SetUp
 from kitgen.model.geography import Bridge, FeatureCollection, MapData
@@ -139,7 +141,7 @@ class Scenario(Model):
         """Display name of a faction of this (validated) scenario."""
         faction = self.faction(faction_id)
         if faction is None:
-            raise LookupError(f"unknown faction '{faction_id}'")
+            raise UsageError(msg.lookup_unknown_faction(faction_id, [f.id for f in self.meta.factions]))
         return faction.name
 
     @cached_property

@@ -5,6 +5,7 @@ A5/half-letter pages imposed two to a sheet for saddle stitching."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,6 +13,8 @@ from xml.sax.saxutils import escape
 
 from reportlab.platypus import Paragraph
 
+from kitgen import messages as msg
+from kitgen.errors import KitgenError
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.bookletstyle import BookletStyle, booklet_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts
@@ -66,7 +69,11 @@ def booklet_text(scenario: Scenario) -> list[Block]:
     def ruling(file: str, ruling_id: str) -> Markup:
         text = every.get((file, ruling_id))
         if text is None:
-            raise LookupError(f"{TEMPLATE.name}: no ruling '{ruling_id}' in {file}.yaml")
+            known = [i for f, i in every if f == file]
+            where = _template_position(
+                rf"ruling\(\s*['\"]{re.escape(file)}['\"]\s*,\s*['\"]{re.escape(ruling_id)}['\"]"
+            )
+            raise KitgenError.at(TEMPLATE, *where, msg.booklet_unknown_ruling(file, ruling_id, known))
         used.add((file, ruling_id))
         return Markup("<i><b>Ruling, {}:</b> {}</i>").format(ruling_title(ruling_id), text)
 
@@ -131,8 +138,18 @@ def booklet_text(scenario: Scenario) -> list[Block]:
     )
     left = sorted(set(every) - used)
     if left:  # the printed rules must say what the engine does (RULES-NOTES)
-        raise LookupError(f"{TEMPLATE.name} leaves out the rulings {', '.join(f'{f}.yaml {i}' for f, i in left)}")
+        raise KitgenError.at(TEMPLATE, 1, 1, msg.booklet_rulings_left_out(left))
     return _blocks(text)
+
+
+def _template_position(pattern: str) -> tuple[int, int]:
+    """Line and column of the first match of `pattern` in the template; (1, 1) if none."""
+    text = TEMPLATE.read_text(encoding="utf-8")
+    found = re.search(pattern, text)
+    if found is None:
+        return 1, 1
+    start = found.start()
+    return text.count("\n", 0, start) + 1, start - text.rfind("\n", 0, start)
 
 
 def all_rulings(scenario: Scenario) -> dict[tuple[str, str], str]:

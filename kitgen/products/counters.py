@@ -142,10 +142,11 @@ class Grid:
 
 
 def grid(style: CounterStyle, paper: str) -> Grid:
+    from kitgen import messages as msg
     from kitgen.errors import UsageError
 
     if paper not in PAPER:
-        raise UsageError(f"paper {paper!r}: expected one of {', '.join(PAPER)}")
+        raise UsageError(msg.layout_unknown_paper(paper, list(PAPER)))
     page_w, page_h = PAPER[paper]
     size, gap, margin = style.counter_mm * MM, style.gap_mm * MM, style.margin_mm * MM
     pitch = size + gap

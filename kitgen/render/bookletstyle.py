@@ -8,8 +8,9 @@ from pathlib import Path
 from pydantic import Field
 
 from kitgen.model.base import Colour, Model
+from kitgen.render.style import layouts_dir, load_layout
 
-LAYOUT = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.yaml"
+LAYOUT = layouts_dir() / "booklet.yaml"
 
 
 class BookletFonts(Model):
@@ -38,7 +39,6 @@ class BookletStyle(Model):
 
 
 @cache
-def booklet_style() -> BookletStyle:
-    import yaml
-
-    return BookletStyle.model_validate(yaml.safe_load(LAYOUT.read_text(encoding="utf-8")))
+def booklet_style(path: Path | None = None) -> BookletStyle:
+    """The booklet style, from layouts/booklet.yaml."""
+    return load_layout(BookletStyle, path or LAYOUT)

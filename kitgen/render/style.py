@@ -85,9 +85,10 @@ def load_layout(model: type[M], path: Path) -> M:
     from kitgen.yamlsource import load_yaml
 
     located = load_yaml(path)
-    style, problems = validate(located, model)
+    style, found = validate(located, model)
+    problems = located.problems + found  # a key given twice is an error even when the rest validates
     if problems or style is None:
-        raise KitgenError(located.problems + problems)
+        raise KitgenError(problems)
     return style
 
 

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from typing import Literal
 
+from kitgen import messages as msg
+from kitgen.errors import UsageError
 from kitgen.model.rules import BattleRules
 
 Side = Literal["winner", "loser"]
@@ -30,7 +32,7 @@ def losses(rules: BattleRules, side: Side, lost: int, routed: int = 0, *, exempt
     captured at routed_lost_pct, rounded up, unless the unit is Elite/Fanatic (`exempt`).
     """
     if lost < 0 or routed < 0:
-        raise LookupError("stands lost and routed must be 0 or more")
+        raise UsageError(msg.lookup_negative_stands(lost, routed))
     part = rules.winner if side == "winner" else rules.loser
     permanent = _share(lost, part.permanent_pct, ROUND_HALF_UP)
     routed_lost = 0
@@ -44,5 +46,5 @@ def equipment_recovered(rules: BattleRules, side: Side, roll: int | None = None)
     if side == "loser":
         return False
     if roll is None:
-        raise LookupError("the winner rolls for each piece of lost equipment")
+        raise UsageError(msg.lookup_no_equipment_roll())
     return (roll % 2 == 0) == (rules.winner.equipment.recovered_on == "even")

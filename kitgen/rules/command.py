@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from kitgen import messages as msg
+from kitgen.errors import UsageError
 from kitgen.model.rules import CommandRules
 from kitgen.rules.dice import Dice
 
@@ -16,7 +18,7 @@ def obey_target(rules: CommandRules, rating: int | None, *, failures: int = 0, a
     `failure_bonus` off the roll (II.C.4), i.e. raises the target.
     """
     if failures < 0:
-        raise LookupError(f"failures must be 0 or more, not {failures}")
+        raise UsageError(msg.lookup_negative_failures(failures))
     base = rating if rating is not None else (rules.leaderless.adjacent if adjacent else rules.leaderless.alone)
     return base + failures * rules.failure_bonus
 

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from kitgen import messages as msg
+from kitgen.errors import UsageError
 from kitgen.model.base import PROHIBITED
 from kitgen.model.rules import Breakdown, MovementRules, UnitType
 from kitgen.rules.dice import Dice
@@ -30,11 +32,11 @@ class EntryCost:
 
 
 def unit_type(rules: MovementRules, type_id: str) -> UnitType:
-    """The unit type with this id; an unknown id is a LookupError naming the known ones."""
+    """The unit type with this id; an unknown id is a UsageError naming the known ones."""
     for u in rules.unit_types:
         if u.id == type_id:
             return u
-    raise LookupError(f"unknown unit type '{type_id}'; expected one of: {', '.join(u.id for u in rules.unit_types)}")
+    raise UsageError(msg.lookup_unknown_unit_type(type_id, [u.id for u in rules.unit_types]))
 
 
 def movement_row(rules: MovementRules, type_id: str) -> UnitType:
@@ -63,7 +65,7 @@ def entry_cost(
     row = movement_row(rules, type_id)
     terrains = [t.id for t in rules.terrain]
     if terrain not in terrains:
-        raise LookupError(f"unknown terrain '{terrain}'; expected one of: {', '.join(terrains)}")
+        raise UsageError(msg.lookup_unknown_terrain(terrain, terrains))
     if row.rail_only:
         if not rail:
             return EntryCost(None, (), "A", reason=f"{row.name} must stay on RR track")

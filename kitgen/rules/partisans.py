@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
+from kitgen import messages as msg
+from kitgen.errors import UsageError
 from kitgen.model.base import Modifier
 from kitgen.model.rules import PartisanRules
 from kitgen.rules.dice import Dice
@@ -16,7 +18,7 @@ def total_modifier(modifiers: Iterable[Modifier], conditions: Iterable[str]) -> 
     total = 0
     for c in conditions:
         if c not in mods:
-            raise LookupError(f"unknown modifier '{c}'; expected one of: {', '.join(mods)}")
+            raise UsageError(msg.lookup_unknown_modifier(c, list(mods)))
         total += mods[c]
     return total
 

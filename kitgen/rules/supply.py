@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Literal
 
+from kitgen import messages as msg
+from kitgen.errors import UsageError
 from kitgen.model.rules import SupplyRules
 from kitgen.rules.dice import Dice
 
@@ -18,7 +20,7 @@ def full_loads(rules: SupplyRules, stands: Mapping[str, int]) -> dict[str, int]:
 def depot_empty_target(rules: SupplyRules, use: int) -> int:
     """B.7: the highest roll that empties a cut-off depot on its `use`-th turn of use (1 first)."""
     if use < 1:
-        raise LookupError(f"a depot's turn of use counts from 1, not {use}")
+        raise UsageError(msg.lookup_depot_use(use))
     c = rules.depot_cutoff
     return c.empties_on_first_use + (use - 1) * c.added_each_further_use
 

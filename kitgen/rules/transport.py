@@ -8,6 +8,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from kitgen import messages as msg
+from kitgen.errors import UsageError
+
 if TYPE_CHECKING:
     from kitgen.mapping.board import Board
 from kitgen.model.rules import TransportRules
@@ -34,7 +37,7 @@ def load_points(rules: TransportRules, items: Mapping[str, int], carrier: Carrie
     points = {k.id: k.points for k in rules.stands}
     unknown = [k for k in items if k not in points]
     if unknown:
-        raise LookupError(f"unknown stand kind '{unknown[0]}'; expected one of: {', '.join(points)}")
+        raise UsageError(msg.lookup_unknown_stand_kind(unknown[0], list(points)))
     lines = tuple((kind, n, points[kind]) for kind, n in items.items())
     capacity = rules.train.capacity if carrier == "train" else rules.ship.capacity
     return Load(lines, sum(n * each for _, n, each in lines), capacity, carrier)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kitgen import messages as msg
+from kitgen.errors import UsageError
 from kitgen.model.rules import VictoryRules
 from kitgen.model.scenario import Town
 
@@ -28,9 +30,9 @@ class ChartRolls:
 def chart_rolls(rules: VictoryRules, faction: str, total: int) -> ChartRolls:
     """E.3-E.5: one chart roll per threshold reached, subtracting it each time."""
     if faction not in rules.thresholds:
-        raise LookupError(f"faction '{faction}' has no VP threshold; factions with one: {', '.join(rules.thresholds)}")
+        raise UsageError(msg.lookup_no_threshold(faction, list(rules.thresholds)))
     if total < 0:
-        raise LookupError(f"a VP total is 0 or more, not {total}")
+        raise UsageError(msg.lookup_negative_vp(total))
     threshold = rules.thresholds[faction]
     rolls, remainder = divmod(total, threshold)
     return ChartRolls(rolls, remainder, threshold)
@@ -40,12 +42,10 @@ def reinforcement_draws(rules: VictoryRules, faction: str, roll: int) -> int:
     """II.E.2: draws from the faction's pile for a roll on its chart."""
     chart = rules.reinforcement_chart
     if faction not in chart.draws:
-        raise LookupError(
-            f"faction '{faction}' has no reinforcement chart; factions with one: {', '.join(chart.draws)}"
-        )
+        raise UsageError(msg.lookup_no_chart(faction, list(chart.draws)))
     faces = chart.draws[faction]
     if not 1 <= roll <= len(faces):
-        raise LookupError(f"a {chart.roll} roll is 1 to {len(faces)}, not {roll}")
+        raise UsageError(msg.lookup_roll_off_chart(roll, chart.roll, len(faces)))
     return faces[roll - 1]
 
 

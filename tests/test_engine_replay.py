@@ -105,7 +105,7 @@ def test_a_malformed_log_stops_the_replay_at_its_line(folder: Path) -> None:
     with pytest.raises(KitgenError) as caught:
         replay(load_campaign(folder))
     text = [str(p) for p in caught.value.problems]
-    assert any(":4:14: orders.whites[0].unit: unknown unit 'w_nobody'" in t for t in text), text
+    assert any(":4:14: orders.whites[0].unit: found 'w_nobody', which is no unit on the map" in t for t in text), text
     assert any("move[1]: found '9999', which is not a hex of the map" in t for t in text), text
     log(folder, 1, "orders:\n  whites:\n    - {unit: w_drozdovsky_1, move: [3416, 3417]}\n")
     with pytest.raises(KitgenError) as caught:

@@ -23,7 +23,7 @@ class Problem:
     line: int
     column: int
     message: str
-    code: str = field(default="", compare=False)
+    code: str = field(compare=False)
     """The catalogue entry the message comes from."""
 
     def __str__(self) -> str:
@@ -49,11 +49,7 @@ class KitgenError(Exception):
 class UsageError(Exception):
     """A command-line argument that names nothing kitgen knows (not tied to a file)."""
 
-    def __init__(self, msg: Msg | str) -> None:
-        if isinstance(msg, str):  # TEMPORARY until every call site uses the catalogue
-            from kitgen.messages import legacy
-
-            msg = legacy(msg)
+    def __init__(self, msg: Msg) -> None:
         self.msg = msg
         super().__init__(msg.text)
 

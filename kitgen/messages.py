@@ -1147,9 +1147,3 @@ def log_ship_fired(name: str) -> str:
 @data("log.ship_out_of_range")
 def log_ship_out_of_range(name: str, where: str, hex_id: str) -> str:
     return f"found {name} in {where}, which cannot fire into {hex_id}; expected a ship at sea next to a coastal battle hex, or in its port (D.3)"
-
-
-@data("legacy")
-def legacy(text: str) -> str:
-    """TEMPORARY: a message not yet moved into the catalogue (the migration removes this)."""
-    return text

@@ -90,12 +90,10 @@ class Located:
                 return self.values[loc[:n]]
         return (1, 1)
 
-    def problem_at(self, line: int, column: int, message: msg.Msg | str) -> Problem:
-        if isinstance(message, str):  # TEMPORARY until every call site uses the catalogue
-            message = msg.legacy(message)
+    def problem_at(self, line: int, column: int, message: msg.Msg) -> Problem:
         return Problem(self.name, line, column, message.text, message.code)
 
-    def problem(self, loc: Loc, message: msg.Msg | str, *, key: bool = False) -> Problem:
+    def problem(self, loc: Loc, message: msg.Msg, *, key: bool = False) -> Problem:
         return self.problem_at(*self.position(loc, key=key), message)
 
 

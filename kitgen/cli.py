@@ -11,7 +11,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
-import typer
+# kitgen uses no pydantic plugin; looking for them scans every installed package's metadata
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+import typer  # noqa: E402
 
 if TYPE_CHECKING:
     from kitgen.errors import Problem

@@ -16,12 +16,11 @@ from kitgen.model import rules
 from kitgen.model.forces import Cards, SetUp
 from kitgen.model.geography import FeatureCollection, MapData
 from kitgen.model.scenario import CommanderTable, RailNet, Scenario, ScenarioMeta, TownTable
-from kitgen.validation import dotted, validate
-from kitgen.yamlsource import Located, parse_yaml
 
 if TYPE_CHECKING:
     from kitgen.mapping.build import MapIssue
     from kitgen.mapping.hexmap import HexMap
+    from kitgen.yamlsource import Located
 
 SCENARIO_FILES: dict[str, tuple[str, type[BaseModel]]] = {
     "scenario.yaml": ("meta", ScenarioMeta),
@@ -140,6 +139,8 @@ def scenario_parts(scenario: Scenario) -> dict[str, BaseModel]:
 
 def map_problems(docs: dict[str, Located], issues: list[MapIssue]) -> list[Problem]:
     """What the map builder found wrong, placed in the files it came from."""
+    from kitgen.validation import dotted
+
     return [docs[i.file].problem(i.loc, i.message.within(dotted(i.loc))) for i in issues]
 
 
@@ -195,6 +196,9 @@ _READ: dict[tuple[str, str, bytes], tuple[Located, BaseModel | None, list[Proble
 def _read_part(path: Path, name: str, raw: bytes) -> tuple[Located, BaseModel | None, list[Problem]]:
     """One file parsed and validated, remembered by its bytes: a process that loads a scenario
     again (a test, the fuzzer, a product after validate) redoes only the files that changed."""
+    from kitgen.validation import validate
+    from kitgen.yamlsource import parse_yaml
+
     key = (str(path), os.getcwd(), raw)
     if key not in _READ:
         if len(_READ) > 256:

@@ -33,10 +33,30 @@ def timed(args: list[str]) -> float:
 
 
 def killed(args: list[str], after: float, how: signal.Signals = signal.SIGKILL) -> None:
+    """Start `args`, signal it after `after` seconds, and check that no process of it (the kit's
+    worker) lives on."""
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(after)
     process.send_signal(how)
     process.wait(timeout=60)
+    deadline = time.monotonic() + 10
+    while (left := running(args)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not left, f"processes of the killed run live on: {left}"
+
+
+def running(args: list[str]) -> list[int]:
+    """Processes (not zombies) whose command line is `args`."""
+    wanted = "\0".join(args).encode()
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and (proc / "cmdline").read_bytes().rstrip(b"\0") == wanted:
+                if b"State:\tZ" not in (proc / "status").read_bytes():
+                    found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
 
 
 def assert_old_or_new(before: dict[str, bytes], after: dict[str, bytes]) -> None:

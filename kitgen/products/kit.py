@@ -4,6 +4,7 @@ them behind a contents page, with an outline of parts and their sections."""
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -62,7 +63,10 @@ def _in_background(steps: list[tuple[str, Builder]]) -> list[tuple[str, Builder]
     from functools import partial
 
     _JOBS.update((what, build) for what, build in steps if what in BACKGROUND)
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+    parent = os.getpid()
+    pool = ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent, initargs=(parent,)
+    )
     try:
         futures = {what: pool.submit(_run_job, what) for what in _JOBS}  # the first forks the worker
     finally:
@@ -78,6 +82,20 @@ def _in_background(steps: list[tuple[str, Builder]]) -> list[tuple[str, Builder]
                 pool.shutdown()
 
     return [(what, partial(result, what, futures[what]) if what in futures else build) for what, build in steps]
+
+
+def _die_with_parent(parent: int) -> None:
+    """In the worker: end when kitgen does, even if it is killed outright (Linux's
+    PR_SET_PDEATHSIG), so that no worker is left waiting for work that will never come."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # killed before the line above ran
+        os._exit(1)
 
 
 def _run_job(what: str) -> list[Part]:

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from kitgen.model.scenario import Scenario
 
 _FORMAT = 1
+KEEP = 16
+"""Cache entries kept of each kind (scenarios, and maps of each scenario)."""
 
 
 def cache_dir() -> Path:
@@ -28,6 +30,19 @@ def cache_dir() -> Path:
         return Path(env)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "kitgen"
+
+
+def prune(pattern: str, keep: int) -> None:
+    """Remove all but the `keep` newest cache entries matching `pattern`: every edit of a
+    scenario makes a new key, and the cache must not grow without end."""
+    import contextlib
+
+    folder = cache_dir()
+    with contextlib.suppress(OSError):
+        entries = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in entries[keep:]:
+            with contextlib.suppress(OSError):
+                old.unlink()
 
 
 @cache
@@ -93,3 +108,4 @@ def store(scenario_key: str, scenario: Scenario) -> None:
     with contextlib.suppress(OSError, UsageError, pickle.PicklingError):
         data = pickle.dumps(scenario, protocol=pickle.HIGHEST_PROTOCOL)
         write_atomic(_entry(scenario_key), data, mode=0o600)
+    prune("scenario-*.pickle", KEEP)

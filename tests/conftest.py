@@ -22,7 +22,15 @@ SAMPLE = data_dir() / "sample-campaign"
 def pytest_configure(config: pytest.Config) -> None:
     """One map and scenario cache for the session (each xdist worker its own), not the user's."""
     if "KITGEN_CACHE" not in os.environ:
-        os.environ["KITGEN_CACHE"] = tempfile.mkdtemp(prefix="kitgen-test-cache-")
+        os.environ["KITGEN_CACHE"] = _MADE["cache"] = tempfile.mkdtemp(prefix="kitgen-test-cache-")
+
+
+_MADE: dict[str, str] = {}
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if "cache" in _MADE and not hasattr(config, "workerinput"):  # the controller, once the workers are done
+        shutil.rmtree(_MADE.pop("cache"), ignore_errors=True)
 
 
 @dataclass(frozen=True)

@@ -144,3 +144,18 @@ def test_stale_files_of_a_live_run_are_left_alone(tmp_path: Path) -> None:
     gone.write_bytes(b"left by a killed run")
     clean_stale(tmp_path)
     assert mine.exists() and not gone.exists()
+
+
+def test_the_cache_keeps_only_its_newest_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every edit of a scenario makes a new cache key: the old entries go, the newest stay."""
+    from kitgen import scenariocache
+
+    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path))
+    for n in range(scenariocache.KEEP + 5):
+        entry = tmp_path / f"hexmap-s-{n:04d}.json"
+        entry.write_text("{}")
+        os.utime(entry, ns=(n * 10**9, n * 10**9))
+    (tmp_path / "hexmap-other-0000.json").write_text("{}")
+    scenariocache.prune("hexmap-s-*.json", scenariocache.KEEP)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == ["hexmap-other-0000.json"] + [f"hexmap-s-{n:04d}.json" for n in range(5, scenariocache.KEEP + 5)]

@@ -12,7 +12,7 @@ from kitgen.inputs import is_file, read_file
 from kitgen.mapping.build import MapIssue, build_hex_map
 from kitgen.mapping.hexmap import SCHEMA_VERSION, HexMap
 from kitgen.model.scenario import Scenario
-from kitgen.scenariocache import cache_dir
+from kitgen.scenariocache import KEEP, cache_dir, prune
 
 _BUILDER_FILES = (
     "mapping/build.py",
@@ -60,6 +60,7 @@ def hex_map(scenario: Scenario, *, use_cache: bool = True) -> tuple[HexMap | Non
 
         with contextlib.suppress(OSError, UsageError):  # a read-only cache only costs time
             write_atomic(path, map_json(built).encode("utf-8"))
+        prune(f"hexmap-{scenario.meta.id}-*.json", KEEP)
     return built, issues
 
 

@@ -51,9 +51,9 @@ def running(args: list[str]) -> list[int]:
     found = []
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and (proc / "cmdline").read_bytes().rstrip(b"\0") == wanted:
-                if b"State:\tZ" not in (proc / "status").read_bytes():
-                    found.append(int(proc.name))
+            mine = proc.name.isdigit() and (proc / "cmdline").read_bytes().rstrip(b"\0") == wanted
+            if mine and b"State:\tZ" not in (proc / "status").read_bytes():
+                found.append(int(proc.name))
         except OSError:
             continue
     return found

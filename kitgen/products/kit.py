@@ -87,13 +87,12 @@ def _in_background(steps: list[tuple[str, Builder]]) -> list[tuple[str, Builder]
 def _die_with_parent(parent: int) -> None:
     """In the worker: end when kitgen does, even if it is killed outright (Linux's
     PR_SET_PDEATHSIG), so that no worker is left waiting for work that will never come."""
+    import contextlib
     import ctypes
     import signal
 
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
     if os.getppid() != parent:  # killed before the line above ran
         os._exit(1)
 

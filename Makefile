@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m compileall -q kitgen  # bytecode now: a shell with PYTHONDONTWRITEBYTECODE never writes it
 	touch $@
 
 # poppler-utils (pdftoppm, pdfinfo, pdffonts) lets the tests render and inspect PDF pages.
@@ -61,6 +62,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
+	$(BIN)/python -m compileall -q kitgen
 	$(BIN)/python benchmarks/run.py
 
 clean:

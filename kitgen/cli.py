@@ -484,7 +484,7 @@ def main() -> None:
     from kitgen.errors import KitgenError, UsageError
 
     try:
-        app()
+        _app_for(sys.argv[1:])()
     except KitgenError as exc:
         for problem in exc.problems:
             typer.echo(str(problem), err=True)
@@ -504,6 +504,40 @@ def main() -> None:
 
         typer.echo(f"kitgen: {msg.out_of_memory().text}", err=True)
         sys.exit(1)
+
+
+def _app_for(argv: list[str]) -> typer.Typer:
+    """The app with only the command that `argv` names (when it names one exactly): typer
+    builds every command it holds on each run, which a look-up at the table should not wait
+    for. Help and unknown names get the whole app, so they list and suggest everything."""
+    import copy
+
+    def name(c: typer.models.CommandInfo) -> str:
+        return c.name or c.callback.__name__.replace("_", "-") if c.callback else ""
+
+    words = [a for a in argv if not a.startswith("-")][:2]
+    if not words or any(a in ("--help", "-h") for a in argv[:1]):
+        return app
+    trimmed = copy.copy(app)
+    commands = [c for c in app.registered_commands if name(c) == words[0]]
+    groups = [g for g in app.registered_groups if g.name == words[0]]
+    if commands:
+        trimmed.registered_commands, trimmed.registered_groups = commands, []
+        trimmed.registered_callback = typer.models.TyperInfo(callback=_group)  # a group, not one command
+        return trimmed
+    if not groups or groups[0].typer_instance is None:
+        return app
+    group = copy.copy(groups[0].typer_instance)
+    chosen = [c for c in group.registered_commands if len(words) > 1 and name(c) == words[1]]
+    group.registered_commands = chosen or group.registered_commands
+    info = copy.copy(groups[0])
+    info.typer_instance = group
+    trimmed.registered_commands, trimmed.registered_groups = [], [info]
+    return trimmed
+
+
+def _group() -> None:
+    """Print-ready campaign kits for the 1919-1920 South Russia hex-map campaign."""
 
 
 def _exit_cleanly_on_signals() -> None:

@@ -11,15 +11,13 @@ from __future__ import annotations
 import difflib
 import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Literal, ParamSpec
+from typing import Literal, NamedTuple, ParamSpec
 
 P = ParamSpec("P")
 Kind = Literal["data", "usage", "note"]
 
 
-@dataclass(frozen=True)
-class Msg:
+class Msg(NamedTuple):
     """A catalogued message: the entry's code, its kind and the text made from its values."""
 
     code: str
@@ -31,8 +29,7 @@ class Msg:
         return Msg(self.code, self.kind, f"{where}: {self.text}" if where else self.text)
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     code: str
     kind: Kind
     make: Callable[..., Msg]

@@ -17,6 +17,7 @@ from kitgen.model.scenario import Scenario
 
 BUNDLED = data_dir() / "denikin-1919"
 SAMPLE = data_dir() / "sample-campaign"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -221,3 +221,34 @@ def test_out_file_is_replaced_whole_and_kept_on_failure(tmp_path: Path, scenario
     assert result.returncode == 1
     assert out.read_bytes() == before
     assert sorted(p.name for p in out.parent.iterdir()) == ["scenario.json"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["lookup", "town", "Kiev"],
+        ["lookup", "commander", "Wrangl", "--failures", "1"],
+        ["scenario", "list"],
+        ["validate", "data/denikin-1919"],
+        ["lookup", "load", "infantry=4", "--carrier", "ship"],
+    ],
+)
+def test_the_entry_point_builds_only_the_command_named_and_answers_the_same(args: list[str]) -> None:
+    """`kitgen X` builds only command X (typer builds every command it holds, on every run):
+    the answer is the same as the whole app's."""
+    from kitgen.cli import _app_for
+    from tests.conftest import ROOT, run_cli
+
+    whole = runner.invoke(app, args)
+    trimmed = _app_for(args)
+    assert trimmed is not app and len(trimmed.registered_commands) + len(trimmed.registered_groups) == 1
+    assert run_cli(*args, cwd=ROOT).stdout == whole.output
+
+
+@pytest.mark.parametrize(("args", "listed"), [(["--help"], "validate"), (["lookup", "--help"], "reinforcements")])
+def test_help_and_misspelt_commands_get_the_whole_app(args: list[str], listed: str) -> None:
+    from tests.conftest import run_cli
+
+    assert listed in run_cli(*args).stdout
+    misspelt = run_cli("lookup", "twn", "Kiev")
+    assert misspelt.returncode == 2 and "Did you mean 'town'?" in misspelt.stderr

@@ -29,7 +29,7 @@ kit: $(STAMP)
 	$(BIN)/kitgen validate data/$(SCENARIO)
 	$(BIN)/kitgen scenario show $(SCENARIO) --format json --out $(OUT)/$(SCENARIO)/scenario.json
 	$(BIN)/kitgen scenario show $(SCENARIO) --format text --out $(OUT)/$(SCENARIO)/scenario.txt
-	$(BIN)/kitgen kit --scenario $(SCENARIO) --paper $(PAPER) --out $(OUT)/$(SCENARIO)
+	$(BIN)/kitgen kit --scenario $(SCENARIO) --paper $(PAPER) --out $(OUT)/$(SCENARIO)/kit-$(PAPER)
 	$(BIN)/kitgen map $(SCENARIO) --format json --out $(OUT)/$(SCENARIO)/map.json
 	$(BIN)/kitgen validate data/sample-campaign
 	$(BIN)/kitgen state data/sample-campaign --format text --out $(OUT)/sample-campaign/state.txt

@@ -116,12 +116,12 @@ def scenario_not_a_scenario() -> str:
 
 @data("file.dangling_link")
 def file_dangling_link(target: str) -> str:
-    return f"a symbolic link to {target}, which does not exist; expected a regular file"
+    return f"found a symbolic link to {target}, which does not exist; expected a regular file"
 
 
 @data("file.link_loop")
 def file_link_loop() -> str:
-    return "a loop of symbolic links; expected a regular file (or a link to one)"
+    return "found a loop of symbolic links; expected a regular file (or a link to one)"
 
 
 @data("file.not_regular")
@@ -184,6 +184,8 @@ def yaml_bad_indent() -> str:
 
 @data("yaml.unclosed")
 def yaml_unclosed(opener: str, closer: str) -> str:
+    if opener in "'\"":
+        return f"found a quote {opener} that is never closed; expected a closing {closer} where the text ends"
     return f"found a '{opener}' that is never closed; expected a '{closer}' (or a ',' between items)"
 
 
@@ -261,7 +263,10 @@ def yaml_not_finite(raw: str) -> str:
 
 @usage("out.not_regular")
 def out_not_regular(path: str, kind: str) -> str:
-    return f"{path} is {kind}; kitgen writes only regular files and will not replace it: give another name"
+    return (
+        f"{path} is {kind}; expected a regular file or a new name "
+        "(kitgen writes only regular files, and replaces nothing else)"
+    )
 
 
 @usage("out.is_folder")
@@ -286,11 +291,6 @@ def out_foreign_files(path: str, names: list[str]) -> str:
 @usage("out.cannot_write")
 def out_cannot_write(path: str, reason: str) -> str:
     return f"cannot write {path} ({reason}); expected a folder kitgen may write to"
-
-
-@usage("read.cannot_read")
-def read_cannot_read(path: str, reason: str) -> str:
-    return f"cannot read {path} ({reason})"
 
 
 # --- values of a data file (the models' checks) ------------------------------------------
@@ -423,7 +423,7 @@ def scenario_unknown(name: str, bundled: list[str]) -> str:
 
 @data("scenario.unknown_file")
 def scenario_unknown_file(name: str, known: list[str]) -> str:
-    return f"found the unknown scenario file {name}{suggest(name, known)}; expected only {one_of(known, limit=40)}"
+    return f"found the unknown scenario file {name}; expected only {one_of(known, limit=40)}{suggest(name, known)}"
 
 
 @data("campaign.scenario_unknown")
@@ -693,7 +693,7 @@ def check_commander_twice(name: str, unit: str) -> str:
 
 @data("check.alliance_of_one")
 def check_alliance_of_one(factions: list[str]) -> str:
-    return f"found an alliance of {one_of(factions)}; expected two different factions"
+    return f"found an alliance of {' and '.join(factions)}; expected two different factions"
 
 
 @data("check.empty_slip")
@@ -958,7 +958,8 @@ def arg_bad_load_item(item: str) -> str:
 
 @data("io.failed")
 def io_failed(path: str, reason: str) -> str:
-    return f"{path}: the system refused ({reason}); expected a file or folder kitgen may use"
+    where = f"{path}: " if path else ""  # a failure of no one file (the working folder gone, a closed pipe)
+    return f"{where}the system refused ({reason}); expected a file or folder kitgen may use"
 
 
 @data("memory")

@@ -113,7 +113,7 @@ def test_a_symlink_loop_is_named_not_a_crash(sample: Path) -> None:
     log.symlink_to(log.name)
     result = kitgen("validate", str(sample))
     assert result.returncode == 1
-    assert f"{log.name}:1:1: a loop of symbolic links" in result.stderr
+    assert f"{log.name}:1:1: found a loop of symbolic links" in result.stderr
 
 
 def test_a_symlink_loop_as_the_scenario_folder_is_named(tmp_path: Path) -> None:
@@ -161,7 +161,7 @@ def test_out_refuses_to_replace_a_fifo(sample: Path, tmp_path: Path) -> None:
     os.mkfifo(target)
     result = process("state", str(sample), "--out", str(target))
     assert result.returncode == 2
-    assert "is a FIFO (named pipe); kitgen writes only regular files and will not replace it" in result.stderr
+    assert "is a FIFO (named pipe); expected a regular file or a new name" in result.stderr
     assert target.is_fifo()
 
 

@@ -1,0 +1,875 @@
+"""Every entry of the message catalogue, triggered through kitgen's own code.
+
+As the DATC suite has a case for each rule of Diplomacy, this file has a trigger for each
+entry of `kitgen.messages.CATALOGUE`: a small function that builds the smallest broken input
+(a tiny YAML file, one edit of the bundled scenario or of a new campaign, a look-up at the
+command line) and returns the codes kitgen produced. Each message must then follow the
+catalogue's rule: say what was found and what would be right; data problems name their file,
+line and column.
+
+The scenario edits share one copy of the bundled scenario per worker, each edit undone when
+its trigger ends, so that loads hit the memo of unchanged files; the turn logs play in a copy
+of one new campaign.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import json
+import os
+import re
+import shutil
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from kitgen import answers, messages
+from kitgen.campaign import load_campaign, new_campaign
+from kitgen.engine.replay import replay
+from kitgen.errors import KitgenError, Problem, UsageError
+from kitgen.loader import load_scenario, load_scenario_map
+from kitgen.messages import CATALOGUE, Msg
+from kitgen.rules import battle
+from kitgen.yamlsource import load_yaml
+from tests.conftest import BUNDLED, edit, run_cli
+
+Trigger = Callable[[Path], set[str]]
+
+RULE = re.compile(r"found|expected|missing|did you mean|note:", re.IGNORECASE)
+"""The catalogue's rule: a message says what was found and what would be right."""
+
+SYSTEM = {"io.failed", "memory"}
+"""Data entries for a failure of the system, not of a file: said without a line and column."""
+
+REGISTERING = (
+    "kitgen.messages",
+    "kitgen.inputs",
+    "kitgen.yamlsource",
+    "kitgen.validation",
+    "kitgen.model.base",
+    "kitgen.model.geography",
+    "kitgen.model.forces",
+    "kitgen.model.scenario",
+    "kitgen.engine.turnlog",
+    "kitgen.checks",
+    "kitgen.loader",
+    "kitgen.campaign",
+    "kitgen.engine.replay",
+    "kitgen.answers",
+    "kitgen.rules.battle",
+    "kitgen.rules.command",
+    "kitgen.rules.movement",
+    "kitgen.rules.partisans",
+    "kitgen.rules.supply",
+    "kitgen.rules.transport",
+    "kitgen.rules.victory",
+    "kitgen.mapping.build",
+    "kitgen.mapping.places",
+    "kitgen.products.booklet",
+    "kitgen.products.counters",
+    "kitgen.outputs",
+    "kitgen.cli",
+)
+"""The modules whose code produces catalogue entries."""
+
+
+# --- what a trigger produced -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One message kitgen produced, and how it reached the user."""
+
+    code: str
+    text: str
+    via: str
+    """problem (a KitgenError or a file's problems), usage (a UsageError), note (a campaign's
+    notes), or cli-problem / cli-message: a `file:line:column:` or `kitgen:` line on stderr."""
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    status: int | None = None
+    """The exit status of a command-line run."""
+
+
+SEEN: list[Seen] = []
+
+
+def _problems(found: list[Problem], via: str = "problem") -> set[str]:
+    SEEN.extend(Seen(p.code, p.message, via, p.file, p.line, p.column) for p in found)
+    return {p.code for p in found}
+
+
+def produced(action: Callable[[], Any]) -> set[str]:
+    """The codes of what `action` raised, and of the problems and notes of what it returned."""
+    try:
+        result = action()
+    except KitgenError as error:
+        return _problems(error.problems)
+    except UsageError as error:
+        SEEN.append(Seen(error.msg.code, error.msg.text, "usage"))
+        return {error.msg.code}
+    codes = set()
+    if isinstance(getattr(result, "problems", None), list):  # a Located: lesser problems of its file
+        codes |= _problems(result.problems)
+    if isinstance(getattr(result, "notes", None), list):  # a Campaign
+        codes |= _problems(result.notes, "note")
+    return codes
+
+
+_LINE = re.compile(r"(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): (?P<text>.*)")
+
+
+@contextlib.contextmanager
+def _recording() -> Iterator[list[Msg]]:
+    """Every catalogue message made meanwhile (a command-line run prints only their words)."""
+    made: list[Msg] = []
+    real = Msg.__init__
+
+    def record(self: Msg, *args: Any, **kwargs: Any) -> None:
+        real(self, *args, **kwargs)
+        made.append(self)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Msg, "__init__", record)
+        yield made
+
+
+def _printed(made: list[Msg], stderr: str, status: int) -> set[str]:
+    """The codes of the messages a run printed on stderr, each placed as printed."""
+    codes = set()
+    texts = {m.text: m.code for m in made}
+    for printed in stderr.splitlines():
+        if printed.startswith("kitgen: ") and printed[8:] in texts:
+            code = texts[printed[8:]]
+            SEEN.append(Seen(code, printed[8:], "cli-message", status=status))
+            codes.add(code)
+        elif (match := _LINE.fullmatch(printed)) and match["text"] in texts:
+            code = texts[match["text"]]
+            where = (match["file"], int(match["line"]), int(match["column"]))
+            SEEN.append(Seen(code, match["text"], "cli-problem", *where, status=status))
+            codes.add(code)
+    return codes
+
+
+def cli_codes(*args: str) -> set[str]:
+    """`kitgen ARGS` in this process: the codes of what it printed on stderr."""
+    with _recording() as made:
+        result = run_cli(*args)
+    return _printed(made, result.stderr, result.returncode)
+
+
+# --- the inputs: tiny files, the shared scenario copy, a new campaign ---------------------------
+
+_SPACE: dict[str, Path] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    _SPACE["root"] = tmp_path_factory.mktemp("messages")
+    yield
+    _SPACE.clear()
+
+
+def shared_scenario() -> Path:
+    """This worker's copy of the bundled scenario (each trigger undoes its edits)."""
+    if "scenario" not in _SPACE:
+        _SPACE["scenario"] = _SPACE["root"] / "denikin-1919"
+        shutil.copytree(BUNDLED, _SPACE["scenario"])
+    return _SPACE["scenario"]
+
+
+Edit = tuple[str, str, str] | tuple[str, Callable[[str], str]]
+"""(file, old, new): replace the one `old` in the file; (file, change): rewrite the file's text."""
+
+
+@contextlib.contextmanager
+def broken(*edits: Edit) -> Iterator[Path]:
+    """The shared scenario copy with `edits` made, undone afterwards; a file that does not
+    exist is made (`old` is then "")."""
+    folder = shared_scenario()
+    before: dict[Path, bytes | None] = {}
+    try:
+        for file, *change in edits:
+            path = folder / file
+            if path not in before:
+                before[path] = path.read_bytes() if path.exists() else None
+            if len(change) == 1:
+                rewrite: Any = change[0]
+                path.write_text(rewrite(path.read_text(encoding="utf-8")), encoding="utf-8")
+            elif not path.exists():
+                path.write_text(change[1], encoding="utf-8")
+            else:
+                edit(path, change[0], change[1])
+        yield folder
+    finally:
+        for path, data in before.items():
+            if data is None:
+                path.unlink()
+            else:
+                path.write_bytes(data)
+
+
+def _one(file: str, old: str | Callable[[str], str], new: str | None) -> Edit:
+    return (file, old) if callable(old) else (file, old, new or "")
+
+
+def scenario(file: str, old: str | Callable[[str], str], new: str | None = None) -> Trigger:
+    """A trigger: load the scenario with one edit made (`old` to `new`, or a rewrite)."""
+
+    def trigger(tmp: Path) -> set[str]:
+        with broken(_one(file, old, new)) as folder:
+            return produced(lambda: load_scenario(folder))
+
+    return trigger
+
+
+def scenario_map(file: str, old: str | Callable[[str], str], new: str | None = None) -> Trigger:
+    """A trigger: load the scenario with one edit made, and build its map."""
+
+    def trigger(tmp: Path) -> set[str]:
+        with broken(_one(file, old, new)) as folder:
+            return produced(lambda: load_scenario_map(folder))
+
+    return trigger
+
+
+def yaml_file(text: str | bytes, name: str = "f.yaml") -> Trigger:
+    """A trigger: read one YAML file of `text`."""
+
+    def trigger(tmp: Path) -> set[str]:
+        path = tmp / name
+        path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+        return produced(lambda: load_yaml(path))
+
+    return trigger
+
+
+def cli(*args: str) -> Trigger:
+    return lambda tmp: cli_codes(*args)
+
+
+def campaign(tmp: Path, *setup_edits: tuple[str, str]) -> Path:
+    """A new campaign of the bundled scenario in tmp/c (a copy of one made once per worker)."""
+    if "campaign" not in _SPACE:
+        _SPACE["campaign"] = _SPACE["root"] / "campaign"
+        new_campaign(_SPACE["campaign"], "denikin-1919", 1919)
+    folder = tmp / "c"
+    shutil.copytree(_SPACE["campaign"], folder)
+    for old, new in setup_edits:
+        edit(folder / "setup.yaml", old, new)
+    return folder
+
+
+def turn(text: str, *setup_edits: tuple[str, str]) -> Trigger:
+    """A trigger: replay a new campaign whose turn-01.yaml says `text` after `turn: 1`."""
+
+    def trigger(tmp: Path) -> set[str]:
+        folder = campaign(tmp, *setup_edits)
+        (folder / "turns" / "turn-01.yaml").write_text(f"turn: 1\n{text}", encoding="utf-8")
+        return produced(lambda: replay(load_campaign(folder)))
+
+    return trigger
+
+
+def campaign_with(change: Callable[[Path], object]) -> Trigger:
+    """A trigger: load a new campaign after `change(folder)`."""
+
+    def trigger(tmp: Path) -> set[str]:
+        folder = campaign(tmp)
+        change(folder)
+        return produced(lambda: load_campaign(folder))
+
+    return trigger
+
+
+# --- triggers that need more than one edit -----------------------------------------------------
+
+
+def _unreadable(tmp: Path) -> set[str]:
+    path = tmp / "f.yaml"
+    path.write_text("a: 1\n", encoding="utf-8")
+    path.chmod(0)
+    with pytest.MonkeyPatch.context() as patch:
+        if os.access(path, os.R_OK):  # root reads it anyway: the system refuses in its place
+            real = os.open
+
+            def refuse(name: Any, *args: Any, **kwargs: Any) -> int:
+                if Path(name) == path:
+                    raise PermissionError(13, "Permission denied", str(name))
+                return real(name, *args, **kwargs)
+
+            patch.setattr(os, "open", refuse)
+        return produced(lambda: load_yaml(path))
+
+
+def _too_big(tmp: Path) -> set[str]:
+    from kitgen.inputs import MAX_INPUT_BYTES
+
+    path = tmp / "f.yaml"
+    with path.open("wb") as f:
+        f.truncate(MAX_INPUT_BYTES + 1)  # sparse: no time spent writing it
+    return produced(lambda: load_yaml(path))
+
+
+def _link(tmp: Path, target: str) -> Path:
+    path = tmp / "f.yaml"
+    path.symlink_to(tmp / target)
+    return path
+
+
+def _link_loop(tmp: Path) -> set[str]:
+    (tmp / "g.yaml").symlink_to(tmp / "f.yaml")
+    return produced(lambda: load_yaml(_link(tmp, "g.yaml")))
+
+
+def _fifo(tmp: Path) -> set[str]:
+    os.mkfifo(tmp / "f.yaml")
+    return produced(lambda: load_yaml(tmp / "f.yaml"))
+
+
+def _folder_as_file(tmp: Path) -> set[str]:
+    (tmp / "f.yaml").mkdir()
+    return produced(lambda: load_yaml(tmp / "f.yaml"))
+
+
+def _not_a_scenario(tmp: Path) -> set[str]:
+    (tmp / "empty").mkdir()
+    return produced(lambda: load_scenario(tmp / "empty"))
+
+
+def _alias_bomb() -> str:
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def _out(kind: str) -> Trigger:
+    """A trigger: `kitgen scenario show --out` something kitgen will not write."""
+
+    def trigger(tmp: Path) -> set[str]:
+        target = tmp / "out.txt"
+        if kind == "fifo":
+            os.mkfifo(target)
+        elif kind == "folder":
+            target.mkdir()
+        else:  # a file where a folder must be
+            target.write_text("mine", encoding="utf-8")
+            target = target / "show.txt"
+        return cli_codes("scenario", "show", "denikin-1919", "--out", str(target))
+
+    return trigger
+
+
+def _new_in_a_file(tmp: Path) -> set[str]:
+    (tmp / "c").write_text("mine", encoding="utf-8")
+    return cli_codes("new", str(tmp / "c"))
+
+
+def _new_in_a_full_folder(tmp: Path) -> set[str]:
+    (tmp / "c").mkdir()
+    (tmp / "c" / "notes.txt").write_text("mine", encoding="utf-8")
+    return cli_codes("new", str(tmp / "c"))
+
+
+def _foreign_files(tmp: Path) -> set[str]:
+    # The kit and the map render every page before they open their folder (seconds of work),
+    # so the folder they write through is opened here directly, as they open it.
+    from kitgen.outputs import ProductFolder
+
+    (tmp / "kit").mkdir()
+    (tmp / "kit" / "notes.txt").write_text("ours", encoding="utf-8")
+
+    def write() -> None:
+        with ProductFolder(tmp / "kit") as product:
+            product.write("a.pdf", b"%PDF")
+
+    return produced(write)
+
+
+def _bad_seed(tmp: Path) -> set[str]:
+    # `kitgen new --seed` is bounded by typer (min 0) before new_campaign sees it: the bound of
+    # the library call behind the command is triggered directly.
+    return produced(lambda: new_campaign(tmp / "c", "denikin-1919", -1))
+
+
+def _io_failed(tmp: Path) -> set[str]:
+    """A real system failure: kitgen run from a working folder deleted under it. A scenario
+    that does not validate is read afresh, and the memo of its files asks for the working
+    folder, which the system cannot give (run_cli cannot be used: it asks first)."""
+    with broken(("battle.yaml", "return_pct: 60", "return_pct: 50")) as folder:
+        here = os.getcwd()
+        gone = tmp / "gone"
+        gone.mkdir()
+        out, err = io.StringIO(), io.StringIO()
+        argv, sys.argv = sys.argv, ["kitgen", "validate", str(folder)]
+        status: Any = 0
+        with _recording() as made:
+            try:
+                os.chdir(gone)
+                gone.rmdir()
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    from kitgen.cli import main
+
+                    try:
+                        main()
+                    except SystemExit as stop:
+                        status = stop.code
+            finally:
+                sys.argv = argv
+                os.chdir(here)
+    assert "Traceback" not in err.getvalue(), err.getvalue()
+    return _printed(made, err.getvalue(), status if isinstance(status, int) else 1)
+
+
+def _memory(tmp: Path) -> set[str]:
+    """No test can exhaust the memory safely: libyaml's composer is made to fail as it would."""
+    folder = campaign(tmp)
+
+    def exhausted(*args: object, **kwargs: object) -> object:
+        raise MemoryError
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(yaml, "compose", exhausted)
+        return cli_codes("validate", str(folder))
+
+
+def _booklet(file: str, old: str, new: str) -> Trigger:
+    """A trigger: the booklet's text of the scenario with one edit made."""
+
+    def trigger(tmp: Path) -> set[str]:
+        from kitgen.products.booklet import booklet_text
+
+        with broken((file, old, new)) as folder:
+            return produced(lambda: booklet_text(load_scenario(folder)))
+
+    return trigger
+
+
+def _library(call: Callable[[Any], object]) -> Trigger:
+    """A trigger: a library call behind a look-up, on the bundled scenario. Typer's bounds on
+    the command's arguments (min=0, min=1, a choice of papers) stop these values before the
+    library sees them, so the library's own guard is triggered directly."""
+    return lambda tmp: produced(lambda: call(load_scenario(BUNDLED)))
+
+
+def _counters_on_a3(s: Any) -> object:
+    from kitgen.products.counters import build_counters
+
+    return build_counters(s, "a3")
+
+
+def _turn_mismatch(tmp: Path) -> set[str]:
+    folder = campaign(tmp)
+    (folder / "turns" / "turn-01.yaml").write_text("turn: 2\n", encoding="utf-8")
+    return produced(lambda: replay(load_campaign(folder)))
+
+
+def _turns(change: Callable[[Path], object]) -> Trigger:
+    """A trigger: load a new campaign after `change(turns folder)`."""
+    return campaign_with(lambda folder: change(folder / "turns"))
+
+
+def _write(name: str, text: str = "turn: 1\n") -> Callable[[Path], object]:
+    return lambda turns: (turns / name).write_text(text, encoding="utf-8")
+
+
+def _turns_a_file(folder: Path) -> None:
+    (folder / "turns").rmdir()
+    (folder / "turns").write_text("mine", encoding="utf-8")
+
+
+def _campaign_yaml(scenario_value: str) -> Callable[[Path], object]:
+    def change(folder: Path) -> None:
+        text = (folder / "campaign.yaml").read_text(encoding="utf-8")
+        text = text.replace('scenario: "denikin-1919"', f"scenario: {json.dumps(scenario_value)}")
+        (folder / "campaign.yaml").write_text(text, encoding="utf-8")
+
+    return change
+
+
+def _turn_out_of_order(tmp: Path) -> set[str]:
+    folder = campaign(tmp)
+    (folder / "turns" / "turn-02.yaml").write_text("turn: 2\n", encoding="utf-8")
+    return produced(lambda: replay(load_campaign(folder)))
+
+
+def _no_such_turn(tmp: Path) -> set[str]:
+    folder = campaign(tmp)
+    return produced(lambda: replay(load_campaign(folder), 5))
+
+
+def _unknown_modifier(tmp: Path) -> set[str]:
+    makhno = "- {id: makhno_present, value: 2, text: Makhno is present}"
+    with broken(("partisans.yaml", makhno, makhno.replace("makhno_present", "makhno_here"))) as folder:
+        return cli_codes("lookup", "evade", "--makhno", "--scenario", str(folder))
+
+
+# --- the turn logs' set-ups -----------------------------------------------------------------
+
+CRIMEAN = (
+    "name: Crimean Army (Trans-Dnieper Div), type: infantry, stands: {infantry: 4, machine_gun: 1}, at: Simferopol"
+)
+KERCH = (CRIMEAN, CRIMEAN.replace("Simferopol", "Kerch"))
+"""The Red Crimean Army in Kerch (3026), with two White brigades and White ships."""
+
+
+def kerch(units: str, ships: str = "") -> str:
+    """A battle in Kerch that the Whites win: `units` after w_crimea_azov_1."""
+    return (
+        'battles:\n  - hex: "3026"\n    winner: whites\n'
+        + (f"    ships: [{ships}]\n" if ships else "")
+        + "    units:\n      - {unit: w_crimea_azov_1}\n"
+        + units
+    )
+
+
+RETREAT = '      - {unit: r_crimean_army, lost: {infantry: 1}, retreat: "2927"}\n'
+GUNS = "{id: w_vol_artillery, faction: whites, name: 1st Army Corps Artillery, type: artillery, stands: {artillery: 2}, at: Donetsk}"
+GULAI_POLE = (GUNS, GUNS.replace("at: Donetsk", "at: Gulai Pole"))
+"""White guns in Gulai Pole (2918), with Makhno's partisan HQ."""
+DEPOT_USE = (
+    "  - id: depot_use\n    text: >-\n"
+    "      To renew its ammunition at a depot (B.5, B.7), a unit stays the whole turn in the\n"
+    "      depot's hex on a resupply order; a unit in supply has full loads already.\n"
+)
+"""A ruling of supply.yaml that the booklet prints."""
+FEATURES = '"features":[\n'
+PIER = (
+    '{"type":"Feature","properties":{"name":"pier"},'
+    '"geometry":{"type":"LineString","coordinates":[[30.0,46.0],[30.1,46.0]]}},\n'
+)
+"""A line among the coastline's polygons."""
+NO_EVENT = 'dice:\n  - {purpose: "II.A event roll, turn 1", value: 1}\n'
+
+
+# --- the table -------------------------------------------------------------------------------
+
+TRIGGERS: dict[str, Trigger] = {
+    # reading files (kitgen.inputs)
+    "file.missing": lambda tmp: produced(lambda: load_yaml(tmp / "nothing.yaml")),
+    "file.dangling_link": lambda tmp: produced(lambda: load_yaml(_link(tmp, "nowhere.yaml"))),
+    "file.link_loop": _link_loop,
+    "file.not_regular": _fifo,
+    "file.is_folder": _folder_as_file,
+    "file.too_big": _too_big,
+    "file.unreadable": _unreadable,
+    "folder.not_folder": campaign_with(_turns_a_file),
+    # YAML text (kitgen.yamlsource)
+    "yaml.not_utf8": yaml_file(b"a: \xff\n"),
+    "yaml.control_character": yaml_file("a: \x07\n"),
+    "yaml.nul": yaml_file("a: \x00\n"),
+    "yaml.tab": yaml_file("a:\n\tb: 1\n"),
+    "yaml.missing_colon": yaml_file("turn: 1\norders\n  reds: []\n"),
+    "yaml.bad_indent": yaml_file("a:\n  b: 1\n c: 2\n"),
+    "yaml.unclosed": yaml_file("a: [1, 2\nb: 3\n"),
+    "yaml.too_deep": yaml_file("a: " + "[" * 70 + "]" * 70 + "\n"),
+    "yaml.syntax": yaml_file("a: 1\n---\nb: 2\n"),
+    "yaml.empty": yaml_file("# only a comment\n"),
+    "yaml.tag": yaml_file("a: !!python/object/apply:os.system ['true']\n"),
+    "yaml.merge_key": yaml_file("base: &b {x: 1}\nc:\n  <<: *b\n"),
+    "yaml.complex_key": yaml_file("? [a, b]\n: 1\n"),
+    "yaml.recursive_alias": yaml_file("a: &x [1, *x]\n"),
+    "yaml.alias_bomb": yaml_file(_alias_bomb()),
+    "yaml.duplicate_key": yaml_file("a: 1\na: 2\n"),
+    "yaml.bad_scalar": yaml_file("a: 2019-13-45\n"),
+    "yaml.number_reading": yaml_file("a: 0110\n"),
+    "yaml.huge_number": yaml_file("a: 12345678901234567890\n"),
+    "yaml.not_finite": yaml_file("a: .inf\n"),
+    # outputs (kitgen.outputs)
+    "out.not_regular": _out("fifo"),
+    "out.is_folder": _out("folder"),
+    "out.cannot_write": _out("file"),
+    "out.folder_not_folder": _new_in_a_file,
+    "out.foreign_files": _foreign_files,
+    # values of the data files (kitgen.validation and the models)
+    "value.unknown_key": scenario("command.yaml", "failure_bonus: 1", "failure_bonus: 1\nfailure_bonsu: 2"),
+    "value.missing_key": scenario("supply.yaml", "trace_hexes: 5\n", ""),
+    "value.wrong_type": scenario("events.yaml", "discard_after_use: true", "discard_after_use: yes please"),
+    "value.out_of_range": scenario("battle.yaml", "permanent_pct: 40", "permanent_pct: 140"),
+    "value.too_few": scenario("map.yaml", "standard_parallels: [45.0, 50.5]", "standard_parallels: [45.0]"),
+    "value.too_many": scenario("map.yaml", "[45.0, 50.5]", "[45.0, 50.5, 52.0]"),
+    "value.empty_text": scenario("scenario.yaml", 'title: "Denikin\'s War"', 'title: ""'),
+    "value.literal": scenario("supply.yaml", "intact_on: even", "intact_on: evens"),
+    "value.invalid": scenario("geo/rivers.geojson", lambda text: text.replace('"LineString"', '"Point"', 1)),
+    "value.ident": scenario("setup.yaml", "{id: r_armoured_cars,", "{id: R-Armoured-Cars,"),
+    "value.path_name": scenario("scenario.yaml", "id: denikin-1919", "id: Denikin 1919"),
+    "value.dice": scenario("command.yaml", "roll: D10", "roll: d7"),
+    "value.move_cost": scenario("movement.yaml", "forest: 3, mountain: p*,", "forest: 3, mountain: P,"),
+    "value.vp": scenario(
+        "towns.yaml",
+        'lon: 36.19, vp: {reds: 2, whites: 1, ukrainians: "-"}}',
+        "lon: 36.19, vp: {reds: 2, whites: 1, ukrainians: none}}",
+    ),
+    "value.colour": scenario("scenario.yaml", 'colour: "#D55E00"', "colour: red"),
+    "value.hex_id": turn("orders:\n  whites:\n    - {unit: w_drozdovsky_1, move: [3416, 3417]}\n"),
+    "value.lon_lat": scenario("map.yaml", "outline: [[32.8, 51.85], [33.4, 51.7],", "outline: [[32.8], [33.4, 51.7],"),
+    "value.extent": scenario("map.yaml", "extent: {west: 26.3, east: 44.8,", "extent: {west: 44.8, east: 26.3,"),
+    "value.parallels": scenario("map.yaml", "[45.0, 50.5]", "[-45.0, 45.0]"),
+    "value.source_kind": scenario("map.yaml", "- {rail_exits: north}", "- {rail_exits: north, town: Kiev}"),
+    "value.source_limits": scenario(
+        "map.yaml", "- {town: Kiev, while_held: true}", "- {town: Kiev, north_of: Kharkov}"
+    ),
+    "value.effect_fields": scenario(
+        "cards.yaml", "- {kind: vp, faction: ukrainians, amount: -3}", "- {kind: vp, faction: ukrainians}"
+    ),
+    # scenarios and campaigns (kitgen.loader, kitgen.campaign)
+    "scenario.not_a_scenario": _not_a_scenario,
+    "scenario.unknown": cli("scenario", "show", "denikn-1919"),
+    "scenario.unknown_file": scenario("extra.yaml", "", "a: 1\n"),
+    "campaign.scenario_unknown": campaign_with(_campaign_yaml("denikin-1918")),
+    "campaign.misnamed_log": _turns(_write("turn-1.yaml")),
+    "note.scenario_outside": campaign_with(_campaign_yaml(str(BUNDLED))),
+    "note.no_turns_folder": campaign_with(lambda folder: (folder / "turns").rmdir()),
+    "note.editor_file": _turns(_write("turn-01.yaml~")),
+    "note.not_a_log": _turns(_write("README.txt", "our notes\n")),
+    "new.not_empty": _new_in_a_full_folder,
+    "new.bad_seed": _bad_seed,
+    "setup.off_map": scenario_map(
+        "setup.yaml", "stands: {armoured_car: 2}, at: Kharkov}", "stands: {armoured_car: 2}, at: Tarnopol}"
+    ),
+    # cross-checks between the files of a scenario (kitgen.checks)
+    "check.duplicate_faction": scenario(
+        "scenario.yaml", "{id: makhnovists, name: Makhnovists", "{id: reds, name: Makhnovists"
+    ),
+    "check.duplicate_town": scenario("towns.yaml", "{name: Grigoriopol,", "{name: KIEV,"),
+    "check.duplicate_commander": scenario("commanders.yaml", "name: Budenny,", "name: Trotsky,"),
+    "check.duplicate_point": scenario("map.yaml", "{name: Alushta, lon: 34.41", "{name: Yalta, lon: 34.41"),
+    "check.duplicate_river": scenario("geo/rivers.geojson", '{"name":"Desna"}', '{"name":"Dnieper"}'),
+    "check.duplicate_id": scenario("setup.yaml", "{id: r_armoured_cars,", "{id: r_kharkov_communist,"),
+    "check.duplicate_card": scenario("cards.yaml", "- id: sentovo", "- id: grigoriev_revolt"),
+    "check.duplicate_slip": scenario("cards.yaml", "- id: red_rifle_drafts", "- id: red_rifle_regiment"),
+    "check.duplicate_terrain": scenario("movement.yaml", "{id: marsh, name: Marsh}", "{id: open, name: Marsh}"),
+    "check.duplicate_unit_type": scenario("movement.yaml", "- id: engineer\n", "- id: rr_repair\n"),
+    "check.duplicate_stand_kind": scenario(
+        "transport.yaml", "{id: tachanka, name: Tachanka", "{id: cavalry, name: Tachanka"
+    ),
+    "check.duplicate_ruling": scenario("movement.yaml", "- id: stop_at_enemy", "- id: foot_service_units"),
+    "check.unknown_faction": scenario(
+        "commanders.yaml", "name: Shchors, faction: reds", "name: Shchors, faction: greens"
+    ),
+    "check.unknown_scoring_faction": scenario("victory.yaml", "ukrainians: 40}", "ukrainians: 40, makhnovists: 10}"),
+    "check.unknown_town": scenario(
+        "map.yaml", "{town: Gulai Pole, while_held: true}", "{town: Gulai Polye, while_held: true}"
+    ),
+    "check.unknown_commander": scenario(
+        "setup.yaml", "at: Kharkov, commander: Trotsky}", "at: Kharkov, commander: Vatsetiss}"
+    ),
+    "check.unknown_stand_kind": scenario(
+        "setup.yaml", "stands: {armoured_car: 2}, at: Kharkov}", "stands: {armoured_cars: 2}, at: Kharkov}"
+    ),
+    "check.unknown_unit_type": scenario(
+        "setup.yaml", "type: armoured_car, stands: {armoured_car: 2}", "type: armoured_cars, stands: {armoured_car: 2}"
+    ),
+    "check.unknown_rail_unit_type": scenario("transport.yaml", "unit_type: rr_train", "unit_type: infantry"),
+    "check.unknown_moves_as": scenario("movement.yaml", "moves_as: cavalry", "moves_as: cavalri"),
+    "check.unknown_terrain": scenario("map.yaml", "default_terrain: open", "default_terrain: jungle"),
+    "check.unknown_ruling": scenario(
+        "transport.yaml", "source: ruling:engineers_as_rr_repair}", "source: ruling:engineers_as_rr_repairs}"
+    ),
+    "check.unknown_station": scenario(
+        "railways.yaml", "stations: [Berdichev, Zhitomir]", "stations: [Berdichev, Zhitomirr]"
+    ),
+    "check.unknown_place": scenario("map.yaml", "through: [Sevastopol, Yalta,", "through: [Sevastopol, Yaltaa,"),
+    "check.missing_factions": scenario(
+        "towns.yaml", "lon: 27.06, vp: {reds: 1, whites: 1, ukrainians: 1}}", "lon: 27.06, vp: {reds: 1, whites: 1}}"
+    ),
+    "check.missing_towns": scenario("setup.yaml", "  Shepetovka: reds\n", ""),
+    "check.missing_terrains": scenario(
+        "movement.yaml", "cost: {open: 1, forest: 2, mountain: 4, marsh: 4}", "cost: {open: 1, forest: 2, mountain: 4}"
+    ),
+    "check.roll_off_die": scenario("events.yaml", "draw_on: [6]", "draw_on: [7]"),
+    "check.losses_not_100": scenario("battle.yaml", "return_pct: 60", "return_pct: 50"),
+    "check.point_is_town": scenario("railways.yaml", "  - name: Olevsk\n", "  - name: Korosten\n"),
+    "check.map_point_taken": scenario("map.yaml", "{name: Perekop, lon: 33.69", "{name: Kherson, lon: 33.69"),
+    "check.bridge_not_consecutive": scenario(
+        "railways.yaml", "between: [Vinnitsa, Zhmerinka]", "between: [Kiev, Zhmerinka]"
+    ),
+    "check.no_supply_sources": scenario(
+        "map.yaml",
+        "  makhnovists:\n    - {town: Gulai Pole, while_held: true}\n    - {depots: captured}\n",
+        "  makhnovists: []\n",
+    ),
+    "check.river_two_classes": scenario("map.yaml", "crossable: [Donets,", "crossable: [Don, Donets,"),
+    "check.river_no_course": scenario("map.yaml", "crossable: [Donets,", "crossable: [Kalka, Donets,"),
+    "check.river_no_class": scenario("map.yaml", ", Bityug, Ilovlya]", ", Bityug]"),
+    "check.commander_wrong_faction": scenario(
+        "setup.yaml", "at: Kharkov, commander: Trotsky}", "at: Kharkov, commander: Wrangel}"
+    ),
+    "check.commander_twice": scenario(
+        "setup.yaml", "at: Kiev, commander: Antonov-Ovsenko}", "at: Kiev, commander: Trotsky}"
+    ),
+    "check.alliance_of_one": scenario(
+        "setup.yaml", "{factions: [reds, makhnovists], turns: 1}", "{factions: [reds, reds], turns: 1}"
+    ),
+    "check.empty_slip": scenario(
+        "cards.yaml",
+        "      replacements: {cavalry: 2}\n    - id: red_cavalry_regiment",
+        "    - id: red_cavalry_regiment",
+    ),
+    "check.strength_gap": scenario("cards.yaml", "  - low: 0\n    high: 1\n", "  - low: 1\n    high: 1\n"),
+    "check.strength_overlap": scenario("cards.yaml", "  - low: 0\n    high: 1\n", "  - low: -1\n    high: 1\n"),
+    "check.low_above_high": scenario("cards.yaml", "  - low: 0\n    high: 1\n", "  - low: 1\n    high: 0\n"),
+    "check.geometry_type": scenario("geo/coast.geojson", lambda text: text.replace(FEATURES, FEATURES + PIER, 1)),
+    "check.chart_faces": scenario("victory.yaml", "reds: [3, 4, 4, 5, 5, 7]", "reds: [3, 4, 4, 5, 5]"),
+    "check.moves_as_extra": scenario("movement.yaml", "    moves_as: cavalry\n", "    moves_as: cavalry\n    mp: 4\n"),
+    "check.needs_mp": scenario("movement.yaml", "    mp: 12\n", ""),
+    "check.rail_only_extra": scenario(
+        "movement.yaml", "    rail_only: true\n", "    rail_only: true\n    crossable_river: 1\n"
+    ),
+    "check.needs_cost": scenario("movement.yaml", "    cost: {open: 1, forest: 1, mountain: 2, marsh: 2}\n", ""),
+    "check.needs_crossable_river": scenario(
+        "movement.yaml", "    crossable_river: 1\n    source: A\n  - id: cavalry", "    source: A\n  - id: cavalry"
+    ),
+    "check.bad_source": scenario("movement.yaml", "    source: A\n  - id: cavalry", "    source: Z.9\n  - id: cavalry"),
+    # the map builder (kitgen.mapping.build)
+    # valid parallels (one side of the equator), too near it for PROJ: |lat_1 + lat_2| must exceed its tolerance
+    "map.projection": scenario_map("map.yaml", "[45.0, 50.5]", "[1.0e-10, 1.0e-10]"),
+    "map.no_land": scenario_map("geo/coast.geojson", lambda text: '{"type": "FeatureCollection", "features": []}\n'),
+    "map.coast_short": scenario_map("map.yaml", "east: 44.8,", "east: 48.0,"),
+    "map.hex_too_large": scenario_map("scenario.yaml", "hex_size_km: 30", "hex_size_km: 900"),
+    "map.hex_too_small": scenario_map("scenario.yaml", "hex_size_km: 30", "hex_size_km: 1"),
+    "map.town_outside": scenario_map(
+        "towns.yaml", "{name: Kiev, aliases: [Kyiv], lat: 50.45,", "{name: Kiev, aliases: [Kyiv], lat: 53.45,"
+    ),
+    "map.unbridged_crossing": scenario_map(
+        "map.yaml", "through: [Kakhovka, Perekop, Simferopol]", "through: [Kherson, Kakhovka, Perekop, Simferopol]"
+    ),
+    "map.no_rail_exit": scenario_map("map.yaml", "    - {rail_exits: north}\n", "    - {rail_exits: south}\n"),
+    # look-ups (kitgen.answers, kitgen.rules)
+    "lookup.unknown_faction": cli("lookup", "vp", "greens", "10"),
+    "lookup.unknown_town": cli("lookup", "town", "Kief"),
+    "lookup.unknown_commander": cli("lookup", "commander", "Trotski"),
+    "lookup.unknown_unit_type": cli("lookup", "move", "infantri", "open"),
+    "lookup.unknown_terrain": cli("lookup", "move", "infantry", "jungle"),
+    "lookup.unknown_stand_kind": cli("lookup", "load", "infantri=4"),
+    # the command builds its conditions from flags; a scenario without the modifier a flag names lets one through
+    "lookup.unknown_modifier": _unknown_modifier,
+    "lookup.no_threshold": cli("lookup", "vp", "makhnovists", "10"),
+    "lookup.no_chart": cli("lookup", "reinforcements", "makhnovists", "3"),
+    "lookup.roll_off_chart": cli("lookup", "reinforcements", "reds", "7"),
+    "lookup.negative_vp": _library(lambda s: answers.threshold(s, "reds", -1)),
+    "lookup.negative_failures": _library(lambda s: answers.commander(s, "Trotsky", -1)),
+    "lookup.negative_stands": _library(lambda s: answers.losses(s, "loser", -1)),
+    "lookup.depot_use": _library(lambda s: answers.depot(s, 0)),
+    # no caller of the rule leaves out the winner's roll (the engine always rolls one)
+    "lookup.no_equipment_roll": _library(lambda s: battle.equipment_recovered(s.battle, "winner")),
+    # the printed kit
+    "layout.unknown_paper": _library(_counters_on_a3),
+    "booklet.unknown_ruling": _booklet("supply.yaml", DEPOT_USE, ""),
+    "booklet.rulings_left_out": _booklet(
+        "supply.yaml", "  - id: depot_use\n", "  - id: new_ruling\n    text: Something new.\n  - id: depot_use\n"
+    ),
+    # the command line (kitgen.cli)
+    "arg.not_folder": lambda tmp: cli_codes("validate", str(tmp / "nothing")),
+    "arg.bad_load_item": cli("lookup", "load", "infantry4"),
+    "io.failed": _io_failed,
+    "memory": _memory,
+    # turn logs (kitgen.engine.replay)
+    "log.turn_out_of_order": _turn_out_of_order,
+    "log.no_such_turn": _no_such_turn,
+    "log.turn_mismatch": _turn_mismatch,
+    "log.dice_twice": turn(
+        'dice:\n  - {purpose: "II.A event roll, turn 1", value: 1}\n  - {purpose: "II.A event roll, turn 1", value: 2}\n'
+    ),
+    "log.dice_unknown_purpose": turn('dice:\n  - {purpose: "II.A event roll, turn 9", value: 1}\n'),
+    "log.dice_out_of_range": turn('dice:\n  - {purpose: "II.A event roll, turn 1", value: 7}\n'),
+    "log.unknown_faction": turn("orders:\n  greens: []\n"),
+    "log.unknown_unit": turn('orders:\n  whites:\n    - {unit: w_nobody, move: ["3416", "3417"]}\n'),
+    "log.foreign_unit": turn('orders:\n  reds:\n    - {unit: w_drozdovsky_1, move: ["3416", "3417"]}\n'),
+    "log.unknown_train": turn('rail:\n  reds:\n    - {train: r_nothing, path: ["3416", "3417"]}\n'),
+    "log.foreign_train": turn('rail:\n  reds:\n    - {train: w_at_rostov, path: ["3416", "3417"]}\n'),
+    "log.unknown_ship": turn('sea:\n  whites:\n    - {ship: w_nothing, path: ["3719", "3819"]}\n'),
+    "log.off_map": turn('orders:\n  whites:\n    - {unit: w_drozdovsky_1, move: ["3416", "9999"]}\n'),
+    "log.listed_twice": turn(kerch(RETREAT + RETREAT), KERCH),
+    "log.bad_stands": turn(kerch('      - {unit: r_crimean_army, lost: {infantri: 1}, retreat: "2927"}\n'), KERCH),
+    "log.disband_faction": turn("disband:\n  reds: [r_kiev_garrison]\n"),
+    "log.partisans_bad": turn('partisans:\n  - {hex: "9999", faction: makhnovists, choice: fight}\n'),
+    "log.remove_unit": turn("remove:\n  reds:\n    - {unit: w_drozdovsky_1, stands: {infantry: 1}}\n" + NO_EVENT),
+    "log.remove_too_many": turn(
+        "remove:\n  reds:\n    - {unit: r_13th_army_42nd, stands: {infantry: 99}}\n" + NO_EVENT
+    ),
+    "log.remove_owed": turn("remove:\n  reds:\n    - {unit: r_13th_army_42nd, stands: {infantry: 1}}\n" + NO_EVENT),
+    "log.battle_no_loser": turn(
+        'battles:\n  - hex: "4521"\n    winner: reds\n    units:\n      - {unit: r_10th_army}\n'
+    ),
+    "log.battle_no_winner": turn(
+        'battles:\n  - hex: "3416"\n    winner: reds\n    units:\n      - {unit: w_drozdovsky_1}\n'
+    ),
+    "log.battle_unit_elsewhere": turn(kerch("      - {unit: w_drozdovsky_1}\n" + RETREAT), KERCH),
+    "log.battle_evaded": turn(
+        'battles:\n  - hex: "2918"\n    winner: whites\n    units:\n      - {unit: w_vol_artillery}\n      - {unit: m_makhno_hq}\n'
+        'dice:\n  - {purpose: "II.D.1 makhnovists evade in 2918, turn 1", value: 6}\n'
+        '  - {purpose: "II.D.1 enemy of makhnovists in 2918, turn 1", value: 1}\n',
+        GULAI_POLE,
+    ),
+    "log.battle_too_many_lost": turn(kerch(RETREAT.replace("infantry: 1", "infantry: 9")), KERCH),
+    "log.battle_ammo": turn(kerch(RETREAT.replace("lost: {infantry: 1}", "ammo_left: {infantry: 99}")), KERCH),
+    "log.battle_loser_fate": turn(kerch("      - {unit: r_crimean_army, lost: {infantry: 1}}\n"), KERCH),
+    "log.battle_retreat_blocked": turn(kerch(RETREAT.replace('"2927"', '"3416"')), KERCH),
+    "log.battle_surrender_not_cornered": turn(kerch("      - {unit: r_crimean_army, surrender: true}\n"), KERCH),
+    "log.battle_captured": turn(kerch(RETREAT + "      - {unit: w_crimea_azov_2, captured: {artillery: 1}}\n"), KERCH),
+    "log.ship_not_in_battle": turn(kerch(RETREAT, "w_nothing"), KERCH),
+    "log.ship_fired": turn(kerch(RETREAT, "w_hms_marlborough, w_hms_marlborough"), KERCH),
+    "log.ship_out_of_range": turn(kerch(RETREAT, "w_cruiser_kornilov"), KERCH),
+}
+
+
+# --- the tests -------------------------------------------------------------------------------
+
+
+_ENTRY = re.compile(r'^@(?:\w+\.)?(?:data|usage|note)\("([^"]+)"\)$', re.MULTILINE)
+
+
+def _declared(path: Path) -> set[str]:
+    """The codes a module's source declares with @data, @usage or @note."""
+    return set(_ENTRY.findall(path.read_text(encoding="utf-8")))
+
+
+def test_every_catalogue_entry_has_a_trigger() -> None:
+    """Importing the modules that produce messages fills the catalogue with the entries
+    messages.py declares, and no other (no module declares its own); each entry has a trigger
+    here, and each trigger an entry."""
+    for name in REGISTERING:
+        importlib.import_module(name)
+    package = Path(messages.__file__).parent
+    elsewhere = {str(p.relative_to(package)): _declared(p) for p in package.rglob("*.py") if p.name != "messages.py"}
+    assert {file: codes for file, codes in elsewhere.items() if codes} == {}
+    assert len(CATALOGUE) > 150 and set(CATALOGUE) == _declared(package / "messages.py")
+    assert all(entry.code == code and entry.kind in _VIA for code, entry in CATALOGUE.items())
+    assert sorted(set(CATALOGUE) - set(TRIGGERS)) == [], "entries with no trigger"
+    assert sorted(set(TRIGGERS) - set(CATALOGUE)) == [], "triggers of no entry"
+
+
+_VIA = {"data": {"problem", "cli-problem"}, "usage": {"usage", "cli-message"}, "note": {"note", "cli-problem"}}
+"""How each kind of entry reaches the user: data in a file's problems, usage as a UsageError
+(`kitgen: ...`, exit status 2), notes among a campaign's notes."""
+
+
+@pytest.mark.parametrize("code", sorted(TRIGGERS))
+def test_each_entry_is_triggered(code: str, tmp_path: Path) -> None:
+    SEEN.clear()
+    found = TRIGGERS[code](tmp_path)
+    assert code in found, f"{code} not produced; produced {sorted(found)}: {SEEN}"
+    assert any(s.code == code for s in SEEN)
+    for seen in SEEN:  # every message the trigger produced, not only the one it is for
+        kind = CATALOGUE[seen.code].kind
+        assert seen.text.strip() and RULE.search(seen.text), (
+            f"{seen.code} says neither what was found nor what is right: {seen.text!r}"
+        )
+        if seen.code in SYSTEM:
+            assert seen.via == "cli-message" and seen.status == 1, seen
+            continue
+        assert seen.via in _VIA[kind], seen
+        if kind in ("data", "note"):
+            assert seen.file and seen.line >= 1 and seen.column >= 1, seen
+        if seen.status is not None:
+            assert seen.status == {"data": 1, "usage": 2, "note": seen.status}[kind], seen

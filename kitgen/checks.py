@@ -15,10 +15,13 @@ from pydantic import BaseModel
 from kitgen import messages as msg
 from kitgen.errors import Problem
 from kitgen.model import rules as m
+from kitgen.model.base import Modifier
 from kitgen.model.forces import Cards, SetUp, UnitSpec
 from kitgen.model.geography import FeatureCollection, MapData
 from kitgen.model.scenario import CommanderTable, RailNet, ScenarioMeta, TownTable, name_key
 from kitgen.rules.dice import Dice
+from kitgen.rules.partisans import AMBUSH_CONDITIONS, EVADE_CONDITIONS
+from kitgen.rules.victory import STRENGTH_CONDITIONS
 from kitgen.validation import dotted
 from kitgen.yamlsource import Loc, Located
 
@@ -123,6 +126,11 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
         r.faces("events.yaml", ("draw_on",), events.draw_on, events.roll)
     if partisans := get("partisans.yaml"):
         r.faces("partisans.yaml", ("ambush", "succeeds_at"), [partisans.ambush.succeeds_at], partisans.ambush.roll)
+        for roll, judged in (("evade", EVADE_CONDITIONS), ("ambush", AMBUSH_CONDITIONS)):
+            _check_modifiers(r, "partisans.yaml", (roll, "modifiers"), getattr(partisans, roll).modifiers, judged)
+    if victory := get("victory.yaml"):
+        strength = ("makhnovist_strength", "modifiers")
+        _check_modifiers(r, "victory.yaml", strength, victory.makhnovist_strength.modifiers, STRENGTH_CONDITIONS)
     if command := get("command.yaml"):
         for key in ("adjacent", "alone"):
             r.faces("command.yaml", ("leaderless", key), [getattr(command.leaderless, key)], command.roll)
@@ -319,6 +327,18 @@ def check_setup(parts: dict[str, BaseModel], docs: dict[str, Located], setup: Se
     r = _Report(docs)
     _check_setup(r, file, setup, parts)
     return r.problems
+
+
+def _check_modifiers(r: _Report, file: str, loc: Loc, given: list[Modifier], judged: tuple[str, ...]) -> None:
+    """A roll's modifiers are exactly the conditions kitgen judges for it: one left out would
+    stop a turn that needs it, one more would never apply."""
+    ids = [modifier.id for modifier in given]
+    for i, found in enumerate(ids):
+        if found not in judged:
+            r.add(file, loc + (i, "id"), msg.check_unjudged_modifier(found, list(judged)))
+    missing = [c for c in judged if c not in ids]
+    if missing:
+        r.add(file, loc, msg.check_missing_modifiers(missing))
 
 
 def _distinct(rows: Iterable[Any]) -> bool:

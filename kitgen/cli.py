@@ -421,13 +421,14 @@ def lookup_evade(
 ) -> None:
     """Partisans' odds of evading a fight (II.D.1)."""
     from kitgen import answers
+    from kitgen.rules import partisans
 
     conditions = [
         c
         for c, on in (
-            ("makhno_present", makhno),
-            ("forest_or_mountain", cover),
-            ("enemy_without_cavalry", not enemy_cavalry),
+            (partisans.MAKHNO_PRESENT, makhno),
+            (partisans.FOREST_OR_MOUNTAIN, cover),
+            (partisans.ENEMY_WITHOUT_CAVALRY, not enemy_cavalry),
         )
         if on
     ]
@@ -441,8 +442,9 @@ def lookup_ambush(
 ) -> None:
     """Partisans' odds of springing an ambush (II.D.2)."""
     from kitgen import answers
+    from kitgen.rules import partisans
 
-    typer.echo(answers.ambush(_scenario(scenario), ["makhno_present"] if makhno else []))
+    typer.echo(answers.ambush(_scenario(scenario), [partisans.MAKHNO_PRESENT] if makhno else []))
 
 
 @lookup_app.command("depot")

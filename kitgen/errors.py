@@ -56,7 +56,11 @@ class UsageError(Exception):
 
 def display_path(path: Path | str) -> str:
     """The path as the user should see it: relative to the working directory when inside it."""
-    return _display(str(path), os.getcwd())
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the working folder was removed under kitgen: name the path as given
+        return str(path)
+    return _display(str(path), cwd)
 
 
 @lru_cache(maxsize=4096)

@@ -11,13 +11,15 @@ from __future__ import annotations
 import difflib
 import functools
 from collections.abc import Callable, Iterable
-from typing import Literal, NamedTuple, ParamSpec
+from dataclasses import dataclass
+from typing import Literal, ParamSpec
 
 P = ParamSpec("P")
 Kind = Literal["data", "usage", "note"]
 
 
-class Msg(NamedTuple):
+@dataclass(frozen=True)
+class Msg:
     """A catalogued message: the entry's code, its kind and the text made from its values."""
 
     code: str
@@ -29,7 +31,8 @@ class Msg(NamedTuple):
         return Msg(self.code, self.kind, f"{where}: {self.text}" if where else self.text)
 
 
-class Entry(NamedTuple):
+@dataclass(frozen=True)
+class Entry:
     code: str
     kind: Kind
     make: Callable[..., Msg]
@@ -626,6 +629,16 @@ def check_missing_towns(missing: list[str], towns: list[str]) -> str:
 @data("check.missing_terrains")
 def check_missing_terrains(missing: list[str], terrains: list[str]) -> str:
     return f"found no entry for {one_of(missing)}; expected one for each terrain: {one_of(terrains, limit=40)}"
+
+
+@data("check.unjudged_modifier")
+def check_unjudged_modifier(found: str, judged: list[str]) -> str:
+    return f"found the modifier '{found}', which kitgen never applies; expected one of {one_of(judged)}{suggest(found, judged)}"
+
+
+@data("check.missing_modifiers")
+def check_missing_modifiers(missing: list[str]) -> str:
+    return f"found no modifier {one_of(missing)}; expected one for each condition kitgen judges for this roll"
 
 
 @data("check.roll_off_die")

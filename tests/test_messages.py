@@ -36,7 +36,7 @@ from kitgen.engine.replay import replay
 from kitgen.errors import KitgenError, Problem, UsageError
 from kitgen.loader import load_scenario, load_scenario_map
 from kitgen.messages import CATALOGUE, Msg
-from kitgen.rules import battle
+from kitgen.rules import battle, partisans
 from kitgen.yamlsource import load_yaml
 from tests.conftest import BUNDLED, edit, run_cli
 
@@ -507,10 +507,13 @@ def _no_such_turn(tmp: Path) -> set[str]:
     return produced(lambda: replay(load_campaign(folder), 5))
 
 
-def _unknown_modifier(tmp: Path) -> set[str]:
-    makhno = "- {id: makhno_present, value: 2, text: Makhno is present}"
-    with broken(("partisans.yaml", makhno, makhno.replace("makhno_present", "makhno_here"))) as folder:
-        return cli_codes("lookup", "evade", "--makhno", "--scenario", str(folder))
+MAKHNO = "- {id: makhno_present, value: 2, text: Makhno is present}"
+
+
+def _renamed_modifier(tmp: Path) -> set[str]:
+    """A modifier renamed in partisans.yaml: the one kitgen judges is missing, the new one unused."""
+    with broken(("partisans.yaml", MAKHNO, MAKHNO.replace("makhno_present", "makhno_here"))) as folder:
+        return cli_codes("validate", str(folder))
 
 
 # --- the turn logs' set-ups -----------------------------------------------------------------
@@ -752,7 +755,13 @@ TRIGGERS: dict[str, Trigger] = {
     "lookup.unknown_terrain": cli("lookup", "move", "infantry", "jungle"),
     "lookup.unknown_stand_kind": cli("lookup", "load", "infantri=4"),
     # the command builds its conditions from flags; a scenario without the modifier a flag names lets one through
-    "lookup.unknown_modifier": _unknown_modifier,
+    # the scenario check (check.missing_modifiers) stops any condition kitgen judges from being
+    # unknown to the data, so only a caller of the rule itself can ask for one
+    "lookup.unknown_modifier": _library(
+        lambda s: partisans.total_modifier(s.partisans.evade.modifiers, ["makhno_here"])
+    ),
+    "check.unjudged_modifier": _renamed_modifier,
+    "check.missing_modifiers": _renamed_modifier,
     "lookup.no_threshold": cli("lookup", "vp", "makhnovists", "10"),
     "lookup.no_chart": cli("lookup", "reinforcements", "makhnovists", "3"),
     "lookup.roll_off_chart": cli("lookup", "reinforcements", "reds", "7"),

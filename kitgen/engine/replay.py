@@ -31,7 +31,14 @@ from kitgen.rules.battle import Side, equipment_recovered, losses
 from kitgen.rules.command import obey_target
 from kitgen.rules.dice import Dice
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
-from kitgen.rules.partisans import ambush_succeeds, evades, total_modifier
+from kitgen.rules.partisans import (
+    ENEMY_WITHOUT_CAVALRY,
+    FOREST_OR_MOUNTAIN,
+    MAKHNO_PRESENT,
+    ambush_succeeds,
+    evades,
+    total_modifier,
+)
 from kitgen.rules.paths import land_path
 from kitgen.rules.supply import full_loads
 from kitgen.rules.supplyfield import SupplyField, supply_field
@@ -1264,7 +1271,7 @@ def partisans(campaign: Campaign, board: Board, state: CampaignState, log: TurnL
                 u.commander and name_key(u.commander) == name_key(makhno.name) for u in own
             )
             if choice == "ambush" and not any(u.moved for u in own):
-                mod = total_modifier(rules.ambush.modifiers, ["makhno_present"] if with_makhno else [])
+                mod = total_modifier(rules.ambush.modifiers, [MAKHNO_PRESENT] if with_makhno else [])
                 roll = make_roll(
                     campaign, log, f"II.D.2 {faction} ambush in {hex_id}, turn {state.turn}", rules.ambush.roll
                 )
@@ -1276,11 +1283,11 @@ def partisans(campaign: Campaign, board: Board, state: CampaignState, log: TurnL
                 )
                 notes.append(f"II.D.2 {faction} in {hex_id}: {roll.value}{mod:+d}: {result}")
             elif choice == "evade" or choice == "ambush":
-                conditions = ["makhno_present"] if with_makhno else []
+                conditions = [MAKHNO_PRESENT] if with_makhno else []
                 if board.terrain.get(hex_id) in ("forest", "mountain"):
-                    conditions.append("forest_or_mountain")
+                    conditions.append(FOREST_OR_MOUNTAIN)
                 if not any("cavalry" in u.stands for u in foes):
-                    conditions.append("enemy_without_cavalry")
+                    conditions.append(ENEMY_WITHOUT_CAVALRY)
                 mod = total_modifier(rules.evade.modifiers, conditions)
                 mine = make_roll(
                     campaign, log, f"II.D.1 {faction} evade in {hex_id}, turn {state.turn}", rules.evade.roll

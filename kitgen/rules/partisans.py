@@ -11,6 +11,14 @@ from kitgen.model.base import Modifier
 from kitgen.model.rules import PartisanRules
 from kitgen.rules.dice import Dice
 
+MAKHNO_PRESENT = "makhno_present"
+FOREST_OR_MOUNTAIN = "forest_or_mountain"
+ENEMY_WITHOUT_CAVALRY = "enemy_without_cavalry"
+EVADE_CONDITIONS = (MAKHNO_PRESENT, FOREST_OR_MOUNTAIN, ENEMY_WITHOUT_CAVALRY)
+"""II.D.1: the conditions kitgen judges for an evade roll; partisans.yaml gives their values."""
+AMBUSH_CONDITIONS = (MAKHNO_PRESENT,)
+"""II.D.2: likewise for an ambush."""
+
 
 def total_modifier(modifiers: Iterable[Modifier], conditions: Iterable[str]) -> int:
     """Sum of the modifiers whose condition holds; an unknown condition is an error."""

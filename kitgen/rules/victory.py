@@ -49,7 +49,12 @@ def reinforcement_draws(rules: VictoryRules, faction: str, roll: int) -> int:
     return faces[roll - 1]
 
 
+STRENGTH_CONDITIONS = ("gulai_pole_lost", "makhno_dead")
+"""E.6: the conditions kitgen judges for the Makhnovist strength roll; victory.yaml gives their values."""
+
+
 def makhnovist_modifier(rules: VictoryRules, *, holds_gulai_pole: bool, makhno_alive: bool) -> int:
     """E.6: -1 if they do not hold Gulai Pole, -2 if Makhno is dead."""
-    applies = {"gulai_pole_lost": not holds_gulai_pole, "makhno_dead": not makhno_alive}
+    lost, dead = STRENGTH_CONDITIONS
+    applies = {lost: not holds_gulai_pole, dead: not makhno_alive}
     return sum(m.value for m in rules.makhnovist_strength.modifiers if applies.get(m.id, False))

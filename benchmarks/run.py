@@ -63,12 +63,15 @@ def process(
     """Wall seconds of each run and the largest peak memory (MB) of any."""
     times, peak = [], 0
     for _ in range(runs):
-        start = time.perf_counter()
-        child = subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(child.pid, 0)
-        times.append(time.perf_counter() - start)
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(f"benchmark command failed: {' '.join(args)}")
+        with tempfile.TemporaryFile() as log:
+            start = time.perf_counter()
+            child = subprocess.Popen(args, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+            _, status, usage = os.wait4(child.pid, 0)
+            times.append(time.perf_counter() - start)
+            if os.waitstatus_to_exitcode(status) != 0:
+                log.seek(0)
+                tail = log.read().decode("utf-8", "replace")[-4000:]
+                raise SystemExit(f"benchmark command failed: {' '.join(args)}\n{tail}")
         peak = max(peak, usage.ru_maxrss)
     return times, peak / 1024
 

@@ -16,8 +16,11 @@ import json
 import os
 import re
 import shutil
+import signal
 import stat
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
@@ -122,15 +125,31 @@ def write_atomic(path: Path, data: bytes, *, mode: int = 0o666) -> None:
     ensure_folder(path.parent)
     clean_stale(path.parent)
     tmp = path.parent / _temp_name(path.name)
+    with _uninterrupted():
+        try:
+            _write_new(tmp, data, mode)
+            os.replace(tmp, path)
+            _sync_folder(path.parent)
+        except OSError as exc:
+            raise UsageError(msg.out_cannot_write(str(path), exc.strerror or str(exc))) from None
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+
+
+@contextlib.contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """Hold back Ctrl-C, SIGTERM and SIGHUP while a write commits and cleans up after itself:
+    the signal is acted on once the files are in place and no temporary one is left."""
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
-        _write_new(tmp, data, mode)
-        os.replace(tmp, path)
-        _sync_folder(path.parent)
-    except OSError as exc:
-        raise UsageError(msg.out_cannot_write(str(path), exc.strerror or str(exc))) from None
+        yield
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _write_new(path: Path, data: bytes, mode: int = 0o666) -> None:
@@ -201,18 +220,19 @@ class ProductFolder:
         staging, self.staging = self.staging, None
         if staging is None:
             return
-        try:
-            if kind is None:
-                if self.manifest:
-                    listing = json.dumps({"files": sorted(self.names)}, indent=1) + "\n"
-                    _write_new(staging / MANIFEST, listing.encode("utf-8"))
-                _sync_folder(staging)
-                _swap_in(staging, self.folder)
-        except OSError as error:
-            raise UsageError(msg.out_cannot_write(str(self.folder), error.strerror or str(error))) from None
-        finally:
-            with contextlib.suppress(OSError):
-                shutil.rmtree(staging)
+        with _uninterrupted():
+            try:
+                if kind is None:
+                    if self.manifest:
+                        listing = json.dumps({"files": sorted(self.names)}, indent=1) + "\n"
+                        _write_new(staging / MANIFEST, listing.encode("utf-8"))
+                    _sync_folder(staging)
+                    _swap_in(staging, self.folder)
+            except OSError as error:
+                raise UsageError(msg.out_cannot_write(str(self.folder), error.strerror or str(error))) from None
+            finally:
+                with contextlib.suppress(OSError):
+                    shutil.rmtree(staging)
 
 
 def _plain_name(name: str) -> bool:

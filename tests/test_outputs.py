@@ -159,3 +159,37 @@ def test_the_cache_keeps_only_its_newest_entries(tmp_path: Path, monkeypatch: py
     scenariocache.prune("hexmap-s-*.json", scenariocache.KEEP)
     left = sorted(p.name for p in tmp_path.iterdir())
     assert left == ["hexmap-other-0000.json"] + [f"hexmap-s-{n:04d}.json" for n in range(5, scenariocache.KEEP + 5)]
+
+
+@pytest.mark.parametrize("product", [False, True])
+def test_a_sigterm_during_the_commit_waits_until_the_files_are_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, product: bool
+) -> None:
+    """A signal that lands while a write commits (renames, then removes its temporary files)
+    is held back until that is done: kitgen then ends, leaving the new files and nothing else."""
+    import signal
+
+    target = tmp_path / ("kit" if product else "state.json")
+    pid = os.fork()
+    if pid == 0:  # the child: SIGTERM ends it as kitgen's own handler does
+        signal.signal(signal.SIGTERM, lambda *_: os._exit(15))
+        real = os.replace if not product else os.rename
+
+        def signalled(*args: object) -> object:
+            os.kill(os.getpid(), signal.SIGTERM)
+            return real(*args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(os, "replace", signalled)
+        monkeypatch.setattr("kitgen.outputs._exchange", lambda a, b: False)
+        monkeypatch.setattr(os, "rename", signalled)
+        try:
+            if product:
+                write_set(target, NEW)
+            else:
+                write_atomic(target, b"new")
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 15, "the signal was lost"
+    assert (contents(target) == NEW) if product else (target.read_bytes() == b"new")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]

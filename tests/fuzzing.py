@@ -194,14 +194,15 @@ VALUES = st.recursive(
 )
 
 
-def _paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+def tree_paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The key path of every node of plain data, the root's `()` first."""
     found = [here]
     if isinstance(value, dict):
         for k, v in value.items():
-            found += _paths(v, here + (k,))
+            found += tree_paths(v, here + (k,))
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            found += _paths(v, here + (i,))
+            found += tree_paths(v, here + (i,))
     return found
 
 
@@ -212,7 +213,7 @@ def tree_mutation(draw: st.DrawFn, data: Any) -> bytes:
 
     data = copy.deepcopy(data)
     for _ in range(draw(st.integers(1, 3))):
-        paths = _paths(data)
+        paths = tree_paths(data)
         path = draw(st.sampled_from(paths))
         parent: Any = data
         for step in path[:-1]:

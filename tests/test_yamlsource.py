@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from kitgen import inputs
 from kitgen.errors import KitgenError, Problem
 from kitgen.yamlsource import load_yaml
+from tests.fuzzing import tree_paths
 
 
 def write(tmp_path: Path, text: str, name: str = "f.yaml") -> Path:
@@ -129,17 +130,6 @@ data = st.recursive(
 )
 
 
-def _locs(value: object, loc: tuple = ()) -> list[tuple]:
-    out = [loc]
-    if isinstance(value, dict):
-        for k, v in value.items():
-            out += _locs(v, loc + (k,))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            out += _locs(v, loc + (i,))
-    return out
-
-
 @settings(max_examples=60, deadline=None)
 @given(data)
 def test_property_reads_back_what_yaml_writes_with_a_position_for_every_value(
@@ -149,7 +139,7 @@ def test_property_reads_back_what_yaml_writes_with_a_position_for_every_value(
     doc = load_yaml(path)
     assert doc.data == value
     lines = path.read_text(encoding="utf-8").split("\n")
-    for loc in _locs(value):
+    for loc in tree_paths(value):
         assert loc in doc.values
         line, column = doc.values[loc]
         assert 1 <= line <= len(lines) and 1 <= column <= len(lines[line - 1]) + 1

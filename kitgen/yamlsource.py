@@ -131,12 +131,13 @@ def _read_json(path: Path, raw: bytes) -> Located | None:
 
     def decimal(text: str) -> float:
         value = float(text)
-        if not math.isfinite(value):
+        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
             raise Unusual
         return value
 
-    try:
-        data = json.loads(raw, object_pairs_hook=pairs, parse_int=number, parse_float=decimal, parse_constant=constant)
+    try:  # UTF-8 as the YAML way reads it: json alone would take UTF-16 and UTF-32 too
+        text = raw.decode("utf-8")
+        data = json.loads(text, object_pairs_hook=pairs, parse_int=number, parse_float=decimal, parse_constant=constant)
     except (Unusual, ValueError, RecursionError):
         return None
     if data is None or _depth(data) > MAX_DEPTH:

@@ -143,3 +143,24 @@ def test_property_reads_back_what_yaml_writes_with_a_position_for_every_value(
         assert loc in doc.values
         line, column = doc.values[loc]
         assert 1 <= line <= len(lines) and 1 <= column <= len(lines[line - 1]) + 1
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        (b'{"a": 1.0e+300}', "yaml.huge_number"),
+        (b'{"a": 1234567890123456789}', "yaml.huge_number"),
+        ('{"a": 1}'.encode("utf-16"), "yaml.not_utf8"),
+        (b'{"a": 1, "a": 2}', "yaml.duplicate_key"),
+    ],
+)
+def test_a_json_layer_is_held_to_the_same_rules_as_yaml(tmp_path: Path, raw: bytes, code: str) -> None:
+    """The GeoJSON layers are read by the json module for speed; whatever it would let through
+    that the YAML reading refuses is read the YAML way, and refused there."""
+    path = tmp_path / "layer.geojson"
+    path.write_bytes(raw)
+    try:
+        found = load_yaml(path).problems
+    except KitgenError as exc:
+        found = exc.problems
+    assert code in {p.code for p in found}

@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import Field
 
 from kitgen import messages as msg
-from kitgen.errors import KitgenError, Problem, UsageError
+from kitgen.errors import KitgenError, Problem, UsageError, within
 from kitgen.inputs import Kind, kind_of, list_folder, not_a_file
 from kitgen.mapping.hexmap import HexMap
 from kitgen.model.base import Model, Text
@@ -111,7 +111,7 @@ def load_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
             problems += check_setup(parts, {SETUP_FILE: setup_doc}, setup, SETUP_FILE)
             problems += [setup_doc.problem(loc, message) for loc, message in off_map(scenario, built, setup)]
     turns, notes = turn_logs(folder / TURNS, problems)
-    if _outside(source, folder) and meta.scenario not in bundled_scenarios():
+    if not within(source, folder) and meta.scenario not in bundled_scenarios():
         notes.insert(0, located.problem(("scenario",), msg.note_scenario_outside(os.path.abspath(source))))
     if problems or setup is None:
         raise KitgenError(problems)
@@ -151,11 +151,6 @@ def turn_logs(turns: Path, problems: list[Problem]) -> tuple[list[Path], list[Pr
 def _right_name(name: str) -> str:
     digits = re.findall(r"\d+", name)
     return f"turn-{int(digits[0]):02d}.yaml" if digits else "turn-01.yaml"
-
-
-def _outside(source: Path, folder: Path) -> bool:
-    inside = os.path.abspath(source)
-    return not (inside + os.sep).startswith(os.path.abspath(folder) + os.sep)
 
 
 def _read(path: Path, problems: list[Problem]) -> Located | None:

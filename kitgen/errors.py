@@ -66,13 +66,13 @@ def display_path(path: Path | str) -> str:
 @lru_cache(maxsize=4096)
 def _display(path: str, cwd: str) -> str:
     try:
-        return os.path.relpath(os.path.abspath(path), cwd) if _inside(path, cwd) else path
+        return os.path.relpath(os.path.abspath(path), cwd) if within(path, cwd) else path
     except ValueError:
         return path
 
 
-def _inside(path: str, cwd: str) -> bool:
-    """Whether `path` lies under `cwd`, judged on the names alone: a symlink loop or a
-    dangling link must not stop an error message from naming its file."""
-    absolute = os.path.abspath(path)
-    return absolute == cwd or absolute.startswith(cwd.rstrip(os.sep) + os.sep)
+def within(path: Path | str, folder: Path | str) -> bool:
+    """Whether `path` is `folder` or lies under it, judged on the names alone: a symlink loop
+    or a dangling link must not stop an error message from naming its file."""
+    absolute, top = os.path.abspath(path), os.path.abspath(folder)
+    return absolute == top or absolute.startswith(top.rstrip(os.sep) + os.sep)

@@ -34,7 +34,7 @@ def build(folder: Path, units: int = 200, turns: int = 100, seed: int = 1919) ->
 
     campaign = load_campaign(folder)
     board = Board.from_map(campaign.hex_map)
-    from kitgen.engine.replay import initial_state
+    from kitgen.engine.setup import initial_state
 
     state = initial_state(campaign)
     marchers = []

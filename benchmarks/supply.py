@@ -27,8 +27,10 @@ import numpy as np
 import numpy.typing as npt
 
 from kitgen.campaign import load_campaign, new_campaign
-from kitgen.engine.pontoons import friendly_pontoons
-from kitgen.engine.replay import enemies, initial_state, supply_sources
+from kitgen.engine.context import enemies
+from kitgen.engine.phases.pontoons import friendly_pontoons
+from kitgen.engine.phases.supply import supply_sources
+from kitgen.engine.setup import initial_state
 from kitgen.mapping.board import Board
 from kitgen.rules.supplyfield import supply_field
 

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
@@ -22,6 +23,9 @@ from kitgen.model.base import Model, Text
 from kitgen.model.forces import SetUp
 from kitgen.model.scenario import Scenario
 from kitgen.yamlsource import Located, load_yaml
+
+if TYPE_CHECKING:
+    from kitgen.mapping.board import Board
 
 CAMPAIGN_FILE = "campaign.yaml"
 SETUP_FILE = "setup.yaml"
@@ -64,6 +68,13 @@ class Campaign:
         from kitgen.mapping.places import place_hexes
 
         return place_hexes(self.scenario, self.hex_map)
+
+    @cached_property
+    def board(self) -> Board:
+        """The board the engine plays on, made once from the map."""
+        from kitgen.mapping.board import Board
+
+        return Board.from_map(self.hex_map)
 
 
 def is_campaign(folder: Path) -> bool:

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from kitgen.campaign import load_campaign
-from kitgen.engine.arrivals import arrival_hexes
-from kitgen.engine.replay import initial_state, replay
+from kitgen.engine.phases.arrivals import arrival_hexes
+from kitgen.engine.replay import replay
+from kitgen.engine.setup import initial_state
 from kitgen.engine.state import CampaignState
 from kitgen.errors import KitgenError
 from tests.conftest import log

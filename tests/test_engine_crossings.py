@@ -192,7 +192,7 @@ def test_A1_a_pontoon_goes_with_its_unit_and_carries_supply(folder: Path) -> Non
     log(folder, 2)
     across = replay(load_campaign(folder)).unit("r_tsaritsyn_art")
     assert across is not None and across.in_supply and TSARITSYN in across.supply_path
-    from kitgen.engine.pontoons import orphaned_pontoons
+    from kitgen.engine.phases.pontoons import orphaned_pontoons
 
     state = replay(load_campaign(folder), 2)
     gone = orphaned_pontoons(replace(state, units=tuple(u for u in state.units if u.id != "r_volga_pontoons")))

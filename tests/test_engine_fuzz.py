@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kitgen.campaign import load_campaign, new_campaign
-from kitgen.engine.replay import initial_state, replay
+from kitgen.engine.replay import replay
+from kitgen.engine.setup import initial_state
 from kitgen.errors import KitgenError
 from kitgen.mapping.board import Board
 

@@ -217,7 +217,8 @@ def test_II_A2_card_effects_in_rule_terms(folder: Path) -> None:
     """Card effects the engine applies (cards.yaml): VP, extra draws, an alliance, wrecked track,
     a town changing hands, new units, lasting movement and command modifiers, a supply cut; what
     it cannot apply goes to the umpire."""
-    from kitgen.engine.replay import _modifier, apply_effect
+    from kitgen.engine.context import modifier as _modifier
+    from kitgen.engine.phases.events import apply_effect
     from kitgen.model.forces import Effect
 
     campaign = load_campaign(folder)
@@ -655,7 +656,7 @@ def test_II_A2_a_cards_stand_losses_come_off_the_units_the_log_names(folder: Pat
     Against Kolchak!", takes 2 Red infantry stands and 1 artillery stand; the Red player
     chooses the 42nd Division and the 13th Army guns."""
     campaign = load_campaign(folder)
-    from kitgen.engine.replay import initial_state
+    from kitgen.engine.setup import initial_state
 
     assert initial_state(campaign).deck[0] == "all_against_kolchak"
     log(

@@ -9,8 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from kitgen.campaign import Campaign, load_campaign
-from kitgen.engine.pontoons import friendly_pontoons
-from kitgen.engine.replay import enemies, judge_supply, replay, supply_sources
+from kitgen.engine.context import enemies
+from kitgen.engine.phases.pontoons import friendly_pontoons
+from kitgen.engine.phases.supply import judge_supply, supply_sources
+from kitgen.engine.replay import replay
 from kitgen.loader import data_dir
 from kitgen.mapping.board import Board
 from kitgen.rules.paths import rail_tree, supply_trace

@@ -19,8 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kitgen.campaign import Campaign, load_campaign
-from kitgen.engine.replay import play_turn, replay
+from kitgen.engine.replay import replay
 from kitgen.engine.state import CampaignState
+from kitgen.engine.turn import play_turn, read_log
 from kitgen.loader import load_scenario_map
 from kitgen.mapping.board import Board
 from tests import fuzzing
@@ -62,8 +63,14 @@ def campaign(tmp_path_factory: pytest.TempPathFactory) -> Sample:
     board = Board.from_map(loaded.hex_map)
     states = [replay(loaded, 0)]
     for path in loaded.turns:
-        states.append(play_turn(loaded, board, states[-1], path))
+        states.append(played(loaded, states[-1], path))
     return Sample(folder, loaded, board, states)
+
+
+def played(campaign: Campaign, state: CampaignState, path: Path) -> CampaignState:
+    """The state after the turn of the log at `path`."""
+    log, source = read_log(path)
+    return play_turn(campaign, state, log, source=source).state
 
 
 @st.composite
@@ -119,7 +126,7 @@ def test_fuzz_turn_logs(campaign: Sample, data: st.DataObject) -> None:
     def play() -> None:
         state = campaign.states[number - 1]
         for later in campaign.campaign.turns[number - 1 :]:
-            state = play_turn(campaign.campaign, campaign.board, state, later)
+            state = played(campaign.campaign, state, later)
 
     try:
         judged(play)

@@ -11,6 +11,8 @@ from kitgen.model.rules import SupplyRules
 from kitgen.rules.supply import full_loads
 
 STATE_SCHEMA_VERSION = 1
+_WITHIN_A_TURN = ("held", "started_out")
+"""Fields phases hand on to later phases of the same turn: not part of the state between turns."""
 
 
 def stand_totals(groups: Iterable[Mapping[str, int]]) -> dict[str, int]:
@@ -149,6 +151,10 @@ class CampaignState:
     """B.8: vehicles left intact by crews out of fuel: the first enemy into the hex takes them."""
     draws: dict[str, int] = field(default_factory=dict)
     """II.E: slips each faction draws from its pile this turn (drawing them is the umpire's, for now)."""
+    held: dict[str, str] = field(default_factory=dict)
+    """II.C, within a turn: the units command control holds back this turn, with why."""
+    started_out: frozenset[str] = frozenset()
+    """B.8, within a turn: the units judged out of supply at its start (before any card cut it)."""
 
     def unit(self, unit_id: str) -> UnitState | None:
         return next((u for u in self.units if u.id == unit_id), None)
@@ -158,5 +164,7 @@ class CampaignState:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        for working in _WITHIN_A_TURN:
+            del data[working]
         data["evaded"] = sorted(list(x) for x in self.evaded)
         return {"schema_version": STATE_SCHEMA_VERSION, **data}

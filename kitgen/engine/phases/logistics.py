@@ -7,13 +7,12 @@ from dataclasses import replace
 from typing import Any
 
 from kitgen.campaign import Campaign
+from kitgen.engine.context import LogSource
 from kitgen.engine.rolls import roll as make_roll
 from kitgen.engine.state import CampaignState, UnitState, Verdict
 from kitgen.engine.turnlog import TurnLog
-from kitgen.errors import display_path
 from kitgen.model.rules import SupplyRules
 from kitgen.rules.supply import abandoned_vehicle, depot_emptied, depot_empty_target, full_loads
-from kitgen.yamlsource import Located
 
 
 def vehicles(rules: SupplyRules, unit: UnitState) -> dict[str, int]:
@@ -86,7 +85,7 @@ def judge_depots(state: CampaignState, traced: dict[str, bool]) -> CampaignState
 
 
 def resupply(
-    campaign: Campaign, state: CampaignState, log: TurnLog, located: Located, halted: dict[str, str]
+    campaign: Campaign, state: CampaignState, log: TurnLog, located: LogSource, halted: dict[str, str]
 ) -> CampaignState:
     """B.5, B.7 (after movement): a unit that stayed all turn in a friendly depot's hex renews its
     loads; a cut-off depot rolls once for the turn it is used, and on its number is found empty."""
@@ -95,7 +94,7 @@ def resupply(
     depots: list[dict[str, Any]] = [dict(d) for d in state.depots]
     verdicts, rolls = list(state.verdicts), list(state.rolls)
     rolled: dict[str, bool] = {}
-    file = display_path(located.path)
+    file = located.name
     for faction, orders in log.resupply.items():
         for i, order in enumerate(orders):
             line, _ = located.position(("resupply", faction, i))

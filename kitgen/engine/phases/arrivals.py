@@ -1,21 +1,29 @@
-"""E.3-E.6 at the end of a turn: slips placed on the map as units or replacement stands, and
-the Makhnovists' forces matched to their Current Strength Chart row."""
+"""Phase 10's end (II.E, E.3-E.6): the slips owed drawn, slips placed on the map as units or
+replacement stands, and the Makhnovists' forces matched to their Current Strength Chart row."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from kitgen.campaign import Campaign
+from kitgen.engine.context import LogSource, Turn
+from kitgen.engine.phases.draws import draw_slips
 from kitgen.engine.state import CampaignState, UnitState, Verdict, stand_totals
 from kitgen.engine.turnlog import PlaceOrder, TurnLog
-from kitgen.errors import display_path
 from kitgen.mapping.board import Board
 from kitgen.model.forces import Slip, StrengthRow, UnitSpec
 from kitgen.model.scenario import name_key
-from kitgen.yamlsource import Located
 
 STRENGTH = "strength"
 """The `slip` of a place order that raises Makhnovist units from the strength chart (E.6)."""
+
+
+def run(turn: Turn, state: CampaignState) -> CampaignState:
+    """Slips drawn, then placed; a Makhnovist force off its strength row is the umpire's to mend."""
+    state = draw_slips(turn.campaign, state)
+    state = place(turn.campaign, turn.board, state, turn.log, turn.source)
+    gap = strength_gap(turn.campaign, state)
+    return replace(state, umpire=(*state.umpire, gap)) if gap else state
 
 
 def arrival_hexes(campaign: Campaign, state: CampaignState, faction: str) -> tuple[set[str], str]:
@@ -68,13 +76,13 @@ def surrounded(board: Board, state: CampaignState, unit: UnitState) -> bool:
     return bool(land) and all(n in enemy for n in land)
 
 
-def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located) -> CampaignState:
+def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource) -> CampaignState:
     """E.3-E.5 (end of turn): each place order puts a drawn slip on the map; slips not placed wait."""
     slips = {s.id: s for pile in campaign.scenario.cards.piles.values() for s in pile}
     pending = {f: list(ids) for f, ids in state.slips.items()}
     units = list(state.units)
     verdicts, notes = list(state.verdicts), list(state.umpire)
-    file = display_path(located.path)
+    file = located.name
     for faction in sorted(log.disband):
         for i, unit_id in enumerate(log.disband[faction]):
             line, _ = located.position(("disband", faction, i))

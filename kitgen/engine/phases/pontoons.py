@@ -6,11 +6,10 @@ from dataclasses import replace
 from typing import Any
 
 from kitgen.campaign import Campaign
+from kitgen.engine.context import LogSource
 from kitgen.engine.state import CampaignState, Verdict
 from kitgen.engine.turnlog import TurnLog
-from kitgen.errors import display_path
 from kitgen.mapping.board import Board
-from kitgen.yamlsource import Located
 
 
 def friendly_pontoons(state: CampaignState, faction: str) -> set[frozenset[str]]:
@@ -19,7 +18,7 @@ def friendly_pontoons(state: CampaignState, faction: str) -> set[frozenset[str]]
 
 
 def pontoon_work(
-    campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: Located, halted: dict[str, str]
+    campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource, halted: dict[str, str]
 ) -> CampaignState:
     """A.1 (before land moves, so units may cross the same turn): emplacing a pontoon takes the
     pontoon unit's whole turn, across a major-river hexside from its own hex; it stays until
@@ -30,7 +29,7 @@ def pontoon_work(
     units = {u.id: u for u in state.units}
     bridges: list[dict[str, Any]] = [dict(p) for p in state.pontoons]
     verdicts = list(state.verdicts)
-    file = display_path(located.path)
+    file = located.name
     for faction, orders in log.pontoons.items():
         for i, order in enumerate(orders):
             line, _ = located.position(("pontoons", faction, i))

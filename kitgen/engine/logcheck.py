@@ -1,0 +1,161 @@
+"""A turn log checked against the state before it is played: orders for units, trains and hexes
+that exist, of the faction that gives them; and after it is played, every given roll one the
+turn needed."""
+
+from __future__ import annotations
+
+from kitgen import messages as msg
+from kitgen.campaign import Campaign
+from kitgen.engine.context import LogSource
+from kitgen.engine.state import CampaignState, UnitState
+from kitgen.engine.turnlog import TurnLog
+from kitgen.errors import KitgenError, Problem
+from kitgen.mapping.board import Board
+from kitgen.rules.dice import Dice
+from kitgen.validation import dotted
+from kitgen.yamlsource import Loc
+
+
+def check_dice(located: LogSource, log: TurnLog, state: CampaignState) -> None:
+    """Every roll the log gives must be one the turn needed, once, and a face of its dice: a
+    misspelt purpose would otherwise be drawn instead without a word."""
+    needed = {r.purpose: r for r in state.rolls}
+    problems = []
+    seen: set[str] = set()
+    for i, given in enumerate(log.dice):
+        where = ("dice", i, "purpose")
+        if given.purpose in seen:
+            problems.append(located.problem(where, msg.log_dice_twice(given.purpose).within(dotted(where))))
+        seen.add(given.purpose)
+        roll = needed.get(given.purpose)
+        if roll is None:
+            message = msg.log_dice_unknown_purpose(given.purpose, sorted(needed))
+            problems.append(located.problem(where, message.within(dotted(where))))
+            continue
+        d = Dice.parse(roll.dice)
+        if not d.low <= given.value <= d.high:
+            message = msg.log_dice_out_of_range(given.value, roll.dice, d.low, d.high)
+            problems.append(located.problem(("dice", i, "value"), message.within(f"dice[{i}].value")))
+    if problems:
+        raise KitgenError(problems)
+
+
+def check_orders(located: LogSource, log: TurnLog, state: CampaignState, board: Board, campaign: Campaign) -> None:
+    """Malformed orders stop the replay: an unknown faction, unit, train or stand kind, a unit of
+    another faction, a hex off the map, a unit listed twice."""
+    factions = [f.id for f in campaign.scenario.meta.factions]
+    problems: list[Problem] = []
+
+    def add(loc: Loc, message: msg.Msg, *, key: bool = False) -> None:
+        problems.append(located.problem(loc, message.within(dotted(loc)), key=key))
+
+    by_id: dict[str, UnitState] = {}
+    for u in state.units:
+        by_id.setdefault(u.id, u)  # the first of an id, as state.unit finds it
+
+    def foreign(unit_id: str, faction: str) -> msg.Msg | None:
+        """Why the unit is not one the faction can order: unknown, or another faction's."""
+        unit = by_id.get(unit_id)
+        if unit is None:
+            return msg.log_unknown_unit(unit_id, sorted(by_id))
+        return None if unit.faction == faction else msg.log_foreign_unit(unit_id, unit.faction, faction)
+
+    def off_map(loc: Loc, hexes: list[str]) -> None:
+        for hex_id in hexes:
+            if not board.on_map(hex_id):
+                add(loc, msg.log_off_map(hex_id))
+
+    for table, entries in (("orders", log.orders), ("rail", log.rail), ("sea", log.sea), ("track", log.track)):
+        for faction in entries:
+            if faction not in factions:
+                add((table, faction), msg.log_unknown_faction(faction, factions), key=True)
+    for faction, orders in log.orders.items():
+        for i, order in enumerate(orders if faction in factions else []):
+            why = foreign(order.unit, faction)
+            if why:
+                add(("orders", faction, i, "unit"), why)
+            for j, hex_id in enumerate(order.move):
+                off_map(("orders", faction, i, "move", j), [hex_id])
+    trains = {t["id"]: t for t in state.trains}
+    for faction, rail_orders in log.rail.items():
+        for i, rail in enumerate(rail_orders if faction in factions else []):
+            train = trains.get(rail.train)
+            if train is None:
+                add(("rail", faction, i, "train"), msg.log_unknown_train(rail.train, sorted(trains)))
+            elif train["faction"] != faction:
+                add(("rail", faction, i, "train"), msg.log_foreign_train(rail.train, train["faction"], faction))
+            for j, hex_id in enumerate(rail.path):
+                off_map(("rail", faction, i, "path", j), [hex_id])
+    for faction, sea_orders in log.sea.items():
+        for i, sea in enumerate(sea_orders):
+            off_map(("sea", faction, i), [*sea.path, *([sea.land] if sea.land else [])])
+    carried = [("rail", f, i, o.carry) for f, orders in log.rail.items() for i, o in enumerate(orders) if f in factions]
+    carried += [("sea", f, i, o.carry) for f, orders in log.sea.items() for i, o in enumerate(orders) if f in factions]
+    for table, faction, i, carry in carried:
+        if len(set(carry)) != len(carry):
+            add((table, faction, i, "carry"), msg.log_listed_twice())
+        for j, unit_id in enumerate(carry):
+            why = foreign(unit_id, faction)
+            if why:
+                add((table, faction, i, "carry", j), why)
+    for faction, track_orders in log.track.items():
+        for i, work in enumerate(track_orders if faction in factions else []):
+            why = foreign(work.unit, faction)
+            if why:
+                add(("track", faction, i, "unit"), why)
+            off_map(("track", faction, i), [*([work.wreck] if work.wreck else []), *work.repair])
+    stand_kinds = {k.id for k in campaign.scenario.transport.stands}
+    for b, battle in enumerate(log.battles):
+        if battle.winner not in factions:
+            add(("battles", b, "winner"), msg.log_unknown_faction(battle.winner, factions))
+        listed = [part.unit for part in battle.units]
+        if len(set(listed)) != len(listed):
+            add(("battles", b, "units"), msg.log_listed_twice())
+        for j, part in enumerate(battle.units):
+            for key in ("lost", "routed", "captured"):
+                for kind, n in getattr(part, key).items():
+                    if kind not in stand_kinds or n < 0:
+                        add(("battles", b, "units", j, key, kind), msg.log_bad_stands(kind, n, sorted(stand_kinds), 0))
+    unit_orders: list[tuple[str, dict[str, list[str]]]] = [
+        ("pontoons", {f: [o.unit for o in orders] for f, orders in log.pontoons.items()}),
+        ("resupply", {f: [o.unit for o in orders] for f, orders in log.resupply.items()}),
+    ]
+    for kind_name, by_faction in unit_orders:
+        for faction, by_unit in by_faction.items():
+            if faction not in factions:
+                add((kind_name, faction), msg.log_unknown_faction(faction, factions), key=True)
+                continue
+            for i, unit_id in enumerate(by_unit):
+                why = foreign(unit_id, faction)
+                if why:
+                    add((kind_name, faction, i, "unit"), why)
+    for faction, emplacing in log.pontoons.items():
+        for i, bridge in enumerate(emplacing):
+            off_map(("pontoons", faction, i, "emplace"), bridge.emplace)
+    for faction, placing in log.place.items():
+        if faction not in factions:
+            add(("place", faction), msg.log_unknown_faction(faction, factions), key=True)
+            continue
+        for i, p in enumerate(placing):
+            off_map(("place", faction, i, "at"), [p.at] if p.at else [])
+            for unit_id, given in p.give.items():
+                for kind, n in given.items():
+                    if kind not in stand_kinds or n < 1:
+                        add(("place", faction, i, "give", unit_id), msg.log_bad_stands(kind, n, sorted(stand_kinds), 1))
+    for faction, ids in log.disband.items():
+        if faction != campaign.scenario.victory.makhnovist_strength.faction:
+            add(
+                ("disband", faction),
+                msg.log_disband_faction(faction, campaign.scenario.victory.makhnovist_strength.faction),
+                key=True,
+            )
+            continue
+        for i, unit_id in enumerate(ids):
+            why = foreign(unit_id, faction)
+            if why:
+                add(("disband", faction, i), why)
+    for i, choice in enumerate(log.partisans):
+        if choice.faction not in factions or not board.on_map(choice.hex):
+            add(("partisans", i), msg.log_partisans_bad(choice.faction, choice.hex))
+    if problems:
+        raise KitgenError(problems)

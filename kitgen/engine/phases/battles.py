@@ -1,0 +1,219 @@
+"""Phases 7-8 (II.B, D.3): the tabletop battles as the log reports them, and their results unit
+by unit: stands lost for good or back next turn, equipment, retreats and surrenders."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kitgen import messages as msg
+from kitgen.campaign import Campaign
+from kitgen.engine.context import LogSource, Turn
+from kitgen.engine.phases.pontoons import friendly_pontoons
+from kitgen.engine.rolls import roll as make_roll
+from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.turnlog import Battle, TurnLog
+from kitgen.errors import KitgenError
+from kitgen.mapping.board import Board
+from kitgen.rules.battle import Side, equipment_recovered, losses
+from kitgen.rules.paths import land_path
+from kitgen.rules.supply import full_loads
+from kitgen.validation import dotted
+
+
+def run(turn: Turn, state: CampaignState) -> CampaignState:
+    return battles(turn.campaign, turn.board, state, turn.log, turn.source)
+
+
+def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource) -> CampaignState:
+    """II.B (phase 8): each battle's losses, unit by unit (RULES-NOTES): of stands lost the winner
+    loses 40% for good and the loser 55% (half up), the rest return next turn; half the loser's
+    routed stands (rounded up) desert or are captured unless Elite/Fanatic, the rest return;
+    the loser retreats one hex from the enemy (II.B.1), or surrenders."""
+    rules = campaign.scenario.battle
+    units = {u.id: u for u in state.units}
+    returning = list(state.returning)
+    verdicts = list(state.verdicts)
+    umpire = list(state.umpire)
+    rolls = list(state.rolls)
+    file = located.name
+    fired: set[str] = set()
+    for b, battle in enumerate(log.battles):
+        booty: dict[str, int] = {}
+        losers = [
+            p.unit
+            for p in battle.units
+            if p.unit in units
+            and units[p.unit].hex == battle.hex
+            and not state.allied(units[p.unit].faction, battle.winner, state.turn)
+        ]
+        if not losers:
+            message = msg.log_battle_no_loser(battle.hex).within(f"battles[{b}]")
+            raise KitgenError([located.problem(("battles", b), message)])
+        umpire += _naval_gunfire(campaign, board, state, battle, b, located, fired)
+        sides = {units[p.unit].faction for p in battle.units if p.unit in units}
+        if not any(state.allied(f, battle.winner, state.turn) for f in sides):
+            message = msg.log_battle_no_winner(battle.winner, battle.hex).within(f"battles[{b}].winner")
+            raise KitgenError([located.problem(("battles", b, "winner"), message)])
+        for j, part in enumerate(battle.units):
+            where = ("battles", b, "units", j)
+            unit = units.get(part.unit)
+            if unit is None or unit.hex != battle.hex:
+                message = msg.log_battle_unit_elsewhere(
+                    part.unit, unit.hex if unit else None, battle.hex, sorted(units)
+                )
+                raise KitgenError([located.problem(where + ("unit",), message.within(f"battles[{b}].units[{j}].unit"))])
+            if (battle.hex, unit.faction) in state.evaded:
+                message = msg.log_battle_evaded(unit.id, battle.hex).within(dotted(where))
+                raise KitgenError([located.problem(where, message)])
+            for kind in sorted(set(part.lost) | set(part.routed)):
+                n = part.lost.get(kind, 0) + part.routed.get(kind, 0)
+                if n > unit.stands.get(kind, 0):
+                    message = msg.log_battle_too_many_lost(n, kind, unit.id, unit.stands.get(kind, 0))
+                    raise KitgenError([located.problem(where, message.within(dotted(where)))])
+            side: Side = "winner" if state.allied(unit.faction, battle.winner, state.turn) else "loser"
+            exempt = bool(set(unit.flags) & set(rules.loser.routed_lost_exempt))
+            stands = dict(unit.stands)
+            gone_for_good = 0
+            for kind in sorted(set(part.lost) | set(part.routed)):
+                lost, routed = part.lost.get(kind, 0), part.routed.get(kind, 0)
+                if not lost + routed:  # a form filled in with zeros
+                    continue
+                stands[kind] -= lost + routed
+                if kind in rules.equipment_stands:  # II.B.3 equipment: rolled for by the winner, lost by the loser
+                    back = routed if side == "winner" else 0
+                    for k in range(1, lost + 1 if side == "winner" else 1):
+                        purpose = f"II.B.3 {unit.id} {kind} {k} equipment, turn {state.turn}"
+                        r = make_roll(campaign, log, purpose, rules.winner.equipment.roll)
+                        rolls.append(r)
+                        back += equipment_recovered(rules, side, r.value)
+                    if side == "loser":
+                        booty[kind] = booty.get(kind, 0) + routed
+                    gone_for_good += lost + routed - back
+                else:
+                    result = losses(rules, side, lost, routed, exempt=exempt)
+                    back = result.returning + result.routed_returning
+                    gone_for_good += result.permanent + result.routed_lost
+                if back:
+                    returning.append((unit.id, kind, back))
+            line, _ = located.position(where)
+            back_total = sum(n for who, _, n in returning if who == unit.id) - sum(
+                n for who, _, n in state.returning if who == unit.id
+            )
+            text = f"{unit.name}, {side}: {_stands(gone_for_good)} lost for good, {_stands(back_total)} back next turn"
+            ammo = dict(unit.ammo)
+            allotment = full_loads(campaign.scenario.supply, unit.stands)
+            for kind, left in part.ammo_left.items():
+                if kind not in allotment or not 0 <= left <= allotment[kind]:
+                    allowed = ", ".join(f"{k} 0-{n}" for k, n in sorted(allotment.items()))
+                    at = where + ("ammo_left",)
+                    raise KitgenError(
+                        [located.problem(at, msg.log_battle_ammo(kind, left, allowed).within(dotted(at)))]
+                    )
+                ammo[kind] = left
+            unit = replace(unit, stands={k: n for k, n in stands.items() if n > 0}, ammo=ammo)
+            if side == "loser":
+                if part.retreat is None and not part.surrender:
+                    message = msg.log_battle_loser_fate(unit.id).within(dotted(where))
+                    raise KitgenError([located.problem(where, message)])
+                if part.retreat is not None:
+                    why = _retreat_blocked(campaign, board, state, unit, part.retreat, battle.hex)
+                    if why:
+                        at = where + ("retreat",)
+                        raise KitgenError([located.problem(at, msg.log_battle_retreat_blocked(why).within(dotted(at)))])
+                    unit = replace(unit, hex=part.retreat)
+                    text += f"; retreats to {part.retreat}"
+                else:
+                    ways = [
+                        n
+                        for n in board.neighbours(battle.hex)
+                        if _retreat_blocked(campaign, board, state, unit, n, battle.hex) is None
+                    ]
+                    if ways:
+                        at = where + ("surrender",)
+                        message = msg.log_battle_surrender_not_cornered(unit.id, ways).within(dotted(at))
+                        raise KitgenError([located.problem(at, message)])
+                    if exempt:  # II.B.1: Elite/Fanatic units do not surrender
+                        text += "; cannot retreat: Elite/Fanatic, it must attack at once to break out or perish"
+                        umpire.append(
+                            f"{unit.name} is Elite/Fanatic: it must attack at once to break out or perish (II.B.1)"
+                        )
+                    else:
+                        unit = replace(unit, hex="surrendered")
+                        returning = [r for r in returning if r[0] != unit.id]  # captured with the unit
+                        text = f"{unit.name}, loser: cannot retreat and surrenders, all its stands lost (II.B.1)"
+            verdicts.append(Verdict(file, line, unit.faction, unit.id, f"battle {battle.hex}", "done", text, "II.B"))
+            units[unit.id] = unit
+        for j, part in enumerate(battle.units):  # II.B.3: the loser's routed equipment, captured
+            if not part.captured:
+                continue
+            unit = units[part.unit]
+            for kind, n in sorted((k, n) for k, n in part.captured.items() if n):
+                if not state.allied(unit.faction, battle.winner, state.turn) or n < 0 or n > booty.get(kind, 0):
+                    at = ("battles", b, "units", j, "captured")
+                    spoils = ", ".join(f"{v} {k}" for k, v in sorted(booty.items())) or "none"
+                    raise KitgenError(
+                        [located.problem(at, msg.log_battle_captured(kind, n, spoils).within(dotted(at)))]
+                    )
+                booty[kind] -= n
+                stands = {**unit.stands, kind: unit.stands.get(kind, 0) + n}
+                unit = replace(unit, stands=dict(sorted(stands.items())))
+            units[unit.id] = unit
+    rejoining = {unit_id for unit_id, _, _ in returning}  # a unit wiped out still gets its returning stands
+    kept = tuple(
+        u for u in (units[x.id] for x in state.units) if (u.stands or u.id in rejoining) and u.hex != "surrendered"
+    )
+    return replace(
+        state,
+        units=kept,
+        returning=tuple(returning),
+        verdicts=tuple(verdicts),
+        umpire=tuple(umpire),
+        rolls=tuple(rolls),
+    )
+
+
+def _naval_gunfire(
+    campaign: Campaign, board: Board, state: CampaignState, battle: Battle, b: int, located: LogSource, fired: set[str]
+) -> list[str]:
+    """D.3: ships that fired in support of a battle: at sea next to the coastal battle hex, or in
+    its port; each worth its rating in batteries."""
+    ships = {x["id"]: x for x in state.ships}
+    coastal = {h.id for h in campaign.hex_map.hexes if h.coastal or h.port}
+    sides = {u.faction for u in state.units if u.hex == battle.hex}
+    notes = []
+    for k, ship_id in enumerate(battle.ships):
+        ship = ships.get(ship_id)
+        where = ("battles", b, "ships", k)
+        if ship is None or not any(state.allied(ship["faction"], f, state.turn) for f in sides):
+            raise KitgenError([located.problem(where, msg.log_ship_not_in_battle(ship_id).within(dotted(where)))])
+        if ship_id in fired:  # D.3: a ship's rating is its batteries for one battle a turn
+            raise KitgenError([located.problem(where, msg.log_ship_fired(ship["name"]).within(dotted(where)))])
+        fired.add(ship_id)
+        close = ship["hex"] == battle.hex or (board.is_sea(ship["hex"]) and board.adjacent(ship["hex"], battle.hex))
+        if battle.hex not in coastal or not close:
+            message = msg.log_ship_out_of_range(ship["name"], ship["hex"], battle.hex).within(dotted(where))
+            raise KitgenError([located.problem(where, message)])
+        notes.append(f"D.3 {ship['name']} fires in support in {battle.hex}: {ship.get('gunfire', 0)} batteries")
+    return notes
+
+
+def _stands(n: int) -> str:
+    return f"{n} stand" if n == 1 else f"{n} stands"
+
+
+def _retreat_blocked(
+    campaign: Campaign, board: Board, state: CampaignState, unit: UnitState, to: str, battle_hex: str
+) -> str | None:
+    """II.B.1: the loser retreats one hex from the enemy, a step it could move (no major river
+    without a bridge, no open water, no p* terrain off the roads) into a hex free of enemies."""
+    if any(u.hex == to and not state.allied(u.faction, unit.faction, state.turn) for u in state.units):
+        return f"enemy units are in {to}"
+    step = land_path(
+        board,
+        campaign.scenario.movement,
+        unit.type,
+        [battle_hex, to],
+        mp_modifier=99,
+        pontoons=friendly_pontoons(state, unit.faction),
+    )
+    return None if step.allowed else f"{battle_hex} to {to}: {step.reason}"

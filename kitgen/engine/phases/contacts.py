@@ -1,0 +1,89 @@
+"""Phase 6 (II.D, B.8): contacts found where enemies meet; partisans evade or ambush, and vehicles
+out of supply get their tabletop moves."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kitgen.campaign import Campaign
+from kitgen.engine.context import Turn
+from kitgen.engine.phases.logistics import tabletop_moves
+from kitgen.engine.rolls import roll as make_roll
+from kitgen.engine.state import CampaignState, UnitState
+from kitgen.engine.turnlog import TurnLog
+from kitgen.mapping.board import Board
+from kitgen.model.scenario import name_key
+from kitgen.rules.partisans import (
+    ENEMY_WITHOUT_CAVALRY,
+    FOREST_OR_MOUNTAIN,
+    MAKHNO_PRESENT,
+    ambush_succeeds,
+    evades,
+    total_modifier,
+)
+
+
+def run(turn: Turn, state: CampaignState) -> CampaignState:
+    state = partisans(turn.campaign, turn.board, state, turn.log)
+    return tabletop_moves(turn.campaign, state, turn.log)
+
+
+def partisans(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog) -> CampaignState:
+    """II.D.1-2 (phase 6): where the enemy meets a faction whose units there are all partisans,
+    they try to evade (each side rolls a D6 plus modifiers; the partisans evade on a strictly
+    higher total) or, if none of them moved this turn and the log says so, an ambush (a D6 of 6,
+    +1 with Makhno). A fight needs no roll."""
+    rules = campaign.scenario.partisans
+    chosen = {(c.hex, c.faction): c.choice for c in log.partisans}
+    makhno = campaign.scenario.find_commander("Makhno")
+    by_hex: dict[str, list[UnitState]] = {}
+    for u in state.units:
+        by_hex.setdefault(u.hex, []).append(u)
+    rolls, notes, evaded = list(state.rolls), list(state.umpire), set(state.evaded)
+    for hex_id in sorted(by_hex):
+        here = by_hex[hex_id]
+        for faction in sorted({u.faction for u in here}):
+            own = [u for u in here if u.faction == faction]
+            foes = [u for u in here if not state.allied(u.faction, faction, state.turn)]
+            if not foes or not all("partisan" in u.flags for u in own):
+                continue
+            choice = chosen.get((hex_id, faction), "evade")
+            with_makhno = makhno is not None and any(
+                u.commander and name_key(u.commander) == name_key(makhno.name) for u in own
+            )
+            if choice == "ambush" and not any(u.moved for u in own):
+                mod = total_modifier(rules.ambush.modifiers, [MAKHNO_PRESENT] if with_makhno else [])
+                roll = make_roll(
+                    campaign, log, f"II.D.2 {faction} ambush in {hex_id}, turn {state.turn}", rules.ambush.roll
+                )
+                rolls.append(roll)
+                result = (
+                    "springs the ambush: the enemy sets up first, the partisans round it"
+                    if ambush_succeeds(rules, roll.value, mod)
+                    else "fails to ambush"
+                )
+                notes.append(f"II.D.2 {faction} in {hex_id}: {roll.value}{mod:+d}: {result}")
+            elif choice == "evade" or choice == "ambush":
+                conditions = [MAKHNO_PRESENT] if with_makhno else []
+                if board.terrain.get(hex_id) in ("forest", "mountain"):
+                    conditions.append(FOREST_OR_MOUNTAIN)
+                if not any("cavalry" in u.stands for u in foes):
+                    conditions.append(ENEMY_WITHOUT_CAVALRY)
+                mod = total_modifier(rules.evade.modifiers, conditions)
+                mine = make_roll(
+                    campaign, log, f"II.D.1 {faction} evade in {hex_id}, turn {state.turn}", rules.evade.roll
+                )
+                theirs = make_roll(
+                    campaign, log, f"II.D.1 enemy of {faction} in {hex_id}, turn {state.turn}", rules.evade.roll
+                )
+                rolls += [mine, theirs]
+                if evades(mine.value, theirs.value, mod):
+                    evaded.add((hex_id, faction))
+                    notes.append(
+                        f"II.D.1 {faction} in {hex_id} evade ({mine.value}{mod:+d} against {theirs.value}): no battle"
+                    )
+                else:
+                    notes.append(
+                        f"II.D.1 {faction} in {hex_id} fail to evade ({mine.value}{mod:+d} against {theirs.value})"
+                    )
+    return replace(state, rolls=tuple(rolls), umpire=tuple(notes), evaded=frozenset(evaded))

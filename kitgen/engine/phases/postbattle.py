@@ -1,0 +1,116 @@
+"""After the battles (II.B.2-B.3, B.8, II.D.4): contacts listed, trains, depots and abandoned
+vehicles captured, the Makhnovist gun cap, towns passing to a faction that holds them alone,
+pontoons left without their unit; and at the next turn's start, returning stands rejoin."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from kitgen.campaign import Campaign
+from kitgen.engine.context import Turn
+from kitgen.engine.phases.pontoons import orphaned_pontoons
+from kitgen.engine.state import CampaignState, UnitState
+from kitgen.mapping.board import Board
+from kitgen.rules.supply import full_loads
+
+
+def run(turn: Turn, state: CampaignState) -> CampaignState:
+    return orphaned_pontoons(settle(turn.campaign, turn.board, state))
+
+
+def rejoin(state: CampaignState) -> CampaignState:
+    """II.B.3: stands that "return to unit strengths next turn" rejoin their unit."""
+    back: dict[str, dict[str, int]] = {}
+    for unit_id, kind, n in state.returning:
+        back.setdefault(unit_id, {})[kind] = back.get(unit_id, {}).get(kind, 0) + n
+    if not back:
+        return state
+    units = []
+    for u in state.units:
+        if u.id in back:
+            stands = dict(u.stands)
+            for kind, n in back[u.id].items():
+                stands[kind] = stands.get(kind, 0) + n
+            u = replace(u, stands=dict(sorted(stands.items())))
+        units.append(u)
+    return replace(state, units=tuple(units), returning=())
+
+
+def settle(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
+    """Contacts for the tabletop; trains and depots captured (II.B.2: non-armoured trains and
+    depots are captured when enemy units enter their hex); towns passing to the faction that
+    holds them alone."""
+    by_hex: dict[str, set[str]] = {}
+    for u in state.units:
+        if (u.hex, u.faction) not in state.evaded:  # II.D.1: "the nonpartisan unit is assumed to be there only"
+            by_hex.setdefault(u.hex, set()).add(u.faction)
+    contacts = tuple(
+        sorted(h for h, fs in by_hex.items() if any(not state.allied(a, b, state.turn) for a in fs for b in fs))
+    )
+    trains: list[dict[str, Any]] = []
+    depots: list[dict[str, Any]] = []
+    for items, into in ((state.trains, trains), (state.depots, depots)):
+        for item in items:
+            there = by_hex.get(item["hex"], set())
+            takers = sorted(f for f in there if not state.allied(f, item["faction"], state.turn))
+            if len(there) == 1 and takers and not item.get("armoured"):  # II.B.2: an enemy alone in the hex
+                item = {**item, "faction": takers[0], **({"uses": 0} if "uses" in item else {})}
+            into.append(item)
+    state = replace(state, trains=tuple(trains), depots=tuple(depots))
+    state = _take_abandoned(campaign, state, by_hex)
+    state = _artillery_cap(campaign, state)
+    owners = dict(state.owners)
+    for hex_id, towns in board.towns.items():
+        factions = by_hex.get(hex_id, set())
+        if len(factions) == 1:
+            for town in towns:
+                owners[town] = next(iter(factions))
+    return replace(state, contacts=contacts, owners=owners)
+
+
+def _take_abandoned(campaign: Campaign, state: CampaignState, by_hex: dict[str, set[str]]) -> CampaignState:
+    """B.8 (ruling out_of_fuel): an enemy unit that enters the hex of an intact abandoned vehicle
+    takes it: the vehicles join the order of battle of the one faction there."""
+    units, left, notes = list(state.units), [], list(state.umpire)
+    for item in state.abandoned:
+        takers = sorted(f for f in by_hex.get(item["hex"], set()) if not state.allied(f, item["faction"], state.turn))
+        if len(takers) != 1 or len(by_hex[item["hex"]]) != 1:
+            left.append(item)
+            continue
+        kind = next(iter(item["stands"]))
+        units.append(
+            UnitState(
+                id=f"{item['unit']}_taken",
+                name=f"Captured {kind.replace('_', ' ')}s",
+                faction=takers[0],
+                type=kind,
+                stands=dict(item["stands"]),
+                hex=item["hex"],
+                moved=True,
+                ammo=full_loads(campaign.scenario.supply, item["stands"]),
+            )
+        )
+        notes.append(f"B.8 the {takers[0]} take the vehicles abandoned in {item['hex']}")
+    return replace(state, units=tuple(units), abandoned=tuple(left), umpire=tuple(notes))
+
+
+def _artillery_cap(campaign: Campaign, state: CampaignState) -> CampaignState:
+    """II.D.4: the Makhnovists never have more than 3 batteries; guns beyond the cap are destroyed
+    (RULES-NOTES), the last gained first."""
+    rules = campaign.scenario.partisans
+    cap, faction = rules.artillery_cap, rules.artillery_cap_faction
+    total = sum(u.stands.get("artillery", 0) for u in state.units if u.faction == faction)
+    if total <= cap:
+        return state
+    excess, units = total - cap, []
+    for u in reversed(state.units):
+        if u.faction == faction and excess and u.stands.get("artillery"):
+            cut = min(excess, u.stands["artillery"])
+            excess -= cut
+            stands = {k: n - (cut if k == "artillery" else 0) for k, n in u.stands.items()}
+            u = replace(u, stands={k: n for k, n in stands.items() if n > 0})
+        if u.stands:
+            units.append(u)
+    note = f"II.D.4 the {faction} may have no more than {cap} batteries: {total - cap} destroyed"
+    return replace(state, units=tuple(reversed(units)), umpire=(*state.umpire, note))

@@ -1,0 +1,96 @@
+"""Rail movement (C.1): trains along intact track, with the units they carry (A.2)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from kitgen.campaign import Campaign
+from kitgen.engine.context import LogSource, enemies
+from kitgen.engine.phases.loads import boarding, weigh
+from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.turnlog import RailOrder, TurnLog
+from kitgen.mapping.board import Board
+from kitgen.rules.paths import land_path
+
+
+def rail_moves(
+    campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource, halted: dict[str, str]
+) -> CampaignState:
+    """C.1: a train moves along intact track free of enemy units, up to its move, carrying up to
+    its capacity in points; the units it carries embark where it starts and detrain where it
+    stops (A.2). Units held by command control stay behind."""
+    trains = {t["id"]: dict(t) for t in state.trains}
+    units = {u.id: u for u in state.units}
+    moved_trains: set[str] = set()
+    verdicts = list(state.verdicts)
+    file = located.name
+    for faction, orders in log.rail.items():
+        for i, order in enumerate(orders):
+            line, _ = located.position(("rail", faction, i))
+            route = "-".join(order.path)
+            result, why, rule, aboard = _judge_rail(campaign, board, state, order, trains, units, halted, moved_trains)
+            verdicts.append(
+                Verdict(
+                    file,
+                    line,
+                    faction,
+                    order.train,
+                    f"rail {route}",
+                    result,
+                    f"train {order.train}: path {route} {why}",
+                    rule,
+                )
+            )
+            if result == "done":
+                trains[order.train]["hex"] = order.path[-1]
+                moved_trains.add(order.train)
+                for u in aboard:
+                    units[u] = replace(units[u], hex=order.path[-1], moved=True, carried=True)
+    return replace(
+        state,
+        units=tuple(units[u.id] for u in state.units),
+        trains=tuple(trains[t["id"]] for t in state.trains),
+        verdicts=tuple(verdicts),
+    )
+
+
+def _judge_rail(
+    campaign: Campaign,
+    board: Board,
+    state: CampaignState,
+    order: RailOrder,
+    trains: dict[str, dict[str, Any]],
+    units: dict[str, UnitState],
+    halted: dict[str, str],
+    moved_trains: set[str],
+) -> tuple[str, str, str, list[str]]:
+    """(result, why, rule, units aboard) of one rail order."""
+    s = campaign.scenario
+    train = trains[order.train]
+    if order.train in moved_trains:
+        return "void", "has moved already this turn: void", "C.1", []
+    if order.path[0] != train["hex"]:
+        return "void", f"starts in {order.path[0]}, but the train is in {train['hex']}: void", "C.1", []
+    judged = land_path(board, s.movement, s.transport.train.unit_type, list(order.path))
+    if not judged.allowed:
+        return "void", judged.explain(), judged.rule, []
+    wrecked = [h for h in order.path[1:] if h in state.wrecked_track]
+    if wrecked:
+        return "void", f"track wrecked in {', '.join(wrecked)}: void", "C.2", []
+    blocked = [h for h in order.path[1:] if h in enemies(state, train["faction"], state.turn)]
+    if blocked:
+        return "void", f"enemy units in {', '.join(blocked)} block the line: void", "C.1", []
+    aboard = boarding(order.carry, order.path[0], units, halted)
+    left = [u for u in order.carry if u not in aboard]
+    load = weigh(s, aboard, units, "train")
+    if not load.fits:
+        return "void", f"load of {load.total} points is over the train's {load.capacity}: void", "C.1", []
+    stays = f"; left behind (not in {order.path[0]}, moved, or held by command): {', '.join(left)}" if left else ""
+    carried = ", ".join(aboard) or "nothing"
+    return (
+        "done",
+        f"{len(order.path) - 1} hex{'es' if len(order.path) != 2 else ''}, carrying {carried} ({load.total} of {load.capacity} points){stays}",
+        "C.1",
+        aboard,
+    )

@@ -1,0 +1,118 @@
+"""Sea movement (D.1-D.3) and landings (A.3)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from kitgen import messages as msg
+from kitgen.campaign import Campaign
+from kitgen.engine.context import LogSource
+from kitgen.engine.phases.loads import boarding, weigh
+from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.turnlog import SeaOrder, TurnLog
+from kitgen.errors import KitgenError
+from kitgen.mapping.board import Board
+from kitgen.model.scenario import Scenario
+from kitgen.rules.transport import river_passages
+from kitgen.validation import dotted
+
+
+def sea_moves(
+    campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource, halted: dict[str, str]
+) -> CampaignState:
+    """D.1: a ship moves up to 16 hexes through the sea, from and to a port; D.3: it carries 16
+    points; its units go ashore at the port it reaches, or land on a coastal hex beside the sea
+    hex where it stops (A.3: infantry only, and no map move from the landing hex that turn)."""
+    s = campaign.scenario
+    ships = {x["id"]: dict(x) for x in state.ships}
+    units = {u.id: u for u in state.units}
+    ports = {h.id for h in campaign.hex_map.hexes if h.port}
+    coastal = {h.id for h in campaign.hex_map.hexes if h.coastal}
+    waters = {h for passage in river_passages(board, ports).values() for h in passage}
+    verdicts = list(state.verdicts)
+    file = located.name
+    moved: set[str] = set()
+    for faction, orders in log.sea.items():
+        for i, order in enumerate(orders):
+            line, _ = located.position(("sea", faction, i))
+            ship = ships.get(order.ship)
+            if ship is None or ship["faction"] != faction:
+                at = ("sea", faction, i, "ship")
+                mine = sorted(x for x, y in ships.items() if y["faction"] == faction)
+                message = msg.log_unknown_ship(order.ship, faction, mine)
+                raise KitgenError([located.problem(at, message.within(dotted(at)))])
+            route = "-".join(order.path)
+            why, aboard, load_text = _judge_sea(s, board, order, ship, units, halted, ports, coastal, waters, moved)
+            if why:
+                result, text = "void", f"ship {ship['name']}: path {route}: {why}: void"
+            else:
+                result, text = (
+                    "done",
+                    f"ship {ship['name']}: path {route}, {len(order.path) - 1} hexes, carrying {', '.join(aboard) or 'nothing'} ({load_text})",
+                )
+                ship["hex"] = order.path[-1]
+                moved.add(order.ship)
+                ashore = order.land or order.path[-1]
+                for u in aboard:
+                    units[u] = replace(units[u], hex=ashore, moved=True, carried=True)
+                if order.land:
+                    text += f"; lands them on {order.land}"
+                left = [u for u in order.carry if u not in aboard]
+                if left:
+                    text += f"; left behind (not in {order.path[0]} at the start, moved, or held by command): {', '.join(left)}"
+            rule = "A.3" if order.land else "D.1"
+            verdicts.append(Verdict(file, line, faction, order.ship, f"sea {route}", result, text, rule))
+    return replace(
+        state,
+        units=tuple(units[u.id] for u in state.units),
+        ships=tuple(ships[x["id"]] for x in state.ships),
+        verdicts=tuple(verdicts),
+    )
+
+
+def _judge_sea(
+    s: Scenario,
+    board: Board,
+    order: SeaOrder,
+    ship: dict[str, Any],
+    units: dict[str, UnitState],
+    halted: dict[str, str],
+    ports: set[str],
+    coastal: set[str],
+    waters: set[str],
+    moved: set[str],
+) -> tuple[str | None, list[str], str]:
+    """(why void or None, units aboard, load text) of one sea order."""
+    if order.ship in moved:
+        return "has moved already this turn", [], ""
+    if order.path[0] != ship["hex"]:
+        return f"starts in {order.path[0]}, but the ship is in {ship['hex']}", [], ""
+    if len(order.path) - 1 > s.transport.ship.move_hexes:
+        return f"{len(order.path) - 1} hexes, more than a ship's {s.transport.ship.move_hexes} (D.1)", [], ""
+    for here, there in zip(order.path, order.path[1:], strict=False):
+        if not board.adjacent(here, there):
+            return f"{here} and {there} are not adjacent", [], ""
+    inner = order.path[1:-1]
+    if any(not board.is_sea(h) and h not in waters and h not in ports for h in inner):
+        return "a ship keeps to sea hexes, ports, and rivers up to their ports (D.1)", [], ""
+    end = order.path[-1]
+    if not board.is_sea(end) and end not in ports:
+        return f"{end} is neither sea nor a port", [], ""
+    aboard = boarding(order.carry, order.path[0], units, halted)
+    if order.land is not None:
+        if not board.is_sea(end) or not board.adjacent(end, order.land) or order.land not in coastal:
+            return (
+                f"a landing is made on a coastal hex beside the sea hex where the ship stops, not {order.land} (A.3)",
+                [],
+                "",
+            )
+        others = [u for u in aboard if set(units[u].stands) - set(s.transport.landing_stands)]
+        if others:
+            return f"only infantry land on a coast; the rest go ashore at a port (A.3): {', '.join(others)}", [], ""
+    elif aboard and end not in ports:
+        return f"troops go ashore at a port city, and {end} is none (A.3)", [], ""
+    load = weigh(s, aboard, units, "ship")
+    if not load.fits:
+        return f"load of {load.total} points is over a ship's {load.capacity} (D.3)", [], ""
+    return None, aboard, f"{load.total} of {load.capacity} points"

@@ -1,0 +1,121 @@
+"""Phase 1 (B.2-B.8): returning stands rejoin, every unit is judged in or out of supply with the
+path that proves it, and units out of supply keep their loads, run out of fuel or abandon vehicles."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import replace
+
+from kitgen.campaign import Campaign
+from kitgen.engine.context import Turn, active, enemies
+from kitgen.engine.phases.logistics import after_judgement, judge_depots
+from kitgen.engine.phases.pontoons import friendly_pontoons
+from kitgen.engine.phases.postbattle import rejoin
+from kitgen.engine.state import CampaignState
+from kitgen.mapping.board import Board
+from kitgen.rules.supply import full_loads
+from kitgen.rules.supplyfield import SupplyField, supply_field
+
+
+def run(turn: Turn, state: CampaignState) -> CampaignState:
+    """Last turn's returning stands back (II.B.3), then supply judged (last turn's evaded partisans
+    count as absent, II.D.1), then what being out of supply does (B.6, B.8)."""
+    state = rejoin(state)
+    state = judge_supply(turn.campaign, turn.board, state)
+    state = replace(state, evaded=frozenset())
+    state = after_judgement(turn.campaign, state, turn.log)
+    return replace(state, started_out=frozenset(u.id for u in state.units if u.in_supply is False))
+
+
+def supply_sources(
+    campaign: Campaign, board: Board, state: CampaignState, faction: str, *, depots: bool = True
+) -> set[str]:
+    """The faction's source hexes now: fixed sources, towns it holds, ports with its ships, its depots."""
+    found, held = _sources(campaign, board, state, faction)
+    return found | held if depots else found
+
+
+def _sources(campaign: Campaign, board: Board, state: CampaignState, faction: str) -> tuple[set[str], set[str]]:
+    """The faction's source hexes other than depots, and its depots' hexes if they are sources."""
+    found = set()
+    for source in campaign.hex_map.supply_sources:
+        if source.faction != faction:
+            continue
+        if source.kind == "town" and source.while_held and state.owners.get(source.town or "") != faction:
+            continue
+        found.add(source.hex)
+    conditions = campaign.hex_map.conditional_sources.get(faction, ())
+    if "ports with_friendly_ship" in conditions:
+        ports = {p for p, towns in board.ports.items() if any(state.owners.get(t) == faction for t in towns)}
+        ships = {s["hex"] for s in state.ships if s["faction"] == faction}
+        found |= {p for p in ports if p in ships or any(n in ships for n in board.neighbours(p))}
+    held = set()
+    if "depots captured" in conditions:
+        held = {d["hex"] for d in state.depots if d["faction"] == faction}
+    return found, held
+
+
+def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
+    """B.2: every unit judged in or out of supply at the start of the turn, with the path that proves it."""
+    trace = campaign.scenario.supply.trace_hexes
+    wrecked = set(state.wrecked_track)
+    fields: dict[tuple[str, frozenset[str], frozenset[frozenset[str]]], SupplyField] = {}
+
+    def field_of(faction: str, found: set[str], crossings: Collection[frozenset[str]]) -> SupplyField:
+        """The faction's supply over the whole board; a unit's own hex is not enemy-held for its own trace."""
+        key = (faction, frozenset(found), frozenset(crossings))
+        if key not in fields:
+            foes = enemies(state, faction, state.turn)
+            fields[key] = supply_field(
+                board, found, enemy=foes, wrecked=wrecked, trace_hexes=trace, crossings=crossings
+            )
+        return fields[key]
+
+    undepoted, depots = {}, {}
+    for f in sorted({u.faction for u in state.units} | {d["faction"] for d in state.depots}):
+        undepoted[f], depots[f] = _sources(campaign, board, state, f)
+    by_faction = {
+        f: field_of(f, undepoted[f] | depots[f], friendly_pontoons(state, f)) for f in {u.faction for u in state.units}
+    }
+    cut = {f: bool(active(state, "supply_cut", f)) for f in undepoted}
+    loads: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
+    judged = []
+    for unit in state.units:
+        path = None if cut[unit.faction] else by_faction[unit.faction].path(unit.hex)
+        if path is not None:  # B.5: in supply, full loads; B.8: fuel again
+            stands = tuple(unit.stands.items())
+            if stands not in loads:
+                loads[stands] = full_loads(campaign.scenario.supply, unit.stands)
+            ammo, out, stuck = loads[stands], 0, False
+        else:
+            ammo, out, stuck = unit.ammo, unit.moves_out_of_supply, unit.immobilised
+        judgement = (path is not None, path or (), False, False, list(ammo.items()), out, stuck)
+        if judgement == (
+            unit.in_supply,
+            unit.supply_path,
+            unit.moved,
+            unit.carried,
+            list(unit.ammo.items()),  # in order: the state's JSON lists them so
+            unit.moves_out_of_supply,
+            unit.immobilised,
+        ):
+            judged.append(unit)  # judged as it stood: the same unit, without the cost of a copy
+            continue
+        judged.append(
+            replace(
+                unit,
+                in_supply=path is not None,
+                supply_path=path or (),
+                moved=False,
+                carried=False,
+                ammo=dict(ammo),
+                moves_out_of_supply=out,
+                immobilised=stuck,
+            )
+        )
+    traced = {}
+    for d in state.depots:  # B.7: is the depot itself cut off? (depots are no sources for this)
+        f = d["faction"]
+        path = field_of(f, undepoted[f], ()).path(d["hex"])
+        traced[d["hex"] + ":" + d["faction"]] = path is not None and not cut[f]
+    return judge_depots(replace(state, units=tuple(judged)), traced)

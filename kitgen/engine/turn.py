@@ -1,0 +1,110 @@
+"""One strategic turn: the phases of RULES-NOTES' turn order, played in that order over one board.
+
+`play_turn(campaign, state, log)` needs no file: a `TurnLog` built in code plays as one read
+from YAML (`read_log`), which only adds the lines its verdicts and errors name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from kitgen import messages as msg
+from kitgen.campaign import Campaign
+from kitgen.engine.context import LogSource, Turn, Unplaced
+from kitgen.engine.logcheck import check_dice, check_orders
+from kitgen.engine.phases import (
+    arrivals,
+    battles,
+    command,
+    contacts,
+    events,
+    movement,
+    postbattle,
+    supply,
+    track,
+    victory,
+)
+from kitgen.engine.rolls import BadRoll
+from kitgen.engine.state import CampaignState, Roll, Verdict
+from kitgen.engine.turnlog import TurnLog
+from kitgen.errors import KitgenError
+from kitgen.mapping.board import Board
+from kitgen.validation import dotted, validate
+from kitgen.yamlsource import load_yaml
+
+Phase = Callable[[Turn, CampaignState], CampaignState]
+
+PHASES: tuple[tuple[str, Phase], ...] = (
+    ("supply", supply.run),  # 1: B.2, supply judged (2, orders written, is the log itself)
+    ("command", command.run),  # 3: II.C, command control
+    ("events", events.run),  # 4: II.A, the random event
+    ("movement", movement.run),  # 5: A-D, rail, sea, pontoons, land, breakdowns, resupply
+    ("contacts", contacts.run),  # 6: II.D, partisans evade or ambush; B.8 tabletop moves
+    ("battles", battles.run),  # 7-8: II.B, the battles reported and their results
+    ("track", track.run),  # 9: C.2, track wrecked and repaired
+    ("post-battle", postbattle.run),  # II.B.2: captures, contacts left, towns changing hands
+    ("victory", victory.run),  # 10: E.2-E.6 on every 3rd turn
+    ("arrivals", arrivals.run),  # 10: II.E, slips drawn and placed
+)
+"""The turn, in order: each phase takes the state and returns the next one."""
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """A turn played: the state after it, and what it found."""
+
+    state: CampaignState
+
+    @property
+    def verdicts(self) -> tuple[Verdict, ...]:
+        return self.state.verdicts
+
+    @property
+    def rolls(self) -> tuple[Roll, ...]:
+        return self.state.rolls
+
+    @property
+    def contacts(self) -> tuple[str, ...]:
+        return self.state.contacts
+
+    @property
+    def umpire(self) -> tuple[str, ...]:
+        return self.state.umpire
+
+
+def read_log(path: Path) -> tuple[TurnLog, LogSource]:
+    """A turn log read from its file, with where each of its values stands; a malformed file
+    stops with every problem it has."""
+    located = load_yaml(path)
+    log, problems = validate(located, TurnLog)
+    problems = located.problems + problems
+    if log is None or problems:
+        raise KitgenError(problems)
+    return log, located
+
+
+def play_turn(
+    campaign: Campaign,
+    state: CampaignState,
+    log: TurnLog,
+    *,
+    source: LogSource | None = None,
+    board: Board | None = None,
+) -> TurnRecord:
+    """The turn after `state`, played from `log`; nothing of a log that cannot be played is applied."""
+    turn = Turn(campaign, board or campaign.board, log, source or Unplaced(f"turn {log.turn} log"))
+    number = state.turn + 1
+    if log.turn != number:
+        raise turn.fail(("turn",), msg.log_turn_mismatch(log.turn, number))
+    check_orders(turn.source, log, state, turn.board, campaign)
+    state = replace(state, turn=number, rolls=(), verdicts=(), contacts=(), draws={}, events=(), umpire=(), held={})
+    try:
+        for _, phase in PHASES:
+            state = phase(turn, state)
+    except BadRoll as bad:  # a given roll its dice cannot show, found where the turn uses it
+        at = ("dice", bad.index, "value")
+        message = msg.log_dice_out_of_range(bad.value, bad.dice, bad.low, bad.high)
+        raise KitgenError([turn.source.problem(at, message.within(dotted(at)))]) from None
+    check_dice(turn.source, log, state)
+    return TurnRecord(replace(state, held={}, started_out=frozenset()))

@@ -42,8 +42,8 @@ PHASES: tuple[tuple[str, Phase], ...] = (
     ("movement", movement.run),  # 5: A-D, rail, sea, pontoons, land, breakdowns, resupply
     ("contacts", contacts.run),  # 6: II.D, partisans evade or ambush; B.8 tabletop moves
     ("battles", battles.run),  # 7-8: II.B, the battles reported and their results
+    ("post-battle", postbattle.run),  # 8: II.B.2, captures, contacts left, towns changing hands
     ("track", track.run),  # 9: C.2, track wrecked and repaired
-    ("post-battle", postbattle.run),  # II.B.2: captures, contacts left, towns changing hands
     ("victory", victory.run),  # 10: E.2-E.6 on every 3rd turn
     ("arrivals", arrivals.run),  # 10: II.E, slips drawn and placed
 )

@@ -43,6 +43,7 @@ TOP_KEYS = {
     "rail_exits",
     "supply_sources",
     "conditional_sources",
+    "ferries",
 }
 HEX_KEYS = {
     "id": str,

@@ -29,7 +29,6 @@ from kitgen.engine.rolls import BadRoll
 from kitgen.engine.state import CampaignState, Roll, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError
-from kitgen.mapping.board import Board
 from kitgen.validation import dotted, validate
 from kitgen.yamlsource import load_yaml
 
@@ -90,10 +89,10 @@ def play_turn(
     log: TurnLog,
     *,
     source: LogSource | None = None,
-    board: Board | None = None,
 ) -> TurnRecord:
-    """The turn after `state`, played from `log`; nothing of a log that cannot be played is applied."""
-    turn = Turn(campaign, board or campaign.board, log, source or Unplaced(f"turn {log.turn} log"))
+    """The turn after `state`, played from `log` on the campaign's board; nothing of a log that
+    cannot be played is applied. `source` says where the log's values stand, if it was read."""
+    turn = Turn(campaign, campaign.board, log, source or Unplaced(f"turn {log.turn} log"))
     number = state.turn + 1
     if log.turn != number:
         raise turn.fail(("turn",), msg.log_turn_mismatch(log.turn, number))

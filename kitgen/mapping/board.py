@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kitgen.mapping.hexgrid import DIRECTIONS, HexGrid
-from kitgen.mapping.hexmap import SEA, HexMap, Hexside
+from kitgen.mapping.hexmap import SEA, HexMap, Hexside, SupplySourceHex
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,9 @@ def board_arrays(
 
 @dataclass(frozen=True)
 class Board:
-    """What the rules ask of the map: terrain by hex, hexside features, rail and road links."""
+    """Everything the rules ask of the map: terrain by hex, hexsides, rail and road links,
+    towns, ports and coasts, the map's edges, ferries and supply sources. The engine reads
+    the map through this alone."""
 
     grid: HexGrid
     terrain: dict[str, str]
@@ -132,6 +134,14 @@ class Board:
     """Port hex -> the towns in it."""
     towns: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Hex -> the towns in it, for the hexes with towns, in the map's order of hexes."""
+    coastal: frozenset[str] = frozenset()
+    """Land hexes on the coast (A.3: where infantry may land from a ship)."""
+    ferries: dict[frozenset[str], int] = field(default_factory=dict)
+    """A.1: major-river hexsides with a ferry, and the units each takes across per turn."""
+    sources: tuple[SupplySourceHex, ...] = ()
+    """B.4: the fixed supply sources, by faction."""
+    conditional_sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per faction, sources that are no fixed hex: 'ports with_friendly_ship', 'depots captured'."""
     _around: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
     """Hex id -> its neighbours on the map, worked out once: the rules ask for them millions of times."""
 
@@ -159,7 +169,34 @@ class Board:
             roads=frozenset(frozenset(k.hexes) for k in hex_map.roads),
             ports={h.id: tuple(h.towns) for h in hex_map.hexes if h.port},
             towns={h.id: tuple(h.towns) for h in hex_map.hexes if h.towns},
+            coastal=frozenset(h.id for h in hex_map.hexes if h.coastal),
+            ferries={frozenset(f.hexes): f.units for f in hex_map.ferries},
+            sources=hex_map.supply_sources,
+            conditional_sources=dict(hex_map.conditional_sources),
         )
+
+    @classmethod
+    def from_spec(cls, data: object) -> Board:
+        """A board given hex by hex (kitgen/mapping/handmade.py has the format)."""
+        from kitgen.mapping.handmade import board_spec, hex_map_of
+
+        return cls.from_map(hex_map_of(board_spec(data)))
+
+    def edges(self, hex_id: str) -> frozenset[str]:
+        """The map edges a hex lies on: north, south, east, west."""
+        cell = self.grid.parse_id(hex_id)
+        if cell is None or hex_id not in self.terrain:
+            return frozenset()
+        col, row = cell
+        sides = {"north": row == 1, "south": row == self.grid.rows, "west": col == 1, "east": col == self.grid.columns}
+        return frozenset(edge for edge, on in sides.items() if on)
+
+    def is_port(self, hex_id: str) -> bool:
+        return hex_id in self.ports
+
+    def ferry(self, a: str, b: str) -> int:
+        """A.1: how many units the ferry across the a-b hexside takes a turn (0: no ferry)."""
+        return self.ferries.get(frozenset((a, b)), 0)
 
     def on_map(self, hex_id: str) -> bool:
         return hex_id in self.terrain

@@ -9,6 +9,8 @@ from kitgen.mapping.hexgrid import HexGrid
 
 SCHEMA_VERSION = 1
 SEA = "sea"
+NO_PROJECTION = "none"
+"""The projection of a map given hex by hex: it has no geography to place points by."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,14 @@ class Link:
 
 
 @dataclass(frozen=True)
+class Ferry:
+    """A.1: a ferry across a major-river hexside, and the units it takes across per turn."""
+
+    hexes: tuple[str, str]
+    units: int
+
+
+@dataclass(frozen=True)
 class SupplySourceHex:
     faction: str
     hex: str
@@ -85,6 +95,7 @@ class HexMap:
     supply_sources: tuple[SupplySourceHex, ...]
     conditional_sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Per faction, the sources that are not fixed hexes: 'ports with_friendly_ship', 'depots captured'."""
+    ferries: tuple[Ferry, ...] = ()
 
     @property
     def grid(self) -> HexGrid:
@@ -122,4 +133,5 @@ class HexMap:
             rail_exits=tuple((e["hex"], e["edge"]) for e in data["rail_exits"]),
             supply_sources=tuple(SupplySourceHex(**s) for s in data["supply_sources"]),
             conditional_sources={k: tuple(v) for k, v in data["conditional_sources"].items()},
+            ferries=tuple(Ferry(tuple(f["hexes"]), f["units"]) for f in data.get("ferries", [])),
         )

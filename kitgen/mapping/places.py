@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from kitgen import messages as msg
-from kitgen.mapping.hexmap import HexMap
+from kitgen.mapping.hexmap import NO_PROJECTION, HexMap
 from kitgen.mapping.projection import MapProjection
 from kitgen.messages import Msg
 from kitgen.model.forces import SetUp
@@ -15,8 +15,9 @@ from kitgen.model.scenario import Scenario, name_key
 def place_hexes(scenario: Scenario, hex_map: HexMap) -> dict[str, str]:
     """name_key of every place on the map -> the id of its hex; places off the map are left out.
 
-    A town is found by any of its names and stands in the hex the map gives it."""
-    found: dict[str, str] = {}
+    A town is found by any of its names and stands in the hex the map gives it; a hex id is a
+    place too (a hand-made map may have no other)."""
+    found: dict[str, str] = {name_key(h.id): h.id for h in hex_map.hexes}
     for h in hex_map.hexes:
         for town_name in h.towns:
             town = scenario.find_town(town_name)
@@ -25,7 +26,7 @@ def place_hexes(scenario: Scenario, hex_map: HexMap) -> dict[str, str]:
     points = [(p.name, p.lon, p.lat) for p in scenario.railways.points]
     points += [(p.name, p.lon, p.lat) for p in scenario.map.points]
     points = [p for p in points if name_key(p[0]) not in found]
-    if points:
+    if points and hex_map.projection != NO_PROJECTION:
         grid = hex_map.grid
         xy = MapProjection(hex_map.projection).forward(np.array([[lon, lat] for _, lon, lat in points]))
         cells = grid.locate(xy)

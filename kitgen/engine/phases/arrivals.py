@@ -30,10 +30,10 @@ def arrival_hexes(campaign: Campaign, state: CampaignState, faction: str) -> tup
     """Where the faction's reinforcements may arrive now (E.3-E.5), and the rule in words; hexes
     with enemy units are left out."""
     rule = campaign.scenario.victory.placement.get(faction)
-    hex_map = campaign.hex_map
+    board = campaign.board
     enemy = {u.hex for u in state.units if not state.allied(u.faction, faction, state.turn)}
-    town_hex = {t: h.id for h in hex_map.hexes for t in h.towns}
-    held = {h.id for h in hex_map.hexes for t in h.towns if state.owners.get(t) == faction}
+    town_hex = {t: h for h, towns in board.towns.items() for t in towns}
+    held = {h for h, towns in board.towns.items() for t in towns if state.owners.get(t) == faction}
     found: set[str] = set()
     words: list[str] = []
     if rule is None:
@@ -42,19 +42,15 @@ def arrival_hexes(campaign: Campaign, state: CampaignState, faction: str) -> tup
         limit = None
         if edge.north_of:
             town = campaign.scenario.find_town(edge.north_of)
-            limit = hex_map.grid.parse_id(town_hex[town.name])[1] if town and town.name in town_hex else None  # type: ignore[index]
-        for h in hex_map.hexes:
-            on_edge = {
-                "north": h.row == 1,
-                "south": h.row == hex_map.rows,
-                "west": h.col == 1,
-                "east": h.col == hex_map.columns,
-            }[edge.edge]
-            if on_edge and h.terrain != "sea" and (limit is None or h.row < limit):
-                found.add(h.id)
+            cell = board.grid.parse_id(town_hex[town.name]) if town and town.name in town_hex else None
+            limit = cell[1] if cell else None
+        for hex_id in board.terrain:
+            row = (board.grid.parse_id(hex_id) or (0, 0))[1]
+            if edge.edge in board.edges(hex_id) and not board.is_sea(hex_id) and (limit is None or row < limit):
+                found.add(hex_id)
         words.append(f"the {edge.edge} edge" + (f" north of {edge.north_of}" if edge.north_of else ""))
     if rule.supply_towns:
-        sources = {s.hex for s in hex_map.supply_sources if s.faction == faction and s.kind == "town"}
+        sources = {s.hex for s in board.sources if s.faction == faction and s.kind == "town"}
         found |= sources & held
         words.append("a supply-source town it holds")
     if rule.town:
@@ -63,7 +59,7 @@ def arrival_hexes(campaign: Campaign, state: CampaignState, faction: str) -> tup
         if there in held:
             found.add(there)
         elif rule.else_westernmost and held:
-            cells = sorted((h.col, h.row, h.id) for h in hex_map.hexes if h.id in held)
+            cells = sorted((*(board.grid.parse_id(h) or (0, 0)), h) for h in held)
             found.add(cells[0][2])
         words.append(f"{rule.town} if held" + (", else the westernmost town held" if rule.else_westernmost else ""))
     return found - enemy, " or ".join(words)
@@ -192,9 +188,9 @@ def _strength(
             return f"no unit '{name}' in the strength row '{row.text}'", []
         specs.append(spec)
     held = {
-        h.id
-        for h in campaign.hex_map.hexes
-        for t in h.towns
+        h
+        for h, towns in campaign.board.towns.items()
+        for t in towns
         if name_key(t) == name_key("Gulai Pole") and state.owners.get(t) == faction
     }
     makhno = campaign.scenario.find_commander("Makhno")

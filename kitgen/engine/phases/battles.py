@@ -178,7 +178,7 @@ def _naval_gunfire(
     """D.3: ships that fired in support of a battle: at sea next to the coastal battle hex, or in
     its port; each worth its rating in batteries."""
     ships = {x["id"]: x for x in state.ships}
-    coastal = {h.id for h in campaign.hex_map.hexes if h.coastal or h.port}
+    coastal = board.coastal | set(board.ports)
     sides = {u.faction for u in state.units if u.hex == battle.hex}
     notes = []
     for k, ship_id in enumerate(battle.ships):

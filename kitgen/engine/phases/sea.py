@@ -27,8 +27,7 @@ def sea_moves(
     s = campaign.scenario
     ships = {x["id"]: dict(x) for x in state.ships}
     units = {u.id: u for u in state.units}
-    ports = {h.id for h in campaign.hex_map.hexes if h.port}
-    coastal = {h.id for h in campaign.hex_map.hexes if h.coastal}
+    ports, coastal = set(board.ports), set(board.coastal)
     waters = {h for passage in river_passages(board, ports).values() for h in passage}
     verdicts = list(state.verdicts)
     file = located.name

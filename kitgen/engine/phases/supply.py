@@ -38,13 +38,13 @@ def supply_sources(
 def _sources(campaign: Campaign, board: Board, state: CampaignState, faction: str) -> tuple[set[str], set[str]]:
     """The faction's source hexes other than depots, and its depots' hexes if they are sources."""
     found = set()
-    for source in campaign.hex_map.supply_sources:
+    for source in board.sources:
         if source.faction != faction:
             continue
         if source.kind == "town" and source.while_held and state.owners.get(source.town or "") != faction:
             continue
         found.add(source.hex)
-    conditions = campaign.hex_map.conditional_sources.get(faction, ())
+    conditions = board.conditional_sources.get(faction, ())
     if "ports with_friendly_ship" in conditions:
         ports = {p for p, towns in board.ports.items() if any(state.owners.get(t) == faction for t in towns)}
         ships = {s["hex"] for s in state.ships if s["faction"] == faction}

@@ -9,6 +9,7 @@ from typing import Any
 from kitgen.model.forces import UnitSpec
 from kitgen.model.rules import SupplyRules
 from kitgen.rules.supply import full_loads
+from kitgen.rules.transport import Load
 
 STATE_SCHEMA_VERSION = 1
 _WITHIN_A_TURN = ("held", "started_out")
@@ -77,6 +78,16 @@ class UnitState:
 
 
 @dataclass(frozen=True)
+class StepCost:
+    """One hex of a move: what entering it cost (None: a whole-move crossing), and why."""
+
+    hex: str
+    mp: int | None
+    parts: tuple[str, ...] = ()
+    """The sum in words: 'forest 2', '+1 crossable river'."""
+
+
+@dataclass(frozen=True)
 class Verdict:
     """An order judged: where it stands in the log, what it was, and why it stands or fails."""
 
@@ -89,6 +100,21 @@ class Verdict:
     """'done', 'void' (it breaks a rule: the unit holds) or 'held' (command control failed, II.C)."""
     explanation: str
     rule: str
+    kind: str = ""
+    """What was ordered: land, rail, sea, pontoon, resupply, track, battle, place or disband."""
+    start: str | None = None
+    end: str | None = None
+    """Where the unit (train, ship) ends the order: its own hex if the order is void or held."""
+    steps: tuple[StepCost, ...] = ()
+    """Each hex entered, in order, with what entering it cost (as far as the order went)."""
+    spent: int | None = None
+    """MP spent (land) or hexes moved (rail by its MP, sea by hexes)."""
+    allowance: int | None = None
+    left: int | None = None
+    left_behind: tuple[str, ...] = ()
+    """Units a rail or sea order named that did not embark (not there, moved, or held)."""
+    load: Load | None = None
+    """C.1, D.3: points per stand kind and the total against the carrier's capacity."""
 
     def text(self) -> str:
         """As the issue writes it: `turns/turn-04.yaml:17: 2nd Kornilov Regt (cavalry, 4 MP): path

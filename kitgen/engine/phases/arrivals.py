@@ -91,7 +91,7 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
             else:
                 said, result = f"disband {unit.name} (E.6)", "done"
                 units = [u for u in units if u.id != unit_id]
-            verdicts.append(Verdict(file, line, faction, unit_id, "disband", result, said, "E.6"))
+            verdicts.append(Verdict(file, line, faction, unit_id, "disband", result, said, "E.6", kind="disband"))
     made = 0
     for faction, orders in log.place.items():
         for i, order in enumerate(orders):
@@ -108,7 +108,17 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
             rule = "E.6" if order.slip == STRENGTH else "E.3"
             if why:
                 verdicts.append(
-                    Verdict(file, line, faction, order.slip, "place", "void", f"place {order.slip}: {why}: void", rule)
+                    Verdict(
+                        file,
+                        line,
+                        faction,
+                        order.slip,
+                        "place",
+                        "void",
+                        f"place {order.slip}: {why}: void",
+                        rule,
+                        kind="place",
+                    )
                 )
                 continue
             if order.slip != STRENGTH:
@@ -123,7 +133,7 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
                 )
             what = ", ".join(s.name for s in new) or "replacements"
             text = f"place {order.slip}: {what}" + (f" in {order.at}" if new else "")
-            verdicts.append(Verdict(file, line, faction, order.slip, "place", "done", text, rule))
+            verdicts.append(Verdict(file, line, faction, order.slip, "place", "done", text, rule, kind="place"))
     for faction, ids in sorted(pending.items()):
         if ids:
             notes.append(f"E.3-E.5 {faction}: slips waiting to be placed: {', '.join(ids)}")

@@ -141,7 +141,9 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                         unit = replace(unit, hex="surrendered")
                         returning = [r for r in returning if r[0] != unit.id]  # captured with the unit
                         text = f"{unit.name}, loser: cannot retreat and surrenders, all its stands lost (II.B.1)"
-            verdicts.append(Verdict(file, line, unit.faction, unit.id, f"battle {battle.hex}", "done", text, "II.B"))
+            verdicts.append(
+                Verdict(file, line, unit.faction, unit.id, f"battle {battle.hex}", "done", text, "II.B", kind="battle")
+            )
             units[unit.id] = unit
         for j, part in enumerate(battle.units):  # II.B.3: the loser's routed equipment, captured
             if not part.captured:

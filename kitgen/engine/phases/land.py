@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, enemies, modifier
 from kitgen.engine.phases.pontoons import friendly_pontoons
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState, Verdict
+from kitgen.engine.state import CampaignState, StepCost, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.mapping.board import Board
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
-from kitgen.rules.paths import land_path
+from kitgen.rules.paths import PathVerdict, land_path
 
 
 def move(
@@ -31,12 +32,14 @@ def move(
             route = "-".join(order.move)
             if unit is None:
                 gone = f"{order.unit}: path {route}: no longer on the map: void"
-                verdicts.append(Verdict(file, line, faction, order.unit, f"path {route}", "void", gone, "A"))
+                verdicts.append(
+                    Verdict(file, line, faction, order.unit, f"path {route}", "void", gone, "A", kind="land")
+                )
                 continue
             row = f"{unit.name} ({unit.type}, {movement_row(campaign.scenario.movement, unit.type).mp} MP)"
             if unit.carried:
                 why = f"{row}: path {route}: embarked or detrained this turn, so no map move: void, A.2"
-                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A.2"))
+                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A.2", kind="land"))
                 continue
             if unit.moved:
                 verdicts.append(
@@ -49,20 +52,23 @@ def move(
                         "void",
                         f"{row} has moved already this turn: void",
                         "A",
+                        kind="land",
                     )
                 )
                 continue
             if unit.id in halted:
                 why = f"{row}: path {route}: {halted[unit.id]}"
-                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "held", why, "II.C"))
+                verdicts.append(
+                    Verdict(file, line, faction, unit.id, f"path {route}", "held", why, "II.C", kind="land")
+                )
                 continue
             if order.move[0] != unit.hex:
                 why = f"{row} is in {unit.hex}, not {order.move[0]}: void"
-                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A"))
+                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A", kind="land"))
                 continue
             if unit.immobilised:
                 why = f"{row}: path {route}: out of fuel and immobilised: void, B.8"
-                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "B.8"))
+                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "B.8", kind="land"))
                 continue
             mp = modifier(state, "movement", faction, unit.type)
             judged = land_path(
@@ -74,6 +80,7 @@ def move(
                 pontoons=bridged,
                 enemy=foes,
             )
+            end = order.move[-1] if judged.allowed else unit.hex
             verdicts.append(
                 Verdict(
                     file,
@@ -84,11 +91,26 @@ def move(
                     "done" if judged.allowed else "void",
                     f"{row}: path {route} {judged.explain()}",
                     judged.rule,
+                    **path_numbers(judged, unit.hex, end),
                 )
             )
             if judged.allowed:
-                units[unit.id] = replace(unit, hex=order.move[-1], moved=True)
+                units[unit.id] = replace(unit, hex=end, moved=True)
     return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
+
+
+def path_numbers(judged: PathVerdict, start: str, end: str) -> dict[str, Any]:
+    """The numbers of a judged path for its verdict: each step and its cost, MP spent and left."""
+    steps = tuple(StepCost(x.hex, x.cost.mp, x.cost.parts) for x in judged.steps)
+    return {
+        "kind": "land",
+        "start": start,
+        "end": end,
+        "steps": steps,
+        "spent": judged.spent,
+        "allowance": judged.mp,
+        "left": max(0, judged.mp - judged.spent),
+    }
 
 
 def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:

@@ -101,7 +101,17 @@ def resupply(
             unit = units.get(order.unit)
             if unit is None:
                 verdicts.append(
-                    Verdict(file, line, faction, order.unit, "resupply", "void", f"{order.unit} is gone: void", "B.5")
+                    Verdict(
+                        file,
+                        line,
+                        faction,
+                        order.unit,
+                        "resupply",
+                        "void",
+                        f"{order.unit} is gone: void",
+                        "B.5",
+                        kind="resupply",
+                    )
                 )
                 continue
             depot = next((d for d in depots if d["hex"] == unit.hex and d["faction"] == faction), None)
@@ -134,7 +144,7 @@ def resupply(
             if result == "done":
                 units[unit.id] = replace(unit, ammo=full_loads(rules, unit.stands))
             text = f"{unit.name}: resupply: {why}"
-            verdicts.append(Verdict(file, line, faction, unit.id, "resupply", result, text, rule))
+            verdicts.append(Verdict(file, line, faction, unit.id, "resupply", result, text, rule, kind="resupply"))
     return replace(
         state,
         units=tuple(units[u.id] for u in state.units),

@@ -37,14 +37,22 @@ def pontoon_work(
             work = f"emplace {'-'.join(order.emplace)}" if order.emplace else "pick up"
             if unit is None:
                 gone = f"{order.unit}: {work}: no longer on the map: void"
-                verdicts.append(Verdict(file, line, faction, order.unit, work, "void", gone, "A.1"))
+                verdicts.append(Verdict(file, line, faction, order.unit, work, "void", gone, "A.1", kind="pontoon"))
                 continue
             own = next((p for p in bridges if p["unit"] == unit.id), None)
             why: str | None = None
             if unit.id in halted:
                 verdicts.append(
                     Verdict(
-                        file, line, faction, unit.id, work, "held", f"{unit.name}: {work}: {halted[unit.id]}", "II.C"
+                        file,
+                        line,
+                        faction,
+                        unit.id,
+                        work,
+                        "held",
+                        f"{unit.name}: {work}: {halted[unit.id]}",
+                        "II.C",
+                        kind="pontoon",
                     )
                 )
                 continue
@@ -74,7 +82,17 @@ def pontoon_work(
                 why = "expected `emplace: [own hex, hex across]` or `pick_up: true`"
             if why:
                 verdicts.append(
-                    Verdict(file, line, faction, unit.id, work, "void", f"{unit.name}: {work}: {why}: void, A.1", "A.1")
+                    Verdict(
+                        file,
+                        line,
+                        faction,
+                        unit.id,
+                        work,
+                        "void",
+                        f"{unit.name}: {work}: {why}: void, A.1",
+                        "A.1",
+                        kind="pontoon",
+                    )
                 )
                 continue
             if order.emplace:
@@ -84,7 +102,7 @@ def pontoon_work(
                 bridges = [p for p in bridges if p["unit"] != unit.id]
                 text = f"{unit.name}: picks up its pontoon"
             units[unit.id] = replace(unit, moved=True)
-            verdicts.append(Verdict(file, line, faction, unit.id, work, "done", text, "A.1"))
+            verdicts.append(Verdict(file, line, faction, unit.id, work, "done", text, "A.1", kind="pontoon"))
     return replace(
         state,
         units=tuple(units[u.id] for u in state.units),

@@ -8,7 +8,7 @@ from typing import Any
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, enemies
 from kitgen.engine.phases.loads import boarding, weigh
-from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.state import CampaignState, StepCost, UnitState, Verdict
 from kitgen.engine.turnlog import RailOrder, TurnLog
 from kitgen.mapping.board import Board
 from kitgen.rules.paths import land_path
@@ -29,7 +29,10 @@ def rail_moves(
         for i, order in enumerate(orders):
             line, _ = located.position(("rail", faction, i))
             route = "-".join(order.path)
-            result, why, rule, aboard = _judge_rail(campaign, board, state, order, trains, units, halted, moved_trains)
+            result, why, rule, aboard, numbers = _judge_rail(
+                campaign, board, state, order, trains, units, halted, moved_trains
+            )
+            start = trains[order.train]["hex"]
             verdicts.append(
                 Verdict(
                     file,
@@ -40,6 +43,10 @@ def rail_moves(
                     result,
                     f"train {order.train}: path {route} {why}",
                     rule,
+                    kind="rail",
+                    start=start,
+                    end=order.path[-1] if result == "done" else start,
+                    **numbers,
                 )
             )
             if result == "done":
@@ -64,28 +71,33 @@ def _judge_rail(
     units: dict[str, UnitState],
     halted: dict[str, str],
     moved_trains: set[str],
-) -> tuple[str, str, str, list[str]]:
-    """(result, why, rule, units aboard) of one rail order."""
+) -> tuple[str, str, str, list[str], dict[str, Any]]:
+    """(result, why, rule, units aboard, the verdict's numbers) of one rail order."""
     s = campaign.scenario
     train = trains[order.train]
     if order.train in moved_trains:
-        return "void", "has moved already this turn: void", "C.1", []
+        return "void", "has moved already this turn: void", "C.1", [], {}
     if order.path[0] != train["hex"]:
-        return "void", f"starts in {order.path[0]}, but the train is in {train['hex']}: void", "C.1", []
+        return "void", f"starts in {order.path[0]}, but the train is in {train['hex']}: void", "C.1", [], {}
     judged = land_path(board, s.movement, s.transport.train.unit_type, list(order.path))
+    steps = tuple(StepCost(x.hex, x.cost.mp, x.cost.parts) for x in judged.steps)
+    numbers: dict[str, Any] = {"steps": steps, "spent": judged.spent, "allowance": judged.mp}
+    numbers["left"] = max(0, judged.mp - judged.spent)
     if not judged.allowed:
-        return "void", judged.explain(), judged.rule, []
+        return "void", judged.explain(), judged.rule, [], numbers
     wrecked = [h for h in order.path[1:] if h in state.wrecked_track]
     if wrecked:
-        return "void", f"track wrecked in {', '.join(wrecked)}: void", "C.2", []
+        return "void", f"track wrecked in {', '.join(wrecked)}: void", "C.2", [], numbers
     blocked = [h for h in order.path[1:] if h in enemies(state, train["faction"], state.turn)]
     if blocked:
-        return "void", f"enemy units in {', '.join(blocked)} block the line: void", "C.1", []
+        return "void", f"enemy units in {', '.join(blocked)} block the line: void", "C.1", [], numbers
     aboard = boarding(order.carry, order.path[0], units, halted)
     left = [u for u in order.carry if u not in aboard]
     load = weigh(s, aboard, units, "train")
+    numbers["load"] = load
     if not load.fits:
-        return "void", f"load of {load.total} points is over the train's {load.capacity}: void", "C.1", []
+        return "void", f"load of {load.total} points is over the train's {load.capacity}: void", "C.1", [], numbers
+    numbers["left_behind"] = tuple(left)
     stays = f"; left behind (not in {order.path[0]}, moved, or held by command): {', '.join(left)}" if left else ""
     carried = ", ".join(aboard) or "nothing"
     return (
@@ -93,4 +105,5 @@ def _judge_rail(
         f"{len(order.path) - 1} hex{'es' if len(order.path) != 2 else ''}, carrying {carried} ({load.total} of {load.capacity} points){stays}",
         "C.1",
         aboard,
+        numbers,
     )

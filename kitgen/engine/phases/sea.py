@@ -41,7 +41,7 @@ def sea_moves(
                 mine = sorted(x for x, y in ships.items() if y["faction"] == faction)
                 message = msg.log_unknown_ship(order.ship, faction, mine)
                 raise KitgenError([located.problem(at, message.within(dotted(at)))])
-            route = "-".join(order.path)
+            route, at = "-".join(order.path), ship["hex"]
             why, aboard, load_text = _judge_sea(s, board, order, ship, units, halted, ports, coastal, waters, moved)
             if why:
                 result, text = "void", f"ship {ship['name']}: path {route}: {why}: void"
@@ -61,7 +61,11 @@ def sea_moves(
                 if left:
                     text += f"; left behind (not in {order.path[0]} at the start, moved, or held by command): {', '.join(left)}"
             rule = "A.3" if order.land else "D.1"
-            verdicts.append(Verdict(file, line, faction, order.ship, f"sea {route}", result, text, rule))
+            hexes, most = len(order.path) - 1, s.transport.ship.move_hexes
+            numbers = {"kind": "sea", "start": at, "end": ship["hex"], "allowance": most}
+            if result == "done":
+                numbers |= {"spent": hexes, "left": max(0, most - hexes), "left_behind": tuple(left)}
+            verdicts.append(Verdict(file, line, faction, order.ship, f"sea {route}", result, text, rule, **numbers))
     return replace(
         state,
         units=tuple(units[u.id] for u in state.units),

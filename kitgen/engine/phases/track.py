@@ -32,14 +32,24 @@ def track_work(
             unit = units.get(order.unit)
             if unit is None:  # surrendered or broken down earlier this turn
                 gone = f"{order.unit} is no longer on the map: void"
-                verdicts.append(Verdict(file, line, faction, order.unit, "track", "void", gone, "C.2"))
+                verdicts.append(Verdict(file, line, faction, order.unit, "track", "void", gone, "C.2", kind="track"))
                 continue
             stands = sum(unit.stands.values())
             label = f"{unit.name} ({unit.type}, {stands} stands)"
             if unit.id in halted:
                 work = f"wreck {order.wreck}" if order.wreck else f"repair {'-'.join(order.repair)}"
                 verdicts.append(
-                    Verdict(file, line, faction, unit.id, work, "held", f"{label}: {work}: {halted[unit.id]}", "II.C")
+                    Verdict(
+                        file,
+                        line,
+                        faction,
+                        unit.id,
+                        work,
+                        "held",
+                        f"{label}: {work}: {halted[unit.id]}",
+                        "II.C",
+                        kind="track",
+                    )
                 )
                 continue
             if order.wreck is not None:
@@ -67,6 +77,7 @@ def track_work(
                             "void",
                             f"{label}: wreck {order.wreck}: {why}: void, C.2",
                             "C.2",
+                            kind="track",
                         )
                     )
                 else:
@@ -81,6 +92,7 @@ def track_work(
                             "done",
                             f"{label}: wrecks the track in {order.wreck}",
                             "C.2",
+                            kind="track",
                         )
                     )
             if order.repair:
@@ -112,6 +124,7 @@ def track_work(
                             "void",
                             f"{label}: repair {route}: {why}: void, C.2",
                             "C.2",
+                            kind="track",
                         )
                     )
                 else:
@@ -127,6 +140,7 @@ def track_work(
                             "done",
                             f"{label}: repairs the track in {route}",
                             "C.2",
+                            kind="track",
                         )
                     )
     return replace(

@@ -123,6 +123,53 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class SupplyTrace:
+    """B.2-B.4: one unit's supply as judged at the start of the turn, and why when it is out."""
+
+    unit: str
+    faction: str
+    hex: str
+    in_supply: bool
+    overland: tuple[str, ...] = ()
+    """From the unit's hex to the railhead (or a source reached overland)."""
+    overland_hexes: int = 0
+    """B.3: the hexes traced overland (the unit's own hex is 0)."""
+    rail: tuple[str, ...] = ()
+    """From the railhead along intact, enemy-free track to the source."""
+    source: str | None = None
+    why_out: str | None = None
+    """'card' (an event cut it), 'too_far' (the nearest railhead is beyond the trace),
+    'blocked' (enemy units stand in the way) or 'no_route' (no trace over land at all)."""
+    nearest_railhead: str | None = None
+    """Out of supply: the railhead (or source) the shortest trace would reach, enemies aside."""
+    distance: int | None = None
+    """Overland hexes to it."""
+    blocked_by: tuple[str, ...] = ()
+    """Enemy-held hexes on that trace or its track."""
+
+
+@dataclass(frozen=True)
+class CommandRoll:
+    """II.C: one command control roll: who rolled for which units, the target and the roll."""
+
+    faction: str
+    hex: str
+    commander: str | None
+    """The highest-ranking commander in the hex, or None: each leaderless unit rolls alone."""
+    rating: int | None
+    adjacent: bool
+    """Leaderless: a friendly commander is adjacent (obeys on 1-4 rather than 1-3)."""
+    failures_before: int
+    """II.C.4: failures in a row before this roll, each making the target 1 easier."""
+    target: int
+    """Obeys on a roll at or under this, card modifiers included."""
+    roll: int
+    obeyed: bool
+    units: tuple[str, ...]
+    """The ordered units the roll is for: held this turn if it fails."""
+
+
+@dataclass(frozen=True)
 class Roll:
     purpose: str
     dice: str
@@ -177,6 +224,10 @@ class CampaignState:
     """B.8: vehicles left intact by crews out of fuel: the first enemy into the hex takes them."""
     draws: dict[str, int] = field(default_factory=dict)
     """II.E: slips each faction draws from its pile this turn (drawing them is the umpire's, for now)."""
+    supply: tuple[SupplyTrace, ...] = ()
+    """B.2: each unit's supply as judged at the start of this turn."""
+    commands: tuple[CommandRoll, ...] = ()
+    """II.C: this turn's command control rolls."""
     held: dict[str, str] = field(default_factory=dict)
     """II.C, within a turn: the units command control holds back this turn, with why."""
     started_out: frozenset[str] = frozenset()

@@ -97,7 +97,9 @@ def play_turn(
     if log.turn != number:
         raise turn.fail(("turn",), msg.log_turn_mismatch(log.turn, number))
     check_orders(turn.source, log, state, turn.board, campaign)
-    state = replace(state, turn=number, rolls=(), verdicts=(), contacts=(), draws={}, events=(), umpire=(), held={})
+    state = replace(
+        state, turn=number, rolls=(), verdicts=(), contacts=(), draws={}, events=(), umpire=(), commands=(), held={}
+    )
     try:
         for _, phase in PHASES:
             state = phase(turn, state)

@@ -116,6 +116,24 @@ class SupplyField:
             self._paths[i] = self._walk(i) if self.need[i] <= self.trace_hexes else None
         return self._paths[i]
 
+    def railhead(self, path: tuple[str, ...]) -> int:
+        """Where a supply path leaves the overland part: the index of its first hex on the rail
+        net or on a source (the overland part is path[:i + 1], the rail part path[i:])."""
+        index = self.arrays.index
+        for i, hex_id in enumerate(path):
+            j = index.get(hex_id, -1)
+            if j < 0 or self.net.on[j] or self.source[j]:
+                return i
+        return len(path) - 1
+
+    def distance(self, hex_id: str) -> int | None:
+        """Overland hexes a unit in the hex must trace to the net or a source, or None if none
+        can be traced at all (however far)."""
+        i = self.arrays.index.get(hex_id)
+        if i is None or self.need[i] >= FAR:
+            return None
+        return int(self.need[i])
+
     def _walk(self, start: int) -> tuple[str, ...]:
         ids = self.arrays.ids
         if self.need[start] == 0 and not self.net.on[start] and not self.source[start]:

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from kitgen.engine.context import Turn, modifier
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState
+from kitgen.engine.state import CampaignState, CommandRoll
 from kitgen.model.scenario import Commander
 from kitgen.rules.command import obey_target
 
@@ -36,6 +36,7 @@ def run(turn: Turn, state: CampaignState) -> CampaignState:
     failures = dict(state.command_failures)
     rolls = list(state.rolls)
     halted: dict[str, str] = {}
+    judged: list[CommandRoll] = []
     leaders: dict[tuple[str, str], list[Commander]] = {}
     for u in state.units:
         found = s.find_commander(u.commander) if u.commander else None
@@ -58,11 +59,26 @@ def run(turn: Turn, state: CampaignState) -> CampaignState:
             )
             roll = make_roll(campaign, log, f"II.C {key} command roll, turn {state.turn}", rules.roll)
             rolls.append(roll)
-            if roll.value <= target:
+            obeyed = roll.value <= target
+            judged.append(
+                CommandRoll(
+                    faction=faction,
+                    hex=hex_id,
+                    commander=key if rating is not None else None,
+                    rating=rating,
+                    adjacent=adjacent,
+                    failures_before=before,
+                    target=target,
+                    roll=roll.value,
+                    obeyed=obeyed,
+                    units=tuple(members),
+                )
+            )
+            if obeyed:
                 failures.pop(key, None)
                 continue
             failures[key] = before + 1
             who = key if rating is not None else "no commander in the hex"
             for unit_id in members:
                 halted[unit_id] = f"command roll {roll.value} over {target} ({who}): the unit does not move, II.C.2"
-    return replace(state, rolls=tuple(rolls), command_failures=failures, held=halted)
+    return replace(state, rolls=tuple(rolls), command_failures=failures, held=halted, commands=tuple(judged))

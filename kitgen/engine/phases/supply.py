@@ -3,7 +3,7 @@ path that proves it, and units out of supply keep their loads, run out of fuel o
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import replace
 
 from kitgen.campaign import Campaign
@@ -11,7 +11,7 @@ from kitgen.engine.context import Turn, active, enemies
 from kitgen.engine.phases.logistics import after_judgement, judge_depots
 from kitgen.engine.phases.pontoons import friendly_pontoons
 from kitgen.engine.phases.postbattle import rejoin
-from kitgen.engine.state import CampaignState
+from kitgen.engine.state import CampaignState, SupplyTrace, UnitState
 from kitgen.mapping.board import Board
 from kitgen.rules.supply import full_loads
 from kitgen.rules.supplyfield import SupplyField, supply_field
@@ -71,6 +71,16 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
             )
         return fields[key]
 
+    free: dict[str, SupplyField] = {}
+
+    def unblocked(faction: str, found: set[str]) -> SupplyField:
+        """The faction's supply as if no enemy stood anywhere and the trace had no limit: where
+        the nearest railhead is, for a unit out of supply."""
+        if faction not in free:
+            limit = board.arrays.count
+            free[faction] = supply_field(board, found, wrecked=wrecked, trace_hexes=limit, crossings=())
+        return free[faction]
+
     undepoted, depots = {}, {}
     for f in sorted({u.faction for u in state.units} | {d["faction"] for d in state.depots}):
         undepoted[f], depots[f] = _sources(campaign, board, state, f)
@@ -78,6 +88,7 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
         f: field_of(f, undepoted[f] | depots[f], friendly_pontoons(state, f)) for f in {u.faction for u in state.units}
     }
     cut = {f: bool(active(state, "supply_cut", f)) for f in undepoted}
+    foes = {f: enemies(state, f, state.turn) for f in by_faction}
     loads: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
     judged = []
     for unit in state.units:
@@ -113,9 +124,44 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
                 immobilised=stuck,
             )
         )
+    traces = tuple(
+        _trace(
+            u, by_faction[u.faction], cut[u.faction], lambda f: unblocked(f, undepoted[f] | depots[f]), foes[u.faction]
+        )
+        for u in judged
+    )
     traced = {}
     for d in state.depots:  # B.7: is the depot itself cut off? (depots are no sources for this)
         f = d["faction"]
         path = field_of(f, undepoted[f], ()).path(d["hex"])
         traced[d["hex"] + ":" + d["faction"]] = path is not None and not cut[f]
-    return judge_depots(replace(state, units=tuple(judged)), traced)
+    return judge_depots(replace(state, units=tuple(judged), supply=traces), traced)
+
+
+def _trace(
+    unit: UnitState, field: SupplyField, cut: bool, unblocked: Callable[[str], SupplyField], foes: set[str]
+) -> SupplyTrace:
+    """The unit's judgement as data: the parts of its trace, or why it has none."""
+    if unit.in_supply and unit.supply_path:
+        path = unit.supply_path
+        i = field.railhead(path)
+        return SupplyTrace(unit.id, unit.faction, unit.hex, True, path[: i + 1], i, path[i:], path[-1])
+    if cut:
+        return SupplyTrace(unit.id, unit.faction, unit.hex, False, why_out="card")
+    free = unblocked(unit.faction)
+    shortest = free.path(unit.hex)
+    if shortest is None:
+        return SupplyTrace(unit.id, unit.faction, unit.hex, False, why_out="no_route")
+    i = free.railhead(shortest)
+    blocked = tuple(h for h in shortest[1:] if h in foes)
+    why = "blocked" if blocked else "too_far"
+    return SupplyTrace(
+        unit.id,
+        unit.faction,
+        unit.hex,
+        False,
+        why_out=why,
+        nearest_railhead=shortest[i],
+        distance=i,
+        blocked_by=blocked,
+    )

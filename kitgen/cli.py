@@ -81,26 +81,17 @@ class MapFormat(StrEnum):
 @app.command()
 def validate(
     path: Annotated[Path, typer.Argument(help="A scenario folder or a campaign folder.")],
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if there is any warning.")] = False,
 ) -> None:
-    """Check a scenario or campaign folder, the map included; list every problem as file:line:column."""
+    """Check a scenario or campaign folder, the map included; list every problem as file:line:column.
+
+    A campaign is replayed: every order that was void, held or stopped, and whatever a turn left
+    unfinished, is a warning at its line."""
     from kitgen.campaign import is_campaign
 
     _folder_argument(path, "a scenario folder or a campaign folder")
     if is_campaign(path):
-        from kitgen.campaign import load_campaign
-        from kitgen.engine.replay import replay
-
-        campaign = load_campaign(path)
-        _notes([n for n in campaign.notes if n.code != "note.scenario_outside"])  # the summary says it
-        units = len(campaign.setup.units)
-        state = replay(campaign)  # a malformed log stops here, with its file:line:column
-        where = ""
-        if any(n.code == "note.scenario_outside" for n in campaign.notes):
-            where = f", read from {os.path.abspath(campaign.scenario_folder or '')}, outside the campaign folder"
-        typer.echo(
-            f"{path}: ok (campaign of {campaign.scenario.meta.id}{where}, seed {campaign.meta.seed}; set-up of "
-            f"{units} units; {len(campaign.turns)} turn logs, replayed to turn {state.turn})"
-        )
+        _validate_campaign(path, strict=strict)
         return
     from kitgen.loader import load_scenario_map
 
@@ -110,6 +101,34 @@ def validate(
         f"{len(scenario.meta.factions)} factions; map {hex_map.columns} x {hex_map.rows} hexes "
         f"of {hex_map.hex_size_km:g} km)"
     )
+
+
+def _validate_campaign(path: Path, *, strict: bool) -> None:
+    """Every log read (all their problems at once), then replayed; warnings, then a summary."""
+    from kitgen.campaign import load_campaign
+    from kitgen.engine.findings import findings
+    from kitgen.engine.replay import check_logs, played
+    from kitgen.errors import display_path
+    from kitgen.messages import plural
+
+    campaign = load_campaign(path)
+    _notes([n for n in campaign.notes if n.code != "note.scenario_outside"])  # the summary says it
+    check_logs(campaign)
+    warnings, turns = [], 0
+    for log, record in played(campaign):  # a log that cannot be played stops here, with its file:line:column
+        warnings += findings(record.state, display_path(log))
+        turns = record.state.turn
+    for warning in warnings:
+        typer.echo(str(warning))
+    where = ""
+    if any(n.code == "note.scenario_outside" for n in campaign.notes):
+        where = f", read from {os.path.abspath(campaign.scenario_folder or '')}, outside the campaign folder"
+    typer.echo(
+        f"{path}: ok: {plural(turns, 'turn')}, {plural(len(warnings), 'warning')} (campaign of "
+        f"{campaign.scenario.meta.id}{where}, seed {campaign.meta.seed}; set-up of {len(campaign.setup.units)} units)"
+    )
+    if strict and warnings:
+        raise typer.Exit(1)
 
 
 def _folder_argument(path: Path, what: str) -> None:

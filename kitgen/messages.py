@@ -453,6 +453,11 @@ def note_no_turns_folder() -> str:
     return "note: no turns/ folder, so no turn logs yet (kitgen new makes one)"
 
 
+@note("note.not_replayed")
+def note_not_replayed(later: list[str]) -> str:
+    return f"note: the replay stops here, so these later logs were not checked: {', '.join(later)}"
+
+
 @note("note.editor_file")
 def note_editor_file() -> str:
     return "note: skipped, a hidden or backup file (an editor's); only turn-NN.yaml files are logs"

@@ -504,7 +504,15 @@ def _campaign_yaml(scenario_value: str) -> Callable[[Path], object]:
 def _turn_out_of_order(tmp: Path) -> set[str]:
     folder = campaign(tmp)
     (folder / "turns" / "turn-02.yaml").write_text("turn: 2\n", encoding="utf-8")
-    return produced(lambda: replay(load_campaign(folder)))
+    return cli_codes("validate", str(folder))
+
+
+def _not_replayed(tmp: Path) -> set[str]:
+    """A log that cannot be played, with a later one behind it: the replay names what it left."""
+    folder = campaign(tmp)
+    (folder / "turns" / "turn-01.yaml").write_text("turn: 1\norders: {nobody: []}\n", encoding="utf-8")
+    (folder / "turns" / "turn-02.yaml").write_text("turn: 2\n", encoding="utf-8")
+    return cli_codes("validate", str(folder))
 
 
 def _no_such_turn(tmp: Path) -> set[str]:
@@ -789,6 +797,7 @@ TRIGGERS: dict[str, Trigger] = {
     "memory": _memory,
     # turn logs (kitgen.engine.replay)
     "log.turn_out_of_order": _turn_out_of_order,
+    "note.not_replayed": _not_replayed,
     "log.no_such_turn": _no_such_turn,
     "log.turn_mismatch": _turn_mismatch,
     "log.dice_twice": turn(

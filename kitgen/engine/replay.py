@@ -2,29 +2,58 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from kitgen import messages as msg
 from kitgen.campaign import TURN_NAME, Campaign
 from kitgen.engine.setup import initial_state
 from kitgen.engine.state import CampaignState
-from kitgen.engine.turn import play_turn, read_log
-from kitgen.errors import KitgenError
+from kitgen.engine.turn import TurnRecord, play_turn, read_log
+from kitgen.errors import KitgenError, Problem, display_path
 
 
 def replay(campaign: Campaign, upto: int | None = None) -> CampaignState:
     """The state after turn `upto` (default: the last log); a malformed log stops with its file:line."""
     state = initial_state(campaign)
-    for number, path in turn_logs(campaign):
-        if upto is not None and number > upto:
-            break
-        if number != state.turn + 1:
-            raise KitgenError.at(path, 1, 1, msg.log_turn_out_of_order(number, state.turn))
-        log, source = read_log(path)
-        state = play_turn(campaign, state, log, source=source).state
+    for _, record in played(campaign, upto):
+        state = record.state
     if upto is not None and upto > state.turn:
         raise KitgenError.at(campaign.folder / "turns", 1, 1, msg.log_no_such_turn(upto, state.turn))
     return state
+
+
+def played(campaign: Campaign, upto: int | None = None) -> Iterator[tuple[Path, TurnRecord]]:
+    """Each turn log up to `upto` and the record of its turn, in order. A turn that cannot be
+    played stops the replay with its problems, and a note of the later logs left unchecked."""
+    state = initial_state(campaign)
+    logs = [(n, p) for n, p in turn_logs(campaign) if upto is None or n <= upto]
+    for k, (number, path) in enumerate(logs):
+        try:
+            if number != state.turn + 1:
+                raise KitgenError.at(path, 1, 1, msg.log_turn_out_of_order(number, state.turn))
+            log, source = read_log(path)
+            record = play_turn(campaign, state, log, source=source)
+        except KitgenError as stopped:
+            later = [display_path(p) for _, p in logs[k + 1 :]]
+            if not later:
+                raise
+            raise KitgenError([*stopped.problems, Problem.of(path, 1, 1, msg.note_not_replayed(later))]) from None
+        state = record.state
+        yield path, record
+
+
+def check_logs(campaign: Campaign) -> None:
+    """Every turn log read and checked against its schema, all of them at once: the problems of
+    every file in one error."""
+    problems = []
+    for _, path in turn_logs(campaign):
+        try:
+            read_log(path)
+        except KitgenError as bad:
+            problems += bad.problems
+    if problems:
+        raise KitgenError(problems)
 
 
 def turn_logs(campaign: Campaign) -> list[tuple[int, Path]]:

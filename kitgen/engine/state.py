@@ -12,7 +12,7 @@ from kitgen.rules.supply import full_loads
 from kitgen.rules.transport import Load
 
 STATE_SCHEMA_VERSION = 1
-_WITHIN_A_TURN = ("held", "started_out")
+WITHIN_A_TURN = ("held", "started_out")
 """Fields phases hand on to later phases of the same turn: not part of the state between turns."""
 
 
@@ -123,6 +123,21 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class Task:
+    """Unfinished business a turn leaves the umpire: what the log did not settle and kitgen
+    cannot, as data (the umpire's note says it in words)."""
+
+    code: str
+    """'card_effect' (an effect kitgen does not apply), 'stands_owed' (a card's stands not yet
+    written under `remove:`), 'strength_gap' (the Makhnovists off their strength row),
+    'breakout_owed' (an Elite/Fanatic unit that must break out)."""
+    rule: str
+    faction: str | None = None
+    card: str | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
 class SupplyTrace:
     """B.2-B.4: one unit's supply as judged at the start of the turn, and why when it is out."""
 
@@ -224,6 +239,8 @@ class CampaignState:
     """B.8: vehicles left intact by crews out of fuel: the first enemy into the hex takes them."""
     draws: dict[str, int] = field(default_factory=dict)
     """II.E: slips each faction draws from its pile this turn (drawing them is the umpire's, for now)."""
+    tasks: tuple[Task, ...] = ()
+    """What this turn leaves the umpire to do (validate warns of each)."""
     supply: tuple[SupplyTrace, ...] = ()
     """B.2: each unit's supply as judged at the start of this turn."""
     commands: tuple[CommandRoll, ...] = ()
@@ -241,7 +258,7 @@ class CampaignState:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for working in _WITHIN_A_TURN:
+        for working in WITHIN_A_TURN:
             del data[working]
         data["evaded"] = sorted(list(x) for x in self.evaded)
         return {"schema_version": STATE_SCHEMA_VERSION, **data}

@@ -98,7 +98,17 @@ def play_turn(
         raise turn.fail(("turn",), msg.log_turn_mismatch(log.turn, number))
     check_orders(turn.source, log, state, turn.board, campaign)
     state = replace(
-        state, turn=number, rolls=(), verdicts=(), contacts=(), draws={}, events=(), umpire=(), commands=(), held={}
+        state,
+        turn=number,
+        rolls=(),
+        verdicts=(),
+        contacts=(),
+        draws={},
+        events=(),
+        umpire=(),
+        commands=(),
+        tasks=(),
+        held={},
     )
     try:
         for _, phase in PHASES:

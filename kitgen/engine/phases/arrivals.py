@@ -8,7 +8,7 @@ from dataclasses import replace
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.phases.draws import draw_slips
-from kitgen.engine.state import CampaignState, UnitState, Verdict, stand_totals
+from kitgen.engine.state import CampaignState, Task, UnitState, Verdict, stand_totals
 from kitgen.engine.turnlog import PlaceOrder, TurnLog
 from kitgen.mapping.board import Board
 from kitgen.model.forces import Slip, StrengthRow, UnitSpec
@@ -23,7 +23,10 @@ def run(turn: Turn, state: CampaignState) -> CampaignState:
     state = draw_slips(turn.campaign, state)
     state = place(turn.campaign, turn.board, state, turn.log, turn.source)
     gap = strength_gap(turn.campaign, state)
-    return replace(state, umpire=(*state.umpire, gap)) if gap else state
+    if not gap:
+        return state
+    task = Task("strength_gap", "E.6", turn.campaign.scenario.victory.makhnovist_strength.faction, detail=gap)
+    return replace(state, umpire=(*state.umpire, gap), tasks=(*state.tasks, task))
 
 
 def arrival_hexes(campaign: Campaign, state: CampaignState, faction: str) -> tuple[set[str], str]:

@@ -9,7 +9,7 @@ from kitgen import messages as msg
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState, UnitState
+from kitgen.engine.state import CampaignState, Task, UnitState
 from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError, Problem
 from kitgen.model.forces import Effect
@@ -91,8 +91,9 @@ def remove_stands(campaign: Campaign, state: CampaignState, log: TurnLog, locate
         return state
     done = tuple(f"{c}: the {f} lose " for c in state.events for f in log.remove)
     notes = [n for n in state.umpire if not n.startswith(done)]
+    tasks = tuple(t for t in state.tasks if not (t.code == "stands_owed" and t.faction in log.remove))
     kept = tuple(units[u.id] for u in state.units if units[u.id].stands)
-    return replace(state, units=kept, umpire=tuple(notes))
+    return replace(state, units=kept, umpire=tuple(notes), tasks=tasks)
 
 
 def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Effect) -> CampaignState:
@@ -145,6 +146,8 @@ def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Ef
             f"the {faction} lose {effect.count} {effect.stand} stand{'s' if effect.count != 1 else ''} "
             "from units of their choice: list them under `remove:` in this turn's log (II.A.2)"
         )
+        task = Task("stands_owed", "II.A.2", faction, card, f"{effect.count} {effect.stand}")
     else:
         what = effect.text or f"{effect.kind}: {effect.model_dump(exclude_defaults=True)}"
-    return replace(state, umpire=(*state.umpire, f"{card}: {what}"))
+        task = Task("card_effect", "II.A.2", faction, card, what)
+    return replace(state, umpire=(*state.umpire, f"{card}: {what}"), tasks=(*state.tasks, task))

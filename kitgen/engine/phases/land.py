@@ -24,6 +24,8 @@ def move(
     units = {u.id: u for u in state.units}
     verdicts = list(state.verdicts)
     file = located.name
+    ordered: dict[str, int] = {}
+    """Units given a move order already, and its line: a second one is void, whatever the first did."""
     for faction in log.orders:  # in the order the log gives them
         foes, bridged = enemies(state, faction, state.turn), friendly_pontoons(state, faction)
         for i, order in enumerate(log.orders[faction]):
@@ -37,6 +39,11 @@ def move(
                 )
                 continue
             row = f"{unit.name} ({unit.type}, {movement_row(campaign.scenario.movement, unit.type).mp} MP)"
+            if unit.id in ordered:
+                why = f"{row}: path {route}: a second move order for the unit this turn (line {ordered[unit.id]}): void"
+                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A", kind="land"))
+                continue
+            ordered[unit.id] = line
             if unit.carried:
                 why = f"{row}: path {route}: embarked or detrained this turn, so no map move: void, A.2"
                 verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A.2", kind="land"))

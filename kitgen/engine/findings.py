@@ -1,0 +1,62 @@
+"""What a replayed turn leaves wrong or unfinished, as warnings for `kitgen validate`: orders
+void, held or stopped, cargo left behind, card effects and stands owed, slips not placed, a
+Makhnovist force off its strength, and rolls kitgen drew because the log did not give them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kitgen.engine.state import CampaignState
+
+RESULTS_WARNED = ("void", "held", "stopped")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One warning: where it stands, which rule, and what it is."""
+
+    file: str
+    line: int
+    turn: int
+    code: str
+    """order.void, order.held, order.stopped, cargo.left_behind, task.<code>, slips.unplaced, rolls.drawn."""
+    rule: str
+    text: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: warning: {self.text} ({self.rule})"
+
+
+def findings(state: CampaignState, file: str) -> list[Finding]:
+    """The warnings of the turn that made `state`, whose log is `file`."""
+    turn = state.turn
+    found = [
+        Finding(v.file, v.line, turn, f"order.{v.result}", v.rule, v.explanation)
+        for v in state.verdicts
+        if v.result in RESULTS_WARNED
+    ]
+    found += [
+        Finding(v.file, v.line, turn, "cargo.left_behind", v.rule, f"{v.unit} leaves behind {', '.join(v.left_behind)}")
+        for v in state.verdicts
+        if v.left_behind
+    ]
+    for task in state.tasks:
+        said = {
+            "card_effect": f"event card {task.card}: left to the umpire: {task.detail}",
+            "stands_owed": f"event card {task.card}: the {task.faction} lose {task.detail} stands, "
+            "and no `remove:` says from which units",
+            "strength_gap": f"Makhnovist force off its strength row: {task.detail}",
+            "breakout_owed": f"{task.detail}: must break out, and no breakout battle is reported",
+        }.get(task.code, task.detail)
+        found.append(Finding(file, 1, turn, f"task.{task.code}", task.rule, said))
+    for faction, slips in sorted(state.slips.items()):
+        if slips:
+            text = f"{faction} slips drawn and not placed: {', '.join(slips)}"
+            found.append(Finding(file, 1, turn, "slips.unplaced", "E.3-E.5", text))
+    drawn = [r.purpose for r in state.rolls if r.source == "drawn"]
+    if drawn:
+        more = f" and {len(drawn) - 3} more" if len(drawn) > 3 else ""
+        text = f"{len(drawn)} rolls drawn from the campaign's dice, not given in the log: {'; '.join(drawn[:3])}{more}"
+        found.append(Finding(file, 1, turn, "rolls.drawn", "dice", text))
+    return found

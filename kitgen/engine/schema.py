@@ -1,0 +1,44 @@
+"""The JSON Schema of the campaign state (`kitgen state --format json`), made from its types.
+
+The schema is checked in as schema/state.schema.json; `python -m kitgen.engine.schema` writes
+it afresh, and a test keeps the two the same."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from kitgen.engine.state import STATE_SCHEMA_VERSION, WITHIN_A_TURN, CampaignState
+
+SCHEMA_FILE = Path(__file__).resolve().parents[2] / "schema" / "state.schema.json"
+
+
+def state_schema() -> dict[str, Any]:
+    """The state's schema: its dataclasses as pydantic reads them, less the fields a turn keeps
+    to itself, with the schema version as a constant."""
+    from pydantic import TypeAdapter
+
+    schema = TypeAdapter(CampaignState).json_schema(mode="serialization")
+    props = schema["properties"]
+    for name in WITHIN_A_TURN:
+        props.pop(name, None)
+    schema["required"] = ["schema_version", *(r for r in schema.get("required", []) if r not in WITHIN_A_TURN)]
+    schema["properties"] = {"schema_version": {"const": STATE_SCHEMA_VERSION, "type": "integer"}, **props}
+    schema["additionalProperties"] = False
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://kitgen.invalid/schema/state-v{STATE_SCHEMA_VERSION}.json",
+        **schema,
+    }
+
+
+def schema_text() -> str:
+    return json.dumps(state_schema(), indent=1, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":
+    SCHEMA_FILE.parent.mkdir(exist_ok=True)
+    SCHEMA_FILE.write_text(schema_text(), encoding="utf-8")
+    print(f"wrote {SCHEMA_FILE}", file=sys.stderr)

@@ -45,3 +45,31 @@ def test_a_turn_is_played_on_a_hand_made_board_with_no_geography() -> None:
     assert [v.result for v in record.verdicts] == ["done"]
     assert record.state.owners["Kharkov"] == "reds"  # entered alone: the town passes (RULES-NOTES)
     assert moved.in_supply is True and moved.supply_path[-1] == "0101"  # judged from the rail exit
+
+
+LINE = {
+    "columns": 9,
+    "rows": 1,
+    "rail": [["0101", "0201"]],
+    "sources": [{"faction": "reds", "hex": "0101", "kind": "rail_exit", "edge": "west"}],
+}
+
+
+def test_B3_supply_out_of_reach_names_the_nearest_railhead_and_its_distance() -> None:
+    """B.3: "trace supply 5 hexes to a RR line". A unit 7 hexes from the railhead at 0201 is out:
+    too far, and the state says where the nearest railhead is and how far."""
+    campaign = campaign_on(LINE, [unit("r_far", "reds", "0901"), unit("r_near", "reds", "0601")])
+    record = play(campaign, log())
+    far, near = (next(t for t in record.state.supply if t.unit == u) for u in ("r_far", "r_near"))
+    assert (far.in_supply, far.why_out, far.nearest_railhead, far.distance) == (False, "too_far", "0201", 7)
+    assert near.in_supply and near.overland == ("0601", "0501", "0401", "0301", "0201") and near.overland_hexes == 4
+    assert near.rail == ("0201", "0101") and near.source == "0101"
+
+
+def test_B3_supply_blocked_by_enemy_names_the_hexes_in_the_way() -> None:
+    """B.3: the trace runs "through hexes free of enemy units" (RULES-NOTES): a White unit on
+    the only way from 0401 to the railhead cuts the Red unit off."""
+    campaign = campaign_on(LINE, [unit("r_cut", "reds", "0401"), unit("w_block", "whites", "0301")])
+    record = play(campaign, log())
+    cut = next(t for t in record.state.supply if t.unit == "r_cut")
+    assert (cut.in_supply, cut.why_out, cut.blocked_by, cut.nearest_railhead) == (False, "blocked", ("0301",), "0201")

@@ -154,7 +154,7 @@ def _trace(
         return SupplyTrace(unit.id, unit.faction, unit.hex, False, why_out="no_route")
     i = free.railhead(shortest)
     blocked = tuple(h for h in shortest[1:] if h in foes)
-    why = "blocked" if blocked else "too_far"
+    why = "too_far" if i > field.trace_hexes or not blocked else "blocked"
     return SupplyTrace(
         unit.id,
         unit.faction,

@@ -32,7 +32,7 @@ def test_A1_a_void_order_ends_where_the_unit_stood_with_the_steps_it_would_take(
     assert (verdict.result, verdict.rule, verdict.end, verdict.spent, verdict.allowance) == (
         "void",
         "A.1",
-        "0101",
+        "0201",
         3,
         2,
     )

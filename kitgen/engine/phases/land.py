@@ -23,6 +23,8 @@ def move(
     units = {u.id: u for u in state.units}
     verdicts = list(state.verdicts)
     file = located.name
+    ferried: dict[frozenset[str], int] = {}
+    """A.1: units each ferry has taken across this turn, all factions together, in the log's order."""
     for faction in log.orders:  # in the order the log gives them
         foes, bridged = enemies(state, faction, state.turn), friendly_pontoons(state, faction)
         for i, order in enumerate(log.orders[faction]):
@@ -34,6 +36,10 @@ def move(
                 verdicts.append(Verdict(file, line, faction, order.unit, f"path {route}", "void", gone, "A"))
                 continue
             row = f"{unit.name} ({unit.type}, {movement_row(campaign.scenario.movement, unit.type).mp} MP)"
+            if unit.aboard is not None:
+                why = f"{row}: path {route}: aboard ship {unit.aboard}, so no land move (it goes ashore by a sea order): void, D.1"
+                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "D.1"))
+                continue
             if unit.carried:
                 why = f"{row}: path {route}: embarked or detrained this turn, so no map move: void, A.2"
                 verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A.2"))
@@ -71,24 +77,41 @@ def move(
                 unit.type,
                 list(order.move),
                 mp_modifier=mp,
-                pontoons=bridged,
+                pontoons=bridged | set(board.ferries),
                 enemy=foes,
             )
-            verdicts.append(
-                Verdict(
-                    file,
-                    line,
-                    faction,
-                    unit.id,
-                    f"path {route}",
-                    "done" if judged.allowed else "void",
-                    f"{row}: path {route} {judged.explain()}",
-                    judged.rule,
-                )
+            result, text, rule = (
+                "done" if judged.allowed else "void",
+                f"{row}: path {route} {judged.explain()}",
+                judged.rule,
             )
-            if judged.allowed:
+            ferry = _ferry_crossing(board, list(order.move), bridged) if judged.allowed else None
+            if ferry is not None:
+                taken, capacity = ferried.get(ferry, 0), board.ferries[ferry]
+                if taken >= capacity:
+                    a, b = sorted(ferry)
+                    result, rule = "void", "A.1"
+                    text = (
+                        f"{row}: path {route}: the ferry {a}-{b} takes {capacity} units a turn, "
+                        f"and {taken} have crossed by it already: void, A.1"
+                    )
+                else:
+                    ferried[ferry] = taken + 1
+                    text += f", by the ferry {'-'.join(sorted(ferry))} ({taken + 1} of its {capacity} units this turn)"
+            verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", result, text, rule))
+            if result == "done":
                 units[unit.id] = replace(unit, hex=order.move[-1], moved=True)
     return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
+
+
+def _ferry_crossing(board: Board, path: list[str], bridged: set[frozenset[str]]) -> frozenset[str] | None:
+    """A.1: the ferry a move crosses by (a one-step move over a ferry's hexside where the side
+    has no pontoon of its own), or None."""
+    side = frozenset(path)
+    if len(path) != 2 or side not in board.ferries or side in bridged:
+        return None
+    found = board.side(path[0], path[1])
+    return None if found is not None and found.bridge else side
 
 
 def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:

@@ -217,6 +217,10 @@ def _check_map(r: _Report, data: MapData, parts: dict[str, BaseModel]) -> None:
             for j, name in enumerate(road.through):
                 if name_key(name) not in places:
                     r.add(f, ("roads", i, "through", j), msg.check_unknown_place(name, spelt))
+        for i, ferry in enumerate(data.ferries):
+            for j, name in enumerate(ferry.between):
+                if name_key(name) not in places:
+                    r.add(f, ("ferries", i, "between", j), msg.check_unknown_place(name, spelt))
     if movement:
         terrains = [t.id for t in movement.terrain]
         r.known(f, ("default_terrain",), data.default_terrain, terrains, msg.check_unknown_terrain)

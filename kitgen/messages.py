@@ -844,6 +844,14 @@ def map_unbridged_crossing(line: str, river: str, a: str, b: str) -> str:
     )
 
 
+@data("map.ferry_side")
+def map_ferry_side(river: str, a: str, b: str, found: str) -> str:
+    return (
+        f"found a ferry over the {river} between {a} and {b}, where {found}; expected two adjacent hexes "
+        "either side of a major-river hexside with no bridge (A.1)"
+    )
+
+
 @data("map.no_rail_exit")
 def map_no_rail_exit(edge: str, limits: dict[str, str | None]) -> str:
     given = ", ".join(f"{k} {v}" for k, v in limits.items() if v)
@@ -1093,6 +1101,12 @@ def log_remove_too_many(n: int, kind: str, unit: str, has: int) -> str:
 @data("log.remove_owed")
 def log_remove_owed(taken: int, kind: str, owed: int) -> str:
     return f"found {taken} {kind} stands removed; expected {owed}, what the event cards drawn this turn take"
+
+
+@data("log.unknown_lost_ship")
+def log_unknown_lost_ship(ship: str, ships: list[str]) -> str:
+    listed = ", ".join(ships) or "none"
+    return f"found '{ship}' in ships_lost, which is no ship on the map; expected one of: {listed}{suggest(ship, ships)}"
 
 
 @data("log.battle_no_loser")

@@ -759,6 +759,7 @@ TRIGGERS: dict[str, Trigger] = {
     "map.unbridged_crossing": scenario_map(
         "map.yaml", "through: [Kakhovka, Perekop, Simferopol]", "through: [Kherson, Kakhovka, Perekop, Simferopol]"
     ),
+    "map.ferry_side": scenario_map("map.yaml", "between: [Kherson, Aleshki]", "between: [Kharkov, Aleshki]"),
     "map.no_rail_exit": scenario_map("map.yaml", "    - {rail_exits: north}\n", "    - {rail_exits: south}\n"),
     # look-ups (kitgen.answers, kitgen.rules)
     "lookup.unknown_faction": cli("lookup", "vp", "greens", "10"),
@@ -811,6 +812,7 @@ TRIGGERS: dict[str, Trigger] = {
     "log.unknown_train": turn('rail:\n  reds:\n    - {train: r_nothing, path: ["3416", "3417"]}\n'),
     "log.foreign_train": turn('rail:\n  reds:\n    - {train: w_at_rostov, path: ["3416", "3417"]}\n'),
     "log.unknown_ship": turn('sea:\n  whites:\n    - {ship: w_nothing, path: ["3719", "3819"]}\n'),
+    "log.unknown_lost_ship": turn("ships_lost: [w_nothing]\n"),
     "log.off_map": turn('orders:\n  whites:\n    - {unit: w_drozdovsky_1, move: ["3416", "9999"]}\n'),
     "log.listed_twice": turn(kerch(RETREAT + RETREAT), KERCH),
     "log.bad_stands": turn(kerch('      - {unit: r_crimean_army, lost: {infantri: 1}, retreat: "2927"}\n'), KERCH),

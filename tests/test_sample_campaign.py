@@ -68,7 +68,7 @@ def test_the_sample_is_a_valid_campaign_of_six_turns(tmp_path: Path, monkeypatch
     monkeypatch.setenv("KITGEN_CACHE", str(tmp_path))
     result = CliRunner().invoke(app, ["validate", str(SAMPLE)])
     assert result.exit_code == 0, result.output
-    assert "campaign of denikin-1919, seed 1919" in result.output and "6 turn logs" in result.output
+    assert "campaign of denikin-1919, seed 1919" in result.output and ": ok: 6 turns, " in result.output
 
 
 def test_every_roll_of_every_turn_is_given_in_the_logs(states: dict[int, CampaignState]) -> None:

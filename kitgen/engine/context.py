@@ -65,9 +65,14 @@ class Turn:
 
 def enemies(state: CampaignState, faction: str, turn: int) -> set[str]:
     """Hexes holding units of the faction's enemies; partisans who evaded there count as absent
-    (II.D.1: "for purposes of VPs and supply the nonpartisan unit is assumed to be there only")."""
+    (II.D.1: "for purposes of VPs and supply the nonpartisan unit is assumed to be there only"),
+    and so do units aboard ships (D.1)."""
     hostile = {f for f in {u.faction for u in state.units} if not state.allied(f, faction, turn)}
-    return {u.hex for u in state.units if u.faction in hostile and (u.hex, u.faction) not in state.evaded}
+    return {
+        u.hex
+        for u in state.units
+        if u.faction in hostile and (u.hex, u.faction) not in state.evaded and u.aboard is None
+    }
 
 
 def active(state: CampaignState, kind: str, faction: str, unit_type: str | None = None) -> list[int]:

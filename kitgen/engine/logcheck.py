@@ -154,6 +154,12 @@ def check_orders(located: LogSource, log: TurnLog, state: CampaignState, board: 
             why = foreign(unit_id, faction)
             if why:
                 add(("disband", faction, i), why)
+    ships = {x["id"] for x in state.ships}
+    if len(set(log.ships_lost)) != len(log.ships_lost):
+        add(("ships_lost",), msg.log_listed_twice())
+    for i, ship_id in enumerate(log.ships_lost):
+        if ship_id not in ships:
+            add(("ships_lost", i), msg.log_unknown_lost_ship(ship_id, sorted(ships)))
     for i, choice in enumerate(log.partisans):
         if choice.faction not in factions or not board.on_map(choice.hex):
             add(("partisans", i), msg.log_partisans_bad(choice.faction, choice.hex))

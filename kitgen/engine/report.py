@@ -28,7 +28,9 @@ def state_text(campaign: Campaign, state: CampaignState) -> str:
             lead = f", {u.commander}" if u.commander else ""
             ammo = _ammo(state, u.id)
             fuel = "; IMMOBILISED (out of fuel, B.8)" if u.immobilised else ""
-            out.append(f"  {u.hex}  {u.name} [{u.type}: {stands}]{lead}; {supply}{proof}{ammo}{fuel}")
+            ship = next((x["name"] for x in state.ships if x["id"] == u.aboard), u.aboard)
+            aboard = f"; aboard {ship} (D.1)" if u.aboard else ""
+            out.append(f"  {u.hex}  {u.name} [{u.type}: {stands}]{lead}; {supply}{proof}{ammo}{fuel}{aboard}")
     if state.depots:
         out += ["", "Depots: " + ", ".join(_depot(d) for d in state.depots)]
     if state.pontoons:

@@ -49,6 +49,9 @@ class UnitState:
     """B.8: turns a vehicle unit has moved since it last started a turn in supply."""
     immobilised: bool = False
     """B.8: out of fuel; it makes no map move."""
+    aboard: str | None = None
+    """D.1: the ship the unit is aboard (its hex is the ship's), or None on land; a unit aboard
+    makes no land move and fights no battle on land, and is lost with its ship."""
 
     @classmethod
     def raised(

@@ -8,10 +8,19 @@ orders:
 rail:
   whites:
     - {train: w_train_1, carry: [w_markov_1], path: ["3416", "3516"]}   # C.1: a train and what it carries
+sea:
+  whites:
+    - {ship: w_tr_saratov, carry: [w_markov_1], path: ["2826", "2825"]}  # D.1: ends at sea, so they stay aboard
+    - {ship: w_hms_marlborough, path: ["2228"], land: "2229"}            # a ship that stays puts its units ashore
+ships_lost: [w_tr_saratov]   # D.1: ships sunk or taken this turn, as the umpire reports; units aboard are lost too
 dice:
   - {purpose: "E.3 reds 3D6 bonus VP, turn 3", value: 11}   # a roll made at the table; any roll not given is drawn
 ```
-"""
+
+Units aboard a ship (D.1) board only in port at the start of a turn (`carry`); the ship's units
+go ashore at the port it reaches, `land` on a coastal hex beside the sea hex where it stops
+(infantry only, A.3), or stay aboard when it stops at sea, to go ashore on a later turn by the
+ship's next sea order (a path of one hex, the ship's own, puts them ashore without moving)."""
 
 from __future__ import annotations
 
@@ -49,13 +58,14 @@ class RailOrder(Model):
 
 
 class SeaOrder(Model):
-    """D.1-D.3, A.3: a ship's move through sea hexes from a port, with the units it carries; they
-    go ashore at the port it reaches, or (infantry only, A.3) `land` on a coastal hex beside the
-    sea hex where it stops."""
+    """D.1-D.3, A.3: a ship's move through sea hexes, with the units it takes aboard in port
+    (`carry`) and those aboard already; they go ashore at the port it reaches, (infantry only,
+    A.3) `land` on a coastal hex beside the sea hex where it stops, or stay aboard at sea. A
+    path of the ship's own hex alone: it stays where it is."""
 
     ship: Ident
     carry: list[Ident] = []
-    path: list[HexId] = Field(min_length=2)
+    path: list[HexId] = Field(min_length=1)
     land: HexId | None = None
 
 
@@ -152,5 +162,8 @@ class TurnLog(Model):
     disband: dict[str, list[Ident]] = {}
     """E.6: units the Makhnovists disband to match their Current Strength Chart row."""
     battles: list[Battle] = []
+    ships_lost: list[Ident] = []
+    """D.1: ships sunk, wrecked or taken this turn, as the umpire reports (a naval action, a card):
+    each leaves the map with every unit aboard it."""
     partisans: list[PartisanChoice] = []
     dice: list[GivenRoll] = []

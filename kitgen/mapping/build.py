@@ -7,7 +7,7 @@ hexes a layer can touch; no Python loop over pairs of geometries.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -18,8 +18,9 @@ from shapely.geometry.base import BaseGeometry
 
 from kitgen import messages as msg
 from kitgen.mapping.hexgrid import SQRT3, HexGrid
-from kitgen.mapping.hexmap import SEA, Hex, HexMap, Hexside, Link, SupplySourceHex
+from kitgen.mapping.hexmap import SEA, Ferry, Hex, HexMap, Hexside, Link, SupplySourceHex
 from kitgen.mapping.layers import Layers, feature_geometry
+from kitgen.mapping.places import place_hexes
 from kitgen.mapping.projection import MapProjection
 from kitgen.model.geography import Bridge
 from kitgen.model.scenario import Scenario, name_key
@@ -156,7 +157,48 @@ class _Builder:
         if self.issues:
             return None, self.issues
         built = self._assemble(terrain, land_share, towns, rail, roads, rivers, rail_links, road_links)
+        built = replace(built, ferries=self._ferries(built))
         return (None, self.issues) if self.issues else (built, [])
+
+    def _ferries(self, built: HexMap) -> tuple[Ferry, ...]:
+        """A.1: each ferry of map.yaml on a hexside of its major river beside the first place's hex,
+        the one towards the second place (at any hex size), with no bridge there."""
+        places = place_hexes(self.s, built)
+        by_id = built.by_id()
+        sides = {frozenset(s.hexes): s for s in built.hexsides}
+        ferries = []
+        for i, ferry in enumerate(self.s.map.ferries):
+            a, b = ferry.between
+            here = places.get(name_key(a))
+            if here is None:
+                found = f"{a} is not on the map"
+            else:
+                x, y = self.proj.forward(np.array([self.layers.places[name_key(b)]]))[0]
+                across = [
+                    side
+                    for n in self.grid.neighbours(by_id[here].col, by_id[here].row)
+                    if (side := sides.get(frozenset((here, self.grid.hex_id(*n))))) is not None
+                    and side.river_class == "major"
+                    and name_key(side.river or "") == name_key(ferry.river)
+                ]
+                free = [s for s in across if not s.bridge]
+
+                if free:
+                    far = [
+                        by_id[next(h for h in side.hexes if h != here)] for side in free
+                    ]  # the hex across each free side
+                    k = min(range(len(free)), key=lambda j: (far[j].x_km - x) ** 2 + (far[j].y_km - y) ** 2)
+                    ferries.append(Ferry(free[k].hexes, ferry.units))
+                    continue
+                found = (
+                    f"a bridge crosses the {ferry.river} beside {here} already"
+                    if across
+                    else (f"no hexside of the {ferry.river} borders {here}")
+                )
+            self.issues.append(
+                MapIssue("map.yaml", ("ferries", i, "between"), msg.map_ferry_side(ferry.river, a, b, found))
+            )
+        return tuple(sorted(ferries, key=lambda f: f.hexes))
 
     # --- terrain -------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from kitgen import messages as msg
-from kitgen.model.base import Ident, Model, Text, invalid
+from kitgen.model.base import Ident, Model, Positive, Text, invalid
 
 
 def _lon_lat(value: Any) -> Any:
@@ -85,6 +85,15 @@ class Road(Model):
     """Where the road crosses a major river on a bridge (a ferry is not a bridge)."""
 
 
+class FerryPoint(Model):
+    """A.1: a ferry over a major river between two places (towns, points or hex ids) on either
+    bank, and the units it takes across per turn ("will vary on location")."""
+
+    river: Text
+    between: list[Text] = Field(min_length=2, max_length=2)
+    units: Positive
+
+
 class SupplySource(Model):
     """One kind of supply source: rail exits by an edge, a town, ports with a ship, or captured depots."""
 
@@ -121,6 +130,7 @@ class MapData(Model):
     terrain_areas: list[TerrainArea] = []
     points: list[MapPoint] = []
     roads: list[Road] = []
+    ferries: list[FerryPoint] = []
     supply_sources: dict[str, list[SupplySource]]
 
     def river_class(self, name: str) -> str | None:

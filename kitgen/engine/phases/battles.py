@@ -9,6 +9,7 @@ from kitgen import messages as msg
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.phases.pontoons import friendly_pontoons
+from kitgen.engine.phases.sea import ships_lost
 from kitgen.engine.rolls import roll as make_roll
 from kitgen.engine.state import CampaignState, UnitState, Verdict
 from kitgen.engine.turnlog import Battle, TurnLog
@@ -21,7 +22,8 @@ from kitgen.validation import dotted
 
 
 def run(turn: Turn, state: CampaignState) -> CampaignState:
-    return battles(turn.campaign, turn.board, state, turn.log, turn.source)
+    state = battles(turn.campaign, turn.board, state, turn.log, turn.source)
+    return ships_lost(state, turn.log, turn.source)
 
 
 def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource) -> CampaignState:
@@ -44,6 +46,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
             for p in battle.units
             if p.unit in units
             and units[p.unit].hex == battle.hex
+            and units[p.unit].aboard is None
             and not state.allied(units[p.unit].faction, battle.winner, state.turn)
         ]
         if not losers:
@@ -57,10 +60,11 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
         for j, part in enumerate(battle.units):
             where = ("battles", b, "units", j)
             unit = units.get(part.unit)
-            if unit is None or unit.hex != battle.hex:
-                message = msg.log_battle_unit_elsewhere(
-                    part.unit, unit.hex if unit else None, battle.hex, sorted(units)
-                )
+            if unit is None or unit.hex != battle.hex or unit.aboard is not None:  # D.1: none fight from aboard
+                where_now = None if unit is None else unit.hex
+                if unit is not None and unit.aboard is not None:
+                    where_now = f"{unit.hex}, aboard ship {unit.aboard}"
+                message = msg.log_battle_unit_elsewhere(part.unit, where_now, battle.hex, sorted(units))
                 raise KitgenError([located.problem(where + ("unit",), message.within(f"battles[{b}].units[{j}].unit"))])
             if (battle.hex, unit.faction) in state.evaded:
                 message = msg.log_battle_evaded(unit.id, battle.hex).within(dotted(where))

@@ -38,7 +38,8 @@ def partisans(campaign: Campaign, board: Board, state: CampaignState, log: TurnL
     makhno = campaign.scenario.find_commander("Makhno")
     by_hex: dict[str, list[UnitState]] = {}
     for u in state.units:
-        by_hex.setdefault(u.hex, []).append(u)
+        if u.aboard is None:  # D.1: units aboard a ship meet no one on land
+            by_hex.setdefault(u.hex, []).append(u)
     rolls, notes, evaded = list(state.rolls), list(state.umpire), set(state.evaded)
     for hex_id in sorted(by_hex):
         here = by_hex[hex_id]

@@ -26,6 +26,8 @@ def move(
     file = located.name
     ordered: dict[str, int] = {}
     """Units given a move order already, and its line: a second one is void, whatever the first did."""
+    ferried: dict[frozenset[str], int] = {}
+    """A.1: units each ferry has taken across this turn, all factions together, in the log's order."""
     for faction in log.orders:  # in the order the log gives them
         foes, bridged = enemies(state, faction, state.turn), friendly_pontoons(state, faction)
         for i, order in enumerate(log.orders[faction]):
@@ -44,6 +46,10 @@ def move(
                 verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A", kind="land"))
                 continue
             ordered[unit.id] = line
+            if unit.aboard is not None:
+                why = f"{row}: path {route}: aboard ship {unit.aboard}, so no land move (it goes ashore by a sea order): void, D.1"
+                verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "D.1", kind="land"))
+                continue
             if unit.carried:
                 why = f"{row}: path {route}: embarked or detrained this turn, so no map move: void, A.2"
                 verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A.2", kind="land"))
@@ -84,24 +90,31 @@ def move(
                 unit.type,
                 list(order.move),
                 mp_modifier=mp,
-                pontoons=bridged,
+                pontoons=bridged | set(board.ferries),
                 enemy=foes,
             )
-            end = order.move[-1] if judged.allowed else unit.hex
-            verdicts.append(
-                Verdict(
-                    file,
-                    line,
-                    faction,
-                    unit.id,
-                    f"path {route}",
-                    "done" if judged.allowed else "void",
-                    f"{row}: path {route} {judged.explain()}",
-                    judged.rule,
-                    **path_numbers(judged, unit.hex, end),
-                )
+            result, text, rule = (
+                "done" if judged.allowed else "void",
+                f"{row}: path {route} {judged.explain()}",
+                judged.rule,
             )
-            if judged.allowed:
+            ferry = _ferry_crossing(board, list(order.move), bridged) if judged.allowed else None
+            if ferry is not None:
+                taken, capacity = ferried.get(ferry, 0), board.ferries[ferry]
+                if taken >= capacity:
+                    a, b = sorted(ferry)
+                    result, rule = "void", "A.1"
+                    text = (
+                        f"{row}: path {route}: the ferry {a}-{b} takes {capacity} units a turn, "
+                        f"and {taken} have crossed by it already: void, A.1"
+                    )
+                else:
+                    ferried[ferry] = taken + 1
+                    text += f", by the ferry {'-'.join(sorted(ferry))} ({taken + 1} of its {capacity} units this turn)"
+            end = order.move[-1] if result == "done" else unit.hex
+            numbers = path_numbers(judged, unit.hex, end)
+            verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", result, text, rule, **numbers))
+            if result == "done":
                 units[unit.id] = replace(unit, hex=end, moved=True)
     return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
 
@@ -118,6 +131,16 @@ def path_numbers(judged: PathVerdict, start: str, end: str) -> dict[str, Any]:
         "allowance": judged.mp,
         "left": max(0, judged.mp - judged.spent),
     }
+
+
+def _ferry_crossing(board: Board, path: list[str], bridged: set[frozenset[str]]) -> frozenset[str] | None:
+    """A.1: the ferry a move crosses by (a one-step move over a ferry's hexside where the side
+    has no pontoon of its own), or None."""
+    side = frozenset(path)
+    if len(path) != 2 or side not in board.ferries or side in bridged:
+        return None
+    found = board.side(path[0], path[1])
+    return None if found is not None and found.bridge else side
 
 
 def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:

@@ -43,7 +43,8 @@ def settle(campaign: Campaign, board: Board, state: CampaignState) -> CampaignSt
     holds them alone."""
     by_hex: dict[str, set[str]] = {}
     for u in state.units:
-        if (u.hex, u.faction) not in state.evaded:  # II.D.1: "the nonpartisan unit is assumed to be there only"
+        # II.D.1: "the nonpartisan unit is assumed to be there only"; D.1: units aboard are at sea
+        if (u.hex, u.faction) not in state.evaded and u.aboard is None:
             by_hex.setdefault(u.hex, set()).add(u.faction)
     contacts = tuple(
         sorted(h for h, fs in by_hex.items() if any(not state.allied(a, b, state.turn) for a in fs for b in fs))

@@ -21,9 +21,11 @@ from kitgen.validation import dotted
 def sea_moves(
     campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource, halted: dict[str, str]
 ) -> CampaignState:
-    """D.1: a ship moves up to 16 hexes through the sea, from and to a port; D.3: it carries 16
-    points; its units go ashore at the port it reaches, or land on a coastal hex beside the sea
-    hex where it stops (A.3: infantry only, and no map move from the landing hex that turn)."""
+    """D.1: a ship moves up to 16 hexes through the sea (or stays, on a path of its own hex);
+    D.3: it carries 16 points. Units board only in port at the start of the turn; at a port
+    they go ashore, on a coastal hex beside the sea hex where the ship stops they land (A.3:
+    infantry only, and no map move from the landing hex that turn), and at sea they stay
+    aboard, to go ashore on a later turn."""
     s = campaign.scenario
     ships = {x["id"]: dict(x) for x in state.ships}
     units = {u.id: u for u in state.units}
@@ -46,17 +48,24 @@ def sea_moves(
             if why:
                 result, text = "void", f"ship {ship['name']}: path {route}: {why}: void"
             else:
+                hexes = len(order.path) - 1
                 result, text = (
                     "done",
-                    f"ship {ship['name']}: path {route}, {len(order.path) - 1} hexes, carrying {', '.join(aboard) or 'nothing'} ({load_text})",
+                    f"ship {ship['name']}: path {route}, {hexes} hexes, carrying {', '.join(aboard) or 'nothing'} ({load_text})",
                 )
-                ship["hex"] = order.path[-1]
+                end = order.path[-1]
+                ship["hex"] = end
                 moved.add(order.ship)
-                ashore = order.land or order.path[-1]
+                ashore = order.land or (end if end in ports else None)
                 for u in aboard:
-                    units[u] = replace(units[u], hex=ashore, moved=True, carried=True)
+                    if ashore is None:
+                        units[u] = replace(units[u], hex=end, moved=True, carried=True, aboard=order.ship)
+                    else:
+                        units[u] = replace(units[u], hex=ashore, moved=True, carried=True, aboard=None)
                 if order.land:
                     text += f"; lands them on {order.land}"
+                elif aboard and ashore is None:
+                    text += f"; they stay aboard at sea in {end}"
                 left = [u for u in order.carry if u not in aboard]
                 if left:
                     text += f"; left behind (not in {order.path[0]} at the start, moved, or held by command): {', '.join(left)}"
@@ -70,6 +79,28 @@ def sea_moves(
         state,
         units=tuple(units[u.id] for u in state.units),
         ships=tuple(ships[x["id"]] for x in state.ships),
+        verdicts=tuple(verdicts),
+    )
+
+
+def ships_lost(state: CampaignState, log: TurnLog, located: LogSource) -> CampaignState:
+    """D.1 (RULES-NOTES): a ship the log reports lost (`ships_lost`) leaves the state, and the
+    units aboard it are lost with it."""
+    if not log.ships_lost:
+        return state
+    verdicts = list(state.verdicts)
+    gone: set[str] = set()
+    for i, ship_id in enumerate(log.ships_lost):
+        ship = next(x for x in state.ships if x["id"] == ship_id)  # the log check knows it
+        line, _ = located.position(("ships_lost", i))
+        crew = [u.id for u in state.units if u.aboard == ship_id]
+        gone |= set(crew)
+        text = f"ship {ship['name']} lost in {ship['hex']}" + (f", with {', '.join(crew)} aboard" if crew else "")
+        verdicts.append(Verdict(located.name, line, ship["faction"], ship_id, "lost", "done", text, "D.1", kind="sea"))
+    return replace(
+        state,
+        units=tuple(u for u in state.units if u.id not in gone),
+        ships=tuple(x for x in state.ships if x["id"] not in log.ships_lost),
         verdicts=tuple(verdicts),
     )
 
@@ -102,7 +133,11 @@ def _judge_sea(
     end = order.path[-1]
     if not board.is_sea(end) and end not in ports:
         return f"{end} is neither sea nor a port", [], ""
-    aboard = boarding(order.carry, order.path[0], units, halted)
+    already = [u for u, x in units.items() if x.aboard == order.ship]
+    boarding_here = order.path[0] in ports  # D.1: units board only in port, at the start of the turn
+    aboard = already + [
+        u for u in boarding(order.carry, order.path[0], units, halted) if boarding_here and u not in already
+    ]
     if order.land is not None:
         if not board.is_sea(end) or not board.adjacent(end, order.land) or order.land not in coastal:
             return (
@@ -113,8 +148,6 @@ def _judge_sea(
         others = [u for u in aboard if set(units[u].stands) - set(s.transport.landing_stands)]
         if others:
             return f"only infantry land on a coast; the rest go ashore at a port (A.3): {', '.join(others)}", [], ""
-    elif aboard and end not in ports:
-        return f"troops go ashore at a port city, and {end} is none (A.3)", [], ""
     load = weigh(s, aboard, units, "ship")
     if not load.fits:
         return f"load of {load.total} points is over a ship's {load.capacity} (D.3)", [], ""

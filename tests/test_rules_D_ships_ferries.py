@@ -1,0 +1,164 @@
+"""Rule cases for ferries (A.1) and voyages over more than one turn (D.1, A.3), each on a small
+hand-made board with its turn logs built in code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kitgen.engine.state import Verdict
+from kitgen.engine.turn import TurnRecord
+from tests.boards import campaign_on, log, play, unit
+
+RIVER: dict[str, Any] = {
+    "columns": 3,
+    "rows": 3,
+    "sides": [
+        {"hexes": ["0201", "0202"], "river": "Dnieper", "class": "major"},
+        {"hexes": ["0101", "0102"], "river": "Dnieper", "class": "major"},
+    ],
+    "ferries": [{"hexes": ["0201", "0202"], "units": 2}],
+}
+"""A major river between rows 1 and 2 of columns 1-2; a ferry of 2 units a turn at 0201-0202."""
+
+SEA: dict[str, Any] = {
+    "columns": 4,
+    "rows": 3,
+    "hexes": {
+        "0401": {"terrain": "sea"},
+        "0402": {"terrain": "sea"},
+        "0403": {"terrain": "sea"},
+        "0301": {"towns": ["Kerch"], "port": True},
+    },
+}
+"""Land in columns 1-3, sea in column 4; the port of Kerch in 0301; 0302 and 0303 a coast
+without a port."""
+
+
+def _verdict(record: TurnRecord, unit_id: str) -> Verdict:
+    return next(v for v in record.verdicts if v.unit == unit_id)
+
+
+def test_A1_ferry_takes_the_whole_move_and_ends_across() -> None:
+    """A.1: 'Takes full movement just to emplace pontoons and cross or complete crossing by
+    ferries.'"""
+    c = campaign_on(
+        RIVER, [unit("r_a", "reds", "0201", "cavalry", commander="Trotsky"), unit("r_b", "reds", "0201", "cavalry")]
+    )
+    record = play(
+        c,
+        log(
+            orders={
+                "reds": [{"unit": "r_a", "move": ["0201", "0202"]}, {"unit": "r_b", "move": ["0201", "0202", "0302"]}]
+            }
+        ),
+    )
+    assert record.state.unit("r_a").hex == "0202"
+    assert "by the ferry 0201-0202 (1 of its 2 units this turn)" in _verdict(record, "r_a").explanation
+    assert _verdict(record, "r_b").result == "void" and record.state.unit("r_b").hex == "0201"
+
+
+def test_A1_ferry_capacity_voids_orders_past_it_in_log_order() -> None:
+    """A.1: 'Number of units ferries can take per turn will vary on location.' (RULES-NOTES:
+    'Orders beyond the ferry's number that turn are void, in the log's order.')"""
+    c = campaign_on(RIVER, [unit(f"r_{k}", "reds", "0201", commander="Trotsky" if k == "a" else None) for k in "abc"])
+    record = play(c, log(orders={"reds": [{"unit": f"r_{k}", "move": ["0201", "0202"]} for k in "abc"]}))
+    assert [record.state.unit(f"r_{k}").hex for k in "abc"] == ["0202", "0202", "0201"]
+    late = _verdict(record, "r_c")
+    assert late.result == "void" and late.rule == "A.1"
+    assert "the ferry 0201-0202 takes 2 units a turn, and 2 have crossed by it already" in late.explanation
+
+
+def test_A1_ferry_capacity_counts_both_ways_and_all_factions() -> None:
+    """A.1: a ferry's number of units per turn is for all who cross by it, either way."""
+    units = [
+        unit("r_a", "reds", "0201", commander="Trotsky"),
+        unit("u_a", "ukrainians", "0202", commander="Petliura"),
+        unit("u_b", "ukrainians", "0202"),
+    ]
+    orders = {
+        "reds": [{"unit": "r_a", "move": ["0201", "0202"]}],
+        "ukrainians": [{"unit": "u_a", "move": ["0202", "0201"]}, {"unit": "u_b", "move": ["0202", "0201"]}],
+    }
+    record = play(campaign_on(RIVER, units), log(orders=orders))
+    assert _verdict(record, "u_a").result == "done"
+    assert _verdict(record, "u_b").result == "void" and "ferry 0201-0202" in _verdict(record, "u_b").explanation
+
+
+def test_A1_no_ferry_no_crossing() -> None:
+    """A.1: 'Major river hexsides must be crossed at bridge points on map or with pontoons/ferries.'"""
+    record = play(
+        campaign_on(RIVER, [unit("r_a", "reds", "0101", commander="Trotsky")]),
+        log(orders={"reds": [{"unit": "r_a", "move": ["0101", "0102"]}]}),
+    )
+    assert _verdict(record, "r_a").result == "void" and record.state.unit("r_a").hex == "0101"
+
+
+def _voyage(*units: dict[str, Any]) -> Any:
+    ships = [{"id": "w_ship", "faction": "reds", "name": "Saratov", "at": "0301"}]
+    return campaign_on(SEA, list(units), ships=ships)
+
+
+def test_D1_units_stay_aboard_at_sea_between_turns() -> None:
+    """D.1 (RULES-NOTES): 'they may stay aboard at sea between turns and land or go ashore on a
+    later turn'."""
+    c = _voyage(unit("w_inf", "reds", "0301", commander="Trotsky"))
+    first = play(c, log(sea={"reds": [{"ship": "w_ship", "carry": ["w_inf"], "path": ["0301", "0401", "0402"]}]}))
+    aboard = first.state.unit("w_inf")
+    assert aboard.aboard == "w_ship" and aboard.hex == "0402"
+    assert "they stay aboard at sea in 0402" in _verdict(first, "w_ship").explanation
+    assert first.state.to_json()["units"][0]["aboard"] == "w_ship"
+    second = play(
+        c, log(2, sea={"reds": [{"ship": "w_ship", "path": ["0402", "0403"], "land": "0303"}]}), state=first.state
+    )
+    ashore = second.state.unit("w_inf")
+    assert (ashore.hex, ashore.aboard) == ("0303", None)
+
+
+def test_D1_units_aboard_go_ashore_at_a_port_on_a_later_turn() -> None:
+    """D.1: 'No additional costs to load or unload units'; a ship that stays puts them ashore."""
+    c = _voyage(unit("w_art", "reds", "0301", "artillery", commander="Trotsky"))
+    first = play(c, log(sea={"reds": [{"ship": "w_ship", "carry": ["w_art"], "path": ["0301", "0401"]}]}))
+    second = play(c, log(2, sea={"reds": [{"ship": "w_ship", "path": ["0401", "0301"]}]}), state=first.state)
+    assert (second.state.unit("w_art").hex, second.state.unit("w_art").aboard) == ("0301", None)
+
+
+def test_D1_units_aboard_make_no_land_move() -> None:
+    """D.1: 'Once disembarked, unit cannot engage in any land movement that turn'; aboard, none at all."""
+    c = _voyage(unit("w_inf", "reds", "0301", commander="Trotsky"))
+    first = play(c, log(sea={"reds": [{"ship": "w_ship", "carry": ["w_inf"], "path": ["0301", "0401"]}]}))
+    second = play(c, log(2, orders={"reds": [{"unit": "w_inf", "move": ["0401", "0302"]}]}), state=first.state)
+    moved = _verdict(second, "w_inf")
+    assert moved.result == "void" and moved.rule == "D.1" and second.state.unit("w_inf").aboard == "w_ship"
+
+
+def test_D1_boarding_only_in_port_at_the_start_of_the_turn() -> None:
+    """D.1: 'unit must be in port at beginning of turn to be eligible to board.'"""
+    c = _voyage(unit("w_inf", "reds", "0301", commander="Trotsky"), unit("w_far", "reds", "0302"))
+    first = play(c, log(sea={"reds": [{"ship": "w_ship", "carry": ["w_inf", "w_far"], "path": ["0301", "0401"]}]}))
+    assert (
+        "left behind (not in 0301 at the start, moved, or held by command): w_far"
+        in _verdict(first, "w_ship").explanation
+    )
+    assert first.state.unit("w_far").aboard is None
+
+
+def test_D1_units_aboard_a_lost_ship_are_lost() -> None:
+    """D.1 (RULES-NOTES): 'Units aboard a ship that is lost are lost with it.'"""
+    c = _voyage(unit("w_inf", "reds", "0301", commander="Trotsky"), unit("w_home", "reds", "0301"))
+    first = play(c, log(sea={"reds": [{"ship": "w_ship", "carry": ["w_inf"], "path": ["0301", "0401"]}]}))
+    second = play(c, log(2, ships_lost=["w_ship"]), state=first.state)
+    assert second.state.unit("w_inf") is None and second.state.unit("w_home") is not None
+    assert second.state.ships == ()
+    assert "ship Saratov lost in 0401, with w_inf aboard" in _verdict(second, "w_ship").explanation
+
+
+def test_A3_landing_without_a_port_is_infantry_only() -> None:
+    """A.3: 'Amphibious landings on coastal hexes can only be done by infantry. Rest of units
+    must disembark at a port city.'"""
+    c = _voyage(unit("w_cav", "reds", "0301", "cavalry", commander="Trotsky"))
+    first = play(c, log(sea={"reds": [{"ship": "w_ship", "carry": ["w_cav"], "path": ["0301", "0401", "0402"]}]}))
+    assert first.state.unit("w_cav").aboard == "w_ship"
+    second = play(c, log(2, sea={"reds": [{"ship": "w_ship", "path": ["0402"], "land": "0303"}]}), state=first.state)
+    landing = _verdict(second, "w_ship")
+    assert landing.result == "void" and landing.rule == "A.3" and "only infantry land" in landing.explanation
+    assert second.state.unit("w_cav").aboard == "w_ship"

@@ -388,3 +388,26 @@ def test_D3_and_II_B2_the_battleship_fires_and_the_depot_is_taken(states: dict[i
     s = states[6]
     assert "D.3 HMS Marlborough (Royal Navy) fires in support in 2129: 4 batteries" in s.umpire
     assert [d["faction"] for d in s.depots if d["hex"] == "2129"] == ["whites"]
+
+
+def test_D1_the_tanks_stay_aboard_at_sea_between_turns_and_go_ashore_at_kerch(
+    states: dict[int, CampaignState],
+) -> None:
+    """D.1 (RULES-NOTES): "they may stay aboard at sea between turns and land or go ashore on a
+    later turn". Turn 4: the Zharkiy takes the tanks from Novorossiisk to the sea hex 3329;
+    turn 5: into Kerch, where they go ashore."""
+    at_sea = unit(states[4], "w_tank_det")
+    assert (at_sea.hex, at_sea.aboard) == ("3329", "w_dd_zharkiy")
+    ashore = unit(states[5], "w_tank_det")
+    assert (ashore.hex, ashore.aboard) == ("3026", None)
+    sailed = verdict(states[5], "w_dd_zharkiy")
+    assert (sailed.result, sailed.kind, sailed.start, sailed.end, sailed.spent) == ("done", "sea", "3329", "3026", 4)
+
+
+def test_A1_the_railway_battalion_crosses_the_don_by_the_aksai_ferry(states: dict[int, CampaignState]) -> None:
+    """A.1: "Major river hexsides must be crossed at bridge points on map or with
+    pontoons/ferries. Takes full movement"; the Aksai ferry takes 2 units a turn."""
+    assert unit(states[4], "w_railway_bn").hex == "4018"
+    crossed = verdict(states[5], "w_railway_bn")
+    assert (crossed.result, crossed.end) == ("done", "4019")
+    assert "by the ferry 4018-4019 (1 of its 2 units this turn)" in crossed.explanation

@@ -13,6 +13,7 @@ from kitgen.engine.state import CampaignState, UnitState, Verdict
 from kitgen.engine.turnlog import SeaOrder, TurnLog
 from kitgen.errors import KitgenError
 from kitgen.mapping.board import Board
+from kitgen.messages import plural
 from kitgen.model.scenario import Scenario
 from kitgen.rules.transport import river_passages
 from kitgen.validation import dotted
@@ -51,7 +52,7 @@ def sea_moves(
                 hexes = len(order.path) - 1
                 result, text = (
                     "done",
-                    f"ship {ship['name']}: path {route}, {hexes} hexes, carrying {', '.join(aboard) or 'nothing'} ({load_text})",
+                    f"ship {ship['name']}: path {route}, {plural(hexes, 'hex', 'hexes')}, carrying {', '.join(aboard) or 'nothing'} ({load_text})",
                 )
                 end = order.path[-1]
                 ship["hex"] = end

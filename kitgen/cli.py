@@ -93,7 +93,9 @@ def validate(
         campaign = load_campaign(path)
         _notes([n for n in campaign.notes if n.code != "note.scenario_outside"])  # the summary says it
         units = len(campaign.setup.units)
-        state = replay(campaign)  # a malformed log stops here, with its file:line:column
+        unfinished: list[Problem] = []
+        state = replay(campaign, notes=unfinished)  # a malformed log stops here, with its file:line:column
+        _notes(unfinished)  # what the logs leave unfinished: a breakout owed (II.B.1)
         where = ""
         if any(n.code == "note.scenario_outside" for n in campaign.notes):
             where = f", read from {os.path.abspath(campaign.scenario_folder or '')}, outside the campaign folder"

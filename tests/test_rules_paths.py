@@ -178,12 +178,13 @@ def test_B3_trace_not_across_an_unbridged_major_river(bridged: bool) -> None:
 
 
 def test_A_a_move_ends_where_it_meets_the_enemy(scenario: Scenario) -> None:
-    """Ruling stop_at_enemy: "A unit that enters a hex holding enemy units stops there ... it may
-    not move on through." Cavalry (4 MP) may enter the enemy's hex, not pass it."""
+    """Ruling stop_at_enemy; RULES-NOTES, Contact: "a unit whose path enters a hex holding enemy
+    units stops there ...; the rest of its path is dropped and the order counts as carried out as
+    far as it went." Cavalry (4 MP) may enter the enemy's hex, not pass it."""
     into = land_path(board(), scenario.movement, "cavalry", ["0101", "0102"], enemy={"0102"})
     through = land_path(board(), scenario.movement, "cavalry", ["0101", "0102", "0103"], enemy={"0102"})
-    assert into.allowed
-    assert not through.allowed and through.blocked_at == "0103"
+    assert into.allowed and into.stopped_at is None
+    assert through.allowed and through.stopped_at == "0102" and through.blocked_at is None
     assert through.explain() == (
-        "costs 1 MP (open 1) to 0102, then cannot enter 0103 (the move ends in 0102, where enemy units are): void, A"
+        "costs 1 MP (open 1) to 0102, where enemy units are: stopped there (contact), the rest dropped, A"
     )

@@ -9,11 +9,12 @@ from kitgen.campaign import TURN_NAME, Campaign
 from kitgen.engine.setup import initial_state
 from kitgen.engine.state import CampaignState
 from kitgen.engine.turn import play_turn, read_log
-from kitgen.errors import KitgenError
+from kitgen.errors import KitgenError, Problem
 
 
-def replay(campaign: Campaign, upto: int | None = None) -> CampaignState:
-    """The state after turn `upto` (default: the last log); a malformed log stops with its file:line."""
+def replay(campaign: Campaign, upto: int | None = None, *, notes: list[Problem] | None = None) -> CampaignState:
+    """The state after turn `upto` (default: the last log); a malformed log stops with its file:line.
+    `notes`, if given, gets what each log leaves unfinished (a breakout owed, II.B.1)."""
     state = initial_state(campaign)
     for number, path in turn_logs(campaign):
         if upto is not None and number > upto:
@@ -21,7 +22,10 @@ def replay(campaign: Campaign, upto: int | None = None) -> CampaignState:
         if number != state.turn + 1:
             raise KitgenError.at(path, 1, 1, msg.log_turn_out_of_order(number, state.turn))
         log, source = read_log(path)
-        state = play_turn(campaign, state, log, source=source).state
+        record = play_turn(campaign, state, log, source=source)
+        state = record.state
+        if notes is not None:
+            notes.extend(record.notes)
     if upto is not None and upto > state.turn:
         raise KitgenError.at(campaign.folder / "turns", 1, 1, msg.log_no_such_turn(upto, state.turn))
     return state

@@ -11,7 +11,7 @@ from kitgen.model.rules import SupplyRules
 from kitgen.rules.supply import full_loads
 
 STATE_SCHEMA_VERSION = 1
-_WITHIN_A_TURN = ("held", "started_out")
+_WITHIN_A_TURN = ("held", "started_out", "breakouts_owed")
 """Fields phases hand on to later phases of the same turn: not part of the state between turns."""
 
 
@@ -86,7 +86,8 @@ class Verdict:
     unit: str
     order: str
     result: str
-    """'done', 'void' (it breaks a rule: the unit holds) or 'held' (command control failed, II.C)."""
+    """'done', 'stopped' (contact: carried out as far as a hex of enemy units, the rest dropped),
+    'void' (it breaks a rule: the unit holds) or 'held' (command control failed, II.C)."""
     explanation: str
     rule: str
 
@@ -94,6 +95,17 @@ class Verdict:
         """As the issue writes it: `turns/turn-04.yaml:17: 2nd Kornilov Regt (cavalry, 4 MP): path
         0303-0304-0404 costs 5 MP (forest 2 +1 crossable river, forest 2): void, A.1`."""
         return f"{self.file}:{self.line}: {self.explanation}"
+
+
+@dataclass(frozen=True)
+class BreakoutOwed:
+    """II.B.1, unfinished business: an Elite/Fanatic unit beaten in `hex` where it could not
+    retreat, whose breakout battle the log does not report (battle and part: where it lost)."""
+
+    unit: str
+    hex: str
+    battle: int
+    part: int
 
 
 @dataclass(frozen=True)
@@ -155,6 +167,8 @@ class CampaignState:
     """II.C, within a turn: the units command control holds back this turn, with why."""
     started_out: frozenset[str] = frozenset()
     """B.8, within a turn: the units judged out of supply at its start (before any card cut it)."""
+    breakouts_owed: tuple[BreakoutOwed, ...] = ()
+    """II.B.1, within a turn: breakouts the log owes and does not report (for validate's notes)."""
 
     def unit(self, unit_id: str) -> UnitState | None:
         return next((u for u in self.units if u.id == unit_id), None)

@@ -19,7 +19,9 @@ def move(
     campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource, halted: dict[str, str]
 ) -> CampaignState:
     """A, A.1: each land move judged on the board; a void order leaves its unit where it stood.
-    Moves are simultaneous: enemy units block where they stood when land movement began."""
+    Moves are simultaneous: a move that enters a hex where enemy units stood when land movement
+    began stops there (contact), the rest of its path dropped: `stopped`. A retreat order
+    (II.C.2) moves by the same rules whatever the unit's command roll."""
     units = {u.id: u for u in state.units}
     verdicts = list(state.verdicts)
     file = located.name
@@ -52,7 +54,7 @@ def move(
                     )
                 )
                 continue
-            if unit.id in halted:
+            if unit.id in halted and not order.retreat:
                 why = f"{row}: path {route}: {halted[unit.id]}"
                 verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", "held", why, "II.C"))
                 continue
@@ -74,20 +76,14 @@ def move(
                 pontoons=bridged,
                 enemy=foes,
             )
-            verdicts.append(
-                Verdict(
-                    file,
-                    line,
-                    faction,
-                    unit.id,
-                    f"path {route}",
-                    "done" if judged.allowed else "void",
-                    f"{row}: path {route} {judged.explain()}",
-                    judged.rule,
-                )
-            )
+            kind = "retreat" if order.retreat else "path"
+            text = f"{row}: {kind} {route} {judged.explain()}"
+            if order.retreat and unit.id in halted:  # II.C.2: "Units can always continue to retreat"
+                text += f"; retreating, it is not held by its command roll ({halted[unit.id].split(':')[0]}), II.C.2"
+            result = "stopped" if judged.stopped_at else "done" if judged.allowed else "void"
+            verdicts.append(Verdict(file, line, faction, unit.id, f"{kind} {route}", result, text, judged.rule))
             if judged.allowed:
-                units[unit.id] = replace(unit, hex=order.move[-1], moved=True)
+                units[unit.id] = replace(unit, hex=judged.stopped_at or order.move[-1], moved=True)
     return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kitgen.mapping.board import Board
 from kitgen.model.rules import MovementRules
@@ -67,6 +67,10 @@ def land_path(
     """Judge a land move along `path` (the start hex first) by a unit of `type_id`; a move
     that enters a hex of `enemy` units stops there and the rest of its path is dropped (ruling
     stop_at_enemy; RULES-NOTES, Contact): `stopped_at` says where."""
+    contact = next((k for k, h in enumerate(path) if k > 0 and h in enemy), None)
+    if contact is not None and contact < len(path) - 1:  # judged as far as the contact only
+        judged = land_path(board, rules, type_id, path[: contact + 1], mp_modifier=mp_modifier, pontoons=pontoons)
+        return replace(judged, rule="A", stopped_at=path[contact]) if judged.allowed else judged
     row = movement_row(rules, type_id)
     mp = max(0, (row.mp or 0) + mp_modifier)
     steps: list[Step] = []
@@ -76,8 +80,6 @@ def land_path(
         return PathVerdict(False, spent, mp, tuple(steps), rule, reason, at)
 
     for i, (here, there) in enumerate(zip(path, path[1:], strict=False)):
-        if here in enemy and i > 0:  # contact: judged no further
-            return PathVerdict(True, spent, mp, tuple(steps), "A", stopped_at=here)
         if not board.on_map(there):
             return void("A", f"{there} is not a hex of the map")
         if not board.adjacent(here, there):

@@ -116,7 +116,7 @@ def _validate_campaign(path: Path, *, strict: bool) -> None:
     check_logs(campaign)
     warnings, turns = [], 0
     for log, record in played(campaign):  # a log that cannot be played stops here, with its file:line:column
-        warnings += findings(record.state, display_path(log))
+        warnings += findings(record, display_path(log))
         turns = record.state.turn
     for warning in warnings:
         typer.echo(str(warning))
@@ -180,7 +180,9 @@ def state_command(
     _folder_argument(folder, "a campaign folder")
     campaign = load_campaign(folder)
     _notes(campaign.notes)
-    state = replay(campaign, turn)
+    unfinished: list[Problem] = []
+    state = replay(campaign, turn, notes=unfinished)
+    _notes(unfinished)  # what the logs leave unfinished: a breakout owed (II.B.1)
     text = state_json(state) if format is Format.json else state_text(campaign, state)
     _emit(text, out)
 

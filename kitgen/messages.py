@@ -1146,6 +1146,22 @@ def log_battle_loser_fate(unit: str) -> str:
     return f"found no fate for {unit}, which lost; expected `retreat: <hex>` or `surrender: true` (II.B.1)"
 
 
+@data("log.breakout_bad")
+def log_breakout_bad(unit: str, why: str) -> str:
+    return (
+        f"found a breakout by {unit}, but {why}; expected an Elite/Fanatic unit beaten where it could not "
+        "retreat in an earlier battle of this log, breaking out into an adjacent hex of enemy units (II.B.1)"
+    )
+
+
+@note("note.breakout_owed")
+def note_breakout_owed(unit: str, hex_id: str) -> str:
+    return (
+        f"note: {unit} lost in {hex_id} and cannot retreat: Elite/Fanatic, it must break out or perish "
+        f"(II.B.1); found no breakout battle in the log; expected a later battle with {{unit: {unit}, breakout: true}}"
+    )
+
+
 @data("log.battle_retreat_blocked")
 def log_battle_retreat_blocked(reason: str) -> str:
     return f"found a retreat the rules bar ({reason}); expected a hex it can retreat into, or `surrender: true`"

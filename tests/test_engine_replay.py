@@ -508,13 +508,15 @@ def shchus_raid(folder: Path, extra: str) -> tuple[list[str], str]:
 def test_II_D1_partisans_may_evade_a_fight(folder: Path, mine: int, theirs: int, evaded: bool) -> None:
     """II.D.1: partisans "do not have to fight if contacted by opposing forces ... Roll a D6 for
     each side and add modifiers - if partisans have higher total no battle takes place. For
-    purposes of VPs and supply the nonpartisan unit is assumed to be there only"."""
+    purposes of VPs and supply the nonpartisan unit is assumed to be there only". RULES-NOTES:
+    evading is the partisans' choice and is written in the log."""
+    choice = 'partisans:\n  - {hex: "3416", faction: makhnovists, choice: evade}\n'
     rolls = (
         f'  - {{purpose: "II.D.1 makhnovists evade in 3416, turn 1", value: {mine}}}\n'
         f'  - {{purpose: "II.D.1 enemy of makhnovists in 3416, turn 1", value: {theirs}}}\n'
     )
     path, text = shchus_raid(folder, rolls)
-    log(folder, 1, text)
+    log(folder, 1, choice + text)
     state = replay(load_campaign(folder))
     unit = state.unit("m_shchus_cav")
     assert unit is not None and unit.hex == "3416", (path, state.verdicts)

@@ -565,6 +565,36 @@ PIER = (
 )
 """A line among the coastline's polygons."""
 NO_EVENT = 'dice:\n  - {purpose: "II.A event roll, turn 1", value: 1}\n'
+SEVASTOPOL = (
+    ("at: Simferopol, commander: Dybenko", "at: Sevastopol, commander: Dybenko"),
+    ("flags: [fanatic], at: Kharkov", "flags: [fanatic], at: Sevastopol"),
+    ("at: Kerch, commander: Schilling", "at: Simferopol, commander: Schilling"),
+    ("at: Kerch, commander: Slashchev", "at: Simferopol, commander: Slashchev"),
+    ("at: Ekaterinodar, commander: Denikin", "at: Yalta, commander: Denikin"),
+)
+"""The Red Crimean Army and the fanatic Kharkov Communists in Sevastopol (2129), White columns
+in Simferopol and Yalta, who close its two land exits and storm it (CORNERED)."""
+CORNERED = (
+    "orders:\n  whites:\n"
+    '    - {unit: w_crimea_azov_1, move: ["2328", "2228", "2129"]}\n'
+    '    - {unit: w_crimea_azov_2, move: ["2328", "2228"]}\n'
+    '    - {unit: w_ghq_reserve, move: ["2329", "2229"]}\n'
+    'battles:\n  - hex: "2129"\n    winner: whites\n    units:\n'
+    "      - {unit: w_crimea_azov_1}\n"
+    "      - {unit: r_crimean_army, surrender: true}\n"
+    "      - {unit: r_kharkov_communist, lost: {infantry: 1}}\n"
+    "dice:\n"
+    '  - {purpose: "II.C Slashchev command roll, turn 1", value: 1}\n'
+    '  - {purpose: "II.C Denikin command roll, turn 1", value: 1}\n'
+)
+
+
+def _breakout_owed(tmp: Path) -> set[str]:
+    """A fanatic unit beaten where it cannot retreat, and no breakout battle: `state` notes it
+    (and validate counts it as a warning)."""
+    folder = campaign(tmp, *SEVASTOPOL)
+    (folder / "turns" / "turn-01.yaml").write_text(f"turn: 1\n{CORNERED}", encoding="utf-8")
+    return cli_codes("state", str(folder))
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -832,6 +862,7 @@ TRIGGERS: dict[str, Trigger] = {
     "log.battle_unit_elsewhere": turn(kerch("      - {unit: w_drozdovsky_1}\n" + RETREAT), KERCH),
     "log.battle_evaded": turn(
         'battles:\n  - hex: "2918"\n    winner: whites\n    units:\n      - {unit: w_vol_artillery}\n      - {unit: m_makhno_hq}\n'
+        'partisans:\n  - {hex: "2918", faction: makhnovists, choice: evade}\n'
         'dice:\n  - {purpose: "II.D.1 makhnovists evade in 2918, turn 1", value: 6}\n'
         '  - {purpose: "II.D.1 enemy of makhnovists in 2918, turn 1", value: 1}\n',
         GULAI_POLE,
@@ -839,6 +870,8 @@ TRIGGERS: dict[str, Trigger] = {
     "log.battle_too_many_lost": turn(kerch(RETREAT.replace("infantry: 1", "infantry: 9")), KERCH),
     "log.battle_ammo": turn(kerch(RETREAT.replace("lost: {infantry: 1}", "ammo_left: {infantry: 99}")), KERCH),
     "log.battle_loser_fate": turn(kerch("      - {unit: r_crimean_army, lost: {infantry: 1}}\n"), KERCH),
+    "log.breakout_bad": turn(kerch("      - {unit: r_crimean_army, breakout: true}\n"), KERCH),
+    "note.breakout_owed": _breakout_owed,
     "log.battle_retreat_blocked": turn(kerch(RETREAT.replace('"2927"', '"3416"')), KERCH),
     "log.battle_surrender_not_cornered": turn(kerch("      - {unit: r_crimean_army, surrender: true}\n"), KERCH),
     "log.battle_captured": turn(kerch(RETREAT + "      - {unit: w_crimea_azov_2, captured: {artillery: 1}}\n"), KERCH),

@@ -90,6 +90,10 @@ def test_A1_pontoon_crossing_takes_the_whole_move(scenario: Scenario) -> None:
     assert across.allowed and across.spent == 4
     on_and_on = land_path(b, scenario.movement, "cavalry", ["0101", "0102", "0103"], pontoons=pontoon)
     assert not on_and_on.allowed and on_and_on.rule == "A.1"
+    into_the_enemy = land_path(
+        b, scenario.movement, "cavalry", ["0102", "0103", "0104"], pontoons=pontoon, enemy={"0103"}
+    )
+    assert into_the_enemy.allowed and into_the_enemy.stopped_at == "0103"  # contact: it ends across, as it must
 
 
 def test_A_p_star_artillery_enters_marsh_only_along_a_road(scenario: Scenario) -> None:
@@ -178,12 +182,17 @@ def test_B3_trace_not_across_an_unbridged_major_river(bridged: bool) -> None:
 
 
 def test_A_a_move_ends_where_it_meets_the_enemy(scenario: Scenario) -> None:
-    """Ruling stop_at_enemy: "A unit that enters a hex holding enemy units stops there ... it may
-    not move on through." Cavalry (4 MP) may enter the enemy's hex, not pass it."""
+    """Ruling stop_at_enemy; RULES-NOTES, Contact: "a unit whose path enters a hex holding enemy
+    units stops there ...; the rest of its path is dropped and the order counts as carried out as
+    far as it went." Cavalry (4 MP) may enter the enemy's hex, not pass it."""
     into = land_path(board(), scenario.movement, "cavalry", ["0101", "0102"], enemy={"0102"})
     through = land_path(board(), scenario.movement, "cavalry", ["0101", "0102", "0103"], enemy={"0102"})
-    assert into.allowed
-    assert not through.allowed and through.blocked_at == "0103"
+    assert into.allowed and into.stopped_at is None
+    assert through.allowed and through.stopped_at == "0102" and through.blocked_at is None
     assert through.explain() == (
-        "costs 1 MP (open 1) to 0102, then cannot enter 0103 (the move ends in 0102, where enemy units are): void, A"
+        "costs 1 MP (open 1) to 0102, where enemy units are: stopped there (contact), the rest dropped, A"
     )
+    beyond = land_path(board(), scenario.movement, "infantry", ["0101", "0102", "0103", "0104"], enemy={"0102"})
+    assert beyond.allowed and beyond.stopped_at == "0102"  # the rest, beyond its 2 MP, is dropped unjudged
+    blocked = land_path(board(), scenario.movement, "cavalry", ["0101", "0303", "0102"], enemy={"0102"})
+    assert not blocked.allowed and blocked.stopped_at is None  # what comes before the contact is judged

@@ -179,9 +179,11 @@ def test_B3_the_crimean_army_is_cut_off_by_the_wrecked_line(states: dict[int, Ca
 
 
 def test_II_D1_shchus_evades_shkuro_at_volnovakha(states: dict[int, CampaignState]) -> None:
-    """II.D.1: partisans met by the enemy roll a D6 each; on a higher total they evade: no battle,
-    and they count as absent (the town passes to the Whites)."""
+    """II.D.1: partisans met by the enemy may choose to evade, and the log says they do (RULES-NOTES:
+    it is their choice, never assumed); each side rolls a D6; on a higher total they evade: no
+    battle, and they count as absent (the town passes to the Whites)."""
     s = states[1]
+    assert log_line(1, '{hex: "3318", faction: makhnovists, choice: evade}') > 0
     assert roll(s, "II.D.1 makhnovists evade in 3318, turn 1").value == 5
     assert roll(s, "II.D.1 enemy of makhnovists in 3318, turn 1").value == 2
     assert "II.D.1 makhnovists in 3318 evade (5+0 against 2): no battle" in s.umpire
@@ -248,8 +250,37 @@ def test_II_B1_the_crimean_army_surrenders_at_sevastopol(states: dict[int, Campa
         "cannot retreat and surrenders, all its stands lost (II.B.1)"
     )
     assert surrender.line == log_line(6, "{unit: r_crimean_army, lost:")
-    assert {u.faction for u in s.units if u.hex in exits} == {"whites"}
+    assert {u.faction for u in states[5].units if u.hex in exits} == {"whites"}
     assert unit(s, "w_7th_inf_div").hex == "2129" and s.owners["Sevastopol"] == "whites"
+
+
+def test_II_B1_the_fanatic_sailors_break_out_of_sevastopol(states: dict[int, CampaignState]) -> None:
+    """II.B.1: "Elite/Fanatic units must then immediately attack enemy in other hex that very same
+    turn to break out or perish"; RULES-NOTES: the log reports that battle like any other, and its
+    winner ends in the hex it broke into. The sailors, beaten with the Crimean Army, beat the
+    Kuban Plastuns in 2229 and end there; the Plastuns fall back on 2228."""
+    sailors = unit(states[5], "r_black_sea_sailors")
+    assert sailors.hex == "2129" and "fanatic" in sailors.flags
+    s = states[6]
+    cornered = verdict(s, "r_black_sea_sailors", "battle 2129")
+    assert cornered.explanation.endswith("cannot retreat: Elite/Fanatic, it must attack at once to break out or perish")
+    broke = verdict(s, "r_black_sea_sailors", "battle 2229")
+    assert broke.explanation.endswith("breaks out into 2229 (II.B.1)")
+    assert broke.line == log_line(6, "{unit: r_black_sea_sailors, breakout: true}")
+    assert unit(s, "r_black_sea_sailors").hex == "2229" and unit(s, "w_kuban_plastuns").hex == "2228"
+    assert not any("no breakout battle" in n for n in s.umpire)
+
+
+def test_II_C2_shkuro_goes_on_retreating_whatever_his_roll(states: dict[int, CampaignState]) -> None:
+    """II.C.2: "Failure to make rating means that the unit(s) involved do not move ... Exception:
+    Units can always continue to retreat that is what they are doing currently." Beaten at Gulai
+    Pole on turn 2, Shkuro's Wolves retreat on east on turn 3 though Shkuro rolls 9 against his 8."""
+    assert unit(states[2], "w_shkuro_cav").hex == "3018"
+    s = states[3]
+    assert roll(s, "II.C Shkuro command roll, turn 3").value == 9
+    retreat = verdict(s, "w_shkuro_cav", "retreat 3018-3118-3218")
+    assert retreat.result == "done" and "retreating, it is not held by its command roll" in retreat.explanation
+    assert unit(s, "w_shkuro_cav").hex == "3218"
 
 
 def test_E_vp_awards_on_turns_3_and_6_with_the_red_bonus_and_chart_rolls(

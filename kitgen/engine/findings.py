@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kitgen.engine.state import CampaignState
+from kitgen.engine.turn import TurnRecord
 
 RESULTS_WARNED = ("void", "held", "stopped")
 
@@ -28,8 +28,9 @@ class Finding:
         return f"{where}: warning: {self.text} ({self.rule})"
 
 
-def findings(state: CampaignState, file: str) -> list[Finding]:
-    """The warnings of the turn that made `state`, whose log is `file`."""
+def findings(record: TurnRecord, file: str) -> list[Finding]:
+    """The warnings of a turn played, whose log is `file`."""
+    state = record.state
     turn = state.turn
     found = [
         Finding(v.file, v.line, turn, f"order.{v.result}", v.rule, v.explanation)
@@ -47,9 +48,9 @@ def findings(state: CampaignState, file: str) -> list[Finding]:
             "stands_owed": f"event card {task.card}: the {task.faction} lose {task.detail} stands, "
             "and no `remove:` says from which units",
             "strength_gap": f"Makhnovist force off its strength row: {task.detail}",
-            "breakout_owed": f"{task.detail}: must break out, and no breakout battle is reported",
         }.get(task.code, task.detail)
         found.append(Finding(file, 1, turn, f"task.{task.code}", task.rule, said))
+    found += [Finding(n.file, n.line, turn, n.code, "II.B.1", n.message.removeprefix("note: ")) for n in record.notes]
     for faction, slips in sorted(state.slips.items()):
         if slips:
             text = f"{faction} slips drawn and not placed: {', '.join(slips)}"

@@ -13,11 +13,14 @@ from kitgen.engine.turn import TurnRecord, play_turn, read_log
 from kitgen.errors import KitgenError, Problem, display_path
 
 
-def replay(campaign: Campaign, upto: int | None = None) -> CampaignState:
-    """The state after turn `upto` (default: the last log); a malformed log stops with its file:line."""
+def replay(campaign: Campaign, upto: int | None = None, *, notes: list[Problem] | None = None) -> CampaignState:
+    """The state after turn `upto` (default: the last log); a malformed log stops with its file:line.
+    `notes`, if given, gets what each log leaves unfinished (a breakout owed, II.B.1)."""
     state = initial_state(campaign)
     for _, record in played(campaign, upto):
         state = record.state
+        if notes is not None:
+            notes.extend(record.notes)
     if upto is not None and upto > state.turn:
         raise KitgenError.at(campaign.folder / "turns", 1, 1, msg.log_no_such_turn(upto, state.turn))
     return state

@@ -12,7 +12,7 @@ from kitgen.rules.supply import full_loads
 from kitgen.rules.transport import Load
 
 STATE_SCHEMA_VERSION = 1
-WITHIN_A_TURN = ("held", "started_out")
+WITHIN_A_TURN = ("held", "started_out", "breakouts_owed")
 """Fields phases hand on to later phases of the same turn: not part of the state between turns."""
 
 
@@ -100,7 +100,8 @@ class Verdict:
     unit: str
     order: str
     result: str
-    """'done', 'void' (it breaks a rule: the unit holds) or 'held' (command control failed, II.C)."""
+    """'done', 'stopped' (contact: carried out as far as a hex of enemy units, the rest dropped),
+    'void' (it breaks a rule: the unit holds) or 'held' (command control failed, II.C)."""
     explanation: str
     rule: str
     kind: str = ""
@@ -132,8 +133,7 @@ class Task:
 
     code: str
     """'card_effect' (an effect kitgen does not apply), 'stands_owed' (a card's stands not yet
-    written under `remove:`), 'strength_gap' (the Makhnovists off their strength row),
-    'breakout_owed' (an Elite/Fanatic unit that must break out)."""
+    written under `remove:`) or 'strength_gap' (the Makhnovists off their strength row)."""
     rule: str
     faction: str | None = None
     card: str | None = None
@@ -185,6 +185,17 @@ class CommandRoll:
     obeyed: bool
     units: tuple[str, ...]
     """The ordered units the roll is for: held this turn if it fails."""
+
+
+@dataclass(frozen=True)
+class BreakoutOwed:
+    """II.B.1, unfinished business: an Elite/Fanatic unit beaten in `hex` where it could not
+    retreat, whose breakout battle the log does not report (battle and part: where it lost)."""
+
+    unit: str
+    hex: str
+    battle: int
+    part: int
 
 
 @dataclass(frozen=True)
@@ -252,6 +263,8 @@ class CampaignState:
     """II.C, within a turn: the units command control holds back this turn, with why."""
     started_out: frozenset[str] = frozenset()
     """B.8, within a turn: the units judged out of supply at its start (before any card cut it)."""
+    breakouts_owed: tuple[BreakoutOwed, ...] = ()
+    """II.B.1, within a turn: breakouts the log owes and does not report (for validate's notes)."""
 
     def unit(self, unit_id: str) -> UnitState | None:
         return next((u for u in self.units if u.id == unit_id), None)

@@ -28,7 +28,7 @@ from kitgen.engine.phases import (
 from kitgen.engine.rolls import BadRoll
 from kitgen.engine.state import CampaignState, Roll, Verdict
 from kitgen.engine.turnlog import TurnLog
-from kitgen.errors import KitgenError
+from kitgen.errors import KitgenError, Problem
 from kitgen.validation import dotted, validate
 from kitgen.yamlsource import load_yaml
 
@@ -54,6 +54,8 @@ class TurnRecord:
     """A turn played: the state after it, and what it found."""
 
     state: CampaignState
+    notes: tuple[Problem, ...] = ()
+    """Unfinished business the log leaves, each at its line (II.B.1: a breakout owed, unreported)."""
 
     @property
     def verdicts(self) -> tuple[Verdict, ...]:
@@ -118,4 +120,9 @@ def play_turn(
         message = msg.log_dice_out_of_range(bad.value, bad.dice, bad.low, bad.high)
         raise KitgenError([turn.source.problem(at, message.within(dotted(at)))]) from None
     check_dice(turn.source, log, state)
-    return TurnRecord(replace(state, held={}, started_out=frozenset()))
+    notes = tuple(
+        turn.source.problem(at, msg.note_breakout_owed(owed.unit, owed.hex).within(dotted(at)))
+        for owed in state.breakouts_owed
+        for at in [("battles", owed.battle, "units", owed.part)]
+    )
+    return TurnRecord(replace(state, held={}, started_out=frozenset(), breakouts_owed=()), notes)

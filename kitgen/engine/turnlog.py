@@ -5,6 +5,7 @@ turn: 1
 orders:
   whites:
     - {unit: w_kornilov_1, move: ["3316", "3317"]}    # a land move: the hexes in order, from the unit's own
+    - {unit: w_markov_1, move: ["3415", "3515"], retreat: true}   # II.C.2: a retreat, whatever the command roll
 rail:
   whites:
     - {train: w_train_1, carry: [w_markov_1], path: ["3416", "3516"]}   # C.1: a train and what it carries
@@ -13,6 +14,19 @@ sea:
     - {ship: w_tr_saratov, carry: [w_markov_1], path: ["2826", "2825"]}  # D.1: ends at sea, so they stay aboard
     - {ship: w_hms_marlborough, path: ["2228"], land: "2229"}            # a ship that stays puts its units ashore
 ships_lost: [w_tr_saratov]   # D.1: ships sunk or taken this turn, as the umpire reports; units aboard are lost too
+battles:
+  - hex: "2129"                                       # II.B: a tabletop battle, as the umpire reports it
+    winner: whites
+    units:
+      - {unit: w_7th_inf_div, lost: {infantry: 1}}
+      - {unit: r_sailors, lost: {infantry: 1}}        # Elite/Fanatic, cornered: it owes a breakout (II.B.1)
+  - hex: "2229"                                       # II.B.1: the breakout, fought after the battle it lost
+    winner: reds
+    units:
+      - {unit: r_sailors, breakout: true}              # from its hex into this adjacent one: it ends here
+      - {unit: w_kuban_plastuns, retreat: "2329"}      # (had it lost, it would perish)
+partisans:
+  - {hex: "3318", faction: makhnovists, choice: evade}   # II.D.1: partisans evade only if the log says so
 dice:
   - {purpose: "E.3 reds 3D6 bonus VP, turn 3", value: 11}   # a roll made at the table; any roll not given is drawn
 ```
@@ -45,7 +59,11 @@ HexId = Annotated[str, BeforeValidator(_hex_id)]
 class MoveOrder(Model):
     unit: Ident
     move: list[HexId] = Field(min_length=2)
-    """The hexes of the move in order, starting with the unit's own."""
+    """The hexes of the move in order, starting with the unit's own; a move that enters a hex of
+    enemy units stops there (contact), the rest of the path dropped."""
+    retreat: bool = False
+    """II.C.2: a retreat ("Units can always continue to retreat"): judged by the movement rules
+    like any move, but a failed command roll does not hold it."""
 
 
 class RailOrder(Model):
@@ -90,10 +108,16 @@ class BattleUnit(Model):
     """II.B.3: the loser's routed equipment this (winning) unit takes, stands by kind."""
     ammo_left: dict[str, Signed] = {}
     """B.6: rounds per stand left at the end of the battle, by stand kind (the rest are full)."""
+    breakout: bool = False
+    """II.B.1: this Elite/Fanatic unit, beaten earlier this turn where it could not retreat,
+    attacks from its hex into the battle's (adjacent) hex to break out: if its side wins it ends
+    there, if it loses it perishes; it gives no `retreat` or `surrender`."""
 
 
 class Battle(Model):
-    """II.B: the result of a tabletop battle fought in `hex`, as the umpire reports it."""
+    """II.B: the result of a tabletop battle fought in `hex`, as the umpire reports it. A breakout
+    (II.B.1) is a battle like any other, reported after the one its unit lost, that unit marked
+    `breakout: true`."""
 
     hex: HexId
     winner: Ident
@@ -129,8 +153,10 @@ class PlaceOrder(Model):
 
 
 class PartisanChoice(Model):
-    """II.D: what a faction's partisans do where the enemy meets them: try to evade (the default
-    when the log says nothing), try an ambush (if they had not moved this turn), or fight."""
+    """II.D: what a faction's partisans do where the enemy meets them, as their player chooses:
+    try to evade (II.D.1), try an ambush (II.D.2: only partisans who did not move this turn; an
+    ambush by partisans who moved is void), or fight. Nothing is assumed: partisans the log gives
+    no choice for fight, with no roll."""
 
     hex: HexId
     faction: Ident

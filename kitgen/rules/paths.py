@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kitgen.mapping.board import Board
 from kitgen.model.rules import MovementRules
@@ -37,12 +37,17 @@ class PathVerdict:
     reason: str | None = None
     blocked_at: str | None = None
     """The hex the move may not enter, when that is why it is void."""
+    stopped_at: str | None = None
+    """Contact (RULES-NOTES): the hex of enemy units where the move stopped, the rest of its path
+    dropped; the move is allowed as far as there."""
 
     def explain(self) -> str:
         """'costs 5 MP (forest 2 +1 crossable river, forest 2)' and why it is void, if it is; or
         'cannot enter 0305 (why): void, A.1' when a step is barred whatever the cost."""
         parts = ", ".join(" ".join(s.cost.parts) for s in self.steps if s.cost.parts)
         text = f"costs {self.spent} MP ({parts})" if parts else f"costs {self.spent} MP"
+        if self.stopped_at is not None:
+            return f"{text} to {self.stopped_at}, where enemy units are: stopped there (contact), the rest dropped, A"
         if self.blocked_at is not None:
             before = f"{text} to {self.steps[-1].hex}, then " if self.steps else ""
             return f"{before}cannot enter {self.blocked_at} ({self.reason}): void, {self.rule}"
@@ -60,7 +65,12 @@ def land_path(
     enemy: Collection[str] = frozenset(),
 ) -> PathVerdict:
     """Judge a land move along `path` (the start hex first) by a unit of `type_id`; a move
-    that enters a hex of `enemy` units ends there (ruling stop_at_enemy)."""
+    that enters a hex of `enemy` units stops there and the rest of its path is dropped (ruling
+    stop_at_enemy; RULES-NOTES, Contact): `stopped_at` says where."""
+    contact = next((k for k, h in enumerate(path) if k > 0 and h in enemy), None)
+    if contact is not None and contact < len(path) - 1:  # judged as far as the contact only
+        judged = land_path(board, rules, type_id, path[: contact + 1], mp_modifier=mp_modifier, pontoons=pontoons)
+        return replace(judged, rule="A", stopped_at=path[contact]) if judged.allowed else judged
     row = movement_row(rules, type_id)
     mp = max(0, (row.mp or 0) + mp_modifier)
     steps: list[Step] = []
@@ -76,8 +86,6 @@ def land_path(
             return void("A", f"{here} and {there} are not adjacent")
         if board.is_sea(there):
             return void("A", "sea; land units go by ship (D)", there)
-        if here in enemy and i > 0:
-            return void("A", f"the move ends in {here}, where enemy units are", there)
         side = board.side(here, there)
         bridge = side is not None and side.bridge
         if side is not None and side.sea and not bridge:

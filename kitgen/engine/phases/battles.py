@@ -11,7 +11,7 @@ from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.phases.pontoons import friendly_pontoons
 from kitgen.engine.phases.sea import ships_lost
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.state import BreakoutOwed, CampaignState, UnitState, Verdict
 from kitgen.engine.turnlog import Battle, TurnLog
 from kitgen.errors import KitgenError
 from kitgen.mapping.board import Board
@@ -39,8 +39,14 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
     rolls = list(state.rolls)
     file = located.name
     fired: set[str] = set()
+    owed: dict[str, tuple[str, int, int]] = {}
+    """II.B.1: Elite/Fanatic units beaten where they cannot retreat -> (hex, battle, part) until
+    the log reports their breakout."""
     for b, battle in enumerate(log.battles):
         booty: dict[str, int] = {}
+        for j, part in enumerate(battle.units):  # II.B.1: a breakout attacks from the unit's hex into this one
+            if part.breakout:
+                units[part.unit] = _breaking_out(board, state, units, owed, battle, b, j, located)
         losers = [
             p.unit
             for p in battle.units
@@ -115,8 +121,16 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     )
                 ammo[kind] = left
             unit = replace(unit, stands={k: n for k, n in stands.items() if n > 0}, ammo=ammo)
-            if side == "loser":
-                if part.retreat is None and not part.surrender:
+            if part.breakout:
+                text += f"; breaks out into {battle.hex} (II.B.1)"
+                if side == "loser":  # II.B.1: "to break out or perish"
+                    unit = replace(unit, hex="perished")
+                    returning = [r for r in returning if r[0] != unit.id]
+                    text = (
+                        f"{unit.name}, loser of its breakout into {battle.hex}: perishes, all its stands lost (II.B.1)"
+                    )
+            elif side == "loser":
+                if part.retreat is None and not part.surrender and not exempt:
                     message = msg.log_battle_loser_fate(unit.id).within(dotted(where))
                     raise KitgenError([located.problem(where, message)])
                 if part.retreat is not None:
@@ -132,15 +146,16 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                         for n in board.neighbours(battle.hex)
                         if _retreat_blocked(campaign, board, state, unit, n, battle.hex) is None
                     ]
+                    if ways and not part.surrender:  # an Elite/Fanatic loser with a way out
+                        message = msg.log_battle_loser_fate(unit.id).within(dotted(where))
+                        raise KitgenError([located.problem(where, message)])
                     if ways:
                         at = where + ("surrender",)
                         message = msg.log_battle_surrender_not_cornered(unit.id, ways).within(dotted(at))
                         raise KitgenError([located.problem(at, message)])
-                    if exempt:  # II.B.1: Elite/Fanatic units do not surrender
+                    if exempt:  # II.B.1: Elite/Fanatic units do not surrender: they break out or perish
                         text += "; cannot retreat: Elite/Fanatic, it must attack at once to break out or perish"
-                        umpire.append(
-                            f"{unit.name} is Elite/Fanatic: it must attack at once to break out or perish (II.B.1)"
-                        )
+                        owed[unit.id] = (battle.hex, b, j)
                     else:
                         unit = replace(unit, hex="surrendered")
                         returning = [r for r in returning if r[0] != unit.id]  # captured with the unit
@@ -164,18 +179,52 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                 stands = {**unit.stands, kind: unit.stands.get(kind, 0) + n}
                 unit = replace(unit, stands=dict(sorted(stands.items())))
             units[unit.id] = unit
+    for unit_id, (hex_id, _, _) in owed.items():  # unfinished business: validate warns of it
+        umpire.append(
+            f"{units[unit_id].name} is Elite/Fanatic and cannot retreat from {hex_id}: it must attack at once "
+            "to break out or perish (II.B.1), and the log reports no breakout battle"
+        )
     rejoining = {unit_id for unit_id, _, _ in returning}  # a unit wiped out still gets its returning stands
     kept = tuple(
-        u for u in (units[x.id] for x in state.units) if (u.stands or u.id in rejoining) and u.hex != "surrendered"
+        u
+        for u in (units[x.id] for x in state.units)
+        if (u.stands or u.id in rejoining) and u.hex not in ("surrendered", "perished")
     )
     return replace(
         state,
+        breakouts_owed=tuple(BreakoutOwed(u, h, b, j) for u, (h, b, j) in owed.items()),
         units=kept,
         returning=tuple(returning),
         verdicts=tuple(verdicts),
         umpire=tuple(umpire),
         rolls=tuple(rolls),
     )
+
+
+def _breaking_out(
+    board: Board,
+    state: CampaignState,
+    units: dict[str, UnitState],
+    owed: dict[str, tuple[str, int, int]],
+    battle: Battle,
+    b: int,
+    j: int,
+    located: LogSource,
+) -> UnitState:
+    """II.B.1: the unit breaking out, placed in the battle's hex for the battle: it must owe a
+    breakout from an earlier battle this turn, into an adjacent hex where enemy units are."""
+    unit_id = battle.units[j].unit
+    unit = units.get(unit_id)
+    at = ("battles", b, "units", j, "breakout")
+    if unit is None or unit_id not in owed:
+        why = "it lost no battle this turn where it could not retreat (Elite/Fanatic)"
+        raise KitgenError([located.problem(at, msg.log_breakout_bad(unit_id, why).within(dotted(at)))])
+    hex_id = owed.pop(unit_id)[0]
+    foes = [u for u in state.units if u.hex == battle.hex and not state.allied(u.faction, unit.faction, state.turn)]
+    if not board.adjacent(hex_id, battle.hex) or not foes:
+        why = f"it breaks out of {hex_id} into {battle.hex}, which is not an adjacent hex with enemy units"
+        raise KitgenError([located.problem(at, msg.log_breakout_bad(unit_id, why).within(dotted(at)))])
+    return replace(unit, hex=battle.hex)
 
 
 def _naval_gunfire(

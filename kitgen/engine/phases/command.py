@@ -15,7 +15,9 @@ def run(turn: Turn, state: CampaignState) -> CampaignState:
     """II.C: for each hex with ordered units, the highest-ranking commander there rolls a D10 and
     obeys at or under his rating; units with no commander roll each, 1-4 with a commander
     adjacent, 1-3 if not; each failure in a row makes the next roll 1 easier (II.C.4). The state
-    carries the rolls, the failures and the units held back, with why."""
+    carries the rolls, the failures and the units held back, with why; a unit on a retreat order
+    is held only from its other orders (II.C.2: "Units can always continue to retreat"), which
+    the land phase reads from the order."""
     campaign, board, log = turn.campaign, turn.board, turn.log
     s = campaign.scenario
     rules = s.command

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kitgen.campaign import Campaign
-from kitgen.engine.context import Turn
+from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.phases.logistics import tabletop_moves
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState, UnitState
+from kitgen.engine.state import CampaignState, UnitState, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.mapping.board import Board
 from kitgen.model.scenario import name_key
@@ -24,23 +24,27 @@ from kitgen.rules.partisans import (
 
 
 def run(turn: Turn, state: CampaignState) -> CampaignState:
-    state = partisans(turn.campaign, turn.board, state, turn.log)
+    state = partisans(turn.campaign, turn.board, state, turn.log, turn.source)
     return tabletop_moves(turn.campaign, state, turn.log)
 
 
-def partisans(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog) -> CampaignState:
+def partisans(
+    campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource
+) -> CampaignState:
     """II.D.1-2 (phase 6): where the enemy meets a faction whose units there are all partisans,
-    they try to evade (each side rolls a D6 plus modifiers; the partisans evade on a strictly
-    higher total) or, if none of them moved this turn and the log says so, an ambush (a D6 of 6,
-    +1 with Makhno). A fight needs no roll."""
+    they do what the log chooses for them (RULES-NOTES: neither is assumed): try to evade (each
+    side rolls a D6 plus modifiers; the partisans evade on a strictly higher total), or, if none
+    of them moved this turn, an ambush (a D6 of 6, +1 with Makhno); an ambush by partisans who
+    moved is void, and they fight. Partisans the log gives no choice fight, with no roll."""
     rules = campaign.scenario.partisans
-    chosen = {(c.hex, c.faction): c.choice for c in log.partisans}
+    chosen = {(c.hex, c.faction): (c.choice, i) for i, c in enumerate(log.partisans)}
     makhno = campaign.scenario.find_commander("Makhno")
     by_hex: dict[str, list[UnitState]] = {}
     for u in state.units:
         if u.aboard is None:  # D.1: units aboard a ship meet no one on land
             by_hex.setdefault(u.hex, []).append(u)
     rolls, notes, evaded = list(state.rolls), list(state.umpire), set(state.evaded)
+    verdicts = list(state.verdicts)
     for hex_id in sorted(by_hex):
         here = by_hex[hex_id]
         for faction in sorted({u.faction for u in here}):
@@ -48,11 +52,25 @@ def partisans(campaign: Campaign, board: Board, state: CampaignState, log: TurnL
             foes = [u for u in here if not state.allied(u.faction, faction, state.turn)]
             if not foes or not all("partisan" in u.flags for u in own):
                 continue
-            choice = chosen.get((hex_id, faction), "evade")
+            choice, index = chosen.get((hex_id, faction), ("fight", None))
             with_makhno = makhno is not None and any(
                 u.commander and name_key(u.commander) == name_key(makhno.name) for u in own
             )
-            if choice == "ambush" and not any(u.moved for u in own):
+            moved = [u for u in own if u.moved]
+            if index is None:
+                notes.append(f"II.D.1 {faction} in {hex_id}: the log chooses neither evade nor ambush: they fight")
+            elif choice == "ambush" and moved:  # II.D.2: "not having moved in that same turn"
+                line = located.position(("partisans", index))[0]
+                names = ", ".join(u.name for u in moved)
+                why = (
+                    f"{faction} partisans in {hex_id}: ambush: {names} moved this turn, and only partisans "
+                    "who had not moved may ambush: void, II.D.2; they fight"
+                )
+                verdicts.append(
+                    Verdict(located.name, line, faction, moved[0].id, f"ambush {hex_id}", "void", why, "II.D.2")
+                )
+                notes.append(f"II.D.2 {faction} in {hex_id}: moved this turn, so no ambush: they fight")
+            elif choice == "ambush":
                 mod = total_modifier(rules.ambush.modifiers, [MAKHNO_PRESENT] if with_makhno else [])
                 roll = make_roll(
                     campaign, log, f"II.D.2 {faction} ambush in {hex_id}, turn {state.turn}", rules.ambush.roll
@@ -64,7 +82,7 @@ def partisans(campaign: Campaign, board: Board, state: CampaignState, log: TurnL
                     else "fails to ambush"
                 )
                 notes.append(f"II.D.2 {faction} in {hex_id}: {roll.value}{mod:+d}: {result}")
-            elif choice == "evade" or choice == "ambush":
+            elif choice == "evade":
                 conditions = [MAKHNO_PRESENT] if with_makhno else []
                 if board.terrain.get(hex_id) in ("forest", "mountain"):
                     conditions.append(FOREST_OR_MOUNTAIN)
@@ -87,4 +105,4 @@ def partisans(campaign: Campaign, board: Board, state: CampaignState, log: TurnL
                     notes.append(
                         f"II.D.1 {faction} in {hex_id} fail to evade ({mine.value}{mod:+d} against {theirs.value})"
                     )
-    return replace(state, rolls=tuple(rolls), umpire=tuple(notes), evaded=frozenset(evaded))
+    return replace(state, rolls=tuple(rolls), umpire=tuple(notes), evaded=frozenset(evaded), verdicts=tuple(verdicts))

@@ -20,7 +20,9 @@ def move(
     campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource, halted: dict[str, str]
 ) -> CampaignState:
     """A, A.1: each land move judged on the board; a void order leaves its unit where it stood.
-    Moves are simultaneous: enemy units block where they stood when land movement began."""
+    Moves are simultaneous: a move that enters a hex where enemy units stood when land movement
+    began stops there (contact), the rest of its path dropped: `stopped`. A retreat order
+    (II.C.2) moves by the same rules whatever the unit's command roll."""
     units = {u.id: u for u in state.units}
     verdicts = list(state.verdicts)
     file = located.name
@@ -69,7 +71,7 @@ def move(
                     )
                 )
                 continue
-            if unit.id in halted:
+            if unit.id in halted and not order.retreat:
                 why = f"{row}: path {route}: {halted[unit.id]}"
                 verdicts.append(
                     Verdict(file, line, faction, unit.id, f"path {route}", "held", why, "II.C", kind="land")
@@ -93,11 +95,12 @@ def move(
                 pontoons=bridged | set(board.ferries),
                 enemy=foes,
             )
-            result, text, rule = (
-                "done" if judged.allowed else "void",
-                f"{row}: path {route} {judged.explain()}",
-                judged.rule,
-            )
+            kind = "retreat" if order.retreat else "path"
+            text = f"{row}: {kind} {route} {judged.explain()}"
+            if order.retreat and unit.id in halted:  # II.C.2: "Units can always continue to retreat"
+                text += "; retreating, it is not held by its failed command roll, II.C.2"
+            result = "stopped" if judged.stopped_at else "done" if judged.allowed else "void"
+            rule = judged.rule
             ferry = _ferry_crossing(board, list(order.move), bridged) if judged.allowed else None
             if ferry is not None:
                 taken, capacity = ferried.get(ferry, 0), board.ferries[ferry]
@@ -105,16 +108,16 @@ def move(
                     a, b = sorted(ferry)
                     result, rule = "void", "A.1"
                     text = (
-                        f"{row}: path {route}: the ferry {a}-{b} takes {capacity} units a turn, "
+                        f"{row}: {kind} {route}: the ferry {a}-{b} takes {capacity} units a turn, "
                         f"and {taken} have crossed by it already: void, A.1"
                     )
                 else:
                     ferried[ferry] = taken + 1
                     text += f", by the ferry {'-'.join(sorted(ferry))} ({taken + 1} of its {capacity} units this turn)"
-            end = order.move[-1] if result == "done" else unit.hex
+            end = (judged.stopped_at or order.move[-1]) if result != "void" else unit.hex
             numbers = path_numbers(judged, unit.hex, end)
-            verdicts.append(Verdict(file, line, faction, unit.id, f"path {route}", result, text, rule, **numbers))
-            if result == "done":
+            verdicts.append(Verdict(file, line, faction, unit.id, f"{kind} {route}", result, text, rule, **numbers))
+            if result != "void":
                 units[unit.id] = replace(unit, hex=end, moved=True)
     return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
 

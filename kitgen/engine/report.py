@@ -28,7 +28,16 @@ def state_text(campaign: Campaign, state: CampaignState) -> str:
             lead = f", {u.commander}" if u.commander else ""
             ammo = _ammo(state, u.id)
             fuel = "; IMMOBILISED (out of fuel, B.8)" if u.immobilised else ""
-            out.append(f"  {u.hex}  {u.name} [{u.type}: {stands}]{lead}; {supply}{proof}{ammo}{fuel}")
+            out.append(f"  {u.hex}  {u.id}: {u.name} [{u.type}: {stands}]{lead}; {supply}{proof}{ammo}{fuel}")
+    if state.trains:
+        out += ["", f"Trains ({len(state.trains)})"]
+        out += [
+            f"  {t['hex']}  {t['id']}: {s.faction_name(t['faction'])}" + (", armoured" if t.get("armoured") else "")
+            for t in state.trains
+        ]
+    if state.ships:
+        out += ["", f"Ships ({len(state.ships)})"]
+        out += [f"  {x['hex']}  {x['id']}: {x['name']}, {s.faction_name(x['faction'])}" for x in state.ships]
     if state.depots:
         out += ["", "Depots: " + ", ".join(_depot(d) for d in state.depots)]
     if state.pontoons:

@@ -54,7 +54,7 @@ def sea_moves(
                 moved.add(order.ship)
                 ashore = order.land or order.path[-1]
                 for u in aboard:
-                    units[u] = replace(units[u], hex=ashore, moved=True, carried=True)
+                    units[u] = replace(units[u], hex=ashore, moved=True, carried=True, carrier=order.ship)
                 if order.land:
                     text += f"; lands them on {order.land}"
                 left = [u for u in order.carry if u not in aboard]

@@ -89,12 +89,13 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
             ammo, out, stuck = loads[stands], 0, False
         else:
             ammo, out, stuck = unit.ammo, unit.moves_out_of_supply, unit.immobilised
-        judgement = (path is not None, path or (), False, False, list(ammo.items()), out, stuck)
+        judgement = (path is not None, path or (), False, False, None, list(ammo.items()), out, stuck)
         if judgement == (
             unit.in_supply,
             unit.supply_path,
             unit.moved,
             unit.carried,
+            unit.carrier,
             list(unit.ammo.items()),  # in order: the state's JSON lists them so
             unit.moves_out_of_supply,
             unit.immobilised,
@@ -108,6 +109,7 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
                 supply_path=path or (),
                 moved=False,
                 carried=False,
+                carrier=None,
                 ammo=dict(ammo),
                 moves_out_of_supply=out,
                 immobilised=stuck,

@@ -55,6 +55,25 @@ def _sources(campaign: Campaign, board: Board, state: CampaignState, faction: st
     return found, held
 
 
+def trace_from(
+    campaign: Campaign, board: Board, state: CampaignState, faction: str, hex_id: str
+) -> tuple[str, ...] | None:
+    """B.3 as `judge_supply` would judge it now: the path proving a unit of `faction` standing in
+    `hex_id` in supply, or None when it would be out of supply."""
+    if active(state, "supply_cut", faction):
+        return None
+    found, held = _sources(campaign, board, state, faction)
+    supply = supply_field(
+        board,
+        found | held,
+        enemy=enemies(state, faction, state.turn),
+        wrecked=set(state.wrecked_track),
+        trace_hexes=campaign.scenario.supply.trace_hexes,
+        crossings=friendly_pontoons(state, faction),
+    )
+    return supply.path(hex_id)
+
+
 def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
     """B.2: every unit judged in or out of supply at the start of the turn, with the path that proves it."""
     trace = campaign.scenario.supply.trace_hexes

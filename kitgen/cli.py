@@ -187,6 +187,63 @@ def state_command(
     _emit(text, out)
 
 
+TurnOpt = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option(min=0, max=999, help="After this turn (0: the set-up); default the last."),
+]
+
+
+@app.command("units")
+def units_command(
+    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    faction: Annotated[Optional[str], typer.Option(help="Only this faction's (id or name).")] = None,  # noqa: UP045
+    turn: TurnOpt = None,
+    format: Annotated[
+        Format, typer.Option("--format", "-f", help="text for the umpire, json for tools.")
+    ] = Format.text,
+    out: Annotated[Optional[Path], typer.Option(help="Write to this file instead of standard output.")] = None,  # noqa: UP045
+) -> None:
+    """Every unit after a turn: hex and nearest town, stands, MP, supply, commander's target, carrier;
+    then trains, ships and depots."""
+    from kitgen.campaign import load_campaign
+    from kitgen.engine.replay import replay
+    from kitgen.engine.views import faction_id, units_view
+    from kitgen.engine.viewtext import units_json, units_text
+
+    _folder_argument(folder, "a campaign folder")
+    campaign = load_campaign(folder)
+    _notes(campaign.notes)
+    if faction is not None:
+        faction_id(campaign.scenario, faction)  # a misspelt faction is told before the replay
+    view = units_view(campaign, replay(campaign, turn), faction)
+    _emit(units_json(view) if format is Format.json else units_text(campaign.scenario, view), out)
+
+
+@app.command("hex")
+def hex_command(
+    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    hex_id: Annotated[str, typer.Argument(metavar="HEX", help="A hex id (CCRR) or a town's name.")],
+    turn: TurnOpt = None,
+    format: Annotated[
+        Format, typer.Option("--format", "-f", help="text for the umpire, json for tools.")
+    ] = Format.text,
+    out: Annotated[Optional[Path], typer.Option(help="Write to this file instead of standard output.")] = None,  # noqa: UP045
+) -> None:
+    """One hex after a turn: terrain, sides, rail and roads, towns, who is there, supply for each
+    faction, and the MP each unit type pays to enter it from each neighbour."""
+    from kitgen.campaign import load_campaign
+    from kitgen.engine.replay import replay
+    from kitgen.engine.views import hex_of, hex_view
+    from kitgen.engine.viewtext import hex_json, hex_text
+
+    _folder_argument(folder, "a campaign folder")
+    campaign = load_campaign(folder)
+    _notes(campaign.notes)
+    where = hex_of(campaign, hex_id)
+    view = hex_view(campaign, replay(campaign, turn), where)
+    _emit(hex_json(view) if format is Format.json else hex_text(campaign.scenario, view), out)
+
+
 @app.command("map")
 def map_command(
     scenario: Annotated[str, typer.Argument(help="Bundled scenario name or scenario folder.")] = DEFAULT,

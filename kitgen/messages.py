@@ -947,6 +947,22 @@ def lookup_depot_use(use: int) -> str:
     return f"found turn of use {use}; expected 1 or more (1 for the depot's first turn cut off)"
 
 
+# --- the umpire's views of a campaign (kitgen units, kitgen hex) -------------------------
+
+
+@usage("view.unknown_faction")
+def view_unknown_faction(value: str, factions: list[str], names: list[str]) -> str:
+    return unknown_name(value, factions, what="faction", also=names)
+
+
+@usage("view.unknown_hex")
+def view_unknown_hex(value: str, first: str, last: str, towns: list[str]) -> str:
+    return (
+        f"found '{value}', which is neither a hex of the map nor a town; expected a hex id from {first} "
+        f"to {last} (column then row) or a town's name{suggest(value, towns)}"
+    )
+
+
 # --- the printed kit: layouts and the booklet's template ---------------------------------
 
 

@@ -123,10 +123,11 @@ def test_E6_makhnovists_raise_units_up_to_their_strength_row(folder: Path) -> No
     done, void = [v for v in state.verdicts if v.faction == "makhnovists"]
     assert done.result == "done" and void.result == "void" and "17 infantry against 14" in void.explanation
     raised = [u for u in state.units if u.name.endswith("Insurgent Corps")]
-    assert [(u.name, u.hex, u.stands, u.flags) for u in raised] == [
-        ("Donetsk Insurgent Corps", "2918", {"infantry": 4, "machine_gun": 1}, ("partisan",)),
-        ("Azov Insurgent Corps", "2918", {"infantry": 4, "machine_gun": 1}, ("partisan",)),
+    assert [(u.id, u.name, u.hex, u.stands, u.flags) for u in raised] == [
+        ("strength_t3", "Donetsk Insurgent Corps", "2918", {"infantry": 4, "machine_gun": 1}, ("partisan",)),
+        ("strength_t3b", "Azov Insurgent Corps", "2918", {"infantry": 4, "machine_gun": 1}, ("partisan",)),
     ]
+    assert "Donetsk Insurgent Corps as strength_t3, Azov Insurgent Corps as strength_t3b in 2918" in done.explanation
 
 
 def test_E6_makhnovists_disband_units(folder: Path) -> None:

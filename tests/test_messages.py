@@ -38,7 +38,7 @@ from kitgen.loader import load_scenario, load_scenario_map
 from kitgen.messages import CATALOGUE, Msg
 from kitgen.rules import battle, partisans
 from kitgen.yamlsource import load_yaml
-from tests.conftest import BUNDLED, edit, run_cli
+from tests.conftest import BUNDLED, SAMPLE, edit, run_cli
 
 Trigger = Callable[[Path], set[str]]
 
@@ -67,6 +67,7 @@ REGISTERING = (
     "kitgen.engine.phases.events",
     "kitgen.engine.phases.sea",
     "kitgen.engine.phases.battles",
+    "kitgen.engine.views",
     "kitgen.answers",
     "kitgen.rules.battle",
     "kitgen.rules.command",
@@ -824,6 +825,9 @@ TRIGGERS: dict[str, Trigger] = {
     # the command line (kitgen.cli)
     "arg.not_folder": lambda tmp: cli_codes("validate", str(tmp / "nothing")),
     "arg.bad_load_item": cli("lookup", "load", "infantry4"),
+    # the umpire's views (kitgen.engine.views)
+    "view.unknown_faction": cli("units", str(SAMPLE), "--faction", "redz"),
+    "view.unknown_hex": cli("hex", str(SAMPLE), "Kharkof"),
     "io.failed": _io_failed,
     "memory": _memory,
     # turn logs (kitgen.engine.replay)

@@ -244,8 +244,7 @@ def test_II_C2_a_retreating_unit_retreats_whatever_its_command_roll() -> None:
     (verdict,) = record.verdicts
     assert verdict.result == "done" and verdict.order == "retreat 0201-0301"
     assert verdict.explanation.endswith(
-        "retreat 0201-0301 costs 1 MP (open 1); retreating, it is not held by its command roll "
-        "(command roll 9 over 3 (no commander in the hex)), II.C.2"
+        "retreat 0201-0301 costs 1 MP (open 1); retreating, it is not held by its command roll (9 over 3), II.C.2"
     )
 
 

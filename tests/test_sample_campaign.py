@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 
 from kitgen.campaign import Campaign, load_campaign
 from kitgen.cli import app
+from kitgen.engine.phases.arrivals import arrival_id
 from kitgen.engine.replay import replay
+from kitgen.engine.report import state_text
 from kitgen.engine.state import CampaignState, Roll, UnitState, Verdict
 from kitgen.loader import data_dir
 from kitgen.mapping.board import Board
@@ -442,3 +444,37 @@ def test_A1_the_railway_battalion_crosses_the_don_by_the_aksai_ferry(states: dic
     crossed = verdict(states[5], "w_railway_bn")
     assert (crossed.result, crossed.end) == ("done", "4019")
     assert "by the ferry 4018-4019 (1 of its 2 units this turn)" in crossed.explanation
+
+
+def test_II_E_placed_units_are_named_from_their_slip_and_turn(states: dict[int, CampaignState]) -> None:
+    """A unit placed from a slip takes its id from the slip and the turn, the verdict naming it."""
+    assert arrival_id("red_first_cavalry", 3, set()) == "red_first_cavalry_t3"
+    assert arrival_id("red_first_cavalry", 3, {"red_first_cavalry_t3"}) == "red_first_cavalry_t3b"
+    assert arrival_id("red_first_cavalry", 3, {"red_first_cavalry_t3", "red_first_cavalry_t3b"}) == (
+        "red_first_cavalry_t3c"
+    )
+    state = states[3]
+    placed = state.unit("red_first_cavalry_4th_t3")
+    assert placed is not None and placed.hex == "2901"
+    (verdict,) = [v for v in state.verdicts if v.order == "place" and v.unit == "red_first_cavalry_4th"]
+    assert "as red_first_cavalry_4th_t3 in 2901" in verdict.explanation
+
+
+def test_the_state_text_shows_unit_ids_trains_and_ships(campaign: Campaign, states: dict[int, CampaignState]) -> None:
+    """Each unit with its id (for the next log to name), then the trains and the ships."""
+    state = states[1]
+    text = state_text(campaign, state)
+    for u in state.units:
+        assert f"  {u.hex}  {u.id}: {u.name} [" in text
+    assert f"\nTrains ({len(state.trains)})\n" in text and f"\nShips ({len(state.ships)})\n" in text
+    assert "  3313  r_train_kharkov: Reds\n" in text and "r_at_lugansk: Reds, armoured" in text
+    for ship in state.ships:
+        assert f"  {ship['hex']}  {ship['id']}: {ship['name']}, Whites\n" in text
+
+
+def test_A2_a_carried_unit_names_its_carrier_for_the_turn(states: dict[int, CampaignState]) -> None:
+    """A.2: a unit moved by train or ship this turn; the state says which, until the next judgement."""
+    assert unit(states[1], "r_kharkov_communist").carrier == "r_train_kharkov"
+    assert unit(states[5], "w_7th_inf_div").carrier == "w_hms_marlborough"
+    assert unit(states[2], "r_kharkov_communist").carrier is None
+    assert all(u.carrier is None for u in states[0].units)

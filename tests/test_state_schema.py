@@ -78,7 +78,7 @@ def test_every_number_the_text_state_shows_is_a_field_of_the_json(turn: int) -> 
             section = line
         if line.startswith(" ") and section.startswith(prose) or line.startswith(prose):
             continue
-        counted = re.sub(r"\(\d+ units\)", "", line)  # a faction's count of units is the length of a list
+        counted = re.sub(r"\((\d+ units|\d+)\)$", "", line)  # a heading's count is the length of a list
         for number in re.findall(r"(?<![\w.])\d+(?![\w.])", counted):
             if number not in known and str(int(number)) not in known:
                 missing.append((number, line))

@@ -5,6 +5,7 @@ exits 1. The positions are read from the replay, so the log fits whatever the sa
 from __future__ import annotations
 
 import shutil
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -17,11 +18,13 @@ from kitgen.mapping.board import Board
 from tests.conftest import SAMPLE, run_cli
 
 
-def walk(board: Board, start: str, hexes: int) -> list[str]:
-    """A path of neighbours from `start`, over land, `hexes` long."""
+def walk(board: Board, start: str, hexes: int, avoid: Collection[str] = ()) -> list[str]:
+    """A path of neighbours from `start`, over land and round the hexes to `avoid`, `hexes` long."""
     path = [start]
     while len(path) <= hexes:
-        path.append(next(n for n in board.neighbours(path[-1]) if n not in path and not board.is_sea(n)))
+        path.append(
+            next(n for n in board.neighbours(path[-1]) if n not in path and not board.is_sea(n) and n not in avoid)
+        )
     return path
 
 
@@ -37,11 +40,12 @@ def mistakes(state: CampaignState, board: Board) -> tuple[dict[str, object], dic
     rails = [n for n in board.rail_neighbours(train["hex"]) if n not in state.wrecked_track]
     elsewhere = next(u.id for u in state.units if u.faction == "reds" and u.hex != train["hex"])
     slip = state.slips["reds"][0]
+    foes = {u.hex for u in state.units if u.faction != "whites"}  # a move into them would stop, not be void
     log = {
         "turn": 7,
         "orders": {
             "whites": [
-                {"unit": "w_drozdovsky_1", "move": walk(board, at["w_drozdovsky_1"], 4)},  # too long
+                {"unit": "w_drozdovsky_1", "move": walk(board, at["w_drozdovsky_1"], 4, foes)},  # too long
                 {"unit": "w_kornilov_1", "move": [at["w_kornilov_1"], two_away(board, at["w_kornilov_1"])]},
                 {"unit": "w_markov_1", "move": [board.neighbours(at["w_markov_1"])[0], at["w_markov_1"]]},
                 {"unit": "w_shkuro_cav", "move": walk(board, at["w_shkuro_cav"], 1)},

@@ -30,7 +30,16 @@ def state_text(campaign: Campaign, state: CampaignState) -> str:
             fuel = "; IMMOBILISED (out of fuel, B.8)" if u.immobilised else ""
             ship = next((x["name"] for x in state.ships if x["id"] == u.aboard), u.aboard)
             aboard = f"; aboard {ship} (D.1)" if u.aboard else ""
-            out.append(f"  {u.hex}  {u.name} [{u.type}: {stands}]{lead}; {supply}{proof}{ammo}{fuel}{aboard}")
+            out.append(f"  {u.hex}  {u.id}: {u.name} [{u.type}: {stands}]{lead}; {supply}{proof}{ammo}{fuel}{aboard}")
+    if state.trains:
+        out += ["", f"Trains ({len(state.trains)})"]
+        out += [
+            f"  {t['hex']}  {t['id']}: {s.faction_name(t['faction'])}" + (", armoured" if t.get("armoured") else "")
+            for t in state.trains
+        ]
+    if state.ships:
+        out += ["", f"Ships ({len(state.ships)})"]
+        out += [f"  {x['hex']}  {x['id']}: {x['name']}, {s.faction_name(x['faction'])}" for x in state.ships]
     if state.depots:
         out += ["", "Depots: " + ", ".join(_depot(d) for d in state.depots)]
     if state.pontoons:

@@ -42,6 +42,8 @@ class UnitState:
     moved: bool = False
     carried: bool = False
     """Moved by train (or ship) this turn: no map move (A.2), no breakdown roll (A.4-A.5)."""
+    carrier: str | None = None
+    """The train or ship that carried it this turn, when `carried`."""
     ammo: dict[str, int] = field(default_factory=dict)
     """B.5-B.6: rounds per stand, by stand kind: full while in supply, as left after a battle
     while out of it."""

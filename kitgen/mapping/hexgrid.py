@@ -125,6 +125,13 @@ class HexGrid:
                 found.append((c, w))
         return found
 
+    def distance(self, a: tuple[int, int], b: tuple[int, int]) -> int:
+        """Hexes between two cells, counting the steps from one to the other."""
+        qa, ra = _axial(*a)
+        qb, rb = _axial(*b)
+        dq, dr = qb - qa, rb - ra
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
     def direction(self, a: tuple[int, int], b: tuple[int, int]) -> str | None:
         """Which side of hex `a` touches hex `b` (N, NE, SE, S, SW, NW), or None if not adjacent."""
         qa, ra = _axial(*a)

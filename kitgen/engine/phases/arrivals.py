@@ -3,6 +3,7 @@ replacement stands, and the Makhnovists' forces matched to their Current Strengt
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
 from kitgen.campaign import Campaign
@@ -95,7 +96,7 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
                 said, result = f"disband {unit.name} (E.6)", "done"
                 units = [u for u in units if u.id != unit_id]
             verdicts.append(Verdict(file, line, faction, unit_id, "disband", result, said, "E.6", kind="disband"))
-    made = 0
+    taken = {u.id for u in units}
     for faction, orders in log.place.items():
         for i, order in enumerate(orders):
             line, _ = located.position(("place", faction, i))
@@ -126,15 +127,17 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
                 continue
             if order.slip != STRENGTH:
                 pending[faction].remove(order.slip)
+            named = []
             for spec in new:
-                made += 1
-                unit_id = f"{name_key(order.slip).replace(' ', '_')}_t{state.turn}_{made}"
+                unit_id = arrival_id(order.slip, state.turn, taken)
+                taken.add(unit_id)
+                named.append(f"{spec.name} as {unit_id}")
                 units.append(
                     UnitState.raised(
                         spec, campaign.scenario.supply, id=unit_id, faction=faction, hex=order.at or "", moved=True
                     )
                 )
-            what = ", ".join(s.name for s in new) or "replacements"
+            what = ", ".join(named) or "replacements"
             text = f"place {order.slip}: {what}" + (f" in {order.at}" if new else "")
             verdicts.append(Verdict(file, line, faction, order.slip, "place", "done", text, rule, kind="place"))
     for faction, ids in sorted(pending.items()):
@@ -147,6 +150,23 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
         verdicts=tuple(verdicts),
         umpire=tuple(notes),
     )
+
+
+def arrival_id(slip: str, turn: int, taken: Collection[str]) -> str:
+    """The id of a unit placed from `slip` on `turn`: `red_first_cavalry_t3`, then
+    `red_first_cavalry_t3b`, `_t3c`... for more units of that slip that turn (ids in `taken`
+    are skipped)."""
+    stem = f"{name_key(slip).replace(' ', '_')}_t{turn}"
+    for suffix in ("", *_LETTERS):
+        if stem + suffix not in taken:
+            return stem + suffix
+    n = 2
+    while f"{stem}_{n}" in taken:
+        n += 1
+    return f"{stem}_{n}"
+
+
+_LETTERS = tuple("bcdefghijklmnopqrstuvwxyz")
 
 
 def _slip(

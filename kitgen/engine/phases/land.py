@@ -98,7 +98,8 @@ def move(
             kind = "retreat" if order.retreat else "path"
             text = f"{row}: {kind} {route} {judged.explain()}"
             if order.retreat and unit.id in halted:  # II.C.2: "Units can always continue to retreat"
-                text += "; retreating, it is not held by its failed command roll, II.C.2"
+                failed = next(c for c in state.commands if unit.id in c.units and not c.obeyed)
+                text += f"; retreating, it is not held by its command roll ({failed.roll} over {failed.target}), II.C.2"
             result = "stopped" if judged.stopped_at else "done" if judged.allowed else "void"
             rule = judged.rule
             ferry = _ferry_crossing(board, list(order.move), bridged) if judged.allowed else None

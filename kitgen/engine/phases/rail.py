@@ -53,7 +53,7 @@ def rail_moves(
                 trains[order.train]["hex"] = order.path[-1]
                 moved_trains.add(order.train)
                 for u in aboard:
-                    units[u] = replace(units[u], hex=order.path[-1], moved=True, carried=True)
+                    units[u] = replace(units[u], hex=order.path[-1], moved=True, carried=True, carrier=order.train)
     return replace(
         state,
         units=tuple(units[u.id] for u in state.units),

@@ -60,9 +60,13 @@ def sea_moves(
                 ashore = order.land or (end if end in ports else None)
                 for u in aboard:
                     if ashore is None:
-                        units[u] = replace(units[u], hex=end, moved=True, carried=True, aboard=order.ship)
+                        units[u] = replace(
+                            units[u], hex=end, moved=True, carried=True, aboard=order.ship, carrier=order.ship
+                        )
                     else:
-                        units[u] = replace(units[u], hex=ashore, moved=True, carried=True, aboard=None)
+                        units[u] = replace(
+                            units[u], hex=ashore, moved=True, carried=True, aboard=None, carrier=order.ship
+                        )
                 if order.land:
                     text += f"; lands them on {order.land}"
                 elif aboard and ashore is None:

@@ -55,6 +55,25 @@ def _sources(campaign: Campaign, board: Board, state: CampaignState, faction: st
     return found, held
 
 
+def trace_from(
+    campaign: Campaign, board: Board, state: CampaignState, faction: str, hex_id: str
+) -> tuple[str, ...] | None:
+    """B.3 as `judge_supply` would judge it now: the path proving a unit of `faction` standing in
+    `hex_id` in supply, or None when it would be out of supply."""
+    if active(state, "supply_cut", faction):
+        return None
+    found, held = _sources(campaign, board, state, faction)
+    supply = supply_field(
+        board,
+        found | held,
+        enemy=enemies(state, faction, state.turn),
+        wrecked=set(state.wrecked_track),
+        trace_hexes=campaign.scenario.supply.trace_hexes,
+        crossings=friendly_pontoons(state, faction),
+    )
+    return supply.path(hex_id)
+
+
 def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
     """B.2: every unit judged in or out of supply at the start of the turn, with the path that proves it."""
     trace = campaign.scenario.supply.trace_hexes
@@ -100,12 +119,13 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
             ammo, out, stuck = loads[stands], 0, False
         else:
             ammo, out, stuck = unit.ammo, unit.moves_out_of_supply, unit.immobilised
-        judgement = (path is not None, path or (), False, False, list(ammo.items()), out, stuck)
+        judgement = (path is not None, path or (), False, False, None, list(ammo.items()), out, stuck)
         if judgement == (
             unit.in_supply,
             unit.supply_path,
             unit.moved,
             unit.carried,
+            unit.carrier,
             list(unit.ammo.items()),  # in order: the state's JSON lists them so
             unit.moves_out_of_supply,
             unit.immobilised,
@@ -119,6 +139,7 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
                 supply_path=path or (),
                 moved=False,
                 carried=False,
+                carrier=None,
                 ammo=dict(ammo),
                 moves_out_of_supply=out,
                 immobilised=stuck,

@@ -199,6 +199,8 @@ def supply_field(
     reached = ring
     for k in range(1, trace_hexes):  # the rings a unit's trace may pass through
         ring = reached[came].any(axis=0) & enterable & ~reached
+        if not ring.any():  # nothing more to reach: a search without a limit ends here too
+            break
         steps[ring] = k
         reached = reached | ring
     need = np.minimum(steps[came].min(axis=0), FAR - 1) + 1  # FAR stays FAR

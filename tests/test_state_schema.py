@@ -50,6 +50,10 @@ def test_a_state_with_a_wrong_field_is_invalid() -> None:
     assert not validator.is_valid({**data, "extra": 1})
     assert not validator.is_valid({**data, "schema_version": STATE_SCHEMA_VERSION + 1})
     assert not validator.is_valid({**data, "turn": "one"})
+    train = {k: v for k, v in data["trains"][0].items() if k != "hex"}
+    assert not validator.is_valid({**data, "trains": [train, *data["trains"][1:]]})  # a train must say where
+    verdict = {**data["verdicts"][0], "result": "maybe"}
+    assert not validator.is_valid({**data, "verdicts": [verdict]})  # a result is one of the four
 
 
 def scalars(value: Any) -> set[str]:

@@ -8,11 +8,59 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import (
+    Any,
+    NotRequired,  # pydantic reads typing's only from Python 3.12
+)
+
+from typing_extensions import TypedDict
 
 from kitgen.engine.state import STATE_SCHEMA_VERSION, WITHIN_A_TURN, CampaignState
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "schema" / "state.schema.json"
+
+
+class Ship(TypedDict):
+    id: str
+    faction: str
+    name: str
+    hex: str
+    gunfire: int
+    """D: naval gunfire rating (0 for a transport)."""
+
+
+class Train(TypedDict):
+    id: str
+    faction: str
+    hex: str
+    armoured: bool
+
+
+class Depot(TypedDict):
+    faction: str
+    hex: str
+    cut_off: NotRequired[bool]
+    """B.7: no supply trace reaches it (judged at the start of each turn)."""
+    uses: NotRequired[int]
+    """B.7: turns it has been drawn on while cut off."""
+
+
+class Pontoon(TypedDict):
+    faction: str
+    unit: str
+    hexes: list[str]
+    """A.1: the two hexes of the major-river hexside it bridges."""
+
+
+class Abandoned(TypedDict):
+    faction: str
+    unit: str
+    stands: dict[str, int]
+    hex: str
+
+
+RECORDS = {"ships": Ship, "trains": Train, "depots": Depot, "pontoons": Pontoon, "abandoned": Abandoned}
+"""The state keeps these as plain mappings; their schema says which keys each one has."""
 
 
 def state_schema() -> dict[str, Any]:
@@ -22,6 +70,10 @@ def state_schema() -> dict[str, Any]:
 
     schema = TypeAdapter(CampaignState).json_schema(mode="serialization")
     props = schema["properties"]
+    for name, record in RECORDS.items():
+        items = TypeAdapter(record).json_schema(mode="serialization")
+        items["additionalProperties"] = False
+        props[name] = {**props[name], "items": items}
     for name in WITHIN_A_TURN:
         props.pop(name, None)
     schema["required"] = ["schema_version", *(r for r in schema.get("required", []) if r not in WITHIN_A_TURN)]

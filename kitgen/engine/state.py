@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from kitgen.model.forces import UnitSpec
 from kitgen.model.rules import SupplyRules
@@ -12,6 +12,9 @@ from kitgen.rules.supply import full_loads
 from kitgen.rules.transport import Load
 
 STATE_SCHEMA_VERSION = 1
+Result = Literal["done", "void", "held", "stopped"]
+"""What became of an order: carried out; void (it breaks a rule, the unit holds); held
+(command control failed, II.C); stopped (it met the enemy, and went as far as that)."""
 WITHIN_A_TURN = ("held", "started_out", "breakouts_owed")
 """Fields phases hand on to later phases of the same turn: not part of the state between turns."""
 
@@ -101,7 +104,7 @@ class Verdict:
     faction: str
     unit: str
     order: str
-    result: str
+    result: Result
     """'done', 'stopped' (contact: carried out as far as a hex of enemy units, the rest dropped),
     'void' (it breaks a rule: the unit holds) or 'held' (command control failed, II.C)."""
     explanation: str

@@ -9,7 +9,7 @@ from dataclasses import replace
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.phases.draws import draw_slips
-from kitgen.engine.state import CampaignState, Task, UnitState, Verdict, stand_totals
+from kitgen.engine.state import CampaignState, Result, Task, UnitState, Verdict, stand_totals
 from kitgen.engine.turnlog import PlaceOrder, TurnLog
 from kitgen.mapping.board import Board
 from kitgen.model.forces import Slip, StrengthRow, UnitSpec
@@ -88,6 +88,7 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
             line, _ = located.position(("disband", faction, i))
             unit = next((u for u in units if u.id == unit_id), None)
             if unit is None:
+                result: Result
                 said, result = f"disband {unit_id}: no longer on the map: void", "void"
             elif unit.commander and name_key(unit.commander) == name_key("Makhno"):
                 # disbanding is not his death (E.6: "-2 if Makhno is dead"): his own band stays

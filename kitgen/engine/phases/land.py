@@ -9,7 +9,7 @@ from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, enemies, modifier
 from kitgen.engine.phases.pontoons import friendly_pontoons
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState, StepCost, Verdict
+from kitgen.engine.state import CampaignState, Result, StepCost, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.mapping.board import Board
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
@@ -100,7 +100,7 @@ def move(
             if order.retreat and unit.id in halted:  # II.C.2: "Units can always continue to retreat"
                 failed = next(c for c in state.commands if unit.id in c.units and not c.obeyed)
                 text += f"; retreating, it is not held by its command roll ({failed.roll} over {failed.target}), II.C.2"
-            result = "stopped" if judged.stopped_at else "done" if judged.allowed else "void"
+            result: Result = "stopped" if judged.stopped_at else "done" if judged.allowed else "void"
             rule = judged.rule
             ferry = _ferry_crossing(board, list(order.move), bridged) if judged.allowed else None
             if ferry is not None:

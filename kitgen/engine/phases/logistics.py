@@ -9,7 +9,7 @@ from typing import Any
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.state import CampaignState, Result, UnitState, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.model.rules import SupplyRules
 from kitgen.rules.supply import abandoned_vehicle, depot_emptied, depot_empty_target, full_loads
@@ -115,6 +115,7 @@ def resupply(
                 )
                 continue
             depot = next((d for d in depots if d["hex"] == unit.hex and d["faction"] == faction), None)
+            result: Result
             result, why, rule = "void", "", "B.5"
             if unit.id in halted:
                 result, why, rule = "held", halted[unit.id], "II.C"

@@ -8,7 +8,7 @@ from typing import Any
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, enemies
 from kitgen.engine.phases.loads import boarding, weigh
-from kitgen.engine.state import CampaignState, StepCost, UnitState, Verdict
+from kitgen.engine.state import CampaignState, Result, StepCost, UnitState, Verdict
 from kitgen.engine.turnlog import RailOrder, TurnLog
 from kitgen.mapping.board import Board
 from kitgen.rules.paths import land_path
@@ -71,7 +71,7 @@ def _judge_rail(
     units: dict[str, UnitState],
     halted: dict[str, str],
     moved_trains: set[str],
-) -> tuple[str, str, str, list[str], dict[str, Any]]:
+) -> tuple[Result, str, str, list[str], dict[str, Any]]:
     """(result, why, rule, units aboard, the verdict's numbers) of one rail order."""
     s = campaign.scenario
     train = trains[order.train]

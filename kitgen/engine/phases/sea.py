@@ -9,7 +9,7 @@ from kitgen import messages as msg
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource
 from kitgen.engine.phases.loads import boarding, weigh
-from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.state import CampaignState, Result, UnitState, Verdict
 from kitgen.engine.turnlog import SeaOrder, TurnLog
 from kitgen.errors import KitgenError
 from kitgen.mapping.board import Board
@@ -47,6 +47,7 @@ def sea_moves(
             route, at = "-".join(order.path), ship["hex"]
             why, aboard, load_text = _judge_sea(s, board, order, ship, units, halted, ports, coastal, waters, moved)
             if why:
+                result: Result
                 result, text = "void", f"ship {ship['name']}: path {route}: {why}: void"
             else:
                 hexes = len(order.path) - 1

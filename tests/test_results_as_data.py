@@ -62,3 +62,73 @@ def test_II_C_a_command_roll_is_recorded_with_its_target_and_the_units_held() ->
     )
     assert (alone.commander, alone.adjacent, alone.target, alone.roll, alone.obeyed) == (None, False, 3, 4, False)
     assert [v.result for v in record.verdicts] == ["done", "held"]
+
+
+def test_II_B3_a_battle_result_per_unit_gives_permanent_returning_and_deserted_stands() -> None:
+    """II.B.3: "Winner - 40% of losses in tabletop battle permanent 60% return ... Loser - 55% of
+    losses in tabletop battle permanent 45% return ... 50% of routed troops desert or captured".
+    The winner lost 2 (40%: 0.8, half up 1 for good, 1 back); the loser lost 3 (55%: 1.65, 2 for
+    good, 1 back) and routed 2 (half, rounded up: 1 deserts, 1 back), and retreats."""
+    campaign = campaign_on(
+        OPEN, [unit("w_rifles", "whites", "0202"), unit("r_rifles", "reds", "0202", stands={"infantry": 6})]
+    )
+    battle = {
+        "hex": "0202",
+        "winner": "whites",
+        "units": [
+            {"unit": "w_rifles", "lost": {"infantry": 2}},
+            {"unit": "r_rifles", "lost": {"infantry": 3}, "routed": {"infantry": 2}, "retreat": "0102"},
+        ],
+    }
+    record = play(campaign, log(battles=[battle]))
+    won, lost = sorted(record.state.battle_results, key=lambda r: r.side, reverse=True)
+    assert (won.unit, won.side, won.permanent, won.returning, won.deserted, won.fate) == (
+        "w_rifles",
+        "winner",
+        1,
+        1,
+        0,
+        "holds",
+    )
+    assert (lost.unit, lost.side, lost.permanent, lost.returning, lost.deserted) == ("r_rifles", "loser", 2, 2, 1)
+    assert (lost.fate, lost.retreat) == ("retreats", "0102")
+    (kind,) = lost.stands
+    assert (kind.kind, kind.lost, kind.routed, kind.permanent, kind.returning, kind.deserted) == (
+        "infantry",
+        3,
+        2,
+        2,
+        2,
+        1,
+    )
+
+
+def test_II_D1_an_evasion_records_both_totals_and_each_modifier_by_name() -> None:
+    """II.D.1: "Roll a DO for each side and add modifiers - if partisans have higher total no battle
+    takes place. Modifiers: +2 partisans in forest or mountains, +1 enemy forces have no cavalry
+    in hex". In forest against infantry: 2 + 2 + 1 = 5 against 4: they evade."""
+    campaign = campaign_on(
+        OPEN,
+        [unit("m_band", "makhnovists", "0301", flags=["partisan"]), unit("w_rifles", "whites", "0301")],
+    )
+    dice = [
+        {"purpose": "II.D.1 makhnovists evade in 0301, turn 1", "value": 2},
+        {"purpose": "II.D.1 enemy of makhnovists in 0301, turn 1", "value": 4},
+    ]
+    record = play(campaign, log(partisans=[{"hex": "0301", "faction": "makhnovists", "choice": "evade"}], dice=dice))
+    (met,) = record.state.partisan_contacts
+    named = {m.id: m.value for m in met.modifiers}
+    assert (met.choice, met.roll, met.enemy_roll) == ("evade", 2, 4)
+    assert named == {"forest_or_mountain": 2, "enemy_without_cavalry": 1}
+    assert (met.total, met.outcome) == (5, "evaded") and ("0301", "makhnovists") in record.state.evaded
+
+
+def test_II_C_the_state_after_a_turn_holds_only_that_turns_results() -> None:
+    """A turn's results are cleared before the next is played: turn 2's record lists turn 2's
+    orders and rolls, not turn 1's."""
+    campaign = campaign_on(OPEN, [unit("r_inf", "reds", "0101")])
+    first = log(1, orders={"reds": [{"unit": "r_inf", "move": ["0101", "0201"]}]})
+    second = log(2)
+    record = play(campaign, first, second)
+    assert record.verdicts == () and record.state.commands == ()
+    assert all(r.purpose.endswith("turn 2") for r in record.rolls)

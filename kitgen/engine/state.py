@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
 from kitgen.model.forces import UnitSpec
@@ -15,6 +15,21 @@ STATE_SCHEMA_VERSION = 1
 Result = Literal["done", "void", "held", "stopped"]
 """What became of an order: carried out; void (it breaks a rule, the unit holds); held
 (command control failed, II.C); stopped (it met the enemy, and went as far as that)."""
+TURN_RESULTS = (
+    "rolls",
+    "verdicts",
+    "contacts",
+    "draws",
+    "events",
+    "umpire",
+    "commands",
+    "partisan_contacts",
+    "battle_results",
+    "arrivals",
+    "tasks",
+    "held",
+)
+"""What one turn finds: cleared before the next is played."""
 WITHIN_A_TURN = ("held", "started_out", "breakouts_owed")
 """Fields phases hand on to later phases of the same turn: not part of the state between turns."""
 
@@ -172,6 +187,84 @@ class SupplyTrace:
 
 
 @dataclass(frozen=True)
+class StandLoss:
+    """II.B.3: one stand kind of one unit after a battle: what the log reports and what it comes to."""
+
+    kind: str
+    lost: int
+    routed: int
+    permanent: int
+    """Lost for good (the share of stands lost, half up; equipment not recovered)."""
+    returning: int
+    """Back next turn (the rest of the stands lost, the routed stands that return, equipment repaired)."""
+    deserted: int = 0
+    """The loser's routed stands that desert or are captured (half, rounded up, unless Elite/Fanatic)."""
+    equipment_rolls: tuple[int, ...] = ()
+    """II.B.3: the winner's roll for each gun or vehicle lost (even: repaired)."""
+
+
+@dataclass(frozen=True)
+class BattleResult:
+    """II.B: one unit's part in one battle, as data."""
+
+    battle: int
+    """The battle's place in the log's `battles`."""
+    hex: str
+    unit: str
+    faction: str
+    side: str
+    """'winner' or 'loser'."""
+    stands: tuple[StandLoss, ...]
+    permanent: int
+    returning: int
+    deserted: int
+    fate: str
+    """'holds' (a winner), 'retreats', 'surrenders', 'breaks_out', 'perishes' or
+    'must_break_out' (II.B.1: an Elite/Fanatic loser that could not retreat)."""
+    retreat: str | None = None
+    captured: dict[str, int] = field(default_factory=dict)
+    """II.B.3: the loser's routed equipment this winning unit takes, by stand kind."""
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """E.3-E.6: a unit raised from a slip (or the Makhnovist strength row), where and by which rule."""
+
+    faction: str
+    slip: str
+    unit: str
+    """The id the new unit takes."""
+    hex: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class NamedModifier:
+    """A modifier that applied to a roll: its id in the scenario's table, and its value."""
+
+    id: str
+    value: int
+
+
+@dataclass(frozen=True)
+class PartisanContact:
+    """II.D.1-2: partisans met by the enemy: what the log chose for them, and how it went."""
+
+    faction: str
+    hex: str
+    choice: str
+    """'evade', 'ambush' or 'fight' (the log chose none, or an ambush after moving: they fight)."""
+    outcome: str
+    """'evaded', 'caught' (failed to evade), 'sprung' (the ambush), 'failed' (to ambush) or 'fight'."""
+    roll: int | None = None
+    modifiers: tuple[NamedModifier, ...] = ()
+    total: int | None = None
+    """The partisans' roll plus their modifiers."""
+    enemy_roll: int | None = None
+    """II.D.1: the enemy's roll (it has no modifiers); the partisans evade on a strictly higher total."""
+
+
+@dataclass(frozen=True)
 class CommandRoll:
     """II.C: one command control roll: who rolled for which units, the target and the roll."""
 
@@ -262,6 +355,12 @@ class CampaignState:
     """What this turn leaves the umpire to do (validate warns of each)."""
     supply: tuple[SupplyTrace, ...] = ()
     """B.2: each unit's supply as judged at the start of this turn."""
+    battle_results: tuple[BattleResult, ...] = ()
+    """II.B: this turn's battles, unit by unit."""
+    arrivals: tuple[Arrival, ...] = ()
+    """E.3-E.6: units placed this turn."""
+    partisan_contacts: tuple[PartisanContact, ...] = ()
+    """II.D: this turn's partisans met by the enemy."""
     commands: tuple[CommandRoll, ...] = ()
     """II.C: this turn's command control rolls."""
     held: dict[str, str] = field(default_factory=dict)
@@ -270,6 +369,15 @@ class CampaignState:
     """B.8, within a turn: the units judged out of supply at its start (before any card cut it)."""
     breakouts_owed: tuple[BreakoutOwed, ...] = ()
     """II.B.1, within a turn: breakouts the log owes and does not report (for validate's notes)."""
+
+    def fresh_turn(self) -> CampaignState:
+        """The state with last turn's results cleared, for the next turn to fill."""
+        cleared: dict[str, Any] = {
+            f.name: f.default_factory() if f.default_factory is not MISSING else f.default
+            for f in fields(self)
+            if f.name in TURN_RESULTS
+        }
+        return replace(self, **cleared)
 
     def unit(self, unit_id: str) -> UnitState | None:
         return next((u for u in self.units if u.id == unit_id), None)

@@ -99,19 +99,7 @@ def play_turn(
     if log.turn != number:
         raise turn.fail(("turn",), msg.log_turn_mismatch(log.turn, number))
     check_orders(turn.source, log, state, turn.board, campaign)
-    state = replace(
-        state,
-        turn=number,
-        rolls=(),
-        verdicts=(),
-        contacts=(),
-        draws={},
-        events=(),
-        umpire=(),
-        commands=(),
-        tasks=(),
-        held={},
-    )
+    state = replace(state.fresh_turn(), turn=number)
     try:
         for _, phase in PHASES:
             state = phase(turn, state)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.phases.draws import draw_slips
-from kitgen.engine.state import CampaignState, Result, Task, UnitState, Verdict, stand_totals
+from kitgen.engine.state import Arrival, CampaignState, Result, Task, UnitState, Verdict, stand_totals
 from kitgen.engine.turnlog import PlaceOrder, TurnLog
 from kitgen.mapping.board import Board
 from kitgen.model.forces import Slip, StrengthRow, UnitSpec
@@ -98,6 +98,7 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
                 units = [u for u in units if u.id != unit_id]
             verdicts.append(Verdict(file, line, faction, unit_id, "disband", result, said, "E.6", kind="disband"))
     taken = {u.id for u in units}
+    arrived: list[Arrival] = []
     for faction, orders in log.place.items():
         for i, order in enumerate(orders):
             line, _ = located.position(("place", faction, i))
@@ -133,6 +134,7 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
                 unit_id = arrival_id(order.slip, state.turn, taken)
                 taken.add(unit_id)
                 named.append(f"{spec.name} as {unit_id}")
+                arrived.append(Arrival(faction, order.slip, unit_id, order.at or "", rule))
                 units.append(
                     UnitState.raised(
                         spec, campaign.scenario.supply, id=unit_id, faction=faction, hex=order.at or "", moved=True
@@ -150,6 +152,7 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
         slips={f: tuple(ids) for f, ids in sorted(pending.items()) if ids},
         verdicts=tuple(verdicts),
         umpire=tuple(notes),
+        arrivals=(*state.arrivals, *arrived),
     )
 
 

@@ -11,7 +11,7 @@ from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.phases.pontoons import friendly_pontoons
 from kitgen.engine.phases.sea import ships_lost
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import BreakoutOwed, CampaignState, UnitState, Verdict
+from kitgen.engine.state import BattleResult, BreakoutOwed, CampaignState, StandLoss, UnitState, Verdict
 from kitgen.engine.turnlog import Battle, TurnLog
 from kitgen.errors import KitgenError
 from kitgen.mapping.board import Board
@@ -39,6 +39,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
     rolls = list(state.rolls)
     file = located.name
     fired: set[str] = set()
+    judged: dict[tuple[int, str], BattleResult] = {}
     owed: dict[str, tuple[str, int, int]] = {}
     """II.B.1: Elite/Fanatic units beaten where they cannot retreat -> (hex, battle, part) until
     the log reports their breakout."""
@@ -84,6 +85,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
             exempt = bool(set(unit.flags) & set(rules.loser.routed_lost_exempt))
             stands = dict(unit.stands)
             gone_for_good = 0
+            kinds: list[StandLoss] = []
             for kind in sorted(set(part.lost) | set(part.routed)):
                 lost, routed = part.lost.get(kind, 0), part.routed.get(kind, 0)
                 if not lost + routed:  # a form filled in with zeros
@@ -91,18 +93,22 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                 stands[kind] -= lost + routed
                 if kind in rules.equipment_stands:  # II.B.3 equipment: rolled for by the winner, lost by the loser
                     back = routed if side == "winner" else 0
+                    equipment = []
                     for k in range(1, lost + 1 if side == "winner" else 1):
                         purpose = f"II.B.3 {unit.id} {kind} {k} equipment, turn {state.turn}"
                         r = make_roll(campaign, log, purpose, rules.winner.equipment.roll)
                         rolls.append(r)
+                        equipment.append(r.value)
                         back += equipment_recovered(rules, side, r.value)
                     if side == "loser":
                         booty[kind] = booty.get(kind, 0) + routed
                     gone_for_good += lost + routed - back
+                    kinds.append(StandLoss(kind, lost, routed, lost + routed - back, back, 0, tuple(equipment)))
                 else:
                     result = losses(rules, side, lost, routed, exempt=exempt)
                     back = result.returning + result.routed_returning
                     gone_for_good += result.permanent + result.routed_lost
+                    kinds.append(StandLoss(kind, lost, routed, result.permanent, back, result.routed_lost))
                 if back:
                     returning.append((unit.id, kind, back))
             line, _ = located.position(where)
@@ -121,9 +127,12 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     )
                 ammo[kind] = left
             unit = replace(unit, stands={k: n for k, n in stands.items() if n > 0}, ammo=ammo)
+            fate = "holds"
             if part.breakout:
+                fate = "breaks_out"
                 text += f"; breaks out into {battle.hex} (II.B.1)"
                 if side == "loser":  # II.B.1: "to break out or perish"
+                    fate = "perishes"
                     unit = replace(unit, hex="perished")
                     returning = [r for r in returning if r[0] != unit.id]
                     text = (
@@ -139,6 +148,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                         at = where + ("retreat",)
                         raise KitgenError([located.problem(at, msg.log_battle_retreat_blocked(why).within(dotted(at)))])
                     unit = replace(unit, hex=part.retreat)
+                    fate = "retreats"
                     text += f"; retreats to {part.retreat}"
                 else:
                     ways = [
@@ -156,12 +166,29 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     if exempt:  # II.B.1: Elite/Fanatic units do not surrender: they break out or perish
                         text += "; cannot retreat: Elite/Fanatic, it must attack at once to break out or perish"
                         owed[unit.id] = (battle.hex, b, j)
+                        fate = "must_break_out"
                     else:
                         unit = replace(unit, hex="surrendered")
+                        fate = "surrenders"
                         returning = [r for r in returning if r[0] != unit.id]  # captured with the unit
                         text = f"{unit.name}, loser: cannot retreat and surrenders, all its stands lost (II.B.1)"
             verdicts.append(
                 Verdict(file, line, unit.faction, unit.id, f"battle {battle.hex}", "done", text, "II.B", kind="battle")
+            )
+            deserted = sum(x.deserted for x in kinds)
+            permanent = sum(x.permanent for x in kinds)
+            judged[(b, unit.id)] = BattleResult(
+                b,
+                battle.hex,
+                unit.id,
+                unit.faction,
+                side,
+                tuple(kinds),
+                permanent,
+                sum(x.returning for x in kinds),
+                deserted,
+                fate,
+                part.retreat if fate == "retreats" else None,
             )
             units[unit.id] = unit
         for j, part in enumerate(battle.units):  # II.B.3: the loser's routed equipment, captured
@@ -176,6 +203,8 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                         [located.problem(at, msg.log_battle_captured(kind, n, spoils).within(dotted(at)))]
                     )
                 booty[kind] -= n
+                taken = judged[(b, unit.id)]
+                judged[(b, unit.id)] = replace(taken, captured={**taken.captured, kind: n})
                 stands = {**unit.stands, kind: unit.stands.get(kind, 0) + n}
                 unit = replace(unit, stands=dict(sorted(stands.items())))
             units[unit.id] = unit
@@ -198,6 +227,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
         verdicts=tuple(verdicts),
         umpire=tuple(umpire),
         rolls=tuple(rolls),
+        battle_results=(*state.battle_results, *judged.values()),
     )
 
 

@@ -3,15 +3,17 @@ out of supply get their tabletop moves."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.phases.logistics import tabletop_moves
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState, UnitState, Verdict
+from kitgen.engine.state import CampaignState, NamedModifier, PartisanContact, UnitState, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.mapping.board import Board
+from kitgen.model.base import Modifier
 from kitgen.model.scenario import name_key
 from kitgen.rules.partisans import (
     ENEMY_WITHOUT_CAVALRY,
@@ -45,6 +47,7 @@ def partisans(
             by_hex.setdefault(u.hex, []).append(u)
     rolls, notes, evaded = list(state.rolls), list(state.umpire), set(state.evaded)
     verdicts = list(state.verdicts)
+    met: list[PartisanContact] = []
     for hex_id in sorted(by_hex):
         here = by_hex[hex_id]
         for faction in sorted({u.faction for u in here}):
@@ -58,6 +61,7 @@ def partisans(
             )
             moved = [u for u in own if u.moved]
             if index is None:
+                met.append(PartisanContact(faction, hex_id, "fight", "fight"))
                 notes.append(f"II.D.1 {faction} in {hex_id}: the log chooses neither evade nor ambush: they fight")
             elif choice == "ambush" and moved:  # II.D.2: "not having moved in that same turn"
                 line = located.position(("partisans", index))[0]
@@ -69,16 +73,22 @@ def partisans(
                 verdicts.append(
                     Verdict(located.name, line, faction, moved[0].id, f"ambush {hex_id}", "void", why, "II.D.2")
                 )
+                met.append(PartisanContact(faction, hex_id, "fight", "fight"))
                 notes.append(f"II.D.2 {faction} in {hex_id}: moved this turn, so no ambush: they fight")
             elif choice == "ambush":
-                mod = total_modifier(rules.ambush.modifiers, [MAKHNO_PRESENT] if with_makhno else [])
+                applied = [MAKHNO_PRESENT] if with_makhno else []
+                mod = total_modifier(rules.ambush.modifiers, applied)
                 roll = make_roll(
                     campaign, log, f"II.D.2 {faction} ambush in {hex_id}, turn {state.turn}", rules.ambush.roll
                 )
                 rolls.append(roll)
+                sprung = ambush_succeeds(rules, roll.value, mod)
+                named = _named(rules.ambush.modifiers, applied)
+                outcome = "sprung" if sprung else "failed"
+                met.append(PartisanContact(faction, hex_id, "ambush", outcome, roll.value, named, roll.value + mod))
                 result = (
                     "springs the ambush: the enemy sets up first, the partisans round it"
-                    if ambush_succeeds(rules, roll.value, mod)
+                    if sprung
                     else "fails to ambush"
                 )
                 notes.append(f"II.D.2 {faction} in {hex_id}: {roll.value}{mod:+d}: {result}")
@@ -96,7 +106,12 @@ def partisans(
                     campaign, log, f"II.D.1 enemy of {faction} in {hex_id}, turn {state.turn}", rules.evade.roll
                 )
                 rolls += [mine, theirs]
-                if evades(mine.value, theirs.value, mod):
+                away = evades(mine.value, theirs.value, mod)
+                named = _named(rules.evade.modifiers, conditions)
+                outcome = "evaded" if away else "caught"
+                total = mine.value + mod
+                met.append(PartisanContact(faction, hex_id, "evade", outcome, mine.value, named, total, theirs.value))
+                if away:
                     evaded.add((hex_id, faction))
                     notes.append(
                         f"II.D.1 {faction} in {hex_id} evade ({mine.value}{mod:+d} against {theirs.value}): no battle"
@@ -105,4 +120,17 @@ def partisans(
                     notes.append(
                         f"II.D.1 {faction} in {hex_id} fail to evade ({mine.value}{mod:+d} against {theirs.value})"
                     )
-    return replace(state, rolls=tuple(rolls), umpire=tuple(notes), evaded=frozenset(evaded), verdicts=tuple(verdicts))
+    return replace(
+        state,
+        rolls=tuple(rolls),
+        umpire=tuple(notes),
+        evaded=frozenset(evaded),
+        verdicts=tuple(verdicts),
+        partisan_contacts=tuple(met),
+    )
+
+
+def _named(modifiers: Iterable[Modifier], conditions: list[str]) -> tuple[NamedModifier, ...]:
+    """The modifiers of the table that applied, by id and value."""
+    values = {m.id: m.value for m in modifiers}
+    return tuple(NamedModifier(c, values[c]) for c in conditions)

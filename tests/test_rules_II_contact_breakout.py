@@ -232,13 +232,16 @@ def test_II_B1_a_breakout_is_fought_after_the_loss_into_an_enemy_hex(battles: li
 # --- Retreating units (II.C.2) ----------------------------------------------------------------
 
 RETREAT = {"whites": [{"unit": "w_rifles", "move": ["0201", "0301"], "retreat": True}]}
+RED_NEXT_DOOR = unit("r_rifles", "reds", "0101")
+"""The enemy the Whites retreat from: next to them, on the west."""
 
 
 def test_II_C2_a_retreating_unit_retreats_whatever_its_command_roll() -> None:
     """II.C.2: "Failure to make rating means that the unit(s) involved do not move or execute orders
     that turn. Exception: Units can always continue to retreat that is what they are doing
-    currently." A leaderless unit rolls 9 (it obeys on 1-3) and retreats all the same."""
-    record = turn([unit("w_rifles", "whites", "0201")], orders=RETREAT, dice=obeys("w_rifles", value=9))
+    currently." A leaderless unit next to the enemy rolls 9 (it obeys on 1-3) and retreats away
+    from it all the same."""
+    record = turn([unit("w_rifles", "whites", "0201"), RED_NEXT_DOOR], orders=RETREAT, dice=obeys("w_rifles", value=9))
     rifles = record.state.unit("w_rifles")
     assert rifles is not None and rifles.hex == "0301"
     (verdict,) = record.verdicts
@@ -256,11 +259,22 @@ def test_II_C2_the_same_move_not_a_retreat_is_held() -> None:
     assert [v.result for v in record.verdicts] == ["held"]
 
 
+def test_II_C2_a_retreat_order_that_does_not_move_away_from_the_enemy_is_held() -> None:
+    """II.C.2's exception is for units that "continue to retreat": a `retreat` toward the enemy,
+    or with no enemy near, is a move like any other, and a failed command roll holds it."""
+    toward = {"whites": [{"unit": "w_rifles", "move": ["0301", "0201"], "retreat": True}]}
+    record = turn([unit("w_rifles", "whites", "0301"), RED_NEXT_DOOR], orders=toward, dice=obeys("w_rifles", value=9))
+    (verdict,) = record.verdicts
+    assert verdict.result == "held" and "not a retreat" in verdict.explanation
+    alone = turn([unit("w_rifles", "whites", "0201")], orders=RETREAT, dice=obeys("w_rifles", value=9))
+    assert [v.result for v in alone.verdicts] == ["held"]
+
+
 def test_II_C2_a_retreat_goes_by_the_movement_rules() -> None:
     """RULES-NOTES: retreating units "go on retreating whatever their command roll, by the movement
     rules": infantry (2 MP) may not retreat three open hexes."""
     orders = {"whites": [{"unit": "w_rifles", "move": ["0201", "0301", "0401", "0501"], "retreat": True}]}
-    record = turn([unit("w_rifles", "whites", "0201")], orders=orders, dice=obeys("w_rifles", value=9))
+    record = turn([unit("w_rifles", "whites", "0201"), RED_NEXT_DOOR], orders=orders, dice=obeys("w_rifles", value=9))
     (verdict,) = record.verdicts
     assert verdict.result == "void" and verdict.rule == "A.1"
     assert record.state.unit("w_rifles").hex == "0201"  # type: ignore[union-attr]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from typing import Any
 
@@ -71,8 +72,11 @@ def move(
                     )
                 )
                 continue
-            if unit.id in halted and not order.retreat:
+            retreating = order.retreat and _away(board, order.move[0], order.move[-1], foes)
+            if unit.id in halted and not retreating:
                 why = f"{row}: path {route}: {halted[unit.id]}"
+                if order.retreat:  # II.C.2 spares only a move that takes the unit away from the enemy
+                    why += "; not a retreat, for it does not end farther from the enemy than it starts"
                 verdicts.append(
                     Verdict(file, line, faction, unit.id, f"path {route}", "held", why, "II.C", kind="land")
                 )
@@ -97,7 +101,7 @@ def move(
             )
             kind = "retreat" if order.retreat else "path"
             text = f"{row}: {kind} {route} {judged.explain()}"
-            if order.retreat and unit.id in halted:  # II.C.2: "Units can always continue to retreat"
+            if retreating and unit.id in halted:  # II.C.2: "Units can always continue to retreat"
                 failed = next(c for c in state.commands if unit.id in c.units and not c.obeyed)
                 text += f"; retreating, it is not held by its command roll ({failed.roll} over {failed.target}), II.C.2"
             result: Result = "stopped" if judged.stopped_at else "done" if judged.allowed else "void"
@@ -121,6 +125,17 @@ def move(
             if result != "void":
                 units[unit.id] = replace(unit, hex=end, moved=True)
     return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
+
+
+def _away(board: Board, start: str, end: str, foes: Collection[str]) -> bool:
+    """II.C.2: a retreat is a move away from the enemy the unit is in touch with: enemy units in
+    its hex or next to it at the start, each of them farther from where it ends."""
+    grid = board.grid
+    a, b = grid.parse_id(start), grid.parse_id(end)
+    if a is None or b is None:
+        return False
+    near = [c for c in (grid.parse_id(h) for h in foes) if c is not None and grid.distance(a, c) <= 1]
+    return bool(near) and all(grid.distance(b, c) > grid.distance(a, c) for c in near)
 
 
 def path_numbers(judged: PathVerdict, start: str, end: str) -> dict[str, Any]:

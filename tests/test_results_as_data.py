@@ -132,3 +132,30 @@ def test_II_C_the_state_after_a_turn_holds_only_that_turns_results() -> None:
     record = play(campaign, first, second)
     assert record.verdicts == () and record.state.commands == ()
     assert all(r.purpose.endswith("turn 2") for r in record.rolls)
+
+
+RAIL = {"columns": 5, "rows": 1, "rail": [["0101", "0201", "0301", "0401"]]}
+
+
+def test_C1_a_rail_order_records_its_load_stand_by_stand_against_capacity() -> None:
+    """C.1: "Each train can carry 12 points worth of men ... Each infantry stand = 1 Pt". The
+    verdict lists each stand kind with its count and weight (the seed gives no machine-gun
+    weight: the scenario's table does), and the total against the train's 12."""
+    campaign = campaign_on(
+        RAIL,
+        [
+            unit("r_rifles", "reds", "0101", stands={"infantry": 3, "machine_gun": 1}),
+            unit("r_elsewhere", "reds", "0501"),
+        ],
+        trains=[{"id": "r_train", "faction": "reds", "at": "0101"}],
+    )
+    rail = {"reds": [{"train": "r_train", "carry": ["r_rifles", "r_elsewhere"], "path": ["0101", "0201", "0301"]}]}
+    dice = [{"purpose": f"II.C {u} command roll, turn 1", "value": 1} for u in ("r_rifles", "r_elsewhere")]
+    record = play(campaign, log(rail=rail, dice=dice))
+    (verdict,) = record.verdicts
+    assert verdict.load is not None and verdict.load.capacity == 12
+    lines = {kind: (stands, each) for kind, stands, each in verdict.load.lines}
+    assert lines["infantry"] == (3, 1) and lines["machine_gun"][0] == 1
+    assert verdict.load.total == sum(n * each for n, each in lines.values()) and verdict.load.fits
+    assert (verdict.kind, verdict.start, verdict.end) == ("rail", "0101", "0301")
+    assert verdict.left_behind == ("r_elsewhere",)  # not in 0101 when the train left

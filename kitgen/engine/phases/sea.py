@@ -15,7 +15,7 @@ from kitgen.errors import KitgenError
 from kitgen.mapping.board import Board
 from kitgen.messages import plural
 from kitgen.model.scenario import Scenario
-from kitgen.rules.transport import river_passages
+from kitgen.rules.transport import Load, river_passages
 from kitgen.validation import dotted
 
 
@@ -45,7 +45,7 @@ def sea_moves(
                 message = msg.log_unknown_ship(order.ship, faction, mine)
                 raise KitgenError([located.problem(at, message.within(dotted(at)))])
             route, at = "-".join(order.path), ship["hex"]
-            why, aboard, load_text = _judge_sea(s, board, order, ship, units, halted, ports, coastal, waters, moved)
+            why, aboard, cargo = _judge_sea(s, board, order, ship, units, halted, ports, coastal, waters, moved)
             if why:
                 result: Result
                 result, text = "void", f"ship {ship['name']}: path {route}: {why}: void"
@@ -53,7 +53,7 @@ def sea_moves(
                 hexes = len(order.path) - 1
                 result, text = (
                     "done",
-                    f"ship {ship['name']}: path {route}, {plural(hexes, 'hex', 'hexes')}, carrying {', '.join(aboard) or 'nothing'} ({load_text})",
+                    f"ship {ship['name']}: path {route}, {plural(hexes, 'hex', 'hexes')}, carrying {', '.join(aboard) or 'nothing'} ({cargo.total if cargo else 0} of {s.transport.ship.capacity} points)",
                 )
                 end = order.path[-1]
                 ship["hex"] = end
@@ -79,7 +79,7 @@ def sea_moves(
             hexes, most = len(order.path) - 1, s.transport.ship.move_hexes
             numbers = {"kind": "sea", "start": at, "end": ship["hex"], "allowance": most}
             if result == "done":
-                numbers |= {"spent": hexes, "left": max(0, most - hexes), "left_behind": tuple(left)}
+                numbers |= {"spent": hexes, "left": max(0, most - hexes), "left_behind": tuple(left), "load": cargo}
             verdicts.append(Verdict(file, line, faction, order.ship, f"sea {route}", result, text, rule, **numbers))
     return replace(
         state,
@@ -122,23 +122,23 @@ def _judge_sea(
     coastal: set[str],
     waters: set[str],
     moved: set[str],
-) -> tuple[str | None, list[str], str]:
+) -> tuple[str | None, list[str], Load | None]:
     """(why void or None, units aboard, load text) of one sea order."""
     if order.ship in moved:
-        return "has moved already this turn", [], ""
+        return "has moved already this turn", [], None
     if order.path[0] != ship["hex"]:
-        return f"starts in {order.path[0]}, but the ship is in {ship['hex']}", [], ""
+        return f"starts in {order.path[0]}, but the ship is in {ship['hex']}", [], None
     if len(order.path) - 1 > s.transport.ship.move_hexes:
-        return f"{len(order.path) - 1} hexes, more than a ship's {s.transport.ship.move_hexes} (D.1)", [], ""
+        return f"{len(order.path) - 1} hexes, more than a ship's {s.transport.ship.move_hexes} (D.1)", [], None
     for here, there in zip(order.path, order.path[1:], strict=False):
         if not board.adjacent(here, there):
-            return f"{here} and {there} are not adjacent", [], ""
+            return f"{here} and {there} are not adjacent", [], None
     inner = order.path[1:-1]
     if any(not board.is_sea(h) and h not in waters and h not in ports for h in inner):
-        return "a ship keeps to sea hexes, ports, and rivers up to their ports (D.1)", [], ""
+        return "a ship keeps to sea hexes, ports, and rivers up to their ports (D.1)", [], None
     end = order.path[-1]
     if not board.is_sea(end) and end not in ports:
-        return f"{end} is neither sea nor a port", [], ""
+        return f"{end} is neither sea nor a port", [], None
     already = [u for u, x in units.items() if x.aboard == order.ship]
     boarding_here = order.path[0] in ports  # D.1: units board only in port, at the start of the turn
     aboard = already + [
@@ -149,12 +149,12 @@ def _judge_sea(
             return (
                 f"a landing is made on a coastal hex beside the sea hex where the ship stops, not {order.land} (A.3)",
                 [],
-                "",
+                None,
             )
         others = [u for u in aboard if set(units[u].stands) - set(s.transport.landing_stands)]
         if others:
-            return f"only infantry land on a coast; the rest go ashore at a port (A.3): {', '.join(others)}", [], ""
+            return f"only infantry land on a coast; the rest go ashore at a port (A.3): {', '.join(others)}", [], None
     load = weigh(s, aboard, units, "ship")
     if not load.fits:
-        return f"load of {load.total} points is over a ship's {load.capacity} (D.3)", [], ""
-    return None, aboard, f"{load.total} of {load.capacity} points"
+        return f"load of {load.total} points is over a ship's {load.capacity} (D.3)", [], None
+    return None, aboard, load

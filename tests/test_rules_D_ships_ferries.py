@@ -162,3 +162,14 @@ def test_A3_landing_without_a_port_is_infantry_only() -> None:
     landing = _verdict(second, "w_ship")
     assert landing.result == "void" and landing.rule == "A.3" and "only infantry land" in landing.explanation
     assert second.state.unit("w_cav").aboard == "w_ship"
+
+
+def test_A1_a_ferry_crossing_that_meets_the_enemy_counts_against_the_ferry() -> None:
+    """A.1 with the Contact ruling: a move that crosses by ferry into the enemy stops there, and
+    it has still crossed by the ferry: a third crossing of a 2-unit ferry is void."""
+    units = [unit(f"r_{k}", "reds", "0201", commander="Trotsky" if k == "a" else None) for k in "abc"]
+    c = campaign_on(RIVER, [*units, unit("w_guard", "whites", "0202")])
+    orders = {"reds": [{"unit": f"r_{k}", "move": ["0201", "0202", "0302"]} for k in "abc"]}
+    record = play(c, log(orders=orders))
+    assert [_verdict(record, f"r_{k}").result for k in "abc"] == ["stopped", "stopped", "void"]
+    assert [record.state.unit(f"r_{k}").hex for k in "abc"] == ["0202", "0202", "0201"]

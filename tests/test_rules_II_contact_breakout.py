@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from kitgen.engine.findings import findings
 from kitgen.engine.turn import TurnRecord
 from kitgen.errors import KitgenError
 from tests.boards import campaign_on, log, play, unit
@@ -210,7 +211,12 @@ def test_II_B1_a_breakout_owed_and_not_reported_is_noted_for_the_umpire() -> Non
     assert record.state.unit("r_guards").hex == "0201"  # type: ignore[union-attr]
     (note,) = record.notes
     assert note.code == "note.breakout_owed" and "r_guards lost in 0201 and cannot retreat" in note.message
-    assert any("the log reports no breakout battle" in n for n in record.umpire)
+    (owed,) = record.breakouts_owed
+    assert (owed.unit, owed.hex, owed.battle) == ("r_guards", "0201", 0)
+    (fate,) = [r for r in record.state.battle_results if r.unit == "r_guards"]
+    assert fate.fate == "must_break_out"
+    warned = [f for f in findings(record, "turn log") if f.code == "task.breakout_owed"]
+    assert len(warned) == 1 and warned[0].rule == "II.B.1"  # validate's warning
 
 
 @pytest.mark.parametrize(
@@ -304,3 +310,13 @@ def test_II_C2_a_unit_that_loses_a_battle_retreats_though_its_command_roll_faile
     )
     assert [v.result for v in record.verdicts[:2]] == ["done", "held"]
     assert record.state.unit("w_rifles").hex == "0301"  # type: ignore[union-attr]
+
+
+def test_II_C2_a_retreat_order_into_the_enemy_is_no_retreat() -> None:
+    """II.C.2 spares units that "continue to retreat": a path marked retreat that walks into an
+    enemy hex is a move like any other, and a failed command roll holds it."""
+    into = {"whites": [{"unit": "w_rifles", "move": ["0201", "0301", "0401"], "retreat": True}]}
+    units = [unit("w_rifles", "whites", "0201"), RED_NEXT_DOOR, unit("r_far", "reds", "0401")]
+    record = turn(units, orders=into, dice=obeys("w_rifles", value=9))
+    (verdict,) = record.verdicts
+    assert verdict.result == "held" and record.state.unit("w_rifles").hex == "0201"  # type: ignore[union-attr]

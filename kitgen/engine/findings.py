@@ -45,12 +45,14 @@ def findings(record: TurnRecord, file: str) -> list[Finding]:
     for task in state.tasks:
         said = {
             "card_effect": f"event card {task.card}: left to the umpire: {task.detail}",
-            "stands_owed": f"event card {task.card}: the {task.faction} lose {task.detail} stands, "
+            "stands_owed": f"event card {task.card}: the {task.faction} lose {task.count} {task.stand} stands, "
             "and no `remove:` says from which units",
             "strength_gap": f"Makhnovist force off its strength row: {task.detail}",
         }.get(task.code, task.detail)
         found.append(Finding(file, 1, turn, f"task.{task.code}", task.rule, said))
-    found += [Finding(n.file, n.line, turn, n.code, "II.B.1", n.message.removeprefix("note: ")) for n in record.notes]
+    for note, owed in zip(record.notes, record.breakouts_owed, strict=True):
+        text = f"{owed.unit} lost in {owed.hex}, cannot retreat and must break out, and no breakout battle is reported"
+        found.append(Finding(note.file, note.line, turn, "task.breakout_owed", "II.B.1", text))
     for faction, slips in sorted(state.slips.items()):
         if slips:
             text = f"{faction} slips drawn and not placed: {', '.join(slips)}"

@@ -158,6 +158,9 @@ class Task:
     faction: str | None = None
     card: str | None = None
     detail: str = ""
+    count: int = 0
+    """stands_owed: how many stands the card takes, of kind `stand`."""
+    stand: str | None = None
 
 
 @dataclass(frozen=True)
@@ -176,8 +179,9 @@ class SupplyTrace:
     """From the railhead along intact, enemy-free track to the source."""
     source: str | None = None
     why_out: str | None = None
-    """'card' (an event cut it), 'too_far' (the nearest railhead is beyond the trace),
-    'blocked' (enemy units stand in the way) or 'no_route' (no trace over land at all)."""
+    """'card' (an event cut it), 'blocked' (enemy units stand in the way), 'too_far' (the
+    nearest railhead is beyond the trace) or 'no_route' (no trace over land at all, or none
+    within reach for a reason other than these)."""
     nearest_railhead: str | None = None
     """Out of supply: the railhead (or source) the shortest trace would reach, enemies aside."""
     distance: int | None = None

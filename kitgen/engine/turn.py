@@ -26,7 +26,7 @@ from kitgen.engine.phases import (
     victory,
 )
 from kitgen.engine.rolls import BadRoll
-from kitgen.engine.state import CampaignState, Roll, Verdict
+from kitgen.engine.state import BreakoutOwed, CampaignState, Roll, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError, Problem
 from kitgen.validation import dotted, validate
@@ -56,6 +56,8 @@ class TurnRecord:
     state: CampaignState
     notes: tuple[Problem, ...] = ()
     """Unfinished business the log leaves, each at its line (II.B.1: a breakout owed, unreported)."""
+    breakouts_owed: tuple[BreakoutOwed, ...] = ()
+    """The same business as data."""
 
     @property
     def verdicts(self) -> tuple[Verdict, ...]:
@@ -113,4 +115,5 @@ def play_turn(
         for owed in state.breakouts_owed
         for at in [("battles", owed.battle, "units", owed.part)]
     )
-    return TurnRecord(replace(state, held={}, started_out=frozenset(), breakouts_owed=()), notes)
+    done = replace(state, held={}, started_out=frozenset(), breakouts_owed=())
+    return TurnRecord(done, notes, state.breakouts_owed)

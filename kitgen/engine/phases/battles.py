@@ -3,6 +3,7 @@ by unit: stands lost for good or back next turn, equipment, retreats and surrend
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from kitgen import messages as msg
@@ -143,7 +144,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     message = msg.log_battle_loser_fate(unit.id).within(dotted(where))
                     raise KitgenError([located.problem(where, message)])
                 if part.retreat is not None:
-                    why = _retreat_blocked(campaign, board, state, unit, part.retreat, battle.hex)
+                    why = _retreat_blocked(campaign, board, state, unit, part.retreat, battle.hex, units.values())
                     if why:
                         at = where + ("retreat",)
                         raise KitgenError([located.problem(at, msg.log_battle_retreat_blocked(why).within(dotted(at)))])
@@ -154,7 +155,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     ways = [
                         n
                         for n in board.neighbours(battle.hex)
-                        if _retreat_blocked(campaign, board, state, unit, n, battle.hex) is None
+                        if _retreat_blocked(campaign, board, state, unit, n, battle.hex, units.values()) is None
                     ]
                     if ways and not part.surrender:  # an Elite/Fanatic loser with a way out
                         message = msg.log_battle_loser_fate(unit.id).within(dotted(where))
@@ -250,7 +251,11 @@ def _breaking_out(
         why = "it lost no battle this turn where it could not retreat (Elite/Fanatic)"
         raise KitgenError([located.problem(at, msg.log_breakout_bad(unit_id, why).within(dotted(at)))])
     hex_id = owed.pop(unit_id)[0]
-    foes = [u for u in state.units if u.hex == battle.hex and not state.allied(u.faction, unit.faction, state.turn)]
+    foes = [
+        u
+        for u in _there(state, units.values())
+        if u.hex == battle.hex and not state.allied(u.faction, unit.faction, state.turn)
+    ]
     if not board.adjacent(hex_id, battle.hex) or not foes:
         why = f"it breaks out of {hex_id} into {battle.hex}, which is not an adjacent hex with enemy units"
         raise KitgenError([located.problem(at, msg.log_breakout_bad(unit_id, why).within(dotted(at)))])
@@ -286,12 +291,25 @@ def _stands(n: int) -> str:
     return f"{n} stand" if n == 1 else f"{n} stands"
 
 
+def _there(state: CampaignState, units: Iterable[UnitState]) -> list[UnitState]:
+    """The units on the map as the battles have left them so far: none aboard a ship, no
+    partisans who evaded (II.D.1)."""
+    return [u for u in units if u.aboard is None and (u.hex, u.faction) not in state.evaded]
+
+
 def _retreat_blocked(
-    campaign: Campaign, board: Board, state: CampaignState, unit: UnitState, to: str, battle_hex: str
+    campaign: Campaign,
+    board: Board,
+    state: CampaignState,
+    unit: UnitState,
+    to: str,
+    battle_hex: str,
+    now: Iterable[UnitState],
 ) -> str | None:
     """II.B.1: the loser retreats one hex from the enemy, a step it could move (no major river
-    without a bridge, no open water, no p* terrain off the roads) into a hex free of enemies."""
-    if any(u.hex == to and not state.allied(u.faction, unit.faction, state.turn) for u in state.units):
+    without a bridge, no open water, no p* terrain off the roads) into a hex free of enemies
+    where they stand now (earlier battles this turn may have moved them)."""
+    if any(u.hex == to and not state.allied(u.faction, unit.faction, state.turn) for u in _there(state, now)):
         return f"enemy units are in {to}"
     step = land_path(
         board,

@@ -18,8 +18,20 @@ from kitgen.validation import dotted
 
 
 def run(turn: Turn, state: CampaignState) -> CampaignState:
+    """The event roll and its card; then the stands it takes, and a note of those the log owes."""
     state = random_event(turn.campaign, state, turn.log)
-    return remove_stands(turn.campaign, state, turn.log, turn.source)
+    state = remove_stands(turn.campaign, state, turn.log, turn.source)
+    owed = tuple(f"{t.card}: {_owed(t)}" for t in state.tasks if t.code == "stands_owed")
+    return replace(state, umpire=(*state.umpire, *owed))
+
+
+def _owed(task: Task) -> str:
+    """The umpire's note of stands a card takes that the log's `remove` does not place."""
+    n, kind = task.count, task.stand
+    return (
+        f"the {task.faction} lose {n} {kind} stand{'s' if n != 1 else ''} "
+        "from units of their choice: list them under `remove:` in this turn's log (II.A.2)"
+    )
 
 
 def random_event(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
@@ -89,11 +101,9 @@ def remove_stands(campaign: Campaign, state: CampaignState, log: TurnLog, locate
         raise KitgenError(problems)
     if not log.remove:
         return state
-    done = tuple(f"{c}: the {f} lose " for c in state.events for f in log.remove)
-    notes = [n for n in state.umpire if not n.startswith(done)]
     tasks = tuple(t for t in state.tasks if not (t.code == "stands_owed" and t.faction in log.remove))
     kept = tuple(units[u.id] for u in state.units if units[u.id].stands)
-    return replace(state, units=kept, umpire=tuple(notes), tasks=tasks)
+    return replace(state, units=kept, tasks=tasks)
 
 
 def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Effect) -> CampaignState:
@@ -141,13 +151,9 @@ def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Ef
                 for k, spec in enumerate(effect.units, 1)
             )
             return replace(state, units=state.units + new)
-    if effect.kind == "remove_stands":
-        what = (
-            f"the {faction} lose {effect.count} {effect.stand} stand{'s' if effect.count != 1 else ''} "
-            "from units of their choice: list them under `remove:` in this turn's log (II.A.2)"
-        )
-        task = Task("stands_owed", "II.A.2", faction, card, f"{effect.count} {effect.stand}")
-    else:
-        what = effect.text or f"{effect.kind}: {effect.model_dump(exclude_defaults=True)}"
-        task = Task("card_effect", "II.A.2", faction, card, what)
+    if effect.kind == "remove_stands":  # noted once the log's `remove` is read (run)
+        owed = Task("stands_owed", "II.A.2", faction, card, count=effect.count or 0, stand=effect.stand)
+        return replace(state, tasks=(*state.tasks, owed))
+    what = effect.text or f"{effect.kind}: {effect.model_dump(exclude_defaults=True)}"
+    task = Task("card_effect", "II.A.2", faction, card, what)
     return replace(state, umpire=(*state.umpire, f"{card}: {what}"), tasks=(*state.tasks, task))

@@ -72,7 +72,11 @@ def move(
                     )
                 )
                 continue
-            retreating = order.retreat and _away(board, order.move[0], order.move[-1], foes)
+            retreating = (
+                order.retreat
+                and not any(h in foes for h in order.move[1:])  # a retreat never walks into the enemy
+                and _away(board, order.move[0], order.move[-1], foes)
+            )
             if unit.id in halted and not retreating:
                 why = f"{row}: path {route}: {halted[unit.id]}"
                 if order.retreat:  # II.C.2 spares only a move that takes the unit away from the enemy
@@ -106,7 +110,8 @@ def move(
                 text += f"; retreating, it is not held by its command roll ({failed.roll} over {failed.target}), II.C.2"
             result: Result = "stopped" if judged.stopped_at else "done" if judged.allowed else "void"
             rule = judged.rule
-            ferry = _ferry_crossing(board, list(order.move), bridged) if judged.allowed else None
+            went = list(order.move[: len(judged.steps) + 1])  # as far as it went: a contact drops the rest
+            ferry = _ferry_crossing(board, went, bridged) if judged.allowed else None
             if ferry is not None:
                 taken, capacity = ferried.get(ferry, 0), board.ferries[ferry]
                 if taken >= capacity:

@@ -161,9 +161,11 @@ def tabletop_moves(campaign: Campaign, state: CampaignState, log: TurnLog) -> Ca
     rolls, notes = list(state.rolls), list(state.umpire)
     present: dict[str, set[str]] = {}
     for u in state.units:
-        if (u.hex, u.faction) not in state.evaded:
+        if (u.hex, u.faction) not in state.evaded and u.aboard is None:  # D.1: none fight from aboard
             present.setdefault(u.hex, set()).add(u.faction)
     for unit in state.units:
+        if unit.aboard is not None:
+            continue
         foes = [f for f in present.get(unit.hex, ()) if not state.allied(f, unit.faction, state.turn)]
         if foes and unit.in_supply is False and vehicles(campaign.scenario.supply, unit):
             r = make_roll(campaign, log, f"B.8 {unit.id} tabletop moves, turn {state.turn}", fuel.tabletop_moves_roll)

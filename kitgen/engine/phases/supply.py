@@ -96,8 +96,8 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
         """The faction's supply as if no enemy stood anywhere and the trace had no limit: where
         the nearest railhead is, for a unit out of supply."""
         if faction not in free:
-            limit = board.arrays.count
-            free[faction] = supply_field(board, found, wrecked=wrecked, trace_hexes=limit, crossings=())
+            limit, bridged = board.arrays.count, friendly_pontoons(state, faction)
+            free[faction] = supply_field(board, found, wrecked=wrecked, trace_hexes=limit, crossings=bridged)
         return free[faction]
 
     undepoted, depots = {}, {}
@@ -175,7 +175,7 @@ def _trace(
         return SupplyTrace(unit.id, unit.faction, unit.hex, False, why_out="no_route")
     i = free.railhead(shortest)
     blocked = tuple(h for h in shortest[1:] if h in foes)
-    why = "too_far" if i > field.trace_hexes or not blocked else "blocked"
+    why = "blocked" if blocked else "too_far" if i > field.trace_hexes else "no_route"
     return SupplyTrace(
         unit.id,
         unit.faction,

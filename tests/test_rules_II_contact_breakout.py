@@ -45,7 +45,7 @@ def test_A_contact_stops_a_move_in_the_enemy_hex() -> None:
     (verdict,) = record.verdicts
     assert verdict.result == "stopped" and verdict.rule == "A"
     assert verdict.explanation.endswith(
-        "path 0101-0201-0301-0401 costs 1 MP (open 1) to 0201, where enemy units are: "
+        "path 0101-0201-0301-0401 costs 1 MP (open 1) to 0201, where enemy units stood as movement began: "
         "stopped there (contact), the rest dropped, A"
     )
     assert "0201" in record.contacts

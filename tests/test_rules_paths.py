@@ -190,7 +190,8 @@ def test_A_a_move_ends_where_it_meets_the_enemy(scenario: Scenario) -> None:
     assert into.allowed and into.stopped_at is None
     assert through.allowed and through.stopped_at == "0102" and through.blocked_at is None
     assert through.explain() == (
-        "costs 1 MP (open 1) to 0102, where enemy units are: stopped there (contact), the rest dropped, A"
+        "costs 1 MP (open 1) to 0102, where enemy units stood as movement began: stopped there (contact), "
+        "the rest dropped, A"
     )
     beyond = land_path(board(), scenario.movement, "infantry", ["0101", "0102", "0103", "0104"], enemy={"0102"})
     assert beyond.allowed and beyond.stopped_at == "0102"  # the rest, beyond its 2 MP, is dropped unjudged

@@ -47,7 +47,7 @@ class PathVerdict:
         parts = ", ".join(" ".join(s.cost.parts) for s in self.steps if s.cost.parts)
         text = f"costs {self.spent} MP ({parts})" if parts else f"costs {self.spent} MP"
         if self.stopped_at is not None:
-            return f"{text} to {self.stopped_at}, where enemy units are: stopped there (contact), the rest dropped, A"
+            return f"{text} to {self.stopped_at}, where enemy units stood as movement began: stopped there (contact), the rest dropped, A"
         if self.blocked_at is not None:
             before = f"{text} to {self.steps[-1].hex}, then " if self.steps else ""
             return f"{before}cannot enter {self.blocked_at} ({self.reason}): void, {self.rule}"

@@ -71,10 +71,10 @@ class Campaign:
 
     @cached_property
     def board(self) -> Board:
-        """The board the engine plays on, made once from the map."""
+        """The board the engine plays on, made once from the map, with the scenario's place names."""
         from kitgen.mapping.board import Board
 
-        return Board.from_map(self.hex_map)
+        return Board.from_map(self.hex_map, self.places)
 
 
 def is_campaign(folder: Path) -> bool:

@@ -29,6 +29,7 @@ def test_a_board_given_hex_by_hex_answers_the_rules_questions() -> None:
     assert board.coastal == {"0301", "0302", "0402"}  # the land hexes beside the sea hex 0401
     assert board.edges("0101") == {"north", "west"} and board.edges("0403") == {"south", "east"}
     assert [(s.faction, s.hex) for s in board.sources] == [("reds", "0101")]
+    assert board.places["kharkov"] == "0202" and board.places["0403"] == "0403"  # names and hex ids
 
 
 def test_a_turn_is_played_on_a_hand_made_board_with_no_geography() -> None:

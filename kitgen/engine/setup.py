@@ -12,7 +12,7 @@ from kitgen.model.scenario import name_key
 
 def initial_state(campaign: Campaign) -> CampaignState:
     """Turn 0: the set-up on the map."""
-    hexes = campaign.places
+    hexes = campaign.board.places
     setup = campaign.setup
     supply = campaign.scenario.supply
     units = tuple(

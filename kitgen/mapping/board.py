@@ -142,6 +142,9 @@ class Board:
     """B.4: the fixed supply sources, by faction."""
     conditional_sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Per faction, sources that are no fixed hex: 'ports with_friendly_ship', 'depots captured'."""
+    places: dict[str, str] = field(default_factory=dict)
+    """name_key of every named place (towns by any of their names, railway and map points, hex
+    ids) -> its hex: where a set-up, a card or a slip puts things."""
     _around: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
     """Hex id -> its neighbours on the map, worked out once: the rules ask for them millions of times."""
 
@@ -160,7 +163,7 @@ class Board:
             self._tracks[hex_id] = tuple(ids[j] for j in tracks)
 
     @classmethod
-    def from_map(cls, hex_map: HexMap) -> Board:
+    def from_map(cls, hex_map: HexMap, places: dict[str, str] | None = None) -> Board:
         return cls(
             grid=hex_map.grid,
             terrain={h.id: h.terrain for h in hex_map.hexes},
@@ -173,14 +176,18 @@ class Board:
             ferries={frozenset(f.hexes): f.units for f in hex_map.ferries},
             sources=hex_map.supply_sources,
             conditional_sources=dict(hex_map.conditional_sources),
+            places=dict(places or {}),
         )
 
     @classmethod
     def from_spec(cls, data: object) -> Board:
         """A board given hex by hex (kitgen/mapping/handmade.py has the format)."""
         from kitgen.mapping.handmade import board_spec, hex_map_of
+        from kitgen.model.scenario import name_key
 
-        return cls.from_map(hex_map_of(board_spec(data)))
+        hex_map = hex_map_of(board_spec(data))
+        places = {h.id: h.id for h in hex_map.hexes} | {name_key(t): h.id for h in hex_map.hexes for t in h.towns}
+        return cls.from_map(hex_map, places)
 
     def edges(self, hex_id: str) -> frozenset[str]:
         """The map edges a hex lies on: north, south, east, west."""

@@ -108,7 +108,7 @@ def remove_stands(campaign: Campaign, state: CampaignState, log: TurnLog, locate
 
 def apply_effect(campaign: Campaign, state: CampaignState, card: str, effect: Effect) -> CampaignState:
     """One card effect in rule terms; what kitgen cannot do is listed for the umpire."""
-    hexes = campaign.places
+    hexes = campaign.board.places
     scoring = list(state.vp)
     last = state.turn + (effect.turns or 1) - 1
     faction = effect.faction or "all"

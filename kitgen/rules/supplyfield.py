@@ -100,6 +100,7 @@ class SupplyField:
     _steps: list[list[int]] = field(default_factory=list, repr=False, compare=False)
     """`steps` as a list, once a path is walked: read hex by hex, a list is quicker."""
     _paths: dict[int, tuple[str, ...] | None] = field(default_factory=dict, repr=False, compare=False)
+    _railheads: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def in_supply(self) -> npt.NDArray[np.bool_]:
@@ -117,14 +118,18 @@ class SupplyField:
         return self._paths[i]
 
     def railhead(self, path: tuple[str, ...]) -> int:
-        """Where a supply path leaves the overland part: the index of its first hex on the rail
-        net or on a source (the overland part is path[:i + 1], the rail part path[i:])."""
-        index = self.arrays.index
-        for i, hex_id in enumerate(path):
-            j = index.get(hex_id, -1)
-            if j < 0 or self.net.on[j] or self.source[j]:
-                return i
-        return len(path) - 1
+        """Where a path of this field (`path(hex)`) leaves the overland part: the index of its
+        first hex on the rail net or on a source (overland path[:i + 1], rail path[i:])."""
+        key = path[0] if path else ""
+        if key not in self._railheads:  # a field walks one path from each hex: its start names it
+            index, i = self.arrays.index, len(path) - 1
+            for k, hex_id in enumerate(path):
+                j = index.get(hex_id, -1)
+                if j < 0 or self.net.on[j] or self.source[j]:
+                    i = k
+                    break
+            self._railheads[key] = i
+        return self._railheads[key]
 
     def distance(self, hex_id: str) -> int | None:
         """Overland hexes a unit in the hex must trace to the net or a source, or None if none

@@ -79,14 +79,19 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
     trace = campaign.scenario.supply.trace_hexes
     wrecked = set(state.wrecked_track)
     fields: dict[tuple[str, frozenset[str], frozenset[frozenset[str]]], SupplyField] = {}
+    hostile: dict[str, set[str]] = {}
+
+    def foes_of(faction: str) -> set[str]:
+        if faction not in hostile:
+            hostile[faction] = enemies(state, faction, state.turn)
+        return hostile[faction]
 
     def field_of(faction: str, found: set[str], crossings: Collection[frozenset[str]]) -> SupplyField:
         """The faction's supply over the whole board; a unit's own hex is not enemy-held for its own trace."""
         key = (faction, frozenset(found), frozenset(crossings))
         if key not in fields:
-            foes = enemies(state, faction, state.turn)
             fields[key] = supply_field(
-                board, found, enemy=foes, wrecked=wrecked, trace_hexes=trace, crossings=crossings
+                board, found, enemy=foes_of(faction), wrecked=wrecked, trace_hexes=trace, crossings=crossings
             )
         return fields[key]
 
@@ -107,7 +112,7 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
         f: field_of(f, undepoted[f] | depots[f], friendly_pontoons(state, f)) for f in {u.faction for u in state.units}
     }
     cut = {f: bool(active(state, "supply_cut", f)) for f in undepoted}
-    foes = {f: enemies(state, f, state.turn) for f in by_faction}
+    foes = {f: foes_of(f) for f in by_faction}
     loads: dict[tuple[tuple[str, int], ...], dict[str, int]] = {}
     judged = []
     for unit in state.units:
@@ -145,11 +150,16 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
                 immobilised=stuck,
             )
         )
+
+    def nearest(faction: str) -> SupplyField:
+        return unblocked(faction, undepoted[faction] | depots[faction])
+
+    before = {t.unit: t for t in state.supply if t.in_supply}
     traces = tuple(
-        _trace(
-            u, by_faction[u.faction], cut[u.faction], lambda f: unblocked(f, undepoted[f] | depots[f]), foes[u.faction]
-        )
-        for u in judged
+        before[u.id]  # judged as it stood, in supply by the same path: last turn's trace still holds
+        if u is was and u.in_supply and u.id in before and before[u.id].hex == u.hex
+        else _trace(u, by_faction[u.faction], cut[u.faction], nearest, foes[u.faction])
+        for u, was in zip(judged, state.units, strict=True)
     )
     traced = {}
     for d in state.depots:  # B.7: is the depot itself cut off? (depots are no sources for this)

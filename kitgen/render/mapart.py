@@ -1,4 +1,10 @@
-"""The map drawing: geography, terrain, hex grid, rivers, rail, roads, towns and supply, in points.
+"""The map drawing: terrain, hex grid, rivers, rail, roads, towns and supply, in points.
+
+Every game feature is drawn from the board the engine plays on: towns at their hex's centre,
+rail and roads as lines through the centres of the hexes they link, rivers as chains of
+hexsides, bridges and ferries on their hexsides. Real geography is background art only (the
+sea tint and the coast line), and `drawn` records each feature as it is painted, so a test can
+hold the drawing to the board.
 
 `MapArt` works out every shape once, in page points at the poster's true scale with the
 map frame's bottom-left corner at (0, 0); `draw` paints it on any reportlab canvas, so the
@@ -9,8 +15,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -18,14 +24,17 @@ import shapely
 import shapely.geometry
 from shapely.geometry.base import BaseGeometry
 
-from kitgen.mapping.hexmap import SEA, Hex, HexMap
+from kitgen.mapping.board import Board
+from kitgen.mapping.hexmap import NO_PROJECTION, SEA, Hex, HexMap
 from kitgen.mapping.layers import Layers
+from kitgen.mapping.places import place_hexes
 from kitgen.mapping.projection import MapProjection
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts, text_width
 from kitgen.render.style import MapStyle
 
 Canvas = Any  # reportlab.pdfgen.canvas.Canvas, imported lazily
+Node = TypeVar("Node", str, tuple[float, float])
 Points = npt.NDArray[np.float64]
 
 
@@ -48,6 +57,21 @@ class TownMark:
     port: bool
 
 
+@dataclass
+class Drawn:
+    """The game features a drawing painted, as the board names them."""
+
+    rail: set[frozenset[str]] = field(default_factory=set)
+    roads: set[frozenset[str]] = field(default_factory=set)
+    rivers: set[tuple[frozenset[str], str]] = field(default_factory=set)
+    """(hexside, river class)."""
+    bridges: set[frozenset[str]] = field(default_factory=set)
+    ferries: set[tuple[frozenset[str], int]] = field(default_factory=set)
+    sea_sides: set[frozenset[str]] = field(default_factory=set)
+    towns: set[tuple[str, str]] = field(default_factory=set)
+    """(hex, town)."""
+
+
 class MapArt:
     """Everything the map shows, in points; (0, 0) is the frame's bottom-left corner."""
 
@@ -64,8 +88,10 @@ class MapArt:
         self.width = (right - left) * self.k
         self.height = (top - bottom) * self.k
         self.hex_pt = hex_map.hex_size_km * self.k
-        self.proj = MapProjection(hex_map.projection)
         self.centres = {h.id: self.pt(np.array([[h.x_km, h.y_km]]))[0] for h in hex_map.hexes}
+        self.board = Board.from_map(hex_map)
+        self.drawn = Drawn()
+        """What the last `draw` painted."""
         self.positions_shown = False
         """Whether the sheet marks starting positions (and its key explains them)."""
         self.owners: dict[str, str] = {}
@@ -77,9 +103,6 @@ class MapArt:
     def pt(self, xy: Points) -> Points:
         return np.asarray((xy - np.array(self.origin)) * self.k, dtype=float)
 
-    def lonlat_pt(self, lonlat: Points) -> Points:
-        return self.pt(self.proj.forward(lonlat))
-
     def corners(self, hx: Hex) -> Points:
         centre = np.array([[hx.x_km, hx.y_km]])
         return self.pt(self.grid.corners(centre)[0])
@@ -90,14 +113,17 @@ class MapArt:
         return shapely.intersection(shapely.transform(geometry, lambda xy: self.pt(np.asarray(xy, dtype=float))), frame)
 
     def _geography(self) -> None:
-        layers = Layers(self.s, self.proj)
+        """The background art: the true sea and coast, where the map has geography (a map given
+        hex by hex has none: its sea hexes are its sea)."""
+        self.towns = self._towns()
+        if self.map.projection == NO_PROJECTION:
+            self.sea: BaseGeometry = shapely.Polygon()
+            self.coastline: BaseGeometry = shapely.LineString()
+            return
+        layers = Layers(self.s, MapProjection(self.map.projection))
         frame = shapely.box(0, 0, self.width, self.height)
         self.sea = shapely.difference(frame, self.to_pt(layers.wet_land))
         self.coastline = self.to_pt(shapely.boundary(layers.land))
-        self.rivers = [(n, c, shapely.difference(self.to_pt(course), self.sea)) for n, c, course in layers.rivers]
-        self.towns = self._towns()
-        self.rail_lines = [self.pt(xy) for xy in layers.rail_lines]
-        self.road_lines = [self.pt(xy) for xy in layers.road_lines]
 
     def _towns(self) -> dict[str, list[TownMark]]:
         scoring = [f.id for f in self.s.meta.factions if f.scores_vp]
@@ -106,7 +132,7 @@ class MapArt:
             hx = self.map.town_hex(town.name)
             if hx is None:
                 continue
-            x, y = self.lonlat_pt(np.array([[town.lon, town.lat]]))[0]
+            x, y = self.centres[hx.id]  # the board's town is its hex: the symbol sits at the centre
             vp = tuple((f, town.vp.get(f)) for f in scoring)
             marks.setdefault(hx.id, []).append(TownMark(town.name, float(x), float(y), vp, town.port))
         return marks
@@ -123,14 +149,15 @@ class MapArt:
         c.rect(0, 0, self.width, self.height, stroke=0, fill=1)
         self._terrain(c)
         self._sea(c)
+        self.drawn = Drawn()
         self._symbols(c)
-        self._river_courses(c)
         self._grid(c)
         self._sea_hexsides(c)
         self._river_hexsides(c)
         self._roads(c)
         self._rail(c)
         self._bridges(c)
+        self._ferries(c)
         self._hex_ids(c)
         self._supply(c)
         self._river_names(c)
@@ -218,14 +245,6 @@ class MapArt:
             path.lineTo(x + 5 * u, y - 2.4 * u)
             c.drawPath(path, stroke=1, fill=0)
 
-    def _river_courses(self, c: Canvas) -> None:
-        c.setLineJoin(1)
-        c.setLineCap(1)
-        for _, river_class, course in self.rivers:
-            width = self.style.widths.river_course * (1.6 if river_class == "major" else 1.0)
-            self.stroke(c, self.style.colours.river, width)
-            self.lines(c, _lines(course))
-
     def _grid(self, c: Canvas) -> None:
         self.stroke(c, self.style.colours.grid, self.style.widths.grid)
         c.setLineJoin(1)
@@ -250,31 +269,39 @@ class MapArt:
         c.setDash()
 
     def _sea_hexsides(self, c: Canvas) -> None:
-        for side in self.map.hexsides:
+        for pair, side in sorted(self.board.sides.items(), key=lambda kv: sorted(kv[0])):
             if side.sea and not side.bridge:
                 self.sea_side_mark(c, self.hexside(*side.hexes))
+                self.drawn.sea_sides.add(pair)
 
     def _river_hexsides(self, c: Canvas) -> None:
+        """Rivers as the rules see them: chains of hexsides, the major ones twice as heavy."""
         c.setLineCap(1)
         for river_class, width in (
             ("crossable", self.style.widths.crossable_river),
             ("major", self.style.widths.major_river),
         ):
+            sides = sorted(pair for pair, x in self.board.sides.items() if x.river_class == river_class)
             self.stroke(c, self.style.colours.river, width)
-            self.lines(c, (self.hexside(*s.hexes) for s in self.map.hexsides if s.river_class == river_class))
+            self.lines(c, (self.hexside(*sorted(pair)) for pair in sides))
+            self.drawn.rivers |= {(pair, river_class) for pair in sides}
 
-    def _links(self, links: Iterable[tuple[str, str]]) -> list[Points]:
-        return [np.array([self.centres[a], self.centres[b]]) for a, b in links]
+    def link_lines(self, links: Iterable[frozenset[str]]) -> list[Points]:
+        """Links between adjacent hexes joined into lines through the hexes' centres: a line runs
+        on through a hex it enters and leaves, and ends where it branches or stops."""
+        return [np.array([self.centres[h] for h in chain]) for chain in link_chains(links) if len(chain) > 1]
 
     def _roads(self, c: Canvas) -> None:
         self.stroke(c, self.style.colours.road, self.style.widths.road)
+        c.setLineJoin(1)
         c.setDash(4, 2.5)
-        self.lines(c, self.road_lines)
+        self.lines(c, self.link_lines(self.board.roads))
         c.setDash()
+        self.drawn.roads |= set(self.board.roads)
 
     def _rail(self, c: Canvas) -> None:
-        frame = shapely.box(0, 0, self.width, self.height)
-        rails = [g for r in self.rail_lines for g in _lines(shapely.intersection(shapely.LineString(r), frame))]
+        rails = self.link_lines(self.board.rail)
+        self.drawn.rail |= set(self.board.rail)
         self.stroke(c, self.style.colours.rail, self.style.widths.rail)
         c.setLineCap(0)
         c.setLineJoin(1)
@@ -297,29 +324,43 @@ class MapArt:
         self.lines(c, ties)
 
     def _bridges(self, c: Canvas) -> None:
-        """A bridge: two short bars either side of the line, where it crosses a river hexside."""
+        """A bridge: two short bars either side of the line, where it crosses its hexside (the
+        line runs centre to centre, so through the side's middle)."""
         u = self.hex_pt / 72.0
         self.stroke(c, self.style.colours.rail, 0.9 * u)
         c.setLineCap(0)
-        names = [ln.name for ln in self.s.railways.lines] + [r.name for r in self.s.map.roads]
-        by_name = dict(zip(names, [*self.rail_lines, *self.road_lines], strict=True))
-        crossing_lines: dict[tuple[str, str], list[str]] = {}
-        for link in (*self.map.rail, *self.map.roads):
-            crossing_lines.setdefault(link.hexes, []).append(link.line)
-        for side in self.map.hexsides:
-            if not side.bridge:
+        for pair, side in sorted(self.board.sides.items(), key=lambda kv: sorted(kv[0])):
+            if not side.bridge or not (side.river_class or side.sea):
                 continue
             ends = self.hexside(*side.hexes)
-            lines = [shapely.LineString(by_name[n]) for n in crossing_lines.get(side.hexes, [])]
-            crossing = shapely.intersection(shapely.LineString(ends), shapely.MultiLineString(lines))
-            points = shapely.get_coordinates(crossing)
-            where = points[0] if len(points) else ends.mean(axis=0)
+            where = ends.mean(axis=0)
             along = (ends[1] - ends[0]) / np.linalg.norm(ends[1] - ends[0])
             across = np.array([-along[1], along[0]])
             for sign in (-1, 1):
                 p0 = where + along * sign * 3.2 * u - across * 4.5 * u
                 p1 = where + along * sign * 3.2 * u + across * 4.5 * u
                 c.line(*p0, *p1)
+            self.drawn.bridges.add(pair)
+
+    def _ferries(self, c: Canvas) -> None:
+        """A.1: a ferry on its hexside: a disc across the river with the units it takes a turn."""
+        for pair, units in sorted(self.board.ferries.items(), key=lambda kv: sorted(kv[0])):
+            ends = self.hexside(*sorted(pair))
+            x, y = ends.mean(axis=0)
+            self.ferry_mark(c, float(x), float(y), units)
+            self.drawn.ferries.add((pair, units))
+
+    def ferry_mark(self, c: Canvas, x: float, y: float, units: int) -> None:
+        u = self.hex_pt / 72.0
+        r = 4.2 * u
+        c.saveState()
+        self.fill(c, self.style.colours.halo)
+        self.stroke(c, self.style.colours.river, 1.0 * u)
+        c.circle(x, y, r, stroke=1, fill=1)
+        self.fill(c, self.style.colours.river)
+        c.setFont(SANS_BOLD, 5.2 * u)
+        c.drawCentredString(x, y - 1.8 * u, str(units))
+        c.restoreState()
 
     def _hex_ids(self, c: Canvas) -> None:
         size = self.style.fonts.hex_id
@@ -381,18 +422,20 @@ class MapArt:
         c.setDash()
 
     def _town_marks(self, c: Canvas) -> None:
-        """Each town at its true place in its hex, with its name and VP; where two share a hex,
-        the northern one's label goes above its marker, the other's below."""
+        """Each town hex's symbol at the hex's centre, sized by its best VP; where towns share a
+        hex, one symbol and their names stacked under it, each with its VP."""
         u = self.hex_pt / 72.0
         for hex_id in sorted(self.towns):
-            marks = sorted(self.towns[hex_id], key=lambda m: -m.y)
+            marks = self.towns[hex_id]
+            best = max((v or 0) for m in marks for _, v in m.vp)
+            owner = next((self.owners[m.name] for m in marks if m.name in self.owners), None)
+            x, y = self.centres[hex_id]
+            radius = self.town_marker(c, x, y, best, owner)
+            if any(m.port for m in marks):
+                self.anchor(c, x + radius + 5.5 * u, y + 1.5 * u)
             for k, mark in enumerate(marks):
-                best = max((v or 0) for _, v in mark.vp)
-                radius = self.town_marker(c, mark.x, mark.y, best, self.owners.get(mark.name))
-                if mark.port:
-                    self.anchor(c, mark.x + radius + 5.5 * u, mark.y + 1.5 * u)
-                above = len(marks) > 1 and k == 0
-                self._label(c, mark, radius, above=above)
+                self._label(c, mark, radius, row=k)
+                self.drawn.towns.add((hex_id, mark.name))
 
     def named_places(self) -> list[tuple[str, float, float]]:
         """(name, x, y) of the stations and places the set-up or a card names that are not towns
@@ -403,15 +446,15 @@ class MapArt:
         named |= {e.at for card in s.cards.events for e in card.effects if e.at}
         points = {name_key(p.name): (p.name, p.lon, p.lat) for p in s.railways.points}
         points |= {name_key(p.name): (p.name, p.lon, p.lat) for p in s.map.points}
+        hexes = place_hexes(s, self.map)
         found = []
         for name in sorted(named):
             point = points.get(name_key(name))
-            if point is None or s.find_town(name) is not None:
+            hex_id = hexes.get(name_key(name))
+            if point is None or hex_id is None or s.find_town(name) is not None:
                 continue
-            label, lon, lat = point
-            x, y = self.lonlat_pt(np.array([[lon, lat]]))[0]
-            if 0 <= x <= self.width and 0 <= y <= self.height:
-                found.append((label, float(x), float(y)))
+            x, y = self.centres[hex_id]  # where the rules put it: its hex
+            found.append((point[0], float(x), float(y)))
         return found
 
     def place_marker(self, c: Canvas, x: float, y: float) -> None:
@@ -466,17 +509,14 @@ class MapArt:
             c.drawCentredString(x + box / 2, y + (box - self.style.fonts.vp * 0.72) / 2, text)
             x += box
 
-    def _label(self, c: Canvas, mark: TownMark, radius: float, *, above: bool) -> None:
-        """Name and VP boxes under the marker (or over it): name next to the marker, boxes beyond."""
+    def _label(self, c: Canvas, mark: TownMark, radius: float, *, row: int = 0) -> None:
+        """Name and VP boxes under the marker; a second town of the hex stacks under the first."""
         u = self.hex_pt / 72.0
         size, box = self.style.fonts.town, self.style.fonts.vp + 2.4 * u
         font = SANS_BOLD if max((v or 0) for _, v in mark.vp) >= 3 else SANS
-        if above:
-            boxes_y = mark.y + radius + 1.5 * u
-            name_y = boxes_y + box + 1.8 * u
-        else:
-            name_y = mark.y - radius - size - 0.5 * u
-            boxes_y = name_y - box - 1.2 * u
+        step = size + box + 2.4 * u
+        name_y = mark.y - radius - size - 0.5 * u - row * step
+        boxes_y = name_y - box - 1.2 * u
         self.halo_text(c, mark.name, mark.x, name_y, font, size, self.style.colours.town)
         self.vp_boxes(c, mark.x, boxes_y, list(mark.vp))
 
@@ -548,12 +588,57 @@ class MapArt:
             c.restoreState()
 
     def _river_names(self, c: Canvas) -> None:
-        """Each river's name once, along the middle of its longest stretch on the map."""
-        for name, _, course in self.rivers:
-            parts = _lines(course)
-            if parts:
-                longest = max(parts, key=lambda p: float(np.sum(np.hypot(*np.diff(p, axis=0).T))))
-                draw_label_along(c, name, longest, self.style.fonts.river, self.style.colours.river)
+        """Each river's name along its hexsides: once on every stretch of 4 sides or more, and
+        again every 12 sides along a long one."""
+        by_river: dict[str, list[frozenset[str]]] = {}
+        for pair, side in self.board.sides.items():
+            if side.river and side.river_class:
+                by_river.setdefault(side.river, []).append(pair)
+        for name in sorted(by_river):
+            ends = {pair: self.hexside(*sorted(pair)) for pair in by_river[name]}
+            corners = [frozenset((float(x), float(y)) for x, y in np.round(pts, 1)) for pts in ends.values()]
+            for chain in link_chains(corners):
+                line = np.array(chain, dtype=float)
+                sides = len(line) - 1
+                if sides < 4:
+                    continue
+                for start in range(0, max(sides - 3, 1), 12):
+                    piece = line[start : min(start + 5, len(line))]
+                    draw_label_along(c, name, piece, self.style.fonts.river, self.style.colours.river)
+
+
+def link_chains(links: Iterable[frozenset[Node]]) -> list[list[Node]]:
+    """Links between nodes joined into chains: each chain runs through nodes with two links and
+    ends where one branches or stops; a loop starts at its least node. In a fixed order."""
+    around: dict[Node, list[Node]] = {}
+    for link in links:
+        if len(link) == 2:
+            a, b = sorted(link)
+            around.setdefault(a, []).append(b)
+            around.setdefault(b, []).append(a)
+    for near in around.values():
+        near.sort()
+    used: set[frozenset[Node]] = set()
+    chains = []
+
+    def walk(start: Node, step: Node) -> list[Node]:
+        chain = [start, step]
+        used.add(frozenset((start, step)))
+        while len(around[chain[-1]]) == 2:
+            nxt = next((n for n in around[chain[-1]] if frozenset((chain[-1], n)) not in used), None)
+            if nxt is None:
+                break
+            used.add(frozenset((chain[-1], nxt)))
+            chain.append(nxt)
+        return chain
+
+    nodes = sorted(around)
+    starts = [n for n in nodes if len(around[n]) != 2] + nodes  # then the loops, which have no end
+    for start in starts:
+        for step in around[start]:
+            if frozenset((start, step)) not in used:
+                chains.append(walk(start, step))
+    return chains
 
 
 def _polygons(geometry: BaseGeometry) -> list[shapely.Polygon]:

@@ -27,6 +27,7 @@ EXPECTED = [
     "counters-a4.pdf",
     "cards-a4.pdf",
     "player-aids-a4.pdf",
+    "setup-chart-a4.pdf",
     "forms-a4.pdf",
     "campaign-kit-a4.pdf",
 ]
@@ -195,3 +196,25 @@ def test_a_part_that_fails_in_the_background_fails_the_kit(monkeypatch: pytest.M
     assert [p.file for p in steps["map"]()] == ["map-poster.pdf", "map-tiles-a4.pdf"]
     with pytest.raises(RuntimeError, match="the cards broke"):
         steps["cards"]()
+
+
+def test_the_setup_chart_lists_every_starting_unit_in_its_hex(kit: tuple[Path, str]) -> None:
+    """Issue 12: the map is printed clean, so the set-up chart says where each unit starts: every
+    set-up unit in a row of its faction's page with its starting hex, and printed there."""
+    from kitgen.loader import load_scenario_map
+    from kitgen.mapping.places import place_hexes
+    from kitgen.model.scenario import name_key
+    from kitgen.products.setupchart import setup_rows
+
+    out, _ = kit
+    scenario, hex_map = load_scenario_map("denikin-1919")
+    hexes = place_hexes(scenario, hex_map)
+    reader = PdfReader(out / "setup-chart-a4.pdf")
+    printed = {page.extract_text().splitlines()[0]: page.extract_text() for page in reader.pages}
+    for faction in scenario.meta.factions:
+        rows = {(row[0], row[2]) for row in setup_rows(scenario, hexes, faction)}
+        units = [u for u in scenario.setup.units if u.faction == faction.id]
+        assert {(hexes[name_key(u.at)], u.name) for u in units} <= rows
+        if units:
+            (text,) = [t for title, t in printed.items() if title.startswith(faction.name)]
+            assert all(u.name in text and hexes[name_key(u.at)] in text for u in units)

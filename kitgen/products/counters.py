@@ -13,10 +13,11 @@ from __future__ import annotations
 import io
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kitgen.model.scenario import name_key
 from kitgen.render.counterstyle import CounterStyle, counter_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.pages import MM, PAPER, PAPER_NAMES, Part, faction_mark, hex_colour, ink_on, new_canvas
@@ -74,28 +75,36 @@ def _chart_rows(rows: list[tuple[int, int]]) -> str:
     return ", ".join(str(a) if a == b else f"{a} to {b}" for a, b in runs)
 
 
-def counters_of(scenario: Scenario, style: CounterStyle | None = None) -> list[Counter]:
+def counters_of(
+    scenario: Scenario, style: CounterStyle | None = None, hexes: Mapping[str, str] | None = None
+) -> list[Counter]:
     """Every counter of the kit, by faction in the scenario's order: the set-up's units, trains
     and ships, then the reinforcement-pile units, the event cards' units and (Makhnovists) the
-    Current Strength Chart's units, each distinct name and stands once."""
+    Current Strength Chart's units, each distinct name and stands once. With `hexes` (place
+    name_key -> hex), a set-up counter's small print is the hex it starts in, for the map is
+    printed clean."""
     st = style or counter_style()
     out: list[Counter] = []
+
+    def start(at: str, fallback: str) -> str:
+        hex_id = (hexes or {}).get(name_key(at))
+        return f"set-up {hex_id}" if hex_id else fallback
 
     def spec(faction: str, u: UnitSpec, note: str, commander: str | None = None) -> Counter:
         return Counter(faction, u.type, u.name, stands_text(u.stands, st), note, commander, tuple(u.flags))
 
     for unit in scenario.setup.units:
-        out.append(spec(unit.faction, unit, unit.id, unit.commander))
+        out.append(spec(unit.faction, unit, start(unit.at, unit.id), unit.commander))
     train_load = f"carries {scenario.transport.train.capacity} pts"
     for train in scenario.setup.trains:
         kind = ("armoured_train", "Armoured Train") if train.armoured else ("rr_train", "Train")
-        out.append(Counter(train.faction, kind[0], kind[1], train_load, train.id))
+        out.append(Counter(train.faction, kind[0], kind[1], train_load, start(train.at, train.id)))
     ship_load = f"carries {scenario.transport.ship.capacity} pts"
     for ship in scenario.setup.ships:
         if ship.gunfire:
-            out.append(Counter(ship.faction, "warship", ship.name, f"gunfire {ship.gunfire}", ship.id))
+            out.append(Counter(ship.faction, "warship", ship.name, f"gunfire {ship.gunfire}", start(ship.at, ship.id)))
         else:
-            out.append(Counter(ship.faction, "transport", ship.name, ship_load, ship.id))
+            out.append(Counter(ship.faction, "transport", ship.name, ship_load, start(ship.at, ship.id)))
     for faction, slips in scenario.cards.piles.items():
         for slip in slips:
             out.extend(spec(faction, u, f"slip {slip.id}") for u in slip.units)
@@ -328,12 +337,14 @@ class Look:
 class Sheets:
     """Draws the counter sheets of one scenario on one paper size."""
 
-    def __init__(self, scenario: Scenario, paper: str, style: CounterStyle) -> None:
+    def __init__(
+        self, scenario: Scenario, paper: str, style: CounterStyle, hexes: Mapping[str, str] | None = None
+    ) -> None:
         self.s = scenario
         self.paper = paper
         self.st = style
         self.factions: dict[str, Faction] = {f.id: f for f in scenario.meta.factions}
-        counters = counters_of(scenario, style)
+        counters = counters_of(scenario, style, hexes)
         self.groups: list[tuple[str, list[Counter]]] = []
         for c in counters:
             if not self.groups or self.groups[-1][0] != c.faction:
@@ -564,9 +575,10 @@ class Sheets:
             c.drawCentredString(cx, y + st.lines.small + (len(lines) - 1 - k) * size * 1.2, line)
 
 
-def build_counters(scenario: Scenario, paper: str) -> list[Part]:
-    """The counter sheets on A4 or US Letter: one part, fronts and backs on alternate pages."""
-    sheets = Sheets(scenario, paper, counter_style())
+def build_counters(scenario: Scenario, paper: str, hexes: Mapping[str, str] | None = None) -> list[Part]:
+    """The counter sheets on A4 or US Letter: one part, fronts and backs on alternate pages;
+    `hexes` gives each set-up counter its starting hex."""
+    sheets = Sheets(scenario, paper, counter_style(), hexes)
     pdf, bookmarks = sheets.pdf()
     count = sum(1 for s in sheets.layout.slots if not sheets.counter(s).spare)
     return [

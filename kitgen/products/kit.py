@@ -33,14 +33,16 @@ def kit_builders(
     from kitgen.products.cards import build_cards
     from kitgen.products.counters import build_counters
     from kitgen.products.forms import build_charts, build_forms
+    from kitgen.products.setupchart import build_setup_chart
 
     hex_ids = place_hexes(scenario, hex_map)
     steps: list[tuple[str, Builder]] = [
         ("rules booklet", lambda: build_booklet(scenario, hex_ids, paper)),
         ("map", lambda: map_parts(scenario, hex_map, paper)),
-        ("counters", lambda: build_counters(scenario, paper)),
+        ("counters", lambda: build_counters(scenario, paper, hex_ids)),
         ("cards", lambda: build_cards(scenario, paper)),
         ("player aids", lambda: build_charts(scenario, paper)),
+        ("set-up chart", lambda: build_setup_chart(scenario, hex_ids, paper)),
         ("forms", lambda: build_forms(scenario, paper)),
     ]
     yield from _in_background(steps) if (_can_fork() if background is None else background) else steps

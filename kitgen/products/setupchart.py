@@ -1,0 +1,82 @@
+"""The set-up chart: where every unit, train, ship and depot starts, faction by faction, with
+the towns each holds and the track that starts wrecked. The printed map is clean, so this
+chart (and the hex on each set-up counter) is where the starting positions are."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+
+from kitgen.model.scenario import Faction, Scenario, name_key
+from kitgen.products.counters import stands_text
+from kitgen.products.forms import Column, Sheet
+from kitgen.render.counterstyle import counter_style
+from kitgen.render.formstyle import form_style
+from kitgen.render.pages import PAPER, Part, new_canvas
+
+COLUMNS = [Column(0.55, "centre"), Column(1.6), Column(2.9), Column(1.6), Column(1.4)]
+HEADER = ["Hex", "Place", "Unit", "Stands", "Commander"]
+
+
+def setup_rows(scenario: Scenario, hexes: Mapping[str, str], faction: Faction) -> list[list[str]]:
+    """The faction's starting units, trains, ships and depots, by hex then as the set-up lists them."""
+    labels = counter_style()
+    setup = scenario.setup
+
+    def hex_of(at: str) -> str:
+        return hexes.get(name_key(at), "off map")
+
+    rows = [
+        [hex_of(u.at), u.at, u.name, stands_text(u.stands, labels), u.commander or ""]
+        for u in setup.units
+        if u.faction == faction.id
+    ]
+    rows += [
+        [hex_of(t.at), t.at, "Armoured train" if t.armoured else "Train", "", ""]
+        for t in setup.trains
+        if t.faction == faction.id
+    ]
+    rows += [
+        [hex_of(x.at), x.at, x.name, f"gunfire {x.gunfire}" if x.gunfire else "transport", ""]
+        for x in setup.ships
+        if x.faction == faction.id
+    ]
+    rows += [[hex_of(d.at), d.at, "Supply depot", "", ""] for d in setup.depots if d.faction == faction.id]
+    return sorted(rows, key=lambda r: r[0])
+
+
+def build_setup_chart(scenario: Scenario, hexes: Mapping[str, str], paper: str) -> list[Part]:
+    """One page per faction that has units at the start."""
+    style = form_style()
+    size = PAPER[paper]
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, size, scenario, "set-up chart")
+    factions = [f for f in scenario.meta.factions if setup_rows(scenario, hexes, f)]
+    bookmarks = []
+    for number, faction in enumerate(factions, start=1):
+        key = f"setup-{faction.id}"
+        c.bookmarkPage(key)
+        c.addOutlineEntry(f"Set-up: {faction.name}", key, level=0)
+        sheet = Sheet(c, style, scenario, size, "Set-up chart")
+        y = sheet.band(faction.name, faction, f"Set-up, {scenario.setup.date}")
+        y = sheet.table(sheet.left, y, sheet.span, COLUMNS, [HEADER], setup_rows(scenario, hexes, faction), wrap=True)
+        held = sorted(t for t, owner in scenario.setup.owners.items() if owner == faction.id)
+        y -= style.gap
+        if held:
+            y = sheet.para(sheet.left, y, sheet.span, ", ".join(held) + ".", lead="Towns held:")
+        if number == 1 and scenario.setup.destroyed_track:
+            wrecked = ", ".join(f"{hexes.get(name_key(p), '?')} ({p})" for p in scenario.setup.destroyed_track)
+            y = sheet.para(sheet.left, y - style.gap, sheet.span, wrecked + ".", lead="Track wrecked at the start:")
+        sheet.finish(y, number, len(factions))
+        bookmarks.append((f"Set-up: {faction.name}", number - 1))
+    c.save()
+    return [
+        Part(
+            file=f"setup-chart-{paper}.pdf",
+            title="Set-up chart",
+            purpose="where every unit, train, ship and depot starts, by faction and hex; the map is printed clean",
+            pdf=buffer.getvalue(),
+            pages=len(factions),
+            bookmarks=tuple(bookmarks),
+        )
+    ]

@@ -4,6 +4,7 @@ exits 1. The positions are read from the replay, so the log fits whatever the sa
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Collection
 from pathlib import Path
@@ -98,18 +99,17 @@ def test_validate_warns_of_each_silent_mistake_at_its_line(mistaken: tuple[Path,
     code, out = warnings_of(folder)
     assert code == 0
     turn7 = [w for w in out if "turn-07.yaml:" in w and ": warning: " in w]
+    assert turn7 and all(re.search(r"turn-07\.yaml:\d+:\d+: warning: ", w) for w in turn7)  # file:line:column
     for what in ("too long", "skips a hex", "not at the unit"):
         unit = expect[what]
         line = line_of(log, unit)
-        assert any(f"turn-07.yaml:{line}: warning:" in w and "void" in w for w in turn7), (what, turn7)
+        assert any(f"turn-07.yaml:{line}:" in w and ": warning:" in w and "void" in w for w in turn7), (what, turn7)
     shkuro = [i for i, text in enumerate(log, 1) if expect["twice"] in text]
-    assert len(shkuro) == 2 and any(
-        f"turn-07.yaml:{shkuro[1]}: warning:" in w and "a second move order" in w for w in turn7
-    )
+    assert len(shkuro) == 2 and any(f"turn-07.yaml:{shkuro[1]}:" in w and "a second move order" in w for w in turn7)
     cargo = line_of(log, "r_train_kharkov")
-    assert any(f"turn-07.yaml:{cargo}: warning:" in w and f"leaves behind {expect['cargo']}" in w for w in turn7)
+    assert any(f"turn-07.yaml:{cargo}:" in w and f"leaves behind {expect['cargo']}" in w for w in turn7)
     slip = line_of(log, expect["slip"])
-    assert any(f"turn-07.yaml:{slip}: warning:" in w and "is waiting to be placed" in w for w in turn7)
+    assert any(f"turn-07.yaml:{slip}:" in w and "is waiting to be placed" in w for w in turn7)
     assert any("no `remove:` says from which units" in w for w in turn7)  # the card's stands never written
     summary = out[-1]
     assert summary.startswith(f"{folder}: ok: 7 turns, ") and summary.split(", ")[1].endswith(

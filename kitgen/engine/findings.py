@@ -17,6 +17,8 @@ class Finding:
 
     file: str
     line: int
+    column: int
+    """Where in the log: the order's own place, or 1:1 for what concerns the log as a whole."""
     turn: int
     code: str
     """order.void, order.held, order.stopped, cargo.left_behind, task.<code>, slips.unplaced, rolls.drawn."""
@@ -24,7 +26,7 @@ class Finding:
     text: str
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
+        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
         return f"{where}: warning: {self.text} ({self.rule})"
 
 
@@ -33,12 +35,20 @@ def findings(record: TurnRecord, file: str) -> list[Finding]:
     state = record.state
     turn = state.turn
     found = [
-        Finding(v.file, v.line, turn, f"order.{v.result}", v.rule, v.explanation)
+        Finding(v.file, v.line, v.column, turn, f"order.{v.result}", v.rule, v.explanation)
         for v in state.verdicts
         if v.result in RESULTS_WARNED
     ]
     found += [
-        Finding(v.file, v.line, turn, "cargo.left_behind", v.rule, f"{v.unit} leaves behind {', '.join(v.left_behind)}")
+        Finding(
+            v.file,
+            v.line,
+            v.column,
+            turn,
+            "cargo.left_behind",
+            v.rule,
+            f"{v.unit} leaves behind {', '.join(v.left_behind)}",
+        )
         for v in state.verdicts
         if v.left_behind
     ]
@@ -49,17 +59,17 @@ def findings(record: TurnRecord, file: str) -> list[Finding]:
             "and no `remove:` says from which units",
             "strength_gap": f"Makhnovist force off its strength row: {task.detail}",
         }.get(task.code, task.detail)
-        found.append(Finding(file, 1, turn, f"task.{task.code}", task.rule, said))
+        found.append(Finding(file, 1, 1, turn, f"task.{task.code}", task.rule, said))
     for note, owed in zip(record.notes, record.breakouts_owed, strict=True):
         text = f"{owed.unit} lost in {owed.hex}, cannot retreat and must break out, and no breakout battle is reported"
-        found.append(Finding(note.file, note.line, turn, "task.breakout_owed", "II.B.1", text))
+        found.append(Finding(note.file, note.line, note.column, turn, "task.breakout_owed", "II.B.1", text))
     for faction, slips in sorted(state.slips.items()):
         if slips:
             text = f"{faction} slips drawn and not placed: {', '.join(slips)}"
-            found.append(Finding(file, 1, turn, "slips.unplaced", "E.3-E.5", text))
+            found.append(Finding(file, 1, 1, turn, "slips.unplaced", "E.3-E.5", text))
     drawn = [r.purpose for r in state.rolls if r.source == "drawn"]
     if drawn:
         more = f" and {len(drawn) - 3} more" if len(drawn) > 3 else ""
         text = f"{len(drawn)} rolls drawn from the campaign's dice, not given in the log: {'; '.join(drawn[:3])}{more}"
-        found.append(Finding(file, 1, turn, "rolls.drawn", "dice", text))
+        found.append(Finding(file, 1, 1, turn, "rolls.drawn", "dice", text))
     return found

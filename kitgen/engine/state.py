@@ -139,6 +139,8 @@ class Verdict:
     """Units a rail or sea order named that did not embark (not there, moved, or held)."""
     load: Load | None = None
     """C.1, D.3: points per stand kind and the total against the carrier's capacity."""
+    column: int = 0
+    """Where the order stands in its log, with `line` (0 for a log built in code)."""
 
     def text(self) -> str:
         """As the issue writes it: `turns/turn-04.yaml:17: 2nd Kornilov Regt (cavalry, 4 MP): path

@@ -85,7 +85,7 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
     file = located.name
     for faction in sorted(log.disband):
         for i, unit_id in enumerate(log.disband[faction]):
-            line, _ = located.position(("disband", faction, i))
+            line, column = located.position(("disband", faction, i))
             unit = next((u for u in units if u.id == unit_id), None)
             if unit is None:
                 result: Result
@@ -96,12 +96,14 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
             else:
                 said, result = f"disband {unit.name} (E.6)", "done"
                 units = [u for u in units if u.id != unit_id]
-            verdicts.append(Verdict(file, line, faction, unit_id, "disband", result, said, "E.6", kind="disband"))
+            verdicts.append(
+                Verdict(file, line, faction, unit_id, "disband", result, said, "E.6", kind="disband", column=column)
+            )
     taken = {u.id for u in units}
     arrived: list[Arrival] = []
     for faction, orders in log.place.items():
         for i, order in enumerate(orders):
-            line, _ = located.position(("place", faction, i))
+            line, column = located.position(("place", faction, i))
             current = replace(state, units=tuple(units))
             if order.slip == STRENGTH:
                 why, new = _strength(campaign, current, faction, order)
@@ -124,6 +126,7 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
                         f"place {order.slip}: {why}: void",
                         rule,
                         kind="place",
+                        column=column,
                     )
                 )
                 continue
@@ -142,7 +145,9 @@ def place(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, 
                 )
             what = ", ".join(named) or "replacements"
             text = f"place {order.slip}: {what}" + (f" in {order.at}" if new else "")
-            verdicts.append(Verdict(file, line, faction, order.slip, "place", "done", text, rule, kind="place"))
+            verdicts.append(
+                Verdict(file, line, faction, order.slip, "place", "done", text, rule, kind="place", column=column)
+            )
     for faction, ids in sorted(pending.items()):
         if ids:
             notes.append(f"E.3-E.5 {faction}: slips waiting to be placed: {', '.join(ids)}")

@@ -112,7 +112,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     kinds.append(StandLoss(kind, lost, routed, result.permanent, back, result.routed_lost))
                 if back:
                     returning.append((unit.id, kind, back))
-            line, _ = located.position(where)
+            line, column = located.position(where)
             back_total = sum(n for who, _, n in returning if who == unit.id) - sum(
                 n for who, _, n in state.returning if who == unit.id
             )
@@ -174,7 +174,18 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                         returning = [r for r in returning if r[0] != unit.id]  # captured with the unit
                         text = f"{unit.name}, loser: cannot retreat and surrenders, all its stands lost (II.B.1)"
             verdicts.append(
-                Verdict(file, line, unit.faction, unit.id, f"battle {battle.hex}", "done", text, "II.B", kind="battle")
+                Verdict(
+                    file,
+                    line,
+                    unit.faction,
+                    unit.id,
+                    f"battle {battle.hex}",
+                    "done",
+                    text,
+                    "II.B",
+                    kind="battle",
+                    column=column,
+                )
             )
             deserted = sum(x.deserted for x in kinds)
             permanent = sum(x.permanent for x in kinds)

@@ -64,14 +64,24 @@ def partisans(
                 met.append(PartisanContact(faction, hex_id, "fight", "fight"))
                 notes.append(f"II.D.1 {faction} in {hex_id}: the log chooses neither evade nor ambush: they fight")
             elif choice == "ambush" and moved:  # II.D.2: "not having moved in that same turn"
-                line = located.position(("partisans", index))[0]
+                line, column = located.position(("partisans", index))
                 names = ", ".join(u.name for u in moved)
                 why = (
                     f"{faction} partisans in {hex_id}: ambush: {names} moved this turn, and only partisans "
                     "who had not moved may ambush: void, II.D.2; they fight"
                 )
                 verdicts.append(
-                    Verdict(located.name, line, faction, moved[0].id, f"ambush {hex_id}", "void", why, "II.D.2")
+                    Verdict(
+                        located.name,
+                        line,
+                        faction,
+                        moved[0].id,
+                        f"ambush {hex_id}",
+                        "void",
+                        why,
+                        "II.D.2",
+                        column=column,
+                    )
                 )
                 met.append(PartisanContact(faction, hex_id, "fight", "fight"))
                 notes.append(f"II.D.2 {faction} in {hex_id}: moved this turn, so no ambush: they fight")

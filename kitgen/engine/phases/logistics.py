@@ -97,7 +97,7 @@ def resupply(
     file = located.name
     for faction, orders in log.resupply.items():
         for i, order in enumerate(orders):
-            line, _ = located.position(("resupply", faction, i))
+            line, column = located.position(("resupply", faction, i))
             unit = units.get(order.unit)
             if unit is None:
                 verdicts.append(
@@ -111,6 +111,7 @@ def resupply(
                         f"{order.unit} is gone: void",
                         "B.5",
                         kind="resupply",
+                        column=column,
                     )
                 )
                 continue
@@ -145,7 +146,9 @@ def resupply(
             if result == "done":
                 units[unit.id] = replace(unit, ammo=full_loads(rules, unit.stands))
             text = f"{unit.name}: resupply: {why}"
-            verdicts.append(Verdict(file, line, faction, unit.id, "resupply", result, text, rule, kind="resupply"))
+            verdicts.append(
+                Verdict(file, line, faction, unit.id, "resupply", result, text, rule, kind="resupply", column=column)
+            )
     return replace(
         state,
         units=tuple(units[u.id] for u in state.units),

@@ -32,12 +32,14 @@ def pontoon_work(
     file = located.name
     for faction, orders in log.pontoons.items():
         for i, order in enumerate(orders):
-            line, _ = located.position(("pontoons", faction, i))
+            line, column = located.position(("pontoons", faction, i))
             unit = units.get(order.unit)
             work = f"emplace {'-'.join(order.emplace)}" if order.emplace else "pick up"
             if unit is None:
                 gone = f"{order.unit}: {work}: no longer on the map: void"
-                verdicts.append(Verdict(file, line, faction, order.unit, work, "void", gone, "A.1", kind="pontoon"))
+                verdicts.append(
+                    Verdict(file, line, faction, order.unit, work, "void", gone, "A.1", kind="pontoon", column=column)
+                )
                 continue
             own = next((p for p in bridges if p["unit"] == unit.id), None)
             why: str | None = None
@@ -53,6 +55,7 @@ def pontoon_work(
                         f"{unit.name}: {work}: {halted[unit.id]}",
                         "II.C",
                         kind="pontoon",
+                        column=column,
                     )
                 )
                 continue
@@ -92,6 +95,7 @@ def pontoon_work(
                         f"{unit.name}: {work}: {why}: void, A.1",
                         "A.1",
                         kind="pontoon",
+                        column=column,
                     )
                 )
                 continue
@@ -102,7 +106,9 @@ def pontoon_work(
                 bridges = [p for p in bridges if p["unit"] != unit.id]
                 text = f"{unit.name}: picks up its pontoon"
             units[unit.id] = replace(unit, moved=True)
-            verdicts.append(Verdict(file, line, faction, unit.id, work, "done", text, "A.1", kind="pontoon"))
+            verdicts.append(
+                Verdict(file, line, faction, unit.id, work, "done", text, "A.1", kind="pontoon", column=column)
+            )
     return replace(
         state,
         units=tuple(units[u.id] for u in state.units),

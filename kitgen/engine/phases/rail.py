@@ -27,7 +27,7 @@ def rail_moves(
     file = located.name
     for faction, orders in log.rail.items():
         for i, order in enumerate(orders):
-            line, _ = located.position(("rail", faction, i))
+            line, column = located.position(("rail", faction, i))
             route = "-".join(order.path)
             result, why, rule, aboard, numbers = _judge_rail(
                 campaign, board, state, order, trains, units, halted, moved_trains
@@ -47,6 +47,7 @@ def rail_moves(
                     start=start,
                     end=order.path[-1] if result == "done" else start,
                     **numbers,
+                    column=column,
                 )
             )
             if result == "done":

@@ -37,7 +37,7 @@ def sea_moves(
     moved: set[str] = set()
     for faction, orders in log.sea.items():
         for i, order in enumerate(orders):
-            line, _ = located.position(("sea", faction, i))
+            line, column = located.position(("sea", faction, i))
             ship = ships.get(order.ship)
             if ship is None or ship["faction"] != faction:
                 at = ("sea", faction, i, "ship")
@@ -80,7 +80,9 @@ def sea_moves(
             numbers = {"kind": "sea", "start": at, "end": ship["hex"], "allowance": most}
             if result == "done":
                 numbers |= {"spent": hexes, "left": max(0, most - hexes), "left_behind": tuple(left), "load": cargo}
-            verdicts.append(Verdict(file, line, faction, order.ship, f"sea {route}", result, text, rule, **numbers))
+            verdicts.append(
+                Verdict(file, line, faction, order.ship, f"sea {route}", result, text, rule, **numbers, column=column)
+            )
     return replace(
         state,
         units=tuple(units[u.id] for u in state.units),
@@ -98,11 +100,15 @@ def ships_lost(state: CampaignState, log: TurnLog, located: LogSource) -> Campai
     gone: set[str] = set()
     for i, ship_id in enumerate(log.ships_lost):
         ship = next(x for x in state.ships if x["id"] == ship_id)  # the log check knows it
-        line, _ = located.position(("ships_lost", i))
+        line, column = located.position(("ships_lost", i))
         crew = [u.id for u in state.units if u.aboard == ship_id]
         gone |= set(crew)
         text = f"ship {ship['name']} lost in {ship['hex']}" + (f", with {', '.join(crew)} aboard" if crew else "")
-        verdicts.append(Verdict(located.name, line, ship["faction"], ship_id, "lost", "done", text, "D.1", kind="sea"))
+        verdicts.append(
+            Verdict(
+                located.name, line, ship["faction"], ship_id, "lost", "done", text, "D.1", kind="sea", column=column
+            )
+        )
     return replace(
         state,
         units=tuple(u for u in state.units if u.id not in gone),

@@ -28,11 +28,13 @@ def track_work(
     file = located.name
     for faction, orders in log.track.items():
         for i, order in enumerate(orders):
-            line, _ = located.position(("track", faction, i))
+            line, column = located.position(("track", faction, i))
             unit = units.get(order.unit)
             if unit is None:  # surrendered or broken down earlier this turn
                 gone = f"{order.unit} is no longer on the map: void"
-                verdicts.append(Verdict(file, line, faction, order.unit, "track", "void", gone, "C.2", kind="track"))
+                verdicts.append(
+                    Verdict(file, line, faction, order.unit, "track", "void", gone, "C.2", kind="track", column=column)
+                )
                 continue
             stands = sum(unit.stands.values())
             label = f"{unit.name} ({unit.type}, {stands} stands)"
@@ -49,6 +51,7 @@ def track_work(
                         f"{label}: {work}: {halted[unit.id]}",
                         "II.C",
                         kind="track",
+                        column=column,
                     )
                 )
                 continue
@@ -78,6 +81,7 @@ def track_work(
                             f"{label}: wreck {order.wreck}: {why}: void, C.2",
                             "C.2",
                             kind="track",
+                            column=column,
                         )
                     )
                 else:
@@ -93,6 +97,7 @@ def track_work(
                             f"{label}: wrecks the track in {order.wreck}",
                             "C.2",
                             kind="track",
+                            column=column,
                         )
                     )
             if order.repair:
@@ -125,6 +130,7 @@ def track_work(
                             f"{label}: repair {route}: {why}: void, C.2",
                             "C.2",
                             kind="track",
+                            column=column,
                         )
                     )
                 else:
@@ -141,6 +147,7 @@ def track_work(
                             f"{label}: repairs the track in {route}",
                             "C.2",
                             kind="track",
+                            column=column,
                         )
                     )
     return replace(

@@ -96,9 +96,11 @@ def test_II_D1_partisans_fight_unless_the_log_says_they_evade() -> None:
     try to evade the fight"; RULES-NOTES: "evading is the partisans' choice and is written in the
     log; partisans who do not try to evade fight ... Neither is assumed." No choice: no roll, a battle."""
     record = raid(dice=obeys("w_cav"))
-    assert not any(r.purpose.startswith("II.D") for r in record.rolls)
+    (met,) = record.state.partisan_contacts
+    assert (met.choice, met.outcome, met.roll) == ("fight", "fight", None)
     assert "0201" in record.contacts and not record.state.evaded
-    assert "II.D.1 makhnovists in 0201: the log chooses neither evade nor ambush: they fight" in record.umpire
+    (met,) = record.state.partisan_contacts
+    assert (met.hex, met.choice, met.outcome, met.roll) == ("0201", "fight", "fight", None)
 
 
 def test_II_D1_partisans_who_choose_to_evade_roll_for_it() -> None:
@@ -110,13 +112,16 @@ def test_II_D1_partisans_who_choose_to_evade_roll_for_it() -> None:
     ]
     record = raid(partisans=[{"hex": "0201", "faction": "makhnovists", "choice": "evade"}], dice=obeys("w_cav") + rolls)
     assert ("0201", "makhnovists") in record.state.evaded and "0201" not in record.contacts
-    assert "II.D.1 makhnovists in 0201 evade (5+0 against 3): no battle" in record.umpire
+    (met,) = record.state.partisan_contacts
+    assert (met.choice, met.outcome, met.roll, met.total, met.enemy_roll) == ("evade", "evaded", 5, 5, 3)
 
 
 def test_II_D1_partisans_who_choose_to_fight_roll_nothing() -> None:
     """II.D.1: "they can choose": a fight written in the log needs no roll."""
     record = raid(partisans=[{"hex": "0201", "faction": "makhnovists", "choice": "fight"}], dice=obeys("w_cav"))
-    assert not any(r.purpose.startswith("II.D") for r in record.rolls) and "0201" in record.contacts
+    (met,) = record.state.partisan_contacts
+    assert (met.choice, met.outcome, met.roll) == ("fight", "fight", None) and "0201" in record.contacts
+    assert [r.purpose for r in record.rolls if r.dice == "D6"] == ["II.A event roll, turn 1"]  # the event roll alone
 
 
 def test_II_D2_an_ambush_by_partisans_who_had_not_moved_is_rolled() -> None:
@@ -126,7 +131,8 @@ def test_II_D2_an_ambush_by_partisans_who_had_not_moved_is_rolled() -> None:
     record = raid(
         partisans=[{"hex": "0201", "faction": "makhnovists", "choice": "ambush"}], dice=[*obeys("w_cav"), ambush]
     )
-    assert any(n.startswith("II.D.2 makhnovists in 0201: 6+0: springs the ambush") for n in record.umpire)
+    (met,) = record.state.partisan_contacts
+    assert (met.choice, met.outcome, met.roll, met.total) == ("ambush", "sprung", 6, 6)
     assert "0201" in record.contacts  # the battle follows, the partisans placed around the enemy
 
 
@@ -144,7 +150,8 @@ def test_II_D2_an_ambush_by_partisans_who_moved_is_void() -> None:
     ambush = next(v for v in record.verdicts if v.order == "ambush 0201")
     assert (ambush.result, ambush.rule, ambush.unit) == ("void", "II.D.2", "m_band")
     assert "M Band moved this turn, and only partisans who had not moved may ambush: void" in ambush.explanation
-    assert not any(r.purpose.startswith("II.D") for r in record.rolls)
+    (met,) = record.state.partisan_contacts
+    assert (met.choice, met.outcome, met.roll) == ("fight", "fight", None)
     assert "0201" in record.contacts and not record.state.evaded
 
 

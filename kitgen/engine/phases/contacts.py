@@ -63,6 +63,8 @@ def partisans(
             if index is None:
                 met.append(PartisanContact(faction, hex_id, "fight", "fight"))
                 notes.append(f"II.D.1 {faction} in {hex_id}: the log chooses neither evade nor ambush: they fight")
+            elif choice == "fight":  # the log's choice: no roll
+                met.append(PartisanContact(faction, hex_id, "fight", "fight"))
             elif choice == "ambush" and moved:  # II.D.2: "not having moved in that same turn"
                 line, column = located.position(("partisans", index))
                 names = ", ".join(u.name for u in moved)

@@ -149,6 +149,8 @@ def _names(table: str, entries: Iterable[Any]) -> Iterable[tuple[Loc, str]]:
         yield (table, i, "name"), e.name
         if e.seed_name and name_key(e.seed_name) != name_key(e.name):
             yield (table, i, "seed_name"), e.seed_name
+        if getattr(e, "name_1919", None):
+            yield (table, i, "name_1919"), e.name_1919
         for j, alias in enumerate(getattr(e, "aliases", [])):
             yield (table, i, "aliases", j), alias
 

@@ -55,6 +55,8 @@ class Town(Model):
 
     name: Text
     seed_name: Text | None = None
+    name_1919: Text | None = None
+    """The town's name in 1919, where the rules use a later one: the map prints both."""
     aliases: list[Text] = []
     lat: Latitude
     lon: Longitude
@@ -62,7 +64,13 @@ class Town(Model):
     vp: dict[str, VP]
 
     def names(self) -> list[str]:
-        return [self.name] + ([self.seed_name] if self.seed_name else []) + list(self.aliases)
+        spelt = [self.seed_name, self.name_1919]
+        return [self.name] + [n for n in spelt if n] + list(self.aliases)
+
+    @property
+    def shown_name(self) -> str:
+        """The name the map prints first: the 1919 one."""
+        return self.name_1919 or self.name
 
 
 class TownTable(Model):

@@ -4,7 +4,8 @@ Every game feature is drawn from the board the engine plays on: towns at their h
 rail and roads as lines through the centres of the hexes they link, rivers as chains of
 hexsides, bridges and ferries on their hexsides. Real geography is background art only (the
 sea tint and the coast line), and `drawn` records each feature as it is painted, so a test can
-hold the drawing to the board.
+hold the drawing to the board. Town and place names are placed round their symbols where they
+cover least (`kitgen.render.labels`); a hex id under a name is left out.
 
 `MapArt` works out every shape once, in page points at the poster's true scale with the
 map frame's bottom-left corner at (0, 0); `draw` paints it on any reportlab canvas, so the
@@ -16,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, TypeVar
 
 import numpy as np
@@ -31,11 +33,15 @@ from kitgen.mapping.places import place_hexes
 from kitgen.mapping.projection import MapProjection
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts, text_width
+from kitgen.render.labels import Box, Obstacles, Placed, Want, place_labels
 from kitgen.render.style import MapStyle
 
 Canvas = Any  # reportlab.pdfgen.canvas.Canvas, imported lazily
 Node = TypeVar("Node", str, tuple[float, float])
 Points = npt.NDArray[np.float64]
+
+ASCENT, DESCENT = 0.76, 0.24
+"""Of the kit's sans, as fractions of the type size (Vera: 760 and 240 per 1000)."""
 
 
 def hex_colour(value: str) -> tuple[float, float, float]:
@@ -51,6 +57,9 @@ def readable_on(fill: str) -> str:
 @dataclass(frozen=True)
 class TownMark:
     name: str
+    """As the rules spell it."""
+    shown: str
+    """As the map prints it first: the 1919 name (the rules' name goes beneath where it differs)."""
     x: float
     y: float
     vp: tuple[tuple[str, int | None], ...]
@@ -70,6 +79,27 @@ class Drawn:
     sea_sides: set[frozenset[str]] = field(default_factory=set)
     towns: set[tuple[str, str]] = field(default_factory=set)
     """(hex, town)."""
+    labels: list[tuple[str, Box]] = field(default_factory=list)
+    """(label, its box): a town hex's label is keyed by its towns, a place's by its name."""
+    symbols: list[tuple[str, Box]] = field(default_factory=list)
+    """(label it belongs to, box) of each town marker, port anchor and place square."""
+    hex_ids: list[tuple[str, Box]] = field(default_factory=list)
+    """(hex, box) of each hex id printed; one a label covers is left out."""
+    leaders: list[tuple[str, tuple[tuple[float, float], tuple[float, float]]]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a label block: a name, or (with `vp`) a town's row of VP boxes. Sizes in
+    points, its halo included; `gap` is the space above it."""
+
+    text: str
+    font: str
+    size: float
+    width: float
+    height: float
+    gap: float = 0.0
+    vp: tuple[tuple[str, int | None], ...] = ()
 
 
 class MapArt:
@@ -134,7 +164,8 @@ class MapArt:
                 continue
             x, y = self.centres[hx.id]  # the board's town is its hex: the symbol sits at the centre
             vp = tuple((f, town.vp.get(f)) for f in scoring)
-            marks.setdefault(hx.id, []).append(TownMark(town.name, float(x), float(y), vp, town.port))
+            mark = TownMark(town.name, town.shown_name, float(x), float(y), vp, town.port)
+            marks.setdefault(hx.id, []).append(mark)
         return marks
 
     # --- drawing -------------------------------------------------------------------------
@@ -362,15 +393,29 @@ class MapArt:
         c.drawCentredString(x, y - 1.8 * u, str(units))
         c.restoreState()
 
-    def _hex_ids(self, c: Canvas) -> None:
+    def hex_id_spots(self) -> list[tuple[str, float, float, Box]]:
+        """(hex, x, baseline, box) of each hex id: at the top of the hex, or of the part of it
+        the frame leaves."""
         size = self.style.fonts.hex_id
         half = text_width("0000", SANS, size) / 2 + 1.0
+        spots = []
         for h in self.map.hexes:
             x, y = self.centres[h.id]
-            # at the top of the hex, or of the part of it the frame leaves
             top = min(y + self.hex_pt / 2, self.height)
             x = min(max(x, half), self.width - half)
-            self.halo_text(c, h.id, x, top - size - 1.2, SANS, size, self.style.colours.hex_id, halo=0.9)
+            base = top - size - 1.2
+            w = text_width(h.id, SANS, size) / 2 + 0.45  # the halo is 0.9 wide
+            box = (float(x - w), float(base - 0.45), float(x + w), float(base + ASCENT * size + 0.45))
+            spots.append((h.id, float(x), float(base), box))
+        return spots
+
+    def _hex_ids(self, c: Canvas) -> None:
+        size = self.style.fonts.hex_id
+        hidden = self.covered_hex_ids
+        for hex_id, x, base, box in self.hex_id_spots():
+            if hex_id not in hidden:
+                self.halo_text(c, hex_id, x, base, SANS, size, self.style.colours.hex_id, halo=0.9)
+                self.drawn.hex_ids.append((hex_id, box))
 
     def unit_square(self, c: Canvas, faction: str, x0: float, y0: float, size: float) -> None:
         """A unit where it starts: a square in its faction's colour with the faction's mark."""
@@ -422,20 +467,173 @@ class MapArt:
         c.setDash()
 
     def _town_marks(self, c: Canvas) -> None:
-        """Each town hex's symbol at the hex's centre, sized by its best VP; where towns share a
-        hex, one symbol and their names stacked under it, each with its VP."""
-        u = self.hex_pt / 72.0
+        """Each town hex's symbol at the hex's centre, sized by its best VP, and its label where
+        it was placed; where towns share a hex, one symbol and their names stacked in one block,
+        each with its VP."""
+        keys = self.town_keys()
         for hex_id in sorted(self.towns):
             marks = self.towns[hex_id]
-            best = max((v or 0) for m in marks for _, v in m.vp)
             owner = next((self.owners[m.name] for m in marks if m.name in self.owners), None)
             x, y = self.centres[hex_id]
-            radius = self.town_marker(c, x, y, best, owner)
-            if any(m.port for m in marks):
-                self.anchor(c, x + radius + 5.5 * u, y + 1.5 * u)
-            for k, mark in enumerate(marks):
-                self._label(c, mark, radius, row=k)
+            self.town_marker(c, x, y, self.best_vp(hex_id), owner)
+            radius, anchor = self.town_symbol(hex_id)
+            self.drawn.symbols.append((keys[hex_id], (x - radius, y - radius, x + radius, y + radius)))
+            if anchor is not None:
+                self.anchor(c, x + radius + 5.5 * self.hex_pt / 72.0, y + 1.5 * self.hex_pt / 72.0)
+                self.drawn.symbols.append((keys[hex_id], anchor))
+            self._block(c, keys[hex_id], self.town_rows(hex_id))
+            for mark in marks:
                 self.drawn.towns.add((hex_id, mark.name))
+
+    def town_keys(self) -> dict[str, str]:
+        """Town hex -> its label's key: its towns' names as the rules spell them."""
+        return {h: " + ".join(m.name for m in marks) for h, marks in self.towns.items()}
+
+    def best_vp(self, hex_id: str) -> int:
+        return max((v or 0) for m in self.towns[hex_id] for _, v in m.vp)
+
+    def town_symbol(self, hex_id: str) -> tuple[float, Box | None]:
+        """The marker's half-size (its edge line included) and the port anchor's box, if any."""
+        u = self.hex_pt / 72.0
+        x, y = (float(v) for v in self.centres[hex_id])
+        radius = (2.4 + 0.55 * min(self.best_vp(hex_id), 6)) * u
+        if not any(m.port for m in self.towns[hex_id]):
+            return radius + 0.4 * u, None
+        ax, ay = x + radius + 5.5 * u, y + 1.5 * u
+        return radius + 0.4 * u, (ax - 3.7 * u, ay - 6.1 * u, ax + 3.7 * u, ay + 5.1 * u)
+
+    def text_row(self, text: str, font: str, size: float, gap: float = 0.0) -> Row:
+        pad = 0.14 * size  # the halo
+        return Row(text, font, size, text_width(text, font, size) + 2 * pad, size + 2 * pad, gap)
+
+    def town_rows(self, hex_id: str) -> list[Row]:
+        """A town hex's label, top to bottom: for each town its 1919 name, the rules' name in
+        small type where it differs, and its VP boxes; then any named place in the hex."""
+        u = self.hex_pt / 72.0
+        size, box = self.style.fonts.town, self.style.fonts.vp + 2.4 * u
+        rows = []
+        for k, mark in enumerate(self.towns[hex_id]):
+            font = SANS_BOLD if max((v or 0) for _, v in mark.vp) >= 3 else SANS
+            rows.append(self.text_row(mark.shown, font, size, gap=1.6 * u if k else 0.0))
+            if name_key(mark.shown) != name_key(mark.name):
+                rows.append(self.text_row(mark.name, SANS, size * 0.72, gap=-0.6 * u))
+            rows.append(
+                Row("", SANS_BOLD, self.style.fonts.vp, len(mark.vp) * box + 0.4 * u, box + 0.4 * u, -1.0 * u, mark.vp)
+            )
+        for name in self.places_in_town_hexes().get(hex_id, []):
+            rows.append(self.text_row(name, SANS_ITALIC, size * 0.85, gap=0.8 * u))
+        return rows
+
+    def place_rows(self, name: str) -> list[Row]:
+        return [self.text_row(name, SANS_ITALIC, self.style.fonts.town * 0.85)]
+
+    @cached_property
+    def label_spots(self) -> dict[str, Placed]:
+        """Where each label goes, worked out once (geometry only, so every tile agrees): town
+        hexes first, the most valuable first, then the named places."""
+        u = self.hex_pt / 72.0
+        keys = self.town_keys()
+        wants, symbols = [], []
+        for hex_id in sorted(self.towns, key=lambda h: (-self.best_vp(h), -len(self.towns[h]), h)):
+            x, y = (float(v) for v in self.centres[hex_id])
+            radius, anchor = self.town_symbol(hex_id)
+            around = (x - radius, y - radius, x + radius, y + radius)
+            symbols.append(around)
+            if anchor is not None:
+                symbols.append(anchor)
+                around = (
+                    min(around[0], anchor[0]),
+                    min(around[1], anchor[1]),
+                    max(around[2], anchor[2]),
+                    max(around[3], anchor[3]),
+                )
+            rows = self.town_rows(hex_id)
+            wants.append(
+                Want(
+                    keys[hex_id], max(r.width for r in rows), sum(r.height + r.gap for r in rows), x, y, around, radius
+                )
+            )
+        for name, x, y in self.place_labels():
+            half = 1.9 * u
+            around = (x - half, y - half, x + half, y + half)
+            symbols.append(around)
+            rows = self.place_rows(name)
+            wants.append(
+                Want(name, max(r.width for r in rows), sum(r.height + r.gap for r in rows), x, y, around, half)
+            )
+        placed = place_labels(
+            wants,
+            self.label_obstacles(),
+            frame=(0.0, 0.0, self.width, self.height),
+            symbols=symbols,
+            gap=1.2 * u,
+            step=5.0 * u,
+            pad=0.8 * u,
+            leader_cost=50.0,
+        )
+        return {p.key: p for p in placed}
+
+    def label_obstacles(self) -> Obstacles:
+        """What a name should not cover, and what covering it costs: a hex id (left out, then)
+        by its area; rail, rivers, open water, roads and the coast by the length crossed."""
+        u = self.hex_pt / 72.0
+        found = Obstacles()
+        found.add_boxes([box for _, _, _, box in self.hex_id_spots()], 2.0)
+        found.add_lines(self.link_lines(self.board.rail), 4.0)
+        found.add_lines(self.link_lines(self.board.roads), 2.0)
+        for river_class, price in (("major", 6.0), ("crossable", 4.0)):
+            sides = sorted(sorted(pair) for pair, x in self.board.sides.items() if x.river_class == river_class)
+            found.add_lines([self.hexside(a, b) for a, b in sides], price)
+        sea = sorted(sorted(pair) for pair, x in self.board.sides.items() if x.sea and not x.bridge)
+        found.add_lines([self.hexside(a, b) for a, b in sea], 3.0)
+        found.add_lines(_lines(self.coastline), 1.5)
+        marks = []
+        for pair, side in self.board.sides.items():
+            if side.bridge and (side.river_class or side.sea) or pair in self.board.ferries:
+                x, y = self.hexside(*sorted(pair)).mean(axis=0)
+                marks.append((x - 5 * u, y - 5 * u, x + 5 * u, y + 5 * u))
+        found.add_boxes(sorted(marks), 10.0)
+        found.add_shapes([shape for _, _, shape in self.river_name_spots], 10.0)
+        return found
+
+    @cached_property
+    def covered_hex_ids(self) -> set[str]:
+        """The hex ids a label covers: left out, so nothing is printed over them."""
+        spots = self.hex_id_spots()
+        labels = [p.box for p in self.label_spots.values()]
+        if not labels or not spots:
+            return set()
+        ids = shapely.box(*np.array([box for _, _, _, box in spots]).T)
+        boxes = shapely.box(*np.array(labels).T)
+        i, j = shapely.STRtree(boxes).query(ids, predicate="intersects")
+        shared = shapely.area(shapely.intersection(ids[i], boxes[j])) > 1e-6
+        return {spots[k][0] for k in i[shared].tolist()}
+
+    def _block(self, c: Canvas, key: str, rows: list[Row]) -> None:
+        """A label's rows in the box placed for it: centred above or below the symbol, ranged
+        towards it beside it; and its leader line, if it stands off."""
+        spot = self.label_spots[key]
+        x0, _, x1, top = spot.box
+        for row in rows:
+            top -= row.gap
+            if spot.side.endswith("right"):
+                cx = x0 + row.width / 2
+            elif spot.side.endswith("left"):
+                cx = x1 - row.width / 2
+            else:
+                cx = (x0 + x1) / 2
+            if row.vp:
+                self.vp_boxes(c, cx, top - row.height + 0.2 * self.hex_pt / 72.0, list(row.vp))
+            else:
+                base = top - 0.14 * row.size - ASCENT * row.size
+                self.halo_text(c, row.text, cx, base, row.font, row.size, self.style.colours.town)
+            top -= row.height
+        if spot.leader is not None:
+            self.stroke(c, self.style.colours.town, 0.5 * self.hex_pt / 72.0)
+            c.setLineCap(1)
+            c.line(*spot.leader[0], *spot.leader[1])
+            self.drawn.leaders.append((key, spot.leader))
+        self.drawn.labels.append((key, spot.box))
 
     def named_places(self) -> list[tuple[str, float, float]]:
         """(name, x, y) of the stations and places the set-up or a card names that are not towns
@@ -465,13 +663,28 @@ class MapArt:
         c.rect(x - 1.6 * u, y - 1.6 * u, 3.2 * u, 3.2 * u, stroke=1, fill=1)
         c.restoreState()
 
+    def place_labels(self) -> list[tuple[str, float, float]]:
+        """The named places with a square of their own: those not in a town's hex (one that is
+        is named in the town's label, under its towns)."""
+        town_hexes = {(float(x), float(y)) for h in self.towns for x, y in [self.centres[h]]}
+        return [(name, x, y) for name, x, y in self.named_places() if (x, y) not in town_hexes]
+
+    def places_in_town_hexes(self) -> dict[str, list[str]]:
+        at = {(float(self.centres[h][0]), float(self.centres[h][1])): h for h in self.towns}
+        found: dict[str, list[str]] = {}
+        for name, x, y in self.named_places():
+            if (x, y) in at:
+                found.setdefault(at[x, y], []).append(name)
+        return found
+
     def _places(self, c: Canvas) -> None:
         """Named places that are not towns: a small square and the name in italics."""
         u = self.hex_pt / 72.0
-        size = self.style.fonts.town * 0.85
-        for name, x, y in self.named_places():
+        for name, x, y in self.place_labels():
             self.place_marker(c, x, y)
-            self.halo_text(c, name, x, y - size - 2.2 * u, SANS_ITALIC, size, self.style.colours.town)
+            half = 1.6 * u + 0.3 * u
+            self.drawn.symbols.append((name, (x - half, y - half, x + half, y + half)))
+            self._block(c, name, self.place_rows(name))
 
     def town_marker(self, c: Canvas, cx: float, cy: float, best_vp: int, owner: str | None = None) -> float:
         """A dot for a town, a square for a city (3 VP or more), sized by value; returns its radius.
@@ -508,17 +721,6 @@ class MapArt:
             text = "\u2013" if value is None else str(value)
             c.drawCentredString(x + box / 2, y + (box - self.style.fonts.vp * 0.72) / 2, text)
             x += box
-
-    def _label(self, c: Canvas, mark: TownMark, radius: float, *, row: int = 0) -> None:
-        """Name and VP boxes under the marker; a second town of the hex stacks under the first."""
-        u = self.hex_pt / 72.0
-        size, box = self.style.fonts.town, self.style.fonts.vp + 2.4 * u
-        font = SANS_BOLD if max((v or 0) for _, v in mark.vp) >= 3 else SANS
-        step = size + box + 2.4 * u
-        name_y = mark.y - radius - size - 0.5 * u - row * step
-        boxes_y = name_y - box - 1.2 * u
-        self.halo_text(c, mark.name, mark.x, name_y, font, size, self.style.colours.town)
-        self.vp_boxes(c, mark.x, boxes_y, list(mark.vp))
 
     def halo_text(
         self, c: Canvas, text: str, cx: float, y: float, font: str, size: float, colour: str, *, halo: float = 0.0
@@ -588,8 +790,18 @@ class MapArt:
             c.restoreState()
 
     def _river_names(self, c: Canvas) -> None:
-        """Each river's name along its hexsides: once on every stretch of 4 sides or more, and
-        again every 12 sides along a long one."""
+        for name, piece, _ in self.river_name_spots:
+            draw_label_along(c, name, piece, self.style.fonts.river, self.style.colours.river)
+
+    @cached_property
+    def river_name_spots(self) -> list[tuple[str, Points, shapely.Polygon]]:
+        """(river, stretch of hexsides, the name's outline) of each river name: once on every
+        stretch of 4 sides or more, and again every 12 sides along a long one."""
+        size = self.style.fonts.river
+        return [(name, piece, label_along_shape(name, piece, size)) for name, piece in self._river_name_pieces()]
+
+    def _river_name_pieces(self) -> list[tuple[str, Points]]:
+        found = []
         by_river: dict[str, list[frozenset[str]]] = {}
         for pair, side in self.board.sides.items():
             if side.river and side.river_class:
@@ -603,8 +815,8 @@ class MapArt:
                 if sides < 4:
                     continue
                 for start in range(0, max(sides - 3, 1), 12):
-                    piece = line[start : min(start + 5, len(line))]
-                    draw_label_along(c, name, piece, self.style.fonts.river, self.style.colours.river)
+                    found.append((name, line[start : min(start + 5, len(line))]))
+        return found
 
 
 def link_chains(links: Iterable[frozenset[Node]]) -> list[list[Node]]:
@@ -655,18 +867,38 @@ def _lines(geometry: BaseGeometry) -> list[Points]:
     return parts
 
 
-def draw_label_along(c: Canvas, text: str, line: Points, size: float, colour: str) -> None:
-    """A name set along the middle of a line, upright."""
-    if len(line) < 2:
-        return
-    register_fonts()
+def _along(line: Points) -> tuple[Points, float]:
+    """Where a name set along a line sits (the line's middle point) and its angle, upright."""
     mid = len(line) // 2
     (x0, y0), (x1, y1) = line[max(mid - 1, 0)], line[min(mid + 1, len(line) - 1)]
     angle = math.degrees(math.atan2(y1 - y0, x1 - x0))
     if angle > 90 or angle < -90:
         angle += 180
+    return line[mid], angle
+
+
+def label_along_shape(text: str, line: Points, size: float) -> shapely.Polygon:
+    """The outline of the name `draw_label_along` sets along the line."""
+    if len(line) < 2:
+        return shapely.Polygon()
+    (cx, cy), angle = _along(line)
+    half = text_width(text, SANS_ITALIC, size) / 2
+    corners = np.array(
+        [[-half, 2 - DESCENT * size], [half, 2 - DESCENT * size], [half, 2 + ASCENT * size], [-half, 2 + ASCENT * size]]
+    )
+    a = math.radians(angle)
+    turn = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+    return shapely.Polygon(corners @ turn + np.array([cx, cy]))
+
+
+def draw_label_along(c: Canvas, text: str, line: Points, size: float, colour: str) -> None:
+    """A name set along the middle of a line, upright."""
+    if len(line) < 2:
+        return
+    register_fonts()
+    where, angle = _along(line)
     c.saveState()
-    c.translate(*line[mid])
+    c.translate(*where)
     c.rotate(angle)
     c.setFillColorRGB(*hex_colour(colour))
     c.setFont(SANS_ITALIC, size)

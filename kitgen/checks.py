@@ -228,7 +228,7 @@ def _check_map(r: _Report, data: MapData, parts: dict[str, BaseModel]) -> None:
         r.known(f, ("default_terrain",), data.default_terrain, terrains, msg.check_unknown_terrain)
         for i, area in enumerate(data.terrain_areas):
             r.known(f, ("terrain_areas", i, "terrain"), area.terrain, terrains, msg.check_unknown_terrain)
-    if meta:
+    if meta and data.board is None:  # a board gives its sources hex by hex
         factions = [x.id for x in meta.factions]
         for x in factions:
             if not data.supply_sources.get(x):
@@ -252,6 +252,8 @@ def _check_map(r: _Report, data: MapData, parts: dict[str, BaseModel]) -> None:
                                 town_name, [t.name for t in good_towns], [n for t in good_towns for n in t.names()]
                             ),
                         )
+    if data.board is not None:
+        return  # a map given hex by hex reads no geography
     for name in ("coast", "rivers"):
         _check_layer(r, f"geo/{name}.geojson", get(f"geo/{name}.geojson"), name)
     courses: FeatureCollection | None = get("geo/rivers.geojson")
@@ -303,6 +305,8 @@ class _Known:
         if towns and good_towns and railways and map_data:
             self.place_names = [n for t in towns.towns for n in t.names()]
             self.place_names += [p.name for p in railways.points] + [p.name for p in map_data.points]
+            board = map_data.board.hexes.values() if map_data.board else ()
+            self.place_names += [n for given in board for n in given.places]
             self.places = {name_key(n) for n in self.place_names}
         self.commanders = None
         self.commander_names: list[str] = []

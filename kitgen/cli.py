@@ -76,6 +76,7 @@ class PosterSize(StrEnum):
 class MapFormat(StrEnum):
     pdf = "pdf"
     json = "json"
+    yaml = "yaml"
 
 
 @app.command()
@@ -252,8 +253,15 @@ def map_command(
         PosterSize, typer.Option(help="Poster at true hex scale (layouts/map.yaml), or scaled to A0 or A1.")
     ] = PosterSize.true,
     format: Annotated[
-        MapFormat, typer.Option("--format", "-f", help="pdf: poster and tiles; json: the hex grid.")
+        MapFormat,
+        typer.Option(
+            "--format", "-f", help="pdf: poster and tiles; json: the hex grid; yaml: the board hex by hex (map.yaml)."
+        ),
     ] = MapFormat.pdf,
+    window: Annotated[
+        str | None,
+        typer.Option(help="yaml: only the hexes from one corner to the other, e.g. 2010-3525 (ids kept)."),
+    ] = None,  # noqa: UP045
     out: Annotated[
         Path | None,
         typer.Option(
@@ -264,7 +272,8 @@ def map_command(
         bool, typer.Option("--no-cache", help="Build the grid afresh, ignoring the disk cache.")
     ] = False,
 ) -> None:
-    """Build the hex map; write the poster and the tiled pages, or the grid as JSON (schema in the README)."""
+    """Build the hex map; write the poster and the tiled pages, the grid as JSON (schema in the README),
+    or the board hex by hex as YAML (map.yaml's board: section)."""
     from kitgen.loader import load_scenario_map
 
     s, hex_map = load_scenario_map(scenario, use_cache=not no_cache)
@@ -272,6 +281,18 @@ def map_command(
         from kitgen.mapping.cache import map_json
 
         _emit(map_json(hex_map), out)
+        return
+    if format is MapFormat.yaml:
+        from kitgen import messages as msg
+        from kitgen.errors import UsageError
+        from kitgen.mapping.handmade import board_yaml, parse_window
+
+        corners = parse_window(window, hex_map.grid) if window is not None else None
+        if window is not None and corners is None:
+            raise UsageError(msg.arg_bad_window(window, hex_map.columns, hex_map.rows))
+        from kitgen.mapping.places import point_hexes
+
+        _emit(board_yaml(hex_map, corners, point_hexes(s, hex_map)), out)
         return
     from kitgen.products.mapsheets import write_map_sheets
     from kitgen.render.style import map_style

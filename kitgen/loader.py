@@ -43,6 +43,9 @@ SCENARIO_FILES: dict[str, tuple[str, type[BaseModel]]] = {
 }
 """Each file of a scenario folder, the Scenario field it fills and the model that checks it."""
 
+GEO_FILES = ("geo/coast.geojson", "geo/rivers.geojson")
+"""The geography layers: not needed when map.yaml gives the board hex by hex."""
+
 DEFAULT_SCENARIO = "denikin-1919"
 
 
@@ -154,7 +157,7 @@ def load_scenario_parts(name_or_path: str | Path) -> tuple[Scenario, dict[str, L
     if problems:
         raise KitgenError(problems)
     scenario = Scenario.model_validate(
-        {field: _unwrap_table(field, parts[name]) for name, (field, _) in SCENARIO_FILES.items()}
+        {field: _unwrap_table(field, parts[name]) for name, (field, _) in SCENARIO_FILES.items() if name in parts}
     )
     return scenario, docs, parts
 
@@ -170,6 +173,8 @@ def read_scenario_files(
         return docs, parts, [Problem.of(folder / "scenario.yaml", 1, 1, msg.scenario_not_a_scenario())]
     for name in SCENARIO_FILES:
         path = folder / name
+        if name in GEO_FILES and getattr(parts.get("map.yaml"), "board", None) is not None and not path.exists():
+            continue  # a map given hex by hex needs no geography
         unusable = not_a_file(path, f"{name}, which every scenario folder holds")
         if unusable is not None:
             problems.append(unusable)

@@ -403,6 +403,22 @@ def value_source_kind(found: str) -> str:
     return f"found {found}; expected exactly one of rail_exits, town, ports, depots"
 
 
+@data("value.override")
+def value_override(found: str) -> str:
+    return (
+        f"found {found}; expected one of hex (with terrain, port, coastal), hexside (with river, class, bridge, "
+        "sea, remove), rail or road (with remove)"
+    )
+
+
+@data("value.map_geography")
+def value_map_geography(missing: str) -> str:
+    return (
+        f"found no board and no {missing}; expected a board: section (the map hex by hex) or the map's "
+        "geography: extent, projection, rivers and supply_sources"
+    )
+
+
 @data("value.source_limits")
 def value_source_limits(found: str) -> str:
     return f"found {found} on a source that is not rail_exits; north_of, south_of, east_of and west_of go only with rail_exits"
@@ -861,6 +877,41 @@ def map_no_rail_exit(edge: str, limits: dict[str, str | None]) -> str:
     )
 
 
+# --- a map given hex by hex, and corrections to a built one (kitgen.mapping.handmade) ---------
+
+
+@data("map.hex_unknown")
+def map_hex_unknown(hex_id: str, columns: int, rows: int) -> str:
+    return f"found hex '{hex_id}', which is no hex of the map; expected an id CCRR from 0101 to {columns:02d}{rows:02d}"
+
+
+@data("map.not_adjacent")
+def map_not_adjacent(what: str, a: str, b: str) -> str:
+    return f"found a {what} between {a} and {b}, which are not neighbours; expected two adjacent hexes"
+
+
+@data("map.rail_at_sea")
+def map_rail_at_sea(a: str, b: str, sea: str) -> str:
+    return f"found a rail link {a}-{b} into the sea hex {sea}; expected railways on land hexes only"
+
+
+@data("map.town_twice")
+def map_town_twice(town: str, first: str, again: str) -> str:
+    return f"found {town} in hex {again} as well as in {first}; expected each town in one hex"
+
+
+@data("map.ferry_not_major")
+def map_ferry_not_major(a: str, b: str) -> str:
+    return (
+        f"found a ferry across {a}-{b}, which is no major-river hexside of sides; expected a major river's side (A.1)"
+    )
+
+
+@data("map.override_no_link")
+def map_override_no_link(kind: str, a: str, b: str) -> str:
+    return f"found no {kind} link {a}-{b} to remove; expected a link the built map has"
+
+
 # --- look-ups: arguments the rules do not know (kitgen lookup ...) -----------------------
 
 
@@ -996,6 +1047,14 @@ def arg_not_folder(path: str, kind: str, what: str) -> str:
 @usage("arg.bad_load_item")
 def arg_bad_load_item(item: str) -> str:
     return f"found '{item[:40]}'; expected KIND=COUNT with a count of at most 4 digits (e.g. infantry=4)"
+
+
+@usage("arg.bad_window")
+def arg_bad_window(window: str, columns: int, rows: int) -> str:
+    return (
+        f"found the window '{window[:40]}'; expected two hex ids of the map, north-west and south-east "
+        f"corners, as CCRR-CCRR (e.g. 2010-3525; the map runs from 0101 to {columns:02d}{rows:02d})"
+    )
 
 
 @data("io.failed")

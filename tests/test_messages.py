@@ -296,6 +296,14 @@ def campaign_with(change: Callable[[Path], object]) -> Trigger:
     return trigger
 
 
+def board(lines: str = "", hexes: str = "") -> str:
+    """map.yaml as a small board given hex by hex: `hexes` (entries of its hexes) and `lines`
+    (more of its keys) added; the map points the cards name stand in hex 0303."""
+    return (
+        f'board:\n  columns: 4\n  rows: 3\n  hexes: {{"0303": {{places: [Perekop, Slavyanskaya]}}, {hexes}}}\n{lines}'
+    )
+
+
 # --- triggers that need more than one edit -----------------------------------------------------
 
 
@@ -792,6 +800,27 @@ TRIGGERS: dict[str, Trigger] = {
     ),
     "map.ferry_side": scenario_map("map.yaml", "between: [Kherson, Aleshki]", "between: [Kharkov, Aleshki]"),
     "map.no_rail_exit": scenario_map("map.yaml", "    - {rail_exits: north}\n", "    - {rail_exits: south}\n"),
+    "map.hex_unknown": scenario_map("map.yaml", lambda _: board(hexes='"0909": {terrain: sea}')),
+    "map.not_adjacent": scenario_map("map.yaml", lambda _: board('  sides: [{hexes: ["0101", "0301"], sea: true}]\n')),
+    "map.rail_at_sea": scenario_map(
+        "map.yaml", lambda _: board('  rail: [["0301", "0401"]]\n', '"0401": {terrain: sea}')
+    ),
+    "map.town_twice": scenario_map(
+        "map.yaml", lambda _: board(hexes='"0101": {towns: [Kharkov]}, "0202": {towns: [Kharkov]}')
+    ),
+    "map.ferry_not_major": scenario_map(
+        "map.yaml", lambda _: board('  ferries: [{hexes: ["0101", "0102"], units: 1}]\n')
+    ),
+    "map.override_no_link": scenario_map(
+        "map.yaml",
+        "default_terrain: open\n",
+        'default_terrain: open\noverrides: [{rail: ["0101", "0102"], remove: true}]\n',
+    ),
+    "value.override": scenario(
+        "map.yaml", "default_terrain: open\n", 'default_terrain: open\noverrides: [{hex: "2728", river: Don}]\n'
+    ),
+    "value.map_geography": scenario("map.yaml", "extent: {west: 26.3, east: 44.8, south: 43.3, north: 52.2}\n", ""),
+    "arg.bad_window": cli("map", "--format", "yaml", "--window", "20-35"),
     # look-ups (kitgen.answers, kitgen.rules)
     "lookup.unknown_faction": cli("lookup", "vp", "greens", "10"),
     "lookup.unknown_town": cli("lookup", "town", "Kief"),

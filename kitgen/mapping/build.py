@@ -22,6 +22,7 @@ from kitgen.mapping.hexmap import SEA, Ferry, Hex, HexMap, Hexside, Link, Supply
 from kitgen.mapping.layers import Layers, feature_geometry
 from kitgen.mapping.places import place_hexes
 from kitgen.mapping.projection import MapProjection
+from kitgen.model.board import BoardSpec
 from kitgen.model.geography import Bridge
 from kitgen.model.scenario import Scenario, name_key
 
@@ -31,6 +32,9 @@ COASTAL_LAND_SHARE = 0.99
 """A land hex with less land than this, or next to a sea hex, is coastal."""
 SEA_SIDE_WATER = 0.25
 """Two land hexes are parted by sea when this share of the line between their centres is water."""
+LINE_LAND_SHARE = 0.25
+"""A hex a railway or road runs through is land if at least this share of it is, else sea: a
+line along the shore that cuts a corner of open water does not make the water land (or mountain)."""
 
 
 @dataclass(frozen=True)
@@ -54,12 +58,38 @@ class _Route:
 
 
 def build_hex_map(scenario: Scenario) -> tuple[HexMap | None, list[MapIssue]]:
-    """The hex map of a validated scenario, or None and the reasons it cannot be built."""
+    """The hex map of a validated scenario, or None and the reasons it cannot be built: map.yaml's
+    board given hex by hex, else the map built from geography with map.yaml's overrides applied."""
+    if scenario.map.board is not None:
+        return _from_board(scenario, scenario.map.board)
+    built, issues = _from_geography(scenario)
+    if built is None or not scenario.map.overrides:
+        return built, issues
+    from kitgen.mapping.overrides import apply_overrides
+
+    corrected, found = apply_overrides(built, scenario.map.overrides, coastal_share=COASTAL_LAND_SHARE)
+    if found:
+        return None, [MapIssue("map.yaml", loc, message) for loc, message in found]
+    return corrected, []
+
+
+def _from_board(scenario: Scenario, spec: BoardSpec) -> tuple[HexMap | None, list[MapIssue]]:
+    from kitgen.mapping.handmade import hex_map_of, spec_issues
+
+    towns = {name_key(n): t.name for t in scenario.towns for n in t.names()}
+    terrains = [t.id for t in scenario.movement.terrain]
+    found = spec_issues(spec, towns=towns, terrains=terrains)
+    if found:
+        return None, [MapIssue("map.yaml", ("board", *loc), message) for loc, message in found]
+    return hex_map_of(spec, scenario.meta.id), []
+
+
+def _from_geography(scenario: Scenario) -> tuple[HexMap | None, list[MapIssue]]:
     proj = MapProjection.for_map(scenario.map)
     try:
         box = proj.box(scenario.map)
     except pyproj.exceptions.ProjError as exc:
-        parallels = scenario.map.projection.standard_parallels
+        parallels = scenario.map.projection.standard_parallels if scenario.map.projection else []
         return None, [MapIssue("map.yaml", ("projection",), msg.map_projection(parallels, str(exc)))]
     issues = _check_size(scenario.meta.map.hex_size_km, box)
     if issues:
@@ -145,9 +175,16 @@ class _Builder:
             return None, self.issues
         for index in towns:  # a hex with a town is land
             terrain[index] = land_terrain[index]
-        for route in rail + roads:  # so is a hex a railway or road runs through
+        for route in rail + roads:  # so is a hex a railway or road runs through, unless mostly water
             for col, row, _ in route.cells:
-                terrain[self.grid.index(col, row)] = land_terrain[self.grid.index(col, row)]
+                index = self.grid.index(col, row)
+                if land_share[index] >= LINE_LAND_SHARE:
+                    terrain[index] = land_terrain[index]
+        for index in self._stops(towns):  # and a station or place a line stops at: open coast, if mostly water
+            if terrain[index] == SEA:
+                terrain[index] = self.s.map.default_terrain
+        rail = [self._ashore(route, terrain) for route in rail]
+        roads = [self._ashore(route, terrain) for route in roads]
         self._check_crossings()
         if self.issues:
             return None, self.issues
@@ -280,9 +317,38 @@ class _Builder:
                 previous = cell
         return _Route(cells, exits, points)
 
-    def _between(self, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
-        """The hex next to both a and b nearest their midpoint (the line passed a shared corner)."""
+    def _stops(self, towns: dict[int, list[str]]) -> set[int]:
+        """The hexes of the places the railways and roads are drawn through, but towns."""
+        xy = np.vstack([*self.layers.rail_lines, *self.layers.road_lines]).reshape(-1, 2)
+        cells = self.grid.locate(xy)
+        inside = self.grid.inside(cells) & self.grid.in_frame(xy)
+        return {self.grid.index(int(c), int(r)) for (c, r), ok in zip(cells, inside, strict=True) if ok} - set(towns)
+
+    def _ashore(self, route: _Route, terrain: list[str]) -> _Route:
+        """The route without the sea hexes it cuts across: where leaving one out parts two land
+        hexes that are not neighbours, the land hex beside both nearest their midpoint joins them."""
+        cells: list[tuple[int, int, int]] = []
+        for col, row, stretch in route.cells:
+            if terrain[self.grid.index(col, row)] == SEA:
+                continue
+            if cells and (last := cells[-1][:2]) != (col, row) and self.grid.direction(last, (col, row)) is None:
+                step = self._between(last, (col, row), land=terrain)
+                if step is not None:
+                    cells.append((*step, stretch))
+            cells.append((col, row, stretch))
+        land = {(c, r) for c, r, _ in cells}
+        return _Route(
+            cells,
+            [(cell, edge) for cell, edge in route.exits if cell in land],
+            {cell: xy for cell, xy in route.points.items() if cell in land},
+        )
+
+    def _between(self, a: tuple[int, int], b: tuple[int, int], land: list[str] | None = None) -> tuple[int, int] | None:
+        """The hex next to both a and b nearest their midpoint (the line passed a shared corner);
+        given the terrain, only a land hex."""
         common = set(self.grid.neighbours(*a)) & set(self.grid.neighbours(*b))
+        if land is not None:
+            common = {c for c in common if land[self.grid.index(*c)] != SEA}
         mid = (np.array(self.grid.centre(*a)) + np.array(self.grid.centre(*b))) / 2
         return min(common, key=lambda c: (float(np.hypot(*(np.array(self.grid.centre(*c)) - mid))), c), default=None)
 

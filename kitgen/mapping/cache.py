@@ -16,10 +16,13 @@ from kitgen.scenariocache import KEEP, cache_dir, prune
 
 _BUILDER_FILES = (
     "mapping/build.py",
+    "mapping/handmade.py",
+    "mapping/overrides.py",
     "mapping/hexgrid.py",
     "mapping/hexmap.py",
     "mapping/layers.py",
     "mapping/projection.py",
+    "model/board.py",
     "model/geography.py",
     "model/scenario.py",
 )

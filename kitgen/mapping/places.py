@@ -23,6 +23,9 @@ def place_hexes(scenario: Scenario, hex_map: HexMap) -> dict[str, str]:
             town = scenario.find_town(town_name)
             for n in town.names() if town else [town_name]:
                 found[name_key(n)] = h.id
+    for hex_id, given in scenario.map.board.hexes.items() if scenario.map.board else ():
+        for name in given.places:
+            found.setdefault(name_key(name), hex_id)
     points = [(p.name, p.lon, p.lat) for p in scenario.railways.points]
     points += [(p.name, p.lon, p.lat) for p in scenario.map.points]
     points = [p for p in points if name_key(p[0]) not in found]
@@ -50,4 +53,21 @@ def off_map(scenario: Scenario, hex_map: HexMap, setup: SetUp) -> list[tuple[tup
     for i, name in enumerate(setup.destroyed_track):
         if name_key(name) not in on_map:
             found.append((("destroyed_track", i), msg.setup_off_map(name).within(f"destroyed_track[{i}]")))
+    return found
+
+
+def point_hexes(scenario: Scenario, hex_map: HexMap) -> dict[str, list[str]]:
+    """Hex id -> the railway and map points in it (as spelt in their files), towns left out:
+    the `places` of the board written hex by hex."""
+    where = place_hexes(scenario, hex_map)
+    towns = {name_key(n) for t in scenario.towns for n in t.names()}
+    found: dict[str, list[str]] = {}
+    for name in [p.name for p in scenario.railways.points] + [p.name for p in scenario.map.points]:
+        key = name_key(name)
+        if key not in towns and key in where and name not in found.get(where[key], []):
+            found.setdefault(where[key], []).append(name)
+    for hex_id, given in scenario.map.board.hexes.items() if scenario.map.board else ():
+        for name in given.places:
+            if name not in found.get(hex_id, []):
+                found.setdefault(hex_id, []).append(name)
     return found

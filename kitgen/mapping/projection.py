@@ -22,8 +22,10 @@ class MapProjection:
 
     @classmethod
     def for_map(cls, data: MapData) -> MapProjection:
-        e = data.extent
-        lat1, lat2 = data.projection.standard_parallels
+        e, p = data.extent, data.projection
+        if e is None or p is None:
+            raise ValueError("a map given hex by hex has no projection")
+        lat1, lat2 = p.standard_parallels
         lat0, lon0 = (e.south + e.north) / 2, (e.west + e.east) / 2
         return cls(
             f"+proj=lcc +lat_1={lat1:g} +lat_2={lat2:g} +lat_0={lat0:g} +lon_0={lon0:g} "
@@ -59,6 +61,8 @@ class MapProjection:
         its north and south sides the north and south parallels at the middle meridian.
         """
         e = data.extent
+        if e is None:
+            raise ValueError("a map given hex by hex has no extent")
         lat, lon = (e.south + e.north) / 2, (e.west + e.east) / 2
         xy = self.forward(np.array([[e.west, lat], [lon, e.south], [e.east, lat], [lon, e.north]]))
         return float(xy[0, 0]), float(xy[1, 1]), float(xy[2, 0]), float(xy[3, 1])

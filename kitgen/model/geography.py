@@ -8,6 +8,7 @@ from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from kitgen import messages as msg
 from kitgen.model.base import Ident, Model, Positive, Text, invalid
+from kitgen.model.board import BoardSpec, Override
 
 
 def _lon_lat(value: Any) -> Any:
@@ -123,15 +124,31 @@ class SupplySource(Model):
 
 
 class MapData(Model):
-    extent: Extent
-    projection: Projection
-    rivers: RiverClasses
-    default_terrain: Ident
+    """The map from geography (extent, projection, rivers, areas, roads, sources, geo layers),
+    with `overrides` correcting single hexes of the built map; or, with `board`, hex by hex."""
+
+    extent: Extent | None = None
+    projection: Projection | None = None
+    rivers: RiverClasses = RiverClasses(major=[], crossable=[])
+    default_terrain: Ident = "open"
     terrain_areas: list[TerrainArea] = []
     points: list[MapPoint] = []
     roads: list[Road] = []
     ferries: list[FerryPoint] = []
-    supply_sources: dict[str, list[SupplySource]]
+    supply_sources: dict[str, list[SupplySource]] = {}
+    board: BoardSpec | None = None
+    """The map hex by hex (kitgen/mapping/handmade.py's format): the map is this alone."""
+    overrides: list[Override] = []
+    """Corrections to single hexes, hexsides and links, applied after the map is built."""
+
+    @model_validator(mode="after")
+    def _board_or_geography(self) -> MapData:
+        if self.board is None:
+            given = {"extent", "projection", "rivers", "supply_sources"} & self.model_fields_set
+            missing = [k for k in ("extent", "projection", "rivers", "supply_sources") if k not in given]
+            if missing:
+                raise invalid(msg.value_map_geography(", ".join(missing)))
+        return self
 
     def river_class(self, name: str) -> str | None:
         """'major' or 'crossable' (names matched as everywhere: case and spacing do not count)."""

@@ -139,8 +139,9 @@ class Scenario(Model):
     map: MapData
     setup: SetUp
     cards: Cards
-    coast: FeatureCollection
-    river_courses: FeatureCollection
+    coast: FeatureCollection = FeatureCollection(type="FeatureCollection", features=[])
+    """Empty for a map given hex by hex (map.yaml's board)."""
+    river_courses: FeatureCollection = FeatureCollection(type="FeatureCollection", features=[])
 
     def faction(self, faction_id: str) -> Faction | None:
         return next((f for f in self.meta.factions if f.id == faction_id), None)

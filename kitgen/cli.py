@@ -71,6 +71,8 @@ class PosterSize(StrEnum):
     true = "true"
     a0 = "a0"
     a1 = "a1"
+    two_a1 = "2xa1"
+    arch_e = "36x48"
 
 
 class MapFormat(StrEnum):
@@ -250,7 +252,10 @@ def map_command(
     scenario: Annotated[str, typer.Argument(help="Bundled scenario name or scenario folder.")] = DEFAULT,
     paper: Annotated[Paper, typer.Option(help="Paper of the tiled set.")] = Paper.a4,
     poster: Annotated[
-        PosterSize, typer.Option(help="Poster at true hex scale (layouts/map.yaml), or scaled to A0 or A1.")
+        PosterSize,
+        typer.Option(
+            help="Besides the true-scale poster, one scaled to A0, A1, A0 on 2 x A1, or 36 x 48 in, with crop marks."
+        ),
     ] = PosterSize.true,
     format: Annotated[
         MapFormat,

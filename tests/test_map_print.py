@@ -88,15 +88,23 @@ FIRST_TILE = 3
 
 
 def tiling(poster: Path, paper: tuple[float, float]) -> Tiling:
-    """The tiling of the map, recomputed from the true-scale poster's page (the whole sheet) less
-    what lies under the map (margin and key band, which has a page of its own) and
-    layouts/map.yaml's tile margin and overlap."""
+    """The tiling of the map, recomputed from the true-scale poster's page (the whole sheet): the
+    map's frame (the sheet less its margin and key band) and layouts/map.yaml's bleed round it,
+    cut with the tiles' margin, overlap and footer."""
     ((sheet_w, sheet_h),) = page_sizes(poster)
     style = map_style()
     margin = style.poster.margin_in * 72
     band = style.poster.band_in * 72 * min(1.0, (sheet_w - 2 * margin) / (40 * 72))
     tiles = style.tiles
-    return Tiling.fit(sheet_w, sheet_h - margin - band, paper, tiles.margin_mm * MM, tiles.overlap_mm * MM)
+    bleed = tiles.bleed_mm * MM
+    return Tiling.fit(
+        sheet_w - 2 * margin + 2 * bleed,
+        sheet_h - 2 * margin - band + 2 * bleed,
+        paper,
+        tiles.margin_mm * MM,
+        tiles.overlap_mm * MM,
+        tiles.footer_mm * MM,
+    )
 
 
 def page_text(pdf: Path, page: int) -> str:
@@ -161,9 +169,10 @@ def test_poster_a0_is_an_a0_landscape_page(tmp_path: Path, cache_dir: Path) -> N
     the map is wider than tall."""
     kitgen_map(tmp_path, cache_dir, "--poster", "a0")
     assert (tmp_path / "map-poster-a0.pdf").is_file()
-    ((w, h),) = page_sizes(tmp_path / "map-poster-a0.pdf")
-    assert w == pytest.approx(A0[0], abs=1.0)
-    assert h == pytest.approx(A0[1], abs=1.0)
+    assert (tmp_path / "map-poster.pdf").is_file()  # the true-scale sheet is still written
+    (page,) = pypdf.PdfReader(tmp_path / "map-poster-a0.pdf").pages
+    assert float(page.trimbox.width) == pytest.approx(A0[0], abs=0.01)
+    assert float(page.trimbox.height) == pytest.approx(A0[1], abs=0.01)
 
 
 def test_assembly_page_comes_first(a4: Path) -> None:
@@ -191,7 +200,7 @@ def test_every_font_is_embedded(a4: Path, tmp_path: Path, cache_dir: Path) -> No
     none of the standard 14 (which a PDF may use without embedding) appears."""
     kitgen_map(tmp_path, cache_dir, "--poster", "a1", "--paper", "letter")
     pdfs = [*a4.glob("*.pdf"), *tmp_path.glob("*.pdf")]
-    assert len(pdfs) == 4
+    assert len(pdfs) == 5
     for pdf in pdfs:
         lines = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout.splitlines()
         header, rows = lines[0], lines[2:]
@@ -246,35 +255,31 @@ def test_pdfs_are_byte_identical_on_a_rerun(a4: Path, tmp_path: Path, cache_dir:
         assert (tmp_path / name).read_bytes() == (a4 / name).read_bytes(), name
 
 
-def test_tiles_carry_alignment_marks_at_the_core_corners(a4: Path) -> None:
-    """Issue 3: "alignment marks ... on each page": a ringed cross at each corner of a tile's core
-    (the part it alone prints), which sits a margin plus an overlap in from the page's corners. The
-    ring's line, off the cross's arms, is dark at four points; just inside the ring it is not."""
+def test_tiles_carry_alignment_marks_where_the_next_tiles_meet(a4: Path) -> None:
+    """Issue 3: "alignment marks ... on each page": a ringed cross where the edges of the tiles
+    to the right and below will lie, a strip's width (the overlap) in from the window's
+    bottom-right corner. The ring's line, off the cross's arms, is dark at four points."""
     t = tiling(a4 / "map-poster.pdf", A4)
     pdf = a4 / "map-tiles-a4.pdf"
     page = FIRST_TILE + (t.rows // 2) * t.columns + t.columns // 2  # an inner tile
     k = 150 / 72
-    inset = t.margin + t.overlap
+    left, bottom = t.origin
+    ww, _ = t.window_size
     radius = 0.45 * 4 * MM * k  # the ring: 0.45 of the cross's 4 mm arm
-    for cx, cy in [
-        (inset, inset),
-        (t.page_w - inset, inset),
-        (inset, t.page_h - inset),
-        (t.page_w - inset, t.page_h - inset),
-    ]:
-        px, py = cx * k, (t.page_h - cy) * k
-        x0, y0 = int(px) - 30, int(py) - 30
-        crop = ["-x", str(x0), "-y", str(y0), "-W", "60", "-H", "60"]
-        result = subprocess.run(
-            ["pdftoppm", "-gray", "-r", "150", "-f", str(page), "-l", str(page), *crop, str(pdf)],
-            capture_output=True,
-            check=True,
-        )
-        image = parse_pnm(result.stdout)
-        for angle in (45, 135, 225, 315):
-            dx, dy = math.cos(math.radians(angle)), -math.sin(math.radians(angle))
-            qx, qy = round(px - x0 + radius * dx), round(py - y0 + radius * dy)
-            assert image[qy - 1 : qy + 2, qx - 1 : qx + 2].min() < 100, (cx, cy, angle)
+    cx, cy = left + ww - t.overlap, bottom + t.overlap
+    px, py = cx * k, (t.page_h - cy) * k
+    x0, y0 = int(px) - 30, int(py) - 30
+    crop = ["-x", str(x0), "-y", str(y0), "-W", "60", "-H", "60"]
+    result = subprocess.run(
+        ["pdftoppm", "-gray", "-r", "150", "-f", str(page), "-l", str(page), *crop, str(pdf)],
+        capture_output=True,
+        check=True,
+    )
+    image = parse_pnm(result.stdout)
+    for angle in (45, 135, 225, 315):
+        dx, dy = math.cos(math.radians(angle)), -math.sin(math.radians(angle))
+        qx, qy = round(px - x0 + radius * dx), round(py - y0 + radius * dy)
+        assert image[qy - 1 : qy + 2, qx - 1 : qx + 2].min() < 100, (cx, cy, angle)
 
 
 # --- the overlap -----------------------------------------------------------------------------
@@ -302,10 +307,10 @@ def parse_pnm(data: bytes) -> np.ndarray:
 
 
 def resolution(t: Tiling) -> tuple[float, float]:
-    """About DPI, chosen so that a tile's core is a whole number of pixels across and down: then
-    neighbouring tiles put the sheet on the very same pixel grid, and their renderings of the
-    shared strip can be compared pixel for pixel."""
-    cw, ch = t.core
+    """About DPI, chosen so that the step from one tile to the next is a whole number of pixels
+    across and down: then neighbouring tiles put the sheet on the very same pixel grid, and their
+    renderings of the shared strip can be compared pixel for pixel."""
+    cw, ch = t.step
     return 72 * round(DPI * cw / 72) / cw, 72 * round(DPI * ch / 72) / ch
 
 
@@ -327,12 +332,13 @@ def shared_strip(pdf: Path, t: Tiling, a: tuple[int, int], b: tuple[int, int]) -
 
     def crop(tile: tuple[int, int]) -> np.ndarray:
         wx0, wy0, _, _ = t.window(*tile)
+        ox, oy = t.origin
         image = render(pdf, FIRST_TILE + tile[1] * t.columns + tile[0], rx, ry)
-        # sheet point (x, y) is at page point (x - wx0 + margin, y - wy0 + margin); pixel rows run down
-        left = (x0 - wx0 + t.margin) * rx / 72
-        right = (x1 - wx0 + t.margin) * rx / 72
-        top = (t.page_h - (y1 - wy0 + t.margin)) * ry / 72
-        bottom = (t.page_h - (y0 - wy0 + t.margin)) * ry / 72
+        # sheet point (x, y) is at page point (x - wx0 + ox, y - wy0 + oy); pixel rows run down
+        left = (x0 - wx0 + ox) * rx / 72
+        right = (x1 - wx0 + ox) * rx / 72
+        top = (t.page_h - (y1 - wy0 + oy)) * ry / 72
+        bottom = (t.page_h - (y0 - wy0 + oy)) * ry / 72
         # two pixels in from the window's clip edges
         return image[math.ceil(top) + 2 : math.floor(bottom) - 2, math.ceil(left) + 2 : math.floor(right) - 2]
 

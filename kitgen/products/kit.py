@@ -105,14 +105,10 @@ def _run_job(what: str) -> list[Part]:
 
 
 def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
-    from kitgen.mapping.places import place_hexes
-    from kitgen.model.scenario import name_key
     from kitgen.products.mapsheets import MapSheet
     from kitgen.render.style import map_style
 
-    hexes = place_hexes(scenario, hex_map)
-    positions = [(u.faction, hexes[name_key(u.at)]) for u in scenario.setup.units if name_key(u.at) in hexes]
-    sheet = MapSheet(hex_map, scenario, map_style(), positions)
+    sheet = MapSheet(hex_map, scenario, map_style())
     poster = sheet.poster("true")
     tiles, tiling = sheet.tiles(paper)
     n = tiling.columns * tiling.rows
@@ -120,7 +116,7 @@ def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
         Part(
             "map-poster.pdf",
             "Map poster",
-            "the whole map with the units' starting positions on one sheet, for a plotter or print shop",
+            "the whole map on one sheet, for a plotter or print shop",
             poster,
             1,
             in_kit=False,
@@ -128,8 +124,7 @@ def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
         Part(
             f"map-tiles-{paper}.pdf",
             "Map tiles",
-            f"the map with the starting positions: an assembly page, the key and {n} tiles to print on "
-            f"{PAPER_NAMES[paper]} and join",
+            f"the map: an assembly page, the key and {n} tiles to print on {PAPER_NAMES[paper]} and join",
             tiles,
             2 + n,
             (("Assembly", 0), ("Key", 1), ("Tiles", 2)),

@@ -14,16 +14,26 @@ from pathlib import Path
 
 from kitgen.mapping.hexmap import HexMap
 from kitgen.model.scenario import Scenario
-from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts
+from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts, text_width
 from kitgen.render.mapart import Canvas, MapArt
-from kitgen.render.mapkey import draw_band
-from kitgen.render.pages import new_canvas
+from kitgen.render.mapfurniture import draw_check_bar, draw_map_furniture
+from kitgen.render.mapkey import draw_band, draw_key_page
+from kitgen.render.pages import crop_marks, new_canvas
 from kitgen.render.style import MapStyle
 
 MM = 72 / 25.4
 PAPER = {"a4": (210 * MM, 297 * MM), "letter": (8.5 * 72, 11 * 72)}
-POSTER = {"a0": (841 * MM, 1189 * MM), "a1": (594 * MM, 841 * MM)}
+POSTER = {
+    "a0": (841 * MM, 1189 * MM),
+    "a1": (594 * MM, 841 * MM),
+    "2xa1": (841 * MM, 2 * 594 * MM),
+    "36x48": (36 * 72.0, 48 * 72.0),
+}
+"""Trim sizes (short side, long side) of the posters for a print shop; "2xa1" is two A1 sheets
+side by side (about A0), cut at the join."""
+POSTER_NAMES = {"a0": "A0", "a1": "A1", "2xa1": "2 x A1", "36x48": "36 x 48 in"}
 FORM = "kitgenMapSheet"
+MAP_FORM = "kitgenMapArea"
 
 
 @dataclass(frozen=True)
@@ -35,42 +45,89 @@ class SheetFile:
 
 @dataclass(frozen=True)
 class Tiling:
-    """How the sheet is cut into tiles: each tile's core, plus `overlap` of its neighbours round it."""
+    """How the map area (`sheet_w` x `sheet_h`) is cut into tiles: a grid of equal windows, each
+    running `overlap` on past its right and bottom neighbours' edges (the strip that neighbour is
+    laid over), so the windows fill the area exactly and no tile is left mostly blank."""
 
     sheet_w: float
     sheet_h: float
     page_w: float
     page_h: float
     margin: float
+    footer: float
     overlap: float
     columns: int
     rows: int
 
     @classmethod
-    def fit(cls, sheet_w: float, sheet_h: float, paper: tuple[float, float], margin: float, overlap: float) -> Tiling:
-        """Portrait or landscape, whichever needs fewer pages (portrait on a tie)."""
+    def fit(
+        cls,
+        sheet_w: float,
+        sheet_h: float,
+        paper: tuple[float, float],
+        margin: float,
+        overlap: float,
+        footer: float = 0.0,
+    ) -> Tiling:
+        """Portrait or landscape, whichever needs fewer pages (then whichever fills them more)."""
         options = []
         for page_w, page_h in (paper, (paper[1], paper[0])):
-            core_w, core_h = page_w - 2 * margin - 2 * overlap, page_h - 2 * margin - 2 * overlap
-            cols, rows = math.ceil(sheet_w / core_w), math.ceil(sheet_h / core_h)
-            options.append((cols * rows, cls(sheet_w, sheet_h, page_w, page_h, margin, overlap, cols, rows)))
-        return min(options, key=lambda o: o[0])[1]
+            avail_w, avail_h = page_w - 2 * margin, page_h - 2 * margin - footer
+            cols = max(1, math.ceil((sheet_w - overlap) / (avail_w - overlap)))
+            rows = max(1, math.ceil((sheet_h - overlap) / (avail_h - overlap)))
+            t = cls(sheet_w, sheet_h, page_w, page_h, margin, footer, overlap, cols, rows)
+            options.append((cols * rows, -t.fill, t))
+        return min(options, key=lambda o: o[:2])[2]
 
     @property
-    def core(self) -> tuple[float, float]:
-        return self.page_w - 2 * self.margin - 2 * self.overlap, self.page_h - 2 * self.margin - 2 * self.overlap
+    def step(self) -> tuple[float, float]:
+        """From one tile's window to the next, across and down."""
+        return (self.sheet_w - self.overlap) / self.columns, (self.sheet_h - self.overlap) / self.rows
 
-    def core_rect(self, col: int, row: int) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1) in sheet points of tile (col, row), both from 0, rows from the top."""
-        cw, ch = self.core
-        x0 = col * cw
-        y1 = self.sheet_h - row * ch
-        return x0, y1 - ch, x0 + cw, y1
+    @property
+    def window_size(self) -> tuple[float, float]:
+        sx, sy = self.step
+        return sx + self.overlap, sy + self.overlap
+
+    @property
+    def fill(self) -> float:
+        """The share of the printable part of a page (inside the margins, above the footer) that
+        a window covers: every tile's, as the windows are equal and the area is filled."""
+        ww, wh = self.window_size
+        return ww * wh / ((self.page_w - 2 * self.margin) * (self.page_h - 2 * self.margin - self.footer))
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        """Page point of every window's bottom-left corner: centred above the footer."""
+        ww, wh = self.window_size
+        avail_h = self.page_h - 2 * self.margin - self.footer
+        return (self.page_w - ww) / 2, self.margin + self.footer + (avail_h - wh) / 2
 
     def window(self, col: int, row: int) -> tuple[float, float, float, float]:
-        x0, y0, x1, y1 = self.core_rect(col, row)
-        o = self.overlap
-        return x0 - o, y0 - o, x1 + o, y1 + o
+        """(x0, y0, x1, y1) in sheet points of what tile (col, row) prints; both from 0, rows
+        from the top."""
+        sx, sy = self.step
+        ww, wh = self.window_size
+        x0, y1 = col * sx, self.sheet_h - row * sy
+        return x0, y1 - wh, x0 + ww, y1
+
+    def core_rect(self, col: int, row: int) -> tuple[float, float, float, float]:
+        """The part of the sheet tile (col, row) shows once the tiles are joined: its window less
+        the strips its right and bottom neighbours are laid over."""
+        x0, y0, x1, y1 = self.window(col, row)
+        if col < self.columns - 1:
+            x1 -= self.overlap
+        if row < self.rows - 1:
+            y0 += self.overlap
+        return x0, y0, x1, y1
+
+    def neighbours(self, col: int, row: int) -> list[tuple[str, str]]:
+        """(side, label) of each tile next to (col, row)."""
+        near = []
+        for dc, dr, side in ((0, -1, "above"), (-1, 0, "left"), (1, 0, "right"), (0, 1, "below")):
+            if 0 <= col + dc < self.columns and 0 <= row + dr < self.rows:
+                near.append((side, Tiling.label(col + dc, row + dr)))
+        return near
 
     @staticmethod
     def label(col: int, row: int) -> str:
@@ -87,22 +144,12 @@ def _canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario, w
 
 
 class MapSheet:
-    """The poster sheet: map above, key band below, with a white margin round both."""
+    """The poster sheet: map above, key band below, with a white margin round both. The map
+    carries no units: turn packets draw them on this same map."""
 
-    def __init__(
-        self,
-        hex_map: HexMap,
-        scenario: Scenario,
-        style: MapStyle,
-        positions: list[tuple[str, str]] | None = None,
-    ) -> None:
-        """`positions`: (faction, hex) of each unit to mark where it starts, or None."""
+    def __init__(self, hex_map: HexMap, scenario: Scenario, style: MapStyle) -> None:
         register_fonts()
         self.art = MapArt(hex_map, scenario, style)
-        self.positions = positions
-        self.art.positions_shown = bool(positions)
-        if positions:
-            self.art.owners = {t: f for t, f in scenario.setup.owners.items() if f != "none"}
         self.s = scenario
         self.style = style
         self.margin = style.poster.margin_in * 72
@@ -111,26 +158,31 @@ class MapSheet:
         self.band = style.poster.band_in * 72 * self.band_scale
         self.width = self.art.width + 2 * self.margin
         self.height = self.art.height + self.band + 2 * self.margin
-        self.below = self.margin + self.band
-        """What lies under the map on the sheet (margin and key band): the tiles leave it out."""
+        self.bleed = style.tiles.bleed_mm * MM
+        self.area = (self.art.width + 2 * self.bleed, self.art.height + 2 * self.bleed)
+        """The map area the tiles cover: the frame and a strip round it (the supply-edge bands)."""
 
-    def define_form(self, c: Canvas) -> None:
-        c.beginForm(FORM, 0, 0, self.width, self.height)
-        self.draw(c)
-        c.endForm()
+    def draw_map(self, c: Canvas) -> None:
+        """The map and its furniture, the frame's bottom-left corner at the origin."""
+        self.art.draw(c)
+        draw_map_furniture(c, self.art)
 
     def draw(self, c: Canvas) -> None:
         c.saveState()
         c.translate(self.margin, self.margin + self.band)
-        self.art.draw(c)
-        if self.positions:
-            self.art.starting_positions(c, self.positions)
+        self.draw_map(c)
         c.restoreState()
         c.saveState()
         c.translate(self.margin, self.margin)
         c.scale(self.band_scale, self.band_scale)
         draw_band(c, self.art, self.art.width / self.band_scale, self.band / self.band_scale)
         c.restoreState()
+
+    def _define_map_form(self, c: Canvas) -> None:
+        c.beginForm(MAP_FORM, 0, 0, *self.area)
+        c.translate(self.bleed, self.bleed)
+        self.draw_map(c)
+        c.endForm()
 
     def poster_scale(self, size: str) -> float:
         if size == "true":
@@ -140,36 +192,69 @@ class MapSheet:
         return min(page[0] / self.width, page[1] / self.height)
 
     def poster(self, size: str = "true") -> bytes:
-        """The whole sheet on one page: at true scale, or scaled to fit A0 or A1 landscape."""
+        """The whole sheet on one page at true scale; or, for a print shop, scaled to fit a
+        standard trim size (A0, A1, 36 x 48 in, or A0 as two A1 halves) with crop marks."""
+        if size != "true":
+            return self._print_poster(size)
         out = io.BytesIO()
-        if size == "true":
-            page = (self.width, self.height)
-            scale = 1.0
-        else:
-            short, long = POSTER[size]
-            page = (long, short) if self.width >= self.height else (short, long)
-            scale = min(page[0] / self.width, page[1] / self.height)
-        what = "map poster" + ("" if size == "true" else f" ({size.upper()})")
-        c = _canvas(out, page, self.s, what)
-        c.translate((page[0] - self.width * scale) / 2, (page[1] - self.height * scale) / 2)
-        c.scale(scale, scale)
+        c = _canvas(out, (self.width, self.height), self.s, "map poster")
         self.draw(c)
         c.showPage()
         c.save()
         return out.getvalue()
 
+    def _print_poster(self, size: str) -> bytes:
+        """The trim box is the standard size exactly; the page adds a slug round it with crop
+        marks at the trim's corners and a note; the sheet is scaled to fit the trim and centred.
+        On 2 x A1 the A0 trim is cut down the middle into two A1 pages, each running a little
+        past the join (its bleed) so that no white shows where they butt."""
+        short, long = POSTER[size]
+        trim = (long, short) if self.width >= self.height else (short, long)
+        scale = self.poster_scale(size)
+        slug = self.style.print_poster.slug_mm * MM
+        halves = 2 if size == "2xa1" else 1
+        part_w = trim[0] / halves
+        out = io.BytesIO()
+        c = _canvas(out, (part_w + 2 * slug, trim[1] + 2 * slug), self.s, f"map poster ({POSTER_NAMES[size]})")
+        join = self.style.print_poster.join_bleed_mm * MM
+        for half in range(halves):
+            left = join if half > 0 else 0.0
+            right = join if half < halves - 1 else 0.0
+            c.setTrimBox((slug, slug, slug + part_w, slug + trim[1]))
+            c.setBleedBox((slug - left, slug, slug + part_w + right, slug + trim[1]))
+            c.saveState()
+            path = c.beginPath()
+            path.rect(slug - left, slug, part_w + left + right, trim[1])
+            c.clipPath(path, stroke=0, fill=0)
+            c.translate(slug - half * part_w, slug)
+            c.translate((trim[0] - self.width * scale) / 2, (trim[1] - self.height * scale) / 2)
+            c.scale(scale, scale)
+            self.draw(c)
+            c.restoreState()
+            crop_marks(c, slug, slug, part_w, trim[1], bleed=max(join, 2 * MM), length=min(slug - join - MM, 6 * MM))
+            c.setFillColorRGB(0, 0, 0)
+            c.setFont(SANS, 7)
+            where = "" if halves == 1 else (" left half" if half == 0 else " right half")
+            c.drawString(
+                slug + 10 * MM,
+                slug / 2 - 2,
+                f"{self.s.meta.title} map, {POSTER_NAMES[size]}{where}, at {scale:.0%} of true scale: "
+                "trim at the crop marks" + ("" if halves == 1 else "; butt the halves at the join"),
+            )
+            c.showPage()
+        c.save()
+        return out.getvalue()
+
+    def tiling(self, paper: str) -> Tiling:
+        tiles = self.style.tiles
+        return Tiling.fit(*self.area, PAPER[paper], tiles.margin_mm * MM, tiles.overlap_mm * MM, tiles.footer_mm * MM)
+
     def tiles(self, paper: str) -> tuple[bytes, Tiling]:
         """An assembly page, the key, then one page per tile; each part in the outline."""
-        t = Tiling.fit(  # the map and its margin; the key band gets a page of its own
-            self.width,
-            self.height - self.below,
-            PAPER[paper],
-            self.style.tiles.margin_mm * MM,
-            self.style.tiles.overlap_mm * MM,
-        )
+        t = self.tiling(paper)
         out = io.BytesIO()
         c = _canvas(out, (t.page_w, t.page_h), self.s, f"map tiles ({paper.upper() if paper == 'a4' else 'US Letter'})")
-        self.define_form(c)
+        self._define_map_form(c)
         self._outline(c, "Assembly")
         self._assembly(c, t, paper)
         c.showPage()
@@ -184,43 +269,38 @@ class MapSheet:
         c.save()
         return out.getvalue(), t
 
-    def _place(self, c: Canvas, t: Tiling, col: int, row: int) -> None:
-        """Translate so that sheet points land where tile (col, row) prints them."""
-        wx0, wy0, _, _ = t.window(col, row)
-        c.translate(t.margin - wx0, t.margin - wy0)
-
     def _tile(self, c: Canvas, t: Tiling, col: int, row: int) -> None:
         wx0, wy0, wx1, wy1 = t.window(col, row)
+        left, bottom = t.origin
         c.saveState()
-        self._place(c, t, col, row)
+        c.translate(left - wx0, bottom - wy0)
         path = c.beginPath()
-        low = max(wy0, 0.0)  # nothing below the map's foot: the key band has its own page
-        path.rect(wx0, low, wx1 - wx0, wy1 - low)
+        path.rect(wx0, wy0, wx1 - wx0, wy1 - wy0)
         c.clipPath(path, stroke=0, fill=0)
-        c.translate(0, -self.below)  # the tiles cover the map, not the key band under it
-        c.doForm(FORM)
-        c.translate(0, self.below)
-        self._marks(c, t, col, row)
+        c.doForm(MAP_FORM)
+        self._marks(c, t)
         c.restoreState()
-        self._tile_label(c, t, col, row)
+        ww, wh = t.window_size
+        crop_marks(c, left, bottom, ww, wh, bleed=1.2 * MM, length=min(5 * MM, t.margin - 2.5 * MM))
+        self._tile_footer(c, t, col, row)
 
-    def _marks(self, c: Canvas, t: Tiling, col: int, row: int) -> None:
-        """Cut lines along every tile boundary and crosses at every tile corner, in sheet points
-        and drawn across the whole sheet (the window clips them), so that neighbours print them
-        at the same places with the same dash phase."""
-        cw, ch = t.core
+    def _marks(self, c: Canvas, t: Tiling) -> None:
+        """Where each tile's neighbour is laid: a dashed line along the edge of each right and
+        bottom strip, and a ringed cross where two such lines meet, in sheet points and drawn
+        across the whole area (the window clips them), so neighbours print them alike."""
+        sx, sy = t.step
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(0.4)
         c.setDash(3, 2)
         for i in range(1, t.columns):
-            c.line(i * cw, t.sheet_h - t.rows * ch, i * cw, t.sheet_h)
+            c.line(i * sx, 0, i * sx, t.sheet_h)
         for j in range(1, t.rows):
-            c.line(0, t.sheet_h - j * ch, t.columns * cw, t.sheet_h - j * ch)
+            c.line(0, t.sheet_h - j * sy, t.sheet_w, t.sheet_h - j * sy)
         c.setDash()
         arm = 4 * MM
-        for i in range(t.columns + 1):
-            for j in range(t.rows + 1):
-                cx, cy = i * cw, t.sheet_h - j * ch
+        for i in range(1, t.columns):
+            for j in range(1, t.rows):
+                cx, cy = i * sx, t.sheet_h - j * sy
                 for colour, width in (((1, 1, 1), 1.8), ((0, 0, 0), 0.6)):
                     c.setStrokeColorRGB(*colour)
                     c.setLineWidth(width)
@@ -234,70 +314,72 @@ class MapSheet:
         c.addOutlineEntry(title, title, level=0)
 
     def _key(self, c: Canvas, t: Tiling) -> None:
-        """The key page: title, key and scale bar at the map's own scale (shrunk to fit if need be)."""
-        from kitgen.render.mapkey import draw_key_page
-
+        """The key page at 100%: every symbol, line and the scale bar as the tiles print them."""
         m = t.margin
-        w, h = t.page_w - 2 * m, t.page_h - 2 * m
-        k = min(1.0, w / (7.2 * 72), h / (9.5 * 72))
         c.saveState()
         c.translate(m, m)
-        c.scale(k, k)
-        draw_key_page(c, self.art, w / k, h / k)
+        draw_key_page(c, self.art, t.page_w - 2 * m, t.page_h - 2 * m)
         c.restoreState()
 
-    def _tile_label(self, c: Canvas, t: Tiling, col: int, row: int) -> None:
-        """Tile name and its neighbours, in the page margin."""
+    def _tile_footer(self, c: Canvas, t: Tiling, col: int, row: int) -> None:
+        """Under the window: the tile's name and place, its neighbours, and the check bar."""
+        left, _ = t.origin
+        ww, _ = t.window_size
+        y = t.margin + t.footer * 0.35
         c.setFillColorRGB(0, 0, 0)
-        c.setFont(SANS_BOLD, 8)
-        y = t.margin * 0.45
+        c.setFont(SANS_BOLD, 9)
         name = Tiling.label(col, row)
-        c.drawString(t.margin, y, f"Tile {name}  ({row * t.columns + col + 1} of {t.columns * t.rows})")
+        head = f"Tile {name}  ({row * t.columns + col + 1} of {t.columns * t.rows})"
+        c.drawString(left, y, head)
         c.setFont(SANS, 7)
-        near = []
-        for dc, dr, word in ((0, -1, "above"), (-1, 0, "left"), (1, 0, "right"), (0, 1, "below")):
-            if 0 <= col + dc < t.columns and 0 <= row + dr < t.rows:
-                near.append(f"{Tiling.label(col + dc, row + dr)} {word}")
-        c.drawRightString(t.page_w - t.margin, y, f"{self.s.meta.title} map  |  " + ", ".join(near))
+        near = ", ".join(f"{side} {label}" for side, label in t.neighbours(col, row))
+        c.drawString(left + text_width(head, SANS_BOLD, 9) + 10, y, f"Next to it: {near}")
+        bar = self.style.tiles.check_bar_mm
+        draw_check_bar(c, left + ww - bar * MM, y, bar)
 
     def _assembly(self, c: Canvas, t: Tiling, paper: str) -> None:
-        """The whole sheet in small with the tile grid, and how to join the tiles."""
+        """The map area in small, cut into the tiles as they show once joined, and how to join them."""
         m = t.margin
         c.setFillColorRGB(0, 0, 0)
         c.setFont(SANS_BOLD, 16)
         c.drawString(m, t.page_h - m - 16, f"{self.s.meta.title}: assembling the map")
         lines = [
             f"{t.columns * t.rows} tiles, {t.columns} across and {t.rows} down, printed on "
-            f"{'A4' if paper == 'a4' else 'US Letter'} at 100% (no 'fit to page').",
-            f"Each tile repeats a {self.style.tiles.overlap_mm:g} mm strip of its neighbours round its edge, "
-            "hex ids included.",
-            "Cut each tile along its dashed lines on the left and top, lay it over the tile to its left",
-            "and the tile above so that the crosses and the repeated strip line up, and tape from behind.",
+            f"{'A4' if paper == 'a4' else 'US Letter'} at 100% (no 'fit to page'): each tile's check bar "
+            f"measures {self.style.tiles.check_bar_mm:g} mm.",
+            f"Each tile prints a {self.style.tiles.overlap_mm:g} mm strip on its right and bottom edges that the "
+            "next tile covers; a dashed line shows where that tile's edge goes.",
+            "Trim each tile at its crop marks on the left and top, lay it over the tile to its left and the",
+            "tile above so that its edges meet the dashed lines and the crosses, and tape from behind.",
         ]
         c.setFont(SANS, 9)
         y = t.page_h - m - 36
         for line in lines:
             c.drawString(m, y, line)
             y -= 12
-        avail_w, avail_h = t.page_w - 2 * m, y - m - 20
-        scale = min(avail_w / self.width, avail_h / self.height)
-        ox = m + (avail_w - self.width * scale) / 2
-        oy = m + 10 + (avail_h - self.height * scale) / 2
+        avail_w, avail_h = t.page_w - 2 * m, y - m
+        scale = min(avail_w / t.sheet_w, avail_h / t.sheet_h)
+        ox = m + (avail_w - t.sheet_w * scale) / 2
+        oy = m + (avail_h - t.sheet_h * scale) / 2
         c.saveState()
         c.translate(ox, oy)
         c.scale(scale, scale)
-        c.doForm(FORM)
+        c.doForm(MAP_FORM)
         c.restoreState()
         c.setLineWidth(0.8)
-        c.setStrokeColorRGB(0.8, 0.1, 0.1)
         for row in range(t.rows):
             for col in range(t.columns):
                 x0, y0, x1, y1 = t.core_rect(col, row)
-                y0, y1 = y0 + self.below, y1 + self.below  # the tiles start at the map's foot
+                c.setStrokeColorRGB(0.8, 0.1, 0.1)
                 c.rect(ox + x0 * scale, oy + y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale, stroke=1, fill=0)
+                cx, cy = ox + (x0 + x1) / 2 * scale, oy + (y0 + y1) / 2 * scale
+                label = Tiling.label(col, row)
+                c.setFillColorRGB(1, 1, 1)
+                w = text_width(label, SANS_BOLD, 11) + 6
+                c.rect(cx - w / 2, cy - 5, w, 14, stroke=0, fill=1)
                 c.setFillColorRGB(0.8, 0.1, 0.1)
-                c.setFont(SANS_BOLD, 9)
-                c.drawCentredString(ox + (x0 + x1) / 2 * scale, oy + (y0 + y1) / 2 * scale - 3, Tiling.label(col, row))
+                c.setFont(SANS_BOLD, 11)
+                c.drawCentredString(cx, cy - 1, label)
 
 
 def write_map_sheets(
@@ -307,25 +389,27 @@ def write_map_sheets(
     from kitgen.outputs import ProductFolder
 
     sheet = MapSheet(hex_map, scenario, style)
-    poster_name = "map-poster.pdf" if poster == "true" else f"map-poster-{poster}.pdf"
-    poster_pdf = sheet.poster(poster)
     tiles_pdf, tiling = sheet.tiles(paper)
-    scale = sheet.poster_scale(poster)
-    purpose = "the whole map on one sheet, for a plotter or print shop"
-    if scale < 1.0:
+    files = [SheetFile(out / "map-poster.pdf", 1, "the whole map on one sheet at true scale, for a plotter")]
+    pdfs = [sheet.poster("true")]
+    if poster != "true":
+        scale = sheet.poster_scale(poster)
         hex_ids = style.fonts.hex_id * scale
-        purpose += f" (scaled to {scale:.0%}: hex ids print at {hex_ids:.1f} pt" + (
-            ", too small to play on; for display)" if hex_ids < 4.5 else ")"
+        purpose = (
+            f"the map on {POSTER_NAMES[poster]} for a print shop, with crop marks (scaled to {scale:.0%}: hex ids "
+            f"print at {hex_ids:.1f} pt" + (", too small to play on; for display)" if hex_ids < 4.5 else ")")
         )
-    files = [
-        SheetFile(out / poster_name, 1, purpose),
+        files.append(SheetFile(out / f"map-poster-{poster}.pdf", 2 if poster == "2xa1" else 1, purpose))
+        pdfs.append(sheet.poster(poster))
+    files.append(
         SheetFile(
             out / f"map-tiles-{paper}.pdf",
             2 + tiling.columns * tiling.rows,
             f"an assembly page, the key and {tiling.columns * tiling.rows} tiles to print at home and join",
-        ),
-    ]
+        )
+    )
+    pdfs.append(tiles_pdf)
     with ProductFolder(out) as product:
-        product.write(files[0].path.name, poster_pdf)
-        product.write(files[1].path.name, tiles_pdf)
+        for f, pdf in zip(files, pdfs, strict=True):
+            product.write(f.path.name, pdf)
     return files

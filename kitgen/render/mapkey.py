@@ -1,41 +1,104 @@
-"""The band under the map: title block, legend (terrain, rivers, lines, towns, supply) and scale bar."""
+"""The map's key: the band under the poster's map and the tiles' key page (title block, legend of
+every symbol and line, scale bar, north arrow and turn record track)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
 
+from kitgen.render.counterstyle import counter_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC
 from kitgen.render.mapart import Canvas, MapArt, hex_colour
+from kitgen.render.mapfurniture import draw_north_arrow, draw_turn_track, turn_box_size
 
 Draw = Callable[[Canvas, float, float], None]
 
 
 def draw_band(c: Canvas, art: MapArt, width: float, height: float) -> None:
-    """Fill a band of `width` x `height` points, bottom-left at the current origin."""
+    """Fill a band of `width` x `height` points, bottom-left at the current origin: title block,
+    key, scale bar and turn record track side by side."""
     style = art.style
     pad = 0.25 * 72
-    title_w = width * 0.28
-    _title_block(c, art, pad, pad, title_w - pad, height - 2 * pad)
-    scale_w = width * 0.2
-    _legend(c, art, title_w + pad, pad, width - title_w - scale_w - 2 * pad, height - 2 * pad)
-    _scale_bar(c, art, width - scale_w, pad, scale_w - pad, height - 2 * pad)
+    spans = [0.2, 0.43, 0.14, 0.23]
+    xs = [width * sum(spans[:i]) for i in range(len(spans) + 1)]
+    inner = height - 2 * pad
+    _title_block(c, art, pad, pad, xs[1] - 2 * pad, inner)
+    _legend(c, art, xs[1] + pad, pad, xs[2] - xs[1] - 2 * pad, inner)
+    _scale_bar(c, art, xs[2] + pad, pad, xs[3] - xs[2] - 2 * pad, inner)
+    _turn_track(c, art, xs[3] + pad, pad + inner)
     c.setStrokeColorRGB(*hex_colour(style.colours.frame))
     c.setLineWidth(0.5)
-    c.line(title_w, pad, title_w, height - pad)
-    c.line(width - scale_w - pad / 2, pad, width - scale_w - pad / 2, height - pad)
+    for x in xs[1:-1]:
+        c.line(x, pad, x, height - pad)
+
+
+def key_page_fonts(art: MapArt) -> dict[str, float]:
+    """Type sizes on the key page: the map's own for the symbols' labels, a smaller title."""
+    fonts = art.style.fonts
+    return {"title": min(fonts.title, 26), "subtitle": min(fonts.subtitle, 12), "legend": min(fonts.legend, 9)}
 
 
 def draw_key_page(c: Canvas, art: MapArt, width: float, height: float) -> None:
-    """The band's title block, key (one column) and scale bar stacked on a page of `width` x
-    `height` points, bottom-left at the current origin, at the map's own scale."""
-    fonts = art.style.fonts
-    title_h = fonts.title + fonts.subtitle * 1.6 + fonts.legend * 9
-    scale_h = 80.0
-    _title_block(c, art, 0, height - title_h, width, title_h)
-    _legend(c, art, 0, scale_h, width, height - title_h - scale_h - 10, columns=1)
-    _scale_bar(c, art, 0, 0, width, scale_h)
+    """The key on a page of `width` x `height` points, bottom-left at the current origin, at
+    100%: every symbol and line as the map prints it, the scale bar true, a north arrow and the
+    turn record track with a box for a counter."""
+    sizes = key_page_fonts(art)
+    top = height
+    c.setFillColorRGB(*hex_colour(art.style.colours.town))
+    c.setFont(SANS_BOLD, sizes["title"])
+    c.drawString(0, top - sizes["title"], art.s.meta.title)
+    c.setFont(SANS, sizes["subtitle"])
+    c.drawString(0, top - sizes["title"] - sizes["subtitle"] * 1.5, art.s.meta.subtitle)
+    y = top - sizes["title"] - sizes["subtitle"] * 1.5 - 14
+    c.setFont(SANS, 8)
+    for line in _about(art):
+        c.drawString(0, y, line)
+        y -= 10
+    scale_w = 5 * art.map.hex_size_km * art.k + 30
+    _scale_bar(c, art, width - scale_w, top - 82, scale_w, 80)
+    box = _box(art)
+    track_rows = -(-art.style.furniture.turn_track.turns // _per_row(art, width))
+    track_h = 22 + track_rows * box
+    draw_north_arrow(c, width - 20, track_h + 50, 54, note=False)
+    legend_top = y - 4
+    _legend(c, art, 0, track_h + 10, width, legend_top - track_h - 10, columns=2, label_size=sizes["legend"])
+    _turn_track(c, art, 0, track_h, per_row=_per_row(art, width))
+
+
+def _box(art: MapArt) -> float:
+    track = art.style.furniture.turn_track
+    return turn_box_size(counter_style().counter_mm, track.box_over_counter_mm)
+
+
+def _per_row(art: MapArt, width: float) -> int:
+    track = art.style.furniture.turn_track
+    return max(1, min(track.per_row, int(width // _box(art))))
+
+
+def _turn_track(c: Canvas, art: MapArt, x: float, top: float, per_row: int | None = None) -> None:
+    """The turn record track, its heading's top at `top`: a box a turn, each big enough for a counter."""
+    track = art.style.furniture.turn_track
+    every = art.s.victory.award_every_turns
+    c.setFillColorRGB(*hex_colour(art.style.colours.town))
+    c.setFont(SANS_BOLD, 11)
+    c.drawString(x, top - 11, "Turn record")
+    c.setFont(SANS, 7.5)
+    c.drawString(
+        x + 80, top - 10, f"a turn marker moves a box each strategic turn; shaded: towns score VP (every {every})"
+    )
+    draw_turn_track(c, x, top - 18, turns=track.turns, per_row=per_row or track.per_row, box=_box(art), every=every)
+
+
+def _about(art: MapArt) -> list[str]:
+    return [
+        f"One hex is {art.map.hex_size_km:g} km across the flats; hex ids are CCRR,",
+        f"columns west to east, rows north to south; {art.map.columns} columns x {art.map.rows} rows.",
+        "Lambert conformal conic projection, north up along the central meridian.",
+        "Printed at 100%: every symbol below is the size the map prints it,",
+        "and the scale bar measures true.",
+    ]
 
 
 def _title_block(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float) -> None:
@@ -60,8 +123,11 @@ def _title_block(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float)
         yy -= fonts.legend * 1.35
 
 
-def _legend(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float, columns: int = 3) -> None:
+def _legend(
+    c: Canvas, art: MapArt, x: float, y: float, w: float, h: float, columns: int = 3, label_size: float | None = None
+) -> None:
     style, fonts = art.style, art.style.fonts
+    size = label_size or fonts.legend
     u = art.hex_pt / 72.0
     c.setFillColorRGB(*hex_colour(style.colours.town))
     c.setFont(SANS_BOLD, fonts.legend_title)
@@ -69,16 +135,16 @@ def _legend(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float, colu
     col_w = w / columns
     entries = _entries(art)
     per_col = -(-len(entries) // columns)  # rows closer together when there are more entries
-    row_h = min(fonts.legend * 2.6, (h - fonts.legend_title * 2) / per_col)
+    row_h = min(max(size * 2.6, 24 * u), (h - fonts.legend_title * 2) / per_col)
     for i, (label, draw) in enumerate(entries):
         col, row = divmod(i, per_col)
         ex = x + col * col_w
         ey = y + h - fonts.legend_title * 2 - (row + 1) * row_h + row_h * 0.3
         c.saveState()
-        draw(c, ex + 18 * u, ey + fonts.legend * 0.35)
+        draw(c, ex + 18 * u, ey + size * 0.35)
         c.restoreState()
         c.setFillColorRGB(*hex_colour(style.colours.town))
-        c.setFont(SANS, fonts.legend)
+        c.setFont(SANS, size)
         c.drawString(ex + 40 * u, ey, label)
 
 
@@ -132,14 +198,41 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
     def port(c: Canvas, x: float, y: float) -> None:
         art.anchor(c, x, y - 1 * u)
 
-    def owned(c: Canvas, x: float, y: float) -> None:
-        for i, f in enumerate(factions[:2]):
-            art.town_marker(c, x - 5 * u + i * 10 * u, y, 1, f.id)
+    def ferry(c: Canvas, x: float, y: float) -> None:
+        art.stroke(c, style.colours.river, style.widths.major_river)
+        c.line(x, y - 9 * u, x, y + 9 * u)
+        art.ferry_mark(c, x, y, 2)
 
-    def start(c: Canvas, x: float, y: float) -> None:
-        size = 7 * u
-        for i, f in enumerate(factions[:2]):
-            art.unit_square(c, f.id, x - size - 1 * u + i * (size + 2 * u), y - size / 2, size)
+    def hex_cell(c: Canvas, x: float, y: float) -> None:
+        r = 11 * u
+        art.fill(c, style.colours.land)
+        art.stroke(c, style.colours.grid, style.widths.grid)
+        path = c.beginPath()
+        for k in range(6):
+            a = math.radians(60 * k)
+            (path.moveTo if k == 0 else path.lineTo)(x + r * math.cos(a), y + r * math.sin(a))
+        path.close()
+        c.drawPath(path, stroke=1, fill=1)
+        top = y + r * 0.866 - style.fonts.hex_id - 0.8
+        art.halo_text(c, "0907", x, top, SANS, style.fonts.hex_id, style.colours.hex_id, halo=0.9)
+
+    def background(c: Canvas, x: float, y: float) -> None:
+        art.fill(c, style.colours.land)
+        art.stroke(c, style.colours.grid, style.widths.grid)
+        c.rect(x - 14 * u, y - 7 * u, 28 * u, 14 * u, stroke=1, fill=1)
+        art.fill(c, style.colours.sea)
+        path = c.beginPath()
+        path.moveTo(x + 2 * u, y - 7 * u)
+        path.curveTo(x - 4 * u, y - 2 * u, x + 8 * u, y + 2 * u, x + 1 * u, y + 7 * u)
+        path.lineTo(x + 14 * u, y + 7 * u)
+        path.lineTo(x + 14 * u, y - 7 * u)
+        path.close()
+        c.drawPath(path, stroke=0, fill=1)
+        art.stroke(c, style.colours.coast, style.widths.coast)
+        path = c.beginPath()
+        path.moveTo(x + 2 * u, y - 7 * u)
+        path.curveTo(x - 4 * u, y - 2 * u, x + 8 * u, y + 2 * u, x + 1 * u, y + 7 * u)
+        c.drawPath(path, stroke=1, fill=0)
 
     def place(c: Canvas, x: float, y: float) -> None:
         art.place_marker(c, x, y)
@@ -163,17 +256,22 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
         swatch(style.colours.sea)(c, x, y)
 
     names = {t.id: t.name for t in art.s.movement.terrain}
-    entries: list[tuple[str, Draw]] = [(names.get(art.s.map.default_terrain, "Open"), swatch(style.colours.land))]
+    entries: list[tuple[str, Draw]] = [
+        ("Hex, its id (column, row) at the top", hex_cell),
+        (names.get(art.s.map.default_terrain, "Open"), swatch(style.colours.land)),
+    ]
     for terrain, colour in sorted(style.colours.terrain.items()):
         entries.append((names.get(terrain, terrain.title()), swatch(colour, terrain)))
     entries += [
-        ("Sea (more than half water)", sea),
-        ("Open water between two shores: no land move or supply across", sea_side),
+        ("Sea hex (more than half water): the rules' sea", sea),
+        ("Open water between two shores: the rules' sea; no land move or supply across", sea_side),
+        ("Sea tint and coast line on land hexes: background art, no game meaning", background),
         ("Major river hexside: bridge, pontoon or ferry only", line(style.colours.river, style.widths.major_river)),
         ("Crossable river hexside: +1 MP", line(style.colours.river, style.widths.crossable_river)),
         ("Railway (1919)", line(style.colours.rail, style.widths.rail, ties=True)),
         ("Road (through mountain and marsh)", line(style.colours.road, style.widths.road, dash=True)),
         ("Bridge: no river cost where a line crosses", bridge),
+        ("Ferry on a major river hexside: the units it takes a turn", ferry),
         ("Town", town(1)),
         ("City (3 VP or more)", town(3)),
         ("VP for " + ", ".join(f.name for f in factions) + ", in that order", vp),
@@ -182,9 +280,6 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
         ("Supply source town: ring in the faction's colour", ring),
         ("Supply edge: band in the faction's colour where rail leaves the map", edge),
     ]
-    if art.positions_shown:
-        entries.append(("Starting position: a square per unit, in its faction's colour and mark", start))
-        entries.append(("Town in the colour of the faction that holds it at the start", owned))
     return entries
 
 

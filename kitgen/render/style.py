@@ -21,6 +21,47 @@ class PosterLayout(Model):
 class TileLayout(Model):
     margin_mm: float = Field(ge=0)
     overlap_mm: float = Field(gt=0)
+    bleed_mm: float = Field(ge=0)
+    footer_mm: float = Field(gt=0)
+    check_bar_mm: float = Field(gt=0)
+
+
+class PrintPosterLayout(Model):
+    slug_mm: float = Field(gt=0)
+    join_bleed_mm: float = Field(ge=0)
+
+
+class NameStyle(Model):
+    size: float = Field(gt=0)
+    tracking: float = Field(ge=0)
+    """Extra space after each letter, in ems."""
+    colour: Colour
+
+
+class MapName(Model):
+    text: str
+    hex: str
+    kind: str = Field(pattern="^(sea|region)$")
+
+
+class NorthArrow(Model):
+    hex: str
+    size_in: float = Field(gt=0)
+
+
+class TurnTrack(Model):
+    turns: int = Field(ge=1)
+    per_row: int = Field(ge=1)
+    box_over_counter_mm: float = Field(ge=0)
+
+
+class Furniture(Model):
+    sea_name: NameStyle
+    region_name: NameStyle
+    north_arrow: dict[str, NorthArrow]
+    turn_track: TurnTrack
+    names: dict[str, list[MapName]]
+    """Per scenario id: sea and region names, each set at a hex of the board."""
 
 
 class MapColours(Model):
@@ -66,6 +107,8 @@ class MapStyle(Model):
     hex_across_in: float = Field(gt=0)
     poster: PosterLayout
     tiles: TileLayout
+    print_poster: PrintPosterLayout
+    furniture: Furniture
     colours: MapColours
     widths: MapWidths
     fonts: MapFonts

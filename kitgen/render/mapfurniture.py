@@ -1,0 +1,177 @@
+"""The map's furniture: sea and region names, the north arrow, the turn record track and the
+check bar. None of it has a game meaning; all of it is placed by hex (layouts/map.yaml) or
+drawn at a given point, in points, on any reportlab canvas."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
+from kitgen.render.mapart import Canvas, MapArt, hex_colour
+from kitgen.render.style import NameStyle
+
+MM = 72 / 25.4
+
+
+@dataclass(frozen=True)
+class PlacedName:
+    text: str
+    kind: str
+    hex: str
+    x: float
+    """Centre of the name, in map points."""
+    y: float
+    """Baseline of the name, in map points."""
+    width: float
+
+
+def spaced_width(text: str, font: str, size: float, tracking: float) -> float:
+    """Width of `text` with `tracking` ems after every letter but the last."""
+    return text_width(text, font, size) + tracking * size * max(len(text) - 1, 0)
+
+
+def placed_names(art: MapArt) -> list[PlacedName]:
+    """The scenario's sea and region names where layouts/map.yaml puts them: centred on their
+    hex, the baseline a little above its centre (clear of the hex ids, which sit at the top of a
+    hex, and of the half-hex-lower ids of the next columns). A hex not on the board is skipped."""
+    furniture = art.style.furniture
+    found = []
+    for name in furniture.names.get(art.s.meta.id, []):
+        if name.hex not in art.centres:
+            continue
+        look = furniture.sea_name if name.kind == "sea" else furniture.region_name
+        text = name.text.upper()
+        x, y = art.centres[name.hex]
+        width = spaced_width(text, SANS_ITALIC, look.size, look.tracking)
+        found.append(PlacedName(text, name.kind, name.hex, float(x), float(y) + 0.03 * art.hex_pt, width))
+    return found
+
+
+def draw_names(c: Canvas, art: MapArt) -> None:
+    """Sea and region names in a spaced italic, haloed in the paper's colour."""
+    furniture = art.style.furniture
+    for name in placed_names(art):
+        look = furniture.sea_name if name.kind == "sea" else furniture.region_name
+        spaced_text(c, name.text, name.x, name.y, look, halo=art.style.colours.halo)
+
+
+def spaced_text(c: Canvas, text: str, cx: float, y: float, look: NameStyle, *, halo: str) -> None:
+    width = spaced_width(text, SANS_ITALIC, look.size, look.tracking)
+    c.saveState()
+    c.setStrokeColorRGB(*hex_colour(halo))
+    c.setLineWidth(look.size * 0.22)
+    c.setLineJoin(1)
+    c.setFillColorRGB(*hex_colour(look.colour))
+    t = c.beginText()
+    t.setFont(SANS_ITALIC, look.size)
+    t.setCharSpace(look.tracking * look.size)
+    for mode in (1, 0):
+        t.setTextRenderMode(mode)
+        t.setTextOrigin(cx - width / 2, y)
+        t.textOut(text)
+    c.drawText(t)
+    c.restoreState()
+
+
+def north_arrow_at(art: MapArt) -> tuple[float, float, float] | None:
+    """(x, y, length) of the scenario's north arrow on the map, or None where it has none."""
+    arrow = art.style.furniture.north_arrow.get(art.s.meta.id)
+    if arrow is None or arrow.hex not in art.centres:
+        return None
+    x, y = art.centres[arrow.hex]
+    return float(x), float(y), arrow.size_in * 72
+
+
+def draw_north_arrow(c: Canvas, x: float, y: float, length: float, *, note: bool = True) -> None:
+    """A north arrow centred on (x, y), `length` tall: a half-filled dart and an N above it, and
+    under it (with `note`) the projection's caveat."""
+    half = length / 2
+    wing = length * 0.22
+    c.saveState()
+    c.setLineWidth(0.8)
+    c.setLineJoin(1)
+    c.setStrokeColorRGB(0.12, 0.12, 0.12)
+    for side, fill in ((-1, (0.12, 0.12, 0.12)), (1, (1, 1, 1))):
+        c.setFillColorRGB(*fill)
+        path = c.beginPath()
+        path.moveTo(x, y + half)
+        path.lineTo(x + side * wing, y - half)
+        path.lineTo(x, y - half * 0.55)
+        path.close()
+        c.drawPath(path, stroke=1, fill=1)
+    size = length * 0.3
+    c.setFillColorRGB(1, 1, 1)
+    c.setStrokeColorRGB(1, 1, 1)
+    c.setLineWidth(size * 0.25)
+    t = c.beginText()
+    t.setFont(SANS_BOLD, size)
+    width = text_width("N", SANS_BOLD, size)
+    for mode, colour in ((1, (1, 1, 1)), (0, (0.12, 0.12, 0.12))):
+        t.setTextRenderMode(mode)
+        t.setFillColorRGB(*colour)
+        t.setTextOrigin(x - width / 2, y + half + size * 0.25)
+        t.textOut("N")
+    c.drawText(t)
+    if note:
+        c.setFont(SANS_ITALIC, 6)
+        c.setFillColorRGB(0.12, 0.12, 0.12)
+        c.drawCentredString(x, y - half - 9, "north along the central meridian")
+    c.restoreState()
+
+
+def draw_map_furniture(c: Canvas, art: MapArt) -> None:
+    """Names and the north arrow on the map, the frame's bottom-left corner at the origin."""
+    draw_names(c, art)
+    arrow = north_arrow_at(art)
+    if arrow is not None:
+        draw_north_arrow(c, *arrow)
+
+
+def turn_box_size(counter_mm: float, over_mm: float) -> float:
+    """A turn box's side, in points: a counter and a little room round it."""
+    return (counter_mm + over_mm) * MM
+
+
+def draw_turn_track(
+    c: Canvas, x: float, top: float, *, turns: int, per_row: int, box: float, every: int
+) -> list[tuple[int, float, float, float]]:
+    """The turn record track: boxes numbered 1..turns, `per_row` a row, the first row's top at
+    `top`; every `every`-th box shaded and marked VP (towns score). Returns (turn, x, y, side) of
+    each box, bottom-left corner."""
+    boxes = []
+    c.saveState()
+    c.setLineWidth(0.8)
+    c.setStrokeColorRGB(0.12, 0.12, 0.12)
+    for n in range(1, turns + 1):
+        row, col = divmod(n - 1, per_row)
+        bx, by = x + col * box, top - (row + 1) * box
+        scoring = every > 0 and n % every == 0
+        c.setFillColorRGB(*((0.85, 0.85, 0.85) if scoring else (1, 1, 1)))
+        c.rect(bx, by, box, box, stroke=1, fill=1)
+        c.setFillColorRGB(0.12, 0.12, 0.12)
+        c.setFont(SANS_BOLD, 9)
+        c.drawString(bx + 3, by + box - 11, str(n))
+        if scoring:
+            c.setFont(SANS_BOLD, 6.5)
+            c.drawRightString(bx + box - 3, by + 3, "VP")
+        boxes.append((n, bx, by, box))
+    c.restoreState()
+    return boxes
+
+
+def draw_check_bar(c: Canvas, x: float, y: float, length_mm: float) -> tuple[float, float]:
+    """A bar `length_mm` long from (x, y), ticked every 10 mm, to check the print's scale.
+    Returns the bar's two ends' x."""
+    length = length_mm * MM
+    c.saveState()
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setFillColorRGB(0, 0, 0)
+    c.setLineWidth(0.5)
+    c.rect(x, y, length, 2.2, stroke=1, fill=1)
+    for i in range(0, int(length_mm // 10) + 1):
+        tx = x + i * 10 * MM
+        c.line(tx, y, tx, y + (5 if i % 5 == 0 else 3.5))
+    c.setFont(SANS, 6.5)
+    c.drawRightString(x - 4, y, f"check: this bar measures {length_mm:g} mm")
+    c.restoreState()
+    return x, x + length

@@ -635,16 +635,25 @@ class MapArt:
             self.drawn.leaders.append((key, spot.leader))
         self.drawn.labels.append((key, spot.box))
 
+    @cached_property
+    def place_hex(self) -> dict[str, str]:
+        """name_key of every named place -> its hex, worked out once."""
+        return place_hexes(self.s, self.map)
+
     def named_places(self) -> list[tuple[str, float, float]]:
         """(name, x, y) of the stations and places the set-up or a card names that are not towns
         of the VP table: units start there, or events happen there."""
+        return list(self._named_places)
+
+    @cached_property
+    def _named_places(self) -> tuple[tuple[str, float, float], ...]:
         s = self.s
         named = {u.at for u in s.setup.units} | {t.at for t in s.setup.trains} | {x.at for x in s.setup.ships}
         named |= {d.at for d in s.setup.depots} | set(s.setup.destroyed_track)
         named |= {e.at for card in s.cards.events for e in card.effects if e.at}
         points = {name_key(p.name): (p.name, p.lon, p.lat) for p in s.railways.points}
         points |= {name_key(p.name): (p.name, p.lon, p.lat) for p in s.map.points}
-        hexes = place_hexes(s, self.map)
+        hexes = self.place_hex
         found = []
         for name in sorted(named):
             point = points.get(name_key(name))
@@ -653,7 +662,7 @@ class MapArt:
                 continue
             x, y = self.centres[hex_id]  # where the rules put it: its hex
             found.append((point[0], float(x), float(y)))
-        return found
+        return tuple(found)
 
     def place_marker(self, c: Canvas, x: float, y: float) -> None:
         u = self.hex_pt / 72.0

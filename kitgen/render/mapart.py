@@ -34,6 +34,7 @@ from kitgen.mapping.projection import MapProjection
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts, text_width
 from kitgen.render.labels import Box, Obstacles, Placed, Want, place_labels
+from kitgen.render.pages import faction_mark
 from kitgen.render.style import MapStyle
 
 Canvas = Any  # reportlab.pdfgen.canvas.Canvas, imported lazily
@@ -728,7 +729,13 @@ class MapArt:
             c.rect(x, y, box, box, stroke=1, fill=1)
             self.fill(c, readable_on(colour))
             text = "\u2013" if value is None else str(value)
-            c.drawCentredString(x + box / 2, y + (box - self.style.fonts.vp * 0.72) / 2, text)
+            if value is None:
+                c.drawCentredString(x + box / 2, y + (box - self.style.fonts.vp * 0.72) / 2, text)
+            else:  # the faction's mark too, small in the corner: grey vermilion and grey blue look alike
+                faction_mark(c, faction_id, x + box * 0.24, y + box * 0.74, box * 0.34)
+                self.fill(c, readable_on(colour))
+                c.setFont(SANS_BOLD, self.style.fonts.vp)
+                c.drawCentredString(x + box * 0.6, y + (box - self.style.fonts.vp * 0.72) / 2 - box * 0.06, text)
             x += box
 
     def halo_text(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from kitgen.campaign import Campaign
@@ -35,55 +36,29 @@ def move(
         foes, bridged = enemies(state, faction, state.turn), friendly_pontoons(state, faction)
         for i, order in enumerate(log.orders[faction]):
             line, column = located.position(("orders", faction, i))
+            said = partial(Verdict, file, line, faction, kind="land", column=column)  # the order's place
             unit = units.get(order.unit)
             route = "-".join(order.move)
             if unit is None:
                 gone = f"{order.unit}: path {route}: no longer on the map: void"
-                verdicts.append(
-                    Verdict(
-                        file, line, faction, order.unit, f"path {route}", "void", gone, "A", kind="land", column=column
-                    )
-                )
+                verdicts.append(said(order.unit, f"path {route}", "void", gone, "A"))
                 continue
             row = f"{unit.name} ({unit.type}, {movement_row(campaign.scenario.movement, unit.type).mp} MP)"
             if unit.id in ordered:
                 why = f"{row}: path {route}: a second move order for the unit this turn (line {ordered[unit.id]}): void"
-                verdicts.append(
-                    Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A", kind="land", column=column)
-                )
+                verdicts.append(said(unit.id, f"path {route}", "void", why, "A"))
                 continue
             ordered[unit.id] = line
             if unit.aboard is not None:
                 why = f"{row}: path {route}: aboard ship {unit.aboard}, so no land move (it goes ashore by a sea order): void, D.1"
-                verdicts.append(
-                    Verdict(
-                        file, line, faction, unit.id, f"path {route}", "void", why, "D.1", kind="land", column=column
-                    )
-                )
+                verdicts.append(said(unit.id, f"path {route}", "void", why, "D.1"))
                 continue
             if unit.carried:
                 why = f"{row}: path {route}: embarked or detrained this turn, so no map move: void, A.2"
-                verdicts.append(
-                    Verdict(
-                        file, line, faction, unit.id, f"path {route}", "void", why, "A.2", kind="land", column=column
-                    )
-                )
+                verdicts.append(said(unit.id, f"path {route}", "void", why, "A.2"))
                 continue
             if unit.moved:
-                verdicts.append(
-                    Verdict(
-                        file,
-                        line,
-                        faction,
-                        unit.id,
-                        f"path {route}",
-                        "void",
-                        f"{row} has moved already this turn: void",
-                        "A",
-                        kind="land",
-                        column=column,
-                    )
-                )
+                verdicts.append(said(unit.id, f"path {route}", "void", f"{row} has moved already this turn: void", "A"))
                 continue
             retreating = (
                 order.retreat
@@ -94,25 +69,15 @@ def move(
                 why = f"{row}: path {route}: {halted[unit.id]}"
                 if order.retreat:  # II.C.2 spares only a move that takes the unit away from the enemy
                     why += "; not a retreat, for it does not end farther from the enemy than it starts"
-                verdicts.append(
-                    Verdict(
-                        file, line, faction, unit.id, f"path {route}", "held", why, "II.C", kind="land", column=column
-                    )
-                )
+                verdicts.append(said(unit.id, f"path {route}", "held", why, "II.C"))
                 continue
             if order.move[0] != unit.hex:
                 why = f"{row} is in {unit.hex}, not {order.move[0]}: void"
-                verdicts.append(
-                    Verdict(file, line, faction, unit.id, f"path {route}", "void", why, "A", kind="land", column=column)
-                )
+                verdicts.append(said(unit.id, f"path {route}", "void", why, "A"))
                 continue
             if unit.immobilised:
                 why = f"{row}: path {route}: out of fuel and immobilised: void, B.8"
-                verdicts.append(
-                    Verdict(
-                        file, line, faction, unit.id, f"path {route}", "void", why, "B.8", kind="land", column=column
-                    )
-                )
+                verdicts.append(said(unit.id, f"path {route}", "void", why, "B.8"))
                 continue
             mp = modifier(state, "movement", faction, unit.type)
             judged = land_path(
@@ -147,9 +112,7 @@ def move(
                     text += f", by the ferry {'-'.join(sorted(ferry))} ({taken + 1} of its {capacity} units this turn)"
             end = (judged.stopped_at or order.move[-1]) if result != "void" else unit.hex
             numbers = path_numbers(judged, unit.hex, end)
-            verdicts.append(
-                Verdict(file, line, faction, unit.id, f"{kind} {route}", result, text, rule, **numbers, column=column)
-            )
+            verdicts.append(said(unit.id, f"{kind} {route}", result, text, rule, **numbers))
             if result != "void":
                 units[unit.id] = replace(unit, hex=end, moved=True)
     return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))

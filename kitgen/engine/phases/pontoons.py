@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from kitgen.campaign import Campaign
@@ -33,31 +34,17 @@ def pontoon_work(
     for faction, orders in log.pontoons.items():
         for i, order in enumerate(orders):
             line, column = located.position(("pontoons", faction, i))
+            said = partial(Verdict, file, line, faction, kind="pontoon", column=column)  # the order's place
             unit = units.get(order.unit)
             work = f"emplace {'-'.join(order.emplace)}" if order.emplace else "pick up"
             if unit is None:
                 gone = f"{order.unit}: {work}: no longer on the map: void"
-                verdicts.append(
-                    Verdict(file, line, faction, order.unit, work, "void", gone, "A.1", kind="pontoon", column=column)
-                )
+                verdicts.append(said(order.unit, work, "void", gone, "A.1"))
                 continue
             own = next((p for p in bridges if p["unit"] == unit.id), None)
             why: str | None = None
             if unit.id in halted:
-                verdicts.append(
-                    Verdict(
-                        file,
-                        line,
-                        faction,
-                        unit.id,
-                        work,
-                        "held",
-                        f"{unit.name}: {work}: {halted[unit.id]}",
-                        "II.C",
-                        kind="pontoon",
-                        column=column,
-                    )
-                )
+                verdicts.append(said(unit.id, work, "held", f"{unit.name}: {work}: {halted[unit.id]}", "II.C"))
                 continue
             if unit.type not in pontoon_types:
                 why = "only a pontoon unit emplaces or picks up a pontoon"
@@ -84,20 +71,7 @@ def pontoon_work(
             else:
                 why = "expected `emplace: [own hex, hex across]` or `pick_up: true`"
             if why:
-                verdicts.append(
-                    Verdict(
-                        file,
-                        line,
-                        faction,
-                        unit.id,
-                        work,
-                        "void",
-                        f"{unit.name}: {work}: {why}: void, A.1",
-                        "A.1",
-                        kind="pontoon",
-                        column=column,
-                    )
-                )
+                verdicts.append(said(unit.id, work, "void", f"{unit.name}: {work}: {why}: void, A.1", "A.1"))
                 continue
             if order.emplace:
                 bridges.append({"faction": faction, "unit": unit.id, "hexes": sorted(order.emplace)})
@@ -106,9 +80,7 @@ def pontoon_work(
                 bridges = [p for p in bridges if p["unit"] != unit.id]
                 text = f"{unit.name}: picks up its pontoon"
             units[unit.id] = replace(unit, moved=True)
-            verdicts.append(
-                Verdict(file, line, faction, unit.id, work, "done", text, "A.1", kind="pontoon", column=column)
-            )
+            verdicts.append(said(unit.id, work, "done", text, "A.1"))
     return replace(
         state,
         units=tuple(units[u.id] for u in state.units),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn
@@ -29,31 +30,17 @@ def track_work(
     for faction, orders in log.track.items():
         for i, order in enumerate(orders):
             line, column = located.position(("track", faction, i))
+            said = partial(Verdict, file, line, faction, kind="track", column=column)  # the order's place
             unit = units.get(order.unit)
             if unit is None:  # surrendered or broken down earlier this turn
                 gone = f"{order.unit} is no longer on the map: void"
-                verdicts.append(
-                    Verdict(file, line, faction, order.unit, "track", "void", gone, "C.2", kind="track", column=column)
-                )
+                verdicts.append(said(order.unit, "track", "void", gone, "C.2"))
                 continue
             stands = sum(unit.stands.values())
             label = f"{unit.name} ({unit.type}, {stands} stands)"
             if unit.id in halted:
                 work = f"wreck {order.wreck}" if order.wreck else f"repair {'-'.join(order.repair)}"
-                verdicts.append(
-                    Verdict(
-                        file,
-                        line,
-                        faction,
-                        unit.id,
-                        work,
-                        "held",
-                        f"{label}: {work}: {halted[unit.id]}",
-                        "II.C",
-                        kind="track",
-                        column=column,
-                    )
-                )
+                verdicts.append(said(unit.id, work, "held", f"{label}: {work}: {halted[unit.id]}", "II.C"))
                 continue
             if order.wreck is not None:
                 rail_here = any(board.rail_link(order.wreck, n) for n in board.neighbours(order.wreck))
@@ -71,33 +58,23 @@ def track_work(
                     why = f"enemy units are in {order.wreck}"
                 if why:
                     verdicts.append(
-                        Verdict(
-                            file,
-                            line,
-                            faction,
+                        said(
                             unit.id,
                             f"wreck {order.wreck}",
                             "void",
                             f"{label}: wreck {order.wreck}: {why}: void, C.2",
                             "C.2",
-                            kind="track",
-                            column=column,
                         )
                     )
                 else:
                     wrecked.add(order.wreck)
                     verdicts.append(
-                        Verdict(
-                            file,
-                            line,
-                            faction,
+                        said(
                             unit.id,
                             f"wreck {order.wreck}",
                             "done",
                             f"{label}: wrecks the track in {order.wreck}",
                             "C.2",
-                            kind="track",
-                            column=column,
                         )
                     )
             if order.repair:
@@ -120,35 +97,13 @@ def track_work(
                 route = "-".join(hexes)
                 if why:
                     verdicts.append(
-                        Verdict(
-                            file,
-                            line,
-                            faction,
-                            unit.id,
-                            f"repair {route}",
-                            "void",
-                            f"{label}: repair {route}: {why}: void, C.2",
-                            "C.2",
-                            kind="track",
-                            column=column,
-                        )
+                        said(unit.id, f"repair {route}", "void", f"{label}: repair {route}: {why}: void, C.2", "C.2")
                     )
                 else:
                     wrecked -= set(hexes)
                     units[unit.id] = replace(unit, hex=hexes[-1])
                     verdicts.append(
-                        Verdict(
-                            file,
-                            line,
-                            faction,
-                            unit.id,
-                            f"repair {route}",
-                            "done",
-                            f"{label}: repairs the track in {route}",
-                            "C.2",
-                            kind="track",
-                            column=column,
-                        )
+                        said(unit.id, f"repair {route}", "done", f"{label}: repairs the track in {route}", "C.2")
                     )
     return replace(
         state,

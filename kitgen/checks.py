@@ -98,7 +98,7 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
             _check_commanders(r, commanders, factions)
         if victory := get("victory.yaml"):
             _check_victory(r, victory, factions, scoring)
-        if partisans := get("partisans.yaml"):
+        if (partisans := get("partisans.yaml")) and partisans.artillery_cap_faction != m.NO_FACTION:
             r.known(
                 "partisans.yaml",
                 ("artillery_cap_faction",),
@@ -468,7 +468,8 @@ def _check_victory(r: _Report, v: m.VictoryRules, factions: list[str], scoring: 
         if faces.count != 1 or len(draws) != faces.sides:
             r.add(f, ("reinforcement_chart", "draws", fid), msg.check_chart_faces(len(draws), chart.roll))
     makhnovists = v.makhnovist_strength.faction
-    r.known(f, ("makhnovist_strength", "faction"), makhnovists, factions, msg.check_unknown_faction)
+    if makhnovists != m.NO_FACTION:
+        r.known(f, ("makhnovist_strength", "faction"), makhnovists, factions, msg.check_unknown_faction)
 
 
 def _check_movement(r: _Report, mv: m.MovementRules, rulings: list[str] | None) -> None:

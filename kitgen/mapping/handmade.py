@@ -107,6 +107,10 @@ def hex_map_of(spec: BoardSpec, scenario: str = "handmade") -> HexMap:
         crossed = frozenset((a, b)) in {frozenset(k.hexes) for k in (*rail, *roads)}
         sides.append(Hexside((a, b), direction or "?", side.river, side.class_, side.bridge or crossed, side.sea))
     left, bottom, right, top = grid.edges
+    if spec.off_map:  # a window of a bigger grid: the frame is the box of the hexes on the map
+        centres = [grid.centre(h.col, h.row) for h in hexes]
+        left, right = min(x for x, _ in centres) - grid.side, max(x for x, _ in centres) + grid.side
+        bottom, top = min(y for _, y in centres) - grid.size / 2, max(y for _, y in centres) + grid.size / 2
     return HexMap(
         scenario=scenario,
         hex_size_km=spec.hex_km,

@@ -137,6 +137,11 @@ class ReinforcementChart(Model):
     draws: dict[str, list[Positive]]
 
 
+NO_FACTION = "none"
+"""The faction of a chart no faction of the scenario takes (E.6's strength roll, II.D.4's gun
+cap in a scenario without the Makhnovists): never rolled, never applied."""
+
+
 class MakhnovistStrength(Model):
     """E.6: the Current Strength Chart roll every award turn, with its modifiers."""
 

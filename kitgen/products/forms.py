@@ -11,6 +11,7 @@ import io
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Literal
 
 from kitgen.model.base import PROHIBITED
@@ -499,35 +500,45 @@ class Sheet:
 # --- the player aids -----------------------------------------------------------------
 
 
-def build_charts(scenario: Scenario, paper: str) -> list[Part]:
-    """The player aids: one page per faction, in the order of the scenario's factions."""
+Page = tuple[str, str, Callable[["Sheet"], float]]
+"""One page of a part: its outline title, its bookmark key, and what draws it (returning the y
+where its content ends)."""
+
+
+def sheets_part(
+    scenario: Scenario, paper: str, pages: Sequence[Page], *, label: str, file: str, title: str, purpose: str
+) -> Part:
+    """A part of one Sheet per page, each in the outline, on A4 or US Letter."""
     style = form_style()
     size = PAPER[paper]
     buffer = io.BytesIO()
-    c = new_canvas(buffer, size, scenario, "player aids")
-    factions = scenario.meta.factions
-    bookmarks = []
-    for number, faction in enumerate(factions, start=1):
-        title = f"Player aid: {faction.name}"
-        key = f"aid-{faction.id}"
+    c = new_canvas(buffer, size, scenario, label.lower())
+    for number, (heading, key, draw) in enumerate(pages, start=1):
         c.bookmarkPage(key)
-        c.addOutlineEntry(title, key, level=0)
-        sheet = Sheet(c, style, scenario, size, "Player aids")
-        y = _player_aid(sheet, faction)
-        sheet.finish(y, number, len(factions))
-        bookmarks.append((title, number - 1))
+        c.addOutlineEntry(heading, key, level=0)
+        sheet = Sheet(c, style, scenario, size, label)
+        sheet.finish(draw(sheet), number, len(pages))
     c.save()
-    return [
-        Part(
-            file=f"player-aids-{paper}.pdf",
-            title="Player aids",
-            purpose="one chart per faction: terrain effects, supply, trains and ships, command control, "
-            "commanders and the reinforcement chart",
-            pdf=buffer.getvalue(),
-            pages=len(factions),
-            bookmarks=tuple(bookmarks),
-        )
+    bookmarks = tuple((heading, number) for number, (heading, _, _) in enumerate(pages))
+    return Part(file=file, title=title, purpose=purpose, pdf=buffer.getvalue(), pages=len(pages), bookmarks=bookmarks)
+
+
+def build_charts(scenario: Scenario, paper: str) -> list[Part]:
+    """The player aids: one page per faction, in the order of the scenario's factions."""
+    pages: list[Page] = [
+        (f"Player aid: {f.name}", f"aid-{f.id}", partial(_player_aid, faction=f)) for f in scenario.meta.factions
     ]
+    part = sheets_part(
+        scenario,
+        paper,
+        pages,
+        label="Player aids",
+        file=f"player-aids-{paper}.pdf",
+        title="Player aids",
+        purpose="one chart per faction: terrain effects, supply, trains and ships, command control, "
+        "commanders and the reinforcement chart",
+    )
+    return [part]
 
 
 def _player_aid(sheet: Sheet, faction: Faction) -> float:
@@ -995,30 +1006,18 @@ FORMS = ("VP record track", "Order form", "Battle setup sheet", "Umpire's turn r
 
 def build_forms(scenario: Scenario, paper: str) -> list[Part]:
     """The blank forms: VP record track, order form, battle setup sheet, umpire's turn record."""
-    style = form_style()
-    size = PAPER[paper]
-    buffer = io.BytesIO()
-    c = new_canvas(buffer, size, scenario, "forms")
     drawers: list[Callable[[Sheet], float]] = [_vp_track, _order_form, _battle_sheet, _umpire_sheet]
-    bookmarks = []
-    for number, (title, draw) in enumerate(zip(FORMS, drawers, strict=True), start=1):
-        key = f"form-{number}"
-        c.bookmarkPage(key)
-        c.addOutlineEntry(title, key, level=0)
-        sheet = Sheet(c, style, scenario, size, "Forms")
-        sheet.finish(draw(sheet), number, len(FORMS))
-        bookmarks.append((title, number - 1))
-    c.save()
-    return [
-        Part(
-            file=f"forms-{paper}.pdf",
-            title="Forms",
-            purpose="blank forms to photocopy: VP record track, order form, battle setup sheet, umpire's turn record",
-            pdf=buffer.getvalue(),
-            pages=len(FORMS),
-            bookmarks=tuple(bookmarks),
-        )
-    ]
+    pages = [(title, f"form-{k}", draw) for k, (title, draw) in enumerate(zip(FORMS, drawers, strict=True), start=1)]
+    part = sheets_part(
+        scenario,
+        paper,
+        pages,
+        label="Forms",
+        file=f"forms-{paper}.pdf",
+        title="Forms",
+        purpose="blank forms to photocopy: VP record track, order form, battle setup sheet, umpire's turn record",
+    )
+    return [part]
 
 
 def _scoring(s: Scenario) -> list[Faction]:

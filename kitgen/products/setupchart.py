@@ -4,15 +4,14 @@ chart (and the hex on each set-up counter) is where the starting positions are."
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
+from functools import partial
 
 from kitgen.model.scenario import Faction, Scenario, name_key
 from kitgen.products.counters import stands_text
-from kitgen.products.forms import Column, Sheet
+from kitgen.products.forms import Column, Sheet, sheets_part
 from kitgen.render.counterstyle import counter_style
-from kitgen.render.formstyle import form_style
-from kitgen.render.pages import PAPER, Part, new_canvas
+from kitgen.render.pages import Part
 
 COLUMNS = [Column(0.55, "centre"), Column(1.6), Column(2.9), Column(1.6), Column(1.4)]
 HEADER = ["Hex", "Place", "Unit", "Stands", "Commander"]
@@ -47,36 +46,37 @@ def setup_rows(scenario: Scenario, hexes: Mapping[str, str], faction: Faction) -
 
 def build_setup_chart(scenario: Scenario, hexes: Mapping[str, str], paper: str) -> list[Part]:
     """One page per faction that has units at the start."""
-    style = form_style()
-    size = PAPER[paper]
-    buffer = io.BytesIO()
-    c = new_canvas(buffer, size, scenario, "set-up chart")
     factions = [f for f in scenario.meta.factions if setup_rows(scenario, hexes, f)]
-    bookmarks = []
-    for number, faction in enumerate(factions, start=1):
-        key = f"setup-{faction.id}"
-        c.bookmarkPage(key)
-        c.addOutlineEntry(f"Set-up: {faction.name}", key, level=0)
-        sheet = Sheet(c, style, scenario, size, "Set-up chart")
-        y = sheet.band(faction.name, faction, f"Set-up, {scenario.setup.date}")
-        y = sheet.table(sheet.left, y, sheet.span, COLUMNS, [HEADER], setup_rows(scenario, hexes, faction), wrap=True)
-        held = sorted(t for t, owner in scenario.setup.owners.items() if owner == faction.id)
-        y -= style.gap
-        if held:
-            y = sheet.para(sheet.left, y, sheet.span, ", ".join(held) + ".", lead="Towns held:")
-        if number == 1 and scenario.setup.destroyed_track:
-            wrecked = ", ".join(f"{hexes.get(name_key(p), '?')} ({p})" for p in scenario.setup.destroyed_track)
-            y = sheet.para(sheet.left, y - style.gap, sheet.span, wrecked + ".", lead="Track wrecked at the start:")
-        sheet.finish(y, number, len(factions))
-        bookmarks.append((f"Set-up: {faction.name}", number - 1))
-    c.save()
-    return [
-        Part(
-            file=f"setup-chart-{paper}.pdf",
-            title="Set-up chart",
-            purpose="where every unit, train, ship and depot starts, by faction and hex; the map is printed clean",
-            pdf=buffer.getvalue(),
-            pages=len(factions),
-            bookmarks=tuple(bookmarks),
+    pages = [
+        (
+            f"Set-up: {f.name}",
+            f"setup-{f.id}",
+            partial(_setup_page, scenario=scenario, hexes=hexes, faction=f, first=k == 0),
         )
+        for k, f in enumerate(factions)
     ]
+    part = sheets_part(
+        scenario,
+        paper,
+        pages,
+        label="Set-up chart",
+        file=f"setup-chart-{paper}.pdf",
+        title="Set-up chart",
+        purpose="where every unit, train, ship and depot starts, by faction and hex; the map is printed clean",
+    )
+    return [part]
+
+
+def _setup_page(sheet: Sheet, *, scenario: Scenario, hexes: Mapping[str, str], faction: Faction, first: bool) -> float:
+    """The faction's starting units, the towns it holds; on the first page, the track wrecked."""
+    gap = sheet.st.gap
+    y = sheet.band(faction.name, faction, f"Set-up, {scenario.setup.date}")
+    y = sheet.table(sheet.left, y, sheet.span, COLUMNS, [HEADER], setup_rows(scenario, hexes, faction), wrap=True)
+    held = sorted(t for t, owner in scenario.setup.owners.items() if owner == faction.id)
+    y -= gap
+    if held:
+        y = sheet.para(sheet.left, y, sheet.span, ", ".join(held) + ".", lead="Towns held:")
+    if first and scenario.setup.destroyed_track:
+        wrecked = ", ".join(f"{hexes.get(name_key(p), '?')} ({p})" for p in scenario.setup.destroyed_track)
+        y = sheet.para(sheet.left, y - gap, sheet.span, wrecked + ".", lead="Track wrecked at the start:")
+    return y

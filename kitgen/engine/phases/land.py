@@ -11,8 +11,8 @@ from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, enemies, modifier
 from kitgen.engine.phases.pontoons import friendly_pontoons
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState, Result, StepCost, Verdict
-from kitgen.engine.turnlog import TurnLog
+from kitgen.engine.state import CampaignState, Result, StepCost, UnitState, Verdict
+from kitgen.engine.turnlog import MoveOrder, TurnLog
 from kitgen.mapping.board import Board
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
 from kitgen.rules.paths import PathVerdict, land_path
@@ -44,40 +44,17 @@ def move(
                 verdicts.append(said(order.unit, f"path {route}", "void", gone, "A"))
                 continue
             row = f"{unit.name} ({unit.type}, {movement_row(campaign.scenario.movement, unit.type).mp} MP)"
-            if unit.id in ordered:
-                why = f"{row}: path {route}: a second move order for the unit this turn (line {ordered[unit.id]}): void"
-                verdicts.append(said(unit.id, f"path {route}", "void", why, "A"))
-                continue
-            ordered[unit.id] = line
-            if unit.aboard is not None:
-                why = f"{row}: path {route}: aboard ship {unit.aboard}, so no land move (it goes ashore by a sea order): void, D.1"
-                verdicts.append(said(unit.id, f"path {route}", "void", why, "D.1"))
-                continue
-            if unit.carried:
-                why = f"{row}: path {route}: embarked or detrained this turn, so no map move: void, A.2"
-                verdicts.append(said(unit.id, f"path {route}", "void", why, "A.2"))
-                continue
-            if unit.moved:
-                verdicts.append(said(unit.id, f"path {route}", "void", f"{row} has moved already this turn: void", "A"))
-                continue
+            earlier = ordered.get(unit.id)
+            ordered.setdefault(unit.id, line)
             retreating = (
                 order.retreat
                 and not any(h in foes for h in order.move[1:])  # a retreat never walks into the enemy
                 and _away(board, order.move[0], order.move[-1], foes)
             )
-            if unit.id in halted and not retreating:
-                why = f"{row}: path {route}: {halted[unit.id]}"
-                if order.retreat:  # II.C.2 spares only a move that takes the unit away from the enemy
-                    why += "; not a retreat, for it does not end farther from the enemy than it starts"
-                verdicts.append(said(unit.id, f"path {route}", "held", why, "II.C"))
-                continue
-            if order.move[0] != unit.hex:
-                why = f"{row} is in {unit.hex}, not {order.move[0]}: void"
-                verdicts.append(said(unit.id, f"path {route}", "void", why, "A"))
-                continue
-            if unit.immobilised:
-                why = f"{row}: path {route}: out of fuel and immobilised: void, B.8"
-                verdicts.append(said(unit.id, f"path {route}", "void", why, "B.8"))
+            held = halted.get(unit.id) if not retreating else None
+            refused = _refused(unit, order, row, earlier, held)
+            if refused is not None:
+                verdicts.append(said(unit.id, f"path {route}", *refused))
                 continue
             mp = modifier(state, "movement", faction, unit.type)
             judged = land_path(
@@ -116,6 +93,37 @@ def move(
             if result != "void":
                 units[unit.id] = replace(unit, hex=end, moved=True)
     return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
+
+
+def _refused(
+    unit: UnitState, order: MoveOrder, row: str, earlier: int | None, held: str | None
+) -> tuple[Result, str, str] | None:
+    """(result, why, rule) when a move order is not carried out whatever its path: a second
+    order for the unit (`earlier`: the first one's line), a unit aboard a ship, carried this
+    turn or moved already; held by command control (`held`: why, unless it is retreating);
+    not starting where the unit is; out of fuel."""
+    said = f"{row}: path {'-'.join(order.move)}"
+    if earlier is not None:
+        return "void", f"{said}: a second move order for the unit this turn (line {earlier}): void", "A"
+    if unit.aboard is not None:
+        return (
+            "void",
+            f"{said}: aboard ship {unit.aboard}, so no land move (it goes ashore by a sea order): void, D.1",
+            "D.1",
+        )
+    if unit.carried:
+        return "void", f"{said}: embarked or detrained this turn, so no map move: void, A.2", "A.2"
+    if unit.moved:
+        return "void", f"{row} has moved already this turn: void", "A"
+    if held is not None:
+        # II.C.2 spares only a move that takes the unit away from the enemy
+        spared = "; not a retreat, for it does not end farther from the enemy than it starts" if order.retreat else ""
+        return "held", f"{said}: {held}{spared}", "II.C"
+    if order.move[0] != unit.hex:
+        return "void", f"{row} is in {unit.hex}, not {order.move[0]}: void", "A"
+    if unit.immobilised:
+        return "void", f"{said}: out of fuel and immobilised: void, B.8", "B.8"
+    return None
 
 
 def _away(board: Board, start: str, end: str, foes: Collection[str]) -> bool:

@@ -13,6 +13,7 @@ import pytest
 
 from kitgen.campaign import new_campaign
 from kitgen.loader import data_dir, load_scenario
+from kitgen.mapping.hexmap import HexMap
 from kitgen.model.scenario import Scenario
 
 BUNDLED = data_dir() / "denikin-1919"
@@ -126,3 +127,54 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     tried = _FUZZ_CASES["workers"] + CASES["count"]
     if tried:
         terminalreporter.write_line(f"fuzzing: {tried:,} cases tried, each ended in success or catalogued errors")
+
+
+# --- the printed map, built once per session (each xdist worker its own) -------------------
+
+
+def kitgen_map(out: Path, cache: Path, *args: str) -> None:
+    """`kitgen map --out OUT ARGS` in a child process, with its own map cache."""
+    import subprocess
+
+    env = {**os.environ, "KITGEN_CACHE": str(cache)}
+    result = subprocess.run(
+        [sys.executable, "-m", "kitgen", "map", "--out", str(out), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The map cache the printed-map tests share."""
+    return tmp_path_factory.mktemp("map-cache")
+
+
+@pytest.fixture(scope="session")
+def a4(tmp_path_factory: pytest.TempPathFactory, cache_dir: Path) -> Path:
+    """The bundled map printed on A4: poster and tiles."""
+    out = tmp_path_factory.mktemp("a4")
+    kitgen_map(out, cache_dir)
+    return out
+
+
+@pytest.fixture(scope="session")
+def letter(tmp_path_factory: pytest.TempPathFactory, cache_dir: Path) -> Path:
+    """The bundled map printed on US Letter."""
+    out = tmp_path_factory.mktemp("letter")
+    kitgen_map(out, cache_dir, "--paper", "letter")
+    return out
+
+
+@pytest.fixture(scope="session")
+def hex_map(cache_dir: Path) -> HexMap:
+    """The bundled map's hex grid, from the shared cache."""
+    from kitgen.loader import load_scenario_map
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KITGEN_CACHE", str(cache_dir))
+        return load_scenario_map(BUNDLED)[1]

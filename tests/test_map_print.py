@@ -21,11 +21,10 @@ import numpy as np
 import pypdf
 import pytest
 
-from kitgen.loader import load_scenario_map
 from kitgen.mapping.hexmap import HexMap
 from kitgen.products.mapsheets import Tiling
 from kitgen.render.style import map_style
-from tests.conftest import BUNDLED
+from tests.conftest import kitgen_map
 
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(tool) for tool in ("pdfinfo", "pdffonts", "pdftotext", "pdftoppm")),
@@ -38,45 +37,6 @@ LETTER = (612.0, 792.0)
 A0 = (1189 * MM, 841 * MM)  # landscape: 3370.4 x 2383.9 pt
 STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 DPI = 50.0
-
-
-def kitgen_map(out: Path, cache: Path, *args: str) -> None:
-    env = {**os.environ, "KITGEN_CACHE": str(cache)}
-    result = subprocess.run(
-        [sys.executable, "-m", "kitgen", "map", "--out", str(out), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "Traceback" not in result.stderr
-
-
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("print-cache")
-
-
-@pytest.fixture(scope="module")
-def a4(tmp_path_factory: pytest.TempPathFactory, cache_dir: Path) -> Path:
-    out = tmp_path_factory.mktemp("a4")
-    kitgen_map(out, cache_dir)
-    return out
-
-
-@pytest.fixture(scope="module")
-def letter(tmp_path_factory: pytest.TempPathFactory, cache_dir: Path) -> Path:
-    out = tmp_path_factory.mktemp("letter")
-    kitgen_map(out, cache_dir, "--paper", "letter")
-    return out
-
-
-@pytest.fixture(scope="module")
-def hex_map(cache_dir: Path) -> HexMap:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("KITGEN_CACHE", str(cache_dir))
-        return load_scenario_map(BUNDLED)[1]
 
 
 def page_sizes(pdf: Path) -> list[tuple[float, float]]:

@@ -17,7 +17,8 @@ from kitgen.products.mapsheets import Tiling
 from kitgen.render.counterstyle import counter_style
 from kitgen.render.mapfurniture import turn_box_size
 from kitgen.render.style import map_style
-from tests.test_map_print import A4, FIRST_TILE, LETTER, MM, kitgen_map, page_sizes, parse_pnm, tiling
+from tests.conftest import kitgen_map
+from tests.test_map_print import A4, FIRST_TILE, LETTER, MM, page_sizes, parse_pnm, tiling
 
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(tool) for tool in ("pdftotext", "pdftoppm")),
@@ -25,28 +26,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 A1 = (594 * MM, 841 * MM)
-
-
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("tiles-cache")
-
-
-@pytest.fixture(scope="module")
-def a4(tmp_path_factory: pytest.TempPathFactory, cache_dir: Path) -> Path:
-    out = tmp_path_factory.mktemp("a4")
-    kitgen_map(out, cache_dir)
-    return out
-
-
-@pytest.fixture(scope="module")
-def board_map(cache_dir: Path) -> HexMap:
-    from kitgen.loader import load_scenario_map
-    from tests.conftest import BUNDLED
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("KITGEN_CACHE", str(cache_dir))
-        return load_scenario_map(BUNDLED)[1]
 
 
 def text_of(pdf: Path, page: int) -> str:
@@ -92,12 +71,12 @@ def test_the_map_sheets_show_no_units(a4: Path) -> None:
 # --- 7: map furniture ------------------------------------------------------------------------
 
 
-def test_sea_and_region_names_stand_on_the_right_kind_of_hex(board_map: HexMap) -> None:
+def test_sea_and_region_names_stand_on_the_right_kind_of_hex(hex_map: HexMap) -> None:
     """Issue 12.7: sea and region names placed at hexes of the board: a sea's name on a sea
     hex, a region's on land."""
     names = {n.text: n for n in map_style().furniture.names["denikin-1919"]}
     assert set(names) == {"Black Sea", "Sea of Azov", "Crimea", "Kuban", "Don Host"}
-    terrain = {h.id: h.terrain for h in board_map.hexes}
+    terrain = {h.id: h.terrain for h in hex_map.hexes}
     for name in names.values():
         assert name.hex in terrain, name
         assert (terrain[name.hex] == SEA) == (name.kind == "sea"), name
@@ -233,7 +212,7 @@ def test_each_tile_carries_a_100_mm_check_bar(a4: Path) -> None:
         assert "this bar measures 100 mm" in text_of(a4 / "map-tiles-a4.pdf", page)
 
 
-def test_the_key_page_is_at_100_percent_and_its_scale_bar_measures_true(a4: Path, board_map: HexMap) -> None:
+def test_the_key_page_is_at_100_percent_and_its_scale_bar_measures_true(a4: Path, hex_map: HexMap) -> None:
     """Issue 12.8: "the key page is at 100% scale (its scale bar must measure true: today
     '150 km' measures 103 mm)": no operator on the page scales, and the bar's five segments add
     up to 150 km at the map's points per km (1 inch a hex of 30 km: 360 pt, 127 mm)."""
@@ -242,8 +221,8 @@ def test_the_key_page_is_at_100_percent_and_its_scale_bar_measures_true(a4: Path
         if op == b"cm":
             assert args[0] == pytest.approx(1.0) and args[3] == pytest.approx(1.0), args
     style = map_style()
-    per_km = style.hex_across_in * 72 / board_map.hex_size_km
-    km = 5 * board_map.hex_size_km
+    per_km = style.hex_across_in * 72 / hex_map.hex_size_km
+    km = 5 * hex_map.hex_size_km
     segments = [r for r in rects(pdf, 2) if r[3] == pytest.approx(6.0) and r[2] == pytest.approx(km / 5 * per_km)]
     assert len(segments) == 5
     xs = sorted(r[0] for r in segments)

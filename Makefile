@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m compileall -q kitgen  # bytecode now: a shell with PYTHONDONTWRITEBYTECODE never writes it
 	touch $@
 
-# poppler-utils (pdftoppm, pdfinfo, pdffonts) lets the tests render and inspect PDF pages.
+# poppler-utils (pdftoppm, pdftotext, pdfinfo, pdffonts) lets the tests render and read PDF pages.
 system-deps:
 	@command -v pdftoppm >/dev/null 2>&1 || { \
 	  echo "installing poppler-utils (pdftoppm) for page rendering"; \

@@ -110,15 +110,15 @@ def _validate_campaign(path: Path, *, strict: bool) -> None:
     """Every log read (all their problems at once), then replayed; warnings, then a summary."""
     from kitgen.campaign import load_campaign
     from kitgen.engine.findings import findings
-    from kitgen.engine.replay import check_logs, played
+    from kitgen.engine.replay import played, read_logs
     from kitgen.errors import display_path
     from kitgen.messages import plural
 
     campaign = load_campaign(path)
     _notes([n for n in campaign.notes if n.code != "note.scenario_outside"])  # the summary says it
-    check_logs(campaign)
+    read = read_logs(campaign)
     warnings, turns = [], 0
-    for log, record in played(campaign):  # a log that cannot be played stops here, with its file:line:column
+    for log, record in played(campaign, read=read):  # a log that cannot be played stops here, with its file:line:column
         warnings += findings(record, display_path(log))
         turns = record.state.turn
     for warning in warnings:

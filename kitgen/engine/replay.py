@@ -7,9 +7,11 @@ from pathlib import Path
 
 from kitgen import messages as msg
 from kitgen.campaign import TURN_NAME, Campaign
+from kitgen.engine.context import LogSource
 from kitgen.engine.setup import initial_state
 from kitgen.engine.state import CampaignState
 from kitgen.engine.turn import TurnRecord, play_turn, read_log
+from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError, Problem, display_path
 
 
@@ -26,16 +28,24 @@ def replay(campaign: Campaign, upto: int | None = None, *, notes: list[Problem] 
     return state
 
 
-def played(campaign: Campaign, upto: int | None = None) -> Iterator[tuple[Path, TurnRecord]]:
-    """Each turn log up to `upto` and the record of its turn, in order. A turn that cannot be
-    played stops the replay with its problems, and a note of the later logs left unchecked."""
+Read = dict[Path, tuple[TurnLog, LogSource]]
+"""Turn logs read already, by file."""
+
+
+def played(
+    campaign: Campaign, upto: int | None = None, *, read: Read | None = None
+) -> Iterator[tuple[Path, TurnRecord]]:
+    """Each turn log up to `upto` and the record of its turn, in order (a log in `read` is not
+    read again). A turn that cannot be played stops the replay with its problems, and a note
+    of the later logs left unchecked."""
+    read = read or {}
     state = initial_state(campaign)
     logs = [(n, p) for n, p in turn_logs(campaign) if upto is None or n <= upto]
     for k, (number, path) in enumerate(logs):
         try:
             if number != state.turn + 1:
                 raise KitgenError.at(path, 1, 1, msg.log_turn_out_of_order(number, state.turn))
-            log, source = read_log(path)
+            log, source = read[path] if path in read else read_log(path)
             record = play_turn(campaign, state, log, source=source)
         except KitgenError as stopped:
             later = [display_path(p) for _, p in logs[k + 1 :]]
@@ -46,17 +56,18 @@ def played(campaign: Campaign, upto: int | None = None) -> Iterator[tuple[Path, 
         yield path, record
 
 
-def check_logs(campaign: Campaign) -> None:
+def read_logs(campaign: Campaign) -> Read:
     """Every turn log read and checked against its schema, all of them at once: the problems of
     every file in one error."""
-    problems = []
+    problems, read = [], {}
     for _, path in turn_logs(campaign):
         try:
-            read_log(path)
+            read[path] = read_log(path)
         except KitgenError as bad:
             problems += bad.problems
     if problems:
         raise KitgenError(problems)
+    return read
 
 
 def turn_logs(campaign: Campaign) -> list[tuple[int, Path]]:

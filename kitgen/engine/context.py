@@ -51,13 +51,6 @@ class Turn:
     log: TurnLog
     source: LogSource
 
-    @property
-    def file(self) -> str:
-        return self.source.name
-
-    def line(self, loc: Loc) -> int:
-        return self.source.position(loc)[0]
-
     def fail(self, loc: Loc, message: msg.Msg, *, key: bool = False) -> KitgenError:
         """The error of a log value that cannot be played, at its line, its key path named."""
         return KitgenError([self.source.problem(loc, message.within(dotted(loc)), key=key)])

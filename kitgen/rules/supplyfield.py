@@ -131,14 +131,6 @@ class SupplyField:
             self._railheads[key] = i
         return self._railheads[key]
 
-    def distance(self, hex_id: str) -> int | None:
-        """Overland hexes a unit in the hex must trace to the net or a source, or None if none
-        can be traced at all (however far)."""
-        i = self.arrays.index.get(hex_id)
-        if i is None or self.need[i] >= FAR:
-            return None
-        return int(self.need[i])
-
     def _walk(self, start: int) -> tuple[str, ...]:
         ids = self.arrays.ids
         if self.need[start] == 0 and not self.net.on[start] and not self.source[start]:

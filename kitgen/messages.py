@@ -345,6 +345,21 @@ def value_invalid(found: str, detail: str) -> str:
     return f"found {found}, which is not valid here ({detail})"
 
 
+@data("value.length")
+def value_length(found: str) -> str:
+    return f"found {found}, expected a length like '12mm', '0.5in' or '8pt' (a bare number is points)"
+
+
+@data("layout.extends_unknown")
+def layout_extends_unknown(found: str, names: list[str]) -> str:
+    return f"found extends: {found}, expected the name of another layout in this file ({one_of(names)})"
+
+
+@data("layout.extends_loop")
+def layout_extends_loop(chain: str) -> str:
+    return f"found layouts that extend each other in a loop ({chain}), expected each to extend one that does not"
+
+
 @data("value.ident")
 def value_ident(found: str) -> str:
     return f"found {found}, expected a lower-case name of letters, digits and '_' (like 'armoured_car')"

@@ -121,13 +121,17 @@ def layouts_dir() -> Path:
 M = TypeVar("M", bound=Model)
 
 
-def load_layout(model: type[M], path: Path) -> M:
-    """A layouts file read into its model; a bad one is a KitgenError naming its line."""
+def load_layout(model: type[M], path: Path, *, named: str | None = None) -> M:
+    """A layouts file read into its model; a bad one is a KitgenError naming its line. With
+    `named`, that section is a mapping of layouts, each able to `extends:` another."""
     from kitgen.errors import KitgenError
+    from kitgen.render.lengths import resolve_extends
     from kitgen.validation import validate
     from kitgen.yamlsource import load_yaml
 
     located = load_yaml(path)
+    if named:
+        resolve_extends(located, named)
     style, found = validate(located, model)
     problems = located.problems + found  # a key given twice is an error even when the rest validates
     if problems or style is None:

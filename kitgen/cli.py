@@ -150,6 +150,32 @@ def _notes(notes: list[Problem]) -> None:
         typer.echo(str(note), err=True)
 
 
+@app.command("turn")
+def turn_command(
+    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    turn: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(min=1, max=999, help="The turn to be played; default the one after the last log."),
+    ] = None,
+    paper: Annotated[Paper, typer.Option(help="Paper size of the packets.")] = Paper.a4,
+    out: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="Folder to write the packets in; default DIR/packets."),
+    ] = None,
+) -> None:
+    """The week's packets for a turn: the umpire's (master map, supply, ledgers, rolls, contacts,
+    battle sheets) and one per faction (its map with what it can see, supply, reach, lists, order form)."""
+    from kitgen.campaign import load_campaign
+    from kitgen.products.packets import build_packets, write_packets
+
+    _folder_argument(folder, "a campaign folder")
+    campaign = load_campaign(folder)
+    _notes(campaign.notes)
+    files = build_packets(campaign, turn, paper.value)
+    for path, f in zip(write_packets(folder, out or folder / "packets", files), files, strict=True):
+        typer.echo(f"wrote {path} ({f.pages} pages, for {'the umpire' if f.who == 'umpire' else f.who})")
+
+
 @app.command("new")
 def new_command(
     folder: Annotated[Path, typer.Argument(help="The campaign folder to create (new or empty).")],

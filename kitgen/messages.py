@@ -360,6 +360,14 @@ def layout_extends_loop(chain: str) -> str:
     return f"found layouts that extend each other in a loop ({chain}), expected each to extend one that does not"
 
 
+@data("packet.no_such_turn")
+def packet_no_such_turn(turn: int, last: int) -> str:
+    return (
+        f"found --turn {turn}, expected a turn from 1 to {last + 1}: the logs reach turn {last}, "
+        "and a packet is for a turn played or the next one"
+    )
+
+
 @data("value.ident")
 def value_ident(found: str) -> str:
     return f"found {found}, expected a lower-case name of letters, digits and '_' (like 'armoured_car')"

@@ -87,6 +87,21 @@ def read_log(path: Path) -> tuple[TurnLog, LogSource]:
     return log, located
 
 
+def play_until(
+    campaign: Campaign, state: CampaignState, log: TurnLog, last: str, *, source: LogSource | None = None
+) -> CampaignState:
+    """The turn after `state` played from `log` through the phase named `last` only: with an empty
+    log and `supply`, the state at the start of a turn, as its players write their orders."""
+    names = [name for name, _ in PHASES]
+    if last not in names:
+        raise ValueError(f"no phase {last!r}; the phases are {names}")
+    turn = Turn(campaign, campaign.board, log, source or Unplaced(f"turn {log.turn} log"))
+    state = replace(state.fresh_turn(), turn=state.turn + 1)
+    for _, phase in PHASES[: names.index(last) + 1]:
+        state = phase(turn, state)
+    return state
+
+
 def play_turn(
     campaign: Campaign,
     state: CampaignState,

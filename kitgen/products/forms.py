@@ -809,7 +809,7 @@ def _command(
     return bottom
 
 
-def _placement_text(s: Scenario, faction: Faction, placement: Placement) -> str:
+def placement_text(s: Scenario, faction: Faction, placement: Placement) -> str:
     parts = []
     if placement.edges:
         edges = [f"the {e.edge} edge" + (f" north of {e.north_of}" if e.north_of else "") for e in placement.edges]
@@ -883,7 +883,7 @@ def _reinforcement_chart(sheet: Sheet, y: float, faction: Faction) -> float:
         items.append(("Bonus:", f"every {every} turn the {faction.name} also add {bonus} VP."))
     placement = v.placement.get(faction.id)
     if placement:
-        items.append(("Reinforcements", "arrive " + _placement_text(s, faction, placement)))
+        items.append(("Reinforcements", "arrive " + placement_text(s, faction, placement)))
     items.append(("Replacements", "go to your units on the map in supply and not surrounded."))
     items.append(
         ("Slips", "go back into the pile unless they say otherwise; placed at the end of the turn, they move the next.")

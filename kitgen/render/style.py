@@ -143,3 +143,16 @@ def load_layout(model: type[M], path: Path, *, named: str | None = None) -> M:
 def map_style(path: Path | None = None) -> MapStyle:
     """The map style, from layouts/map.yaml."""
     return load_layout(MapStyle, path or layouts_dir() / "map.yaml")
+
+
+def load_layout_text(path: Path) -> dict[str, str]:
+    """A layouts file of words: every value a text (a Jinja2 template); a bad one is a
+    KitgenError naming its line."""
+    from pydantic import RootModel
+
+    from kitgen.model.base import Text
+
+    class Texts(RootModel[dict[str, Text]]):
+        model_config = {"strict": True}
+
+    return load_layout(Texts, path).root  # type: ignore[type-var]

@@ -55,15 +55,13 @@ def _sources(campaign: Campaign, board: Board, state: CampaignState, faction: st
     return found, held
 
 
-def trace_from(
-    campaign: Campaign, board: Board, state: CampaignState, faction: str, hex_id: str
-) -> tuple[str, ...] | None:
-    """B.3 as `judge_supply` would judge it now: the path proving a unit of `faction` standing in
-    `hex_id` in supply, or None when it would be out of supply."""
+def faction_supply(campaign: Campaign, board: Board, state: CampaignState, faction: str) -> SupplyField | None:
+    """B.3 over the whole board as `judge_supply` would judge it now: where a unit of `faction`
+    would be in supply, and its usable rail net; None while a card cuts its supply."""
     if active(state, "supply_cut", faction):
         return None
     found, held = _sources(campaign, board, state, faction)
-    supply = supply_field(
+    return supply_field(
         board,
         found | held,
         enemy=enemies(state, faction, state.turn),
@@ -71,7 +69,15 @@ def trace_from(
         trace_hexes=campaign.scenario.supply.trace_hexes,
         crossings=friendly_pontoons(state, faction),
     )
-    return supply.path(hex_id)
+
+
+def trace_from(
+    campaign: Campaign, board: Board, state: CampaignState, faction: str, hex_id: str
+) -> tuple[str, ...] | None:
+    """The path proving a unit of `faction` standing in `hex_id` in supply now, or None when it
+    would be out of supply."""
+    supply = faction_supply(campaign, board, state, faction)
+    return None if supply is None else supply.path(hex_id)
 
 
 def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:

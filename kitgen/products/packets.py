@@ -1,0 +1,475 @@
+"""The week's turn packets: one for the umpire, one per faction, for the turn to be played next.
+
+The umpire's holds the master map (every unit), each faction's supply, the ledgers, the rolls
+to make, the contacts and what changed since last turn, and a set-up sheet per battle. A
+faction's holds only what it can know (`kitgen.engine.intel`): its map, its supply, where its
+stacks can reach, its lists and ledger, and its order form."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kitgen.engine.intel import faction_view
+from kitgen.engine.state import CampaignState
+from kitgen.engine.turnlog import TurnLog
+from kitgen.products.forms import Column, Page, Sheet, placement_text, sheets_part
+from kitgen.products.packetmaps import MapPages, Overlay, Scene, Sector, make_scene, overlay_legend, overlay_of, sectors
+from kitgen.render.mapembed import MapSlot, lay_map_under
+from kitgen.render.pages import PAPER
+from kitgen.render.style import layouts_dir
+
+if TYPE_CHECKING:
+    from kitgen.campaign import Campaign
+    from kitgen.engine.context import LogSource
+    from kitgen.render.mapart import MapArt
+
+
+@dataclass(frozen=True)
+class PacketFile:
+    name: str
+    """File name: `umpire-turn-07-a4.pdf`, `reds-turn-07-a4.pdf`."""
+    who: str
+    """'umpire' or the faction's id."""
+    pdf: bytes
+    pages: int
+
+
+@dataclass(frozen=True)
+class TurnBasis:
+    """What a turn's packets are made from: the state its players write orders against."""
+
+    campaign: Campaign
+    turn: int
+    start: CampaignState
+    """The state at the start of the turn: last turn's returning stands back, supply judged (B.2)."""
+    after: CampaignState
+    """The state after the last turn played."""
+    before: CampaignState | None
+    """The state a turn earlier, for what changed (None before turn 2)."""
+    log: TurnLog | None = None
+    """The turn's own log, when its orders are in already: the contacts they make."""
+    source: LogSource | None = None
+
+
+def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
+    """The basis of turn `turn` (default: the one after the last log), from one replay."""
+    from kitgen import messages as msg
+    from kitgen.engine.replay import played, turn_logs
+    from kitgen.engine.setup import initial_state
+    from kitgen.engine.turn import play_until, read_log
+    from kitgen.errors import KitgenError
+
+    logs = turn_logs(campaign)
+    last = logs[-1][0] if logs else 0
+    number = last + 1 if turn is None else turn
+    if not 1 <= number <= last + 1:
+        raise KitgenError.at(campaign.folder / "turns", 1, 1, msg.packet_no_such_turn(number, last))
+    after, before = initial_state(campaign), None
+    for _, record in played(campaign, number - 1) if number > 1 else ():
+        before, after = after, record.state
+    log, source = None, None
+    own = [p for n, p in logs if n == number]
+    if own:
+        log, source = read_log(own[0])
+    start = play_until(campaign, after, TurnLog(turn=number), "supply")
+    return TurnBasis(campaign, number, start, after, before if number > 1 else None, log, source)
+
+
+# --- the packets -----------------------------------------------------------------------------
+
+
+@cache
+def _texts() -> dict[str, Any]:
+    from kitgen.render.style import load_layout_text
+
+    return load_layout_text(layouts_dir() / "packets-text.yaml")
+
+
+def say(key: str, **names: object) -> str:
+    """A sentence of the packets, from its Jinja2 template in layouts/packets-text.yaml."""
+    import jinja2
+
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+    return env.from_string(str(_texts()[key])).render(**names).strip()
+
+
+class Packets:
+    """Builds the week's packets over one drawing of the clean map."""
+
+    def __init__(self, basis: TurnBasis, paper: str) -> None:
+        from kitgen.render.mapart import MapArt
+        from kitgen.render.packetstyle import packet_style
+        from kitgen.render.style import map_style
+
+        self.b, self.paper = basis, paper
+        self.c = basis.campaign
+        self.s = self.c.scenario
+        self.art: MapArt = MapArt(self.c.hex_map, self.s, map_style())
+        self.layouts = packet_style()
+        self.map_pdf = _map_pdf(self.art, self.s)
+        self.names = {f.id: f.name for f in self.s.meta.factions}
+        self._overlays: dict[str, Overlay] = {}
+        self._areas: dict[frozenset[str], object] = {}
+
+    def overlay(self, faction: str) -> Overlay:
+        if faction not in self._overlays:
+            self._overlays[faction] = overlay_of(self.c, self.b.start, faction)
+        return self._overlays[faction]
+
+    def suffix(self) -> str:
+        return f"turn-{self.b.turn:02d}-{self.paper}"
+
+    def pages_for(self, slots: list[MapSlot]) -> MapPages:
+        maps = MapPages(self.c, self.art, self.layouts.sector, self.layouts.overview, slots)
+        maps._areas = self._areas  # the supply areas, shared by the umpire's packet and each faction's
+        return maps
+
+    def build(self, pages: list[Page], label: str, file: str, title: str, slots: list[MapSlot]) -> PacketFile:
+        part = sheets_part(self.s, self.paper, pages, label=label, file=file, title=title, purpose=title)
+        pdf = lay_map_under(part.pdf, self.map_pdf, slots)
+        return PacketFile(file, label, pdf, part.pages)
+
+    def sectors_shown(self, maps: MapPages, hexes: set[str]) -> list[Sector]:
+        size = maps.sector_size(PAPER[self.paper])
+        overlap = self.layouts.sector.overlap * self.art.hex_pt * 0.866
+        from kitgen.products.packetmaps import inside
+
+        return [s for s in sectors(self.art, size, overlap) if any(inside(self.art, s.window, h) for h in hexes)]
+
+    def map_pages(self, maps: MapPages, scene: Scene, shown: list[Sector], who: str, note: str) -> list[Page]:
+        pages: list[Page] = [
+            (
+                f"{who}: the whole map",
+                "overview",
+                partial(
+                    maps.overview_page,
+                    scene=scene,
+                    shown=shown,
+                    title=f"{who}: the map",
+                    note=note,
+                    after=partial(self._sector_index, shown=shown),
+                ),
+            )
+        ]
+        for sector in shown:
+            pages.append(
+                (
+                    f"Map sector {sector.key}",
+                    f"sector-{sector.key}",
+                    partial(maps.sector_page, scene=scene, sector=sector, title=f"Sector {sector.key}", note=note),
+                )
+            )
+        if scene.stacks:
+            pages.append(("Stack list", "stacks", partial(self._stack_page, scene=scene)))
+        return pages
+
+    def _sector_index(self, sheet: Sheet, y: float, shown: list[Sector]) -> float:
+        keys = ", ".join(s.key for s in shown)
+        return sheet.para(
+            sheet.left,
+            y,
+            sheet.span,
+            f"Framed and lettered: the sectors printed on the pages that follow ({keys}), each at "
+            f"{self.layouts.sector.hex_across / 2.835:.0f} mm a hex; sectors with nothing to show are left out. "
+            "A number in a square counts the units in that hex.",
+        )
+
+    def _stack_page(self, sheet: Sheet, scene: Scene) -> float:
+        faction = self.s.faction(scene.viewer) if scene.viewer else None
+        y = sheet.band("Stack list", faction, f"turn {self.b.turn}")
+        rows = []
+        for e in scene.stacks:
+            for k, (f, text) in enumerate(e.lines):
+                rows.append([e.key if k == 0 else "", e.hex if k == 0 else "", _chip(f, self.names), text])
+        cols = [Column(0.6), Column(0.6), Column(1.3), Column(6)]
+        return sheet.table(sheet.left, y, sheet.span, cols, [["Stack", "Hex", "Faction", "Units"]], rows)
+
+    # the umpire's
+
+    def umpire(self) -> PacketFile:
+        slots: list[MapSlot] = []
+        maps = self.pages_for(slots)
+        start = self.b.start
+        scene = make_scene(self.c, start, None)
+        shown = self.sectors_shown(maps, scene.hexes())
+        note = f"turn {self.b.turn}"
+        pages: list[Page] = [("The week and the ledgers", "week", self._umpire_week)]
+        pages += self.map_pages(maps, scene, shown, "Master map", note)
+        for f in self.s.meta.factions:
+            if not any(u.faction == f.id for u in start.units):
+                continue
+            overlay = self.overlay(f.id)
+            pages.append(
+                (
+                    f"Supply: {f.name}",
+                    f"supply-{f.id}",
+                    partial(
+                        maps.overview_page,
+                        scene=scene,
+                        shown=(),
+                        title=f"Supply: {f.name}",
+                        note=note,
+                        overlay=overlay,
+                        after=partial(self._overlay_note, overlay=overlay),
+                    ),
+                )
+            )
+        pages += self.umpire_extra()
+        name = f"umpire-{self.suffix()}.pdf"
+        return self.build(pages, "umpire", name, f"Umpire's packet, turn {self.b.turn}", slots)
+
+    def umpire_extra(self) -> list[Page]:
+        """The rolls, contacts and battle sheets (built in modules of their own)."""
+        return []
+
+    def _overlay_note(self, sheet: Sheet, y: float, overlay: Overlay) -> float:
+        return overlay_legend(sheet, overlay, y, self.names)
+
+    def _umpire_week(self, sheet: Sheet) -> float:
+        b = self.b
+        y = sheet.band(say("umpire_title", turn=b.turn), None, f"{self.s.meta.title}")
+        folder = self.c.folder.name
+        y = sheet.heading(sheet.left, y, sheet.span, "The week")
+        y = sheet.para(
+            sheet.left, y, sheet.span, say("week", folder=folder, turn=b.turn, log=f"turn-{b.turn:02d}.yaml")
+        )
+        y -= sheet.st.gap
+        y = self._vp_ledger(sheet, y, None)
+        return y
+
+    def _vp_ledger(self, sheet: Sheet, y: float, faction: str | None) -> float:
+        """The VP ledger: totals and towns held with their worth; a faction sees only its own."""
+        s, b = self.s, self.b
+        state = b.start
+        every = s.victory.award_every_turns
+        awards = [t for t in range(every, every * 12 + 1, every)]
+        upcoming = [t for t in awards if t >= b.turn][:4]
+        y = sheet.heading(sheet.left, y, sheet.span, "VP ledger", "E.2")
+        scoring = [f for f in s.meta.factions if f.scores_vp and (faction is None or f.id == faction)]
+        rows = []
+        for f in scoring:
+            held = sorted(
+                (t for t in s.towns if state.owners.get(t.name) == f.id and t.vp.get(f.id)),
+                key=lambda t: (-(t.vp.get(f.id) or 0), t.name),
+            )
+            worth = sum(t.vp.get(f.id) or 0 for t in held)
+            towns = ", ".join(f"{t.shown_name} {t.vp.get(f.id)}" for t in held) or "none"
+            rows.append([_chip(f.id, self.names), str(state.vp.get(f.id, 0)), str(worth), towns])
+        cols = [Column(1.2), Column(0.7, "right"), Column(0.9, "right"), Column(6)]
+        y = sheet.table(
+            sheet.left,
+            y,
+            sheet.span,
+            cols,
+            [["Faction", "VP now", "Towns worth", "Towns held that score"]],
+            rows,
+            wrap=True,
+        )
+        y -= 4
+        text = say("award", every=every, turns=", ".join(f"turn {t}" for t in upcoming))
+        if b.turn in awards:
+            text += " This is an award turn: VP are scored at its end."
+        if faction is not None:
+            text += " Other factions' totals are the umpire's to know."
+        return sheet.para(sheet.left, y, sheet.span, text) - sheet.st.gap
+
+    # a faction's
+
+    def faction(self, faction: str) -> PacketFile:
+        slots: list[MapSlot] = []
+        maps = self.pages_for(slots)
+        start = self.b.start
+        view = faction_view(self.c.board, start, faction)
+        scene = make_scene(self.c, start, view, reach=self.reach_hexes(faction))
+        seen = set(view.occupied) | {s.hex for s in view.sightings}
+        shown = self.sectors_shown(maps, seen)
+        f = self.s.faction(faction)
+        name = f.name if f else faction
+        note = f"turn {self.b.turn}"
+        pages = self._forces(faction)
+        pages.append((f"{name}: lists and ledger", "lists", partial(self._faction_lists, faction=faction)))
+        pages += self.map_pages(maps, scene, shown, name, note)
+        overlay = self.overlay(faction)
+        pages.append(
+            (
+                "Your supply",
+                "supply",
+                partial(
+                    maps.overview_page,
+                    scene=scene,
+                    shown=(),
+                    title=f"Supply: {name}",
+                    note=note,
+                    overlay=overlay,
+                    after=partial(self._overlay_note, overlay=overlay),
+                ),
+            )
+        )
+        pages += self.faction_extra(faction)
+        file = f"{faction}-{self.suffix()}.pdf"
+        return self.build(pages, faction, file, f"{name}' packet, turn {self.b.turn}", slots)
+
+    def reach_hexes(self, faction: str) -> frozenset[str]:
+        return frozenset()
+
+    def faction_extra(self, faction: str) -> list[Page]:
+        """Reach, the order form (modules of their own)."""
+        return []
+
+    def table_pages(
+        self,
+        title: str,
+        key: str,
+        faction: str | None,
+        heading: tuple[str, str],
+        columns: list[Column],
+        header: list[str],
+        rows: list[list[Any]],
+        *,
+        before: Callable[[Sheet, float], float] | None = None,
+        reserve: float = 0.0,
+    ) -> list[Page]:
+        """A table over as many pages as its rows need, each page with the band and heading;
+        `before` draws above the first page's table, taking `reserve` points."""
+        from kitgen.render.formstyle import form_style
+        from kitgen.render.pages import MM
+
+        st = form_style()
+        height = PAPER[self.paper][1] - 2 * st.margin_mm * MM - st.footer_mm * MM - st.band_mm * MM - st.gap
+        height -= st.fonts.heading * 1.75 + 3.5 + st.charts.header_row + 6
+        per_page = max(1, int(height // st.charts.row))
+        first = max(1, int((height - reserve) // st.charts.row))
+        chunks = [rows[:first]] + [rows[i : i + per_page] for i in range(first, len(rows), per_page)]
+        f = self.s.faction(faction) if faction else None
+        pages: list[Page] = []
+        for k, chunk in enumerate(chunks):
+            more = f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+
+            def draw(sheet: Sheet, chunk: list[list[Any]] = chunk, k: int = k, more: str = more) -> float:
+                y = sheet.band(title + more, f, f"turn {self.b.turn}")
+                if k == 0 and before is not None:
+                    y = before(sheet, y)
+                y = sheet.heading(sheet.left, y, sheet.span, heading[0], heading[1])
+                return sheet.table(sheet.left, y, sheet.span, columns, [header], chunk)
+
+            pages.append((title + more, f"{key}-{k + 1}", draw))
+        return pages
+
+    def _forces(self, faction: str) -> list[Page]:
+        """The faction's units, the first page under the packet's words on what it shows."""
+        own = [u for u in self.b.start.units if u.faction == faction]
+        out = sum(1 for u in own if u.in_supply is False)
+        rows = [
+            [
+                u.id,
+                u.hex if u.aboard is None else f"aboard {u.aboard}",
+                u.type.replace("_", " "),
+                _stands_text(u.stands),
+                "in" if u.in_supply else "OUT",
+                u.commander or "",
+            ]
+            for u in own
+        ]
+        cols = [Column(2.4), Column(0.9), Column(1.2), Column(2.2), Column(0.6, "centre"), Column(1.4)]
+        name = self.names.get(faction, faction)
+
+        def intro(sheet: Sheet, y: float) -> float:
+            y = sheet.para(sheet.left, y, sheet.span, say("faction_intro"))
+            return sheet.para(sheet.left, y - 3, sheet.span, f"{len(own)} units, {out} out of supply.") - sheet.st.gap
+
+        return self.table_pages(
+            say("faction_title", faction=name, turn=self.b.turn),
+            "forces",
+            faction,
+            ("Your forces", "B.2"),
+            cols,
+            ["Unit", "Hex", "Type", "Stands", "Supply", "Commander"],
+            rows,
+            before=intro,
+            reserve=60,
+        )
+
+    def _faction_lists(self, sheet: Sheet, faction: str) -> float:
+        f = self.s.faction(faction)
+        y = sheet.band(f"{self.names.get(faction, faction)}: lists and ledger", f, f"turn {self.b.turn}")
+        y = self.lists_extra(sheet, y, faction)
+        y = self._reinforcements(sheet, y, faction)
+        return self._vp_ledger(sheet, y, faction)
+
+    def lists_extra(self, sheet: Sheet, y: float, faction: str) -> float:
+        """The faction's commanders and their odds (from the rolls ahead)."""
+        return y
+
+    def _reinforcements(self, sheet: Sheet, y: float, faction: str) -> float:
+        s = self.s
+        waiting = self.b.start.slips.get(faction, ())
+        f = s.faction(faction)
+        placement = s.victory.placement.get(faction)
+        if f is None:
+            return y
+        y = sheet.heading(sheet.left, y, sheet.span, "Reinforcements waiting", "II.E")
+        where = f"They arrive {placement_text(s, f, placement)}" if placement else ""
+        slips = {sl.id: sl for pile in s.cards.piles.values() for sl in pile}
+        if not waiting:
+            return sheet.para(sheet.left, y, sheet.span, f"None waiting to be placed. {where}") - sheet.st.gap
+        rows = [[sid, slips[sid].text if sid in slips else ""] for sid in waiting]
+        y = sheet.table(
+            sheet.left, y, sheet.span, [Column(1.5), Column(6)], [["Slip", "What it brings"]], rows, wrap=True
+        )
+        return sheet.para(sheet.left, y - 4, sheet.span, where) - sheet.st.gap
+
+    def all(self) -> list[PacketFile]:
+        files = [self.umpire()]
+        for f in self.s.meta.factions:
+            if any(u.faction == f.id for u in self.b.start.units):
+                files.append(self.faction(f.id))
+        return files
+
+
+def _stands_text(stands: dict[str, int]) -> str:
+    return ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in stands.items() if n)
+
+
+def _chip(faction: str, names: dict[str, str]) -> Any:
+    from kitgen.products.forms import Cell
+
+    return Cell(names.get(faction, faction), mark=faction)
+
+
+def _map_pdf(art: MapArt, scenario: Any) -> bytes:
+    """The clean map alone, one page the map's size: laid under every map page of every packet."""
+    import io
+
+    from kitgen.render.pages import new_canvas
+
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, (art.width, art.height), scenario, "map")
+    art.draw(c)
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def build_packets(campaign: Campaign, turn: int | None = None, paper: str = "a4") -> list[PacketFile]:
+    """Every packet of the turn: the umpire's, then each faction's with units on the map."""
+    return Packets(turn_basis(campaign, turn), paper).all()
+
+
+def write_packets(folder: Path, out: Path, files: list[PacketFile]) -> list[Path]:
+    """Each packet written atomically into `out`."""
+    from kitgen.outputs import ensure_folder, write_atomic
+
+    ensure_folder(out)
+    written = []
+    for f in files:
+        path = out / f.name
+        write_atomic(path, f.pdf)
+        written.append(path)
+    return written
+
+
+Drawer = Callable[[Sheet], float]

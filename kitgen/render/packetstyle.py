@@ -1,0 +1,57 @@
+"""The turn packets' maps, read from layouts/packets.yaml (no style number lives in code)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from pydantic import Field
+
+from kitgen.model.base import Model
+from kitgen.render.lengths import Length
+from kitgen.render.style import layouts_dir, load_layout
+
+
+class MapPage(Model):
+    frame: Length
+    list_font: Length
+    list_row: Length
+    legend: Length
+    tint: float = Field(ge=0, le=1)
+    edge: Length
+    rail: Length
+    cut: Length
+
+
+class SectorPage(MapPage):
+    hex_across: Length
+    overlap: int = Field(ge=0, le=5)
+    counter_w: Length
+    counter_h: Length
+    counter_gap: Length
+    id_font: Length
+    min_font: Length
+    stands_font: Length
+    stack_rows: int = Field(ge=1)
+
+
+class OverviewPage(MapPage):
+    marker: Length
+    marker_font: Length
+    sector_font: Length
+
+
+class PacketLayouts(Model):
+    map: MapPage
+    sector: SectorPage
+    overview: OverviewPage
+
+
+class PacketStyle(Model):
+    layouts: PacketLayouts
+
+
+@cache
+def packet_style(path: Path | None = None) -> PacketLayouts:
+    """The packets' map layouts, their `extends:` resolved."""
+    return load_layout(PacketStyle, path or layouts_dir() / "packets.yaml", named="layouts").layouts

@@ -538,10 +538,10 @@ class MapPages:
             else None
         )
         y_top = sheet.band(title, faction, note)
-        w = sheet.right - sheet.left
-        s = w / self.art.width
-        h = self.art.height * s
-        x, y = sheet.left, y_top - h
+        room = y_top - sheet.bottom - 70  # the notes under the map
+        s = min(sheet.span / self.art.width, room / self.art.height)
+        w, h = self.art.width * s, self.art.height * s
+        x, y = sheet.left + (sheet.span - w) / 2, y_top - h
         self.page_slot(sheet, (x, y, w, h), (0.0, 0.0), s)
         c = sheet.c
         c.saveState()

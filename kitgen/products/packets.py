@@ -113,6 +113,8 @@ class Packets:
         self.map_pdf = _map_pdf(self.art, self.s)
         self.names = {f.id: f.name for f in self.s.meta.factions}
         self._overlays: dict[str, Overlay] = {}
+        self.scenes: dict[str, Scene] = {}
+        """Each packet's scene by who gets it, with what its pages drew."""
         self._areas: dict[frozenset[str], object] = {}
 
     def overlay(self, faction: str) -> Overlay:
@@ -194,7 +196,7 @@ class Packets:
         slots: list[MapSlot] = []
         maps = self.pages_for(slots)
         start = self.b.start
-        scene = make_scene(self.c, start, None)
+        scene = self.scenes["umpire"] = make_scene(self.c, start, None)
         shown = self.sectors_shown(maps, scene.hexes())
         note = f"turn {self.b.turn}"
         pages: list[Page] = [("The week and the ledgers", "week", self._umpire_week)]
@@ -284,7 +286,7 @@ class Packets:
         maps = self.pages_for(slots)
         start = self.b.start
         view = faction_view(self.c.board, start, faction)
-        scene = make_scene(self.c, start, view, reach=self.reach_hexes(faction))
+        scene = self.scenes[faction] = make_scene(self.c, start, view, reach=self.reach_hexes(faction))
         seen = set(view.occupied) | {s.hex for s in view.sightings}
         shown = self.sectors_shown(maps, seen)
         f = self.s.faction(faction)

@@ -1,0 +1,164 @@
+"""The week's turn packets: fog of war checked against the state, the files, the pages.
+
+What a faction may see is worked out here from the state and the board's neighbours alone, not
+from `kitgen.engine.intel`, and checked against the packet's text and its drawn record."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from kitgen.campaign import Campaign, load_campaign
+from kitgen.engine.state import CampaignState
+from kitgen.products.packets import PacketFile, Packets, turn_basis
+from tests.conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ["sample-campaign", "tsaritsyn-sample"]
+
+
+@dataclass
+class Built:
+    campaign: Campaign
+    packets: Packets
+    files: dict[str, PacketFile]
+    text: dict[str, str]
+
+    @property
+    def state(self) -> CampaignState:
+        return self.packets.b.start
+
+
+def _text(pdf: bytes, tmp: Path, name: str) -> str:
+    path = tmp / name
+    path.write_bytes(pdf)
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture(scope="module", params=SAMPLES)
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Built:
+    campaign = load_campaign(ROOT / "data" / request.param)
+    packets = Packets(turn_basis(campaign), "a4")
+    files = {f.who: f for f in packets.all()}
+    tmp = tmp_path_factory.mktemp("packets")
+    text = {who: _text(f.pdf, tmp, f.name) for who, f in files.items()}
+    return Built(campaign, packets, files, text)
+
+
+def _seen(built: Built, faction: str) -> tuple[set[str], set[str]]:
+    """The hexes a faction sees enemies in full (its own hexes, and where it fought last turn),
+    and those it glimpses them in (next to its own)."""
+    state, board = built.state, built.campaign.board
+    own = {u.hex for u in state.units if u.faction == faction and u.aboard is None}
+    full = own | {h for h in state.contacts if h in own}
+    near = {n for h in own for n in board.neighbours(h)} - full
+    return full, near
+
+
+def test_every_faction_on_the_map_gets_a_packet(built: Built) -> None:
+    """One packet for the umpire and one per faction with units, named for who gets it."""
+    factions = {u.faction for u in built.state.units}
+    assert set(built.files) == {"umpire", *factions}
+    turn = built.packets.b.turn
+    for who, f in built.files.items():
+        assert f.name == f"{who}-turn-{turn:02d}-a4.pdf"
+        assert len(PdfReader(_bytes_io(f.pdf)).pages) == f.pages
+
+
+def _bytes_io(data: bytes):  # type: ignore[no-untyped-def]
+    import io
+
+    return io.BytesIO(data)
+
+
+def test_fog_no_enemy_id_or_name_beyond_what_the_faction_sees(built: Built) -> None:
+    """In a hex it occupies the enemy is shown in full; next to it, a stack of about that size and
+    arm of service, not ids or stands; farther away, nothing."""
+    s = built.campaign.scenario
+    for faction in {u.faction for u in built.state.units}:
+        full, _ = _seen(built, faction)
+        # the slips' and cards' history may name an enemy general; a unit's id or name is intelligence
+        text = built.text[faction].replace(s.meta.title, "").replace(s.meta.subtitle, "")  # no intelligence
+        for u in built.state.units:
+            if u.faction == faction:
+                continue
+            if u.hex in full and u.aboard is None:
+                continue
+            assert u.id not in text, f"{faction} packet names {u.id} in {u.hex}"
+            assert u.name not in text, f"{faction} packet names {u.name}"
+
+
+def test_fog_drawn_pieces_match_the_grades(built: Built) -> None:
+    """The drawn record: an enemy counter only where the enemy is seen in full; a glimpsed stack
+    only next to the faction's units, with no id and no stand count; nothing else of the enemy."""
+    units = {u.id: u for u in built.state.units}
+    for faction in {u.faction for u in built.state.units}:
+        full, near = _seen(built, faction)
+        scene = built.packets.scenes[faction]
+        assert scene.drawn, f"{faction}: nothing drawn"
+        for piece in scene.drawn:
+            if piece.kind == "unit":
+                unit = units[piece.label]
+                assert unit.faction == faction or unit.hex in full, f"{faction} sees {unit.id} in {unit.hex}"
+            elif piece.kind == "block":
+                assert piece.faction != faction and piece.hex in near
+                assert piece.stands is None and piece.label in {"small", "medium", "large", "very large"}
+                assert not any(u.id in piece.label or u.id in piece.detail for u in built.state.units)
+            else:
+                for unit_id_or_block in piece.detail:
+                    if unit_id_or_block in units:
+                        unit = units[unit_id_or_block]
+                        assert unit.faction == faction or unit.hex in full
+        glimpsed = {p.hex for p in scene.drawn if p.kind == "block"}
+        expected = {u.hex for u in built.state.units if u.faction != faction and u.hex in near and u.aboard is None}
+        assert glimpsed <= expected
+        shown_or_stacked = glimpsed | {p.hex for p in scene.drawn if p.kind == "stack"}
+        assert expected <= shown_or_stacked, f"{faction}: enemies next to it not shown: {expected - shown_or_stacked}"
+
+
+def test_umpire_master_map_shows_every_unit(built: Built) -> None:
+    """The master map: every unit on the map is a counter, or inside a stack marker keyed to the list."""
+    scene = built.packets.scenes["umpire"]
+    drawn = {p.label for p in scene.drawn if p.kind == "unit"}
+    stacked = {u for p in scene.drawn if p.kind == "stack" for u in p.detail}
+    on_map = {u.id for u in built.state.units if u.aboard is None}
+    assert on_map <= drawn | stacked
+    for entry in scene.stacks:
+        assert len(entry.lines) > 2, "a stack marker stands for more than two units"
+        assert entry.key in built.text["umpire"]
+
+
+def test_supply_overlay_is_the_engine_judgement(built: Built) -> None:
+    """B.3: a unit is in supply exactly where the overlay tints its hex."""
+    for faction in {u.faction for u in built.state.units}:
+        overlay = built.packets.overlay(faction)
+        for u in built.state.units:
+            if u.faction == faction and u.aboard is None and u.in_supply is not None:
+                assert (u.hex in overlay.hexes) == u.in_supply, (faction, u.id, u.hex)
+
+
+def test_packets_are_byte_identical_when_rebuilt(built: Built) -> None:
+    again = {f.who: f.pdf for f in Packets(turn_basis(built.campaign), "a4").all()}
+    assert again == {who: f.pdf for who, f in built.files.items()}
+
+
+def test_pages_are_exact_paper_size(built: Built) -> None:
+    for f in built.files.values():
+        for page in PdfReader(_bytes_io(f.pdf)).pages:
+            assert (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)) == (595.28, 841.89)
+
+
+def test_cli_turn_writes_the_packets(tmp_path: Path) -> None:
+    folder = tmp_path / "campaign"
+    shutil.copytree(ROOT / "data" / "tsaritsyn-sample", folder)
+    run = run_cli("turn", str(folder), "--turn", "2", "--paper", "letter", "--out", str(tmp_path / "out"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    names = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert names == sorted(["umpire-turn-02-letter.pdf", "reds-turn-02-letter.pdf", "whites-turn-02-letter.pdf"])
+    bad = run_cli("turn", str(folder), "--turn", "9")
+    assert bad.returncode != 0 and "expected a turn from 1 to 4" in bad.stderr

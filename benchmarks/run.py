@@ -213,6 +213,11 @@ def main() -> None:
                 )
             )
         figures += supply_figures(env)
+        packets = [*KITGEN, "turn", str(SAMPLE), "--out", str(Path(tmp) / "packets")]
+        subprocess.run(packets, env=env, cwd=ROOT, check=True, capture_output=True)  # warm the map cache
+        figures.append(
+            figure("kitgen turn data/sample-campaign (the week's 5 packets)", process(packets, 7, env=env), under(1.5))
+        )
         out = Path(tmp) / "kit"
         kit = [*KITGEN, "kit", "--out", str(out)]
         subprocess.run(kit, env=env, cwd=ROOT, check=True, capture_output=True)  # warm the map cache

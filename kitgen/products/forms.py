@@ -386,18 +386,7 @@ class Sheet:
 
         for k, row in enumerate(rows):
             cells = [_cell(v) for v in row]
-            h = row_h
-            if wrap:
-                col = 0
-                for cell in cells:
-                    w = edges[col + cell.span] - edges[col] - 2 * PAD
-                    cs = cell.size or size
-                    if cell.runs:
-                        n = len(self.flow(cell.runs, cs, w))
-                    else:
-                        n = len(self.wrap(cell.text, SANS_BOLD if cell.bold else SANS, cs, w))
-                    h = max(h, n * cs * 1.2 + PAD * 1.4)
-                    col += cell.span
+            h = self._row_height(edges, cells, size, row_h) if wrap else row_h
             shade = st.colours.tint if tint and k % 2 == 1 else None
             self._row(edges, columns, cells, y, h, SANS, size, shade, wrap=wrap)
             y -= h
@@ -408,6 +397,31 @@ class Sheet:
         if headers:
             self.c.line(x, header_bottom, x + width, header_bottom)
         return y
+
+    def _row_height(self, edges: Sequence[float], cells: Sequence[Cell], size: float, least: float) -> float:
+        """A wrapped body row's height: its tallest cell's lines."""
+        h, col = least, 0
+        for cell in cells:
+            w = edges[col + cell.span] - edges[col] - 2 * PAD
+            cs = cell.size or size
+            if cell.runs:
+                n = len(self.flow(cell.runs, cs, w))
+            else:
+                n = len(self.wrap(cell.text, SANS_BOLD if cell.bold else SANS, cs, w))
+            h = max(h, n * cs * 1.2 + PAD * 1.4)
+            col += cell.span
+        return h
+
+    def row_heights(
+        self, width: float, columns: Sequence[Column], rows: Sequence[Sequence[CellLike]], size: float | None = None
+    ) -> list[float]:
+        """The height each body row of a wrapped table `width` wide would take."""
+        total = sum(col.share for col in columns)
+        edges = [0.0]
+        for col in columns:
+            edges.append(edges[-1] + width * col.share / total)
+        size = size or self.st.fonts.table
+        return [self._row_height(edges, [_cell(v) for v in row], size, self.st.charts.row) for row in rows]
 
     def _row(
         self,

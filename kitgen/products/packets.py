@@ -334,6 +334,7 @@ class Packets:
         *,
         before: Callable[[Sheet, float], float] | None = None,
         reserve: float = 0.0,
+        wrap: bool = False,
     ) -> list[Page]:
         """A table over as many pages as its rows need, each page with the band and heading;
         `before` draws above the first page's table, taking `reserve` points."""
@@ -343,9 +344,19 @@ class Packets:
         st = form_style()
         height = PAPER[self.paper][1] - 2 * st.margin_mm * MM - st.footer_mm * MM - st.band_mm * MM - st.gap
         height -= st.fonts.heading * 1.75 + 3.5 + st.charts.header_row + 6
-        per_page = max(1, int(height // st.charts.row))
-        first = max(1, int((height - reserve) // st.charts.row))
-        chunks = [rows[:first]] + [rows[i : i + per_page] for i in range(first, len(rows), per_page)]
+        if wrap:
+            probe = Sheet(None, st, self.s, PAPER[self.paper], "")  # type: ignore[arg-type]
+            heights = probe.row_heights(probe.span, columns, rows)
+        else:
+            heights = [st.charts.row] * len(rows)
+        chunks: list[list[list[Any]]] = [[]]
+        room = height - reserve
+        for row, h in zip(rows, heights, strict=True):
+            if chunks[-1] and h > room:
+                chunks.append([])
+                room = height
+            chunks[-1].append(row)
+            room -= h
         f = self.s.faction(faction) if faction else None
         pages: list[Page] = []
         for k, chunk in enumerate(chunks):
@@ -356,7 +367,7 @@ class Packets:
                 if k == 0 and before is not None:
                     y = before(sheet, y)
                 y = sheet.heading(sheet.left, y, sheet.span, heading[0], heading[1])
-                return sheet.table(sheet.left, y, sheet.span, columns, [header], chunk)
+                return sheet.table(sheet.left, y, sheet.span, columns, [header], chunk, wrap=wrap)
 
             pages.append((title + more, f"{key}-{k + 1}", draw))
         return pages

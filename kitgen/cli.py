@@ -162,6 +162,9 @@ def turn_command(
         Optional[Path],  # noqa: UP045
         typer.Option(help="Folder to write the packets in; default DIR/packets."),
     ] = None,
+    acetate: Annotated[
+        bool, typer.Option("--acetate", help="Also each faction's supply overlay, to print on transparency.")
+    ] = False,
 ) -> None:
     """The week's packets for a turn: the umpire's (master map, supply, ledgers, rolls, contacts,
     battle sheets) and one per faction (its map with what it can see, supply, reach, lists, order form)."""
@@ -171,9 +174,11 @@ def turn_command(
     _folder_argument(folder, "a campaign folder")
     campaign = load_campaign(folder)
     _notes(campaign.notes)
-    files = build_packets(campaign, turn, paper.value)
+    files = build_packets(campaign, turn, paper.value, acetates=acetate)
     for path, f in zip(write_packets(folder, out or folder / "packets", files), files, strict=True):
-        typer.echo(f"wrote {path} ({f.pages} pages, for {'the umpire' if f.who == 'umpire' else f.who})")
+        what = "supply overlay for transparency" if f.kind == "acetate" else "packet"
+        who = "the umpire" if f.who == "umpire" else campaign.scenario.faction_name(f.who)
+        typer.echo(f"wrote {path} ({f.pages} pages: {what} for {who})")
 
 
 @app.command("new")

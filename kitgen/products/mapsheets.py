@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,7 @@ side by side (about A0), cut at the join."""
 POSTER_NAMES = {"a0": "A0", "a1": "A1", "2xa1": "2 x A1", "36x48": "36 x 48 in"}
 FORM = "kitgenMapSheet"
 MAP_FORM = "kitgenMapArea"
+OVERLAY_FORM = "kitgenOverlay"
 
 
 @dataclass(frozen=True)
@@ -268,6 +270,52 @@ class MapSheet:
                 c.showPage()
         c.save()
         return out.getvalue(), t
+
+    def overlay_tiles(
+        self,
+        paper: str,
+        draw: Callable[[Canvas], None],
+        title: str,
+        touches: Callable[[tuple[float, float, float, float]], bool],
+    ) -> tuple[bytes, list[str]]:
+        """An overlay for acetate: `draw` (in the map's points) on the tiles' own grid at the
+        poster's true scale, with the tiles' crop marks and registration crosses, one page per
+        tile it `touches` (a window in sheet points). Returns the PDF and the tiles printed."""
+        t = self.tiling(paper)
+        out = io.BytesIO()
+        c = _canvas(out, (t.page_w, t.page_h), self.s, title)
+        c.beginForm(OVERLAY_FORM, 0, 0, *self.area)
+        c.translate(self.bleed, self.bleed)
+        draw(c)
+        c.endForm()
+        printed = []
+        for row in range(t.rows):
+            for col in range(t.columns):
+                wx0, wy0, wx1, wy1 = t.window(col, row)
+                if not touches((wx0 - self.bleed, wy0 - self.bleed, wx1 - self.bleed, wy1 - self.bleed)):
+                    continue
+                name = Tiling.label(col, row)
+                printed.append(name)
+                self._outline(c, f"Tile {name}")
+                left, bottom = t.origin
+                c.saveState()
+                c.translate(left - wx0, bottom - wy0)
+                path = c.beginPath()
+                path.rect(wx0, wy0, wx1 - wx0, wy1 - wy0)
+                c.clipPath(path, stroke=0, fill=0)
+                c.doForm(OVERLAY_FORM)
+                self._marks(c, t)
+                c.restoreState()
+                ww, wh = t.window_size
+                crop_marks(c, left, bottom, ww, wh, bleed=1.2 * MM, length=min(5 * MM, t.margin - 2.5 * MM))
+                self._tile_footer(c, t, col, row)
+                c.setFont(SANS, 7)
+                c.drawRightString(
+                    left + ww, t.page_h - t.margin + 2, f"{title}: lay on map tile {name}, crosses on crosses"
+                )
+                c.showPage()
+        c.save()
+        return out.getvalue(), printed
 
     def _tile(self, c: Canvas, t: Tiling, col: int, row: int) -> None:
         wx0, wy0, wx1, wy1 = t.window(col, row)

@@ -551,7 +551,7 @@ class MapPages:
         c.translate(x, y)
         c.scale(s, s)
         if overlay is not None:
-            self._supply(c, overlay, s)
+            self.supply(c, overlay, s)
         else:
             self._dots(c, scene, s)
             self._sector_frames(c, shown, s)
@@ -603,24 +603,35 @@ class MapPages:
             c.setFont(SANS_BOLD, size)
             c.drawString(x0 + 5 / s, y1 - size * 1.05 - 3 / s, sector.key)
 
-    def _supply(self, c: Canvas, overlay: Overlay, s: float) -> None:
-        """The faction's supplied hexes tinted with a firm edge, its usable rail net drawn in its
-        colour over a dark casing, and the track it cannot use crossed out."""
-
+    def supply(self, c: Canvas, overlay: Overlay, s: float, *, hatch: bool = False) -> None:
+        """The faction's supplied hexes tinted (or, for acetate, hatched: no transparency needed)
+        with a firm edge, its usable rail net drawn in its colour over a dark casing, and the
+        track it cannot use crossed out."""
         colour = self.colour(overlay.faction)
         st = self.ov
         if overlay.hexes:
             area = self.area(overlay.hexes)
             c.saveState()
-            c.setFillColorRGB(*hex_colour(colour))
-            c.setFillAlpha(st.tint)
+            p = c.beginPath()
             for ring, holes in _polygons(area):
-                p = c.beginPath()
                 for r in (ring, *holes):
                     p.moveTo(*r[0])
                     for pt in r[1:]:
                         p.lineTo(*pt)
                     p.close()
+            c.setFillColorRGB(*hex_colour(colour))
+            if hatch:
+                c.clipPath(p, stroke=0, fill=0, fillMode=0)
+                c.setStrokeColorRGB(*hex_colour(colour))
+                c.setLineWidth(st.edge * 0.5 / s)
+                x0, y0, x1, y1 = area.bounds  # type: ignore[attr-defined]
+                step = self.art.hex_pt * 0.18
+                k = x0 - (y1 - y0)
+                while k < x1:
+                    c.line(k, y0, k + (y1 - y0), y1)
+                    k += step
+            else:
+                c.setFillAlpha(st.tint)
                 c.drawPath(p, stroke=0, fill=1, fillMode=0)
             c.restoreState()
             for ink, width in (("#1E1E1E", st.edge * 1.9), (colour, st.edge)):

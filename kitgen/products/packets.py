@@ -36,6 +36,8 @@ class PacketFile:
     """'umpire' or the faction's id."""
     pdf: bytes
     pages: int
+    kind: str = "packet"
+    """'packet', or 'acetate': a faction's supply overlay to print on transparency."""
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,7 @@ class Packets:
                     shown=shown,
                     title=f"{who}: the map",
                     note=note,
-                    after=partial(self._sector_index, shown=shown),
+                    after=partial(self._sector_index, shown=shown, viewer=scene.viewer),
                 ),
             )
         ]
@@ -169,16 +171,36 @@ class Packets:
             pages.append(("Stack list", "stacks", partial(self._stack_page, scene=scene)))
         return pages
 
-    def _sector_index(self, sheet: Sheet, y: float, shown: list[Sector]) -> float:
+    def _sector_index(self, sheet: Sheet, y: float, shown: list[Sector], viewer: str | None) -> float:
         keys = ", ".join(s.key for s in shown)
-        return sheet.para(
+        y = sheet.para(
             sheet.left,
             y,
             sheet.span,
             f"Framed and lettered: the sectors printed on the pages that follow ({keys}), each at "
             f"{self.layouts.sector.hex_across / 2.835:.0f} mm a hex; sectors with nothing to show are left out. "
-            "A number in a square counts the units in that hex.",
+            "A square marks the units in a hex, in its faction's colour and mark; a number counts them.",
         )
+        y -= sheet.st.gap
+        start = self.b.start
+        rows = []
+        for f in self.s.meta.factions:
+            if viewer is not None and f.id != viewer:
+                continue
+            units = [u for u in start.units if u.faction == f.id]
+            if not units:
+                continue
+            stands = sum(sum(u.stands.values()) for u in units)
+            out = sum(1 for u in units if u.in_supply is False)
+            aboard = sum(1 for u in units if u.aboard is not None)
+            trains = sum(1 for t in start.trains if t["faction"] == f.id)
+            ships = sum(1 for sh in start.ships if sh["faction"] == f.id)
+            rows.append(
+                [_chip(f.id, self.names), str(len(units)), str(stands), str(out), str(aboard), str(trains), str(ships)]
+            )
+        cols = [Column(1.6), *[Column(0.8, "right") for _ in range(6)]]
+        header = ["Faction", "Units", "Stands", "Out of supply", "Aboard ship", "Trains", "Ships"]
+        return sheet.table(sheet.left, y, sheet.span, cols, [header], rows)
 
     def _stack_page(self, sheet: Sheet, scene: Scene) -> float:
         faction = self.s.faction(scene.viewer) if scene.viewer else None
@@ -188,7 +210,7 @@ class Packets:
             for k, (f, text) in enumerate(e.lines):
                 rows.append([e.key if k == 0 else "", e.hex if k == 0 else "", _chip(f, self.names), text])
         cols = [Column(0.6), Column(0.6), Column(1.3), Column(6)]
-        return sheet.table(sheet.left, y, sheet.span, cols, [["Stack", "Hex", "Faction", "Units"]], rows)
+        return sheet.table(sheet.left, y, sheet.span, cols, [["Stack", "Hex", "Faction", "Units"]], rows, tint=False)
 
     # the umpire's
 
@@ -225,8 +247,14 @@ class Packets:
         return self.build(pages, "umpire", name, f"Umpire's packet, turn {self.b.turn}", slots)
 
     def umpire_extra(self) -> list[Page]:
-        """The rolls, contacts and battle sheets (built in modules of their own)."""
-        return []
+        """What changed last turn; the rolls, the contacts and the battle sheets."""
+        from kitgen.engine.changes import changes
+        from kitgen.products.packetpages import changes_pages
+
+        pages: list[Page] = []
+        if self.b.before is not None:
+            pages += changes_pages(self, changes(self.b.before, self.b.after))
+        return pages
 
     def _overlay_note(self, sheet: Sheet, y: float, overlay: Overlay) -> float:
         return overlay_legend(sheet, overlay, y, self.names)
@@ -363,7 +391,7 @@ class Packets:
             more = f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
 
             def draw(sheet: Sheet, chunk: list[list[Any]] = chunk, k: int = k, more: str = more) -> float:
-                y = sheet.band(title + more, f, f"turn {self.b.turn}")
+                y = sheet.band(title + more, f, "")
                 if k == 0 and before is not None:
                     y = before(sheet, y)
                 y = sheet.heading(sheet.left, y, sheet.span, heading[0], heading[1])
@@ -435,11 +463,43 @@ class Packets:
         )
         return sheet.para(sheet.left, y - 4, sheet.span, where) - sheet.st.gap
 
-    def all(self) -> list[PacketFile]:
+    def acetate(self, faction: str) -> PacketFile:
+        """The faction's supply overlay alone, at the poster's true scale on the map tiles' grid,
+        with their crop marks and registration crosses: printed on transparency, it lies on the
+        printed map. Only the tiles it marks are printed."""
+        import shapely
+
+        from kitgen.products.mapsheets import MapSheet
+        from kitgen.render.style import map_style
+
+        sheet = MapSheet(self.c.hex_map, self.s, map_style())
+        sheet.art = self.art
+        overlay = self.overlay(faction)
+        maps = self.pages_for([])
+        marked = [maps.area(overlay.hexes)] if overlay.hexes else []
+        marked += [shapely.LineString([self.art.centres[a], self.art.centres[b]]) for a, b in map(sorted, overlay.rail)]
+        marked += [shapely.Point(self.art.centres[h]) for h in overlay.wrecked | overlay.held]
+        everything = shapely.union_all(marked) if marked else shapely.GeometryCollection()
+
+        def touches(window: tuple[float, float, float, float]) -> bool:
+            return bool(shapely.intersects(everything, shapely.box(*window)))
+
+        name = self.names.get(faction, faction)
+        pdf, tiles = sheet.overlay_tiles(
+            self.paper,
+            lambda c: maps.supply(c, overlay, 1.0, hatch=True),
+            f"{name} supply, turn {self.b.turn}",
+            touches,
+        )
+        return PacketFile(f"{faction}-acetate-{self.suffix()}.pdf", faction, pdf, len(tiles), kind="acetate")
+
+    def all(self, *, acetates: bool = False) -> list[PacketFile]:
         files = [self.umpire()]
         for f in self.s.meta.factions:
             if any(u.faction == f.id for u in self.b.start.units):
                 files.append(self.faction(f.id))
+                if acetates:
+                    files.append(self.acetate(f.id))
         return files
 
 
@@ -467,9 +527,12 @@ def _map_pdf(art: MapArt, scenario: Any) -> bytes:
     return buffer.getvalue()
 
 
-def build_packets(campaign: Campaign, turn: int | None = None, paper: str = "a4") -> list[PacketFile]:
-    """Every packet of the turn: the umpire's, then each faction's with units on the map."""
-    return Packets(turn_basis(campaign, turn), paper).all()
+def build_packets(
+    campaign: Campaign, turn: int | None = None, paper: str = "a4", *, acetates: bool = False
+) -> list[PacketFile]:
+    """Every packet of the turn: the umpire's, then each faction's with units on the map (and,
+    with `acetates`, its supply overlay for transparency)."""
+    return Packets(turn_basis(campaign, turn), paper).all(acetates=acetates)
 
 
 def write_packets(folder: Path, out: Path, files: list[PacketFile]) -> list[Path]:

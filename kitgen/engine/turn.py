@@ -87,19 +87,34 @@ def read_log(path: Path) -> tuple[TurnLog, LogSource]:
     return log, located
 
 
-def play_until(
-    campaign: Campaign, state: CampaignState, log: TurnLog, last: str, *, source: LogSource | None = None
-) -> CampaignState:
-    """The turn after `state` played from `log` through the phase named `last` only: with an empty
-    log and `supply`, the state at the start of a turn, as its players write their orders."""
-    names = [name for name, _ in PHASES]
-    if last not in names:
-        raise ValueError(f"no phase {last!r}; the phases are {names}")
+def play_phases(
+    campaign: Campaign,
+    state: CampaignState,
+    log: TurnLog,
+    *,
+    source: LogSource | None = None,
+    through: str | None = None,
+) -> tuple[Turn, CampaignState]:
+    """The phases of the turn after `state` played in order from `log`, up to and including the
+    phase named `through` (all of them by default), with the turn they were played in."""
+    if through is not None and through not in (names := [name for name, _ in PHASES]):
+        raise ValueError(f"no phase {through!r}; the phases are {names}")
     turn = Turn(campaign, campaign.board, log, source or Unplaced(f"turn {log.turn} log"))
-    state = replace(state.fresh_turn(), turn=state.turn + 1)
-    for _, phase in PHASES[: names.index(last) + 1]:
-        state = phase(turn, state)
-    return state
+    number = state.turn + 1
+    if log.turn != number:
+        raise turn.fail(("turn",), msg.log_turn_mismatch(log.turn, number))
+    check_orders(turn.source, log, state, turn.board, campaign)
+    state = replace(state.fresh_turn(), turn=number)
+    try:
+        for name, phase in PHASES:
+            state = phase(turn, state)
+            if name == through:
+                break
+    except BadRoll as bad:  # a given roll its dice cannot show, found where the turn uses it
+        at = ("dice", bad.index, "value")
+        message = msg.log_dice_out_of_range(bad.value, bad.dice, bad.low, bad.high)
+        raise KitgenError([turn.source.problem(at, message.within(dotted(at)))]) from None
+    return turn, state
 
 
 def play_turn(
@@ -111,19 +126,7 @@ def play_turn(
 ) -> TurnRecord:
     """The turn after `state`, played from `log` on the campaign's board; nothing of a log that
     cannot be played is applied. `source` says where the log's values stand, if it was read."""
-    turn = Turn(campaign, campaign.board, log, source or Unplaced(f"turn {log.turn} log"))
-    number = state.turn + 1
-    if log.turn != number:
-        raise turn.fail(("turn",), msg.log_turn_mismatch(log.turn, number))
-    check_orders(turn.source, log, state, turn.board, campaign)
-    state = replace(state.fresh_turn(), turn=number)
-    try:
-        for _, phase in PHASES:
-            state = phase(turn, state)
-    except BadRoll as bad:  # a given roll its dice cannot show, found where the turn uses it
-        at = ("dice", bad.index, "value")
-        message = msg.log_dice_out_of_range(bad.value, bad.dice, bad.low, bad.high)
-        raise KitgenError([turn.source.problem(at, message.within(dotted(at)))]) from None
+    turn, state = play_phases(campaign, state, log, source=source)
     check_dice(turn.source, log, state)
     notes = tuple(
         turn.source.problem(at, msg.note_breakout_owed(owed.unit, owed.hex).within(dotted(at)))

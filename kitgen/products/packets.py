@@ -62,7 +62,7 @@ def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     from kitgen import messages as msg
     from kitgen.engine.replay import played, turn_logs
     from kitgen.engine.setup import initial_state
-    from kitgen.engine.turn import play_until, read_log
+    from kitgen.engine.turn import play_phases, read_log
     from kitgen.errors import KitgenError
 
     logs = turn_logs(campaign)
@@ -77,7 +77,7 @@ def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     own = [p for n, p in logs if n == number]
     if own:
         log, source = read_log(own[0])
-    start = play_until(campaign, after, TurnLog(turn=number), "supply")
+    _, start = play_phases(campaign, after, TurnLog(turn=number), through="supply")
     return TurnBasis(campaign, number, start, after, before if number > 1 else None, log, source)
 
 

@@ -144,7 +144,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     message = msg.log_battle_loser_fate(unit.id).within(dotted(where))
                     raise KitgenError([located.problem(where, message)])
                 if part.retreat is not None:
-                    why = _retreat_blocked(campaign, board, state, unit, part.retreat, battle.hex, units.values())
+                    why = retreat_blocked(campaign, board, state, unit, part.retreat, battle.hex, units.values())
                     if why:
                         at = where + ("retreat",)
                         raise KitgenError([located.problem(at, msg.log_battle_retreat_blocked(why).within(dotted(at)))])
@@ -155,7 +155,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     ways = [
                         n
                         for n in board.neighbours(battle.hex)
-                        if _retreat_blocked(campaign, board, state, unit, n, battle.hex, units.values()) is None
+                        if retreat_blocked(campaign, board, state, unit, n, battle.hex, units.values()) is None
                     ]
                     if ways and not part.surrender:  # an Elite/Fanatic loser with a way out
                         message = msg.log_battle_loser_fate(unit.id).within(dotted(where))
@@ -279,7 +279,6 @@ def _naval_gunfire(
     """D.3: ships that fired in support of a battle: at sea next to the coastal battle hex, or in
     its port; each worth its rating in batteries."""
     ships = {x["id"]: x for x in state.ships}
-    coastal = board.coastal | set(board.ports)
     sides = {u.faction for u in state.units if u.hex == battle.hex}
     notes = []
     for k, ship_id in enumerate(battle.ships):
@@ -290,12 +289,18 @@ def _naval_gunfire(
         if ship_id in fired:  # D.3: a ship's rating is its batteries for one battle a turn
             raise KitgenError([located.problem(where, msg.log_ship_fired(ship["name"]).within(dotted(where)))])
         fired.add(ship_id)
-        close = ship["hex"] == battle.hex or (board.is_sea(ship["hex"]) and board.adjacent(ship["hex"], battle.hex))
-        if battle.hex not in coastal or not close:
+        if not gunfire_reaches(board, ship["hex"], battle.hex):
             message = msg.log_ship_out_of_range(ship["name"], ship["hex"], battle.hex).within(dotted(where))
             raise KitgenError([located.problem(where, message)])
         notes.append(f"D.3 {ship['name']} fires in support in {battle.hex}: {ship.get('gunfire', 0)} batteries")
     return notes
+
+
+def gunfire_reaches(board: Board, ship_hex: str, battle_hex: str) -> bool:
+    """D.3: a ship's guns reach a coastal battle hex from the sea next to it, or from its port."""
+    coastal = battle_hex in board.coastal or board.is_port(battle_hex)
+    close = ship_hex == battle_hex or (board.is_sea(ship_hex) and board.adjacent(ship_hex, battle_hex))
+    return coastal and close
 
 
 def _stands(n: int) -> str:
@@ -308,7 +313,7 @@ def _there(state: CampaignState, units: Iterable[UnitState]) -> list[UnitState]:
     return [u for u in units if u.aboard is None and (u.hex, u.faction) not in state.evaded]
 
 
-def _retreat_blocked(
+def retreat_blocked(
     campaign: Campaign,
     board: Board,
     state: CampaignState,

@@ -37,18 +37,29 @@ def rejoin(state: CampaignState) -> CampaignState:
     return replace(state, units=tuple(units), returning=())
 
 
-def settle(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
-    """Contacts for the tabletop; trains and depots captured (II.B.2: non-armoured trains and
-    depots are captured when enemy units enter their hex); towns passing to the faction that
-    holds them alone."""
+def present(state: CampaignState) -> dict[str, set[str]]:
+    """Hex -> the factions whose units stand there for battle, VP and supply."""
     by_hex: dict[str, set[str]] = {}
     for u in state.units:
         # II.D.1: "the nonpartisan unit is assumed to be there only"; D.1: units aboard are at sea
         if (u.hex, u.faction) not in state.evaded and u.aboard is None:
             by_hex.setdefault(u.hex, set()).add(u.faction)
-    contacts = tuple(
-        sorted(h for h, fs in by_hex.items() if any(not state.allied(a, b, state.turn) for a in fs for b in fs))
+    return by_hex
+
+
+def contact_hexes(state: CampaignState) -> tuple[str, ...]:
+    """The hexes where units of enemy factions stand together, in hex-id order."""
+    return tuple(
+        sorted(h for h, fs in present(state).items() if any(not state.allied(a, b, state.turn) for a in fs for b in fs))
     )
+
+
+def settle(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
+    """Contacts for the tabletop; trains and depots captured (II.B.2: non-armoured trains and
+    depots are captured when enemy units enter their hex); towns passing to the faction that
+    holds them alone."""
+    by_hex = present(state)
+    contacts = contact_hexes(state)
     trains: list[dict[str, Any]] = []
     depots: list[dict[str, Any]] = []
     for items, into in ((state.trains, trains), (state.depots, depots)):

@@ -608,9 +608,34 @@ def _breakout_owed(tmp: Path) -> set[str]:
 
 # --- the table -------------------------------------------------------------------------------
 
+def _layout(text: str) -> Trigger:
+    """A trigger: a packets layout file saying `text`, loaded as the packets' layouts are."""
+
+    def trigger(tmp: Path) -> set[str]:
+        from kitgen.render.packetstyle import PacketStyle
+        from kitgen.render.style import load_layout
+
+        path = tmp / "packets.yaml"
+        path.write_text(text, encoding="utf-8")
+        return produced(lambda: load_layout(PacketStyle, path, named="layouts"))
+
+    return trigger
+
+
+def _packet_turn(tmp: Path) -> set[str]:
+    from kitgen.products.packets import turn_basis
+
+    folder = campaign(tmp)
+    return produced(lambda: turn_basis(load_campaign(folder), 5))
+
+
 TRIGGERS: dict[str, Trigger] = {
     # reading files (kitgen.inputs)
     "file.missing": lambda tmp: produced(lambda: load_yaml(tmp / "nothing.yaml")),
+    "value.length": _layout("layouts:\n  map: {frame: 3 furlongs}\n"),
+    "layout.extends_unknown": _layout("layouts:\n  map: {extends: page}\n"),
+    "layout.extends_loop": _layout("layouts:\n  map: {extends: sector}\n  sector: {extends: map}\n"),
+    "packet.no_such_turn": _packet_turn,
     "file.dangling_link": lambda tmp: produced(lambda: load_yaml(_link(tmp, "nowhere.yaml"))),
     "file.link_loop": _link_loop,
     "file.not_regular": _fifo,

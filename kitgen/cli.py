@@ -30,6 +30,8 @@ scenario_app = typer.Typer(help="Show the bundled or a given scenario.", no_args
 lookup_app = typer.Typer(help="Answer a rules question at the table from the scenario's data.", no_args_is_help=True)
 app.add_typer(scenario_app, name="scenario")
 app.add_typer(lookup_app, name="lookup")
+orders_app = typer.Typer(help="The faction order form: write it pre-filled, read it back filled.", no_args_is_help=True)
+app.add_typer(orders_app, name="orders")
 
 ScenarioOpt = Annotated[str, typer.Option("--scenario", "-s", help="Scenario folder or bundled scenario name.")]
 DEFAULT = "denikin-1919"
@@ -687,3 +689,58 @@ def _exit_cleanly_on_signals() -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), stop)
+
+
+@orders_app.command("form")
+def orders_form(
+    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    faction: Annotated[str, typer.Option(help="The faction whose form it is (id or name).")],
+    turn: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(min=1, max=999, help="The turn the orders are for; default the one after the last log."),
+    ] = None,
+    paper: Annotated[Paper, typer.Option(help="Paper it prints on.")] = Paper.a4,
+    csv: Annotated[bool, typer.Option("--csv", help="A spreadsheet (.csv) of the same rows instead of a PDF.")] = False,
+    out: Annotated[Optional[Path], typer.Option(help="The file to write (default orders-FACTION-turn-NN.pdf).")] = None,  # noqa: UP045
+) -> None:
+    """Write a faction's order form for a turn, pre-filled from the campaign's state: a PDF to fill
+    on screen or print, or the same rows as a spreadsheet."""
+    from kitgen.campaign import load_campaign
+    from kitgen.engine.replay import replay
+    from kitgen.engine.views import faction_id
+    from kitgen.outputs import write_atomic
+
+    _folder_argument(folder, "a campaign folder")
+    campaign = load_campaign(folder)
+    _notes(campaign.notes)
+    wanted = faction_id(campaign.scenario, faction)
+    state = replay(campaign, None if turn is None else turn - 1)
+    number = state.turn + 1
+    if csv:
+        from kitgen.orders.rows import order_csv
+
+        data = order_csv(campaign, state, wanted, number).encode("utf-8")
+    else:
+        from kitgen.products.orderform import order_form_pdf
+
+        data = order_form_pdf(campaign, state, wanted, number, paper.value)
+    target = out or Path(f"orders-{wanted}-turn-{number:02d}.{'csv' if csv else 'pdf'}")
+    write_atomic(target, data)
+    typer.echo(f"wrote {target}")
+
+
+@orders_app.command("import")
+def orders_import(
+    filled: Annotated[Path, typer.Argument(help="A filled order form: the PDF, or a .csv of the same columns.")],
+    campaign: Annotated[Path, typer.Option(help="The campaign folder.")],
+    turn: Annotated[int, typer.Option(min=1, max=999, help="The turn the orders are for.")],
+) -> None:
+    """Read a filled order form, check every order by the rules and merge the faction's orders into
+    the turn's log (its other orders, battles, dice and comments kept as they were)."""
+    from kitgen.errors import display_path
+    from kitgen.orders.importer import import_orders
+
+    _folder_argument(campaign, "a campaign folder")
+    done = import_orders(campaign, filled, turn)
+    kept = f"previous kept as {display_path(done.backup)}" if done.backup else "a new log"
+    typer.echo(f"merged {done.orders} orders of the {done.faction} into {display_path(done.log)} ({kept})")

@@ -455,6 +455,125 @@ def value_effect_fields(kind: str, needed: str, found: str) -> str:
 # --- scenarios and campaigns -------------------------------------------------------------
 
 
+# --- order forms read back (kitgen orders import) ---------------------------------------------
+
+
+@data("orders.not_a_form")
+def orders_not_a_form(found: str) -> str:
+    return (
+        f"found {found}; expected a kitgen order form: a PDF made by `kitgen orders form`, or a .csv whose "
+        "header row names the columns id, hex, type, stands, mp, supply, commander, target, path, carry, special"
+    )
+
+
+@data("orders.unreadable_pdf")
+def orders_unreadable_pdf(error: str) -> str:
+    return f"found a file that cannot be read as a PDF ({error}); expected an order form made by `kitgen orders form`"
+
+
+@data("orders.too_many_pages")
+def orders_too_many_pages(pages: int, limit: int) -> str:
+    return f"found a PDF of {pages} pages; expected an order form of at most {limit}"
+
+
+@data("orders.too_many_rows")
+def orders_too_many_rows(limit: int) -> str:
+    return f"found more than {limit} rows; expected one row per unit, train and ship of one faction"
+
+
+@data("orders.several_forms")
+def orders_several_forms(factions: list[str]) -> str:
+    return (
+        f"found the order forms of {one_of(factions)} in one PDF; expected the form of one faction (import each alone)"
+    )
+
+
+@data("orders.csv_header")
+def orders_csv_header(found: str, expected: list[str]) -> str:
+    return f"found the header row '{found}'; expected the columns {', '.join(expected)} (id, path, carry and special at least)"
+
+
+@data("orders.wrong_form")
+def orders_wrong_form(what: str, found: str, expected: str) -> str:
+    return f"found a form for {what} {found}; expected one for {what} {expected} (make it with `kitgen orders form`)"
+
+
+@data("orders.no_faction")
+def orders_no_faction(found: str) -> str:
+    return f"found rows of {found}; expected the rows of one faction's units, trains and ships"
+
+
+@data("orders.unknown_row")
+def orders_unknown_row(row: str, faction: str, known: list[str]) -> str:
+    return (
+        f"found the row '{row}'; expected a unit, train or ship of the {faction} on the map "
+        f"({one_of(known)}){suggest(row, known)}"
+    )
+
+
+@data("orders.row_twice")
+def orders_row_twice(row: str) -> str:
+    return f"found a second row for '{row}'; expected one row per unit, train and ship"
+
+
+@data("orders.bad_hex")
+def orders_bad_hex(found: str) -> str:
+    return f"found '{found}'; expected hex ids of 4 digits (CCRR) separated by spaces, commas or dashes, e.g. 3316 3216"
+
+
+@data("orders.off_map")
+def orders_off_map(hex_id: str) -> str:
+    return f"found the hex {hex_id}, which is not on the map; expected a hex id of the map"
+
+
+@data("orders.path_too_long")
+def orders_path_too_long(found: int, form: int, limit: int) -> str:
+    return f"found a path of {found} hexes; expected at most {limit} (the form holds {form})"
+
+
+@data("orders.not_for_row")
+def orders_not_for_row(found: str, kind: str, expected: str) -> str:
+    return f"found '{found}' for a {kind}; expected {expected}"
+
+
+@data("orders.unknown_carried")
+def orders_unknown_carried(unit: str, faction: str, known: list[str]) -> str:
+    return f"found the unit '{unit}'; expected units of the {faction} ({one_of(known)}){suggest(unit, known)}"
+
+
+@data("orders.carried_twice")
+def orders_carried_twice(unit: str) -> str:
+    return f"found '{unit}' twice; expected each carried unit once"
+
+
+@data("orders.bad_special")
+def orders_bad_special(found: str, allowed: tuple[str, ...]) -> str:
+    return f"found the special order '{found}'; expected {one_of(allowed) if allowed else 'none for this row'}"
+
+
+@data("orders.partisans_differ")
+def orders_partisans_differ(choice: str, hex_id: str, other: str, other_unit: str) -> str:
+    return f"found {choice} in {hex_id}, where {other_unit} says {other}; expected one choice for the partisans of a hex (II.D)"
+
+
+@data("orders.void")
+def orders_void(explanation: str, rule: str) -> str:
+    return f"found an order the rules make void: {explanation}; expected an order that stands ({rule})"
+
+
+@data("orders.log_refused")
+def orders_log_refused(text: str) -> str:
+    return f"found that the turn log with these orders cannot be played: {text}; expected orders the log can take"
+
+
+@data("orders.splice_mismatch")
+def orders_splice_mismatch(section: str) -> str:
+    return (
+        f"found that the log rewritten around the new orders reads back differently (in {section}); expected the "
+        "orders merged and nothing else changed: the log is left as it was"
+    )
+
+
 @usage("scenario.unknown")
 def scenario_unknown(name: str, bundled: list[str]) -> str:
     names = one_of(bundled) if bundled else "none are bundled"

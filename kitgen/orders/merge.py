@@ -1,0 +1,175 @@
+"""A faction's orders merged into a turn log's text: its entries in every section replaced, and
+every other byte of the file (other factions' orders, battles, dice, comments) kept as it was.
+
+The text is spliced where the YAML nodes stand (PyYAML's `compose` gives each node's marks):
+the faction's sequence in a section is replaced by freshly written lines, a missing faction key
+is added at the end of its section, a missing section at the end of the file. The result is
+read back and must equal the log with the faction's orders replaced, or nothing is written."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from kitgen.engine.turnlog import TurnLog
+from kitgen.model.base import Model
+from kitgen.orders.entries import SECTIONS, FactionOrders
+
+
+def replaced(log: TurnLog, faction: str, new: FactionOrders) -> TurnLog:
+    """The log with the faction's orders in every section those of `new` (a faction key written
+    before and now without orders stays, with an empty list)."""
+    update: dict[str, Any] = {}
+    for section in SECTIONS:
+        entries = dict(getattr(log, section))
+        orders = list(getattr(new, section))
+        if orders or faction in entries:
+            entries[faction] = orders
+        update[section] = entries
+    update["partisans"] = [p for p in log.partisans if p.faction != faction] + list(new.partisans)
+    return log.model_copy(update=update)
+
+
+def new_log_text(turn: int) -> str:
+    return f"turn: {turn}\n"
+
+
+@dataclass(frozen=True)
+class _Edit:
+    start: int
+    end: int
+    text: str
+
+
+def _flow(model: Model) -> str:
+    data = model.model_dump(mode="json", exclude_defaults=True)
+    return str(yaml.safe_dump(data, default_flow_style=True, sort_keys=False, width=10**9)).strip()
+
+
+def _flow_list(models: list[Any]) -> str:
+    return "[" + ", ".join(_flow(m) for m in models) + "]"
+
+
+def _last_line(node: yaml.Node) -> int:
+    """The 0-based line of the node's last character (block nodes end at the next token, which
+    may be lines below, past comments)."""
+    if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
+        return _last_line(node.value[-1][1])
+    if isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
+        return _last_line(node.value[-1])
+    end = node.end_mark
+    return end.line if end.column > 0 else end.line - 1
+
+
+class _Text:
+    """The file's text with its line starts, for edits by whole lines."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text if not text or text.endswith("\n") else text + "\n"
+        self.starts = [0]
+        for k, ch in enumerate(self.text):
+            if ch == "\n":
+                self.starts.append(k + 1)
+
+    def line_start(self, line: int) -> int:
+        return self.starts[min(line, len(self.starts) - 1)]
+
+    def after(self, line: int) -> int:
+        return self.line_start(line + 1)
+
+
+def splice(text: str, faction: str, new: FactionOrders) -> str:
+    """The log's text with the faction's orders those of `new`: see the module's docstring."""
+    doc = _Text(text)
+    root = yaml.compose(doc.text)
+    pairs = {k.value: (k, v) for k, v in root.value} if isinstance(root, yaml.MappingNode) else {}
+    edits: list[_Edit] = []
+    tail: list[str] = []
+    for section in SECTIONS:
+        orders: list[Any] = list(getattr(new, section))
+        if section not in pairs:
+            if orders:
+                tail.append(f"{section}:\n  {faction}:\n" + "".join(f"    - {_flow(o)}\n" for o in orders))
+            continue
+        _, node = pairs[section]
+        edits += _section(doc, node, faction, orders)
+    edits += _partisans(doc, pairs.get("partisans"), faction, new, tail)
+    out = doc.text
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        out = out[: edit.start] + edit.text + out[edit.end :]
+    return out + "".join(tail)
+
+
+def _section(doc: _Text, node: yaml.Node, faction: str, orders: list[Any]) -> list[_Edit]:
+    if not isinstance(node, yaml.MappingNode):
+        raise ValueError("a section that is not a mapping")  # a log that validated has none
+    found = next(((k, v) for k, v in node.value if k.value == faction), None)
+    if node.flow_style:
+        if found is not None:
+            _, value = found
+            return [_Edit(value.start_mark.index, value.end_mark.index, _flow_list(orders))]
+        if not orders:
+            return []
+        close = node.end_mark.index - 1  # the closing brace
+        lead = ", " if node.value else ""
+        return [_Edit(close, close, f"{lead}{faction}: {_flow_list(orders)}")]
+    indent = node.value[0][0].start_mark.column
+    if found is None:
+        if not orders:
+            return []
+        at = doc.after(_last_line(node))
+        return [_Edit(at, at, f"{' ' * indent}{faction}:\n" + _items(orders, indent + 2))]
+    key, value = found
+    if isinstance(value, yaml.SequenceNode) and value.flow_style or not value.value:
+        return [_Edit(value.start_mark.index, value.end_mark.index, _flow_list(orders))]
+    start, end = doc.line_start(value.start_mark.line), doc.after(_last_line(value))
+    if not orders:
+        return [_Edit(start, end, f"{' ' * (key.start_mark.column + 2)}[]\n")]
+    return [_Edit(start, end, _items(orders, value.start_mark.column))]
+
+
+def _items(orders: list[Any], column: int) -> str:
+    return "".join(f"{' ' * column}- {_flow(o)}\n" for o in orders)
+
+
+def _partisans(
+    doc: _Text, pair: tuple[yaml.Node, yaml.Node] | None, faction: str, new: FactionOrders, tail: list[str]
+) -> list[_Edit]:
+    """The faction's choices in the one list of all factions' partisans: its items removed, the
+    new ones added at the end."""
+    choices = list(new.partisans)
+    if pair is None:
+        if choices:
+            tail.append("partisans:\n" + _items(choices, 2))
+        return []
+    key, node = pair
+    if not isinstance(node, yaml.SequenceNode):
+        raise ValueError("partisans that are not a list")
+    theirs = [item for item in node.value if _faction_of(item) == faction]
+    if not theirs and not choices:
+        return []
+    if node.flow_style or not node.value:
+        kept = [yaml.safe_load(yaml.serialize(item)) for item in node.value if _faction_of(item) != faction]
+        items = [str(yaml.safe_dump(k, default_flow_style=True, sort_keys=False, width=10**9)).strip() for k in kept]
+        items += [_flow(c) for c in choices]
+        return [_Edit(node.start_mark.index, node.end_mark.index, "[" + ", ".join(items) + "]")]
+    column = node.start_mark.column
+    edits = [_Edit(doc.line_start(item.start_mark.line), doc.after(_last_line(item)), "") for item in theirs]
+    if len(theirs) == len(node.value) and not choices:
+        edits.append(
+            _Edit(doc.after(_last_line(node)), doc.after(_last_line(node)), f"{' ' * (key.start_mark.column + 2)}[]\n")
+        )
+    elif choices:
+        at = doc.after(_last_line(node))
+        edits.append(_Edit(at, at, _items(choices, column)))
+    return edits
+
+
+def _faction_of(item: yaml.Node) -> str | None:
+    if isinstance(item, yaml.MappingNode):
+        for k, v in item.value:
+            if k.value == "faction" and isinstance(v, yaml.ScalarNode):
+                return str(v.value)
+    return None

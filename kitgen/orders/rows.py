@@ -1,0 +1,165 @@
+"""The rows of a faction's order form: one per unit, train and ship, with what the player needs
+to write its orders (hex, stands, MP, supply, command target); and the names of the form's
+fields, shared by the form that writes them and the import that reads them back."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+from kitgen.campaign import Campaign
+from kitgen.engine.state import CampaignState, UnitState
+from kitgen.rules.command import obey_target
+from kitgen.rules.movement import movement_row
+
+RowKind = Literal["unit", "train", "ship"]
+PARTS = ("path", "carry", "special")
+"""What the player writes on a row."""
+CSV_COLUMNS = ("id", "hex", "type", "stands", "mp", "supply", "commander", "target", *PARTS)
+"""The columns of an order form as a spreadsheet, in order."""
+IDENTITY = ("faction", "turn", "campaign", "state")
+"""The hidden fields that say which form it is."""
+PATH_HEXES: dict[RowKind, int] = {"unit": 12, "train": 12, "ship": 16}
+"""The hexes a row's path field holds."""
+SUPPLY_WORDS = {None: "-", True: "in", False: "OUT"}
+
+
+@dataclass(frozen=True)
+class OrderRow:
+    """One row of the form, pre-filled from the state the orders are written against."""
+
+    id: str
+    kind: RowKind
+    hex: str
+    type: str
+    stands: str
+    """Stands by kind, short: '3 inf 1 art'."""
+    mp: int | None
+    """A: the unit type's allowance; a train's MP on the track (C.1); a ship's hexes (D.1)."""
+    supply: str
+    commander: str
+    """The commander who rolls for the unit's hex (II.C.3: the highest-ranking there), or 'none'."""
+    target: int | None
+    """II.C: the highest D10 roll that obeys now; None for trains and ships."""
+    aboard: str | None = None
+    """D.1: the ship the unit is aboard."""
+
+
+def field_name(row_id: str, part: str) -> str:
+    """The AcroForm field of one part of a row: `o-w_markov_1-path` (no dots: a dot in a PDF
+    field name makes a hierarchy)."""
+    return f"o-{row_id}-{part}"
+
+
+def identity_name(faction: str, what: str) -> str:
+    """A hidden identity field: `id-reds-turn` (the faction in the name, so that the forms of
+    several factions can share one PDF)."""
+    return f"id-{faction}-{what}"
+
+
+def campaign_key(campaign: Campaign) -> str:
+    """A short hash of what makes the campaign: its scenario, seed and set-up."""
+    made = json.dumps([campaign.scenario.meta.id, campaign.meta.seed, campaign.setup.model_dump(mode="json")])
+    return hashlib.sha256(made.encode("utf-8")).hexdigest()[:12]
+
+
+def state_key(state: CampaignState) -> str:
+    """A short hash of the state the orders are written against."""
+    made = json.dumps(state.to_json(), sort_keys=True, default=str)
+    return hashlib.sha256(made.encode("utf-8")).hexdigest()[:12]
+
+
+def identity(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> dict[str, str]:
+    return {"faction": faction, "turn": str(turn), "campaign": campaign_key(campaign), "state": state_key(state)}
+
+
+def command_target(campaign: Campaign, state: CampaignState, unit: UnitState, turn: int) -> tuple[str, int]:
+    """II.C: who rolls for the unit's hex and the highest roll that obeys on turn `turn`: the
+    highest-ranking commander in the hex, else the unit alone (1-4 with a commander adjacent).
+    Lasting card modifiers to command rolls come off the target, as the command phase does."""
+    s = campaign.scenario
+    here = [
+        found
+        for u in state.units
+        if u.faction == unit.faction and u.hex == unit.hex and u.aboard is None and u.commander
+        for found in [s.find_commander(u.commander)]
+        if found is not None
+    ]
+    card = sum(
+        m
+        for kind, f, m, last, _ in state.modifiers
+        if kind == "command" and f in (unit.faction, "all") and turn <= last
+    )
+    if here:
+        leader = min(here, key=s.rank)
+        failures = state.command_failures.get(leader.name, 0)
+        return leader.name, obey_target(s.command, leader.dependability, failures=failures) - card
+    near = set(campaign.board.neighbours(unit.hex))
+    adjacent = any(
+        u.faction == unit.faction and u.hex in near and u.commander and s.find_commander(u.commander)
+        for u in state.units
+    )
+    failures = state.command_failures.get(unit.id, 0)
+    return "none", obey_target(s.command, None, failures=failures, adjacent=adjacent) - card
+
+
+def stands_text(campaign: Campaign, stands: dict[str, int]) -> str:
+    """'3 inf 1 art': each kind's count and the first letters of its name."""
+    names = {k.id: k.name for k in campaign.scenario.transport.stands}
+    return " ".join(f"{n} {_abbreviation(names.get(kind, kind))}" for kind, n in sorted(stands.items()) if n)
+
+
+def _abbreviation(name: str) -> str:
+    short = name.removesuffix(" stand")
+    if "-" in short:
+        return "".join(part[0] for part in short.split("-")).upper()
+    return short[:3] if short[:2].isupper() else short[:3].lower()
+
+
+def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> list[OrderRow]:
+    """The form's rows: the faction's units (on the map, then aboard ships), trains and ships."""
+    s = campaign.scenario
+    rows: list[OrderRow] = []
+    mine = [u for u in state.units if u.faction == faction]
+    for u in sorted(mine, key=lambda u: (u.aboard is not None, u.id)):
+        who, target = command_target(campaign, state, u, turn)
+        rows.append(
+            OrderRow(
+                id=u.id,
+                kind="unit",
+                hex=u.hex,
+                type=u.type,
+                stands=stands_text(campaign, u.stands),
+                mp=movement_row(s.movement, u.type).mp,
+                supply=SUPPLY_WORDS[u.in_supply],
+                commander=who,
+                target=target,
+                aboard=u.aboard,
+            )
+        )
+    train_mp = movement_row(s.movement, s.transport.train.unit_type).mp
+    for t in sorted((t for t in state.trains if t["faction"] == faction), key=lambda t: str(t["id"])):
+        kind = "armoured train" if t.get("armoured") else "train"
+        rows.append(OrderRow(str(t["id"]), "train", str(t["hex"]), kind, "", train_mp, "", "", None))
+    for x in sorted((x for x in state.ships if x["faction"] == faction), key=lambda x: str(x["id"])):
+        rows.append(
+            OrderRow(str(x["id"]), "ship", str(x["hex"]), "ship", "", s.transport.ship.move_hexes, "", "", None)
+        )
+    return rows
+
+
+def order_csv(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> str:
+    """The form's rows as a spreadsheet: the printed columns filled, path, carry and special empty."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in order_rows(campaign, state, faction, turn):
+        target = "" if row.target is None else str(row.target)
+        mp = "" if row.mp is None else str(row.mp)
+        writer.writerow([row.id, row.hex, row.type, row.stands, mp, row.supply, row.commander, target, "", "", ""])
+    return out.getvalue()

@@ -1,0 +1,262 @@
+"""The faction order form filled and read back: `kitgen orders form` writes it pre-filled, the
+test fills its fields as a PDF viewer would (pypdf), `kitgen orders import` checks the orders by
+the rules and merges them into the turn log, leaving everything else of the log as it was."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from kitgen.campaign import load_campaign
+from kitgen.engine.replay import replay
+from kitgen.engine.turnlog import MoveOrder, ResupplyOrder, TurnLog
+from kitgen.orders.entries import FactionOrders
+from kitgen.orders.merge import replaced, splice
+from kitgen.orders.rows import PATH_HEXES, field_name, order_rows
+from kitgen.products.orderform import order_form_pdf
+from kitgen.render.pages import PAPER
+from tests.conftest import SAMPLE, run_cli
+
+TURN = 7
+"""The sample campaign has played six turns: the forms are for the seventh."""
+
+
+@pytest.fixture
+def camp(tmp_path: Path) -> Path:
+    dest = tmp_path / "campaign"
+    shutil.copytree(SAMPLE, dest)
+    return dest
+
+
+def _neighbours(camp: Path, unit: str) -> tuple[str, tuple[str, ...]]:
+    campaign = load_campaign(camp)
+    found = replay(campaign).unit(unit)
+    assert found is not None
+    return found.hex, campaign.board.neighbours(found.hex)
+
+
+def _form(camp: Path, faction: str, tmp: Path, *extra: str) -> Path:
+    out = tmp / f"{faction}.pdf"
+    done = run_cli("orders", "form", str(camp), "--faction", faction, "--turn", str(TURN), "--out", str(out), *extra)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def _fill(form: Path, values: dict[str, str], out: Path) -> Path:
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    writer.append(PdfReader(form))
+    for page in writer.pages:
+        writer.update_page_form_field_values(page, values, auto_regenerate=False)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    out.write_bytes(buffer.getvalue())
+    return out
+
+
+def _log(camp: Path) -> Path:
+    return camp / "turns" / f"turn-{TURN:02d}.yaml"
+
+
+def _read(path: Path) -> TurnLog:
+    return TurnLog.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+# --- the form ---------------------------------------------------------------------------------
+
+
+def test_form_has_a_row_and_fields_for_each_unit_train_and_ship(camp: Path, tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    campaign = load_campaign(camp)
+    state = replay(campaign)
+    rows = order_rows(campaign, state, "whites", TURN)
+    units = {u.id for u in state.units if u.faction == "whites"}
+    assert {r.id for r in rows if r.kind == "unit"} == units
+    assert {r.id for r in rows if r.kind == "ship"} == {str(x["id"]) for x in state.ships if x["faction"] == "whites"}
+    assert {r.id for r in rows if r.kind == "train"} == {str(t["id"]) for t in state.trains if t["faction"] == "whites"}
+    fields = PdfReader(_form(camp, "whites", tmp_path)).get_fields() or {}
+    for row in rows:
+        assert field_name(row.id, "path") in fields
+        assert (field_name(row.id, "carry") in fields) == (row.kind != "unit")
+        assert (field_name(row.id, "special") in fields) == (row.kind != "train")
+    assert fields["id-whites-turn"]["/V"] == str(TURN) and fields["id-whites-faction"]["/V"] == "whites"
+
+
+def test_form_bytes_are_the_same_on_every_run(camp: Path) -> None:
+    campaign = load_campaign(camp)
+    state = replay(campaign)
+    assert order_form_pdf(campaign, state, "reds", TURN, "letter") == order_form_pdf(
+        campaign, state, "reds", TURN, "letter"
+    )
+
+
+@pytest.mark.parametrize("paper", sorted(PAPER))
+def test_path_field_holds_its_hexes(camp: Path, tmp_path: Path, paper: str) -> None:
+    """Each path field, as printed, holds 12 hexes of 4 digits (16 for a ship) at its type size."""
+    import re
+
+    from pypdf import PdfReader
+
+    from kitgen.render.fonts import text_width
+
+    campaign = load_campaign(camp)
+    kinds = {r.id: r.kind for r in order_rows(campaign, replay(campaign), "whites", TURN)}
+    seen = set()
+    for page in PdfReader(_form(camp, "whites", tmp_path, "--paper", paper)).pages:
+        for annot in page.get("/Annots") or []:
+            field = annot.get_object()
+            name = str(field.get("/T", ""))
+            m = re.fullmatch(r"o-(.+)-path", name)
+            if not m:
+                continue
+            size = float(re.search(r"([\d.]+) Tf", str(field["/DA"])).group(1))  # type: ignore[union-attr]
+            x0, _, x1, _ = (float(v) for v in field["/Rect"])
+            hexes = " ".join(["3316"] * PATH_HEXES[kinds[m.group(1)]])
+            assert size >= 4 and text_width(hexes, "Helvetica", size) <= x1 - x0, (name, size, x1 - x0)
+            seen.add(m.group(1))
+    assert seen == set(kinds)
+
+
+# --- importing --------------------------------------------------------------------------------
+
+
+def test_filled_pdf_is_merged_into_a_new_log_and_the_campaign_replays(camp: Path, tmp_path: Path) -> None:
+    start, around = _neighbours(camp, "w_crimea_azov_2")
+    filled = _fill(
+        _form(camp, "whites", tmp_path),
+        {field_name("w_crimea_azov_2", "path"): around[0]},
+        tmp_path / "filled.pdf",
+    )
+    done = run_cli("orders", "import", str(filled), "--campaign", str(camp), "--turn", str(TURN))
+    assert done.returncode == 0, done.stderr
+    assert "merged 1 orders of the whites" in done.stdout and "a new log" in done.stdout
+    log = _read(_log(camp))
+    assert log.orders == {"whites": [MoveOrder(unit="w_crimea_azov_2", move=[start, around[0]])]}
+    assert log.resupply == {} and log.rail == {}
+    assert run_cli("validate", str(camp)).returncode == 0
+
+
+def test_illegal_move_is_refused_naming_the_unit_and_the_log_is_untouched(camp: Path, tmp_path: Path) -> None:
+    """A hex two hexes away is no path (A: each hex entered is next to the one before)."""
+    start, around = _neighbours(camp, "w_crimea_azov_2")
+    campaign = load_campaign(camp)
+    far = next(n for a in around for n in campaign.board.neighbours(a) if n != start and n not in around)
+    text = f"# the umpire's notes\nturn: {TURN}\norders:\n  reds: []   # none yet\n"
+    _log(camp).write_text(text, encoding="utf-8")
+    filled = _fill(
+        _form(camp, "whites", tmp_path), {field_name("w_crimea_azov_2", "path"): f"{start}-{far}"}, tmp_path / "f.pdf"
+    )
+    done = run_cli("orders", "import", str(filled), "--campaign", str(camp), "--turn", str(TURN))
+    assert done.returncode == 1
+    assert "f.pdf:1:1: unit w_crimea_azov_2, field path: found an order the rules make void" in done.stderr
+    assert _log(camp).read_text(encoding="utf-8") == text
+    assert not (camp / "turns" / ".backup").exists()
+
+
+def test_csv_import_good_and_bad(camp: Path, tmp_path: Path) -> None:
+    sheet = tmp_path / "whites.csv"
+    assert run_cli("orders", "form", str(camp), "--faction", "whites", "--csv", "--out", str(sheet)).returncode == 0
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    start, around = _neighbours(camp, "w_crimea_azov_2")
+    k = next(i for i, line in enumerate(lines) if line.startswith("w_crimea_azov_2,"))
+    bad = list(lines)
+    bad[k] = bad[k].removesuffix(",,,") + ",99x9,,"
+    sheet.write_text("\n".join(bad) + "\n", encoding="utf-8")
+    done = run_cli("orders", "import", str(sheet), "--campaign", str(camp), "--turn", str(TURN))
+    assert done.returncode == 1
+    assert f"whites.csv:{k + 1}:1: unit w_crimea_azov_2, field path: found '99x9'" in done.stderr
+    assert not _log(camp).exists()
+    good = list(lines)
+    good[k] = good[k].removesuffix(",,,") + f",{around[1]},,retreat"
+    sheet.write_text("\n".join(good) + "\n", encoding="utf-8")
+    done = run_cli("orders", "import", str(sheet), "--campaign", str(camp), "--turn", str(TURN))
+    if done.returncode == 0:  # II.C.2: a retreat must take the unit away from an enemy next to it
+        assert _read(_log(camp)).orders["whites"] == [
+            MoveOrder(unit="w_crimea_azov_2", move=[start, around[1]], retreat=True)
+        ]
+    else:
+        assert "unit w_crimea_azov_2, field path" in done.stderr, done.stderr
+    good[k] = good[k].removesuffix(",retreat") + ","
+    sheet.write_text("\n".join(good) + "\n", encoding="utf-8")
+    done = run_cli("orders", "import", str(sheet), "--campaign", str(camp), "--turn", str(TURN))
+    assert done.returncode == 0, done.stderr
+    assert _read(_log(camp)).orders["whites"] == [MoveOrder(unit="w_crimea_azov_2", move=[start, around[1]])]
+
+
+def test_import_keeps_other_factions_orders_and_comments_byte_for_byte(camp: Path, tmp_path: Path) -> None:
+    start, around = _neighbours(camp, "w_crimea_azov_2")
+    red, red_around = _neighbours(camp, "r_10th_army")
+    head = (
+        "# Turn 7: the umpire's notes stay.\n"
+        f"turn: {TURN}\n"
+        "orders:\n"
+        f'  reds:   # the Reds, by post\n    - {{unit: r_10th_army, move: ["{red}", "{red_around[0]}"]}}   # keep me\n'
+        "  whites:\n"
+    )
+    tail = "# the Whites are next\nbattles: []   # none\ndice: []\n"
+    old_whites = f'    - {{unit: w_crimea_azov_2, move: ["{start}", "{around[2]}"]}}   # written by hand\n'
+    _log(camp).write_text(head + old_whites + tail, encoding="utf-8")
+    filled = _fill(
+        _form(camp, "whites", tmp_path), {field_name("w_crimea_azov_2", "path"): around[0]}, tmp_path / "w.pdf"
+    )
+    done = run_cli("orders", "import", str(filled), "--campaign", str(camp), "--turn", str(TURN))
+    assert done.returncode == 0, done.stderr
+    text = _log(camp).read_text(encoding="utf-8")
+    assert text.startswith(head) and text.endswith(tail)
+    assert _read(_log(camp)).orders["whites"] == [MoveOrder(unit="w_crimea_azov_2", move=[start, around[0]])]
+    backups = sorted((camp / "turns" / ".backup").iterdir())
+    assert [b.name for b in backups] == ["turn-07.yaml.1"] and backups[0].read_text() == head + old_whites + tail
+    again = run_cli("orders", "import", str(filled), "--campaign", str(camp), "--turn", str(TURN))
+    assert again.returncode == 0 and "turn-07.yaml.2" in again.stdout  # an earlier backup is never overwritten
+
+
+def test_splice_adds_sections_and_keys_and_reads_back_as_intended() -> None:
+    text = "turn: 3\n# a comment\norders: {reds: [{unit: r_a, move: ['1010', '1011']}]}\nrail:\n  reds: []\n"
+    new = FactionOrders(orders=[MoveOrder(unit="w_a", move=["2020", "2021"])], resupply=[ResupplyOrder(unit="w_b")])
+    old = TurnLog.model_validate(yaml.safe_load(text))
+    out = splice(text, "whites", new)
+    assert out.startswith("turn: 3\n# a comment\norders: {reds: [{unit: r_a, move: ['1010', '1011']}]")
+    assert TurnLog.model_validate(yaml.safe_load(out)) == replaced(old, "whites", new)
+
+
+def test_form_of_another_turn_or_campaign_is_refused(camp: Path, tmp_path: Path) -> None:
+    form = _form(camp, "whites", tmp_path)
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp), "--turn", "6")
+    assert done.returncode == 1 and f"found a form for turn {TURN}; expected one for turn 6" in done.stderr
+    other = _fill(form, {"id-whites-campaign": "0123456789ab"}, tmp_path / "other.pdf")  # another campaign's
+    done = run_cli("orders", "import", str(other), "--campaign", str(camp), "--turn", str(TURN))
+    assert done.returncode == 1 and "found a form for campaign 0123456789ab; expected one for campaign" in done.stderr
+    assert not _log(camp).exists()
+
+
+def test_form_claiming_another_faction_is_refused(camp: Path, tmp_path: Path) -> None:
+    """A Whites form whose identity says Reds: its rows are no Red units."""
+    tampered = _fill(_form(camp, "whites", tmp_path), {"id-whites-faction": "reds"}, tmp_path / "t.pdf")
+    done = run_cli("orders", "import", str(tampered), "--campaign", str(camp), "--turn", str(TURN))
+    assert done.returncode == 1 and "expected a unit, train or ship of the reds" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"hello, this is no PDF", b"%PDF-1.4\n\x00\x01garbage", b"\x89PNG\r\n\x1a\n"],
+    ids=["text", "pdf", "png"],
+)
+def test_garbage_is_a_clear_error(camp: Path, tmp_path: Path, content: bytes) -> None:
+    junk = tmp_path / "junk.pdf"
+    junk.write_bytes(content)
+    done = run_cli("orders", "import", str(junk), "--campaign", str(camp), "--turn", str(TURN))
+    assert done.returncode == 1 and "junk.pdf:1:1:" in done.stderr and "expected" in done.stderr
+
+
+def test_truncated_form_is_a_clear_error(camp: Path, tmp_path: Path) -> None:
+    form = _form(camp, "reds", tmp_path)
+    cut = tmp_path / "cut.pdf"
+    cut.write_bytes(form.read_bytes()[:3000])
+    done = run_cli("orders", "import", str(cut), "--campaign", str(camp), "--turn", str(TURN))
+    assert done.returncode == 1 and "cut.pdf:1:1:" in done.stderr

@@ -156,7 +156,7 @@ def test_illegal_move_is_refused_naming_the_unit_and_the_log_is_untouched(camp: 
     assert done.returncode == 1
     assert "f.pdf:1:1: unit w_crimea_azov_2, field path: found an order the rules make void" in done.stderr
     assert _log(camp).read_text(encoding="utf-8") == text
-    assert not (camp / "turns" / ".backup").exists()
+    assert not (camp / "backups").exists()
 
 
 def test_csv_import_good_and_bad(camp: Path, tmp_path: Path) -> None:
@@ -210,7 +210,7 @@ def test_import_keeps_other_factions_orders_and_comments_byte_for_byte(camp: Pat
     text = _log(camp).read_text(encoding="utf-8")
     assert text.startswith(head) and text.endswith(tail)
     assert _read(_log(camp)).orders["whites"] == [MoveOrder(unit="w_crimea_azov_2", move=[start, around[0]])]
-    backups = sorted((camp / "turns" / ".backup").iterdir())
+    backups = sorted((camp / "backups").iterdir())
     assert [b.name for b in backups] == ["turn-07.yaml.1"] and backups[0].read_text() == head + old_whites + tail
     again = run_cli("orders", "import", str(filled), "--campaign", str(camp), "--turn", str(TURN))
     assert again.returncode == 0 and "turn-07.yaml.2" in again.stdout  # an earlier backup is never overwritten

@@ -4,8 +4,8 @@ Every entry that cannot be read is reported by its unit and field; then the merg
 by the engine on the state after the turn before, and every order of the faction that the rules
 make void is reported the same way, with its rule. `held` (a failed command roll) and `stopped`
 (contact) are no errors. If anything is wrong nothing is written; else the log is written
-atomically and its previous version kept under turns/.backup/ (turn-07.yaml.1, .2, ...: a new
-number each time, never overwriting an earlier backup)."""
+atomically and its previous version kept in the campaign's backups/ folder (turn-07.yaml.1, .2,
+...: a new number each time, never overwriting an earlier backup)."""
 
 from __future__ import annotations
 
@@ -24,9 +24,9 @@ from kitgen.orders.formread import FilledForm, read_filled
 from kitgen.orders.merge import new_log_text, replaced, splice
 from kitgen.orders.rows import campaign_key
 
-BACKUPS = ".backup"
-"""The folder under turns/ that keeps each log's earlier versions (a hidden folder: the replay
-passes over it)."""
+BACKUPS = "backups"
+"""The folder of the campaign that keeps each log's earlier versions: beside turns/, not in it,
+so that no command reading the logs has to pass over them."""
 MAX_LOG_BYTES = 2 * 1024 * 1024
 
 
@@ -143,10 +143,10 @@ def _play(campaign: Campaign, state: CampaignState, log: TurnLog, form: FilledFo
 
 
 def _keep(path: Path, text: str) -> Path:
-    """The log's previous text kept as turns/.backup/<name>.<n>, n the first number not taken."""
+    """The log's previous text kept as backups/<name>.<n>, n the first number not taken."""
     from kitgen.outputs import write_atomic
 
-    folder = path.parent / BACKUPS
+    folder = path.parent.parent / BACKUPS
     n = 1
     while kind_of(folder / f"{path.name}.{n}") is not Kind.MISSING:
         n += 1

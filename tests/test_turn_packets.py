@@ -162,3 +162,38 @@ def test_cli_turn_writes_the_packets(tmp_path: Path) -> None:
     assert names == sorted(["umpire-turn-02-letter.pdf", "reds-turn-02-letter.pdf", "whites-turn-02-letter.pdf"])
     bad = run_cli("turn", str(folder), "--turn", "9")
     assert bad.returncode != 0 and "expected a turn from 1 to 4" in bad.stderr
+
+
+def test_a_faction_packet_order_form_fills_and_imports(tmp_path: Path) -> None:
+    """The packet's own order form, filled on screen (pypdf), reads back with `kitgen orders import`
+    into the turn's log, and the campaign then replays."""
+    from pypdf import PdfWriter
+
+    from kitgen.engine.replay import replay
+
+    folder = tmp_path / "campaign"
+    shutil.copytree(ROOT / "data" / "tsaritsyn-sample", folder)
+    campaign = load_campaign(folder)
+    basis = turn_basis(campaign)
+    packet = next(f for f in Packets(basis, "a4").all() if f.who == "whites")
+    unit = next(u for u in basis.start.units if u.faction == "whites" and u.aboard is None)
+    step = next(
+        n for n in campaign.board.neighbours(unit.hex)
+        if campaign.board.terrain.get(n) not in (None, "sea") and not any(o.hex == n for o in basis.start.units)
+    )
+    writer = PdfWriter(clone_from=PdfReader(_bytes_io(packet.pdf)))
+    for page in writer.pages:
+        writer.update_page_form_field_values(page, {f"o-{unit.id}-path": step}, auto_regenerate=False)
+    filled = tmp_path / "filled.pdf"
+    with filled.open("wb") as out:
+        writer.write(out)
+    done = run_cli("orders", "import", str(filled), "--campaign", str(folder), "--turn", str(basis.turn))
+    assert done.returncode == 0, done.stderr
+    log = folder / "turns" / f"turn-{basis.turn:02d}.yaml"
+    assert step in log.read_text(encoding="utf-8") and unit.id in log.read_text(encoding="utf-8")
+    state = replay(load_campaign(folder))
+    verdict = next(v for v in state.verdicts if v.unit == unit.id)
+    moved = state.unit(unit.id)
+    assert moved is not None
+    assert verdict.result in ("done", "held")  # held: its command roll, drawn from the seed, failed
+    assert moved.hex == (step if verdict.result == "done" else unit.hex)

@@ -260,3 +260,17 @@ def test_II_C_the_command_phase_rolls_against_the_shared_target() -> None:
     assert [(c.target, c.obeyed) for c in at.state.commands] == [(4, True)]
     assert [(c.target, c.obeyed) for c in over.state.commands] == [(4, False)]
     assert [v.result for v in over.verdicts] == ["held"]
+
+
+def test_the_same_campaign_gives_the_same_bytes(tmp_path: Path) -> None:
+    first = next_log(copy_of("sample-campaign", tmp_path / "a")).read_bytes()
+    assert next_log(copy_of("sample-campaign", tmp_path / "b")).read_bytes() == first
+
+
+def test_a_new_campaign_gets_turn_1_and_its_turns_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "club"
+    assert run_cli("new", str(folder)).returncode == 0
+    (folder / "turns").rmdir()
+    path = next_log(folder)
+    assert path == folder / "turns" / "turn-01.yaml" and yaml.safe_load(path.read_text(encoding="utf-8"))["turn"] == 1
+    assert run_cli("validate", str(folder)).returncode == 0

@@ -196,6 +196,23 @@ def new_command(
         typer.echo(f"wrote {path}")
 
 
+@app.command("next")
+def next_command(
+    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+) -> None:
+    """Write the next turn's log to fill in: turns/turn-NN.yaml after the last log, with a commented
+    order line for every unit, train and ship, and every roll the turn asks for; never over a file."""
+    from kitgen.campaign import load_campaign
+    from kitgen.engine.template import write_next_log
+    from kitgen.messages import plural
+
+    _folder_argument(folder, "a campaign folder")
+    campaign = load_campaign(folder)
+    _notes([n for n in campaign.notes if n.code != "note.no_turns_folder"])  # turns/ is made here
+    path, made = write_next_log(campaign)
+    typer.echo(f"wrote {path} ({plural(made.rolls, 'roll')} to make, {plural(made.units, 'unit')} to order)")
+
+
 @app.command("state")
 def state_command(
     folder: Annotated[Path, typer.Argument(help="A campaign folder.")],

@@ -1410,3 +1410,18 @@ def log_ship_fired(name: str) -> str:
 @data("log.ship_out_of_range")
 def log_ship_out_of_range(name: str, where: str, hex_id: str) -> str:
     return f"found {name} in {where}, which cannot fire into {hex_id}; expected a ship at sea next to a coastal battle hex, or in its port (D.3)"
+
+
+@usage("next.log_exists")
+def next_log_exists(path: str, turn: int, *, untouched: bool = False) -> str:
+    if untouched:
+        return (
+            f"found {path}, the log of turn {turn}, still as kitgen next wrote it; expected it filled "
+            "in and played before the next one is written (kitgen next never writes over a log)"
+        )
+    return f"found {path} already, the log of turn {turn}; expected no file there: kitgen next never writes over a log"
+
+
+@usage("next.turns_not_own")
+def next_turns_not_own(path: str, kind: str) -> str:
+    return f"found {path} as {kind}; expected the campaign's own turns folder, to write the next log into"

@@ -939,6 +939,24 @@ TRIGGERS: dict[str, Trigger] = {
 }
 
 
+def _next_twice(tmp: Path) -> set[str]:
+    """`kitgen next` run again before its log is filled in."""
+    folder = campaign(tmp)
+    run_cli("next", str(folder))
+    return cli_codes("next", str(folder))
+
+
+def _next_into_a_link(tmp: Path) -> set[str]:
+    folder = campaign(tmp)
+    (folder / "turns").rmdir()
+    (tmp / "elsewhere").mkdir()
+    (folder / "turns").symlink_to(tmp / "elsewhere")
+    return cli_codes("next", str(folder))
+
+
+TRIGGERS |= {"next.log_exists": _next_twice, "next.turns_not_own": _next_into_a_link}
+
+
 # --- the tests -------------------------------------------------------------------------------
 
 

@@ -18,7 +18,8 @@ from kitgen.yamlsource import Loc
 
 def check_dice(located: LogSource, log: TurnLog, state: CampaignState) -> None:
     """Every roll the log gives must be one the turn needed, once, and a face of its dice: a
-    misspelt purpose would otherwise be drawn instead without a word."""
+    misspelt purpose would otherwise be drawn instead without a word. An entry left with no
+    value is held to the same purposes: it names a roll the turn must ask for."""
     needed = {r.purpose: r for r in state.rolls}
     problems = []
     seen: set[str] = set()
@@ -33,7 +34,7 @@ def check_dice(located: LogSource, log: TurnLog, state: CampaignState) -> None:
             problems.append(located.problem(where, message.within(dotted(where))))
             continue
         d = Dice.parse(roll.dice)
-        if not d.low <= given.value <= d.high:
+        if given.value is not None and not d.low <= given.value <= d.high:
             message = msg.log_dice_out_of_range(given.value, roll.dice, d.low, d.high)
             problems.append(located.problem(("dice", i, "value"), message.within(f"dice[{i}].value")))
     if problems:

@@ -26,9 +26,10 @@ class BadRoll(Exception):
 
 
 def roll(campaign: Campaign, log: TurnLog, purpose: str, dice: str) -> Roll:
-    """A roll the umpire wrote in the log, else one drawn from the campaign's seeded dice."""
+    """A roll the umpire wrote in the log, else one drawn from the campaign's seeded dice (an
+    entry left with no value counts as not given)."""
     for index, given in enumerate(log.dice):
-        if given.purpose == purpose:
+        if given.purpose == purpose and given.value is not None:
             d = Dice.parse(dice)
             if not d.low <= given.value <= d.high:
                 raise BadRoll(index, given.value, dice, d.low, d.high)

@@ -29,19 +29,23 @@ partisans:
   - {hex: "3318", faction: makhnovists, choice: evade}   # II.D.1: partisans evade only if the log says so
 dice:
   - {purpose: "E.3 reds 3D6 bonus VP, turn 3", value: 11}   # a roll made at the table; any roll not given is drawn
+  - {purpose: "II.A event roll, turn 3", value: }           # left empty: drawn, as if not given
 ```
 
 Units aboard a ship (D.1) board only in port at the start of a turn (`carry`); the ship's units
 go ashore at the port it reaches, `land` on a coastal hex beside the sea hex where it stops
 (infantry only, A.3), or stay aboard when it stops at sea, to go ashore on a later turn by the
-ship's next sea order (a path of one hex, the ship's own, puts them ashore without moving)."""
+ship's next sea order (a path of one hex, the ship's own, puts them ashore without moving).
+
+A table left empty (`orders:` with nothing under it, or `whites:` with only comments under it,
+as `kitgen next` writes them) is an empty table."""
 
 from __future__ import annotations
 
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, model_validator
 
 from kitgen import messages as msg
 from kitgen.model.base import Ident, Model, Signed, Text, invalid
@@ -172,7 +176,8 @@ class RemoveOrder(Model):
 
 class GivenRoll(Model):
     purpose: Text
-    value: Signed
+    value: Signed | None = None
+    """The roll made at the table; left empty (None), the roll is drawn as if not given."""
 
 
 class TurnLog(Model):
@@ -193,3 +198,22 @@ class TurnLog(Model):
     each leaves the map with every unit aboard it."""
     partisans: list[PartisanChoice] = []
     dice: list[GivenRoll] = []
+
+    @model_validator(mode="before")
+    @classmethod
+    def _empty_tables(cls, data: Any) -> Any:
+        """A table written with nothing under it (`orders:`, or a faction's `whites:` with only
+        comments below) is empty, so that a template's commented lines can be uncommented in place."""
+        if not isinstance(data, dict):
+            return data
+        out = {}
+        for key, value in data.items():
+            if value is None and key != "turn":
+                continue  # the field's default: an empty table or list
+            if isinstance(value, dict) and key in _BY_FACTION:
+                value = {f: [] if v is None else v for f, v in value.items()}
+            out[key] = value
+        return out
+
+
+_BY_FACTION = ("orders", "rail", "sea", "track", "pontoons", "resupply", "place", "remove", "disband")

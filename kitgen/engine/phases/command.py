@@ -2,31 +2,57 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
+from kitgen.campaign import Campaign
 from kitgen.engine.context import Turn, modifier
 from kitgen.engine.rolls import roll as make_roll
 from kitgen.engine.state import CampaignState, CommandRoll
+from kitgen.mapping.board import Board
 from kitgen.model.scenario import Commander
 from kitgen.rules.command import obey_target
 
 
-def run(turn: Turn, state: CampaignState) -> CampaignState:
-    """II.C: for each hex with ordered units, the highest-ranking commander there rolls a D10 and
-    obeys at or under his rating; units with no commander roll each, 1-4 with a commander
-    adjacent, 1-3 if not; each failure in a row makes the next roll 1 easier (II.C.4). The state
-    carries the rolls, the failures and the units held back, with why; a unit on a retreat order
-    is held only from its other orders (II.C.2: "Units can always continue to retreat"), which
-    the land phase reads from the order."""
-    campaign, board, log = turn.campaign, turn.board, turn.log
+@dataclass(frozen=True)
+class CommandGroup:
+    """II.C: one command control roll a turn would make: who rolls, for which units, and the
+    highest roll that obeys."""
+
+    faction: str
+    hex: str
+    key: str
+    """The highest-ranking commander's name, or the id of a unit with no commander in its hex
+    (it rolls alone): what II.C.4's failures in a row are counted by."""
+    rating: int | None
+    """The commander's dependability, None for a leaderless unit."""
+    adjacent: bool
+    """Leaderless: a friendly commander stands in an adjacent hex (1-4 rather than 1-3)."""
+    failures: int
+    """II.C.4: failures in a row before this roll."""
+    target: int
+    """Obeys on a roll at or under this, card modifiers included."""
+    units: tuple[str, ...]
+
+    def purpose(self, turn: int) -> str:
+        return command_purpose(self.key, turn)
+
+
+def command_purpose(key: str, turn: int) -> str:
+    """The purpose of a command roll, as the log's `dice:` names it."""
+    return f"II.C {key} command roll, turn {turn}"
+
+
+def command_groups(
+    campaign: Campaign, board: Board, state: CampaignState, ordered: Iterable[tuple[str, str]]
+) -> list[CommandGroup]:
+    """II.C: the rolls for the (faction, unit id) pairs `ordered`, by faction and hex: in a hex
+    with a commander of the faction, the highest-ranking one rolls once for its ordered units;
+    elsewhere each unit rolls alone, obeying on 1-4 with a commander adjacent, 1-3 if not; each
+    failure in a row makes the next roll easier (II.C.4), and a card's command modifier, added
+    to the roll, comes off the target. `state` is the turn's own (its `turn` the one played)."""
     s = campaign.scenario
     rules = s.command
-    ordered = [(f, o.unit) for f, orders in log.orders.items() for o in orders]
-    ordered += [(f, u) for f, orders in log.rail.items() for o in orders for u in o.carry]  # carried units obey too
-    ordered += [(f, u) for f, orders in log.sea.items() for o in orders for u in o.carry]
-    ordered += [(f, o.unit) for f, orders in log.track.items() for o in orders]  # and so do wreckers and repairers
-    ordered += [(f, o.unit) for f, orders in log.pontoons.items() for o in orders]
-    ordered += [(f, o.unit) for f, orders in log.resupply.items() for o in orders]
     units = {u.id: u for u in state.units}
     by_hex: dict[tuple[str, str], list[str]] = {}
     for faction, unit_id in ordered:
@@ -35,52 +61,69 @@ def run(turn: Turn, state: CampaignState) -> CampaignState:
         group = by_hex.setdefault((faction, units[unit_id].hex), [])
         if unit_id not in group:
             group.append(unit_id)
-    failures = dict(state.command_failures)
-    rolls = list(state.rolls)
-    halted: dict[str, str] = {}
-    judged: list[CommandRoll] = []
     leaders: dict[tuple[str, str], list[Commander]] = {}
     for u in state.units:
         found = s.find_commander(u.commander) if u.commander else None
         if found is not None:
             leaders.setdefault((u.faction, u.hex), []).append(found)
+    groups = []
     for (faction, hex_id), ids in sorted(by_hex.items()):
         present = leaders.get((faction, hex_id), [])
-        groups: list[tuple[str, int | None, bool, list[str]]]
+        rolling: list[tuple[str, int | None, bool, list[str]]]
         if present:
             leader = min(present, key=s.rank)
-            groups = [(leader.name, leader.dependability, False, ids)]
+            rolling = [(leader.name, leader.dependability, False, ids)]
         else:
             adjacent = any((faction, n) in leaders for n in board.neighbours(hex_id))
-            groups = [(unit_id, None, adjacent, [unit_id]) for unit_id in ids]
-        for key, rating, adjacent, members in groups:
-            before = failures.get(key, 0)
-            # a card's command modifier is added to the roll, so it comes off the target
+            rolling = [(unit_id, None, adjacent, [unit_id]) for unit_id in ids]
+        for key, rating, adjacent, members in rolling:
+            before = state.command_failures.get(key, 0)
             target = obey_target(rules, rating, failures=before, adjacent=adjacent) - modifier(
                 state, "command", faction
             )
-            roll = make_roll(campaign, log, f"II.C {key} command roll, turn {state.turn}", rules.roll)
-            rolls.append(roll)
-            obeyed = roll.value <= target
-            judged.append(
-                CommandRoll(
-                    faction=faction,
-                    hex=hex_id,
-                    commander=key if rating is not None else None,
-                    rating=rating,
-                    adjacent=adjacent,
-                    failures_before=before,
-                    target=target,
-                    roll=roll.value,
-                    obeyed=obeyed,
-                    units=tuple(members),
-                )
+            groups.append(CommandGroup(faction, hex_id, key, rating, adjacent, before, target, tuple(members)))
+    return groups
+
+
+def run(turn: Turn, state: CampaignState) -> CampaignState:
+    """II.C: each group of ordered units (`command_groups`) rolls a D10 and obeys at or under
+    its target. The state carries the rolls, the failures and the units held back, with why; a
+    unit on a retreat order is held only from its other orders (II.C.2: "Units can always
+    continue to retreat"), which the land phase reads from the order."""
+    campaign, log = turn.campaign, turn.log
+    ordered = [(f, o.unit) for f, orders in log.orders.items() for o in orders]
+    ordered += [(f, u) for f, orders in log.rail.items() for o in orders for u in o.carry]  # carried units obey too
+    ordered += [(f, u) for f, orders in log.sea.items() for o in orders for u in o.carry]
+    ordered += [(f, o.unit) for f, orders in log.track.items() for o in orders]  # and so do wreckers and repairers
+    ordered += [(f, o.unit) for f, orders in log.pontoons.items() for o in orders]
+    ordered += [(f, o.unit) for f, orders in log.resupply.items() for o in orders]
+    failures = dict(state.command_failures)
+    rolls = list(state.rolls)
+    halted: dict[str, str] = {}
+    judged: list[CommandRoll] = []
+    for group in command_groups(campaign, turn.board, state, ordered):
+        roll = make_roll(campaign, log, group.purpose(state.turn), campaign.scenario.command.roll)
+        rolls.append(roll)
+        obeyed = roll.value <= group.target
+        judged.append(
+            CommandRoll(
+                faction=group.faction,
+                hex=group.hex,
+                commander=group.key if group.rating is not None else None,
+                rating=group.rating,
+                adjacent=group.adjacent,
+                failures_before=group.failures,
+                target=group.target,
+                roll=roll.value,
+                obeyed=obeyed,
+                units=group.units,
             )
-            if obeyed:
-                failures.pop(key, None)
-                continue
-            failures[key] = before + 1
-            who = key if rating is not None else "no commander in the hex"
-            for unit_id in members:
-                halted[unit_id] = f"command roll {roll.value} over {target} ({who}): the unit does not move, II.C.2"
+        )
+        if obeyed:
+            failures.pop(group.key, None)
+            continue
+        failures[group.key] = group.failures + 1
+        who = group.key if group.rating is not None else "no commander in the hex"
+        for unit_id in group.units:
+            halted[unit_id] = f"command roll {roll.value} over {group.target} ({who}): the unit does not move, II.C.2"
     return replace(state, rolls=tuple(rolls), command_failures=failures, held=halted, commands=tuple(judged))

@@ -1,0 +1,137 @@
+"""The rolls ahead of a turn: those the turn makes whatever is ordered (found by playing it with
+no orders), and the command rolls (II.C) each hex would make if its units were given orders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from kitgen.campaign import Campaign
+from kitgen.engine.context import Turn, Unplaced
+from kitgen.engine.phases.command import command_groups
+from kitgen.engine.state import CampaignState
+from kitgen.engine.turn import PHASES, play_turn
+from kitgen.engine.turnlog import TurnLog
+
+Kind = Literal["command", "event", "depot", "breakdown", "partisan", "victory", "reinforcement", "strength", "other"]
+
+KINDS: tuple[tuple[str, Kind], ...] = (
+    ("II.C", "command"),
+    ("II.A", "event"),
+    ("B.7", "depot"),
+    ("A.4", "breakdown"),
+    ("A.5", "breakdown"),
+    ("II.D", "partisan"),
+    ("E.3", "victory"),
+    ("II.E", "reinforcement"),
+    ("E.6", "strength"),
+)
+"""The kind of a roll by its rule: the section every purpose starts with, as the phases write it."""
+
+
+@dataclass(frozen=True)
+class RollAhead:
+    """One roll the turn ahead asks for: its purpose exactly as the log's `dice:` names it."""
+
+    purpose: str
+    dice: str
+    rule: str
+    """The rule section the roll is made under (II.C, II.A, E.3...)."""
+    kind: Kind
+    target: int | None
+    """Command rolls: the highest roll that obeys now; None where the roll has no single target."""
+    needed: Literal["always", "if_ordered"]
+    """always: the turn makes it with no orders at all; if_ordered: only if the units are ordered."""
+    who: str | None
+    """Who rolls: the commander's name, or the unit's id where it rolls alone."""
+    units: tuple[str, ...]
+    hex: str | None
+    note: str
+    """What the roll decides, in a few words."""
+    rating: int | None = None
+    """Command rolls: the commander's dependability (None: no commander in the hex)."""
+    adjacent: bool = False
+    """Leaderless command rolls: a friendly commander is adjacent."""
+    failures: int = 0
+    """Command rolls: failures in a row before it (II.C.4)."""
+    faction: str | None = None
+
+
+def kind_of(rule: str) -> Kind:
+    for section, kind in KINDS:
+        if rule == section or rule.startswith(section + "."):
+            return kind
+    return "other"
+
+
+def before_orders(campaign: Campaign, state: CampaignState, turn: int) -> CampaignState:
+    """The state of turn `turn` as its orders find it: the phases before command control played
+    (supply judged, B.2) with no orders given."""
+    turn_state = replace(state.fresh_turn(), turn=turn)
+    context = Turn(campaign, campaign.board, TurnLog(turn=turn), Unplaced(f"turn {turn} log"))
+    for name, phase in PHASES:
+        if name == "command":
+            break
+        turn_state = phase(context, turn_state)
+    return turn_state
+
+
+def rolls_ahead(campaign: Campaign, state: CampaignState, turn: int) -> list[RollAhead]:
+    """Every roll of turn `turn` after `state`: those a log with no orders asks for (the turn is
+    played so, and its rolls read), with the command rolls each faction's units would make if
+    ordered put at the command phase; by the turn's phases, then faction, then hex."""
+    record = play_turn(campaign, state, TurnLog(turn=turn))
+    made = record.state.rolls  # the turn starts with none: every roll here is this turn's
+    start = before_orders(campaign, state, turn)
+    first = len(start.rolls)  # the rolls of the phases before command control
+    factions = [f.id for f in campaign.scenario.meta.factions]
+    everyone = [(u.faction, u.id) for u in start.units]
+    groups = sorted(
+        command_groups(campaign, campaign.board, start, everyone),
+        key=lambda g: (factions.index(g.faction) if g.faction in factions else len(factions), g.faction, g.hex),
+    )
+    dice = campaign.scenario.command.roll
+    command = [
+        RollAhead(
+            purpose=g.purpose(turn),
+            dice=dice,
+            rule="II.C",
+            kind="command",
+            target=g.target,
+            needed="if_ordered",
+            who=g.key,
+            units=g.units,
+            hex=g.hex,
+            note=f"obeys on {g.target} or under",
+            rating=g.rating,
+            adjacent=g.adjacent,
+            failures=g.failures,
+            faction=g.faction,
+        )
+        for g in groups
+    ]
+    always = [_always(campaign, r.purpose, r.dice) for r in made]
+    return always[:first] + command + always[first:]
+
+
+def _always(campaign: Campaign, purpose: str, dice: str) -> RollAhead:
+    rule = purpose.split(" ", 1)[0]
+    kind = kind_of(rule)
+    return RollAhead(purpose, dice, rule, kind, None, "always", None, (), None, _meaning(campaign, kind))
+
+
+def _meaning(campaign: Campaign, kind: Kind) -> str:
+    s = campaign.scenario
+    if kind == "event":
+        faces = ", ".join(str(n) for n in s.events.draw_on)
+        return f"an event card is drawn on {faces}"
+    return {
+        "command": "the command roll",
+        "depot": "the cut-off depot empties on a low roll",
+        "breakdown": "the vehicle breaks down on the scenario's table",
+        "partisan": "the partisans' evade or ambush",
+        "victory": "added to the faction's VP",
+        "reinforcement": "the reinforcement chart: slips drawn from the pile",
+        "strength": "the Current Strength Chart, with its modifiers",
+        "other": "see the rule named",
+    }[kind]

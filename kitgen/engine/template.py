@@ -1,0 +1,162 @@
+"""The next turn's log, written for the umpire to fill in (`kitgen next`): every unit, train and
+ship on a commented order line, and every roll the turn asks for, with its purpose exact. The
+words are layouts/next-turn.yaml.j2's; this module gives it the values."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kitgen import messages as msg
+from kitgen.campaign import TURNS, Campaign
+from kitgen.engine.ahead import RollAhead, before_orders, rolls_ahead
+from kitgen.engine.replay import replay
+from kitgen.engine.state import CampaignState, UnitState
+from kitgen.errors import UsageError
+from kitgen.rules.movement import movement_row
+
+TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "next-turn.yaml.j2"
+
+
+@dataclass(frozen=True)
+class UnitLine:
+    """One unit's commented order line: where it stands and what an order of it would meet."""
+
+    id: str
+    hex: str
+    name: str
+    stands: str
+    mp: int | None
+    supply: bool | None
+    aboard: str | None
+    immobilised: bool
+    command: RollAhead | None
+    """The command roll an order of this unit makes (II.C)."""
+
+
+@dataclass(frozen=True)
+class NextLog:
+    """The next turn's log as written, and what it asks of the umpire."""
+
+    turn: int
+    text: str
+    rolls: int
+    """Rolls the turn makes whatever is ordered (the `dice:` entries left empty)."""
+    units: int
+    """Units on the map to order."""
+
+
+def log_name(turn: int) -> str:
+    return f"turn-{turn:02d}.yaml"
+
+
+def next_log(campaign: Campaign, state: CampaignState) -> NextLog:
+    """The log of the turn after `state`, as `kitgen next` writes it."""
+    import jinja2
+
+    turn = state.turn + 1
+    ahead = rolls_ahead(campaign, state, turn)
+    start = before_orders(campaign, state, turn)  # supply judged as the turn's orders find it
+    s = campaign.scenario
+    by_unit = {u: r for r in ahead if r.needed == "if_ordered" for u in r.units}
+    ships = {x["id"]: x for x in start.ships}
+    factions = [f.id for f in s.meta.factions]
+    unit_lines = {
+        f: [_unit_line(campaign, u, by_unit.get(u.id)) for u in start.units if u.faction == f] for f in factions
+    }
+    aboard: dict[str, list[str]] = {}
+    for u in start.units:
+        if u.aboard is not None:
+            aboard.setdefault(u.aboard, []).append(u.id)
+    partisans = sorted(
+        {
+            (u.hex, u.faction)
+            for u in start.units
+            if "partisan" in u.flags
+            and u.aboard is None
+            and all("partisan" in o.flags for o in start.units if o.faction == u.faction and o.hex == u.hex)
+        }
+    )
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATE.parent),
+        autoescape=False,  # YAML, not HTML: values are quoted by the `q` filter where they are strings
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["q"] = lambda value: json.dumps(str(value), ensure_ascii=False)
+    values: dict[str, Any] = {
+        "campaign": campaign.folder.name,
+        "scenario": s.meta.title,
+        "scenario_id": s.meta.id,
+        "turn": turn,
+        "date": campaign.setup.date,
+        "factions": [(f.id, f.name) for f in s.meta.factions],
+        "units": unit_lines,
+        "trains": {f: [t for t in start.trains if t["faction"] == f] for f in factions},
+        "ships": {f: [x for x in start.ships if x["faction"] == f] for f in factions},
+        "aboard": aboard,
+        "ship_names": {k: x["name"] for k, x in ships.items()},
+        "partisans": partisans,
+        "slips": {f: list(ids) for f, ids in start.slips.items() if ids},
+        "always": [r for r in ahead if r.needed == "always"],
+        "if_ordered": [r for r in ahead if r.needed == "if_ordered"],
+        "towns": campaign.board.towns,
+    }
+    text = env.get_template(TEMPLATE.name).render(**values)
+    return NextLog(turn, text, len(values["always"]), sum(len(v) for v in unit_lines.values()))
+
+
+def _unit_line(campaign: Campaign, u: UnitState, command: RollAhead | None) -> UnitLine:
+    stands = ", ".join(f"{n} {kind}" for kind, n in sorted(u.stands.items()))
+    return UnitLine(
+        id=u.id,
+        hex=u.hex,
+        name=u.name,
+        stands=stands,
+        mp=movement_row(campaign.scenario.movement, u.type).mp,
+        supply=u.in_supply,
+        aboard=u.aboard,
+        immobilised=u.immobilised,
+        command=command,
+    )
+
+
+def write_next_log(campaign: Campaign) -> tuple[Path, NextLog]:
+    """Write turns/turn-NN.yaml for the turn after the last log; never over a file there, and
+    only into a turns/ folder of the campaign's own (not a symbolic link). A last log still as
+    this wrote it (not filled in) is the turn to be played: it is refused, not followed."""
+    from kitgen.engine.replay import turn_logs
+    from kitgen.inputs import read_file
+    from kitgen.outputs import write_atomic
+
+    turns = campaign.folder / TURNS
+    _own_folder(turns)
+    logs = turn_logs(campaign)
+    if logs:
+        number, last = logs[-1]
+        if read_file(last, what="a turn log") == next_log(campaign, replay(campaign, number - 1)).text.encode("utf-8"):
+            raise UsageError(msg.next_log_exists(str(last), number, untouched=True))
+    made = next_log(campaign, replay(campaign))
+    path = turns / log_name(made.turn)
+    if os.path.lexists(path):
+        raise UsageError(msg.next_log_exists(str(path), made.turn))
+    write_atomic(path, made.text.encode("utf-8"))
+    return path, made
+
+
+def _own_folder(turns: Path) -> None:
+    """turns/ must be a folder of the campaign's own (made if missing), never a link out of it."""
+    try:
+        mode = os.lstat(turns).st_mode
+    except FileNotFoundError:
+        return  # write_atomic makes it
+    if stat.S_ISLNK(mode):
+        raise UsageError(msg.next_turns_not_own(str(turns), "a symbolic link"))
+    if not stat.S_ISDIR(mode):
+        raise UsageError(msg.next_turns_not_own(str(turns), "not a folder"))

@@ -145,7 +145,7 @@ def test_A1_a_ferry_crossing_takes_the_whole_move_and_ends_it_across() -> None:
     found = reach(campaign, initial_state(campaign), "u")
     assert found.land == {"0101": 0, "0201": 4} and found.ferry == {"0201"}
     assert land_paths(campaign, initial_state(campaign), "u")["0201"] == ("0101", "0201")
-    assert any("ferry 0101-0201" in note for note in found.notes)
+    assert any("ferry 0101-0201 takes 1 unit a turn" in note for note in found.notes)
 
 
 def test_A1_a_pontoon_of_the_faction_is_crossed_by_the_whole_move_and_an_enemy_one_not_at_all() -> None:
@@ -193,6 +193,19 @@ def test_A_contact_a_unit_in_touch_moves_out_of_its_own_hex() -> None:
         "0301": 1,
         "0401": 2,
     }
+
+
+def test_A_contact_only_the_enemy_the_faction_knows_of() -> None:
+    """RULES-NOTES, Contact: 'Players write orders without knowing where the enemy is': a reach
+    for a faction's own map reckons with the enemy hexes it is given, and only those."""
+    campaign = campaign_on(LINE, [unit("u", "reds", "0101", "cavalry"), unit("w", "whites", "0201")])
+    state = replace(initial_state(campaign), trains=({"id": "t", "faction": "reds", "hex": "0101"},))
+    (blind,) = faction_reach(campaign, state, "reds", enemy=())
+    (seen,) = faction_reach(campaign, state, "reds")
+    assert sorted(blind.land) == ["0101", "0201", "0301", "0401", "0501"] and len(blind.rail) == 13
+    assert seen.land == {"0101": 0, "0201": 1} and seen.rail == {"0101": 0}
+    assert any("enemy units in 0201" in note for note in seen.notes)
+    assert not any("enemy" in note for note in blind.notes)
 
 
 def test_II_A_a_card_movement_modifier_changes_the_allowance() -> None:

@@ -52,40 +52,54 @@ class Reach:
     """What limits the reach beyond the board: why the unit cannot move, ferry places, trains."""
 
 
-def land_reach(campaign: Campaign, state: CampaignState, unit_id: str) -> dict[str, int]:
-    """The hexes a move order of the unit would be judged `done` into this turn, with the MP it spends."""
-    return dict(_land(campaign, state, _unit(state, unit_id)).cost)
+def land_reach(
+    campaign: Campaign, state: CampaignState, unit_id: str, *, enemy: Collection[str] | None = None
+) -> dict[str, int]:
+    """The hexes a move order of the unit would be judged `done` into this turn, with the MP it
+    spends. `enemy`: the enemy-held hexes to reckon with (a move stops in one); None, all of them."""
+    return dict(_land(campaign, state, _unit(state, unit_id), enemy).cost)
 
 
-def land_paths(campaign: Campaign, state: CampaignState, unit_id: str) -> dict[str, tuple[str, ...]]:
+def land_paths(
+    campaign: Campaign, state: CampaignState, unit_id: str, *, enemy: Collection[str] | None = None
+) -> dict[str, tuple[str, ...]]:
     """For each hex of `land_reach`, a cheapest move there: its hexes, the unit's own first."""
-    return _land(campaign, state, _unit(state, unit_id)).paths()
+    return _land(campaign, state, _unit(state, unit_id), enemy).paths()
 
 
-def rail_reach(campaign: Campaign, state: CampaignState, unit_id: str) -> dict[str, int]:
+def rail_reach(
+    campaign: Campaign, state: CampaignState, unit_id: str, *, enemy: Collection[str] | None = None
+) -> dict[str, int]:
     """The hexes a train of the unit's faction in its hex could carry it to this turn (C.1), with
-    the hexes of track travelled; empty when there is no such train or the unit cannot board."""
-    return dict(_rail(campaign, state, _unit(state, unit_id)).cost)
+    the hexes of track travelled; empty when there is no such train or the unit cannot board.
+    `enemy`: the enemy-held hexes that block the line; None, all of them."""
+    return dict(_rail(campaign, state, _unit(state, unit_id), enemy).cost)
 
 
-def rail_paths(campaign: Campaign, state: CampaignState, unit_id: str) -> dict[str, tuple[str, ...]]:
+def rail_paths(
+    campaign: Campaign, state: CampaignState, unit_id: str, *, enemy: Collection[str] | None = None
+) -> dict[str, tuple[str, ...]]:
     """For each hex of `rail_reach`, a shortest run of track there, the station first."""
-    return _rail(campaign, state, _unit(state, unit_id)).paths()
+    return _rail(campaign, state, _unit(state, unit_id), enemy).paths()
 
 
-def reach(campaign: Campaign, state: CampaignState, unit_id: str) -> Reach:
+def reach(campaign: Campaign, state: CampaignState, unit_id: str, *, enemy: Collection[str] | None = None) -> Reach:
     """The unit's land and rail reach this turn."""
-    return _reach(campaign, state, _unit(state, unit_id), {})
+    return _reach(campaign, state, _unit(state, unit_id), enemy, {})
 
 
-def faction_reach(campaign: Campaign, state: CampaignState, faction: str) -> list[Reach]:
+def faction_reach(
+    campaign: Campaign, state: CampaignState, faction: str, *, enemy: Collection[str] | None = None
+) -> list[Reach]:
     """The reach of each of the faction's units, in the state's order; units of one hex with
-    the same movement row and MP share one search."""
+    the same movement row and MP share one search. `enemy`, if given, is the enemy-held hexes
+    the faction knows of (RULES-NOTES: players write orders without knowing where the enemy
+    is); None reckons with every enemy unit, as the umpire's engine will."""
     factions = [f.id for f in campaign.scenario.meta.factions]
     if faction not in factions:
         raise UsageError(msg.lookup_unknown_faction(faction, factions))
     shared: dict[tuple[object, ...], _Search] = {}
-    return [_reach(campaign, state, u, shared) for u in state.units if u.faction == faction]
+    return [_reach(campaign, state, u, enemy, shared) for u in state.units if u.faction == faction]
 
 
 @dataclass(frozen=True)
@@ -130,10 +144,14 @@ def _next_turn(state: CampaignState) -> CampaignState:
 
 
 def _reach(
-    campaign: Campaign, state: CampaignState, unit: UnitState, shared: dict[tuple[object, ...], _Search]
+    campaign: Campaign,
+    state: CampaignState,
+    unit: UnitState,
+    enemy: Collection[str] | None,
+    shared: dict[tuple[object, ...], _Search],
 ) -> Reach:
-    land = _land(campaign, state, unit, shared)
-    rail = _rail(campaign, state, unit, shared)
+    land = _land(campaign, state, unit, enemy, shared)
+    rail = _rail(campaign, state, unit, enemy, shared)
     return Reach(
         unit=unit.id,
         hex=unit.hex,
@@ -164,6 +182,7 @@ def _land(
     campaign: Campaign,
     state: CampaignState,
     unit: UnitState,
+    enemy: Collection[str] | None,
     shared: dict[tuple[object, ...], _Search] | None = None,
 ) -> _Search:
     stuck = _stuck(campaign, state, unit)
@@ -179,7 +198,8 @@ def _land(
     table = _table(board, rules, unit.type, frozenset(terms.whole_move))
     index = board.arrays.index
     start = index[unit.hex]
-    stop = {index[h] for h in terms.foes if h in index} - {start}
+    foes = terms.foes if enemy is None else enemy
+    stop = {index[h] for h in foes if h in index} - {start}
     cost, back = _search(table, start, mp, stop=stop)
     whole: dict[int, int] = {}
     for d in range(6):  # A.1: a pontoon or ferry crossing is the whole move, from the start only
@@ -188,10 +208,17 @@ def _land(
             whole[there] = spent
     ids = board.arrays.ids
     found = {ids[h]: c for h, c in sorted((cost | whole).items())}
-    ferried = sorted(f"{unit.hex}-{ids[h]}" for h in whole if frozenset((unit.hex, ids[h])) not in terms.bridged)
-    notes: tuple[str, ...] = ()
-    if ferried:
-        notes = (f"the ferry {', '.join(ferried)} takes so many units a turn, the log's first orders first (A.1)",)
+    notes = []
+    for h in sorted(whole):
+        crossed = frozenset((unit.hex, ids[h]))
+        if crossed not in terms.bridged:  # a ferry: shared by every unit that crosses this turn
+            n = board.ferries[crossed]
+            notes.append(
+                f"the ferry {unit.hex}-{ids[h]} takes {n} unit{'s' if n != 1 else ''} a turn, first ordered first (A.1)"
+            )
+    met = sorted(ids[h] for h in stop if h in cost or h in whole)
+    if met:
+        notes.append(f"enemy units in {', '.join(met)}: a move that enters one stops there (contact)")
     searched = _Search(
         unit.hex,
         found,
@@ -199,7 +226,7 @@ def _land(
         whole=frozenset(ids[h] for h in whole),
         only_whole=frozenset(ids[h] for h in whole if h not in cost),
         allowance=mp,
-        notes=notes,
+        notes=tuple(notes),
     )
     if shared is not None:
         shared[key] = searched
@@ -210,6 +237,7 @@ def _rail(
     campaign: Campaign,
     state: CampaignState,
     unit: UnitState,
+    enemy: Collection[str] | None,
     shared: dict[tuple[object, ...], _Search] | None = None,
 ) -> _Search:
     """C.1, A.2: the run of a train of the unit's faction from the unit's hex, if it can board."""
@@ -228,6 +256,7 @@ def _rail(
     board, now = campaign.board, _next_turn(state)
     train_type = s.transport.train.unit_type
     wrecked, foes = train_blocks(now, unit.faction)
+    foes = foes if enemy is None else set(enemy)
     index, ids = board.arrays.index, board.arrays.ids
     closed = {index[h] for h in wrecked | foes if h in index}
     table = _table(board, s.movement, train_type, frozenset())

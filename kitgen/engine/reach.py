@@ -118,7 +118,8 @@ class _Search:
     notes: tuple[str, ...] = ()
 
     def paths(self) -> dict[str, tuple[str, ...]]:
-        found: dict[str, tuple[str, ...]] = {self.start: (self.start,)} if self.cost else {}
+        """Hex -> the hexes of a cheapest way there, the start first."""
+        found: dict[str, tuple[str, ...]] = {}
         for hex_id in self.cost:
             if hex_id in self.whole:
                 found[hex_id] = (self.start, hex_id)

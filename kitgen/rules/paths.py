@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from kitgen.mapping.board import Board
 from kitgen.model.rules import MovementRules
@@ -54,6 +54,73 @@ class PathVerdict:
         return text if self.allowed else f"{text}: void, {self.rule}" + (f" ({self.reason})" if self.reason else "")
 
 
+@dataclass(frozen=True)
+class Crossing:
+    """One step into a neighbouring hex as the movement rules see it: the hex entered and the
+    hexside crossed. Equal crossings cost a unit type the same, wherever they are on the board."""
+
+    terrain: str
+    """Of the hex entered."""
+    sea: bool = False
+    """The hex entered is sea."""
+    open_water: bool = False
+    """The hexside is open water with no bridge."""
+    river: River = "none"
+    bridge: bool = False
+    road: bool = False
+    """A road runs from the hex left into the hex entered."""
+    rail: bool = False
+    """Rail track runs from the hex left into the hex entered."""
+    pontoon: bool = False
+    """A pontoon or ferry at the hexside (A.1)."""
+    origin: str = field(default="", compare=False)
+    """The hex stepped from, for the wording of a refusal only."""
+
+
+def crossing(board: Board, here: str, there: str, pontoons: Collection[frozenset[str]] = frozenset()) -> Crossing:
+    """The step from `here` into its neighbour `there` on the board; `pontoons` are the hexsides
+    crossed by pontoon or ferry."""
+    side = board.side(here, there)
+    bridge = side is not None and side.bridge
+    river: River = "none"
+    if side is not None and side.river_class in ("major", "crossable"):
+        river = "major" if side.river_class == "major" else "crossable"
+    return Crossing(
+        terrain=board.terrain[there],
+        sea=board.is_sea(there),
+        open_water=side is not None and side.sea and not bridge,
+        river=river,
+        bridge=bridge,
+        road=board.road_link(here, there),
+        rail=board.rail_link(here, there),
+        pontoon=frozenset((here, there)) in pontoons,
+        origin=here,
+    )
+
+
+def step_cost(rules: MovementRules, type_id: str, step: Crossing) -> EntryCost:
+    """A, A.1, A.3: what a unit of `type_id` pays for the step, or why it may not take it."""
+    if step.sea:
+        return EntryCost(None, (), "A", reason="sea; land units go by ship (D)")
+    if step.open_water:
+        return EntryCost(None, (), "A", reason=f"open water from {step.origin}; no land move across (A.3: by ship)")
+    return entry_cost(
+        rules,
+        type_id,
+        step.terrain,
+        river=step.river,
+        bridge=step.bridge,
+        road=step.road,
+        rail=step.rail,
+        pontoon=step.pontoon,
+    )
+
+
+def allowance(rules: MovementRules, type_id: str, mp_modifier: int = 0) -> int:
+    """The MP a unit of `type_id` has this turn: its row's MP with the card modifiers, never below 0."""
+    return max(0, (movement_row(rules, type_id).mp or 0) + mp_modifier)
+
+
 def land_path(
     board: Board,
     rules: MovementRules,
@@ -71,8 +138,7 @@ def land_path(
     if contact is not None and contact < len(path) - 1:  # judged as far as the contact only
         judged = land_path(board, rules, type_id, path[: contact + 1], mp_modifier=mp_modifier, pontoons=pontoons)
         return replace(judged, rule="A", stopped_at=path[contact]) if judged.allowed else judged
-    row = movement_row(rules, type_id)
-    mp = max(0, (row.mp or 0) + mp_modifier)
+    mp = allowance(rules, type_id, mp_modifier)
     steps: list[Step] = []
     spent = 0
 
@@ -84,25 +150,7 @@ def land_path(
             return void("A", f"{there} is not a hex of the map")
         if not board.adjacent(here, there):
             return void("A", f"{here} and {there} are not adjacent")
-        if board.is_sea(there):
-            return void("A", "sea; land units go by ship (D)", there)
-        side = board.side(here, there)
-        bridge = side is not None and side.bridge
-        if side is not None and side.sea and not bridge:
-            return void("A", f"open water from {here}; no land move across (A.3: by ship)", there)
-        river: River = "none"
-        if side is not None and side.river_class in ("major", "crossable"):
-            river = "major" if side.river_class == "major" else "crossable"
-        cost = entry_cost(
-            rules,
-            type_id,
-            board.terrain[there],
-            river=river,
-            bridge=bridge,
-            road=board.road_link(here, there),
-            rail=board.rail_link(here, there),
-            pontoon=frozenset((here, there)) in pontoons,
-        )
+        cost = step_cost(rules, type_id, crossing(board, here, there, pontoons))
         if not cost.allowed:
             return void(cost.rule, cost.reason or "not allowed", there)
         if cost.whole_move and (i > 0 or len(path) > 2):

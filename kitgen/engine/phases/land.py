@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -33,7 +33,8 @@ def move(
     ferried: dict[frozenset[str], int] = {}
     """A.1: units each ferry has taken across this turn, all factions together, in the log's order."""
     for faction in log.orders:  # in the order the log gives them
-        foes, bridged = enemies(state, faction, state.turn), friendly_pontoons(state, faction)
+        terms = move_terms(board, state, faction)
+        foes, bridged = terms.foes, terms.bridged
         for i, order in enumerate(log.orders[faction]):
             line, column = located.position(("orders", faction, i))
             said = partial(Verdict, file, line, faction, kind="land", column=column)  # the order's place
@@ -56,14 +57,13 @@ def move(
             if refused is not None:
                 verdicts.append(said(unit.id, f"path {route}", *refused))
                 continue
-            mp = modifier(state, "movement", faction, unit.type)
             judged = land_path(
                 board,
                 campaign.scenario.movement,
                 unit.type,
                 list(order.move),
-                mp_modifier=mp,
-                pontoons=bridged | set(board.ferries),
+                mp_modifier=mp_modifier(state, faction, unit.type),
+                pontoons=terms.whole_move,
                 enemy=foes,
             )
             kind = "retreat" if order.retreat else "path"
@@ -93,6 +93,29 @@ def move(
             if result != "void":
                 units[unit.id] = replace(unit, hex=end, moved=True)
     return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
+
+
+@dataclass(frozen=True)
+class MoveTerms:
+    """What a faction's land moves are judged against this turn, whatever the unit."""
+
+    foes: set[str]
+    """Hexes of enemy units as land movement begins: a move that enters one stops there (contact)."""
+    bridged: set[frozenset[str]]
+    """A.1: hexsides with a pontoon of the faction or an ally."""
+    whole_move: set[frozenset[str]]
+    """A.1: hexsides crossed by pontoon or ferry, taking the whole move."""
+
+
+def move_terms(board: Board, state: CampaignState, faction: str) -> MoveTerms:
+    """The terms of the faction's land moves in `state`, as the land phase finds them."""
+    foes, bridged = enemies(state, faction, state.turn), friendly_pontoons(state, faction)
+    return MoveTerms(foes, bridged, bridged | set(board.ferries))
+
+
+def mp_modifier(state: CampaignState, faction: str, unit_type: str) -> int:
+    """The lasting card effects on the unit type's MP this turn (II.A)."""
+    return modifier(state, "movement", faction, unit_type)
 
 
 def _refused(

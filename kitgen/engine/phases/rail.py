@@ -63,6 +63,11 @@ def rail_moves(
     )
 
 
+def train_blocks(state: CampaignState, faction: str) -> tuple[set[str], set[str]]:
+    """C.1, C.2: the hexes a train of `faction` may not enter: wrecked track, and hexes of enemy units."""
+    return set(state.wrecked_track), enemies(state, faction, state.turn)
+
+
 def _judge_rail(
     campaign: Campaign,
     board: Board,
@@ -86,10 +91,11 @@ def _judge_rail(
     numbers["left"] = max(0, judged.mp - judged.spent)
     if not judged.allowed:
         return "void", judged.explain(), judged.rule, [], numbers
-    wrecked = [h for h in order.path[1:] if h in state.wrecked_track]
+    closed, foes = train_blocks(state, train["faction"])
+    wrecked = [h for h in order.path[1:] if h in closed]
     if wrecked:
         return "void", f"track wrecked in {', '.join(wrecked)}: void", "C.2", [], numbers
-    blocked = [h for h in order.path[1:] if h in enemies(state, train["faction"], state.turn)]
+    blocked = [h for h in order.path[1:] if h in foes]
     if blocked:
         return "void", f"enemy units in {', '.join(blocked)} block the line: void", "C.1", [], numbers
     aboard = boarding(order.carry, order.path[0], units, halted)

@@ -608,6 +608,7 @@ def _breakout_owed(tmp: Path) -> set[str]:
 
 # --- the table -------------------------------------------------------------------------------
 
+
 def _layout(text: str) -> Trigger:
     """A trigger: a packets layout file saying `text`, loaded as the packets' layouts are."""
 

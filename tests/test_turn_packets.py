@@ -178,7 +178,8 @@ def test_a_faction_packet_order_form_fills_and_imports(tmp_path: Path) -> None:
     packet = next(f for f in Packets(basis, "a4").all() if f.who == "whites")
     unit = next(u for u in basis.start.units if u.faction == "whites" and u.aboard is None)
     step = next(
-        n for n in campaign.board.neighbours(unit.hex)
+        n
+        for n in campaign.board.neighbours(unit.hex)
         if campaign.board.terrain.get(n) not in (None, "sea") and not any(o.hex == n for o in basis.start.units)
     )
     writer = PdfWriter(clone_from=PdfReader(_bytes_io(packet.pdf)))

@@ -3,14 +3,13 @@ no orders), and the command rolls (II.C) each hex would make if its units were g
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from kitgen.campaign import Campaign
-from kitgen.engine.context import Turn, Unplaced
 from kitgen.engine.phases.command import command_groups
 from kitgen.engine.state import CampaignState
-from kitgen.engine.turn import PHASES, play_turn
+from kitgen.engine.turn import play_phases, play_turn
 from kitgen.engine.turnlog import TurnLog
 
 Kind = Literal["command", "event", "depot", "breakdown", "partisan", "victory", "reinforcement", "strength", "other"]
@@ -67,13 +66,7 @@ def kind_of(rule: str) -> Kind:
 def before_orders(campaign: Campaign, state: CampaignState, turn: int) -> CampaignState:
     """The state of turn `turn` as its orders find it: the phases before command control played
     (supply judged, B.2) with no orders given."""
-    turn_state = replace(state.fresh_turn(), turn=turn)
-    context = Turn(campaign, campaign.board, TurnLog(turn=turn), Unplaced(f"turn {turn} log"))
-    for name, phase in PHASES:
-        if name == "command":
-            break
-        turn_state = phase(context, turn_state)
-    return turn_state
+    return play_phases(campaign, state, TurnLog(turn=turn), through="supply")[1]
 
 
 def rolls_ahead(campaign: Campaign, state: CampaignState, turn: int) -> list[RollAhead]:

@@ -49,18 +49,18 @@ def changes(before: CampaignState, after: CampaignState) -> list[Change]:
             continue
         if was.hex != u.hex:
             found.append(Change("moved", u.faction, u.id, u.hex, was.hex, u.hex))
-        a, b = sum(was.stands.values()), sum(u.stands.values())
-        if a != b:
-            found.append(Change("stands", u.faction, u.id, u.hex, str(a), str(b)))
+        was_n, now_n = sum(was.stands.values()), sum(u.stands.values())
+        if was_n != now_n:
+            found.append(Change("stands", u.faction, u.id, u.hex, str(was_n), str(now_n)))
     for u in before.units:
         if u.id not in new:
             found.append(Change("gone", u.faction, u.id, u.hex, detail=fates.get(u.id, "")))
     for town in sorted(set(before.owners) | set(after.owners)):
-        a, b = before.owners.get(town, ""), after.owners.get(town, "")
-        if a != b:
-            found.append(Change("town", b, town, start=a, end=b))
+        old_owner, new_owner = before.owners.get(town, ""), after.owners.get(town, "")
+        if old_owner != new_owner:
+            found.append(Change("town", new_owner, town, start=old_owner, end=new_owner))
     for faction in sorted(set(before.vp) | set(after.vp)):
-        a, b = before.vp.get(faction, 0), after.vp.get(faction, 0)
-        if a != b:
-            found.append(Change("vp", faction, faction, start=str(a), end=str(b)))
+        old_vp, new_vp = before.vp.get(faction, 0), after.vp.get(faction, 0)
+        if old_vp != new_vp:
+            found.append(Change("vp", faction, faction, start=str(old_vp), end=str(new_vp)))
     return found

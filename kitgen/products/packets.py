@@ -13,7 +13,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kitgen.engine.intel import faction_view
+from kitgen.engine.intel import FactionView, faction_view
 from kitgen.engine.state import CampaignState
 from kitgen.engine.turnlog import TurnLog
 from kitgen.products.forms import Column, Page, Sheet, placement_text, sheets_part
@@ -24,7 +24,9 @@ from kitgen.render.style import layouts_dir
 
 if TYPE_CHECKING:
     from kitgen.campaign import Campaign
+    from kitgen.engine.ahead import RollAhead
     from kitgen.engine.context import LogSource
+    from kitgen.engine.reach import Reach
     from kitgen.render.mapart import MapArt
 
 
@@ -115,6 +117,7 @@ class Packets:
         self.map_pdf = _map_pdf(self.art, self.s)
         self.names = {f.id: f.name for f in self.s.meta.factions}
         self._overlays: dict[str, Overlay] = {}
+        self._rolls: list[RollAhead] | None = None
         self.scenes: dict[str, Scene] = {}
         """Each packet's scene by who gets it, with what its pages drew."""
         self._areas: dict[frozenset[str], object] = {}
@@ -249,12 +252,19 @@ class Packets:
     def umpire_extra(self) -> list[Page]:
         """What changed last turn; the rolls, the contacts and the battle sheets."""
         from kitgen.engine.changes import changes
-        from kitgen.products.packetpages import changes_pages
+        from kitgen.engine.contacts_ahead import contacts_ahead
+        from kitgen.products.battlesheets import battle_sheet_pages
+        from kitgen.products.packetpages import changes_pages, contacts_pages
 
-        pages: list[Page] = []
-        if self.b.before is not None:
-            pages += changes_pages(self, changes(self.b.before, self.b.after))
-        return pages
+        b = self.b
+        contacts = contacts_ahead(self.c, b.after, b.log or TurnLog(turn=b.turn), b.source)
+        from kitgen.products.packetpages import rolls_pages
+
+        pages: list[Page] = rolls_pages(self, self.rolls())
+        pages += contacts_pages(self, contacts, ordered=b.log is not None)
+        if b.before is not None:
+            pages += changes_pages(self, changes(b.before, b.after))
+        return pages + battle_sheet_pages(self.c, contacts, b.turn)
 
     def _overlay_note(self, sheet: Sheet, y: float, overlay: Overlay) -> float:
         return overlay_legend(sheet, overlay, y, self.names)
@@ -314,13 +324,18 @@ class Packets:
         maps = self.pages_for(slots)
         start = self.b.start
         view = faction_view(self.c.board, start, faction)
-        scene = self.scenes[faction] = make_scene(self.c, start, view, reach=self.reach_hexes(faction))
+        reaches = self.reaches(faction, view)
+        reach = frozenset(h for r in reaches for h in r.land)
+        scene = self.scenes[faction] = make_scene(self.c, start, view, reach=reach)
         seen = set(view.occupied) | {s.hex for s in view.sightings}
         shown = self.sectors_shown(maps, seen)
         f = self.s.faction(faction)
         name = f.name if f else faction
         note = f"turn {self.b.turn}"
+        from kitgen.products.packetpages import commander_pages
+
         pages = self._forces(faction)
+        pages += commander_pages(self, faction, self.rolls())
         pages.append((f"{name}: lists and ledger", "lists", partial(self._faction_lists, faction=faction)))
         pages += self.map_pages(maps, scene, shown, name, note)
         overlay = self.overlay(faction)
@@ -339,16 +354,33 @@ class Packets:
                 ),
             )
         )
-        pages += self.faction_extra(faction)
+        pages += self.faction_extra(faction, reaches)
         file = f"{faction}-{self.suffix()}.pdf"
         return self.build(pages, faction, file, f"{name}' packet, turn {self.b.turn}", slots)
 
-    def reach_hexes(self, faction: str) -> frozenset[str]:
-        return frozenset()
+    def rolls(self) -> list[RollAhead]:
+        """Every roll of the turn, those needed whatever the orders and the command rolls if ordered."""
+        from kitgen.engine.ahead import rolls_ahead
 
-    def faction_extra(self, faction: str) -> list[Page]:
-        """Reach, the order form (modules of their own)."""
-        return []
+        if self._rolls is None:
+            self._rolls = rolls_ahead(self.c, self.b.after, self.b.turn)
+        return self._rolls
+
+    def reaches(self, faction: str, view: FactionView) -> list[Reach]:
+        """Where each of the faction's units can get to, reckoning only with the enemies it can
+        see: a reach that stopped at a hidden enemy would give it away."""
+        from kitgen.engine.reach import faction_reach
+
+        known = {s.hex for s in view.sightings}
+        return faction_reach(self.c, self.b.after, faction, enemy=known)
+
+    def faction_extra(self, faction: str, reaches: list[Reach]) -> list[Page]:
+        """Reach, and the order form to fill on paper or on screen."""
+        from kitgen.products.orderform import order_form_pages
+        from kitgen.products.packetpages import reach_pages
+
+        pages = reach_pages(self, faction, reaches, say("reach"))
+        return pages + order_form_pages(self.c, self.b.start, faction, self.b.turn)
 
     def table_pages(
         self,
@@ -442,7 +474,6 @@ class Packets:
         return self._vp_ledger(sheet, y, faction)
 
     def lists_extra(self, sheet: Sheet, y: float, faction: str) -> float:
-        """The faction's commanders and their odds (from the rolls ahead)."""
         return y
 
     def _reinforcements(self, sheet: Sheet, y: float, faction: str) -> float:
@@ -476,7 +507,7 @@ class Packets:
         sheet.art = self.art
         overlay = self.overlay(faction)
         maps = self.pages_for([])
-        marked = [maps.area(overlay.hexes)] if overlay.hexes else []
+        marked: list[Any] = [maps.area(overlay.hexes)] if overlay.hexes else []
         marked += [shapely.LineString([self.art.centres[a], self.art.centres[b]]) for a, b in map(sorted, overlay.rail)]
         marked += [shapely.Point(self.art.centres[h]) for h in overlay.wrecked | overlay.held]
         everything = shapely.union_all(marked) if marked else shapely.GeometryCollection()

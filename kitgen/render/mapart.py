@@ -659,8 +659,8 @@ class MapArt:
         for name in sorted(named):
             point = points.get(name_key(name))
             hex_id = hexes.get(name_key(name))
-            if point is None or hex_id is None or s.find_town(name) is not None:
-                continue
+            if point is None or hex_id not in self.centres or s.find_town(name) is not None:
+                continue  # (a part of the map, as a battle sheet draws, holds only some hexes)
             x, y = self.centres[hex_id]  # where the rules put it: its hex
             found.append((point[0], float(x), float(y)))
         return tuple(found)

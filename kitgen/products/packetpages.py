@@ -1,0 +1,219 @@
+"""The packets' pages of lists: the rolls to make, the contacts, what changed since last turn, a
+faction's commanders and where its stacks can reach. Each reads typed results of the engine
+and makes its rows from them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from kitgen.products.forms import Cell, Column, Page, Sheet
+
+if TYPE_CHECKING:
+    from kitgen.engine.ahead import RollAhead
+    from kitgen.engine.changes import Change
+    from kitgen.engine.contacts_ahead import Contact
+    from kitgen.engine.reach import Reach
+    from kitgen.products.packets import Packets
+
+
+def roll_rows(rolls: Sequence[RollAhead], names: dict[str, str]) -> list[list[Any]]:
+    """One row per roll: its exact purpose (as the log's `dice:` wants it), dice, who or what,
+    when it is needed, its target or meaning, and an empty box for the result."""
+    rows: list[list[Any]] = []
+    for r in rolls:
+        when = "always" if r.needed == "always" else "if ordered"
+        who = Cell(names.get(r.faction, r.faction), mark=r.faction) if r.faction else Cell("")
+        target = f"obeys on {r.target} or less" if r.target is not None else r.note
+        rows.append([Cell(r.purpose, size=6.4), r.dice, who, when, target, ""])
+    return rows
+
+
+def rolls_pages(p: Packets, rolls: Sequence[RollAhead]) -> list[Page]:
+    columns = [Column(4.2), Column(0.6, "centre"), Column(1.3), Column(0.8), Column(2.4), Column(0.7)]
+    header = ["Purpose (write it in the log's dice: as it stands)", "Dice", "Faction", "Needed", "Target", "Roll"]
+    return p.table_pages(
+        f"Rolls to make, turn {p.b.turn}",
+        "rolls",
+        None,
+        ("Every roll of the turn", "II.C, II.A, B.7, B.8, E.2-E.6"),
+        columns,
+        header,
+        roll_rows(rolls, p.names),
+        before=lambda sheet, y: (
+            sheet.para(
+                sheet.left,
+                y,
+                sheet.span,
+                "A command roll is needed only if the hex's units are given orders; its target counts the "
+                "commander's failures in a row (II.C.4). Any roll left out of the log is drawn from the "
+                "campaign's seed when the turn is played.",
+            )
+            - sheet.st.gap
+        ),
+        reserve=40,
+    )
+
+
+def commander_rows(rolls: Sequence[RollAhead], faction: str, sides: int) -> list[list[Any]]:
+    """A faction's command rolls if ordered: who rolls, where, for which units, and the odds."""
+    rows: list[list[Any]] = []
+    for r in rolls:
+        if r.kind != "command" or r.faction != faction or r.target is None:
+            continue
+        odds = max(0, min(r.target, sides)) / sides
+        who = r.who if r.rating is not None else "no commander"
+        failed = f", {r.failures} failed" if r.failures else ""
+        rows.append([who or "", r.hex or "", ", ".join(r.units), f"{r.target}{failed}", f"{odds:.0%}"])
+    return rows
+
+
+def commander_pages(p: Packets, faction: str, rolls: Sequence[RollAhead]) -> list[Page]:
+    """Who rolls for each hex of the faction's units if they are ordered, and the odds (II.C)."""
+    from kitgen.rules.dice import Dice
+
+    sides = Dice.parse(p.s.command.roll).high
+    columns = [Column(1.4), Column(0.6), Column(4.2), Column(1.0, "centre"), Column(0.7, "right")]
+    return p.table_pages(
+        f"{p.names.get(faction, faction)}: command, turn {p.b.turn}",
+        "command",
+        faction,
+        ("Who rolls for each hex, if its units are ordered, and the odds", "II.C"),
+        columns,
+        ["Rolls", "Hex", "For these units", "Obeys on", "Odds"],
+        commander_rows(rolls, faction, sides),
+        wrap=True,
+    )
+
+
+def reach_rows(reaches: Sequence[Reach]) -> list[list[Any]]:
+    """One row per stack (units of one hex with one reach): the hexes by MP spent, and by train."""
+    groups: dict[tuple[str, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]], list[Reach]] = {}
+    for r in reaches:
+        key = (r.hex, tuple(sorted(r.land.items())), tuple(sorted(r.rail.items())))
+        groups.setdefault(key, []).append(r)
+    rows: list[list[Any]] = []
+    for (hex_id, land, rail), members in sorted(groups.items()):
+        by_cost: dict[int, list[str]] = {}
+        for h, cost in land:
+            if h != hex_id:
+                by_cost.setdefault(cost, []).append(h)
+        text = "; ".join(f"{cost} MP: {' '.join(sorted(hs))}" for cost, hs in sorted(by_cost.items())) or "nowhere"
+        notes = sorted({n for m in members for n in m.notes})
+        if notes:
+            text += " (" + "; ".join(notes) + ")"
+        by_train = " ".join(sorted(h for h, _ in rail if h != hex_id)) or "-"
+        units = ", ".join(m.unit for m in members)
+        rows.append([hex_id, units, str(members[0].allowance), text, by_train])
+    return rows
+
+
+def reach_pages(p: Packets, faction: str, reaches: Sequence[Reach], intro: str) -> list[Page]:
+    columns = [Column(0.55), Column(1.7), Column(0.4, "centre"), Column(4.4), Column(1.6)]
+    return p.table_pages(
+        f"Reach, turn {p.b.turn}",
+        "reach",
+        faction,
+        ("Where your stacks can get to this turn", "A, C.1"),
+        columns,
+        ["Hex", "Units", "MP", "By land: hexes by the MP spent to reach them", "By train"],
+        reach_rows(reaches),
+        before=lambda sheet, y: sheet.para(sheet.left, y, sheet.span, intro) - sheet.st.gap,
+        reserve=30,
+        wrap=True,
+    )
+
+
+def contact_rows(contacts: Sequence[Contact], names: dict[str, str]) -> list[list[Any]]:
+    rows: list[list[Any]] = []
+    for c in contacts:
+        sides = " v ".join(
+            "/".join(names.get(f, f) for f in side.factions) + " (" + ", ".join(u.id for u in side.units) + ")"
+            for side in c.sides
+        )
+        partisans = "; ".join(f"{pc.faction} {pc.choice}: {pc.outcome}" for pc in c.partisans) or ""
+        place = ", ".join(c.towns) if c.towns else ""
+        rows.append([c.hex, place, c.terrain, sides, partisans])
+    return rows
+
+
+def change_rows(found: Sequence[Change], names: dict[str, str], towns: dict[str, str]) -> list[list[Any]]:
+    """A row per change: what, whose, which, where, and how (sentences made from the data)."""
+    words = {
+        "battle": "Battle",
+        "moved": "Moved",
+        "arrived": "Arrived",
+        "gone": "Left the map",
+        "stands": "Stands",
+        "town": "Town taken",
+        "vp": "VP",
+    }
+    rows: list[list[Any]] = []
+    for ch in found:
+        who = Cell(names.get(ch.faction, ch.faction), mark=ch.faction) if ch.faction in names else Cell("")
+        if ch.kind == "battle":
+            how = f"won by the {names.get(ch.faction, ch.faction)}: {ch.detail}" if ch.faction else ch.detail
+        elif ch.kind == "moved":
+            how = f"{ch.start} to {ch.end}"
+        elif ch.kind == "stands":
+            how = f"{ch.start} stands to {ch.end}"
+        elif ch.kind == "gone":
+            how = ch.detail.replace("_", " ") or "removed"
+        elif ch.kind == "town":
+            how = f"from the {names.get(ch.start, ch.start or 'no one')}"
+        elif ch.kind == "vp":
+            how = f"{ch.start} to {ch.end}"
+        else:
+            how = ch.detail
+        subject = {"town": towns, "vp": names}.get(ch.kind, {}).get(ch.subject, ch.subject)
+        rows.append([words[ch.kind], who, subject, ch.where, how])
+    return rows
+
+
+def changes_pages(p: Packets, found: Sequence[Change]) -> list[Page]:
+    towns = {t.name: t.shown_name for t in p.s.towns}
+    rows = change_rows(found, p.names, towns) or [["Nothing", "", "", "", "no unit moved, no town changed hands"]]
+    columns = [Column(1.0), Column(1.2), Column(2.2), Column(0.6), Column(3.4)]
+    return p.table_pages(
+        f"What changed in turn {p.b.turn - 1}",
+        "changes",
+        None,
+        ("Battles, moves, losses, towns and VP", "II.B, E.2"),
+        columns,
+        ["What", "Faction", "Unit, town or hex", "Hex", "How"],
+        rows,
+    )
+
+
+def contacts_pages(p: Packets, contacts: Sequence[Contact], *, ordered: bool) -> list[Page]:
+    """The battles to fight: each contact, its sides and the partisans' results; or, before the
+    orders are in, how to get them."""
+    from kitgen.products.packets import say
+
+    log = f"turn-{p.b.turn:02d}.yaml"
+    if not contacts:
+        text = say("no_contacts", log=log) if not ordered else "The orders make no contact: no battle this turn."
+
+        def draw(sheet: Sheet) -> float:
+            y = sheet.band(f"Contacts, turn {p.b.turn}", None, "")
+            y = sheet.heading(sheet.left, y, sheet.span, "Contacts and battles", "II.B, II.D")
+            return sheet.para(sheet.left, y, sheet.span, text)
+
+        return [(f"Contacts, turn {p.b.turn}", "contacts", draw)]
+    columns = [Column(0.6), Column(1.2), Column(0.9), Column(4.6), Column(1.8)]
+    intro = (
+        f"Movement as ordered in {log} brings these contacts; each becomes a battle unless partisans "
+        "evaded. A set-up sheet for each follows at the end of this packet."
+    )
+    return p.table_pages(
+        f"Contacts, turn {p.b.turn}",
+        "contacts",
+        None,
+        ("Contacts that will become battles", "II.B, II.D"),
+        columns,
+        ["Hex", "Town", "Terrain", "Sides", "Partisans"],
+        contact_rows(contacts, p.names),
+        before=lambda sheet, y: sheet.para(sheet.left, y, sheet.span, intro) - sheet.st.gap,
+        reserve=30,
+        wrap=True,
+    )

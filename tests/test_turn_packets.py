@@ -198,3 +198,16 @@ def test_a_faction_packet_order_form_fills_and_imports(tmp_path: Path) -> None:
     assert moved is not None
     assert verdict.result in ("done", "held")  # held: its command roll, drawn from the seed, failed
     assert moved.hex == (step if verdict.result == "done" else unit.hex)
+
+
+def test_II_C_order_form_targets_are_the_command_rolls_ahead(built: Built) -> None:
+    """II.C: "Roll D10 ... obey on a roll at or under the rating": the target the order form prints
+    for each unit is the one the turn's command roll for its hex is judged against."""
+    from kitgen.orders.rows import order_rows
+
+    ahead = {u: r.target for r in built.packets.rolls() if r.kind == "command" for u in r.units}
+    for faction in {u.faction for u in built.state.units}:
+        rows = order_rows(built.campaign, built.packets.b.after, faction, built.packets.b.turn)
+        for row in rows:
+            if row.kind == "unit":
+                assert row.target == ahead[row.id], (faction, row.id)

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kitgen.campaign import Campaign
-from kitgen.engine.state import CampaignState, UnitState
-from kitgen.rules.command import obey_target
+from kitgen.engine.state import CampaignState
 from kitgen.rules.movement import movement_row
 
 RowKind = Literal["unit", "train", "ship"]
@@ -75,34 +74,20 @@ def identity(campaign: Campaign, state: CampaignState, faction: str, turn: int) 
     return {"faction": faction, "turn": str(turn), "campaign": campaign_key(campaign), "state": state_key(state)}
 
 
-def command_target(campaign: Campaign, state: CampaignState, unit: UnitState, turn: int) -> tuple[str, int]:
-    """II.C: who rolls for the unit's hex and the highest roll that obeys on turn `turn`: the
-    highest-ranking commander in the hex, else the unit alone (1-4 with a commander adjacent).
-    Lasting card modifiers to command rolls come off the target, as the command phase does."""
-    s = campaign.scenario
-    here = [
-        found
-        for u in state.units
-        if u.faction == unit.faction and u.hex == unit.hex and u.aboard is None and u.commander
-        for found in [s.find_commander(u.commander)]
-        if found is not None
-    ]
-    card = sum(
-        m
-        for kind, f, m, last, _ in state.modifiers
-        if kind == "command" and f in (unit.faction, "all") and turn <= last
-    )
-    if here:
-        leader = min(here, key=s.rank)
-        failures = state.command_failures.get(leader.name, 0)
-        return leader.name, obey_target(s.command, leader.dependability, failures=failures) - card
-    near = set(campaign.board.neighbours(unit.hex))
-    adjacent = any(
-        u.faction == unit.faction and u.hex in near and u.commander and s.find_commander(u.commander)
-        for u in state.units
-    )
-    failures = state.command_failures.get(unit.id, 0)
-    return "none", obey_target(s.command, None, failures=failures, adjacent=adjacent) - card
+def command_targets(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> dict[str, tuple[str, int]]:
+    """II.C, as the command phase judges it: for each of the faction's units, who rolls for it if
+    it is ordered (a commander's name, or 'none': the unit alone) and the highest roll that obeys.
+    `state` is the one the orders are written against: after the turn before, or turn `turn`'s own."""
+    from kitgen.engine.ahead import before_orders
+    from kitgen.engine.phases.command import command_groups
+
+    own = state if state.turn == turn else before_orders(campaign, state, turn)
+    ordered = [(u.faction, u.id) for u in own.units if u.faction == faction]
+    found: dict[str, tuple[str, int]] = {}
+    for g in command_groups(campaign, campaign.board, own, ordered):
+        for unit_id in g.units:
+            found[unit_id] = (g.key if g.rating is not None else "none", g.target)
+    return found
 
 
 def stands_text(campaign: Campaign, stands: dict[str, int]) -> str:
@@ -123,8 +108,9 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
     s = campaign.scenario
     rows: list[OrderRow] = []
     mine = [u for u in state.units if u.faction == faction]
+    targets = command_targets(campaign, state, faction, turn)
     for u in sorted(mine, key=lambda u: (u.aboard is not None, u.id)):
-        who, target = command_target(campaign, state, u, turn)
+        who, target = targets.get(u.id, ("none", 0))
         rows.append(
             OrderRow(
                 id=u.id,

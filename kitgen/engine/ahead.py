@@ -8,7 +8,7 @@ from typing import Literal
 
 from kitgen.campaign import Campaign
 from kitgen.engine.phases.command import command_groups
-from kitgen.engine.state import CampaignState
+from kitgen.engine.state import CampaignState, Roll
 from kitgen.engine.turn import play_phases, play_turn
 from kitgen.engine.turnlog import TurnLog
 
@@ -25,7 +25,7 @@ KINDS: tuple[tuple[str, Kind], ...] = (
     ("II.E", "reinforcement"),
     ("E.6", "strength"),
 )
-"""The kind of a roll by its rule: the section every purpose starts with, as the phases write it."""
+"""The kind of a roll by the rule it is made under (`Roll.rule`)."""
 
 
 @dataclass(frozen=True)
@@ -103,12 +103,12 @@ def rolls_ahead(campaign: Campaign, state: CampaignState, turn: int) -> list[Rol
         )
         for g in groups
     ]
-    always = [_always(campaign, r.purpose, r.dice) for r in made]
+    always = [_always(campaign, r) for r in made]
     return always[:first] + command + always[first:]
 
 
-def _always(campaign: Campaign, purpose: str, dice: str) -> RollAhead:
-    rule = purpose.split(" ", 1)[0]
+def _always(campaign: Campaign, made: Roll) -> RollAhead:
+    rule, purpose, dice = made.rule, made.purpose, made.dice
     kind = kind_of(rule)
     return RollAhead(purpose, dice, rule, kind, None, "always", None, (), None, _meaning(campaign, kind))
 

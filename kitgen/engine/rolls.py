@@ -25,15 +25,17 @@ class BadRoll(Exception):
         self.index, self.value, self.dice, self.low, self.high = index, value, dice, low, high
 
 
-def roll(campaign: Campaign, log: TurnLog, purpose: str, dice: str) -> Roll:
-    """A roll the umpire wrote in the log, else one drawn from the campaign's seeded dice (an
-    entry left with no value counts as not given)."""
+def roll(campaign: Campaign, log: TurnLog, rule: str, what: str, dice: str) -> Roll:
+    """The roll under `rule` for `what` (its purpose the two together): one the umpire wrote in
+    the log, else one drawn from the campaign's seeded dice (an entry left with no value counts
+    as not given)."""
+    purpose = f"{rule} {what}"
     for index, given in enumerate(log.dice):
         if given.purpose == purpose and given.value is not None:
             d = Dice.parse(dice)
             if not d.low <= given.value <= d.high:
                 raise BadRoll(index, given.value, dice, d.low, d.high)
-            return Roll(purpose, dice, given.value, "given")
+            return Roll(purpose, dice, given.value, "given", rule)
     rng = random.Random(seed_for(campaign, purpose))
     d = Dice.parse(dice)
-    return Roll(purpose, dice, sum(rng.randint(1, d.sides) for _ in range(d.count)), "drawn")
+    return Roll(purpose, dice, sum(rng.randint(1, d.sides) for _ in range(d.count)), "drawn", rule)

@@ -305,10 +305,13 @@ class BreakoutOwed:
 @dataclass(frozen=True)
 class Roll:
     purpose: str
+    """What the roll is for, as the log's `dice:` names it: its rule, then what it decides."""
     dice: str
     value: int
     source: str
     """'given' (the umpire rolled it and wrote it in the log) or 'drawn' (the campaign's seeded dice)."""
+    rule: str = ""
+    """The rule the roll is made under (II.C, B.7, E.3 ...): the start of its purpose."""
 
 
 @dataclass(frozen=True)

@@ -96,8 +96,8 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     back = routed if side == "winner" else 0
                     equipment = []
                     for k in range(1, lost + 1 if side == "winner" else 1):
-                        purpose = f"II.B.3 {unit.id} {kind} {k} equipment, turn {state.turn}"
-                        r = make_roll(campaign, log, purpose, rules.winner.equipment.roll)
+                        what = f"{unit.id} {kind} {k} equipment, turn {state.turn}"
+                        r = make_roll(campaign, log, "II.B.3", what, rules.winner.equipment.roll)
                         rolls.append(r)
                         equipment.append(r.value)
                         back += equipment_recovered(rules, side, r.value)

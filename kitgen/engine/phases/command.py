@@ -37,10 +37,21 @@ class CommandGroup:
     def purpose(self, turn: int) -> str:
         return command_purpose(self.key, turn)
 
+    def what(self, turn: int) -> str:
+        return command_what(self.key, turn)
+
+
+COMMAND_RULE = "II.C"
+
 
 def command_purpose(key: str, turn: int) -> str:
     """The purpose of a command roll, as the log's `dice:` names it."""
-    return f"II.C {key} command roll, turn {turn}"
+    return f"{COMMAND_RULE} {command_what(key, turn)}"
+
+
+def command_what(key: str, turn: int) -> str:
+    """What a command roll decides, its purpose after its rule."""
+    return f"{key} command roll, turn {turn}"
 
 
 def command_groups(
@@ -102,7 +113,7 @@ def run(turn: Turn, state: CampaignState) -> CampaignState:
     halted: dict[str, str] = {}
     judged: list[CommandRoll] = []
     for group in command_groups(campaign, turn.board, state, ordered):
-        roll = make_roll(campaign, log, group.purpose(state.turn), campaign.scenario.command.roll)
+        roll = make_roll(campaign, log, COMMAND_RULE, group.what(state.turn), campaign.scenario.command.roll)
         rolls.append(roll)
         obeyed = roll.value <= group.target
         judged.append(

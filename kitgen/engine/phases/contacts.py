@@ -91,7 +91,7 @@ def partisans(
                 applied = [MAKHNO_PRESENT] if with_makhno else []
                 mod = total_modifier(rules.ambush.modifiers, applied)
                 roll = make_roll(
-                    campaign, log, f"II.D.2 {faction} ambush in {hex_id}, turn {state.turn}", rules.ambush.roll
+                    campaign, log, "II.D.2", f"{faction} ambush in {hex_id}, turn {state.turn}", rules.ambush.roll
                 )
                 rolls.append(roll)
                 sprung = ambush_succeeds(rules, roll.value, mod)
@@ -112,10 +112,10 @@ def partisans(
                     conditions.append(ENEMY_WITHOUT_CAVALRY)
                 mod = total_modifier(rules.evade.modifiers, conditions)
                 mine = make_roll(
-                    campaign, log, f"II.D.1 {faction} evade in {hex_id}, turn {state.turn}", rules.evade.roll
+                    campaign, log, "II.D.1", f"{faction} evade in {hex_id}, turn {state.turn}", rules.evade.roll
                 )
                 theirs = make_roll(
-                    campaign, log, f"II.D.1 enemy of {faction} in {hex_id}, turn {state.turn}", rules.evade.roll
+                    campaign, log, "II.D.1", f"enemy of {faction} in {hex_id}, turn {state.turn}", rules.evade.roll
                 )
                 rolls += [mine, theirs]
                 away = evades(mine.value, theirs.value, mod)

@@ -38,7 +38,7 @@ def random_event(campaign: Campaign, state: CampaignState, log: TurnLog) -> Camp
     """II.A.1: a D6 every strategic turn; on a 6 the top event card is drawn and its effects
     applied (RULES-NOTES: discarded after use unless the card goes back into the deck)."""
     events = campaign.scenario.events
-    roll = make_roll(campaign, log, f"II.A event roll, turn {state.turn}", events.roll)
+    roll = make_roll(campaign, log, "II.A", f"event roll, turn {state.turn}", events.roll)
     state = replace(state, rolls=(*state.rolls, roll))
     if roll.value not in events.draw_on or not state.deck:
         return state

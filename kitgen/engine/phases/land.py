@@ -198,8 +198,8 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
                 continue
             for k in range(1, stands.get(kind, 0) + 1):
                 vehicle = f"vehicle {k}" if kind == unit.type else f"{kind} {k}"
-                purpose = f"{check.source} {unit.id} {vehicle} breakdown, turn {state.turn}"
-                roll = make_roll(campaign, log, purpose, check.roll)
+                what = f"{unit.id} {vehicle} breakdown, turn {state.turn}"
+                roll = make_roll(campaign, log, check.source, what, check.roll)
                 rolls.append(roll)
                 if breaks_down(check, roll.value):
                     stands[kind] -= 1

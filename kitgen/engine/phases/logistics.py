@@ -45,7 +45,7 @@ def after_judgement(campaign: Campaign, state: CampaignState, log: TurnLog) -> C
             )
             units.append(replace(unit, immobilised=True))
             continue
-        roll = make_roll(campaign, log, f"B.8 {unit.id} abandoned, turn {state.turn}", rules.fuel.abandon_roll)
+        roll = make_roll(campaign, log, "B.8", f"{unit.id} abandoned, turn {state.turn}", rules.fuel.abandon_roll)
         rolls.append(roll)
         fate = abandoned_vehicle(rules, roll.value)
         if fate == "intact":
@@ -131,8 +131,8 @@ def resupply(
             else:
                 if unit.hex not in rolled:
                     depot["uses"] = depot.get("uses", 0) + 1
-                    purpose = f"B.7 depot in {unit.hex} cut off, use {depot['uses']}, turn {state.turn}"
-                    r = make_roll(campaign, log, purpose, rules.depot_cutoff.roll)
+                    what = f"depot in {unit.hex} cut off, use {depot['uses']}, turn {state.turn}"
+                    r = make_roll(campaign, log, "B.7", what, rules.depot_cutoff.roll)
                     rolls.append(r)
                     rolled[unit.hex] = depot_emptied(rules, depot["uses"], r.value)
                     depot["empty"] = rolled[unit.hex]
@@ -171,7 +171,9 @@ def tabletop_moves(campaign: Campaign, state: CampaignState, log: TurnLog) -> Ca
             continue
         foes = [f for f in present.get(unit.hex, ()) if not state.allied(f, unit.faction, state.turn)]
         if foes and unit.in_supply is False and vehicles(campaign.scenario.supply, unit):
-            r = make_roll(campaign, log, f"B.8 {unit.id} tabletop moves, turn {state.turn}", fuel.tabletop_moves_roll)
+            r = make_roll(
+                campaign, log, "B.8", f"{unit.id} tabletop moves, turn {state.turn}", fuel.tabletop_moves_roll
+            )
             rolls.append(r)
             notes.append(f"B.8 {unit.name} is out of supply: {r.value} moves in the battle in {unit.hex}")
     return replace(state, rolls=tuple(rolls), umpire=tuple(notes))

@@ -29,8 +29,8 @@ def award_vp(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaign
             vp[owner] += town.vp.get(owner) or 0
     rolls = list(state.rolls)
     for faction, dice in sorted(campaign.scenario.victory.bonus.items()):
-        purpose = f"E.3 {faction} {dice} bonus VP, turn {state.turn}"
-        roll = make_roll(campaign, log, purpose, dice)
+        what = f"{faction} {dice} bonus VP, turn {state.turn}"
+        roll = make_roll(campaign, log, "E.3", what, dice)
         rolls.append(roll)
         vp[faction] = vp.get(faction, 0) + roll.value
     victory = campaign.scenario.victory
@@ -40,7 +40,9 @@ def award_vp(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campaign
         while vp.get(faction, 0) >= threshold:  # RULES-NOTES: subtract and roll again while still at or above it
             k += 1
             chart = victory.reinforcement_chart.roll
-            roll = make_roll(campaign, log, f"II.E.2 {faction} reinforcement chart, roll {k}, turn {state.turn}", chart)
+            roll = make_roll(
+                campaign, log, "II.E.2", f"{faction} reinforcement chart, roll {k}, turn {state.turn}", chart
+            )
             rolls.append(roll)
             draws[faction] = draws.get(faction, 0) + reinforcement_draws(victory, faction, roll.value)
             vp[faction] -= threshold
@@ -59,7 +61,7 @@ def makhnovist_strength(campaign: Campaign, state: CampaignState, log: TurnLog) 
     makhno = campaign.scenario.find_commander("Makhno")
     alive = makhno is None or any(u.commander and name_key(u.commander) == name_key(makhno.name) for u in state.units)
     modifier = makhnovist_modifier(campaign.scenario.victory, holds_gulai_pole=holds, makhno_alive=alive)
-    roll = make_roll(campaign, log, f"E.6 {faction} strength, turn {state.turn}", chart.roll)
+    roll = make_roll(campaign, log, "E.6", f"{faction} strength, turn {state.turn}", chart.roll)
     total = roll.value + modifier
     row = next((r for r in campaign.scenario.cards.makhnovist_strength if r.low <= total <= r.high), None)
     text = row.text if row else f"no row for {total}"

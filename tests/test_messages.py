@@ -36,6 +36,7 @@ from kitgen.engine.replay import replay
 from kitgen.errors import KitgenError, Problem, UsageError
 from kitgen.loader import load_scenario, load_scenario_map
 from kitgen.messages import CATALOGUE, Msg
+from kitgen.orders.formread import MAX_PAGES, MAX_ROWS
 from kitgen.rules import battle, partisans
 from kitgen.yamlsource import load_yaml
 from tests.conftest import BUNDLED, SAMPLE, edit, run_cli
@@ -80,6 +81,9 @@ REGISTERING = (
     "kitgen.mapping.places",
     "kitgen.products.booklet",
     "kitgen.products.counters",
+    "kitgen.orders.formread",
+    "kitgen.orders.entries",
+    "kitgen.orders.importer",
     "kitgen.outputs",
     "kitgen.cli",
 )
@@ -606,6 +610,113 @@ def _breakout_owed(tmp: Path) -> set[str]:
     return cli_codes("state", str(folder))
 
 
+# --- order forms read back (kitgen orders import) ---------------------------------------------
+
+
+def orders_import(make: Callable[[Path, Path], Path], log: str | None = None) -> Trigger:
+    """A trigger: `kitgen orders import` of the file `make(campaign, tmp)` into turn 1 of a new
+    campaign, whose turn-01.yaml says `log` (when given) before the import."""
+
+    def trigger(tmp: Path) -> set[str]:
+        folder = campaign(tmp)
+        if log is not None:
+            (folder / "turns" / "turn-01.yaml").write_text(log, encoding="utf-8")
+        filled = make(folder, tmp)
+        return cli_codes("orders", "import", str(filled), "--campaign", str(folder), "--turn", "1")
+
+    return trigger
+
+
+def _file(name: str, content: bytes) -> Callable[[Path, Path], Path]:
+    def make(folder: Path, tmp: Path) -> Path:
+        (tmp / name).write_bytes(content)
+        return tmp / name
+
+    return make
+
+
+def sheet(*rows: tuple[str, ...]) -> Callable[[Path, Path], Path]:
+    """A filled spreadsheet of the form's columns: each row its id, path, carry and special (the
+    printed columns left empty, as kitgen never reads them back)."""
+
+    def make(folder: Path, tmp: Path) -> Path:
+        import csv
+
+        from kitgen.orders.rows import CSV_COLUMNS
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        for row in rows:
+            ident, *parts = (*row, "", "", "")[:4]
+            writer.writerow([ident, *[""] * (len(CSV_COLUMNS) - 4), *parts])
+        (tmp / "whites.csv").write_text(out.getvalue(), encoding="utf-8")
+        return tmp / "whites.csv"
+
+    return make
+
+
+SHARED_SECTIONS = (
+    "turn: 1\ntrack: &shared {reds: []}\nresupply: *shared\n"
+    'dice:\n  - {purpose: "II.C Denikin command roll, turn 1", value: 10}\n'
+)
+"""A log whose track and resupply sections are one anchored mapping: the Whites' resupply order
+spliced into it reads back under track too (a track order of the unit alone), so the import
+refuses to write it. Denikin's failed command roll holds the order (no error: on turn 1 the
+unit's loads are full, and a resupply order that is not held is void)."""
+
+
+def _order_form(folder: Path, tmp: Path, faction: str = "whites") -> Path:
+    """The faction's order form for turn 1, as `kitgen orders form` writes it."""
+    out = tmp / f"form-{faction}.pdf"
+    done = run_cli("orders", "form", str(folder), "--faction", faction, "--turn", "1", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def filled(values: dict[str, str]) -> Callable[[Path, Path], Path]:
+    """The Whites' order form with `values` typed in its fields, as a PDF viewer saves it."""
+
+    def make(folder: Path, tmp: Path) -> Path:
+        from pypdf import PdfReader, PdfWriter
+
+        writer = PdfWriter()
+        writer.append(PdfReader(_order_form(folder, tmp)))
+        for page in writer.pages:
+            writer.update_page_form_field_values(page, values, auto_regenerate=False)
+        writer.write(tmp / "filled.pdf")
+        return tmp / "filled.pdf"
+
+    return make
+
+
+def _pages_over_the_cap(folder: Path, tmp: Path) -> Path:
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for _ in range(MAX_PAGES + 1):
+        writer.add_blank_page(width=595, height=842)
+    writer.write(tmp / "long.pdf")
+    return tmp / "long.pdf"
+
+
+def _two_forms(folder: Path, tmp: Path) -> Path:
+    """The Whites' and the Reds' forms put together into one PDF."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for faction in ("whites", "reds"):
+        writer.append(PdfReader(_order_form(folder, tmp, faction)))
+    writer.write(tmp / "both.pdf")
+    return tmp / "both.pdf"
+
+
+def _cut_form(folder: Path, tmp: Path) -> Path:
+    """The Whites' form cut short, as a broken download leaves it."""
+    (tmp / "cut.pdf").write_bytes(_order_form(folder, tmp).read_bytes()[:3000])
+    return tmp / "cut.pdf"
+
+
 # --- the table -------------------------------------------------------------------------------
 
 
@@ -937,6 +1048,32 @@ TRIGGERS: dict[str, Trigger] = {
     "log.ship_not_in_battle": turn(kerch(RETREAT, "w_nothing"), KERCH),
     "log.ship_fired": turn(kerch(RETREAT, "w_hms_marlborough, w_hms_marlborough"), KERCH),
     "log.ship_out_of_range": turn(kerch(RETREAT, "w_cruiser_kornilov"), KERCH),
+    # order forms read back (kitgen.orders)
+    "orders.not_a_form": orders_import(_file("junk.pdf", b"hello, this is no PDF")),
+    "orders.unreadable_pdf": orders_import(_cut_form),
+    "orders.too_many_pages": orders_import(_pages_over_the_cap),
+    "orders.too_many_rows": orders_import(sheet(*[("w_drozdovsky_1",)] * (MAX_ROWS + 1))),
+    "orders.several_forms": orders_import(_two_forms),
+    "orders.csv_header": orders_import(_file("whites.csv", b"unit,hex\nw_drozdovsky_1,3416\n")),
+    "orders.wrong_form": orders_import(filled({"id-whites-campaign": "0123456789ab"})),
+    "orders.no_faction": orders_import(sheet()),
+    "orders.unknown_row": orders_import(sheet(("w_drozdovsky_1", "3417"), ("w_drozdovski_1", "3417"))),
+    "orders.row_twice": orders_import(sheet(("w_drozdovsky_1", "3417"), ("w_drozdovsky_1", "3317"))),
+    "orders.bad_hex": orders_import(sheet(("w_drozdovsky_1", "3416 34x7"))),
+    "orders.off_map": orders_import(sheet(("w_drozdovsky_1", "3416 9999"))),
+    "orders.path_too_long": orders_import(sheet(("w_drozdovsky_1", " ".join(["3416", "3417"] * 33)))),
+    "orders.not_for_row": orders_import(sheet(("w_drozdovsky_1", "3417", "w_vol_artillery"))),
+    "orders.unknown_carried": orders_import(sheet(("w_at_yuzovka", "3416 3417", "w_drozdovski_1"))),
+    "orders.carried_twice": orders_import(sheet(("w_at_yuzovka", "3416 3417", "w_drozdovsky_1, w_drozdovsky_1"))),
+    "orders.bad_special": orders_import(sheet(("w_drozdovsky_1", "", "", "charge"))),
+    "orders.partisans_differ": orders_import(
+        sheet(("w_crimea_azov_1", "", "", "evade"), ("w_crimea_azov_2", "", "", "ambush"))
+    ),
+    "orders.void": orders_import(filled({"o-w_drozdovsky_1-path": "3416 3418"})),
+    "orders.log_refused": orders_import(
+        sheet(("w_drozdovsky_1", "3417")), 'turn: 1\norders:\n  reds:\n    - {unit: r_nobody, move: ["3416", "3417"]}\n'
+    ),
+    "orders.splice_mismatch": orders_import(sheet(("w_ghq_reserve", "", "", "resupply")), SHARED_SECTIONS),
 }
 
 

@@ -483,9 +483,7 @@ def orders_too_many_rows(limit: int) -> str:
 
 @data("orders.several_forms")
 def orders_several_forms(factions: list[str]) -> str:
-    return (
-        f"found the order forms of {one_of(factions)} in one PDF; expected the form of one faction (import each alone)"
-    )
+    return f"found the order forms of {' and '.join(factions)} in one PDF; expected the form of one faction (import each alone)"
 
 
 @data("orders.csv_header")

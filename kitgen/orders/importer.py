@@ -70,8 +70,13 @@ def import_orders(folder: Path, filled: Path, turn: int) -> Imported:
     intended = replaced(old, faction, read.orders)
     _play(campaign, state, intended, form, read)
     text = splice(old_text, faction, read.orders)
-    if _parse(path, text.encode("utf-8")) != intended:
-        raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch(", ".join(SECTIONS)))
+    try:
+        merged: TurnLog | None = _parse(path, text.encode("utf-8"))
+    except KitgenError:  # the rewritten text, not the file on disk, is what cannot be read
+        merged = None
+    if merged != intended:
+        differ = [k for k in SECTIONS if merged is None or getattr(merged, k) != getattr(intended, k)]
+        raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch(", ".join(differ or SECTIONS)))
     backup = _keep(path, old_text) if exists else None
     from kitgen.outputs import write_atomic
 

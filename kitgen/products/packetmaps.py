@@ -487,10 +487,11 @@ class MapPages:
             sheet.text(x, y, key, font=SANS_BOLD, size=st.list_font)
             size = st.list_font * 0.9
             sheet.c.setFillColorRGB(*hex_colour(self.colour(faction)))
-            sheet.c.rect(x + 48, y - 0.5, size, size, stroke=0, fill=1)
+            key_w = st.stack_key
+            sheet.c.rect(x + key_w, y - 0.5, size, size, stroke=0, fill=1)
             sheet.c.setFillColorRGB(*ink_on(self.colour(faction)))
-            faction_mark(sheet.c, faction, x + 48 + size / 2, y - 0.5 + size / 2, size * 0.75)
-            sheet.text(x + 48 + size + 3, y, text, size=st.list_font, fit=col_w - 60)
+            faction_mark(sheet.c, faction, x + key_w + size / 2, y - 0.5 + size / 2, size * 0.75)
+            sheet.text(x + key_w + size + 3, y, text, size=st.list_font, fit=col_w - key_w - size - 8)
         if len(lines) > per_col * 2:
             sheet.text(
                 sheet.right, top, "more on the stack list page", size=st.list_font, align="right", colour="#5A5A5A"
@@ -499,20 +500,13 @@ class MapPages:
     def _legend(self, sheet: Sheet, scene: Scene, y: float) -> None:
         """What the pieces mean, in one strip."""
         st = self.st
-        items = [
-            "Counter: type, stands (a ringed o: out of supply), id",
-            "S1: stack marker, see the list",
-            "D depot  AB abandoned vehicles  X wrecked track  bar on a hexside: pontoon",
-            "flag by a town: its owner",
-        ]
+        from kitgen.products.packettext import say
+
+        letters = ", ".join(f"{v} {k}" for k, v in ARM_LETTERS.items())
+        items = [say("legend_counter"), say("legend_stack"), say("legend_marks"), say("legend_owner")]
         if scene.viewer is not None:
-            letters = ", ".join(f"{v} {k}" for k, v in ARM_LETTERS.items())
-            items = [
-                *items[:1],
-                f"Hatched: enemy stack glimpsed next to yours, its size and arms ({letters})",
-                *items[1:],
-                "dashed edge: where your units can march this turn",
-            ]
+            items[1:1] = [say("legend_glimpsed", letters=letters)]
+            items.append(say("legend_reach"))
         text = "   \u00b7   ".join(items)
         lines = sheet.wrap(text, SANS, st.list_font * 0.95, sheet.right - sheet.left)
         for k, line in enumerate(lines[:3]):
@@ -687,16 +681,10 @@ def _rings(area: object) -> list[Ring]:
 
 def overlay_legend(sheet: Sheet, overlay: Overlay, y: float, names: dict[str, str]) -> float:
     """What a supply overlay shows, under it."""
+    from kitgen.products.packettext import say
+
     name = names.get(overlay.faction, overlay.faction)
-    if overlay.cut:
-        text = f"A card cuts the {name}' supply this turn: no hex is in supply (II.A)."
-    else:
-        text = (
-            f"Tinted, within the firm edge: hexes where a {name} unit would be in supply now, tracing at most "
-            "its overland hexes to the rail net or a source through hexes free of enemy units (B.3). "
-            f"Heavy line: the {name}' usable track, intact and enemy-free back to a source. "
-            "X: wrecked track (C.2). Ringed X: track held by an enemy, which no trace or train passes."
-        )
+    text = say("supply_cut" if overlay.cut else "supply_legend", faction=name)
     return sheet.para(sheet.left, y, sheet.right - sheet.left, text, size=sheet.st.fonts.body)
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kitgen.products.forms import Cell, Column, Page, Sheet
+from kitgen.products.packettext import say
 
 if TYPE_CHECKING:
     from kitgen.engine.ahead import RollAhead
@@ -188,8 +189,6 @@ def changes_pages(p: Packets, found: Sequence[Change]) -> list[Page]:
 def contacts_pages(p: Packets, contacts: Sequence[Contact], *, ordered: bool) -> list[Page]:
     """The battles to fight: each contact, its sides and the partisans' results; or, before the
     orders are in, how to get them."""
-    from kitgen.products.packets import say
-
     log = f"turn-{p.b.turn:02d}.yaml"
     if not contacts:
         text = say("no_contacts", log=log) if not ordered else "The orders make no contact: no battle this turn."
@@ -201,10 +200,7 @@ def contacts_pages(p: Packets, contacts: Sequence[Contact], *, ordered: bool) ->
 
         return [(f"Contacts, turn {p.b.turn}", "contacts", draw)]
     columns = [Column(0.6), Column(1.2), Column(0.9), Column(4.6), Column(1.8)]
-    intro = (
-        f"Movement as ordered in {log} brings these contacts; each becomes a battle unless partisans "
-        "evaded. A set-up sheet for each follows at the end of this packet."
-    )
+    intro = say("contacts_intro", log=log)
     return p.table_pages(
         f"Contacts, turn {p.b.turn}",
         "contacts",

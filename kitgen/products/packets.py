@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,9 +18,9 @@ from kitgen.engine.state import CampaignState
 from kitgen.engine.turnlog import TurnLog
 from kitgen.products.forms import Column, Page, Sheet, placement_text, sheets_part
 from kitgen.products.packetmaps import MapPages, Overlay, Scene, Sector, make_scene, overlay_legend, overlay_of, sectors
+from kitgen.products.packettext import say
 from kitgen.render.mapembed import MapSlot, lay_map_under
 from kitgen.render.pages import PAPER
-from kitgen.render.style import layouts_dir
 
 if TYPE_CHECKING:
     from kitgen.campaign import Campaign
@@ -86,21 +86,6 @@ def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
 # --- the packets -----------------------------------------------------------------------------
 
 
-@cache
-def _texts() -> dict[str, Any]:
-    from kitgen.render.style import load_layout_text
-
-    return load_layout_text(layouts_dir() / "packets-text.yaml")
-
-
-def say(key: str, **names: object) -> str:
-    """A sentence of the packets, from its Jinja2 template in layouts/packets-text.yaml."""
-    import jinja2
-
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
-    return env.from_string(str(_texts()[key])).render(**names).strip()
-
-
 class Packets:
     """Builds the week's packets over one drawing of the clean map."""
 
@@ -156,7 +141,7 @@ class Packets:
                     maps.overview_page,
                     scene=scene,
                     shown=shown,
-                    title=f"{who}: the map",
+                    title=f"{who}: the whole map",
                     note=note,
                     after=partial(self._sector_index, shown=shown, viewer=scene.viewer),
                 ),
@@ -176,14 +161,8 @@ class Packets:
 
     def _sector_index(self, sheet: Sheet, y: float, shown: list[Sector], viewer: str | None) -> float:
         keys = ", ".join(s.key for s in shown)
-        y = sheet.para(
-            sheet.left,
-            y,
-            sheet.span,
-            f"Framed and lettered: the sectors printed on the pages that follow ({keys}), each at "
-            f"{self.layouts.sector.hex_across / 2.835:.0f} mm a hex; sectors with nothing to show are left out. "
-            "A square marks the units in a hex, in its faction's colour and mark; a number counts them.",
-        )
+        size = f"{self.layouts.sector.hex_across * 25.4 / 72:.0f} mm"
+        y = sheet.para(sheet.left, y, sheet.span, say("sector_index", keys=keys, size=size))
         y -= sheet.st.gap
         start = self.b.start
         rows = []

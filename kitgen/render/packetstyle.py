@@ -33,6 +33,7 @@ class SectorPage(MapPage):
     min_font: Length
     stands_font: Length
     stack_rows: int = Field(ge=1)
+    stack_key: Length
 
 
 class OverviewPage(MapPage):

@@ -211,3 +211,23 @@ def test_II_C_order_form_targets_are_the_command_rolls_ahead(built: Built) -> No
         for row in rows:
             if row.kind == "unit":
                 assert row.target == ahead[row.id], (faction, row.id)
+
+
+def test_clean_map_cache_gives_the_drawn_map_and_survives_damage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clean map kept on disk is the map as drawn, byte for byte; a damaged entry is drawn again."""
+    from kitgen.render.mapart import MapArt
+    from kitgen.render.mapcache import clean_map_pdf, draw_map_pdf, map_key
+    from kitgen.render.style import map_style
+
+    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path))
+    campaign = load_campaign(ROOT / "data" / "tsaritsyn-sample")
+    art = MapArt(campaign.hex_map, campaign.scenario, map_style())
+    drawn = draw_map_pdf(art, campaign.scenario)
+    assert clean_map_pdf(art, campaign.scenario) == drawn
+    entry = tmp_path / f"mapart-{campaign.scenario.meta.id}-{map_key(campaign.scenario)}.pdf"
+    assert entry.read_bytes() == drawn
+    entry.write_bytes(b"%PDF-1.4 broken")
+    assert clean_map_pdf(art, campaign.scenario) == drawn
+    assert entry.read_bytes() == drawn

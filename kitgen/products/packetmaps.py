@@ -220,16 +220,6 @@ def sectors(art: MapArt, size: tuple[float, float], overlap: float) -> list[Sect
     return found
 
 
-def inside(art: MapArt, window: Window, hex_id: str) -> bool:
-    x, y = art.centres[hex_id]
-    return bool(window[0] <= x <= window[2] and window[1] <= y <= window[3])
-
-
-def _hex_range(art: MapArt, window: Window) -> str:
-    ids = sorted(h for h in art.centres if inside(art, window, h))
-    return f"{ids[0]}-{ids[-1]}" if ids else ""
-
-
 # --- drawing ---------------------------------------------------------------------------------
 
 
@@ -250,6 +240,17 @@ class MapPages:
         self.names = {f.id: f.name for f in campaign.scenario.meta.factions}
         self.by_id = art.map.by_id()
         self._areas: dict[frozenset[str], object] = {}
+        self._within: dict[Window, frozenset[str]] = {}
+        self._ids = list(art.centres)
+        self._xy = np.array([art.centres[h] for h in self._ids]).reshape(-1, 2)
+
+    def within(self, window: Window) -> frozenset[str]:
+        """The hexes whose centres lie in the window, found once per window over all hexes at once."""
+        if window not in self._within:
+            x, y = self._xy[:, 0], self._xy[:, 1]
+            mask = (window[0] <= x) & (x <= window[2]) & (window[1] <= y) & (y <= window[3])
+            self._within[window] = frozenset(self._ids[i] for i in np.flatnonzero(mask))
+        return self._within[window]
 
     def area(self, hexes: frozenset[str]) -> object:
         """The hexes as one shape in map points: a coverage union, the hexes tiling exactly."""
@@ -336,15 +337,15 @@ class MapPages:
     def _edge_ids(self, sheet: Sheet, sector: Sector, box: tuple[float, float, float, float]) -> None:
         """The hexes the window shows, under its frame, and which sectors border it."""
         x, y, w, h = box
-        sheet.text(
-            x + w, y - 8, f"Sector {sector.key}: hexes {_hex_range(self.art, sector.window)}", size=6, align="right"
-        )
+        ids = sorted(self.within(sector.window))
+        shown = f"{ids[0]}-{ids[-1]}" if ids else ""
+        sheet.text(x + w, y - 8, f"Sector {sector.key}: hexes {shown}", size=6, align="right")
 
     def _pieces(self, c: Canvas, scene: Scene, window: Window, s: float) -> None:
         st = self.st
         w, h, gap = st.counter_w / s, st.counter_h / s, st.counter_gap / s
         for hex_id, pieces in scene.pieces.items():
-            if not inside(self.art, window, hex_id):
+            if hex_id not in self.within(window):
                 continue
             cx, cy = self.art.centres[hex_id]
             n = len(pieces)
@@ -362,7 +363,7 @@ class MapPages:
         hp = self.art.hex_pt
         box = hp * 0.2
         for hex_id, faction, armoured in scene.trains:
-            if inside(self.art, window, hex_id):
+            if hex_id in self.within(window):
                 cx, cy = self.art.centres[hex_id]
                 self._mark_box(c, faction, cx - hp * 0.42, cy - hp * 0.42, box)
                 c.setStrokeColorRGB(*ink_on(self.colour(faction)))
@@ -377,7 +378,7 @@ class MapPages:
                     line=0.6,
                 )
         for hex_id, faction, warship, _ in scene.ships:
-            if inside(self.art, window, hex_id):
+            if hex_id in self.within(window):
                 cx, cy = self.art.centres[hex_id]
                 x0, y0 = cx - box * 0.65, cy + hp * 0.2
                 self._mark_box(c, faction, x0, y0, box)
@@ -385,15 +386,15 @@ class MapPages:
                 c.setFillColorRGB(*ink_on(self.colour(faction)))
                 unit_symbol(c, "warship" if warship else "transport", x0, y0, box * 1.3, box, line=0.6)
         for hex_id, faction in scene.depots:
-            if inside(self.art, window, hex_id):
+            if hex_id in self.within(window):
                 cx, cy = self.art.centres[hex_id]
                 self._letter(c, faction, "D", cx + hp * 0.2, cy - hp * 0.42, box)
         for hex_id, faction in scene.abandoned:
-            if inside(self.art, window, hex_id):
+            if hex_id in self.within(window):
                 cx, cy = self.art.centres[hex_id]
                 self._letter(c, faction, "AB", cx + hp * 0.2, cy + hp * 0.22, box)
         for a, b, faction in scene.pontoons:
-            if a in self.art.centres and b in self.art.centres and inside(self.art, window, a):
+            if a in self.art.centres and b in self.art.centres and a in self.within(window):
                 ends = self.art.hexside(a, b)
                 c.setStrokeColorRGB(0.1, 0.1, 0.1)
                 c.setLineWidth(hp * 0.09)
@@ -402,7 +403,7 @@ class MapPages:
                 c.setLineWidth(hp * 0.055)
                 c.line(*ends[0], *ends[1])
         for hex_id in scene.wrecked:
-            if inside(self.art, window, hex_id):
+            if hex_id in self.within(window):
                 x, y = self.art.centres[hex_id]
                 self._cross(c, float(x), float(y), hp * 0.16, "#000000", hp * 0.05)
 
@@ -433,7 +434,7 @@ class MapPages:
         hp = self.art.hex_pt
         size = hp * 0.17
         for hex_id, marks in self.art.towns.items():
-            if not inside(self.art, window, hex_id):
+            if hex_id not in self.within(window):
                 continue
             for mark in marks:
                 owner = scene.owners.get(mark.name)
@@ -468,7 +469,7 @@ class MapPages:
     def _stack_list(self, sheet: Sheet, scene: Scene, sector: Sector, map_bottom: float) -> None:
         """The stacks on this sheet, by key: what each marker holds."""
         st = self.st
-        here = [e for e in scene.stacks if inside(self.art, sector.window, e.hex)]
+        here = [e for e in scene.stacks if e.hex in self.within(sector.window)]
         top = map_bottom - 12
         w = sheet.text(sheet.left, top, "STACKS ON THIS SHEET", font=SANS_BOLD, size=st.list_font)
         if not here:

@@ -99,10 +99,13 @@ class Packets:
         self.s = self.c.scenario
         self.art: MapArt = MapArt(self.c.hex_map, self.s, map_style())
         self.layouts = packet_style()
-        self.map_pdf = _map_pdf(self.art, self.s)
+        from kitgen.render.mapcache import clean_map_pdf
+
+        self.map_pdf = clean_map_pdf(self.art, self.s)
         self.names = {f.id: f.name for f in self.s.meta.factions}
         self._overlays: dict[str, Overlay] = {}
         self._rolls: list[RollAhead] | None = None
+        self._map_reader: Any = None
         self.scenes: dict[str, Scene] = {}
         """Each packet's scene by who gets it, with what its pages drew."""
         self._areas: dict[frozenset[str], object] = {}
@@ -122,15 +125,19 @@ class Packets:
 
     def build(self, pages: list[Page], label: str, file: str, title: str, slots: list[MapSlot]) -> PacketFile:
         part = sheets_part(self.s, self.paper, pages, label=label, file=file, title=title, purpose=title)
-        pdf = lay_map_under(part.pdf, self.map_pdf, slots)
+        if self._map_reader is None:
+            import io
+
+            from pypdf import PdfReader
+
+            self._map_reader = PdfReader(io.BytesIO(self.map_pdf))
+        pdf = lay_map_under(part.pdf, self._map_reader, slots)
         return PacketFile(file, label, pdf, part.pages)
 
     def sectors_shown(self, maps: MapPages, hexes: set[str]) -> list[Sector]:
         size = maps.sector_size(PAPER[self.paper])
         overlap = self.layouts.sector.overlap * self.art.hex_pt * 0.866
-        from kitgen.products.packetmaps import inside
-
-        return [s for s in sectors(self.art, size, overlap) if any(inside(self.art, s.window, h) for h in hexes)]
+        return [s for s in sectors(self.art, size, overlap) if maps.within(s.window) & hexes]
 
     def map_pages(self, maps: MapPages, scene: Scene, shown: list[Sector], who: str, note: str) -> list[Page]:
         pages: list[Page] = [
@@ -521,20 +528,6 @@ def _chip(faction: str, names: dict[str, str]) -> Any:
     from kitgen.products.forms import Cell
 
     return Cell(names.get(faction, faction), mark=faction)
-
-
-def _map_pdf(art: MapArt, scenario: Any) -> bytes:
-    """The clean map alone, one page the map's size: laid under every map page of every packet."""
-    import io
-
-    from kitgen.render.pages import new_canvas
-
-    buffer = io.BytesIO()
-    c = new_canvas(buffer, (art.width, art.height), scenario, "map")
-    art.draw(c)
-    c.showPage()
-    c.save()
-    return buffer.getvalue()
 
 
 def build_packets(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from kitgen.render.style import layouts_dir
 
@@ -15,13 +16,14 @@ def _texts() -> dict[str, str]:
 
 
 @cache
-def _environment() -> object:
+def _template(key: str) -> Any:
+    """The sentence's template, compiled once."""
     import jinja2
 
-    return jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+    return env.from_string(_texts()[key])
 
 
 def say(key: str, **names: object) -> str:
     """A sentence of the packets, its template's names filled in."""
-    env = _environment()
-    return str(env.from_string(_texts()[key]).render(**names)).strip()  # type: ignore[attr-defined]
+    return str(_template(key).render(**names)).strip()

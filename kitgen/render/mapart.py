@@ -144,17 +144,26 @@ class MapArt:
         return shapely.intersection(shapely.transform(geometry, lambda xy: self.pt(np.asarray(xy, dtype=float))), frame)
 
     def _geography(self) -> None:
-        """The background art: the true sea and coast, where the map has geography (a map given
-        hex by hex has none: its sea hexes are its sea)."""
         self.towns = self._towns()
+
+    @cached_property
+    def _sea_and_coast(self) -> tuple[BaseGeometry, BaseGeometry]:
+        """The background art: the true sea and coast, where the map has geography (a map given
+        hex by hex has none: its sea hexes are its sea). Projected only when drawn: a packet
+        that lays an already drawn map under its pages needs only the hexes' places."""
         if self.map.projection == NO_PROJECTION:
-            self.sea: BaseGeometry = shapely.Polygon()
-            self.coastline: BaseGeometry = shapely.LineString()
-            return
+            return shapely.Polygon(), shapely.LineString()
         layers = Layers(self.s, MapProjection(self.map.projection))
         frame = shapely.box(0, 0, self.width, self.height)
-        self.sea = shapely.difference(frame, self.to_pt(layers.wet_land))
-        self.coastline = self.to_pt(shapely.boundary(layers.land))
+        return shapely.difference(frame, self.to_pt(layers.wet_land)), self.to_pt(shapely.boundary(layers.land))
+
+    @property
+    def sea(self) -> BaseGeometry:
+        return self._sea_and_coast[0]
+
+    @property
+    def coastline(self) -> BaseGeometry:
+        return self._sea_and_coast[1]
 
     def _towns(self) -> dict[str, list[TownMark]]:
         scoring = [f.id for f in self.s.meta.factions if f.scores_vp]

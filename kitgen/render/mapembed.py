@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import Any
 
 MAP_NAME = "/KgMap"
 
@@ -24,18 +25,21 @@ class MapSlot:
     scale: float
 
 
-def lay_map_under(packet: bytes, map_pdf: bytes, slots: list[MapSlot]) -> bytes:
+def lay_map_under(packet: bytes, map_pdf: bytes | Any, slots: list[MapSlot]) -> bytes:
     """The packet with the map's page drawn, clipped to its window, under each slot's page.
 
     No stream is decoded: the map's content becomes the form as it is, filters and all, and
-    each page's contents become an array of a short stream that draws the form, then its own."""
+    each page's contents become an array of a short stream that draws the form, then its own.
+    `map_pdf` is the map's PDF, or a pypdf reader of it (read once for several packets)."""
     if not slots:
         return packet
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
-    art = PdfReader(io.BytesIO(map_pdf)).pages[0]
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(packet)))
+    art = (PdfReader(io.BytesIO(map_pdf)) if isinstance(map_pdf, bytes) else map_pdf).pages[0]
+    # an incremental update: the packet's bytes kept as they are, the form and the changed pages
+    # appended, so that nothing else of the packet is parsed or written again
+    writer = PdfWriter(PdfReader(io.BytesIO(packet)), incremental=True)
     content = art.raw_get("/Contents").get_object()
     form = content.clone(writer)
     form.update(

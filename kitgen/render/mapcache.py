@@ -1,0 +1,67 @@
+"""The clean map drawn once and kept on disk, under a hash of everything that draws it.
+
+The week's packets lay the clean map under their map pages; drawing it is most of their cost,
+and it changes only with the scenario, the map's layouts or kitgen itself. A damaged or
+unreadable entry is drawn again, and a cache that cannot be written only costs time."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from typing import TYPE_CHECKING
+
+from kitgen.render.style import layouts_dir
+
+if TYPE_CHECKING:
+    from kitgen.model.scenario import Scenario
+    from kitgen.render.mapart import MapArt
+
+LIMIT = 64 << 20
+"""A drawn map of the bundled scenario is about 0.3 MB."""
+
+
+def map_key(scenario: Scenario) -> str:
+    """A hash of the scenario, the map's layouts, the PDF library and kitgen's own code."""
+    import reportlab
+
+    from kitgen.scenariocache import code_digest
+
+    digest = hashlib.sha256(f"kitgen-mapart 1 reportlab {reportlab.Version}\n".encode())
+    digest.update(code_digest().encode())
+    digest.update((layouts_dir() / "map.yaml").read_bytes())
+    digest.update(scenario.model_dump_json().encode())
+    return digest.hexdigest()[:32]
+
+
+def clean_map_pdf(art: MapArt, scenario: Scenario) -> bytes:
+    """The clean map alone, one page the map's size: from the cache, else drawn and kept."""
+    from kitgen.errors import KitgenError, UsageError
+    from kitgen.inputs import is_file, read_file
+    from kitgen.scenariocache import KEEP, cache_dir, prune
+
+    path = cache_dir() / f"mapart-{scenario.meta.id}-{map_key(scenario)}.pdf"
+    if is_file(path):
+        with contextlib.suppress(KitgenError):
+            data = read_file(path, limit=LIMIT)
+            if data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF"):
+                return data
+    data = draw_map_pdf(art, scenario)
+    from kitgen.outputs import write_atomic
+
+    with contextlib.suppress(OSError, UsageError):
+        write_atomic(path, data)
+        prune(f"mapart-{scenario.meta.id}-*.pdf", KEEP)
+    return data
+
+
+def draw_map_pdf(art: MapArt, scenario: Scenario) -> bytes:
+    import io
+
+    from kitgen.render.pages import new_canvas
+
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, (art.width, art.height), scenario, "map")
+    art.draw(c)
+    c.showPage()
+    c.save()
+    return buffer.getvalue()

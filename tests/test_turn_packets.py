@@ -231,3 +231,25 @@ def test_clean_map_cache_gives_the_drawn_map_and_survives_damage(
     entry.write_bytes(b"%PDF-1.4 broken")
     assert clean_map_pdf(art, campaign.scenario) == drawn
     assert entry.read_bytes() == drawn
+
+
+def test_fog_a_faction_supply_overlay_gives_no_unseen_enemy_away(built: Built) -> None:
+    """B.3 traces only "through hexes free of enemy units"; a faction's own overlay reckons only
+    with the enemies it sees, so it is the same as if every enemy it cannot see were not there."""
+    from dataclasses import replace
+
+    from kitgen.products.packetmaps import overlay_of
+
+    state = built.state
+    for faction in {u.faction for u in state.units}:
+        full, near = _seen(built, faction)
+        seen = full | near
+        alone = replace(state, units=tuple(u for u in state.units if u.faction == faction or u.hex in seen))
+        believed = built.packets.overlay(faction, _view(built, faction))
+        assert believed == overlay_of(built.campaign, alone, faction), faction
+
+
+def _view(built: Built, faction: str):  # type: ignore[no-untyped-def]
+    from kitgen.engine.intel import faction_view
+
+    return faction_view(built.campaign.board, built.state, faction)

@@ -172,18 +172,22 @@ def _stack_line(p: Piece) -> str:
     return f"{p.label} ({p.type.replace('_', ' ')}, {p.stands} stands{out})"
 
 
-def overlay_of(campaign: Campaign, state: CampaignState, faction: str) -> Overlay:
-    """The faction's supply overlay, from the supply field the engine judges supply by."""
+def overlay_of(
+    campaign: Campaign, state: CampaignState, faction: str, *, known: frozenset[str] | None = None
+) -> Overlay:
+    """The faction's supply overlay, from the supply field the engine judges supply by. With
+    `known` (the hexes where the faction can see enemies), as the faction believes it: a supply
+    area with holes where unseen enemies stand would give them away."""
     from kitgen.engine.context import enemies
     from kitgen.engine.phases.supply import faction_supply
 
     board = campaign.board
-    foes = enemies(state, faction, state.turn)
-    held = frozenset(
-        u.hex for u in state.units if u.faction in foes and u.aboard is None and bool(board.rail_neighbours(u.hex))
-    )
+    hostile = enemies(state, faction, state.turn)
+    if known is not None:
+        hostile &= known
+    held = frozenset(h for h in hostile if board.rail_neighbours(h))
     wrecked = frozenset(state.wrecked_track)
-    supply = faction_supply(campaign, board, state, faction)
+    supply = faction_supply(campaign, board, state, faction, enemy=hostile)
     if supply is None:
         return Overlay(faction, frozenset(), frozenset(), wrecked, held, cut=True)
     ids = supply.arrays.ids

@@ -103,17 +103,21 @@ class Packets:
 
         self.map_pdf = clean_map_pdf(self.art, self.s)
         self.names = {f.id: f.name for f in self.s.meta.factions}
-        self._overlays: dict[str, Overlay] = {}
+        self._overlays: dict[tuple[str, bool], Overlay] = {}
         self._rolls: list[RollAhead] | None = None
         self._map_reader: Any = None
         self.scenes: dict[str, Scene] = {}
         """Each packet's scene by who gets it, with what its pages drew."""
         self._areas: dict[frozenset[str], object] = {}
 
-    def overlay(self, faction: str) -> Overlay:
-        if faction not in self._overlays:
-            self._overlays[faction] = overlay_of(self.c, self.b.start, faction)
-        return self._overlays[faction]
+    def overlay(self, faction: str, view: FactionView | None = None) -> Overlay:
+        """A faction's supply as the engine judges it, or, with its view, as the faction can know
+        it: reckoning only with the enemies it sees."""
+        key = (faction, view is not None)
+        if key not in self._overlays:
+            known = None if view is None else frozenset(s.hex for s in view.sightings)
+            self._overlays[key] = overlay_of(self.c, self.b.start, faction, known=known)
+        return self._overlays[key]
 
     def suffix(self) -> str:
         return f"turn-{self.b.turn:02d}-{self.paper}"
@@ -324,7 +328,7 @@ class Packets:
         pages += commander_pages(self, faction, self.rolls())
         pages.append((f"{name}: lists and ledger", "lists", partial(self._faction_lists, faction=faction)))
         pages += self.map_pages(maps, scene, shown, name, note)
-        overlay = self.overlay(faction)
+        overlay = self.overlay(faction, view)
         pages.append(
             (
                 "Your supply",
@@ -491,7 +495,7 @@ class Packets:
 
         sheet = MapSheet(self.c.hex_map, self.s, map_style())
         sheet.art = self.art
-        overlay = self.overlay(faction)
+        overlay = self.overlay(faction, faction_view(self.c.board, self.b.start, faction))
         maps = self.pages_for([])
         marked: list[Any] = [maps.area(overlay.hexes)] if overlay.hexes else []
         marked += [shapely.LineString([self.art.centres[a], self.art.centres[b]]) for a, b in map(sorted, overlay.rail)]

@@ -55,16 +55,19 @@ def _sources(campaign: Campaign, board: Board, state: CampaignState, faction: st
     return found, held
 
 
-def faction_supply(campaign: Campaign, board: Board, state: CampaignState, faction: str) -> SupplyField | None:
+def faction_supply(
+    campaign: Campaign, board: Board, state: CampaignState, faction: str, *, enemy: Collection[str] | None = None
+) -> SupplyField | None:
     """B.3 over the whole board as `judge_supply` would judge it now: where a unit of `faction`
-    would be in supply, and its usable rail net; None while a card cuts its supply."""
+    would be in supply, and its usable rail net; None while a card cuts its supply. `enemy`, if
+    given, is the enemy-held hexes to reckon with (those a faction knows of), else every one."""
     if active(state, "supply_cut", faction):
         return None
     found, held = _sources(campaign, board, state, faction)
     return supply_field(
         board,
         found | held,
-        enemy=enemies(state, faction, state.turn),
+        enemy=enemies(state, faction, state.turn) if enemy is None else set(enemy),
         wrecked=set(state.wrecked_track),
         trace_hexes=campaign.scenario.supply.trace_hexes,
         crossings=friendly_pontoons(state, faction),

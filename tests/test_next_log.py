@@ -150,7 +150,7 @@ def test_the_command_rolls_ahead_are_those_of_a_turn_where_every_unit_is_ordered
     campaign = load_campaign(data_dir() / name)
     state = replay(campaign)
     turn = state.turn + 1
-    ahead = [r for r in rolls_ahead(campaign, state, turn) if r.needed == "if_ordered"]
+    ahead = [r for r in rolls_ahead(campaign, state, turn) if r.kind == "command"]
     every = {f.id: [{"unit": u.id} for u in state.units if u.faction == f.id] for f in campaign.scenario.meta.factions}
     record = play_turn(campaign, state, TurnLog.model_validate({"turn": turn, "resupply": every}))
     assert sorted((r.purpose, r.target, r.units) for r in ahead) == sorted(
@@ -274,3 +274,32 @@ def test_a_new_campaign_gets_turn_1_and_its_turns_folder(tmp_path: Path) -> None
     path = next_log(folder)
     assert path == folder / "turns" / "turn-01.yaml" and yaml.safe_load(path.read_text(encoding="utf-8"))["turn"] == 1
     assert run_cli("validate", str(folder)).returncode == 0
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_A4_breakdown_rolls_ahead_are_those_a_moving_vehicle_makes(name: str) -> None:
+    """A.4-A.5: a vehicle that moves rolls for breakdown; the rolls ahead name each such roll with
+    the purpose the land phase gives it, for every unit with vehicles that moves one hex."""
+    from kitgen.engine.reach import land_paths
+
+    campaign = load_campaign(data_dir() / name)
+    state = replay(campaign)
+    turn = state.turn + 1
+    ahead = rolls_ahead(campaign, state, turn)
+    breakdown = {r.purpose for r in ahead if r.kind == "breakdown"}
+    command = {u: r.purpose for r in ahead if r.kind == "command" for u in r.units}
+    movers = [u for u in state.units if any(r.who == u.id for r in ahead if r.kind == "breakdown")]
+    assert movers, "both samples field armoured cars or tanks"
+    moved = 0
+    for unit in movers:
+        paths = {h: p for h, p in land_paths(campaign, state, unit.id).items() if len(p) == 2}
+        if not paths:
+            continue
+        path = paths[min(paths)]
+        orders = {unit.faction: [{"unit": unit.id, "move": list(path)}]}
+        dice = [{"purpose": command[unit.id], "value": 1}]  # it obeys
+        record = play_turn(campaign, state, TurnLog.model_validate({"turn": turn, "orders": orders, "dice": dice}))
+        made = {r.purpose for r in record.state.rolls if r.rule.startswith("A.") and unit.id in r.purpose}
+        assert made and made == {p for p in breakdown if f" {unit.id} " in p}, unit.id
+        moved += 1
+    assert moved, "no vehicle could move a hex"

@@ -104,7 +104,66 @@ def rolls_ahead(campaign: Campaign, state: CampaignState, turn: int) -> list[Rol
         for g in groups
     ]
     always = [_always(campaign, r) for r in made]
-    return always[:first] + command + always[first:]
+    moving = len(play_phases(campaign, state, TurnLog(turn=turn), through="events")[1].rolls)
+    return always[:first] + command + always[first:moving] + _movement(campaign, start, turn) + always[moving:]
+
+
+def _movement(campaign: Campaign, start: CampaignState, turn: int) -> list[RollAhead]:
+    """The movement phase's rolls if ordered: each vehicle's breakdown if its unit moves on the
+    map (A.4-A.5), each cut-off depot's if a unit resupplies from it (B.7)."""
+    from kitgen.engine.phases.land import breakdown_what, vehicle_name
+    from kitgen.engine.phases.logistics import depot_what
+    from kitgen.rules.movement import breakdown_roll
+    from kitgen.rules.supply import depot_empty_target
+
+    s = campaign.scenario
+    found: list[RollAhead] = []
+    for u in start.units:
+        if u.aboard is not None or u.immobilised:
+            continue
+        for kind in sorted(u.stands):
+            check = breakdown_roll(s.movement, kind, carried=False)
+            if check is None:
+                continue
+            fails = ", ".join(str(v) for v in check.fails_on)
+            for k in range(1, u.stands[kind] + 1):
+                vehicle = vehicle_name(kind, u.type, k)
+                found.append(
+                    RollAhead(
+                        purpose=f"{check.source} {breakdown_what(u.id, vehicle, turn)}",
+                        dice=check.roll,
+                        rule=check.source,
+                        kind="breakdown",
+                        target=None,
+                        needed="if_ordered",
+                        who=u.id,
+                        units=(u.id,),
+                        hex=u.hex,
+                        note=f"if it moves on the map: its {vehicle} breaks down on {fails}",
+                        faction=u.faction,
+                    )
+                )
+    for d in start.depots:
+        if not d.get("cut_off"):
+            continue
+        use = int(d.get("uses", 0)) + 1
+        target = depot_empty_target(s.supply, use)
+        found.append(
+            RollAhead(
+                purpose=f"B.7 {depot_what(d['hex'], use, turn)}",
+                dice=s.supply.depot_cutoff.roll,
+                rule="B.7",
+                kind="depot",
+                target=None,
+                needed="if_ordered",
+                who=None,
+                units=(),
+                hex=d["hex"],
+                note=f"if a unit resupplies there: the depot is found empty on {target} or under",
+                faction=d["faction"],
+            )
+        )
+    return found
 
 
 def _always(campaign: Campaign, made: Roll) -> RollAhead:

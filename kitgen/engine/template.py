@@ -62,7 +62,7 @@ def next_log(campaign: Campaign, state: CampaignState) -> NextLog:
     ahead = rolls_ahead(campaign, state, turn)
     start = before_orders(campaign, state, turn)  # supply judged as the turn's orders find it
     s = campaign.scenario
-    by_unit = {u: r for r in ahead if r.needed == "if_ordered" for u in r.units}
+    by_unit = {u: r for r in ahead if r.kind == "command" for u in r.units}
     ships = {x["id"]: x for x in start.ships}
     factions = [f.id for f in s.meta.factions]
     unit_lines = {

@@ -184,6 +184,16 @@ def _ferry_crossing(board: Board, path: list[str], bridged: set[frozenset[str]])
     return None if found is not None and found.bridge else side
 
 
+def vehicle_name(kind: str, unit_type: str, k: int) -> str:
+    """The k-th vehicle of a stand kind in a unit: 'vehicle 2' of its own type, else 'tank 1'."""
+    return f"vehicle {k}" if kind == unit_type else f"{kind} {k}"
+
+
+def breakdown_what(unit_id: str, vehicle: str, turn: int) -> str:
+    """What a breakdown roll decides (A.4-A.5): its purpose after its rule."""
+    return f"{unit_id} {vehicle} breakdown, turn {turn}"
+
+
 def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> CampaignState:
     """A.4, A.5: every vehicle of a unit that moved on the map rolls for breakdown; a vehicle that
     breaks down is lost for the campaign (none roll when carried by train or ship)."""
@@ -197,8 +207,8 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
             if check is None:
                 continue
             for k in range(1, stands.get(kind, 0) + 1):
-                vehicle = f"vehicle {k}" if kind == unit.type else f"{kind} {k}"
-                what = f"{unit.id} {vehicle} breakdown, turn {state.turn}"
+                vehicle = vehicle_name(kind, unit.type, k)
+                what = breakdown_what(unit.id, vehicle, state.turn)
                 roll = make_roll(campaign, log, check.source, what, check.roll)
                 rolls.append(roll)
                 if breaks_down(check, roll.value):

@@ -15,6 +15,11 @@ from kitgen.model.rules import SupplyRules
 from kitgen.rules.supply import abandoned_vehicle, depot_emptied, depot_empty_target, full_loads
 
 
+def depot_what(hex_id: str, use: int, turn: int) -> str:
+    """What a cut-off depot's roll decides (B.7): its purpose after its rule."""
+    return f"depot in {hex_id} cut off, use {use}, turn {turn}"
+
+
 def vehicles(rules: SupplyRules, unit: UnitState) -> dict[str, int]:
     return {k: n for k, n in unit.stands.items() if k in rules.fuel.vehicles and n > 0}
 
@@ -131,7 +136,7 @@ def resupply(
             else:
                 if unit.hex not in rolled:
                     depot["uses"] = depot.get("uses", 0) + 1
-                    what = f"depot in {unit.hex} cut off, use {depot['uses']}, turn {state.turn}"
+                    what = depot_what(unit.hex, depot["uses"], state.turn)
                     r = make_roll(campaign, log, "B.7", what, rules.depot_cutoff.roll)
                     rolls.append(r)
                     rolled[unit.hex] = depot_emptied(rules, depot["uses"], r.value)

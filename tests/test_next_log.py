@@ -291,15 +291,15 @@ def test_A4_breakdown_rolls_ahead_are_those_a_moving_vehicle_makes(name: str) ->
     movers = [u for u in state.units if any(r.who == u.id for r in ahead if r.kind == "breakdown")]
     assert movers, "both samples field armoured cars or tanks"
     moved = 0
-    for unit in movers:
-        paths = {h: p for h, p in land_paths(campaign, state, unit.id).items() if len(p) == 2}
+    for mover in movers:
+        paths = {h: p for h, p in land_paths(campaign, state, mover.id).items() if len(p) == 2}
         if not paths:
             continue
         path = paths[min(paths)]
-        orders = {unit.faction: [{"unit": unit.id, "move": list(path)}]}
-        dice = [{"purpose": command[unit.id], "value": 1}]  # it obeys
+        orders = {mover.faction: [{"unit": mover.id, "move": list(path)}]}
+        dice = [{"purpose": command[mover.id], "value": 1}]  # it obeys
         record = play_turn(campaign, state, TurnLog.model_validate({"turn": turn, "orders": orders, "dice": dice}))
-        made = {r.purpose for r in record.state.rolls if r.rule.startswith("A.") and unit.id in r.purpose}
-        assert made and made == {p for p in breakdown if f" {unit.id} " in p}, unit.id
+        made = {r.purpose for r in record.state.rolls if r.rule.startswith("A.") and mover.id in r.purpose}
+        assert made and made == {p for p in breakdown if f" {mover.id} " in p}, mover.id
         moved += 1
     assert moved, "no vehicle could move a hex"

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from kitgen.campaign import Campaign, load_campaign
 from kitgen.engine.state import CampaignState
+from kitgen.products.packetmaps import make_scene
 from kitgen.products.packets import PacketFile, Packets, turn_basis
 from tests.conftest import run_cli
 
@@ -51,13 +52,20 @@ def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
 
 
 def _seen(built: Built, faction: str) -> tuple[set[str], set[str]]:
-    """The hexes a faction sees enemies in full (its own hexes, and where it fought last turn),
-    and those it glimpses them in (next to its own)."""
+    """The hexes a faction sees enemies in full (its own hexes, and those it fought in last turn:
+    the battles of the state after it), and those it glimpses them in (next to its own)."""
     state, board = built.state, built.campaign.board
     own = {u.hex for u in state.units if u.faction == faction and u.aboard is None}
-    full = own | {h for h in state.contacts if h in own}
+    after = built.packets.b.after
+    fought = {r.hex for r in after.battle_results if r.faction == faction}
+    fought |= {c.hex for c in after.partisan_contacts if c.faction == faction}
+    full = own | fought
     near = {n for h in own for n in board.neighbours(h)} - full
     return full, near
+
+
+def _allied(built: Built, a: str, b: str) -> bool:
+    return built.state.allied(a, b, built.state.turn)
 
 
 def test_every_faction_on_the_map_gets_a_packet(built: Built) -> None:
@@ -81,13 +89,13 @@ def test_fog_no_enemy_id_or_name_beyond_what_the_faction_sees(built: Built) -> N
     arm of service, not ids or stands; farther away, nothing."""
     s = built.campaign.scenario
     for faction in {u.faction for u in built.state.units}:
-        full, _ = _seen(built, faction)
+        full, near = _seen(built, faction)
         # the slips' and cards' history may name an enemy general; a unit's id or name is intelligence
         text = built.text[faction].replace(s.meta.title, "").replace(s.meta.subtitle, "")  # no intelligence
         for u in built.state.units:
             if u.faction == faction:
                 continue
-            if u.hex in full and u.aboard is None:
+            if u.aboard is None and (u.hex in full or (_allied(built, faction, u.faction) and u.hex in near)):
                 continue
             assert u.id not in text, f"{faction} packet names {u.id} in {u.hex}"
             assert u.name not in text, f"{faction} packet names {u.name}"
@@ -104,9 +112,10 @@ def test_fog_drawn_pieces_match_the_grades(built: Built) -> None:
         for piece in scene.drawn:
             if piece.kind == "unit":
                 unit = units[piece.label]
-                assert unit.faction == faction or unit.hex in full, f"{faction} sees {unit.id} in {unit.hex}"
+                ally = _allied(built, faction, unit.faction) and unit.hex in near
+                assert unit.faction == faction or unit.hex in full or ally, f"{faction} sees {unit.id} in {unit.hex}"
             elif piece.kind == "block":
-                assert piece.faction != faction and piece.hex in near
+                assert not _allied(built, faction, piece.faction) and piece.hex in near
                 assert piece.stands is None and piece.label in {"small", "medium", "large", "very large"}
                 assert not any(u.id in piece.label or u.id in piece.detail for u in built.state.units)
             else:
@@ -115,7 +124,11 @@ def test_fog_drawn_pieces_match_the_grades(built: Built) -> None:
                         unit = units[unit_id_or_block]
                         assert unit.faction == faction or unit.hex in full
         glimpsed = {p.hex for p in scene.drawn if p.kind == "block"}
-        expected = {u.hex for u in built.state.units if u.faction != faction and u.hex in near and u.aboard is None}
+        expected = {
+            u.hex
+            for u in built.state.units
+            if not _allied(built, faction, u.faction) and u.hex in near and u.aboard is None
+        }
         assert glimpsed <= expected
         shown_or_stacked = glimpsed | {p.hex for p in scene.drawn if p.kind == "stack"}
         assert expected <= shown_or_stacked, f"{faction}: enemies next to it not shown: {expected - shown_or_stacked}"
@@ -233,23 +246,63 @@ def test_clean_map_cache_gives_the_drawn_map_and_survives_damage(
     assert entry.read_bytes() == drawn
 
 
-def test_fog_a_faction_supply_overlay_gives_no_unseen_enemy_away(built: Built) -> None:
-    """B.3 traces only "through hexes free of enemy units"; a faction's own overlay reckons only
-    with the enemies it sees, so it is the same as if every enemy it cannot see were not there."""
+def test_fog_nothing_hidden_changes_a_faction_packet(built: Built) -> None:
+    """Players write orders without knowing where the enemy is: take away every enemy a faction
+    cannot see and wreck a stretch of track it cannot see, and its supply overlay, its reach and
+    its map are what they were (B.3 traces, A moves and C.1 trains would stop at them)."""
     from dataclasses import replace
 
-    from kitgen.products.packetmaps import overlay_of
-
-    state = built.state
-    for faction in {u.faction for u in state.units}:
+    b = built.packets.b
+    for faction in sorted({u.faction for u in b.start.units}):
         full, near = _seen(built, faction)
         seen = full | near
-        alone = replace(state, units=tuple(u for u in state.units if u.faction == faction or u.hex in seen))
-        believed = built.packets.overlay(faction, _view(built, faction))
-        assert believed == overlay_of(built.campaign, alone, faction), faction
+        rail = sorted(h for h in built.campaign.board.towns if built.campaign.board.rail_neighbours(h))
+        unseen_rail = next(h for h in rail if h not in seen and h not in b.setup_wrecked)
+
+        def hide(
+            state: CampaignState, seen: set[str] = seen, extra: str = unseen_rail, faction: str = faction
+        ) -> CampaignState:
+            units = tuple(u for u in state.units if u.faction == faction or u.hex in seen)
+            wrecked = tuple(sorted({h for h in state.wrecked_track if h in seen or h in b.setup_wrecked} | {extra}))
+            return replace(state, units=units, wrecked_track=wrecked)
+
+        other = Packets(replace(b, start=hide(b.start), after=hide(b.after)), "a4")
+        mine = built.packets
+        assert other.overlay(faction, believed=True) == mine.overlay(faction, believed=True), faction
+        assert other.reaches(faction, other.view(faction)) == mine.reaches(faction, mine.view(faction)), faction
+        assert (
+            make_scene(built.campaign, other.believed(faction), other.view(faction)).pieces
+            == make_scene(built.campaign, mine.believed(faction), mine.view(faction)).pieces
+        )
 
 
 def _view(built: Built, faction: str):  # type: ignore[no-untyped-def]
     from kitgen.engine.intel import faction_view
 
     return faction_view(built.campaign.board, built.state, faction)
+
+
+def test_fog_enemies_where_the_faction_fought_last_turn_are_shown_in_full(built: Built) -> None:
+    """An enemy in a hex the faction occupies, or in one it fought in last turn (II.B), is shown in
+    full: a counter with its id, or under a stack marker keyed to the list."""
+    units = built.state.units
+    for faction in sorted({u.faction for u in units}):
+        full, _ = _seen(built, faction)
+        scene = built.packets.scenes[faction]
+        shown = {p.label for p in scene.drawn if p.kind == "unit"} | {
+            u for p in scene.drawn if p.kind == "stack" for u in p.detail
+        }
+        for u in units:
+            if u.faction != faction and u.hex in full and u.aboard is None:
+                assert u.id in shown, (faction, u.id, u.hex)
+
+
+def test_fog_the_tsaritsyn_reds_see_the_hexes_they_fought_in() -> None:
+    """The sample's turn 3: the Reds fight at Tsaritsyn and lose; on turn 4 they know who holds it."""
+    campaign = load_campaign(ROOT / "data" / "tsaritsyn-sample")
+    packets = Packets(turn_basis(campaign, 4), "a4")
+    fought = {r.hex for r in packets.b.after.battle_results if r.faction == "reds"}
+    assert fought, "the sample's turn 3 has battles"
+    view = packets.view("reds")
+    held = {u.hex for u in packets.b.start.units if u.faction == "whites" and u.hex in fought}
+    assert held and all(any(s.hex == h and s.grade == "full" for s in view.sightings) for h in held)

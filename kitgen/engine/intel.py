@@ -1,14 +1,20 @@
 """What a faction can know of the map, graded as a Kriegsspiel umpire grades it.
 
 Players write orders without knowing where the enemy is (RULES-NOTES, contact). A faction's
-packet shows its own units in full; an enemy in a hex it occupies, or one it fought in or met
-there last turn, in full; an enemy in a hex next to one of its units as a stack of about that
-size and arm of service, without ids or stands; nothing farther away. A faction knows the owner
-of the towns it holds and of those it can see (in or next to its units)."""
+packet shows its own units in full; an enemy in a hex it occupies, or in a hex where it fought
+last turn, in full; an enemy in a hex next to one of its units as a stack of about that size and
+arm of service, without ids or stands; nothing farther away. Its allies' units in or next to its
+hexes are shown in full (allies talk at the front), and are no enemies for its moves or supply.
+A faction knows the owner of the towns it holds and of those it can see (in or next to its
+units), and the wrecked track of the set-up and of the hexes it can see.
+
+What it believes of the map is `believed`: the state with every enemy it cannot see taken away
+and the track as it knows it; reach and supply worked out on that give nothing hidden away."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from kitgen.engine.state import CampaignState, UnitState
@@ -52,6 +58,8 @@ class Sighting:
     """Sized grade: small, medium, large or very large."""
     arms: tuple[str, ...] = ()
     """Sized grade: the arms of service seen (infantry, cavalry, guns, armour, other)."""
+    allied: bool = False
+    """The faction's allies, not its enemies."""
 
 
 @dataclass(frozen=True)
@@ -76,12 +84,37 @@ class FactionView:
     def knows_hex(self, hex_id: str) -> bool:
         return hex_id in self.occupied or hex_id in self.watched
 
+    @property
+    def enemy_hexes(self) -> frozenset[str]:
+        """The hexes where it sees enemies (in full or glimpsed)."""
+        return frozenset(s.hex for s in self.sightings if not s.allied)
 
-def faction_view(board: Board, state: CampaignState, faction: str) -> FactionView:
-    """The faction's knowledge of `state`: one pass over the units, with the board's neighbours."""
+
+def believed(state: CampaignState, view: FactionView, public_wrecked: Collection[str]) -> CampaignState:
+    """The state as the faction can know it: the other factions' units it cannot see taken away,
+    and the wrecked track it knows: `public_wrecked` (the set-up's) where it cannot see, the
+    truth where it can."""
+    seen = {s.hex for s in view.sightings}
+    units = tuple(u for u in state.units if u.faction == view.faction or (u.aboard is None and u.hex in seen))
+    wrecked = {h for h in public_wrecked if not view.knows_hex(h)}
+    wrecked |= {h for h in state.wrecked_track if view.knows_hex(h)}
+    return replace(state, units=units, wrecked_track=tuple(sorted(wrecked)))
+
+
+def fought_in(state: CampaignState, faction: str) -> frozenset[str]:
+    """The hexes where the faction fought in the turn `state` ends (II.B), or where its partisans
+    met the enemy (II.D): it knows who holds them now."""
+    battles = {r.hex for r in state.battle_results if r.faction == faction}
+    return frozenset(battles | {c.hex for c in state.partisan_contacts if c.faction == faction})
+
+
+def faction_view(
+    board: Board, state: CampaignState, faction: str, *, fought: frozenset[str] = frozenset()
+) -> FactionView:
+    """The faction's knowledge of `state` (`fought`: the hexes it fought in last turn, from
+    `fought_in` of the state after that turn): one pass over the units, with the board's neighbours."""
     own = [u for u in state.units if u.faction == faction]
     occupied = frozenset(u.hex for u in own if u.aboard is None)
-    fought = {h for h in state.contacts if h in occupied}
     near: set[str] = set()
     for h in occupied:
         near.update(board.neighbours(h))
@@ -92,7 +125,10 @@ def faction_view(board: Board, state: CampaignState, faction: str) -> FactionVie
             others.setdefault((u.hex, u.faction), []).append(u)
     sightings: list[Sighting] = []
     for (hex_id, other), units in sorted(others.items()):
-        if hex_id in occupied or hex_id in fought:
+        if state.allied(faction, other, state.turn):
+            if hex_id in occupied or hex_id in watched:
+                sightings.append(Sighting(hex_id, other, "full", tuple(sorted(u.id for u in units)), allied=True))
+        elif hex_id in occupied or hex_id in fought:
             sightings.append(Sighting(hex_id, other, "full", tuple(sorted(u.id for u in units))))
         elif hex_id in watched:
             stands = sum(n for u in units for n in u.stands.values())

@@ -157,7 +157,7 @@ def make_scene(
             for p in state.pontoons
             if mine(p["faction"]) or any(knows(h) for h in p["hexes"])
         ),
-        wrecked=tuple(h for h in state.wrecked_track if view is None or knows(h)),
+        wrecked=state.wrecked_track,  # a faction's scene is drawn from the state it believes
         abandoned=tuple((a["hex"], a["faction"]) for a in state.abandoned if mine(a["faction"]) or knows(a["hex"])),
         owners=owners,
         reach=reach,
@@ -172,22 +172,18 @@ def _stack_line(p: Piece) -> str:
     return f"{p.label} ({p.type.replace('_', ' ')}, {p.stands} stands{out})"
 
 
-def overlay_of(
-    campaign: Campaign, state: CampaignState, faction: str, *, known: frozenset[str] | None = None
-) -> Overlay:
-    """The faction's supply overlay, from the supply field the engine judges supply by. With
-    `known` (the hexes where the faction can see enemies), as the faction believes it: a supply
-    area with holes where unseen enemies stand would give them away."""
+def overlay_of(campaign: Campaign, state: CampaignState, faction: str) -> Overlay:
+    """The faction's supply overlay, from the supply field the engine judges supply by. Given the
+    state a faction believes (`kitgen.engine.intel.believed`), it is the supply as the faction can
+    know it: the truth would have holes where unseen enemies stand, and give them away."""
     from kitgen.engine.context import enemies
     from kitgen.engine.phases.supply import faction_supply
 
     board = campaign.board
     hostile = enemies(state, faction, state.turn)
-    if known is not None:
-        hostile &= known
     held = frozenset(h for h in hostile if board.rail_neighbours(h))
     wrecked = frozenset(state.wrecked_track)
-    supply = faction_supply(campaign, board, state, faction, enemy=hostile)
+    supply = faction_supply(campaign, board, state, faction)
     if supply is None:
         return Overlay(faction, frozenset(), frozenset(), wrecked, held, cut=True)
     ids = supply.arrays.ids
@@ -630,7 +626,10 @@ class MapPages:
                     c.line(k, y0, k + (y1 - y0), y1)
                     k += step
             else:
-                c.setFillAlpha(st.tint)
+                # a dark colour tints less, so that the map under it (and a black rail net) still reads
+                red, green, blue = hex_colour(colour)
+                light = 0.2126 * red + 0.7152 * green + 0.0722 * blue
+                c.setFillAlpha(min(st.tint, (1 - st.tint_lightness) / max(0.01, 1 - light)))
                 c.drawPath(p, stroke=0, fill=1, fillMode=0)
             c.restoreState()
             for ink, width in (("#1E1E1E", st.edge * 1.9), (colour, st.edge)):
@@ -684,13 +683,20 @@ def _rings(area: object) -> list[Ring]:
     return [r for outer, holes in _polygons(area) for r in (outer, *holes)]
 
 
-def overlay_legend(sheet: Sheet, overlay: Overlay, y: float, names: dict[str, str]) -> float:
-    """What a supply overlay shows, under it."""
+def overlay_legend(
+    sheet: Sheet, overlay: Overlay, y: float, names: dict[str, str], *, out: Sequence[str] | None = None
+) -> float:
+    """What a supply overlay shows, under it; for a faction's own (`out`: its units out of supply
+    now), that it shows the supply as far as the faction knows, and which of its units are cut off."""
     from kitgen.products.packettext import say
 
     name = names.get(overlay.faction, overlay.faction)
-    text = say("supply_cut" if overlay.cut else "supply_legend", faction=name)
-    return sheet.para(sheet.left, y, sheet.right - sheet.left, text, size=sheet.st.fonts.body)
+    key = "supply_cut" if overlay.cut else "supply_legend" if out is None else "supply_believed"
+    y = sheet.para(sheet.left, y, sheet.right - sheet.left, say(key, faction=name), size=sheet.st.fonts.body)
+    if out is not None and not overlay.cut:
+        text = say("supply_out", units=", ".join(out)) if out else say("supply_none_out")
+        y = sheet.para(sheet.left, y - 4, sheet.right - sheet.left, text, size=sheet.st.fonts.body)
+    return y
 
 
 MapLayouts = tuple[MapPage, SectorPage, OverviewPage]

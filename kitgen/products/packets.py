@@ -13,7 +13,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kitgen.engine.intel import FactionView, faction_view
+from kitgen.engine.intel import FactionView, believed, faction_view, fought_in
 from kitgen.engine.state import CampaignState
 from kitgen.engine.turnlog import TurnLog
 from kitgen.products.forms import Column, Page, Sheet, placement_text, sheets_part
@@ -54,13 +54,17 @@ class TurnBasis:
     """The state after the last turn played."""
     before: CampaignState | None
     """The state a turn earlier, for what changed (None before turn 2)."""
+    setup_wrecked: tuple[str, ...] = ()
+    """The track wrecked at the set-up: every faction knows it (the set-up chart prints it)."""
     log: TurnLog | None = None
     """The turn's own log, when its orders are in already: the contacts they make."""
     source: LogSource | None = None
 
 
 def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
-    """The basis of turn `turn` (default: the one after the last log), from one replay."""
+    """The basis of turn `turn`, from one replay. By default the turn to be played: the last
+    log's, while it is still being written (as `kitgen next` left it, or with orders that make
+    contacts and no battle reported yet), else the one after it."""
     from kitgen import messages as msg
     from kitgen.engine.replay import played, turn_logs
     from kitgen.engine.setup import initial_state
@@ -72,15 +76,35 @@ def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     number = last + 1 if turn is None else turn
     if not 1 <= number <= last + 1:
         raise KitgenError.at(campaign.folder / "turns", 1, 1, msg.packet_no_such_turn(number, last))
-    after, before = initial_state(campaign), None
+    states = [initial_state(campaign)]
     for _, record in played(campaign, number - 1) if number > 1 else ():
-        before, after = after, record.state
+        states.append(record.state)
+    if turn is None and logs and _in_progress(campaign, states[last - 1], logs[-1][1]):
+        number, states = last, states[:last]
+    after = states[number - 1]
+    before = states[number - 2] if number > 1 else None
     log, source = None, None
     own = [p for n, p in logs if n == number]
     if own:
         log, source = read_log(own[0])
     _, start = play_phases(campaign, after, TurnLog(turn=number), through="supply")
-    return TurnBasis(campaign, number, start, after, before if number > 1 else None, log, source)
+    return TurnBasis(campaign, number, start, after, before, states[0].wrecked_track, log, source)
+
+
+def _in_progress(campaign: Campaign, before: CampaignState, path: Path) -> bool:
+    """The log is of the turn being played: no battle reported yet, and either as `kitgen next`
+    wrote it or with orders whose moves meet the enemy."""
+    from kitgen.engine.contacts_ahead import contacts_ahead
+    from kitgen.engine.template import next_log
+    from kitgen.engine.turn import read_log
+    from kitgen.inputs import read_file
+
+    log, source = read_log(path)
+    if log.battles:
+        return False
+    if read_file(path, what="a turn log") == next_log(campaign, before).text.encode("utf-8"):
+        return True
+    return bool(contacts_ahead(campaign, before, log, source))
 
 
 # --- the packets -----------------------------------------------------------------------------
@@ -104,19 +128,30 @@ class Packets:
         self.map_pdf = clean_map_pdf(self.art, self.s)
         self.names = {f.id: f.name for f in self.s.meta.factions}
         self._overlays: dict[tuple[str, bool], Overlay] = {}
+        self._views: dict[str, FactionView] = {}
         self._rolls: list[RollAhead] | None = None
         self._map_reader: Any = None
         self.scenes: dict[str, Scene] = {}
         """Each packet's scene by who gets it, with what its pages drew."""
         self._areas: dict[frozenset[str], object] = {}
 
-    def overlay(self, faction: str, view: FactionView | None = None) -> Overlay:
-        """A faction's supply as the engine judges it, or, with its view, as the faction can know
-        it: reckoning only with the enemies it sees."""
-        key = (faction, view is not None)
+    def view(self, faction: str) -> FactionView:
+        """What the faction can see at the start of the turn, with where it fought last turn."""
+        if faction not in self._views:
+            fought = fought_in(self.b.after, faction)
+            self._views[faction] = faction_view(self.c.board, self.b.start, faction, fought=fought)
+        return self._views[faction]
+
+    def believed(self, faction: str, state: CampaignState | None = None) -> CampaignState:
+        """The start of the turn (or `state`) as the faction can know it."""
+        return believed(state or self.b.start, self.view(faction), self.b.setup_wrecked)
+
+    def overlay(self, faction: str, *, believed: bool = False) -> Overlay:
+        """A faction's supply as the engine judges it, or as the faction can know it."""
+        key = (faction, believed)
         if key not in self._overlays:
-            known = None if view is None else frozenset(s.hex for s in view.sightings)
-            self._overlays[key] = overlay_of(self.c, self.b.start, faction, known=known)
+            state = self.believed(faction) if believed else self.b.start
+            self._overlays[key] = overlay_of(self.c, state, faction)
         return self._overlays[key]
 
     def suffix(self) -> str:
@@ -256,8 +291,13 @@ class Packets:
             pages += changes_pages(self, changes(b.before, b.after))
         return pages + battle_sheet_pages(self.c, contacts, b.turn)
 
-    def _overlay_note(self, sheet: Sheet, y: float, overlay: Overlay) -> float:
-        return overlay_legend(sheet, overlay, y, self.names)
+    def _overlay_note(self, sheet: Sheet, y: float, overlay: Overlay, own: bool = False) -> float:
+        out = None
+        if own:
+            out = [
+                f"{u.id} ({u.hex})" for u in self.b.start.units if u.faction == overlay.faction and u.in_supply is False
+            ]
+        return overlay_legend(sheet, overlay, y, self.names, out=out)
 
     def _umpire_week(self, sheet: Sheet) -> float:
         b = self.b
@@ -312,11 +352,10 @@ class Packets:
     def faction(self, faction: str) -> PacketFile:
         slots: list[MapSlot] = []
         maps = self.pages_for(slots)
-        start = self.b.start
-        view = faction_view(self.c.board, start, faction)
+        view = self.view(faction)
         reaches = self.reaches(faction, view)
         reach = frozenset(h for r in reaches for h in r.land)
-        scene = self.scenes[faction] = make_scene(self.c, start, view, reach=reach)
+        scene = self.scenes[faction] = make_scene(self.c, self.believed(faction), view, reach=reach)
         seen = set(view.occupied) | {s.hex for s in view.sightings}
         shown = self.sectors_shown(maps, seen)
         f = self.s.faction(faction)
@@ -328,7 +367,7 @@ class Packets:
         pages += commander_pages(self, faction, self.rolls())
         pages.append((f"{name}: lists and ledger", "lists", partial(self._faction_lists, faction=faction)))
         pages += self.map_pages(maps, scene, shown, name, note)
-        overlay = self.overlay(faction, view)
+        overlay = self.overlay(faction, believed=True)
         pages.append(
             (
                 "Your supply",
@@ -340,7 +379,7 @@ class Packets:
                     title=f"Supply: {name}",
                     note=note,
                     overlay=overlay,
-                    after=partial(self._overlay_note, overlay=overlay),
+                    after=partial(self._overlay_note, overlay=overlay, own=True),
                 ),
             )
         )
@@ -361,8 +400,7 @@ class Packets:
         see: a reach that stopped at a hidden enemy would give it away."""
         from kitgen.engine.reach import faction_reach
 
-        known = {s.hex for s in view.sightings}
-        return faction_reach(self.c, self.b.after, faction, enemy=known)
+        return faction_reach(self.c, self.believed(faction, self.b.after), faction)
 
     def faction_extra(self, faction: str, reaches: list[Reach]) -> list[Page]:
         """Reach, and the order form to fill on paper or on screen."""
@@ -495,7 +533,7 @@ class Packets:
 
         sheet = MapSheet(self.c.hex_map, self.s, map_style())
         sheet.art = self.art
-        overlay = self.overlay(faction, faction_view(self.c.board, self.b.start, faction))
+        overlay = self.overlay(faction, believed=True)
         maps = self.pages_for([])
         marked: list[Any] = [maps.area(overlay.hexes)] if overlay.hexes else []
         marked += [shapely.LineString([self.art.centres[a], self.art.centres[b]]) for a, b in map(sorted, overlay.rail)]

@@ -18,6 +18,7 @@ class MapPage(Model):
     list_row: Length
     legend: Length
     tint: float = Field(ge=0, le=1)
+    tint_lightness: float = Field(ge=0, le=1)
     edge: Length
     rail: Length
     cut: Length

@@ -91,16 +91,11 @@ def command_targets(campaign: Campaign, state: CampaignState, faction: str, turn
 
 
 def stands_text(campaign: Campaign, stands: dict[str, int]) -> str:
-    """'3 inf 1 art': each kind's count and the first letters of its name."""
-    names = {k.id: k.name for k in campaign.scenario.transport.stands}
-    return " ".join(f"{n} {_abbreviation(names.get(kind, kind))}" for kind, n in sorted(stands.items()) if n)
+    """'3 inf 1 art': each kind's count and its abbreviation (as every table of the kit writes it)."""
+    from kitgen.products.forms import stand_abbreviation
 
-
-def _abbreviation(name: str) -> str:
-    short = name.removesuffix(" stand")
-    if "-" in short:
-        return "".join(part[0] for part in short.split("-")).upper()
-    return short[:3] if short[:2].isupper() else short[:3].lower()
+    s = campaign.scenario
+    return " ".join(f"{n} {stand_abbreviation(s, kind)}" for kind, n in sorted(stands.items()) if n)
 
 
 def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> list[OrderRow]:

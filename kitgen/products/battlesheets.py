@@ -22,7 +22,18 @@ from kitgen.campaign import Campaign
 from kitgen.engine.contacts_ahead import BattleSide, Contact, ContactUnit
 from kitgen.model.base import Model
 from kitgen.model.scenario import Scenario
-from kitgen.products.forms import PAD, Cell, CellLike, Column, Page, Sheet, _abbreviation, _either, _short, sheets_part
+from kitgen.products.forms import (
+    PAD,
+    Cell,
+    CellLike,
+    Column,
+    Page,
+    Sheet,
+    _either,
+    _short,
+    sheets_part,
+    stand_abbreviation,
+)
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
 from kitgen.render.formstyle import FormStyle, form_style
 from kitgen.render.lengths import Length
@@ -253,8 +264,7 @@ def _side_name(s: Scenario, side: BattleSide) -> str:
 
 
 def _kind(s: Scenario, kind: str) -> str:
-    names = {k.id: k.name for k in s.transport.stands}
-    return _abbreviation(names[kind]) if kind in names else kind
+    return stand_abbreviation(s, kind)
 
 
 def _stands(s: Scenario, stands: dict[str, int]) -> str:

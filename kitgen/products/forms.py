@@ -906,6 +906,16 @@ def _reinforcement_chart(sheet: Sheet, y: float, faction: Faction) -> float:
     return min(cy, ty)
 
 
+def stand_abbreviation(s: Scenario, kind: str) -> str:
+    """A stand kind as tables shorten it: layouts/forms.yaml's abbreviation, else from its name
+    ('Infantry stand' -> 'inf', 'Machine-gun stand' -> 'MG')."""
+    given = form_style().abbreviations.get(kind)
+    if given:
+        return given
+    names = {k.id: k.name for k in s.transport.stands}
+    return _abbreviation(names.get(kind, kind))
+
+
 def _abbreviation(stand_name: str) -> str:
     """'Infantry stand' -> 'inf', 'Machine-gun stand' -> 'MG': for the strength chart's forces."""
     name = _short(stand_name)
@@ -953,7 +963,7 @@ def _strength_chart(sheet: Sheet, y: float) -> float:
         for k, u in enumerate(r.units):
             kinds = []
             for kind, n in u.stands.items():
-                short = _abbreviation(stands.get(kind, kind))
+                short = stand_abbreviation(s, kind)
                 used[short] = _short(stands.get(kind, kind))
                 kinds.append(f"{n} {short}")
             runs += [(u.name, SANS_BOLD), (f"({', '.join(kinds)})" + (";" if k < len(r.units) - 1 else ""), SANS)]

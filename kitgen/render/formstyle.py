@@ -79,6 +79,8 @@ class FormStyle(Model):
     widths: FormWidths
     charts: ChartLayout
     forms: FormLayout
+    abbreviations: dict[str, str] = {}
+    """Stand kind id -> how tables shorten it, where its name's first letters would not read."""
 
 
 @cache

@@ -40,6 +40,8 @@ def lay_map_under(packet: bytes, map_pdf: bytes | Any, slots: list[MapSlot]) -> 
     # an incremental update: the packet's bytes kept as they are, the form and the changed pages
     # appended, so that nothing else of the packet is parsed or written again
     writer = PdfWriter(PdfReader(io.BytesIO(packet)), incremental=True)
+    # the update's cross-reference is a stream, a PDF 1.5 feature: the catalog says so
+    writer.root_object[NameObject("/Version")] = NameObject("/1.5")
     content = art.raw_get("/Contents").get_object()
     form = content.clone(writer)
     form.update(

@@ -131,6 +131,7 @@ class Packets:
         self._views: dict[str, FactionView] = {}
         self._rolls: list[RollAhead] | None = None
         self._map_reader: Any = None
+        self._contents: list[tuple[str, int]] = []
         self.scenes: dict[str, Scene] = {}
         """Each packet's scene by who gets it, with what its pages drew."""
         self._areas: dict[frozenset[str], object] = {}
@@ -163,6 +164,7 @@ class Packets:
         return maps
 
     def build(self, pages: list[Page], label: str, file: str, title: str, slots: list[MapSlot]) -> PacketFile:
+        self._contents = _contents(pages)
         part = sheets_part(self.s, self.paper, pages, label=label, file=file, title=title, purpose=title)
         if self._map_reader is None:
             import io
@@ -302,14 +304,14 @@ class Packets:
     def _umpire_week(self, sheet: Sheet) -> float:
         b = self.b
         y = sheet.band(say("umpire_title", turn=b.turn), None, f"{self.s.meta.title}")
-        folder = self.c.folder.name
         y = sheet.heading(sheet.left, y, sheet.span, "The week")
-        y = sheet.para(
-            sheet.left, y, sheet.span, say("week", folder=folder, turn=b.turn, log=f"turn-{b.turn:02d}.yaml")
-        )
+        steps = say("week", folder=str(self.c.folder), turn=b.turn, log=f"turn-{b.turn:02d}.yaml").splitlines()
+        y = sheet.bullets(sheet.left, y, sheet.span, [(f"{k}.", text) for k, text in enumerate(steps, start=1)])
         y -= sheet.st.gap
         y = self._vp_ledger(sheet, y, None)
-        return y
+        y = sheet.heading(sheet.left, y, sheet.span, "In this packet")
+        rows = [[title, str(number)] for title, number in self._contents]
+        return sheet.table(sheet.left, y, sheet.span, [Column(8), Column(1, "right")], [["Part", "Page"]], rows)
 
     def _vp_ledger(self, sheet: Sheet, y: float, faction: str | None) -> float:
         """The VP ledger: totals and towns held with their worth; a faction sees only its own."""
@@ -560,6 +562,18 @@ class Packets:
                 if acetates:
                     files.append(self.acetate(f.id))
         return files
+
+
+def _contents(pages: list[Page]) -> list[tuple[str, int]]:
+    """Each part's first page: a run of pages of one part ('Sector B2', 'Reach (1 of 2)') counts once."""
+    found: list[tuple[str, int]] = []
+    for number, (title, _, _) in enumerate(pages, start=1):
+        part = title.split(" (")[0]
+        if part.startswith("Map sector "):
+            part = "Map sectors"
+        if not found or found[-1][0] != part:
+            found.append((part, number))
+    return found
 
 
 def _stands_text(stands: dict[str, int]) -> str:

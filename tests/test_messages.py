@@ -735,7 +735,7 @@ def _layout(text: str) -> Trigger:
 
 
 def _packet_turn(tmp: Path) -> set[str]:
-    from kitgen.products.packets import turn_basis
+    from kitgen.engine.basis import turn_basis
 
     folder = campaign(tmp)
     return produced(lambda: turn_basis(load_campaign(folder), 5))

@@ -14,9 +14,10 @@ import pytest
 from pypdf import PdfReader
 
 from kitgen.campaign import Campaign, load_campaign
+from kitgen.engine.basis import turn_basis
 from kitgen.engine.state import CampaignState
-from kitgen.products.packetmaps import make_scene
-from kitgen.products.packets import PacketFile, Packets, turn_basis
+from kitgen.products.packets import PacketFile, Packets
+from kitgen.products.packetscene import make_scene
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

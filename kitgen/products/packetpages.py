@@ -4,18 +4,42 @@ and makes its rows from them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kitgen.products.forms import Cell, Column, Page, Sheet
 from kitgen.products.packettext import say
 
 if TYPE_CHECKING:
     from kitgen.engine.ahead import RollAhead
+    from kitgen.engine.basis import TurnBasis
     from kitgen.engine.changes import Change
     from kitgen.engine.contacts_ahead import Contact
     from kitgen.engine.reach import Reach
-    from kitgen.products.packets import Packets
+    from kitgen.model.scenario import Scenario
+
+
+class Packets(Protocol):
+    """What these pages ask of the packets they go in."""
+
+    b: TurnBasis
+    s: Scenario
+    names: dict[str, str]
+
+    def table_pages(
+        self,
+        title: str,
+        key: str,
+        faction: str | None,
+        heading: tuple[str, str],
+        columns: list[Column],
+        header: list[str],
+        rows: list[list[Any]],
+        *,
+        before: Callable[[Sheet, float], float] | None = None,
+        reserve: float = 0.0,
+        wrap: bool = False,
+    ) -> list[Page]: ...
 
 
 def roll_rows(rolls: Sequence[RollAhead], names: dict[str, str]) -> list[list[Any]]:

@@ -13,11 +13,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kitgen.engine.basis import TurnBasis, turn_basis
 from kitgen.engine.intel import FactionView, believed, faction_view, fought_in
 from kitgen.engine.state import CampaignState
 from kitgen.engine.turnlog import TurnLog
 from kitgen.products.forms import Column, Page, Sheet, placement_text, sheets_part
-from kitgen.products.packetmaps import MapPages, Overlay, Scene, Sector, make_scene, overlay_legend, overlay_of, sectors
+from kitgen.products.packetmaps import MapPages, overlay_legend
+from kitgen.products.packetscene import Overlay, Scene, Sector, make_scene, overlay_of, sectors
 from kitgen.products.packettext import say
 from kitgen.render.mapembed import MapSlot, lay_map_under
 from kitgen.render.pages import PAPER
@@ -25,7 +27,6 @@ from kitgen.render.pages import PAPER
 if TYPE_CHECKING:
     from kitgen.campaign import Campaign
     from kitgen.engine.ahead import RollAhead
-    from kitgen.engine.context import LogSource
     from kitgen.engine.reach import Reach
     from kitgen.render.mapart import MapArt
 
@@ -40,71 +41,6 @@ class PacketFile:
     pages: int
     kind: str = "packet"
     """'packet', or 'acetate': a faction's supply overlay to print on transparency."""
-
-
-@dataclass(frozen=True)
-class TurnBasis:
-    """What a turn's packets are made from: the state its players write orders against."""
-
-    campaign: Campaign
-    turn: int
-    start: CampaignState
-    """The state at the start of the turn: last turn's returning stands back, supply judged (B.2)."""
-    after: CampaignState
-    """The state after the last turn played."""
-    before: CampaignState | None
-    """The state a turn earlier, for what changed (None before turn 2)."""
-    setup_wrecked: tuple[str, ...] = ()
-    """The track wrecked at the set-up: every faction knows it (the set-up chart prints it)."""
-    log: TurnLog | None = None
-    """The turn's own log, when its orders are in already: the contacts they make."""
-    source: LogSource | None = None
-
-
-def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
-    """The basis of turn `turn`, from one replay. By default the turn to be played: the last
-    log's, while it is still being written (as `kitgen next` left it, or with orders that make
-    contacts and no battle reported yet), else the one after it."""
-    from kitgen import messages as msg
-    from kitgen.engine.replay import played, turn_logs
-    from kitgen.engine.setup import initial_state
-    from kitgen.engine.turn import play_phases, read_log
-    from kitgen.errors import KitgenError
-
-    logs = turn_logs(campaign)
-    last = logs[-1][0] if logs else 0
-    number = last + 1 if turn is None else turn
-    if not 1 <= number <= last + 1:
-        raise KitgenError.at(campaign.folder / "turns", 1, 1, msg.packet_no_such_turn(number, last))
-    states = [initial_state(campaign)]
-    for _, record in played(campaign, number - 1) if number > 1 else ():
-        states.append(record.state)
-    if turn is None and logs and _in_progress(campaign, states[last - 1], logs[-1][1]):
-        number, states = last, states[:last]
-    after = states[number - 1]
-    before = states[number - 2] if number > 1 else None
-    log, source = None, None
-    own = [p for n, p in logs if n == number]
-    if own:
-        log, source = read_log(own[0])
-    _, start = play_phases(campaign, after, TurnLog(turn=number), through="supply")
-    return TurnBasis(campaign, number, start, after, before, states[0].wrecked_track, log, source)
-
-
-def _in_progress(campaign: Campaign, before: CampaignState, path: Path) -> bool:
-    """The log is of the turn being played: no battle reported yet, and either as `kitgen next`
-    wrote it or with orders whose moves meet the enemy."""
-    from kitgen.engine.contacts_ahead import contacts_ahead
-    from kitgen.engine.template import next_log
-    from kitgen.engine.turn import read_log
-    from kitgen.inputs import read_file
-
-    log, source = read_log(path)
-    if log.battles:
-        return False
-    if read_file(path, what="a turn log") == next_log(campaign, before).text.encode("utf-8"):
-        return True
-    return bool(contacts_ahead(campaign, before, log, source))
 
 
 # --- the packets -----------------------------------------------------------------------------

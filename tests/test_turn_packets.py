@@ -16,7 +16,9 @@ from pypdf import PdfReader
 from kitgen.campaign import Campaign, load_campaign
 from kitgen.engine.basis import turn_basis
 from kitgen.engine.state import CampaignState
-from kitgen.products.packets import PacketFile, Packets
+from kitgen.products.factionpacket import reaches
+from kitgen.products.packetbuilder import PacketFile, Packets
+from kitgen.products.packets import packets_of
 from kitgen.products.packetscene import make_scene
 from tests.conftest import run_cli
 
@@ -46,7 +48,7 @@ def _text(pdf: bytes, tmp: Path, name: str) -> str:
 def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Built:
     campaign = load_campaign(ROOT / "data" / request.param)
     packets = Packets(turn_basis(campaign), "a4")
-    files = {f.who: f for f in packets.all()}
+    files = {f.who: f for f in packets_of(packets)}
     tmp = tmp_path_factory.mktemp("packets")
     text = {who: _text(f.pdf, tmp, f.name) for who, f in files.items()}
     return Built(campaign, packets, files, text)
@@ -157,7 +159,7 @@ def test_supply_overlay_is_the_engine_judgement(built: Built) -> None:
 
 
 def test_packets_are_byte_identical_when_rebuilt(built: Built) -> None:
-    again = {f.who: f.pdf for f in Packets(turn_basis(built.campaign), "a4").all()}
+    again = {f.who: f.pdf for f in packets_of(Packets(turn_basis(built.campaign), "a4"))}
     assert again == {who: f.pdf for who, f in built.files.items()}
 
 
@@ -189,7 +191,7 @@ def test_a_faction_packet_order_form_fills_and_imports(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "data" / "tsaritsyn-sample", folder)
     campaign = load_campaign(folder)
     basis = turn_basis(campaign)
-    packet = next(f for f in Packets(basis, "a4").all() if f.who == "whites")
+    packet = next(f for f in packets_of(Packets(basis, "a4")) if f.who == "whites")
     unit = next(u for u in basis.start.units if u.faction == "whites" and u.aboard is None)
     step = next(
         n
@@ -270,7 +272,7 @@ def test_fog_nothing_hidden_changes_a_faction_packet(built: Built) -> None:
         other = Packets(replace(b, start=hide(b.start), after=hide(b.after)), "a4")
         mine = built.packets
         assert other.overlay(faction, believed=True) == mine.overlay(faction, believed=True), faction
-        assert other.reaches(faction, other.view(faction)) == mine.reaches(faction, mine.view(faction)), faction
+        assert reaches(other, faction, other.view(faction)) == reaches(mine, faction, mine.view(faction)), faction
         assert (
             make_scene(built.campaign, other.believed(faction), other.view(faction)).pieces
             == make_scene(built.campaign, mine.believed(faction), mine.view(faction)).pieces

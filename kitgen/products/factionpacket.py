@@ -1,0 +1,164 @@
+"""A faction's packet, and its supply overlay for acetate: only what the faction can know."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from kitgen.engine.intel import FactionView
+from kitgen.products.forms import Column, Page, Sheet, placement_text
+from kitgen.products.packetbuilder import PacketFile, Packets, stands_text
+from kitgen.products.packetscene import make_scene
+from kitgen.products.packettext import say
+from kitgen.render.mapembed import MapSlot
+
+if TYPE_CHECKING:
+    from kitgen.engine.reach import Reach
+
+
+def faction_packet(p: Packets, faction: str) -> PacketFile:
+    """A faction's packet: only what it can know (`kitgen.engine.intel`)."""
+    slots: list[MapSlot] = []
+    maps = p.pages_for(slots)
+    view = p.view(faction)
+    reached = reaches(p, faction, view)
+    reach = frozenset(h for r in reached for h in r.land)
+    scene = p.scenes[faction] = make_scene(p.c, p.believed(faction), view, reach=reach)
+    seen = set(view.occupied) | {s.hex for s in view.sightings}
+    shown = p.sectors_shown(maps, seen)
+    f = p.s.faction(faction)
+    name = f.name if f else faction
+    note = f"turn {p.b.turn}"
+    from kitgen.products.packetpages import commander_pages
+
+    pages = _forces(p, faction)
+    pages += commander_pages(p, faction, p.rolls())
+    pages.append((f"{name}: lists and ledger", "lists", partial(_faction_lists, p, faction=faction)))
+    pages += p.map_pages(maps, scene, shown, name, note)
+    overlay = p.overlay(faction, believed=True)
+    pages.append(
+        (
+            "Your supply",
+            "supply",
+            partial(
+                maps.overview_page,
+                scene=scene,
+                shown=(),
+                title=f"Supply: {name}",
+                note=note,
+                overlay=overlay,
+                after=partial(p.overlay_note, overlay=overlay, own=True),
+            ),
+        )
+    )
+    pages += _faction_extra(p, faction, reached)
+    file = f"{faction}-{p.suffix()}.pdf"
+    return p.build(pages, faction, file, f"{name}' packet, turn {p.b.turn}", slots)
+
+
+def reaches(p: Packets, faction: str, view: FactionView) -> list[Reach]:
+    """Where each of the faction's units can get to, reckoning only with the enemies it can
+    see: a reach that stopped at a hidden enemy would give it away."""
+    from kitgen.engine.reach import faction_reach
+
+    return faction_reach(p.c, p.believed(faction, p.b.after), faction)
+
+
+def _faction_extra(p: Packets, faction: str, reaches: list[Reach]) -> list[Page]:
+    """Reach, and the order form to fill on paper or on screen."""
+    from kitgen.products.orderform import order_form_pages
+    from kitgen.products.packetpages import reach_pages
+
+    pages = reach_pages(p, faction, reaches, say("reach"))
+    return pages + order_form_pages(p.c, p.b.start, faction, p.b.turn)
+
+
+def _forces(p: Packets, faction: str) -> list[Page]:
+    """The faction's units, the first page under the packet's words on what it shows."""
+    own = [u for u in p.b.start.units if u.faction == faction]
+    out = sum(1 for u in own if u.in_supply is False)
+    rows = [
+        [
+            u.id,
+            u.hex if u.aboard is None else f"aboard {u.aboard}",
+            u.type.replace("_", " "),
+            stands_text(u.stands),
+            "in" if u.in_supply else "OUT",
+            u.commander or "",
+        ]
+        for u in own
+    ]
+    cols = [Column(2.4), Column(0.9), Column(1.2), Column(2.2), Column(0.6, "centre"), Column(1.4)]
+    name = p.names.get(faction, faction)
+
+    def intro(sheet: Sheet, y: float) -> float:
+        y = sheet.para(sheet.left, y, sheet.span, say("faction_intro"))
+        return sheet.para(sheet.left, y - 3, sheet.span, f"{len(own)} units, {out} out of supply.") - sheet.st.gap
+
+    return p.table_pages(
+        say("faction_title", faction=name, turn=p.b.turn),
+        "forces",
+        faction,
+        ("Your forces", "B.2"),
+        cols,
+        ["Unit", "Hex", "Type", "Stands", "Supply", "Commander"],
+        rows,
+        before=intro,
+        reserve=60,
+    )
+
+
+def _faction_lists(p: Packets, sheet: Sheet, faction: str) -> float:
+    f = p.s.faction(faction)
+    y = sheet.band(f"{p.names.get(faction, faction)}: lists and ledger", f, f"turn {p.b.turn}")
+    y = y
+    y = _reinforcements(p, sheet, y, faction)
+    return p.vp_ledger(sheet, y, faction)
+
+
+def _reinforcements(p: Packets, sheet: Sheet, y: float, faction: str) -> float:
+    s = p.s
+    waiting = p.b.start.slips.get(faction, ())
+    f = s.faction(faction)
+    placement = s.victory.placement.get(faction)
+    if f is None:
+        return y
+    y = sheet.heading(sheet.left, y, sheet.span, "Reinforcements waiting", "II.E")
+    where = f"They arrive {placement_text(s, f, placement)}" if placement else ""
+    slips = {sl.id: sl for pile in s.cards.piles.values() for sl in pile}
+    if not waiting:
+        return sheet.para(sheet.left, y, sheet.span, f"None waiting to be placed. {where}") - sheet.st.gap
+    rows = [[sid, slips[sid].text if sid in slips else ""] for sid in waiting]
+    y = sheet.table(sheet.left, y, sheet.span, [Column(1.5), Column(6)], [["Slip", "What it brings"]], rows, wrap=True)
+    return sheet.para(sheet.left, y - 4, sheet.span, where) - sheet.st.gap
+
+
+def acetate(p: Packets, faction: str) -> PacketFile:
+    """The faction's supply overlay alone, at the poster's true scale on the map tiles' grid,
+    with their crop marks and registration crosses: printed on transparency, it lies on the
+    printed map. Only the tiles it marks are printed."""
+    import shapely
+
+    from kitgen.products.mapsheets import MapSheet
+    from kitgen.render.style import map_style
+
+    sheet = MapSheet(p.c.hex_map, p.s, map_style())
+    sheet.art = p.art
+    overlay = p.overlay(faction, believed=True)
+    maps = p.pages_for([])
+    marked: list[Any] = [maps.area(overlay.hexes)] if overlay.hexes else []
+    marked += [shapely.LineString([p.art.centres[a], p.art.centres[b]]) for a, b in map(sorted, overlay.rail)]
+    marked += [shapely.Point(p.art.centres[h]) for h in overlay.wrecked | overlay.held]
+    everything = shapely.union_all(marked) if marked else shapely.GeometryCollection()
+
+    def touches(window: tuple[float, float, float, float]) -> bool:
+        return bool(shapely.intersects(everything, shapely.box(*window)))
+
+    name = p.names.get(faction, faction)
+    pdf, tiles = sheet.overlay_tiles(
+        p.paper,
+        lambda c: maps.supply(c, overlay, 1.0, hatch=True),
+        f"{name} supply, turn {p.b.turn}",
+        touches,
+    )
+    return PacketFile(f"{faction}-acetate-{p.suffix()}.pdf", faction, pdf, len(tiles), kind="acetate")

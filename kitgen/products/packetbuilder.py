@@ -1,0 +1,300 @@
+"""What every packet of a turn shares: one drawing of the clean map, the layouts, what each
+faction can see and believes, the supply overlays and the rolls ahead, and the pages they have
+in common (the map pages, the VP ledger, tables over as many pages as they need)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from kitgen.engine.basis import TurnBasis
+from kitgen.engine.intel import FactionView, believed, faction_view, fought_in
+from kitgen.engine.state import CampaignState
+from kitgen.products.forms import Column, Page, Sheet, sheets_part
+from kitgen.products.packetmaps import MapPages, overlay_legend
+from kitgen.products.packetscene import Overlay, Scene, Sector, overlay_of, sectors
+from kitgen.products.packettext import say
+from kitgen.render.mapembed import MapSlot, lay_map_under
+from kitgen.render.pages import PAPER
+
+if TYPE_CHECKING:
+    from kitgen.engine.ahead import RollAhead
+    from kitgen.render.mapart import MapArt
+
+
+@dataclass(frozen=True)
+class PacketFile:
+    name: str
+    """File name: `umpire-turn-07-a4.pdf`, `reds-turn-07-a4.pdf`."""
+    who: str
+    """'umpire' or the faction's id."""
+    pdf: bytes
+    pages: int
+    kind: str = "packet"
+    """'packet', or 'acetate': a faction's supply overlay to print on transparency."""
+
+
+# --- the packets -----------------------------------------------------------------------------
+
+
+class Packets:
+    """Builds the week's packets over one drawing of the clean map."""
+
+    def __init__(self, basis: TurnBasis, paper: str) -> None:
+        from kitgen.render.mapart import MapArt
+        from kitgen.render.packetstyle import packet_style
+        from kitgen.render.style import map_style
+
+        self.b, self.paper = basis, paper
+        self.c = basis.campaign
+        self.s = self.c.scenario
+        self.art: MapArt = MapArt(self.c.hex_map, self.s, map_style())
+        self.layouts = packet_style()
+        from kitgen.render.mapcache import clean_map_pdf
+
+        self.map_pdf = clean_map_pdf(self.art, self.s)
+        self.names = {f.id: f.name for f in self.s.meta.factions}
+        self._overlays: dict[tuple[str, bool], Overlay] = {}
+        self._views: dict[str, FactionView] = {}
+        self._rolls: list[RollAhead] | None = None
+        self._map_reader: Any = None
+        self.contents: list[tuple[str, int]] = []
+        self.scenes: dict[str, Scene] = {}
+        """Each packet's scene by who gets it, with what its pages drew."""
+        self._areas: dict[frozenset[str], object] = {}
+
+    def view(self, faction: str) -> FactionView:
+        """What the faction can see at the start of the turn, with where it fought last turn."""
+        if faction not in self._views:
+            fought = fought_in(self.b.after, faction)
+            self._views[faction] = faction_view(self.c.board, self.b.start, faction, fought=fought)
+        return self._views[faction]
+
+    def believed(self, faction: str, state: CampaignState | None = None) -> CampaignState:
+        """The start of the turn (or `state`) as the faction can know it."""
+        return believed(state or self.b.start, self.view(faction), self.b.setup_wrecked)
+
+    def overlay(self, faction: str, *, believed: bool = False) -> Overlay:
+        """A faction's supply as the engine judges it, or as the faction can know it."""
+        key = (faction, believed)
+        if key not in self._overlays:
+            state = self.believed(faction) if believed else self.b.start
+            self._overlays[key] = overlay_of(self.c, state, faction)
+        return self._overlays[key]
+
+    def suffix(self) -> str:
+        return f"turn-{self.b.turn:02d}-{self.paper}"
+
+    def pages_for(self, slots: list[MapSlot]) -> MapPages:
+        maps = MapPages(self.c, self.art, self.layouts.sector, self.layouts.overview, slots)
+        maps._areas = self._areas  # the supply areas, shared by the umpire's packet and each faction's
+        return maps
+
+    def build(self, pages: list[Page], label: str, file: str, title: str, slots: list[MapSlot]) -> PacketFile:
+        self.contents = _contents(pages)
+        part = sheets_part(self.s, self.paper, pages, label=label, file=file, title=title, purpose=title)
+        if self._map_reader is None:
+            import io
+
+            from pypdf import PdfReader
+
+            self._map_reader = PdfReader(io.BytesIO(self.map_pdf))
+        pdf = lay_map_under(part.pdf, self._map_reader, slots)
+        return PacketFile(file, label, pdf, part.pages)
+
+    def sectors_shown(self, maps: MapPages, hexes: set[str]) -> list[Sector]:
+        size = maps.sector_size(PAPER[self.paper])
+        overlap = self.layouts.sector.overlap * self.art.hex_pt * 0.866
+        return [s for s in sectors(self.art, size, overlap) if maps.within(s.window) & hexes]
+
+    def map_pages(self, maps: MapPages, scene: Scene, shown: list[Sector], who: str, note: str) -> list[Page]:
+        pages: list[Page] = [
+            (
+                f"{who}: the whole map",
+                "overview",
+                partial(
+                    maps.overview_page,
+                    scene=scene,
+                    shown=shown,
+                    title=f"{who}: the whole map",
+                    note=note,
+                    after=partial(self._sector_index, shown=shown, viewer=scene.viewer),
+                ),
+            )
+        ]
+        for sector in shown:
+            pages.append(
+                (
+                    f"Map sector {sector.key}",
+                    f"sector-{sector.key}",
+                    partial(maps.sector_page, scene=scene, sector=sector, title=f"Sector {sector.key}", note=note),
+                )
+            )
+        if scene.stacks:
+            pages.append(("Stack list", "stacks", partial(self._stack_page, scene=scene)))
+        return pages
+
+    def _sector_index(self, sheet: Sheet, y: float, shown: list[Sector], viewer: str | None) -> float:
+        keys = ", ".join(s.key for s in shown)
+        size = f"{self.layouts.sector.hex_across * 25.4 / 72:.0f} mm"
+        y = sheet.para(sheet.left, y, sheet.span, say("sector_index", keys=keys, size=size))
+        y -= sheet.st.gap
+        start = self.b.start
+        rows = []
+        for f in self.s.meta.factions:
+            if viewer is not None and f.id != viewer:
+                continue
+            units = [u for u in start.units if u.faction == f.id]
+            if not units:
+                continue
+            stands = sum(sum(u.stands.values()) for u in units)
+            out = sum(1 for u in units if u.in_supply is False)
+            aboard = sum(1 for u in units if u.aboard is not None)
+            trains = sum(1 for t in start.trains if t["faction"] == f.id)
+            ships = sum(1 for sh in start.ships if sh["faction"] == f.id)
+            rows.append(
+                [_chip(f.id, self.names), str(len(units)), str(stands), str(out), str(aboard), str(trains), str(ships)]
+            )
+        cols = [Column(1.6), *[Column(0.8, "right") for _ in range(6)]]
+        header = ["Faction", "Units", "Stands", "Out of supply", "Aboard ship", "Trains", "Ships"]
+        return sheet.table(sheet.left, y, sheet.span, cols, [header], rows)
+
+    def _stack_page(self, sheet: Sheet, scene: Scene) -> float:
+        faction = self.s.faction(scene.viewer) if scene.viewer else None
+        y = sheet.band("Stack list", faction, f"turn {self.b.turn}")
+        rows = []
+        for e in scene.stacks:
+            for k, (f, text) in enumerate(e.lines):
+                rows.append([e.key if k == 0 else "", e.hex if k == 0 else "", _chip(f, self.names), text])
+        cols = [Column(0.6), Column(0.6), Column(1.3), Column(6)]
+        return sheet.table(sheet.left, y, sheet.span, cols, [["Stack", "Hex", "Faction", "Units"]], rows, tint=False)
+
+    # the umpire's
+
+    def overlay_note(self, sheet: Sheet, y: float, overlay: Overlay, own: bool = False) -> float:
+        out = None
+        if own:
+            out = [
+                f"{u.id} ({u.hex})" for u in self.b.start.units if u.faction == overlay.faction and u.in_supply is False
+            ]
+        return overlay_legend(sheet, overlay, y, self.names, out=out)
+
+    def vp_ledger(self, sheet: Sheet, y: float, faction: str | None) -> float:
+        """The VP ledger: totals and towns held with their worth; a faction sees only its own."""
+        s, b = self.s, self.b
+        state = b.start
+        every = s.victory.award_every_turns
+        awards = [t for t in range(every, every * 12 + 1, every)]
+        upcoming = [t for t in awards if t >= b.turn][:4]
+        y = sheet.heading(sheet.left, y, sheet.span, "VP ledger", "E.2")
+        scoring = [f for f in s.meta.factions if f.scores_vp and (faction is None or f.id == faction)]
+        rows = []
+        for f in scoring:
+            held = sorted(
+                (t for t in s.towns if state.owners.get(t.name) == f.id and t.vp.get(f.id)),
+                key=lambda t: (-(t.vp.get(f.id) or 0), t.name),
+            )
+            worth = sum(t.vp.get(f.id) or 0 for t in held)
+            towns = ", ".join(f"{t.shown_name} {t.vp.get(f.id)}" for t in held) or "none"
+            rows.append([_chip(f.id, self.names), str(state.vp.get(f.id, 0)), str(worth), towns])
+        cols = [Column(1.2), Column(0.7, "right"), Column(0.9, "right"), Column(6)]
+        y = sheet.table(
+            sheet.left,
+            y,
+            sheet.span,
+            cols,
+            [["Faction", "VP now", "Towns worth", "Towns held that score"]],
+            rows,
+            wrap=True,
+        )
+        y -= 4
+        text = say("award", every=every, turns=", ".join(f"turn {t}" for t in upcoming))
+        if b.turn in awards:
+            text += " This is an award turn: VP are scored at its end."
+        if faction is not None:
+            text += " Other factions' totals are the umpire's to know."
+        return sheet.para(sheet.left, y, sheet.span, text) - sheet.st.gap
+
+    # a faction's
+
+    def rolls(self) -> list[RollAhead]:
+        """Every roll of the turn, those needed whatever the orders and the command rolls if ordered."""
+        from kitgen.engine.ahead import rolls_ahead
+
+        if self._rolls is None:
+            self._rolls = rolls_ahead(self.c, self.b.after, self.b.turn)
+        return self._rolls
+
+    def table_pages(
+        self,
+        title: str,
+        key: str,
+        faction: str | None,
+        heading: tuple[str, str],
+        columns: list[Column],
+        header: list[str],
+        rows: list[list[Any]],
+        *,
+        before: Callable[[Sheet, float], float] | None = None,
+        reserve: float = 0.0,
+        wrap: bool = False,
+    ) -> list[Page]:
+        """A table over as many pages as its rows need, each page with the band and heading;
+        `before` draws above the first page's table, taking `reserve` points."""
+        from kitgen.render.formstyle import form_style
+        from kitgen.render.pages import MM
+
+        st = form_style()
+        height = PAPER[self.paper][1] - 2 * st.margin_mm * MM - st.footer_mm * MM - st.band_mm * MM - st.gap
+        height -= st.fonts.heading * 1.75 + 3.5 + st.charts.header_row + 6
+        if wrap:
+            probe = Sheet(None, st, self.s, PAPER[self.paper], "")  # type: ignore[arg-type]
+            heights = probe.row_heights(probe.span, columns, rows)
+        else:
+            heights = [st.charts.row] * len(rows)
+        chunks: list[list[list[Any]]] = [[]]
+        room = height - reserve
+        for row, h in zip(rows, heights, strict=True):
+            if chunks[-1] and h > room:
+                chunks.append([])
+                room = height
+            chunks[-1].append(row)
+            room -= h
+        f = self.s.faction(faction) if faction else None
+        pages: list[Page] = []
+        for k, chunk in enumerate(chunks):
+            more = f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+
+            def draw(sheet: Sheet, chunk: list[list[Any]] = chunk, k: int = k, more: str = more) -> float:
+                y = sheet.band(title + more, f, "")
+                if k == 0 and before is not None:
+                    y = before(sheet, y)
+                y = sheet.heading(sheet.left, y, sheet.span, heading[0], heading[1])
+                return sheet.table(sheet.left, y, sheet.span, columns, [header], chunk, wrap=wrap)
+
+            pages.append((title + more, f"{key}-{k + 1}", draw))
+        return pages
+
+
+def _contents(pages: list[Page]) -> list[tuple[str, int]]:
+    """Each part's first page: a run of pages of one part ('Sector B2', 'Reach (1 of 2)') counts once."""
+    found: list[tuple[str, int]] = []
+    for number, (title, _, _) in enumerate(pages, start=1):
+        part = title.split(" (")[0]
+        if part.startswith("Map sector "):
+            part = "Map sectors"
+        if not found or found[-1][0] != part:
+            found.append((part, number))
+    return found
+
+
+def stands_text(stands: dict[str, int]) -> str:
+    return ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in stands.items() if n)
+
+
+def _chip(faction: str, names: dict[str, str]) -> Any:
+    from kitgen.products.forms import Cell
+
+    return Cell(names.get(faction, faction), mark=faction)

@@ -7,6 +7,7 @@ import re
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator
+from pydantic_core import PydanticCustomError
 
 from kitgen import messages as msg
 from kitgen.model.base import invalid
@@ -33,7 +34,7 @@ EXTENDS = "extends"
 
 def resolve_extends(located: Located, section: str) -> None:
     """In `located.data[section]`, a mapping of named layouts, each one that names another in
-    `extends:` takes that one's keys (deeply, its own winning); the positions of inherited values
+    `extends:` takes that one's keys (deeply, its own winning, `+= 2mm` adjusting); the positions of inherited values
     are the parent's, so a bad inherited value is reported where it is written. A name that is
     missing, or a loop, is a problem at the `extends:`."""
     layouts = located.data.get(section) if isinstance(located.data, dict) else None
@@ -53,8 +54,9 @@ def resolve_extends(located: Located, section: str) -> None:
         if parent not in layouts or not isinstance(layouts[parent], dict):
             located.problems.append(located.problem(where, msg.layout_extends_unknown(repr(parent), sorted(layouts))))
             merged = {k: v for k, v in own.items() if k != EXTENDS}
-        elif parent in seen:
-            located.problems.append(located.problem(where, msg.layout_extends_loop(" -> ".join((*seen, parent)))))
+        elif parent in (*seen, name):
+            chain = " -> ".join((*seen, name, parent))
+            located.problems.append(located.problem(where, msg.layout_extends_loop(chain)))
             merged = {k: v for k, v in own.items() if k != EXTENDS}
         else:
             base = resolve(parent, (*seen, name))
@@ -64,17 +66,33 @@ def resolve_extends(located: Located, section: str) -> None:
         return merged
 
     for name in list(layouts):
-        layouts[name] = resolve(name, (name,))
+        layouts[name] = resolve(name, ())
+
+
+_RELATIVE = re.compile(r"\s*([+-])=\s*(.+)")
 
 
 def _deep_merge(base: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """`own` over `base`; a value written `+= 2mm` or `-= 0.5pt` adjusts the inherited length."""
     merged = dict(base)
     for key, value in own.items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):
             merged[key] = _deep_merge(merged[key], value)
+        elif isinstance(value, str) and (m := _RELATIVE.fullmatch(value)) and key in merged:
+            merged[key] = _adjusted(merged[key], m.group(1), m.group(2), value)
         else:
             merged[key] = value
     return merged
+
+
+def _adjusted(inherited: Any, sign: str, by: str, written: str) -> Any:
+    """The inherited length moved by `by`, in points; left as written (for the model to report)
+    when either is no length."""
+    try:
+        start, step = points(inherited), points(by)
+    except PydanticCustomError:
+        return written
+    return start + step if sign == "+" else start - step
 
 
 def _inherit_positions(located: Located, parent: Loc, child: Loc, base: Any, own: Any) -> None:

@@ -309,3 +309,33 @@ def test_fog_the_tsaritsyn_reds_see_the_hexes_they_fought_in() -> None:
     view = packets.view("reds")
     held = {u.hex for u in packets.b.start.units if u.faction == "whites" and u.hex in fought}
     assert held and all(any(s.hex == h and s.grade == "full" for s in view.sightings) for h in held)
+
+
+def test_umpire_master_map_marks_trains_ships_and_depots(built: Built) -> None:
+    """The master map marks every train, ship and depot where it stands, and the wrecked track."""
+    scene = built.packets.scenes["umpire"]
+    state = built.state
+    assert sorted(t[0] for t in scene.trains) == sorted(t["hex"] for t in state.trains)
+    assert sorted(s[3] for s in scene.ships) == sorted(s["id"] for s in state.ships)
+    assert sorted(d[0] for d in scene.depots) == sorted(d["hex"] for d in state.depots)
+    assert sorted(scene.wrecked) == sorted(state.wrecked_track)
+
+
+def test_acetate_lies_on_the_map_tiles(built: Built) -> None:
+    """The supply overlay for transparency: on the map tiles' own pages, one per tile it marks,
+    each named for the tile it lies on."""
+    from kitgen.products.factionpacket import acetate
+    from kitgen.products.mapsheets import MapSheet
+    from kitgen.render.style import map_style
+
+    tiling = MapSheet(built.campaign.hex_map, built.campaign.scenario, map_style()).tiling("a4")
+    faction = sorted({u.faction for u in built.state.units})[0]
+    made = acetate(built.packets, faction)
+    reader = PdfReader(_bytes_io(made.pdf))
+    assert made.name == f"{faction}-acetate-turn-{built.packets.b.turn:02d}-a4.pdf" and made.kind == "acetate"
+    assert 1 <= len(reader.pages) == made.pages <= tiling.columns * tiling.rows
+    for page in reader.pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(
+            (tiling.page_w, tiling.page_h)
+        )
+    assert all(item.title.startswith("Tile ") for item in reader.outline)  # type: ignore[union-attr]

@@ -145,8 +145,8 @@ def acetate(p: Packets, faction: str) -> PacketFile:
     sheet = MapSheet(p.c.hex_map, p.s, map_style())
     sheet.art = p.art
     overlay = p.overlay(faction, believed=True)
-    maps = p.pages_for([])
-    marked: list[Any] = [maps.area(overlay.hexes)] if overlay.hexes else []
+    draw = p.scene_art
+    marked: list[Any] = [draw.area(overlay.hexes)] if overlay.hexes else []
     marked += [shapely.LineString([p.art.centres[a], p.art.centres[b]]) for a, b in map(sorted, overlay.rail)]
     marked += [shapely.Point(p.art.centres[h]) for h in overlay.wrecked | overlay.held]
     everything = shapely.union_all(marked) if marked else shapely.GeometryCollection()
@@ -157,7 +157,7 @@ def acetate(p: Packets, faction: str) -> PacketFile:
     name = p.names.get(faction, faction)
     pdf, tiles = sheet.overlay_tiles(
         p.paper,
-        lambda c: maps.supply(c, overlay, 1.0, hatch=True),
+        lambda c: draw.supply(c, overlay, 1.0, hatch=True),
         f"{name} supply, turn {p.b.turn}",
         touches,
     )

@@ -14,10 +14,12 @@ from kitgen.engine.intel import FactionView, believed, faction_view, fought_in
 from kitgen.engine.state import CampaignState
 from kitgen.products.forms import Column, Page, Sheet, sheets_part
 from kitgen.products.packetmaps import MapPages, overlay_legend
-from kitgen.products.packetscene import Overlay, Scene, Sector, overlay_of, sectors
+from kitgen.products.packetscene import overlay_of
 from kitgen.products.packettext import say
 from kitgen.render.mapembed import MapSlot, lay_map_under
 from kitgen.render.pages import PAPER
+from kitgen.render.scene import Overlay, Scene, Sector, sectors
+from kitgen.render.sceneart import SceneArt
 
 if TYPE_CHECKING:
     from kitgen.engine.ahead import RollAhead
@@ -63,7 +65,8 @@ class Packets:
         self.contents: list[tuple[str, int]] = []
         self.scenes: dict[str, Scene] = {}
         """Each packet's scene by who gets it, with what its pages drew."""
-        self._areas: dict[frozenset[str], object] = {}
+        self.scene_art = SceneArt(self.art, self.s, self.layouts.sector, self.layouts.overview)
+        """One drawer of scenes for every packet: the supply areas and windows it works out are shared."""
 
     def view(self, faction: str) -> FactionView:
         """What the faction can see at the start of the turn, with where it fought last turn."""
@@ -88,9 +91,7 @@ class Packets:
         return f"turn-{self.b.turn:02d}-{self.paper}"
 
     def pages_for(self, slots: list[MapSlot]) -> MapPages:
-        maps = MapPages(self.c, self.art, self.layouts.sector, self.layouts.overview, slots)
-        maps._areas = self._areas  # the supply areas, shared by the umpire's packet and each faction's
-        return maps
+        return MapPages(self.c, self.art, self.layouts.sector, self.layouts.overview, slots, self.scene_art)
 
     def build(self, pages: list[Page], label: str, file: str, title: str, slots: list[MapSlot]) -> PacketFile:
         self.contents = _contents(pages)
@@ -107,7 +108,7 @@ class Packets:
     def sectors_shown(self, maps: MapPages, hexes: set[str]) -> list[Sector]:
         size = maps.sector_size(PAPER[self.paper])
         overlap = self.layouts.sector.overlap * self.art.hex_pt * 0.866
-        return [s for s in sectors(self.art, size, overlap) if maps.within(s.window) & hexes]
+        return [s for s in sectors(self.art, size, overlap) if self.scene_art.within(s.window) & hexes]
 
     def map_pages(self, maps: MapPages, scene: Scene, shown: list[Sector], who: str, note: str) -> list[Page]:
         pages: list[Page] = [

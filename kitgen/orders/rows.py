@@ -92,7 +92,7 @@ def command_targets(campaign: Campaign, state: CampaignState, faction: str, turn
 
 def stands_text(campaign: Campaign, stands: dict[str, int]) -> str:
     """'3 inf 1 art': each kind's count and its abbreviation (as every table of the kit writes it)."""
-    from kitgen.products.forms import stand_abbreviation
+    from kitgen.render.formstyle import stand_abbreviation
 
     s = campaign.scenario
     return " ".join(f"{n} {stand_abbreviation(s, kind)}" for kind, n in sorted(stands.items()) if n)

@@ -30,12 +30,11 @@ from kitgen.products.forms import (
     Page,
     Sheet,
     _either,
-    _short,
     sheets_part,
-    stand_abbreviation,
 )
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
-from kitgen.render.formstyle import FormStyle, form_style
+from kitgen.render.formstyle import FormStyle, form_style, stand_abbreviation
+from kitgen.render.formstyle import short_stand_name as _short
 from kitgen.render.lengths import Length
 from kitgen.render.pages import MM, PAPER
 from kitgen.render.style import layouts_dir, load_layout

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Literal
 from kitgen.model.base import PROHIBITED
 from kitgen.model.scenario import Faction, Scenario
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
-from kitgen.render.formstyle import FormStyle, form_style
+from kitgen.render.formstyle import FormStyle, form_style, stand_abbreviation
+from kitgen.render.formstyle import short_stand_name as _short
 from kitgen.render.pages import MM, PAPER, Part, faction_mark, hex_colour, ink_on, new_canvas
 
 if TYPE_CHECKING:
@@ -904,30 +905,6 @@ def _reinforcement_chart(sheet: Sheet, y: float, faction: Faction) -> float:
     )
     ty = sheet.bullets(tx, y, tw, items, gap=0.8)
     return min(cy, ty)
-
-
-def stand_abbreviation(s: Scenario, kind: str) -> str:
-    """A stand kind as tables shorten it: layouts/forms.yaml's abbreviation, else from its name
-    ('Infantry stand' -> 'inf', 'Machine-gun stand' -> 'MG')."""
-    given = form_style().abbreviations.get(kind)
-    if given:
-        return given
-    names = {k.id: k.name for k in s.transport.stands}
-    return _abbreviation(names.get(kind, kind))
-
-
-def _abbreviation(stand_name: str) -> str:
-    """'Infantry stand' -> 'inf', 'Machine-gun stand' -> 'MG': for the strength chart's forces."""
-    name = _short(stand_name)
-    if "-" in name:
-        return "".join(part[0] for part in name.split("-")).upper()
-    return name[:3]
-
-
-def _short(stand_name: str) -> str:
-    """'Infantry stand' -> 'infantry': the count before it says it is stands."""
-    name = stand_name.removesuffix(" stand")
-    return name if name[:2].isupper() else name.lower()
 
 
 def _modifier_text(m: Modifier) -> str:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
 from kitgen.model.base import Colour, Model
 from kitgen.render.style import layouts_dir, load_layout
+
+if TYPE_CHECKING:
+    from kitgen.model.scenario import Scenario
 
 Length = float
 
@@ -87,3 +91,27 @@ class FormStyle(Model):
 def form_style(path: Path | None = None) -> FormStyle:
     """The player aids' and forms' style, from layouts/forms.yaml."""
     return load_layout(FormStyle, path or layouts_dir() / "forms.yaml")
+
+
+def stand_abbreviation(s: Scenario, kind: str) -> str:
+    """A stand kind as tables shorten it: layouts/forms.yaml's abbreviation, else from its name
+    ('Infantry stand' -> 'inf', 'Machine-gun stand' -> 'MG')."""
+    given = form_style().abbreviations.get(kind)
+    if given:
+        return given
+    names = {k.id: k.name for k in s.transport.stands}
+    return abbreviation(names.get(kind, kind))
+
+
+def abbreviation(stand_name: str) -> str:
+    """'Infantry stand' -> 'inf', 'Machine-gun stand' -> 'MG': for the strength chart's forces."""
+    name = short_stand_name(stand_name)
+    if "-" in name:
+        return "".join(part[0] for part in name.split("-")).upper()
+    return name[:3]
+
+
+def short_stand_name(stand_name: str) -> str:
+    """'Infantry stand' -> 'infantry': the count before it says it is stands."""
+    name = stand_name.removesuffix(" stand")
+    return name if name[:2].isupper() else name.lower()

@@ -36,21 +36,7 @@ def faction_packet(p: Packets, faction: str) -> PacketFile:
     pages.append((f"{name}: lists and ledger", "lists", partial(_faction_lists, p, faction=faction)))
     pages += p.map_pages(maps, scene, shown, name, note)
     overlay = p.overlay(faction, believed=True)
-    pages.append(
-        (
-            "Your supply",
-            "supply",
-            partial(
-                maps.overview_page,
-                scene=scene,
-                shown=(),
-                title=f"Supply: {name}",
-                note=note,
-                overlay=overlay,
-                after=partial(p.overlay_note, overlay=overlay, own=True),
-            ),
-        )
-    )
+    pages.append(p.supply_page(maps, scene, overlay, "Your supply", "supply", f"Supply: {name}", own=True))
     pages += _faction_extra(p, faction, reached)
     file = f"{faction}-{p.suffix()}.pdf"
     return p.build(pages, faction, file, f"{name}' packet, turn {p.b.turn}", slots)

@@ -297,18 +297,9 @@ class MapSheet:
                 name = Tiling.label(col, row)
                 printed.append(name)
                 self._outline(c, f"Tile {name}")
-                left, bottom = t.origin
-                c.saveState()
-                c.translate(left - wx0, bottom - wy0)
-                path = c.beginPath()
-                path.rect(wx0, wy0, wx1 - wx0, wy1 - wy0)
-                c.clipPath(path, stroke=0, fill=0)
-                c.doForm(OVERLAY_FORM)
-                self._marks(c, t)
-                c.restoreState()
-                ww, wh = t.window_size
-                crop_marks(c, left, bottom, ww, wh, bleed=1.2 * MM, length=min(5 * MM, t.margin - 2.5 * MM))
-                self._tile_footer(c, t, col, row)
+                self._tile(c, t, col, row, OVERLAY_FORM)
+                left, _ = t.origin
+                ww, _ = t.window_size
                 c.setFont(SANS, 7)
                 c.drawRightString(
                     left + ww, t.page_h - t.margin + 2, f"{title}: lay on map tile {name}, crosses on crosses"
@@ -317,7 +308,9 @@ class MapSheet:
         c.save()
         return out.getvalue(), printed
 
-    def _tile(self, c: Canvas, t: Tiling, col: int, row: int) -> None:
+    def _tile(self, c: Canvas, t: Tiling, col: int, row: int, form: str = MAP_FORM) -> None:
+        """One tile: the form (the map, or an overlay of it) through the tile's window, the
+        registration marks, crop marks and footer."""
         wx0, wy0, wx1, wy1 = t.window(col, row)
         left, bottom = t.origin
         c.saveState()
@@ -325,7 +318,7 @@ class MapSheet:
         path = c.beginPath()
         path.rect(wx0, wy0, wx1 - wx0, wy1 - wy0)
         c.clipPath(path, stroke=0, fill=0)
-        c.doForm(MAP_FORM)
+        c.doForm(form)
         self._marks(c, t)
         c.restoreState()
         ww, wh = t.window_size

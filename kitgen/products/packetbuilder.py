@@ -174,6 +174,21 @@ class Packets:
 
     # the umpire's
 
+    def supply_page(
+        self, maps: MapPages, scene: Scene, overlay: Overlay, heading: str, key: str, title: str, *, own: bool = False
+    ) -> Page:
+        """A faction's supply over the whole map, with what it shows under it."""
+        draw = partial(
+            maps.overview_page,
+            scene=scene,
+            shown=(),
+            title=title,
+            note=f"turn {self.b.turn}",
+            overlay=overlay,
+            after=partial(self.overlay_note, overlay=overlay, own=own),
+        )
+        return (heading, key, draw)
+
     def overlay_note(self, sheet: Sheet, y: float, overlay: Overlay, own: bool = False) -> float:
         out = None
         if own:

@@ -27,21 +27,7 @@ def umpire_packet(p: Packets) -> PacketFile:
         if not any(u.faction == f.id for u in start.units):
             continue
         overlay = p.overlay(f.id)
-        pages.append(
-            (
-                f"Supply: {f.name}",
-                f"supply-{f.id}",
-                partial(
-                    maps.overview_page,
-                    scene=scene,
-                    shown=(),
-                    title=f"Supply: {f.name}",
-                    note=note,
-                    overlay=overlay,
-                    after=partial(p.overlay_note, overlay=overlay),
-                ),
-            )
-        )
+        pages.append(p.supply_page(maps, scene, overlay, f"Supply: {f.name}", f"supply-{f.id}", f"Supply: {f.name}"))
     pages += _umpire_extra(p)
     name = f"umpire-{p.suffix()}.pdf"
     return p.build(pages, "umpire", name, f"Umpire's packet, turn {p.b.turn}", slots)
@@ -52,11 +38,10 @@ def _umpire_extra(p: Packets) -> list[Page]:
     from kitgen.engine.changes import changes
     from kitgen.engine.contacts_ahead import contacts_ahead
     from kitgen.products.battlesheets import battle_sheet_pages
-    from kitgen.products.packetpages import changes_pages, contacts_pages
+    from kitgen.products.packetpages import changes_pages, contacts_pages, rolls_pages
 
     b = p.b
     contacts = contacts_ahead(p.c, b.after, b.log or TurnLog(turn=b.turn), b.source)
-    from kitgen.products.packetpages import rolls_pages
 
     pages: list[Page] = rolls_pages(p, p.rolls())
     pages += contacts_pages(p, contacts, ordered=b.log is not None)

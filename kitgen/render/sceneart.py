@@ -180,13 +180,7 @@ class SceneArt:
         c.setStrokeColorRGB(*hex_colour(self.colour(scene.viewer or "")))
         c.setLineWidth(self.st.edge / s)
         c.setDash(4 / s, 2 / s)
-        for ring in _rings(area):
-            p = c.beginPath()
-            p.moveTo(*ring[0])
-            for pt in ring[1:]:
-                p.lineTo(*pt)
-            p.close()
-            c.drawPath(p, stroke=1, fill=0)
+        _stroke_rings(c, area)
         c.setDash()
 
     def dots(self, c: Canvas, scene: Scene, s: float) -> None:
@@ -265,13 +259,7 @@ class SceneArt:
             for ink, width in (("#1E1E1E", st.edge * 1.9), (colour, st.edge)):
                 c.setStrokeColorRGB(*hex_colour(ink))
                 c.setLineWidth(width / s)
-                for ring in _rings(area):
-                    p = c.beginPath()
-                    p.moveTo(*ring[0])
-                    for pt in ring[1:]:
-                        p.lineTo(*pt)
-                    p.close()
-                    c.drawPath(p, stroke=1, fill=0)
+                _stroke_rings(c, area)
         for ink, width in (("#1E1E1E", st.rail * 1.8), (colour, st.rail)):
             c.setStrokeColorRGB(*hex_colour(ink))
             c.setLineWidth(width / s)
@@ -311,3 +299,14 @@ def _polygons(area: object) -> list[tuple[Ring, list[Ring]]]:
 
 def _rings(area: object) -> list[Ring]:
     return [r for outer, holes in _polygons(area) for r in (outer, *holes)]
+
+
+def _stroke_rings(c: Canvas, area: object) -> None:
+    """The edge of an area: each of its rings, outer and inner, in the current stroke."""
+    for ring in _rings(area):
+        p = c.beginPath()
+        p.moveTo(*ring[0])
+        for pt in ring[1:]:
+            p.lineTo(*pt)
+        p.close()
+        c.drawPath(p, stroke=1, fill=0)

@@ -260,3 +260,48 @@ def test_truncated_form_is_a_clear_error(camp: Path, tmp_path: Path) -> None:
     cut.write_bytes(form.read_bytes()[:3000])
     done = run_cli("orders", "import", str(cut), "--campaign", str(camp), "--turn", str(TURN))
     assert done.returncode == 1 and "cut.pdf:1:1:" in done.stderr
+
+
+def test_import_into_the_log_kitgen_next_wrote(camp: Path, tmp_path: Path) -> None:
+    """The week as the README tells it: `kitgen next` writes the log with every section empty but
+    for comments; a spreadsheet's orders and a packet's partisan choice go into it, every comment
+    of the template stays, and the campaign validates."""
+    assert run_cli("next", str(camp)).returncode == 0
+    template = _log(camp).read_text(encoding="utf-8")
+    sheet = tmp_path / "whites.csv"
+    assert run_cli("orders", "form", str(camp), "--faction", "whites", "--csv", "--out", str(sheet)).returncode == 0
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    start, around = _neighbours(camp, "w_crimea_azov_2")
+    k = next(i for i, line in enumerate(lines) if line.startswith("w_crimea_azov_2,"))
+    lines[k] = lines[k].removesuffix(",,,") + f",{around[1]},,"
+    sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run_cli("orders", "import", str(sheet), "--campaign", str(camp), "--turn", str(TURN))
+    assert done.returncode == 0, done.stderr
+    merged = _log(camp).read_text(encoding="utf-8")
+    assert _read(_log(camp)).orders["whites"] == [MoveOrder(unit="w_crimea_azov_2", move=[start, around[1]])]
+    assert [line for line in template.splitlines() if line.lstrip().startswith("#")] == [
+        line for line in merged.splitlines() if line.lstrip().startswith("#")
+    ]
+    assert run_cli("validate", str(camp)).returncode == 0
+
+
+@pytest.mark.parametrize("empty", ["", " ~", " null"])
+def test_splice_fills_sections_left_empty_under_their_comments(empty: str) -> None:
+    """A section, a faction key or the partisans written with nothing under them but comments (as
+    `kitgen next` writes them), or as an explicit null: the orders go under the key, the comments stay."""
+    from kitgen.engine.turnlog import PartisanChoice
+
+    text = (
+        f"turn: 7\norders:{empty}\n  # - {{unit: w_a, move: [...]}}\n"
+        f"rail:\n  whites:{empty}\n    # - {{train: w_t, ...}}\n"
+        f"partisans:{empty}\n  # - {{hex: ..., faction: ..., choice: evade}}\n"
+    )
+    new = FactionOrders(
+        orders=[MoveOrder(unit="w_a", move=["2020", "2021"])],
+        partisans=[PartisanChoice(hex="2021", faction="whites", choice="evade")],
+    )
+    old = TurnLog.model_validate(yaml.safe_load(text))
+    out = splice(text, "whites", new)
+    assert TurnLog.model_validate(yaml.safe_load(out)) == replaced(old, "whites", new)
+    comments = [line.strip() for line in text.splitlines() if line.strip().startswith("#")]
+    assert comments == [line.strip() for line in out.splitlines() if line.strip().startswith("#")]

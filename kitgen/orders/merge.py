@@ -93,8 +93,8 @@ def splice(text: str, faction: str, new: FactionOrders) -> str:
             if orders:
                 tail.append(f"{section}:\n  {faction}:\n" + "".join(f"    - {_flow(o)}\n" for o in orders))
             continue
-        _, node = pairs[section]
-        edits += _section(doc, node, faction, orders)
+        key, node = pairs[section]
+        edits += _section(doc, key, node, faction, orders)
     edits += _partisans(doc, pairs.get("partisans"), faction, new, tail)
     out = doc.text
     for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
@@ -102,7 +102,30 @@ def splice(text: str, faction: str, new: FactionOrders) -> str:
     return out + "".join(tail)
 
 
-def _section(doc: _Text, node: yaml.Node, faction: str, orders: list[Any]) -> list[_Edit]:
+NULL = "tag:yaml.org,2002:null"
+
+
+def _is_null(node: yaml.Node) -> bool:
+    """A key with nothing under it but comments (as `kitgen next` writes the sections)."""
+    return isinstance(node, yaml.ScalarNode) and node.tag == NULL
+
+
+def _under(doc: _Text, key: yaml.Node, value: yaml.Node, text: str) -> list[_Edit]:
+    """`text` (whole lines) put right under the key of a null value, the null written out (`~`,
+    `null`) taken away; the comments under the key stay below the new lines."""
+    edits = []
+    if value.end_mark.index > value.start_mark.index and value.start_mark.line == key.start_mark.line:
+        edits.append(_Edit(value.start_mark.index, value.end_mark.index, ""))
+    at = doc.after(key.start_mark.line)
+    return [*edits, _Edit(at, at, text)]
+
+
+def _section(doc: _Text, key: yaml.Node, node: yaml.Node, faction: str, orders: list[Any]) -> list[_Edit]:
+    if _is_null(node):
+        if not orders:
+            return []
+        indent = key.start_mark.column + 2
+        return _under(doc, key, node, f"{' ' * indent}{faction}:\n" + _items(orders, indent + 2))
     if not isinstance(node, yaml.MappingNode):
         raise ValueError("a section that is not a mapping")  # a log that validated has none
     found = next(((k, v) for k, v in node.value if k.value == faction), None)
@@ -122,6 +145,8 @@ def _section(doc: _Text, node: yaml.Node, faction: str, orders: list[Any]) -> li
         at = doc.after(_last_line(node))
         return [_Edit(at, at, f"{' ' * indent}{faction}:\n" + _items(orders, indent + 2))]
     key, value = found
+    if _is_null(value):
+        return _under(doc, key, value, _items(orders, key.start_mark.column + 2)) if orders else []
     if isinstance(value, yaml.SequenceNode) and value.flow_style or not value.value:
         return [_Edit(value.start_mark.index, value.end_mark.index, _flow_list(orders))]
     start, end = doc.line_start(value.start_mark.line), doc.after(_last_line(value))
@@ -145,8 +170,10 @@ def _partisans(
             tail.append("partisans:\n" + _items(choices, 2))
         return []
     key, node = pair
+    if _is_null(node):
+        return _under(doc, key, node, _items(choices, key.start_mark.column + 2)) if choices else []
     if not isinstance(node, yaml.SequenceNode):
-        raise ValueError("partisans that are not a list")
+        raise ValueError("partisans that are not a list")  # a log that validated has none
     theirs = [item for item in node.value if _faction_of(item) == faction]
     if not theirs and not choices:
         return []

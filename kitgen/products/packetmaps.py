@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from kitgen.render.fonts import SANS, SANS_BOLD
 from kitgen.render.mapembed import MapSlot
 from kitgen.render.packetstyle import OverviewPage, SectorPage
-from kitgen.render.pages import faction_mark, hex_colour, ink_on
+from kitgen.render.pages import MM, faction_mark, hex_colour, ink_on
 from kitgen.render.scene import Overlay, Scene, Sector
 from kitgen.render.sceneart import SceneArt
 from kitgen.render.unitmarks import ARM_LETTERS
@@ -43,7 +43,7 @@ class MapPages:
     def sector_window(self, sheet: Sheet) -> tuple[float, float, float, float]:
         """The map window on a sector page: under the band, above the legend and stack list."""
         st = self.st
-        top = sheet.top - sheet.st.band_mm * 2.835 - sheet.st.gap
+        top = sheet.top - sheet.st.band_mm * MM - sheet.st.gap
         bottom = sheet.bottom + st.legend + self.list_height()
         return (sheet.left, bottom, sheet.right - sheet.left, top - bottom)
 
@@ -106,7 +106,8 @@ class MapPages:
         x, y, w, h = box
         ids = sorted(self.draw.within(sector.window))
         shown = f"{ids[0]}-{ids[-1]}" if ids else ""
-        sheet.text(x + w, y - 8, f"Sector {sector.key}: hexes {shown}", size=6, align="right")
+        size = self.st.list_font * 0.95
+        sheet.text(x + w, y - size * 1.3, f"Sector {sector.key}: hexes {shown}", size=size, align="right")
 
     def _stack_list(self, sheet: Sheet, scene: Scene, sector: Sector, map_bottom: float) -> None:
         """The stacks on this sheet, by key: what each marker holds."""
@@ -115,7 +116,13 @@ class MapPages:
         top = map_bottom - 12
         w = sheet.text(sheet.left, top, "STACKS ON THIS SHEET", font=SANS_BOLD, size=st.list_font)
         if not here:
-            sheet.text(sheet.left + w + 6, top, "none: every hex shows its units", size=st.list_font, colour="#5A5A5A")
+            sheet.text(
+                sheet.left + w + 6,
+                top,
+                "none: every hex shows its units",
+                size=st.list_font,
+                colour=sheet.st.colours.muted,
+            )
             return
         lines: list[tuple[str, str, str]] = []
         for e in here:
@@ -137,7 +144,12 @@ class MapPages:
             sheet.text(x + key_w + size + 3, y, text, size=st.list_font, fit=col_w - key_w - size - 8)
         if len(lines) > per_col * 2:
             sheet.text(
-                sheet.right, top, "more on the stack list page", size=st.list_font, align="right", colour="#5A5A5A"
+                sheet.right,
+                top,
+                "more on the stack list page",
+                size=st.list_font,
+                align="right",
+                colour=sheet.st.colours.muted,
             )
 
     def _legend(self, sheet: Sheet, scene: Scene, y: float) -> None:
@@ -153,7 +165,7 @@ class MapPages:
         text = "   \u00b7   ".join(items)
         lines = sheet.wrap(text, SANS, st.list_font * 0.95, sheet.right - sheet.left)
         for k, line in enumerate(lines[:3]):
-            sheet.text(sheet.left, y - k * st.list_row, line, size=st.list_font * 0.95, colour="#3A3A3A")
+            sheet.text(sheet.left, y - k * st.list_row, line, size=st.list_font * 0.95, colour=sheet.st.colours.heading)
 
     # the overview
 
@@ -175,7 +187,7 @@ class MapPages:
             else None
         )
         y_top = sheet.band(title, faction, note)
-        room = y_top - sheet.bottom - 70  # the notes under the map
+        room = y_top - sheet.bottom - self.ov.notes  # the notes under the map
         s = min(sheet.span / self.art.width, room / self.art.height)
         w, h = self.art.width * s, self.art.height * s
         x, y = sheet.left + (sheet.span - w) / 2, y_top - h

@@ -38,6 +38,7 @@ class SectorPage(MapPage):
 
 
 class OverviewPage(MapPage):
+    notes: Length
     marker: Length
     marker_font: Length
     sector_font: Length

@@ -157,7 +157,7 @@ def turn_command(
     folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
     turn: Annotated[
         Optional[int],  # noqa: UP045
-        typer.Option(min=1, max=999, help="The turn to be played; default the one after the last log."),
+        typer.Option(min=1, max=999, help="The turn; default the one being played (see README)."),
     ] = None,
     paper: Annotated[Paper, typer.Option(help="Paper size of the packets.")] = Paper.a4,
     out: Annotated[
@@ -714,7 +714,7 @@ def orders_form(
     faction: Annotated[str, typer.Option(help="The faction whose form it is (id or name).")],
     turn: Annotated[
         Optional[int],  # noqa: UP045
-        typer.Option(min=1, max=999, help="The turn the orders are for; default the one after the last log."),
+        typer.Option(min=1, max=999, help="The turn the orders are for; default the turn being played."),
     ] = None,
     paper: Annotated[Paper, typer.Option(help="Paper it prints on.")] = Paper.a4,
     csv: Annotated[bool, typer.Option("--csv", help="A spreadsheet (.csv) of the same rows instead of a PDF.")] = False,
@@ -723,7 +723,7 @@ def orders_form(
     """Write a faction's order form for a turn, pre-filled from the campaign's state: a PDF to fill
     on screen or print, or the same rows as a spreadsheet."""
     from kitgen.campaign import load_campaign
-    from kitgen.engine.replay import replay
+    from kitgen.engine.basis import turn_basis
     from kitgen.engine.views import faction_id
     from kitgen.outputs import write_atomic
 
@@ -731,8 +731,8 @@ def orders_form(
     campaign = load_campaign(folder)
     _notes(campaign.notes)
     wanted = faction_id(campaign.scenario, faction)
-    state = replay(campaign, None if turn is None else turn - 1)
-    number = state.turn + 1
+    basis = turn_basis(campaign, turn)  # the turn being played, as its packets show it
+    state, number = basis.start, basis.turn
     if csv:
         from kitgen.orders.rows import order_csv
 

@@ -305,3 +305,25 @@ def test_splice_fills_sections_left_empty_under_their_comments(empty: str) -> No
     assert TurnLog.model_validate(yaml.safe_load(out)) == replaced(old, "whites", new)
     comments = [line.strip() for line in text.splitlines() if line.strip().startswith("#")]
     assert comments == [line.strip() for line in out.splitlines() if line.strip().startswith("#")]
+
+
+def test_splice_keeps_the_umpires_comments_among_a_factions_orders() -> None:
+    """Comments written among the faction's own old orders stay: one on an order's line goes with
+    the new order of the same unit, comment lines between orders follow the new orders."""
+    text = (
+        "turn: 7\norders:\n  whites:\n"
+        "    - {unit: w_a, move: ['2020', '2021']}   # by telegraph\n"
+        "    # keep Markov in reserve? asked the player\n"
+        "    - {unit: w_b, move: ['3030', '3031']}\n"
+        "  reds: []\n"
+    )
+    new = FactionOrders(
+        orders=[MoveOrder(unit="w_a", move=["2020", "2120"]), MoveOrder(unit="w_c", move=["4040", "4041"])]
+    )
+    out = splice(text, "whites", new)
+    assert "- {unit: w_a, move: ['2020', '2120']}   # by telegraph\n" in out
+    assert "    # keep Markov in reserve? asked the player\n" in out
+    assert "w_b" not in out and out.endswith("  reds: []\n")
+    assert TurnLog.model_validate(yaml.safe_load(out)) == replaced(
+        TurnLog.model_validate(yaml.safe_load(text)), "whites", new
+    )

@@ -339,3 +339,53 @@ def test_acetate_lies_on_the_map_tiles(built: Built) -> None:
             (tiling.page_w, tiling.page_h)
         )
     assert all(item.title.startswith("Tile ") for item in reader.outline)  # type: ignore[union-attr]
+
+
+def test_the_turn_being_played_is_the_log_kitgen_next_started_until_its_battles_are_in(tmp_path: Path) -> None:
+    """`kitgen turn` and `kitgen orders form` default to the turn being played: the last log while
+    `kitgen next` started it and no battle is reported, with one faction's orders in or not; once
+    `kitgen next` starts the following turn, that one."""
+    folder = tmp_path / "campaign"
+    shutil.copytree(ROOT / "data" / "tsaritsyn-sample", folder)
+    assert turn_basis(load_campaign(folder)).turn == 4
+    assert run_cli("next", str(folder)).returncode == 0
+    assert turn_basis(load_campaign(folder)).turn == 4
+    sheet = tmp_path / "whites.csv"
+    assert run_cli("orders", "form", str(folder), "--faction", "whites", "--csv", "--out", str(sheet)).returncode == 0
+    from kitgen.engine.reach import land_paths
+
+    campaign = load_campaign(folder)
+    state = turn_basis(campaign).after
+    mover, step = next(
+        (u.id, path[1])
+        for u in state.units
+        if u.faction == "whites"
+        for path in land_paths(campaign, state, u.id).values()
+        if len(path) == 2
+    )
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    k = next(i for i, line in enumerate(lines) if line.startswith(f"{mover},"))
+    lines[k] = lines[k].removesuffix(",,,") + f",{step},,"
+    sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run_cli("orders", "import", str(sheet), "--campaign", str(folder), "--turn", "4")
+    assert done.returncode == 0, done.stderr
+    assert turn_basis(load_campaign(folder)).turn == 4, "one faction's orders in: still turn 4"
+    form = tmp_path / "reds.pdf"
+    assert run_cli("orders", "form", str(folder), "--faction", "reds", "--out", str(form)).returncode == 0
+    assert PdfReader(form).get_fields()["id-reds-turn"].get("/V") == "4"  # type: ignore[index]
+    assert run_cli("next", str(folder)).returncode == 0  # the umpire starts the next turn
+    assert turn_basis(load_campaign(folder)).turn == 5
+
+
+def test_the_order_form_alone_shows_the_turn_as_its_packet_does(built: Built) -> None:
+    """The standalone form is drawn from the start of the turn, as the packet's own form is:
+    last turn's returning stands back and supply judged (B.2)."""
+    from kitgen.orders.rows import order_rows
+
+    b = built.packets.b
+    for faction in sorted({u.faction for u in b.start.units}):
+        rows = {r.id: (r.stands, r.supply) for r in order_rows(built.campaign, b.start, faction, b.turn)}
+        units = {u.id: u for u in b.start.units}
+        for unit_id, (_, supply) in rows.items():
+            if unit_id in units:
+                assert (supply == "in") == bool(units[unit_id].in_supply), (faction, unit_id)

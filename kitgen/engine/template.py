@@ -14,6 +14,7 @@ from typing import Any
 from kitgen import messages as msg
 from kitgen.campaign import TURNS, Campaign
 from kitgen.engine.ahead import RollAhead, before_orders, rolls_ahead
+from kitgen.engine.basis import STARTED
 from kitgen.engine.replay import replay
 from kitgen.engine.state import CampaignState, UnitState
 from kitgen.errors import UsageError
@@ -92,6 +93,7 @@ def next_log(campaign: Campaign, state: CampaignState) -> NextLog:
     env.filters["q"] = lambda value: json.dumps(str(value), ensure_ascii=False)
     values: dict[str, Any] = {
         "campaign": campaign.folder.name,
+        "started": STARTED,
         "scenario": s.meta.title,
         "scenario_id": s.meta.id,
         "turn": turn,

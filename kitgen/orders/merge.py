@@ -150,13 +150,48 @@ def _section(doc: _Text, key: yaml.Node, node: yaml.Node, faction: str, orders: 
     if isinstance(value, yaml.SequenceNode) and value.flow_style or not value.value:
         return [_Edit(value.start_mark.index, value.end_mark.index, _flow_list(orders))]
     start, end = doc.line_start(value.start_mark.line), doc.after(_last_line(value))
+    said, loose = _comments(doc, value)
     if not orders:
-        return [_Edit(start, end, f"{' ' * (key.start_mark.column + 2)}[]\n")]
-    return [_Edit(start, end, _items(orders, value.start_mark.column))]
+        return [_Edit(start, end, f"{' ' * (key.start_mark.column + 2)}[]\n" + loose)]
+    return [_Edit(start, end, _items(orders, value.start_mark.column, said) + loose)]
 
 
-def _items(orders: list[Any], column: int) -> str:
-    return "".join(f"{' ' * column}- {_flow(o)}\n" for o in orders)
+def _items(orders: list[Any], column: int, said: dict[str, str] | None = None) -> str:
+    """The orders as block items; an order for a unit (train, ship) whose old order carried a
+    comment on its line carries it again."""
+    said = said or {}
+    lines = []
+    for o in orders:
+        note = said.get(_who(o), "")
+        lines.append(f"{' ' * column}- {_flow(o)}" + (f"   {note}" if note else "") + "\n")
+    return "".join(lines)
+
+
+def _who(order: Any) -> str:
+    return str(getattr(order, "unit", None) or getattr(order, "train", None) or getattr(order, "ship", None) or "")
+
+
+def _comments(doc: _Text, seq: yaml.SequenceNode) -> tuple[dict[str, str], str]:
+    """What the umpire wrote among a faction's old entries: the comment on each entry's line, by
+    the unit (train, ship) it orders, and the comment lines between them, kept whole."""
+    said: dict[str, str] = {}
+    for item in seq.value:
+        line_end = doc.after(item.end_mark.line) - 1
+        rest = doc.text[item.end_mark.index : line_end].strip()
+        who = _field(item, ("unit", "train", "ship"))
+        if rest.startswith("#") and who:
+            said[who] = rest
+    lines = doc.text[doc.line_start(seq.start_mark.line) : doc.after(_last_line(seq))].splitlines(keepends=True)
+    loose = "".join(line for line in lines if line.lstrip().startswith("#"))
+    return said, loose
+
+
+def _field(item: yaml.Node, names: tuple[str, ...]) -> str | None:
+    if isinstance(item, yaml.MappingNode):
+        for k, v in item.value:
+            if k.value in names and isinstance(v, yaml.ScalarNode):
+                return str(v.value)
+    return None
 
 
 def _partisans(

@@ -759,5 +759,10 @@ def orders_import(
 
     _folder_argument(campaign, "a campaign folder")
     done = import_orders(campaign, filled, turn)
+    if not done.changed:
+        typer.echo(
+            f"{display_path(done.log)} holds these {done.orders} orders of the {done.faction} already: unchanged"
+        )
+        return
     kept = f"previous kept as {display_path(done.backup)}" if done.backup else "a new log"
     typer.echo(f"merged {done.orders} orders of the {done.faction} into {display_path(done.log)} ({kept})")

@@ -212,7 +212,10 @@ def test_import_keeps_other_factions_orders_and_comments_byte_for_byte(camp: Pat
     assert _read(_log(camp)).orders["whites"] == [MoveOrder(unit="w_crimea_azov_2", move=[start, around[0]])]
     backups = sorted((camp / "backups").iterdir())
     assert [b.name for b in backups] == ["turn-07.yaml.1"] and backups[0].read_text() == head + old_whites + tail
-    again = run_cli("orders", "import", str(filled), "--campaign", str(camp), "--turn", str(TURN))
+    other = _fill(
+        _form(camp, "whites", tmp_path), {field_name("w_crimea_azov_2", "path"): around[1]}, tmp_path / "w2.pdf"
+    )
+    again = run_cli("orders", "import", str(other), "--campaign", str(camp), "--turn", str(TURN))
     assert again.returncode == 0 and "turn-07.yaml.2" in again.stdout  # an earlier backup is never overwritten
 
 
@@ -327,3 +330,19 @@ def test_splice_keeps_the_umpires_comments_among_a_factions_orders() -> None:
     assert TurnLog.model_validate(yaml.safe_load(out)) == replaced(
         TurnLog.model_validate(yaml.safe_load(text)), "whites", new
     )
+
+
+def test_importing_the_same_orders_again_writes_nothing(camp: Path, tmp_path: Path) -> None:
+    """A form read in twice: the second time the log holds its orders already; no write, no backup."""
+    sheet = tmp_path / "whites.csv"
+    assert run_cli("orders", "form", str(camp), "--faction", "whites", "--csv", "--out", str(sheet)).returncode == 0
+    lines = sheet.read_text(encoding="utf-8").splitlines()
+    _, around = _neighbours(camp, "w_crimea_azov_2")
+    k = next(i for i, line in enumerate(lines) if line.startswith("w_crimea_azov_2,"))
+    lines[k] = lines[k].removesuffix(",,,") + f",{around[1]},,"
+    sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert run_cli("orders", "import", str(sheet), "--campaign", str(camp), "--turn", str(TURN)).returncode == 0
+    before = _log(camp).read_bytes()
+    again = run_cli("orders", "import", str(sheet), "--campaign", str(camp), "--turn", str(TURN))
+    assert again.returncode == 0 and "unchanged" in again.stdout
+    assert _log(camp).read_bytes() == before and not (camp / "backups").exists()

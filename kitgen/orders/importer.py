@@ -39,7 +39,9 @@ class Imported:
     orders: int
     log: Path
     backup: Path | None
-    """The previous version kept, or None when the log is new."""
+    """The previous version kept, or None when the log is new or unchanged."""
+    changed: bool = True
+    """False when the form's orders were the log's already: nothing written."""
 
 
 def log_path(campaign: Campaign, turn: int) -> Path:
@@ -77,6 +79,8 @@ def import_orders(folder: Path, filled: Path, turn: int) -> Imported:
     if merged != intended:
         differ = [k for k in SECTIONS if merged is None or getattr(merged, k) != getattr(intended, k)]
         raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch(", ".join(differ or SECTIONS)))
+    if exists and text == old_text:
+        return Imported(faction, turn, read.orders.count(), path, None, changed=False)
     backup = _keep(path, old_text) if exists else None
     from kitgen.outputs import write_atomic
 

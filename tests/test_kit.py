@@ -218,3 +218,39 @@ def test_the_setup_chart_lists_every_starting_unit_in_its_hex(kit: tuple[Path, s
         if units:
             (text,) = [t for title, t in printed.items() if title.startswith(faction.name)]
             assert all(u.name in text and hexes[name_key(u.at)] in text for u in units)
+
+
+def _font_names(reader: PdfReader) -> list[str]:
+    from kitgen.render.pdffonts import fonts_of
+
+    seen: set[int] = set()
+    return [str(f["/BaseFont"]) for page in reader.pages for f in fonts_of(page.get("/Resources"), seen)]
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_print_shop_every_page_declares_its_trim_and_bleed(kit: tuple[Path, str], name: str) -> None:
+    """Issue 14: "Every part declares TrimBox and BleedBox", inside its MediaBox."""
+    out, _ = kit
+    for page in PdfReader(out / name).pages:
+        media, trim, bleed = page.mediabox, page.trimbox, page.bleedbox
+        assert "/TrimBox" in page and "/BleedBox" in page, name
+        for box in (trim, bleed):
+            assert media.left <= box.left and media.bottom <= box.bottom, name
+            assert box.right <= media.right and box.top <= media.top, name
+        assert bleed.left <= trim.left and trim.right <= bleed.right, name
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_print_shop_font_subsets_have_names_of_their_own(kit: tuple[Path, str], name: str) -> None:
+    """Issue 14: "Unique subset names when files are joined": no two subsets in a file share one
+    name, the combined kit's included; and every font is embedded."""
+    out, _ = kit
+    reader = PdfReader(out / name)
+    names = _font_names(reader)
+    assert names and len(names) == len(set(names)), name
+    for page in reader.pages:
+        from kitgen.render.pdffonts import fonts_of
+
+        for font in fonts_of(page.get("/Resources")):
+            descriptor = font["/FontDescriptor"].get_object()
+            assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), (name, font["/BaseFont"])

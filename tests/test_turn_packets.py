@@ -389,3 +389,15 @@ def test_the_order_form_alone_shows_the_turn_as_its_packet_does(built: Built) ->
         for unit_id, (_, supply) in rows.items():
             if unit_id in units:
                 assert (supply == "in") == bool(units[unit_id].in_supply), (faction, unit_id)
+
+
+def test_packets_font_subsets_have_names_of_their_own(built: Built) -> None:
+    """The clean map's subsets and the packet's own are joined in one file: each keeps a name of
+    its own (preflight flags two subsets under one name)."""
+    from kitgen.render.pdffonts import fonts_of
+
+    for f in built.files.values():
+        reader = PdfReader(_bytes_io(f.pdf))
+        seen: set[int] = set()
+        names = [str(x["/BaseFont"]) for page in reader.pages for x in fonts_of(page.get("/Resources"), seen)]
+        assert names and len(names) == len(set(names)), f.name

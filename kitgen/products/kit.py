@@ -165,6 +165,9 @@ def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
         }
     )
     writer.page_mode = "/UseOutlines"
+    from kitgen.render.pdffonts import unique_subsets
+
+    unique_subsets(writer)  # each part's subsets are AAAAAA+...: joined, each needs a name of its own
     out = io.BytesIO()
     writer.write(out)
     return Part(

@@ -52,6 +52,11 @@ def lay_map_under(packet: bytes, map_pdf: bytes | Any, slots: list[MapSlot]) -> 
             NameObject("/Resources"): art["/Resources"].clone(writer),
         }
     )
+    # the map's subsets are tagged AAAAAA+... as the packet's own are: renamed with letters
+    # reportlab's tags never use (it uses A-K), so no two subsets share a name
+    from kitgen.render.pdffonts import fonts_of, rename
+
+    rename(fonts_of(form["/Resources"]), letters="LMNOPQRSTUVWXYZ")
     ref = writer._add_object(form)
     for slot in slots:
         page = writer.pages[slot.page]

@@ -58,6 +58,10 @@ def new_canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario
 
     register_fonts()
     c = canvas.Canvas(target, pagesize=size, invariant=1, pageCompression=1, initialFontName=SANS)  # type: ignore[arg-type]
+    # every page declares where it is trimmed and how far it bleeds: the page itself, for parts
+    # printed and cut by hand; a print shop's poster sets its own boxes page by page
+    c.setTrimBox((0, 0, *size))
+    c.setBleedBox((0, 0, *size))
     c.setTitle(f"{scenario.meta.title}: {what}")
     c.setAuthor("kitgen")
     c.setSubject(scenario.meta.subtitle)

@@ -61,7 +61,7 @@ def test_the_combined_kit_has_a_contents_page_and_an_outline(kit: tuple[Path, st
     the contents page; the two-sided parts start on right-hand pages so duplex printing lines up."""
     out, _ = kit
     joined = [n for n in EXPECTED if n not in ("map-poster.pdf", "rules-booklet-a5.pdf", "campaign-kit-a4.pdf")]
-    two_sided = {"counters-a4.pdf", "cards-a4.pdf"}
+    two_sided = {"rules-a4.pdf", "counters-a4.pdf", "cards-a4.pdf"}  # issue 14: the rules like a book
     counts = [len(PdfReader(out / n).pages) for n in joined]
     expected, page = [], 2  # 1-based; the contents page first
     for name, count in zip(joined, counts, strict=True):
@@ -254,3 +254,17 @@ def test_print_shop_font_subsets_have_names_of_their_own(kit: tuple[Path, str], 
         for font in fonts_of(page.get("/Resources")):
             descriptor = font["/FontDescriptor"].get_object()
             assert any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")), (name, font["/BaseFont"])
+
+
+def test_print_shop_the_combined_kit_labels_its_pages_by_part(kit: tuple[Path, str]) -> None:
+    """Issue 14: "Page labels in campaign-kit.pdf (Rules 1-19 ...)"; the rules' cover on a right-hand page."""
+    out, _ = kit
+    reader = PdfReader(out / "campaign-kit-a4.pdf")
+    labels = reader.page_labels
+    assert labels[0] == "Contents" and len(labels) == len(reader.pages)
+    first = labels.index("Rules 1")
+    assert first % 2 == 0, "the rules' cover is an odd page: a right-hand one"
+    rules = len(PdfReader(out / "rules-a4.pdf").pages)
+    assert labels[first + rules - 1] == f"Rules {rules}"
+    tiles = len(PdfReader(out / "map-tiles-a4.pdf").pages)
+    assert f"Map tiles {tiles}" in labels and all(label for label in labels)

@@ -346,6 +346,7 @@ def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> li
             single,
             _pages(single),
             marks,
+            duplex=True,  # printed two-sided like a book: its cover on a right-hand page
         ),
         Part(
             f"rules-booklet-{half.lower()}.pdf",

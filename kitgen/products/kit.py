@@ -7,6 +7,7 @@ import io
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from kitgen.mapping.hexmap import HexMap
 from kitgen.model.scenario import Scenario
@@ -165,6 +166,7 @@ def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
         }
     )
     writer.page_mode = "/UseOutlines"
+    _label_pages(writer, joined, starts, blanks)
     from kitgen.render.pdffonts import unique_subsets
 
     unique_subsets(writer)  # each part's subsets are AAAAAA+...: joined, each needs a name of its own
@@ -178,6 +180,24 @@ def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
         out.getvalue(),
         first - 1,
     )
+
+
+def label_of(part: Part) -> str:
+    """A part's page label: its file's name without the paper ('map-tiles-a4.pdf' -> 'Map tiles')."""
+    stem = part.file.removesuffix(".pdf").rsplit("-", 1)[0]
+    return stem.replace("-", " ").capitalize()
+
+
+def _label_pages(writer: Any, parts: list[Part], starts: list[int], blanks: list[bool]) -> None:
+    """Page labels a viewer shows and a print dialogue takes: 'Contents', 'Rules 1' ... 'Rules 19',
+    'Map tiles 1' ..., 'Blank' for a page left blank before a two-sided part."""
+    from pypdf.constants import PageLabelStyle
+
+    writer.set_page_label(0, 0, prefix="Contents")
+    for part, start, blank in zip(parts, starts, blanks, strict=True):
+        if blank:
+            writer.set_page_label(start - 2, start - 2, prefix="Blank")
+        writer.set_page_label(start - 1, start + part.pages - 2, PageLabelStyle.DECIMAL, f"{label_of(part)} ", 1)
 
 
 def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: str) -> bytes:

@@ -462,6 +462,8 @@ def _typeset(
                 self.canv.bookmarkPage(key)
                 self.canv.addOutlineEntry(text, key, level=level)
 
+    from kitgen.buildinfo import edition, stamp
+
     def decorate(c: Any, doc: Any) -> None:
         c.saveState()
         c.setFillColorRGB(*ink)
@@ -474,6 +476,9 @@ def _typeset(
         Doc.first_on_page, Doc.carried, Doc.on_page = None, Doc.section, 0
         c.line(margin, top - 3 * k, w - margin, top - 3 * k)
         c.drawCentredString(w / 2, margin * 0.45, str(doc.page))
+        c.setFont(SANS, st.fonts.running * k * 0.8)
+        c.drawRightString(w - margin, margin * 0.45, edition())
+        stamp(c)
         c.restoreState()
 
     frame = Frame(margin, margin, w - 2 * margin, h - 2 * margin, id="body", leftPadding=0, rightPadding=0)

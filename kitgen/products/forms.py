@@ -339,8 +339,14 @@ class Sheet:
         self.stroke(st.colours.rule, st.widths.rule)
         self.c.line(self.left, line, self.right, line)
         base = line - st.fonts.footer * 1.3
+        from kitgen.buildinfo import edition
+
         self.text(
-            self.left, base, f"{self.s.meta.title}  \u00b7  {self.label}", size=st.fonts.footer, colour=st.colours.muted
+            self.left,
+            base,
+            f"{self.s.meta.title}  \u00b7  {self.label}  \u00b7  {edition()}",
+            size=st.fonts.footer,
+            colour=st.colours.muted,
         )
         self.text(
             self.right, base, f"Page {number} of {total}", size=st.fonts.footer, align="right", colour=st.colours.muted

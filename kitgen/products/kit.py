@@ -136,7 +136,12 @@ def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
 def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
     """`campaign-kit-PAPER.pdf`: a contents page, then every part that prints on `paper` (the
     poster stays a file of its own), with an outline of parts and their sections."""
+    import time
+
     from pypdf import PdfReader, PdfWriter
+
+    from kitgen import __version__
+    from kitgen.buildinfo import build_epoch
 
     joined = [p for p in parts if p.in_kit]
     first = 2  # page 1 is the contents
@@ -162,7 +167,8 @@ def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
             "/Title": f"{scenario.meta.title}: the campaign kit",
             "/Author": "kitgen",
             "/Subject": scenario.meta.subtitle,
-            "/Creator": "kitgen",
+            "/Creator": f"kitgen {__version__}",
+            "/CreationDate": time.strftime("D:%Y%m%d%H%M%SZ", time.gmtime(build_epoch())),
         }
     )
     writer.page_mode = "/UseOutlines"

@@ -65,7 +65,9 @@ def new_canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario
     c.setTitle(f"{scenario.meta.title}: {what}")
     c.setAuthor("kitgen")
     c.setSubject(scenario.meta.subtitle)
-    c.setCreator("kitgen")
+    from kitgen.buildinfo import stamp
+
+    stamp(c)  # dated at the build, its edition in the creator
     return c
 
 

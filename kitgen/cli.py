@@ -364,7 +364,8 @@ def kit_command(
     out: Annotated[Path | None, typer.Option(help="Output folder (default output/SCENARIO/kit-PAPER/).")] = None,  # noqa: UP045
 ) -> None:
     """Write the whole boxed kit: rules booklet, map, counters, cards, player aids and forms as
-    PDFs, and campaign-kit-PAPER.pdf joining them; a summary lists every file."""
+    PDFs, and two files joining them (campaign-kit-duplex-PAPER.pdf, campaign-kit-single-sided-PAPER.pdf);
+    a summary lists every file."""
     from rich.console import Console
     from rich.progress import Progress
     from rich.table import Table
@@ -384,7 +385,7 @@ def kit_command(
             parts += build()
             progress.advance(task)
         progress.update(task, description="joining the whole kit")
-        parts.append(combined(s, parts, paper.value))
+        parts += combined(s, parts, paper.value)
         progress.advance(task)
     write_kit(parts, folder)
     table = Table(title=f"{s.meta.title}: the kit in {folder}", title_justify="left")

@@ -1,5 +1,5 @@
-"""The boxed campaign kit: every printed part as its own PDF, and `campaign-kit-PAPER.pdf` joining
-them behind a contents page, with an outline of parts and their sections."""
+"""The boxed campaign kit: every printed part as its own PDF, and two files joining them behind a
+contents page, with an outline of parts and their sections: the two-sided parts and the rest."""
 
 from __future__ import annotations
 
@@ -133,9 +133,45 @@ def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
     ]
 
 
-def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
-    """`campaign-kit-PAPER.pdf`: a contents page, then every part that prints on `paper` (the
-    poster stays a file of its own), with an outline of parts and their sections."""
+def combined(scenario: Scenario, parts: list[Part], paper: str) -> list[Part]:
+    """The parts that print on `paper` (the poster stays a file of its own) joined in two files,
+    so that a printer set for one side or both is set once per file: `campaign-kit-duplex-PAPER.pdf`
+    (the parts printed on both sides: rules, counters, cards) and
+    `campaign-kit-single-sided-PAPER.pdf` (the rest), each behind a contents page."""
+    joined = [p for p in parts if p.in_kit]
+    two = [p for p in joined if p.duplex]
+    one = [p for p in joined if not p.duplex]
+    made = []
+    if two:
+        made.append(
+            _joined(
+                scenario,
+                two,
+                paper,
+                "duplex",
+                "the two-sided parts",
+                "the parts printed on both sides in one file, behind a contents page, each starting "
+                "on a right-hand page: print it double-sided (flip on the long edge)",
+            )
+        )
+    if one:
+        made.append(
+            _joined(
+                scenario,
+                one,
+                paper,
+                "single-sided",
+                "the one-sided parts",
+                "the parts printed on one side in one file, behind a contents page",
+            )
+        )
+    return made
+
+
+def _joined(scenario: Scenario, joined: list[Part], paper: str, kind: str, what: str, purpose: str) -> Part:
+    """`campaign-kit-KIND-PAPER.pdf`: a contents page, then each part, with an outline of parts
+    and their sections and page labels by part; in a two-sided file every part starts on a
+    right-hand page."""
     import time
 
     from pypdf import PdfReader, PdfWriter
@@ -143,17 +179,17 @@ def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
     from kitgen import __version__
     from kitgen.buildinfo import build_epoch
 
-    joined = [p for p in parts if p.in_kit]
+    two_sided = kind == "duplex"
     first = 2  # page 1 is the contents
     starts, blanks = [], []
     for p in joined:
-        blank = p.duplex and first % 2 == 0  # a two-sided part starts on a right-hand page
+        blank = two_sided and first % 2 == 0  # a two-sided part starts on a right-hand page
         blanks.append(blank)
         first += blank
         starts.append(first)
         first += p.pages
     writer = PdfWriter()
-    writer.append(PdfReader(io.BytesIO(_contents(scenario, joined, starts, paper))))
+    writer.append(PdfReader(io.BytesIO(_contents(scenario, joined, starts, paper, what))))
     w, h = PAPER[paper]
     for part, start, blank in zip(joined, starts, blanks, strict=True):
         if blank:
@@ -164,7 +200,7 @@ def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
             writer.add_outline_item(title=title, page_number=start - 1 + page, parent=top)
     writer.add_metadata(
         {
-            "/Title": f"{scenario.meta.title}: the campaign kit",
+            "/Title": f"{scenario.meta.title}: the campaign kit, {what}",
             "/Author": "kitgen",
             "/Subject": scenario.meta.subtitle,
             "/Creator": f"kitgen {__version__}",
@@ -178,14 +214,7 @@ def combined(scenario: Scenario, parts: list[Part], paper: str) -> Part:
     unique_subsets(writer)  # each part's subsets are AAAAAA+...: joined, each needs a name of its own
     out = io.BytesIO()
     writer.write(out)
-    return Part(
-        f"campaign-kit-{paper}.pdf",
-        "The whole kit",
-        "the parts that print on the paper in one file, behind a contents page, two-sided parts "
-        "starting on right-hand pages",
-        out.getvalue(),
-        first - 1,
-    )
+    return Part(f"campaign-kit-{kind}-{paper}.pdf", f"The whole kit, {what}", purpose, out.getvalue(), first - 1)
 
 
 def label_of(part: Part) -> str:
@@ -206,7 +235,7 @@ def _label_pages(writer: Any, parts: list[Part], starts: list[int], blanks: list
         writer.set_page_label(start - 1, start + part.pages - 2, PageLabelStyle.DECIMAL, f"{label_of(part)} ", 1)
 
 
-def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: str) -> bytes:
+def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: str, what: str) -> bytes:
     """The contents page: a title band, each part with its first page in the kit and what it
     is for, and the factions with their colours and marks."""
     from reportlab.lib.utils import simpleSplit
@@ -229,7 +258,7 @@ def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: s
     c.setFont(SANS, 12)
     c.drawString(margin, h - band + 21 * MM, scenario.meta.subtitle)
     c.setFont(SANS_BOLD, 14)
-    c.drawString(margin, h - band + 9 * MM, "The campaign kit")
+    c.drawString(margin, h - band + 9 * MM, f"The campaign kit: {what}")
     y = h - band - 16 * MM
     for part, start in zip(parts, starts, strict=True):
         c.setFillColorRGB(0.12, 0.12, 0.12)

@@ -46,9 +46,9 @@ class Part:
     bookmarks: tuple[tuple[str, int], ...] = ()
     """(title, 0-based page) within the part, for the combined kit's outline."""
     duplex: bool = False
-    """Printed on both sides, fronts on odd pages: the combined kit starts it on a right-hand page."""
+    """Printed on both sides, fronts on odd pages: it goes in the combined kit's two-sided file, on a right-hand page."""
     in_kit: bool = True
-    """Joined into campaign-kit.pdf (not the poster, nor a second imposition of the same pages)."""
+    """Joined into the combined kit (not the poster, nor a second imposition of the same pages)."""
 
 
 def new_canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario, what: str) -> Canvas:

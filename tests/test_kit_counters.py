@@ -377,3 +377,17 @@ def test_every_unit_type_has_its_own_symbol(scenario: Scenario) -> None:
     assert all(b"Tj" not in s for s in streams.values())
     frame = symbol_stream("infantry")
     assert b" re" in frame  # the rectangle round the glyph
+
+
+def test_cut_lines_on_fronts_only(a4: Part) -> None:
+    """Issue 14: "No cut lines on backs": a back shifted a millimetre in duplex would show them;
+    the sheet is cut along the fronts' lines."""
+    from kitgen.render.counterstyle import counter_style
+    from kitgen.render.pages import hex_colour
+
+    stroke = re.compile(rb"([0-9.]+) ([0-9.]+) ([0-9.]+) RG")
+    want = tuple(round(v, 3) for v in hex_colour(counter_style().cut_line.colour))
+    for i, page in enumerate(reader(a4).pages):
+        data = page.get_contents().get_data()  # type: ignore[union-attr]
+        colours = {tuple(round(float(x), 3) for x in m.groups()) for m in stroke.finditer(data)}
+        assert (want in colours) == (i % 2 == 0), i

@@ -404,6 +404,8 @@ class Sheets:
             if slot.sheet == sheet:
                 x = g.back_x(slot.x) if back else slot.x
                 self.draw_counter(c, self.counter(slot), x, slot.y, back)
+        if back:  # cut along the fronts' lines: on a back, a duplex shift of a millimetre would show them
+            return
         c.saveState()
         c.setStrokeColorRGB(*hex_colour(st.cut_line.colour))
         c.setLineWidth(st.cut_line.width)

@@ -1507,7 +1507,7 @@ def _umpire_sheet(sheet: Sheet) -> float:
             award,
         ),
     ]
-    y = sheet.heading(sheet.left, y, sheet.span, "Turn sequence", "RULES-NOTES")
+    y = sheet.heading(sheet.left, y, sheet.span, "Turn sequence", "II, B.2-E.6")
     top = y
     r = st.fonts.field * 0.95
     tx = sheet.left + PAD * 2.5 + 2 * r

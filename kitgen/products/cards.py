@@ -966,8 +966,8 @@ class Back:
 
 
 def draw_back(c: Canvas, back: Back, scenario: Scenario, style: CardStyle) -> None:
-    """A card back at (0, 0): the colour to the bleed, a lattice, a double frame, a medallion with
-    the deck's mark(s), the deck's name and the scenario's title."""
+    """A card back at (0, 0): the colour and a lattice to the bleed, a medallion with the deck's
+    mark(s), the deck's name and the scenario's title."""
     g = style.card
     w, h, bleed = g.width_mm * MM, g.height_mm * MM, g.bleed_mm * MM
     pal = Palette.of(back.colour, style)
@@ -990,13 +990,9 @@ def draw_back(c: Canvas, back: Back, scenario: Scenario, style: CardStyle) -> No
         c.line(w / 2 + k - span, h / 2 - span, w / 2 + k + span, h / 2 + span)
         c.line(w / 2 + k - span, h / 2 + span, w / 2 + k + span, h / 2 - span)
         k += step
-    # the double frame, inside the safe area
-    border = style.frame.border_mm * MM
-    c.setStrokeColorRGB(*_mix(pal.colour, on, 0.75))
-    c.setLineWidth(0.9)
-    c.roundRect(border, border, w - 2 * border, h - 2 * border, 2 * MM, stroke=1, fill=0)
-    c.setLineWidth(0.35)
-    c.roundRect(border + 1.2 * MM, border + 1.2 * MM, w - 2 * border - 2.4 * MM, h - 2 * border - 2.4 * MM, 1.4 * MM)
+    # no frame near the trim: a duplex shift of a millimetre or two would show on it, where the
+    # full-bleed lattice and a centred medallion look the same shifted
+    border = style.frame.border_mm * MM  # the safe area, for the name plate and the title
     # the medallion
     cx, cy, r = w / 2, h * 0.58, 15 * MM
     disc = pal.paper if light else pal.ink

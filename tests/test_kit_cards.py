@@ -16,6 +16,7 @@ import pypdf
 import pytest
 from PIL import Image
 
+from kitgen.loader import load_scenario
 from kitgen.model.forces import Effect
 from kitgen.model.scenario import Scenario
 from kitgen.products.cards import (
@@ -23,6 +24,7 @@ from kitgen.products.cards import (
     back_slots,
     build_cards,
     card_slots,
+    decks,
     draw_crop_marks,
     effect_text,
     event_front,
@@ -89,10 +91,32 @@ def colour(value: str) -> np.ndarray:
 
 
 def deck_pages(part: Part, title: str) -> range:
-    """The pages of one deck (fronts and backs), from the part's bookmarks."""
-    starts = dict(part.bookmarks)
-    following = sorted(p for p in starts.values() if p > starts[title])
-    return range(starts[title], following[0] if following else part.pages)
+    """The pages of one deck (fronts and backs): the decks follow each other card by card, so a
+    deck runs from its bookmarked sheet to the sheet of its last card."""
+    every = decks(load_scenario("denikin-1919"), STYLE)
+    before = 0
+    for deck in every:
+        if deck.title == title:
+            first, last = before, before + len(deck.fronts) - 1
+            assert dict(part.bookmarks)[title] == 2 * (first // 9)
+            return range(2 * (first // 9), 2 * (last // 9) + 2)
+        before += len(deck.fronts)
+    raise KeyError(title)
+
+
+def front_colours(scenario: Scenario, sheet: int) -> list[str | None]:
+    """The colour each slot of a sheet's fronts bleeds in, from the decks in order: the event
+    deck's own, a pile's and a commander's their faction's; None for an empty slot."""
+    colours: list[str] = [STYLE.colours.events] * len(scenario.cards.events)
+    order = [f.id for f in scenario.meta.factions]
+    for faction in sorted(scenario.cards.piles, key=lambda f: order.index(f) if f in order else len(order)):
+        found = scenario.faction(faction)
+        colours += [found.colour if found else STYLE.colours.events] * len(scenario.cards.piles[faction])
+    for m in sorted(scenario.commanders, key=lambda m: order.index(m.faction) if m.faction in order else len(order)):
+        found = scenario.faction(m.faction)
+        colours.append(found.colour if found else STYLE.colours.events)
+    chunk = colours[9 * sheet : 9 * sheet + 9]
+    return [*chunk, *([None] * (9 - len(chunk)))]
 
 
 # --- content ---------------------------------------------------------------------------------
@@ -133,8 +157,10 @@ def test_59_events_make_7_sheets_of_fronts_each_followed_by_its_backs(
     assert deck_pages(part, "Event deck") == range(0, 14)
     for k in range(1, 14, 2):  # backs: the deck's name, no card text
         assert pages[k].count("EVENTS") == (9 if k < 13 else 59 - 6 * 9)
-    piles = sum(math.ceil(len(slips) / 9) for slips in scenario.cards.piles.values())
-    assert part.pages == 2 * (7 + piles + math.ceil(len(scenario.commanders) / 9))
+    # issue 14: "Decks fill sheets continuously, a new deck starting on the next free card"
+    total = 59 + sum(len(slips) for slips in scenario.cards.piles.values()) + len(scenario.commanders)
+    assert part.pages == 2 * math.ceil(total / 9)
+    assert pages[12].count("EVENT") > 0 and "RED PILE" in pages[12].upper().replace("\n", " ")
 
 
 def test_discard_or_return_note_follows_the_card(texts: dict[str, list[str]], scenario: Scenario) -> None:
@@ -377,9 +403,12 @@ def test_background_bleeds_3mm_past_the_trim(parts: dict[str, tuple[Part, Path]]
     part, path = parts[paper]
     page_w, page_h = PAPER[paper]
     commanders = deck_pages(part, "Commanders")
-    for page, expected in ((0, [STYLE.colours.events] * 9), (commanders.start, ["#D55E00"] * 9)):
+    scenario = load_scenario("denikin-1919")
+    for page in (0, commanders.start):
         image = render(path, page)
-        for (x, y), want in zip(card_slots(paper, STYLE), expected, strict=True):
+        for (x, y), want in zip(card_slots(paper, STYLE), front_colours(scenario, page // 2), strict=True):
+            if want is None:
+                continue
             for px, py in (
                 (x - 1.5 * MM, y + CARD_H / 2),
                 (x + CARD_W + 1.5 * MM, y + CARD_H / 2),
@@ -400,13 +429,14 @@ def test_background_bleeds_3mm_past_the_trim(parts: dict[str, tuple[Part, Path]]
 def test_the_back_page_mirrors_a_partly_filled_last_sheet(
     parts: dict[str, tuple[Part, Path]], scenario: Scenario
 ) -> None:
-    """The last commander sheet holds 59 - 6 x 9 = 5 cards; its back page has backs only behind
-    them, mirrored: the back of the card in column c is in column 2 - c, same row."""
+    """The last sheet holds what is left of the cards after the full sheets; its back page has
+    backs only behind them, mirrored: the back of the card in column c is in column 2 - c, same row."""
     part, path = parts["a4"]
     page_h = PAPER["a4"][1]
     last = deck_pages(part, "Commanders").stop - 2
-    used = len(scenario.commanders) - 9 * (len(scenario.commanders) // 9)
-    assert used == 5
+    total = len(scenario.cards.events) + sum(map(len, scenario.cards.piles.values())) + len(scenario.commanders)
+    used = total % 9
+    assert last == part.pages - 2 and 3 < used < 9  # a partly filled sheet, its slot 3 used
     front, back = render(path, last), render(path, last + 1)
 
     def filled(image: np.ndarray, x: float, y: float) -> bool:
@@ -429,7 +459,7 @@ def test_the_back_page_mirrors_a_partly_filled_last_sheet(
 def test_page_sizes_are_exact(parts: dict[str, tuple[Part, Path]], paper: str) -> None:
     part, path = parts[paper]
     reader = pypdf.PdfReader(path)
-    assert len(reader.pages) == part.pages == 42
+    assert len(reader.pages) == part.pages == 38
     for page in reader.pages:
         assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(PAPER[paper], abs=0.01)
     assert part.file == f"cards-{paper}.pdf"

@@ -1151,13 +1151,19 @@ def _clip(c: Canvas, box: tuple[float, float, float, float]) -> None:
     c.clipPath(path, stroke=0, fill=0)
 
 
+def _back_form(deck: int) -> str:
+    return f"kitgenCardBack{deck}"
+
+
 def sheets(count: int, per_sheet: int) -> list[range]:
     """The card indices on each sheet of a deck of `count` cards."""
     return [range(k, min(k + per_sheet, count)) for k in range(0, count, per_sheet)]
 
 
 def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) -> list[Part]:
-    """The cards as one part: each deck's sheets of fronts, each followed by its backs."""
+    """The cards as one part: the decks one after another, filling the sheets' slots in turn (a
+    deck starts on the next free card, not a new sheet), each sheet of fronts followed by its
+    backs, every card's back its own deck's."""
     s = style or card_style()
     size = PAPER[paper]
     buf = io.BytesIO()
@@ -1167,36 +1173,45 @@ def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) 
     per_sheet = len(fronts)
     g = s.card
     w, h, bleed = g.width_mm * MM, g.height_mm * MM, g.bleed_mm * MM
-    bookmarks: list[tuple[str, int]] = []
-    page = 0
-    for number, deck in enumerate(decks(scenario, s)):
-        form = f"kitgenCardBack{number}"
-        c.beginForm(form, -math.ceil(bleed), -math.ceil(bleed), math.ceil(w + bleed), math.ceil(h + bleed))
+    every = decks(scenario, s)
+    for number, deck in enumerate(every):
+        c.beginForm(
+            _back_form(number), -math.ceil(bleed), -math.ceil(bleed), math.ceil(w + bleed), math.ceil(h + bleed)
+        )
         draw_back(c, deck.back, scenario, s)
         c.endForm()
-        bookmarks.append((deck.title, page))
-        c.bookmarkPage(f"deck{number}")
-        c.addOutlineEntry(deck.title, f"deck{number}", level=0)
-        for sheet in sheets(len(deck.fronts), per_sheet):
-            used = [fronts[k - sheet.start] for k in sheet]
-            for k, (x, y) in zip(sheet, used, strict=True):
-                c.saveState()
-                _clip(c, bleed_box(paper, k - sheet.start, s))
-                deck.fronts[k](c, x, y)
-                c.restoreState()
-            draw_crop_marks(c, used, s, shared=shared)
-            c.showPage()
-            for k in sheet:
-                x, y = backs[k - sheet.start]
-                x0, y0, x1, y1 = bleed_box(paper, k - sheet.start, s)
-                mirror = size[0] - x1  # the back's box: mirrored across the page, like its card
-                c.saveState()
-                _clip(c, (mirror, y0, mirror + x1 - x0, y1))
-                c.translate(x, y)
-                c.doForm(form)
-                c.restoreState()
-            c.showPage()
-            page += 2
+    cards = [(number, front) for number, deck in enumerate(every) for front in deck.fronts]
+    firsts: dict[int, int] = {}
+    for k, (number, _) in enumerate(cards):
+        firsts.setdefault(number, k)
+    bookmarks: list[tuple[str, int]] = []
+    page = 0
+    for sheet in sheets(len(cards), per_sheet):
+        for number, first in firsts.items():
+            if first in sheet:
+                title = every[number].title
+                bookmarks.append((title, page))
+                c.bookmarkPage(f"deck{number}")
+                c.addOutlineEntry(title, f"deck{number}", level=0)
+        used = [fronts[k - sheet.start] for k in sheet]
+        for k, (x, y) in zip(sheet, used, strict=True):
+            c.saveState()
+            _clip(c, bleed_box(paper, k - sheet.start, s))
+            cards[k][1](c, x, y)
+            c.restoreState()
+        draw_crop_marks(c, used, s, shared=shared)
+        c.showPage()
+        for k in sheet:
+            x, y = backs[k - sheet.start]
+            x0, y0, x1, y1 = bleed_box(paper, k - sheet.start, s)
+            mirror = size[0] - x1  # the back's box: mirrored across the page, like its card
+            c.saveState()
+            _clip(c, (mirror, y0, mirror + x1 - x0, y1))
+            c.translate(x, y)
+            c.doForm(_back_form(cards[k][0]))
+            c.restoreState()
+        c.showPage()
+        page += 2
     c.save()
     return [
         Part(

@@ -227,7 +227,7 @@ def test_commander_cards_give_rating_rank_charisma_and_the_obey_odds(
             "\u22121 MP for the land units of every faction this turn (A).",
         ),
         ({"kind": "supply_cut", "faction": "whites", "turns": 1}, "White units count as out of supply this turn (B)."),
-        ({"kind": "track_destroyed", "at": "Kirovograd"}, "The railway at Kirovograd is wrecked (C.2)."),
+        ({"kind": "track_destroyed", "at": "Kirovograd"}, "The railway at Elisavetgrad is wrecked (C.2)."),
         (
             {"kind": "alliance", "factions": ["reds", "makhnovists"], "turns": 3},
             "Reds and Makhnovists are allies, not enemies, this turn and the next 2.",
@@ -246,7 +246,7 @@ def test_commander_cards_give_rating_rank_charisma_and_the_obey_odds(
                     }
                 ],
             },
-            "Joins the Ukrainians at Kirovograd: Grigoriev's insurgents (3 infantry, 1 machine-gun; partisan).",
+            "Joins the Ukrainians at Elisavetgrad: Grigoriev's insurgents (3 infantry, 1 machine-gun; partisan).",
         ),
         (
             {"kind": "remove_stands", "faction": "reds", "stand": "infantry", "count": 3},
@@ -487,3 +487,26 @@ def test_text_that_cannot_fit_is_an_error_not_an_overflow(scenario: Scenario) ->
     c = new_canvas(io.BytesIO(), PAPER["a4"], scenario, "test")
     with pytest.raises(CardOverflow, match=card.id):
         event_front(c, 100, 100, long, scenario, STYLE)
+
+
+def test_cards_name_each_town_once_by_its_1919_name(scenario: Scenario) -> None:
+    """Issue 14: "One name per town per card, in the 1919 convention" (RULES-NOTES: maps and cards
+    print the 1919 name): no card or slip names a town by the rules' later name where it has a
+    1919 one, and an effect placed at a town prints that name."""
+    import re
+
+    later = {t.name: t.name_1919 for t in scenario.towns if t.name_1919 and t.name_1919 != t.name}
+    assert later, "the scenario has towns renamed after 1919"
+    texts = [
+        " ".join([card.title, card.history, *(effect_text(e, scenario) for e in card.effects)])
+        for card in scenario.cards.events
+    ]
+    texts += [slip.text for pile in scenario.cards.piles.values() for slip in pile]
+    for text in texts:
+        for name in later:
+            assert not re.search(rf"\\b{re.escape(name)}\\b", text), (name, text[:80])
+    placed = [e for card in scenario.cards.events for e in card.effects if e.at and scenario.find_town(e.at)]
+    assert placed
+    for effect in placed:
+        town = scenario.find_town(effect.at or "")
+        assert town is not None and town.shown_name in effect_text(effect, scenario)

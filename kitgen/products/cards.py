@@ -171,6 +171,13 @@ def _unit_types(scenario: Scenario, types: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _place(scenario: Scenario, at: str | None) -> str:
+    """A place as cards print it: a town by its 1919 name (RULES-NOTES: maps and cards print the
+    1919 name), any other place as the data names it."""
+    town = scenario.find_town(at) if at else None
+    return town.shown_name if town is not None else (at or "")
+
+
 def effect_text(effect: Effect, scenario: Scenario) -> str:
     """One effect of an event card as an English sentence in rule terms (section in brackets)."""
     e = effect
@@ -199,14 +206,14 @@ def effect_text(effect: Effect, scenario: Scenario) -> str:
             return f"Every unit counts as out of supply {_turns(e.turns)} (B)."
         return f"{_adjective(scenario, f)} units count as out of supply {_turns(e.turns)} (B)."
     if e.kind == "track_destroyed":
-        return f"The railway at {e.at} is wrecked (C.2)."
+        return f"The railway at {_place(scenario, e.at)} is wrecked (C.2)."
     if e.kind == "alliance":
         names = [scenario.faction_name(x) for x in e.factions]
         return f"{' and '.join(names)} are allies, not enemies, {_turns(e.turns)}."
     if e.kind == "units":
         verb = "Joins" if len(e.units) == 1 else "Join"
         units = "; ".join(unit_text(scenario, u) for u in e.units)
-        return f"{verb} the {who} at {e.at}: {units}."
+        return f"{verb} the {who} at {_place(scenario, e.at)}: {units}."
     if e.kind == "remove_stands":
         n = e.count or 1
         stands = stand_phrase(scenario, e.stand or "infantry", n)
@@ -214,7 +221,7 @@ def effect_text(effect: Effect, scenario: Scenario) -> str:
         choice = f"from a unit of {whose} choice" if n == 1 else f"from units of {whose} choice"
         return f"{who} {_verb(plural, 'lose')} {stands}, {choice}."
     if e.kind == "town_owner":
-        return f"{e.at} passes to the {who}."
+        return f"{_place(scenario, e.at)} passes to the {who}."
     return f"{UMPIRE}: {e.text}"
 
 

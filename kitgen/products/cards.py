@@ -1,12 +1,13 @@
 """The cards: the event deck (II.A), each faction's reinforcement/replacement pile (II.E) and the
 commander cards (II.C), poker size, nine to a sheet.
 
-Every card is printed with a bleed (its background runs past the trim) and crop marks at its trim
-corners, a bleed out. Neighbouring cards stand two bleeds apart, so the bleeds meet in the gutter
-and never overlap; a crop mark there crosses the neighbour's bleed, over a white halo, and stops
-short of its trim. Each sheet of fronts is followed by its backs, mirrored for printing
-double-sided with a flip on the long edge: the back of the card in column c stands in column
-(columns - 1 - c) of the same row.
+Every card is printed with a bleed (its background runs past the trim). Neighbouring cards stand
+two bleeds apart where the gutters fit, so the bleeds meet in the gutter and never overlap, and
+butt, sharing their cut, where they do not (the columns on both papers, the rows on US Letter).
+Crop marks stand outside the grid only, on every cut line, never nearer the paper's edge than
+the layouts' clearance. The decks follow one another card by card; each sheet of fronts is
+followed by its backs, mirrored for printing double-sided with a flip on the long edge: the back
+of the card in column c stands in column (columns - 1 - c) of the same row.
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from kitgen.model.forces import Effect, EventCard, Slip, UnitSpec
 from kitgen.model.scenario import Commander, Scenario
 from kitgen.render.cardstyle import CardStyle, card_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, text_width
-from kitgen.render.pages import MM, PAPER, Part, crop_marks, faction_mark, hex_colour, ink_on, new_canvas
+from kitgen.render.pages import MM, PAPER, Part, faction_mark, hex_colour, ink_on, new_canvas
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -50,41 +51,57 @@ class CardOverflow(ValueError):
 
 def card_slots(paper: str, style: CardStyle | None = None) -> list[tuple[float, float]]:
     """The lower-left corners (points) of the trim boxes of a sheet's card slots, row by row from
-    the top left: a grid of `columns` x `rows` cards, `gutter_mm` apart, centred on the page."""
+    the top left: a grid of `columns` x `rows` cards, `gutter_mm` apart (or butting, sharing
+    their cuts, where the gutters would not fit), centred on the page."""
     g = (style or card_style()).card
     page_w, page_h = PAPER[paper]
     w, h, gutter = g.width_mm * MM, g.height_mm * MM, g.gutter_mm * MM
     row_gutter = 0.0 if shared_rows(paper, style) else gutter
-    block_w = g.columns * w + (g.columns - 1) * gutter
+    col_gutter = 0.0 if shared_columns(paper, style) else gutter
+    block_w = g.columns * w + (g.columns - 1) * col_gutter
     block_h = g.rows * h + (g.rows - 1) * row_gutter
     left, top = (page_w - block_w) / 2, (page_h + block_h) / 2
     return [
-        (left + col * (w + gutter), top - h - row * (h + row_gutter))
+        (left + col * (w + col_gutter), top - h - row * (h + row_gutter))
         for row in range(g.rows)
         for col in range(g.columns)
     ]
 
 
-def shared_rows(paper: str, style: CardStyle | None = None) -> bool:
-    """Whether the rows butt and share their cuts: when with gutters, bleeds and the minimum
-    margin they would not fit the page (three poker cards on US Letter)."""
+def _butt(n: int, size_mm: float, page: float, style: CardStyle | None) -> bool:
+    """Whether `n` cards of `size_mm` along a page side must butt: with gutters, their outer
+    bleeds, the crop marks and the marks' clearance from the edge would not fit."""
     g = (style or card_style()).card
-    need = g.rows * g.height_mm + (g.rows - 1) * g.gutter_mm + 2 * (g.bleed_mm + g.min_margin_mm)
-    return need * MM > PAPER[paper][1] + 1e-6
+    need = n * size_mm + (n - 1) * g.gutter_mm + 2 * (g.bleed_mm + g.crop_mark_mm + g.mark_clearance_mm)
+    return need * MM > page + 1e-6
+
+
+def shared_rows(paper: str, style: CardStyle | None = None) -> bool:
+    """Whether the rows butt and share their cuts (three poker cards down US Letter)."""
+    g = (style or card_style()).card
+    return _butt(g.rows, g.height_mm, PAPER[paper][1], style)
+
+
+def shared_columns(paper: str, style: CardStyle | None = None) -> bool:
+    """Whether the columns butt and share their cuts (three poker cards across A4 or US Letter)."""
+    g = (style or card_style()).card
+    return _butt(g.columns, g.width_mm, PAPER[paper][0], style)
 
 
 def bleed_box(paper: str, slot: int, style: CardStyle | None = None) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) a card in slot `slot` may print into: its trim plus the bleed, except
-    along a cut it shares with the card above or below."""
+    along a cut it shares with a neighbour."""
     s = style or card_style()
     g = s.card
     x, y = card_slots(paper, s)[slot]
     w, h, bleed = g.width_mm * MM, g.height_mm * MM, g.bleed_mm * MM
-    row = slot // g.columns
-    shared = shared_rows(paper, s)
-    top = 0.0 if shared and row > 0 else bleed
-    bottom = 0.0 if shared and row < g.rows - 1 else bleed
-    return x - bleed, y - bottom, x + w + bleed, y + h + top
+    row, col = divmod(slot, g.columns)
+    rows, cols = shared_rows(paper, s), shared_columns(paper, s)
+    top = 0.0 if rows and row > 0 else bleed
+    bottom = 0.0 if rows and row < g.rows - 1 else bleed
+    left = 0.0 if cols and col > 0 else bleed
+    right = 0.0 if cols and col < g.columns - 1 else bleed
+    return x - left, y - bottom, x + w + right, y + h + top
 
 
 def back_slots(paper: str, style: CardStyle | None = None) -> list[tuple[float, float]]:
@@ -1094,60 +1111,56 @@ def decks(scenario: Scenario, style: CardStyle) -> list[Deck]:
     return out
 
 
-class _Halo:
-    """Stands in for the canvas while `crop_marks` draws, so the same marks come out as a wider
-    white line: drawn first, it keeps the hairline legible where it crosses a neighbour's bleed."""
-
-    def __init__(self, c: Canvas, width: float) -> None:
-        self._c = c
-        self._width = width
-
-    def saveState(self) -> None:  # noqa: N802 - reportlab's names
-        self._c.saveState()
-
-    def restoreState(self) -> None:  # noqa: N802
-        self._c.restoreState()
-
-    def setStrokeColorRGB(self, r: float, g: float, b: float) -> None:  # noqa: N802
-        self._c.setStrokeColorRGB(1, 1, 1)
-
-    def setLineWidth(self, width: float) -> None:  # noqa: N802
-        self._c.setLineWidth(self._width)
-
-    def line(self, x1: float, y1: float, x2: float, y2: float) -> None:
-        self._c.line(x1, y1, x2, y2)
-
-
-def draw_crop_marks(c: Canvas, slots: Sequence[tuple[float, float]], style: CardStyle, *, shared: bool = False) -> None:
-    """Crop marks at the trim corners of the given slots, a bleed outside, over white halos.
-    Where rows butt (`shared`), the marks along the vertical cuts are drawn only outside the
-    block, above the top row and below the bottom one: between rows they would print on a card."""
+def crop_mark_lines(
+    slots: Sequence[tuple[float, float]], style: CardStyle, paper: str
+) -> list[tuple[float, float, float, float]]:
+    """The crop marks of the used slots, as lines: each cut line of a card marked outside the
+    sheet's grid, at both ends (never between cards, where it would print on one), a bleed out
+    from the grid's trim where there is room, and never nearer the paper's edge than the clearance."""
     g = style.card
     w, h = g.width_mm * MM, g.height_mm * MM
-    bleed, length = g.bleed_mm * MM, g.crop_mark_mm * MM
-    ys = sorted({y for _, y in slots})
-    low, high = (ys[0], ys[-1]) if ys else (0.0, 0.0)
+    page_w, page_h = PAPER[paper]
+    grid = card_slots(paper, style)
+    left, right = min(x for x, _ in grid), max(x for x, _ in grid) + w
+    bottom, top = min(y for _, y in grid), max(y for _, y in grid) + h
+    bleed, length, clear = g.bleed_mm * MM, g.crop_mark_mm * MM, g.mark_clearance_mm * MM
 
-    def marks(canvas: Canvas) -> None:
-        for x, y in slots:
-            if not shared:
-                crop_marks(canvas, x, y, w, h, bleed=bleed, length=length)
-                continue
-            for cx, sx in ((x, -1), (x + w, 1)):  # the horizontal cuts, marked at the sides
-                for cy in (y, y + h):
-                    canvas.line(cx + sx * bleed, cy, cx + sx * (bleed + length), cy)
-            for cx in (x, x + w):  # the vertical cuts, outside the block only
-                if y == low:
-                    canvas.line(cx, y - bleed, cx, y - bleed - length)
-                if y == high:
-                    canvas.line(cx, y + h + bleed, cx, y + h + bleed + length)
+    def span(margin: float) -> tuple[float, float]:
+        """(offset from the trim, length) of a mark in a margin this wide."""
+        room = margin - clear
+        size = min(length, max(room - 0.5 * MM, 0.0))
+        return min(bleed, room - size), size
 
+    xs = sorted({round(v, 4) for x, _ in slots for v in (x, x + w)})
+    ys = sorted({round(v, 4) for _, y in slots for v in (y, y + h)})
+    lines = []
+    (top_off, top_len), (bottom_off, bottom_len) = span(page_h - top), span(bottom)
+    (left_off, left_len), (right_off, right_len) = span(left), span(page_w - right)
+    for x in xs:
+        lines.append((x, top + top_off, x, top + top_off + top_len))
+        lines.append((x, bottom - bottom_off, x, bottom - bottom_off - bottom_len))
+    for y in ys:
+        lines.append((left - left_off, y, left - left_off - left_len, y))
+        lines.append((right + right_off, y, right + right_off + right_len, y))
+    return [ln for ln in lines if ln[:2] != ln[2:]]
+
+
+def draw_crop_marks(c: Canvas, slots: Sequence[tuple[float, float]], style: CardStyle, paper: str) -> None:
+    """The used slots' crop marks (`crop_mark_lines`), hairlines over white halos."""
+    lines = crop_mark_lines(slots, style, paper)
+    g = style.card
     if g.crop_halo_pt > 0:
-        marks(cast("Canvas", _Halo(c, g.crop_halo_pt)))
+        c.saveState()
+        c.setStrokeColorRGB(1, 1, 1)
+        c.setLineWidth(g.crop_halo_pt)
+        for line in lines:
+            c.line(*line)
+        c.restoreState()
     c.saveState()
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(0.25)
-    marks(c)
+    for line in lines:
+        c.line(*line)
     c.restoreState()
 
 
@@ -1176,7 +1189,6 @@ def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) 
     buf = io.BytesIO()
     c = new_canvas(buf, size, scenario, "cards")
     fronts, backs = card_slots(paper, s), back_slots(paper, s)
-    shared = shared_rows(paper, s)
     per_sheet = len(fronts)
     g = s.card
     w, h, bleed = g.width_mm * MM, g.height_mm * MM, g.bleed_mm * MM
@@ -1206,7 +1218,7 @@ def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) 
             _clip(c, bleed_box(paper, k - sheet.start, s))
             cards[k][1](c, x, y)
             c.restoreState()
-        draw_crop_marks(c, used, s, shared=shared)
+        draw_crop_marks(c, used, s, paper)
         c.showPage()
         for k in sheet:
             x, y = backs[k - sheet.start]

@@ -22,6 +22,8 @@ class CardGeometry(Model):
     rows: int = Field(ge=1)
     crop_mark_mm: float = Field(gt=0)
     crop_halo_pt: float = Field(ge=0)
+    mark_clearance_mm: float = Field(default=5.0, ge=0)
+    """No crop mark nearer the paper's edge than this: inside any desktop printer's printable area."""
 
 
 class CardFrame(Model):

@@ -51,7 +51,8 @@ def text(paper: str = "a4") -> str:
 
 def test_every_town_of_the_seed_is_in_the_booklet_with_its_vp_and_hex() -> None:
     """Issue 5: "every town ... of the seed appears in the booklet's text"; E.2's VP table rows
-    read as the seed prints them (Red, White, Ukrn, '-' for none), and the index gives the hex."""
+    read as the seed prints them (Red, White, Ukrn, '-' for none), and the index gives the hex;
+    issue 14: the index gives the 1919 name, and no slip of the scanned text reaches the player."""
     scenario = load_scenario(BUNDLED)
     built, _ = hex_map(scenario)
     assert built is not None
@@ -62,8 +63,10 @@ def test_every_town_of_the_seed_is_in_the_booklet_with_its_vp_and_hex() -> None:
         assert town is not None, seed_name
         assert f"{town.name} {red} {white} {ukrn}" in body, seed_name
         assert f"{town.name} {hexes[town.name]}" in body, seed_name  # the index of towns
-        if town.name != seed_name:
-            assert seed_name in body  # the scanned spelling, in the index
+        if town.name_1919 and town.name_1919 != town.name:
+            assert f"{town.name} {hexes[town.name]} {town.name_1919}" in body, seed_name
+        if seed_name not in (town.name, town.name_1919):
+            assert not re.search(rf"\b{re.escape(seed_name)}\b", body), seed_name  # an OCR slip
 
 
 def test_every_commander_of_the_seed_is_in_the_booklet_with_his_rating() -> None:
@@ -326,3 +329,11 @@ def _placed_text(page: object) -> list[tuple[float, str]]:
 
     page.extract_text(visitor_operand_before=before, visitor_text=visit)  # type: ignore[attr-defined]
     return found
+
+
+def test_a_players_reading_says_nothing_of_how_the_kit_was_made() -> None:
+    """Issue 14: "A player's reading: no word of how the kit was made": no seed, scan, OCR,
+    RULES-NOTES, software or data file in the booklet (its edition line in the footer apart)."""
+    body = text()
+    for word in (r"\bseed", r"\bscann", r"\bOCR\b", r"RULES-NOTES", r"\bsoftware\b", r"\bdata files?\b"):
+        assert not re.search(word, body, re.IGNORECASE), word

@@ -297,9 +297,10 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
     ]
     assets += [[x.name, names.get(x.faction, x.faction), at(x.at)] for x in s.setup.ships]
     assets += [["Supply depot", names.get(d.faction, d.faction), at(d.at)] for d in s.setup.depots]
-    towns = [["Town", "Hex", "Scanned rules spell it"]]
+    towns = [["Town", "Hex", "1919 name"]]
     for town in sorted(s.towns, key=lambda t: t.name):
-        towns.append([town.name, hex_ids.get(name_key(town.name), "off map"), town.seed_name or ""])
+        then = town.name_1919 if town.name_1919 and town.name_1919 != town.name else ""
+        towns.append([town.name, hex_ids.get(name_key(town.name), "off map"), then])
     return {
         "movement": (rows_mv, [2.2, 0.9, *[1.0] * len(terrain), 1.3]),
         "ammo": (ammo, [1.4, 1, 1.6]),

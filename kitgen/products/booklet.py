@@ -608,12 +608,14 @@ def _cell(text: str, style: ParagraphStyle, width: float) -> str | Flowable:
 
 
 def _cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: BookletStyle) -> None:
-    """The cover: a band in the accent colour with the title, the factions with their colours
-    and marks, and what the booklet holds."""
+    """The cover: a band in the accent colour with the title; the campaign's own map as its art,
+    framed; the factions with their colours and marks; what the booklet holds; the credits and
+    the edition."""
+    from kitgen.buildinfo import edition
     from kitgen.render.pages import faction_chip
 
     w, h = size
-    band = h * 0.42
+    band = h * 0.30
     c.saveState()
     c.setFillColorRGB(*hex_colour(st.colours.accent))
     c.rect(0, h - band, w, band, stroke=0, fill=1)
@@ -623,23 +625,58 @@ def _cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: 
     c.setFont(SANS, 12.5 * k)
     c.drawCentredString(w / 2, h - band * 0.45 - 26 * k, scenario.meta.subtitle)
     c.setFont(SANS_BOLD, 15 * k)
-    c.drawCentredString(w / 2, h - band + 24 * k, "RULES OF PLAY")
+    c.drawCentredString(w / 2, h - band + 20 * k, "RULES OF PLAY")
+    margin = st.margin_mm * 2.8346 * k
+    _cover_map(c, scenario, margin, h * 0.34, w - 2 * margin, h - band - h * 0.34 - 14 * k)
     factions = scenario.meta.factions
-    size_mark, gap = 30 * k, 34 * k
+    size_mark, gap = 24 * k, 30 * k
     total = len(factions) * size_mark + (len(factions) - 1) * gap
     x = (w - total) / 2
-    y = h - band - 70 * k
+    y = h * 0.34 - 44 * k
     for f in factions:
         faction_chip(c, f.id, f.colour, x, y, size_mark)
         c.setFillColorRGB(0.12, 0.12, 0.12)
         c.setFont(SANS, 9 * k)
-        c.drawCentredString(x + size_mark / 2, y - 13 * k, f.name)
+        c.drawCentredString(x + size_mark / 2, y - 12 * k, f.name)
         x += size_mark + gap
     c.setFont(SANS, 9.5 * k)
     c.setFillColorRGB(0.3, 0.3, 0.3)
     for n, line in enumerate(st.cover_note):
-        c.drawCentredString(w / 2, h * 0.3 - n * 14 * k, line)
+        c.drawCentredString(w / 2, h * 0.17 - n * 13 * k, line)
+    c.setFont(SANS, 7.5 * k)
+    c.setFillColorRGB(0.4, 0.4, 0.4)
+    for n, line in enumerate([*st.credits, edition()]):
+        c.drawCentredString(w / 2, margin * 0.9 + (len(st.credits) - n) * 10 * k, line)
     c.restoreState()
+
+
+_cover_art: dict[int, Any] = {}
+"""The cover's map by scenario: platypus sets the booklet in several passes, each drawing the cover."""
+
+
+def _cover_map(c: Any, scenario: Scenario, x: float, y: float, width: float, height: float) -> None:
+    """The campaign's clean map, scaled into the box and framed: the art of the cover."""
+    from kitgen.mapping.cache import hex_map
+    from kitgen.render.mapart import MapArt
+    from kitgen.render.style import map_style
+
+    art = _cover_art.get(id(scenario))
+    if art is None:
+        built, _ = hex_map(scenario)
+        if built is None:
+            return
+        art = _cover_art[id(scenario)] = MapArt(built, scenario, map_style())  # kept: every pass draws it
+    scale = min(width / art.width, height / art.height)
+    mw, mh = art.width * scale, art.height * scale
+    left, bottom = x + (width - mw) / 2, y + (height - mh) / 2
+    c.saveState()
+    c.translate(left, bottom)
+    c.scale(scale, scale)
+    art.draw_art(c)
+    c.restoreState()
+    c.setStrokeColorRGB(0.15, 0.15, 0.15)
+    c.setLineWidth(0.8)
+    c.rect(left, bottom, mw, mh, stroke=1, fill=0)
 
 
 def _item(style: Any) -> Callable[[str], Flowable]:

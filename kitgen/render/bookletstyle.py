@@ -33,6 +33,8 @@ class BookletColours(Model):
 class BookletStyle(Model):
     margin_mm: float = Field(gt=0)
     cover_note: list[str] = []
+    credits: list[str] = []
+    """Lines of credits at the foot of the cover."""
     half_scale: float = Field(gt=0, le=1)
     fonts: BookletFonts
     colours: BookletColours

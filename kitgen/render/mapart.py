@@ -210,6 +210,27 @@ class MapArt:
         c.setLineWidth(self.style.widths.frame)
         c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
 
+    def draw_art(self, c: Canvas) -> None:
+        """The map as a picture, for a cover: terrain, sea, rivers and the railways as plain
+        lines, the towns as their markers; no grid, ids, labels or symbols (cheap to draw)."""
+        c.saveState()
+        p = c.beginPath()
+        p.rect(0, 0, self.width, self.height)
+        c.clipPath(p, stroke=0, fill=0)
+        self.fill(c, self.style.colours.land)
+        c.rect(0, 0, self.width, self.height, stroke=0, fill=1)
+        self._terrain(c)
+        self._sea(c)
+        self.drawn = Drawn()
+        self._river_hexsides(c)
+        self.stroke(c, self.style.colours.rail, self.style.widths.rail)
+        c.setLineJoin(1)
+        self.lines(c, self.link_lines(self.board.rail))
+        for hex_id in self.towns:
+            x, y = self.centres[hex_id]
+            self.town_marker(c, float(x), float(y), self.best_vp(hex_id))
+        c.restoreState()
+
     def fill(self, c: Canvas, colour: str) -> None:
         c.setFillColorRGB(*hex_colour(colour))
 

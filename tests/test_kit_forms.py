@@ -349,3 +349,22 @@ def test_a_bad_layout_is_reported_with_its_line(tmp_path: Path) -> None:
         form_style(path)
     line = next(k for k, ln in enumerate(text.splitlines(), start=1) if "order_rows:" in ln)
     assert f"forms.yaml:{line}:" in str(caught.value)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_terrain_chart_shows_each_terrain_as_the_map_draws_it(charts: dict[str, Part], paper: str) -> None:
+    """Issue 14: "Terrain swatches drawn with the map's own symbols": each aid's terrain chart
+    fills a hex in every terrain's map colour (the one map.yaml gives the map)."""
+    import re
+
+    from kitgen.render.pages import hex_colour
+    from kitgen.render.style import map_style
+
+    fill = re.compile(rb"([0-9.]+) ([0-9.]+) ([0-9.]+) rg")
+    terrain = map_style().colours.terrain
+    assert terrain
+    for page in pypdf.PdfReader(io.BytesIO(charts[paper].pdf)).pages:
+        data = page.get_contents().get_data()  # type: ignore[union-attr]
+        used = {tuple(round(float(v), 3) for v in m.groups()) for m in fill.finditer(data)}
+        for name, colour in terrain.items():
+            assert tuple(round(v, 3) for v in hex_colour(colour)) in used, (paper, name)

@@ -612,7 +612,9 @@ def _terrain_table(sheet: Sheet, y: float) -> float:
         rcell = Cell("") if river is None else cost(river) if river == PROHIBITED else Cell(f"+{river}")
         costs = [cost((u.cost or {})[t.id]) for t in terrain]
         rows.append([Cell(u.name, bold=True), str(u.mp), *costs, rcell])
+    top = y
     y = sheet.table(sheet.left, y, sheet.span, columns, [header, sub], rows)
+    _terrain_swatches(sheet, top, columns, [t.id for t in terrain])
     alike: dict[str, list[str]] = {}
     for u in mv.unit_types:
         if u.moves_as:
@@ -647,6 +649,24 @@ def _terrain_table(sheet: Sheet, y: float) -> float:
         )
     )
     return sheet.bullets(sheet.left, y - 2, sheet.span, notes, gap=0.8)
+
+
+def _terrain_swatches(sheet: Sheet, top: float, columns: Sequence[Column], terrain: Sequence[str]) -> None:
+    """In the terrain table's header, beside each terrain's name, its hex as the map draws it (its
+    colour and symbol): the chart's columns tied to the map."""
+    from kitgen.render.mapart import terrain_swatch
+    from kitgen.render.style import map_style
+
+    st = sheet.st
+    total = sum(col.share for col in columns)
+    edges = [sheet.left]
+    for col in columns:
+        edges.append(edges[-1] + sheet.span * col.share / total)
+    h = st.charts.header_row
+    across = h * 0.8
+    for k, terrain_id in enumerate(terrain):
+        left = edges[2 + k]
+        terrain_swatch(sheet.c, map_style(), terrain_id, left + PAD + across * 0.58, top - h / 2, across)
 
 
 def _source_text(source: SupplySource) -> str:

@@ -284,28 +284,7 @@ class MapArt:
 
     def terrain_symbol(self, c: Canvas, terrain: str, x: float, y: float) -> None:
         """One tree, reed tuft or peak centred on (x, y)."""
-        colour = self.style.colours.symbols.get(terrain)
-        if colour is None:
-            return
-        u = self.hex_pt / 72.0
-        c.setLineCap(1)
-        self.stroke(c, colour, 0.6 * u)
-        self.fill(c, colour)
-        if terrain == "forest":
-            c.circle(x, y + 2.2 * u, 2.6 * u, stroke=0, fill=1)
-            c.line(x, y - 2.2 * u, x, y + 1 * u)
-        elif terrain == "marsh":
-            c.line(x - 3.6 * u, y - 1.6 * u, x + 3.6 * u, y - 1.6 * u)
-            for ddx, top in ((-2.0, 1.6), (0, 3.0), (2.0, 1.6)):
-                c.line(x + ddx * u, y - 1.4 * u, x + ddx * 1.3 * u, y + top * u)
-        else:
-            path = c.beginPath()
-            path.moveTo(x - 5 * u, y - 2.4 * u)
-            path.lineTo(x - 1 * u, y + 3.4 * u)
-            path.lineTo(x + 1.2 * u, y + 0.4 * u)
-            path.lineTo(x + 2.6 * u, y + 2.2 * u)
-            path.lineTo(x + 5 * u, y - 2.4 * u)
-            c.drawPath(path, stroke=1, fill=0)
+        draw_terrain_symbol(c, self.style, terrain, x, y, self.hex_pt)
 
     def _grid(self, c: Canvas) -> None:
         self.stroke(c, self.style.colours.grid, self.style.widths.grid)
@@ -949,4 +928,51 @@ def draw_label_along(c: Canvas, text: str, line: Points, size: float, colour: st
     c.setFillColorRGB(*hex_colour(colour))
     c.setFont(SANS_ITALIC, size)
     c.drawCentredString(0, 2, text)
+    c.restoreState()
+
+
+def draw_terrain_symbol(c: Canvas, style: MapStyle, terrain: str, x: float, y: float, hex_pt: float) -> None:
+    """One tree, reed tuft or peak centred on (x, y), sized for a hex `hex_pt` across: the map's
+    own symbol, for the map and for the charts' swatches."""
+    colour = style.colours.symbols.get(terrain)
+    if colour is None:
+        return
+    u = hex_pt / 72.0
+    c.setLineCap(1)
+    c.setStrokeColorRGB(*hex_colour(colour))
+    c.setLineWidth(0.6 * u)
+    c.setFillColorRGB(*hex_colour(colour))
+    if terrain == "forest":
+        c.circle(x, y + 2.2 * u, 2.6 * u, stroke=0, fill=1)
+        c.line(x, y - 2.2 * u, x, y + 1 * u)
+    elif terrain == "marsh":
+        c.line(x - 3.6 * u, y - 1.6 * u, x + 3.6 * u, y - 1.6 * u)
+        for ddx, top in ((-2.0, 1.6), (0, 3.0), (2.0, 1.6)):
+            c.line(x + ddx * u, y - 1.4 * u, x + ddx * 1.3 * u, y + top * u)
+    else:
+        path = c.beginPath()
+        path.moveTo(x - 5 * u, y - 2.4 * u)
+        path.lineTo(x - 1 * u, y + 3.4 * u)
+        path.lineTo(x + 1.2 * u, y + 0.4 * u)
+        path.lineTo(x + 2.6 * u, y + 2.2 * u)
+        path.lineTo(x + 5 * u, y - 2.4 * u)
+        c.drawPath(path, stroke=1, fill=0)
+
+
+def terrain_swatch(c: Canvas, style: MapStyle, terrain: str, cx: float, cy: float, across: float) -> None:
+    """A flat-topped hex `across` points over the flats, in the terrain's colour on the map with
+    its symbol: what a chart's terrain row looks like on the map."""
+    side = across / math.sqrt(3)
+    fill = style.colours.terrain.get(terrain, style.colours.land)
+    p = c.beginPath()
+    for k in range(6):
+        a = math.radians(60 * k)
+        (p.moveTo if k == 0 else p.lineTo)(cx + side * math.cos(a), cy + side * math.sin(a))
+    p.close()
+    c.saveState()
+    c.setFillColorRGB(*hex_colour(fill))
+    c.setStrokeColorRGB(*hex_colour(style.colours.grid))
+    c.setLineWidth(0.5)
+    c.drawPath(p, stroke=1, fill=1)
+    draw_terrain_symbol(c, style, terrain, cx, cy - across * 0.04, across * 2.6)
     c.restoreState()

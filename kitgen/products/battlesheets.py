@@ -398,6 +398,7 @@ def _mini_map(sheet: Sheet, campaign: Campaign, contact: Contact, x: float, top:
     each, the battle hex outlined and a north arrow."""
     import shapely
 
+    from kitgen.render.mapart import rings_path
     from kitgen.render.mapfurniture import draw_north_arrow
 
     art, inner = _sub_map(campaign, contact)
@@ -412,12 +413,7 @@ def _mini_map(sheet: Sheet, campaign: Campaign, contact: Contact, x: float, top:
     c.translate(mx - f * cx, my - f * cy)
     c.scale(f, f)
     assert isinstance(outline, shapely.Polygon)  # seven hexes round one: a single ring
-    ring = list(outline.exterior.coords)
-    path = c.beginPath()
-    path.moveTo(*ring[0])
-    for px, py in ring[1:]:
-        path.lineTo(px, py)
-    path.close()
+    path = rings_path(c, [list(outline.exterior.coords)])
     c.clipPath(path, stroke=0, fill=0)
     art.draw(c)
     units = [(side_f, contact.hex) for side in contact.sides for side_f in side.factions]
@@ -433,12 +429,7 @@ def _mini_map(sheet: Sheet, campaign: Campaign, contact: Contact, x: float, top:
     centre = art.centres[contact.hex]
     battle = centre + (art.corners(hexes[contact.hex]) - centre) * lay.map.battle_inset
     sheet.stroke(sheet.st.colours.ink, lay.map.battle_hex / f)
-    p = c.beginPath()
-    p.moveTo(*battle[0])
-    for px, py in battle[1:]:
-        p.lineTo(px, py)
-    p.close()
-    c.drawPath(p, stroke=1, fill=0)
+    c.drawPath(rings_path(c, [battle]), stroke=1, fill=0)
     c.restoreState()
     arrow = lay.map.compass
     draw_north_arrow(c, x + 5 * across / math.sqrt(3) - arrow * 0.3, top - arrow * 0.75, arrow, note=False)

@@ -15,7 +15,7 @@ poster, the A0/A1 posters and every tile show exactly the same drawing.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, TypeVar
@@ -238,29 +238,20 @@ class MapArt:
         c.setStrokeColorRGB(*hex_colour(colour))
         c.setLineWidth(width)
 
-    def _polygon_path(self, c: Canvas, rings: Iterable[Points]) -> Any:
-        path = c.beginPath()
-        for ring in rings:
-            path.moveTo(*ring[0])
-            for x, y in ring[1:]:
-                path.lineTo(x, y)
-            path.close()
-        return path
-
     def _terrain(self, c: Canvas) -> None:
         for terrain, colour in sorted(self.style.colours.terrain.items()):
             hexes = [h for h in self.map.hexes if h.terrain == terrain]
             if hexes:
                 self.fill(c, colour)
-                c.drawPath(self._polygon_path(c, (self.corners(h) for h in hexes)), stroke=0, fill=1)
+                c.drawPath(rings_path(c, (self.corners(h) for h in hexes)), stroke=0, fill=1)
         sea_hexes = [h for h in self.map.hexes if h.terrain == SEA]
         self.fill(c, self.style.colours.sea)
-        c.drawPath(self._polygon_path(c, (self.corners(h) for h in sea_hexes)), stroke=0, fill=1)
+        c.drawPath(rings_path(c, (self.corners(h) for h in sea_hexes)), stroke=0, fill=1)
 
     def _sea(self, c: Canvas) -> None:
         rings = [np.asarray(r.coords) for poly in _polygons(self.sea) for r in [poly.exterior, *poly.interiors]]
         self.fill(c, self.style.colours.sea)
-        c.drawPath(self._polygon_path(c, rings), stroke=0, fill=1, fillMode=1)
+        c.drawPath(rings_path(c, rings), stroke=0, fill=1, fillMode=1)
         self.stroke(c, self.style.colours.coast, self.style.widths.coast)
         c.setLineJoin(1)
         self.lines(c, _lines(self.coastline))
@@ -289,7 +280,7 @@ class MapArt:
     def _grid(self, c: Canvas) -> None:
         self.stroke(c, self.style.colours.grid, self.style.widths.grid)
         c.setLineJoin(1)
-        c.drawPath(self._polygon_path(c, (self.corners(h)[:-1] for h in self.map.hexes)), stroke=1, fill=0)
+        c.drawPath(rings_path(c, (self.corners(h)[:-1] for h in self.map.hexes)), stroke=1, fill=0)
 
     def hexside(self, a: str, b: str) -> Points:
         """The two ends of the side shared by hexes a and b."""
@@ -803,7 +794,7 @@ class MapArt:
             q1 = p1 + np.array(outward) * band
             self.fill(c, faction.colour)
             self.stroke(c, "#1E1E1E", 0.5 * u)
-            c.drawPath(self._polygon_path(c, [np.array([p0, p1, q1, q0])]), stroke=1, fill=1)
+            c.drawPath(rings_path(c, [np.array([p0, p1, q1, q0])]), stroke=1, fill=1)
             self.fill(c, readable_on(faction.colour))
             c.setFont(SANS_BOLD, 4.8 * u)
             mid = (p0 + p1 + q0 + q1) / 4
@@ -842,6 +833,17 @@ class MapArt:
                 for start in range(0, max(sides - 3, 1), 12):
                     found.append((name, line[start : min(start + 5, len(line))]))
         return found
+
+
+def rings_path(c: Canvas, rings: Iterable[Points | Sequence[tuple[float, ...]]]) -> Any:
+    """One path of closed rings (points in order): a polygon, its holes, or many hexes."""
+    path = c.beginPath()
+    for ring in rings:
+        path.moveTo(*ring[0])
+        for x, y in ring[1:]:
+            path.lineTo(x, y)
+        path.close()
+    return path
 
 
 def link_chains(links: Iterable[frozenset[Node]]) -> list[list[Node]]:

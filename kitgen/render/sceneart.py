@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kitgen.render.fonts import SANS_BOLD, text_width
+from kitgen.render.mapart import rings_path
 from kitgen.render.packetstyle import OverviewPage, SectorPage
 from kitgen.render.pages import faction_mark, hex_colour, ink_on
 from kitgen.render.scene import Overlay, Scene, Sector, Window
@@ -231,13 +232,7 @@ class SceneArt:
         if overlay.hexes:
             area = self.area(overlay.hexes)
             c.saveState()
-            p = c.beginPath()
-            for ring, holes in _polygons(area):
-                for r in (ring, *holes):
-                    p.moveTo(*r[0])
-                    for pt in r[1:]:
-                        p.lineTo(*pt)
-                    p.close()
+            p = rings_path(c, _rings(area))
             c.setFillColorRGB(*hex_colour(colour))
             if hatch:
                 c.clipPath(p, stroke=0, fill=0, fillMode=0)
@@ -304,9 +299,4 @@ def _rings(area: object) -> list[Ring]:
 def _stroke_rings(c: Canvas, area: object) -> None:
     """The edge of an area: each of its rings, outer and inner, in the current stroke."""
     for ring in _rings(area):
-        p = c.beginPath()
-        p.moveTo(*ring[0])
-        for pt in ring[1:]:
-            p.lineTo(*pt)
-        p.close()
-        c.drawPath(p, stroke=1, fill=0)
+        c.drawPath(rings_path(c, [ring]), stroke=1, fill=0)

@@ -183,14 +183,7 @@ class MapArt:
     def draw(self, c: Canvas) -> None:
         """Paint the whole map with the frame's bottom-left corner at the current origin."""
         c.saveState()
-        p = c.beginPath()
-        p.rect(0, 0, self.width, self.height)
-        c.clipPath(p, stroke=0, fill=0)
-        self.fill(c, self.style.colours.land)
-        c.rect(0, 0, self.width, self.height, stroke=0, fill=1)
-        self._terrain(c)
-        self._sea(c)
-        self.drawn = Drawn()
+        self._ground(c)
         self._symbols(c)
         self._grid(c)
         self._sea_hexsides(c)
@@ -210,10 +203,8 @@ class MapArt:
         c.setLineWidth(self.style.widths.frame)
         c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
 
-    def draw_art(self, c: Canvas) -> None:
-        """The map as a picture, for a cover: terrain, sea, rivers and the railways as plain
-        lines, the towns as their markers; no grid, ids, labels or symbols (cheap to draw)."""
-        c.saveState()
+    def _ground(self, c: Canvas) -> None:
+        """Clipped to the frame: the land, each terrain's hexes and the sea; a fresh record."""
         p = c.beginPath()
         p.rect(0, 0, self.width, self.height)
         c.clipPath(p, stroke=0, fill=0)
@@ -222,6 +213,12 @@ class MapArt:
         self._terrain(c)
         self._sea(c)
         self.drawn = Drawn()
+
+    def draw_art(self, c: Canvas) -> None:
+        """The map as a picture, for a cover: terrain, sea, rivers and the railways as plain
+        lines, the towns as their markers; no grid, ids, labels or symbols (cheap to draw)."""
+        c.saveState()
+        self._ground(c)
         self._river_hexsides(c)
         self.stroke(c, self.style.colours.rail, self.style.widths.rail)
         c.setLineJoin(1)

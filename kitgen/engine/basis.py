@@ -39,7 +39,7 @@ def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     log's while it reports no battle and `kitgen next` started it, or its orders make contacts
     (battles to fight); else the one after it."""
     from kitgen import messages as msg
-    from kitgen.engine.replay import played, turn_logs
+    from kitgen.engine.replay import Read, played, turn_logs
     from kitgen.engine.setup import initial_state
     from kitgen.engine.turn import play_phases, read_log
     from kitgen.errors import KitgenError
@@ -49,17 +49,20 @@ def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     number = last + 1 if turn is None else turn
     if not 1 <= number <= last + 1:
         raise KitgenError.at(campaign.folder / "turns", 1, 1, msg.packet_no_such_turn(number, last))
+    read: Read = {}  # each log read once: by the replay, the turn-being-played check and the basis
+    if turn is None and logs:
+        read[logs[-1][1]] = read_log(logs[-1][1])
     states = [initial_state(campaign)]
-    for _, record in played(campaign, number - 1) if number > 1 else ():
+    for _, record in played(campaign, number - 1, read=read) if number > 1 else ():
         states.append(record.state)
-    if turn is None and logs and _in_progress(campaign, states[last - 1], logs[-1][1]):
+    if turn is None and logs and _in_progress(campaign, states[last - 1], logs[-1][1], *read[logs[-1][1]]):
         number, states = last, states[:last]
     after = states[number - 1]
     before = states[number - 2] if number > 1 else None
     log, source = None, None
     own = [p for n, p in logs if n == number]
     if own:
-        log, source = read_log(own[0])
+        log, source = read[own[0]] if own[0] in read else read_log(own[0])
     _, start = play_phases(campaign, after, TurnLog(turn=number), through="supply")
     return TurnBasis(campaign, number, start, after, before, states[0].wrecked_track, log, source)
 
@@ -69,14 +72,13 @@ STARTED = "# kitgen next started this log"
 until its battles are reported, or `kitgen next` starts the following turn."""
 
 
-def _in_progress(campaign: Campaign, before: CampaignState, path: Path) -> bool:
-    """The log is of the turn being played: no battle reported yet, and either started by
-    `kitgen next` or with orders whose moves meet the enemy (battles still to fight)."""
+def _in_progress(campaign: Campaign, before: CampaignState, path: Path, log: TurnLog, source: LogSource) -> bool:
+    """The log (read already, from `path`) is of the turn being played: no battle reported yet,
+    and either started by `kitgen next` or with orders whose moves meet the enemy (battles
+    still to fight)."""
     from kitgen.engine.contacts_ahead import contacts_ahead
-    from kitgen.engine.turn import read_log
     from kitgen.inputs import read_file
 
-    log, source = read_log(path)
     if log.battles:
         return False
     head = read_file(path, what="a turn log").decode("utf-8", "replace").splitlines()[:3]

@@ -263,13 +263,10 @@ class Packets:
         from kitgen.render.pages import MM
 
         st = form_style()
-        height = PAPER[self.paper][1] - 2 * st.margin_mm * MM - st.footer_mm * MM - st.band_mm * MM - st.gap
+        probe = Sheet(None, st, self.s, PAPER[self.paper], "")  # type: ignore[arg-type]  # its geometry only
+        height = probe.top - probe.bottom - st.band_mm * MM - st.gap
         height -= st.fonts.heading * 1.75 + 3.5 + st.charts.header_row + 6
-        if wrap:
-            probe = Sheet(None, st, self.s, PAPER[self.paper], "")  # type: ignore[arg-type]
-            heights = probe.row_heights(probe.span, columns, rows)
-        else:
-            heights = [st.charts.row] * len(rows)
+        heights = probe.row_heights(probe.span, columns, rows) if wrap else [st.charts.row] * len(rows)
         chunks: list[list[list[Any]]] = [[]]
         room = height - reserve
         for row, h in zip(rows, heights, strict=True):

@@ -55,8 +55,7 @@ class MapPages:
         from kitgen.products.forms import Sheet
         from kitgen.render.formstyle import form_style
 
-        probe = Sheet.__new__(Sheet)
-        Sheet.__init__(probe, None, form_style(), self.campaign.scenario, sheet_size, "")  # type: ignore[arg-type]
+        probe = Sheet(None, form_style(), self.campaign.scenario, sheet_size, "")  # type: ignore[arg-type]  # its geometry only
         _, _, w, h = self.sector_window(probe)
         s = self.scale
         return (w / s, h / s)

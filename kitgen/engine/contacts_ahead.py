@@ -13,7 +13,7 @@ from kitgen.engine.phases.postbattle import contact_hexes, present
 from kitgen.engine.state import CampaignState, PartisanContact, UnitState
 from kitgen.engine.turn import play_phases
 from kitgen.engine.turnlog import TurnLog
-from kitgen.engine.views import Place, nearest_town
+from kitgen.engine.views import Place, Side, hex_sides, nearest_town
 from kitgen.mapping.board import Board
 from kitgen.rules.supply import full_loads
 
@@ -30,22 +30,16 @@ Elite/Fanatic: II.B.1)."""
 
 @dataclass(frozen=True)
 class Neighbour:
-    """One of the six hexes round the battle, and the hexside between."""
+    """One of the six hexes round the battle: the hexside between (as `kitgen hex` shows it)
+    and who stands there."""
 
-    hex: str
-    direction: str
-    """Which side of the battle hex it lies on: N, NE, SE, S, SW or NW."""
-    terrain: str
-    river: str | None
-    river_class: str | None
-    """'major' or 'crossable' when a river runs along the hexside."""
-    bridge: bool
-    open_water: bool
-    """The hexside is open water (a strait, a liman)."""
-    rail: bool
-    road: bool
+    side: Side
     factions: tuple[str, ...] = ()
     """The factions with units there after movement (none aboard, no partisans who evaded)."""
+
+    @property
+    def hex(self) -> str:
+        return self.side.neighbour
 
 
 @dataclass(frozen=True)
@@ -240,24 +234,7 @@ def _unit(campaign: Campaign, state: CampaignState, unit: UnitState) -> ContactU
 
 
 def _neighbours(board: Board, state: CampaignState, hex_id: str) -> tuple[Neighbour, ...]:
-    cell = board.grid.parse_id(hex_id)
     there = present(state)
-    out = []
-    for n in board.neighbours(hex_id):
-        other = board.grid.parse_id(n)
-        side = board.side(hex_id, n)
-        out.append(
-            Neighbour(
-                hex=n,
-                direction=(board.grid.direction(cell, other) if cell and other else None) or "?",
-                terrain=board.terrain[n],
-                river=side.river if side else None,
-                river_class=side.river_class if side else None,
-                bridge=bool(side and side.bridge),
-                open_water=bool(side and side.sea),
-                rail=board.rail_link(hex_id, n),
-                road=board.road_link(hex_id, n),
-                factions=tuple(sorted(there.get(n, ()))),
-            )
-        )
-    return tuple(out)
+    return tuple(
+        Neighbour(side, tuple(sorted(there.get(side.neighbour, ())))) for side in hex_sides(board, state, hex_id)
+    )

@@ -289,9 +289,8 @@ def hex_of(campaign: Campaign, value: str) -> str:
     raise UsageError(msg.view_unknown_hex(value, ids[0], ids[-1], [t.name for t in campaign.scenario.towns]))
 
 
-def hex_view(campaign: Campaign, state: CampaignState, hex_id: str) -> HexView:
-    """Everything about one hex after the state's turn (`hex_of` finds it from an argument)."""
-    s, board = campaign.scenario, campaign.board
+def hex_sides(board: Board, state: CampaignState, hex_id: str) -> tuple[Side, ...]:
+    """The hex's six sides clockwise from north: each neighbour and what lies between."""
     cell = board.grid.parse_id(hex_id)
     sides = []
     for n in board.neighbours(hex_id):
@@ -313,6 +312,13 @@ def hex_view(campaign: Campaign, state: CampaignState, hex_id: str) -> HexView:
                 pontoons=tuple(p["faction"] for p in state.pontoons if set(p["hexes"]) == {hex_id, n}),
             )
         )
+    return tuple(sides)
+
+
+def hex_view(campaign: Campaign, state: CampaignState, hex_id: str) -> HexView:
+    """Everything about one hex after the state's turn (`hex_of` finds it from an argument)."""
+    s, board = campaign.scenario, campaign.board
+    sides = hex_sides(board, state, hex_id)
     occupants = []
     for f in s.meta.factions:
         units = tuple(u.id for u in state.units if u.faction == f.id and u.hex == hex_id)

@@ -347,17 +347,26 @@ def _neighbour_table(
     rows = []
     for n in contact.neighbours:
         side = []
-        if n.river:
-            side.append(f"{n.river} ({n.river_class} river)")
-        elif n.river_class:
-            side.append(f"{n.river_class} river")
-        if n.open_water:
+        if n.side.river:
+            side.append(f"{n.side.river} ({n.side.river_class} river)")
+        elif n.side.river_class:
+            side.append(f"{n.side.river_class} river")
+        if n.side.open_water:
             side.append("open water")
-        if n.bridge and (n.river_class or n.open_water):
+        if n.side.bridge and (n.side.river_class or n.side.open_water):
             side.append("bridged")
-        links = [w for w, on in (("rail", n.rail), ("road", n.road)) if on]
+        links = [w for w, on in (("rail", n.side.rail), ("road", n.side.road)) if on]
         who = ", ".join(_faction(s, f) for f in n.factions)
-        rows.append((n.direction, n.hex, terrains.get(n.terrain, n.terrain), "; ".join(side), ", ".join(links), who))
+        rows.append(
+            (
+                n.side.direction,
+                n.hex,
+                terrains.get(n.side.terrain, n.side.terrain),
+                "; ".join(side),
+                ", ".join(links),
+                who,
+            )
+        )
     return sheet.table(x, y, width, columns, [header], rows, row_h=lay.rows.neighbour)
 
 

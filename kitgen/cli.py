@@ -17,6 +17,7 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 import typer  # noqa: E402
 
 if TYPE_CHECKING:
+    from kitgen.campaign import Campaign
     from kitgen.errors import Problem
     from kitgen.model.scenario import Scenario
 
@@ -110,14 +111,12 @@ def validate(
 
 def _validate_campaign(path: Path, *, strict: bool) -> None:
     """Every log read (all their problems at once), then replayed; warnings, then a summary."""
-    from kitgen.campaign import load_campaign
     from kitgen.engine.findings import findings
     from kitgen.engine.replay import played, read_logs
     from kitgen.errors import display_path
     from kitgen.messages import plural
 
-    campaign = load_campaign(path)
-    _notes([n for n in campaign.notes if n.code != "note.scenario_outside"])  # the summary says it
+    campaign = _campaign(path, said_elsewhere="note.scenario_outside")  # the summary says it
     read = read_logs(campaign)
     warnings, turns = [], 0
     for log, record in played(campaign, read=read):  # a log that cannot be played stops here, with its file:line:column
@@ -152,6 +151,17 @@ def _notes(notes: list[Problem]) -> None:
         typer.echo(str(note), err=True)
 
 
+def _campaign(folder: Path, *, said_elsewhere: str | None = None) -> Campaign:
+    """The campaign in the folder given, its notes on standard error (but the one whose code
+    `said_elsewhere` names: the command says it its own way)."""
+    from kitgen.campaign import load_campaign
+
+    _folder_argument(folder, "a campaign folder")
+    campaign = load_campaign(folder)
+    _notes([n for n in campaign.notes if n.code != said_elsewhere])
+    return campaign
+
+
 @app.command("turn")
 def turn_command(
     folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
@@ -170,12 +180,9 @@ def turn_command(
 ) -> None:
     """The week's packets for a turn: the umpire's (master map, supply, ledgers, rolls, contacts,
     battle sheets) and one per faction (its map with what it can see, supply, reach, lists, order form)."""
-    from kitgen.campaign import load_campaign
     from kitgen.products.packets import build_packets, write_packets
 
-    _folder_argument(folder, "a campaign folder")
-    campaign = load_campaign(folder)
-    _notes(campaign.notes)
+    campaign = _campaign(folder)
     files = build_packets(campaign, turn, paper.value, acetates=acetate)
     for path, f in zip(write_packets(folder, out or folder / "packets", files), files, strict=True):
         what = "supply overlay for transparency" if f.kind == "acetate" else "packet"
@@ -202,13 +209,10 @@ def next_command(
 ) -> None:
     """Write the next turn's log to fill in: turns/turn-NN.yaml after the last log, with a commented
     order line for every unit, train and ship, and every roll the turn asks for; never over a file."""
-    from kitgen.campaign import load_campaign
     from kitgen.engine.template import write_next_log
     from kitgen.messages import plural
 
-    _folder_argument(folder, "a campaign folder")
-    campaign = load_campaign(folder)
-    _notes([n for n in campaign.notes if n.code != "note.no_turns_folder"])  # turns/ is made here
+    campaign = _campaign(folder, said_elsewhere="note.no_turns_folder")  # turns/ is made here
     path, made = write_next_log(campaign)
     typer.echo(f"wrote {path} ({plural(made.rolls, 'roll')} to make, {plural(made.units, 'unit')} to order)")
 
@@ -226,13 +230,10 @@ def state_command(
     out: Annotated[Optional[Path], typer.Option(help="Write to this file instead of standard output.")] = None,  # noqa: UP045
 ) -> None:
     """The campaign's state after a turn: units, supply and its proof, owners, VP, rolls, verdicts."""
-    from kitgen.campaign import load_campaign
     from kitgen.engine.replay import replay
     from kitgen.engine.report import state_json, state_text
 
-    _folder_argument(folder, "a campaign folder")
-    campaign = load_campaign(folder)
-    _notes(campaign.notes)
+    campaign = _campaign(folder)
     unfinished: list[Problem] = []
     state = replay(campaign, turn, notes=unfinished)
     _notes(unfinished)  # what the logs leave unfinished: a breakout owed (II.B.1)
@@ -258,14 +259,11 @@ def units_command(
 ) -> None:
     """Every unit after a turn: hex and nearest town, stands, MP, supply, commander's target, carrier;
     then trains, ships and depots."""
-    from kitgen.campaign import load_campaign
     from kitgen.engine.replay import replay
     from kitgen.engine.views import faction_id, units_view
     from kitgen.engine.viewtext import units_json, units_text
 
-    _folder_argument(folder, "a campaign folder")
-    campaign = load_campaign(folder)
-    _notes(campaign.notes)
+    campaign = _campaign(folder)
     if faction is not None:
         faction_id(campaign.scenario, faction)  # a misspelt faction is told before the replay
     view = units_view(campaign, replay(campaign, turn), faction)
@@ -284,14 +282,11 @@ def hex_command(
 ) -> None:
     """One hex after a turn: terrain, sides, rail and roads, towns, who is there, supply for each
     faction, and the MP each unit type pays to enter it from each neighbour."""
-    from kitgen.campaign import load_campaign
     from kitgen.engine.replay import replay
     from kitgen.engine.views import hex_of, hex_view
     from kitgen.engine.viewtext import hex_json, hex_text
 
-    _folder_argument(folder, "a campaign folder")
-    campaign = load_campaign(folder)
-    _notes(campaign.notes)
+    campaign = _campaign(folder)
     where = hex_of(campaign, hex_id)
     view = hex_view(campaign, replay(campaign, turn), where)
     _emit(hex_json(view) if format is Format.json else hex_text(campaign.scenario, view), out)
@@ -723,14 +718,11 @@ def orders_form(
 ) -> None:
     """Write a faction's order form for a turn, pre-filled from the campaign's state: a PDF to fill
     on screen or print, or the same rows as a spreadsheet."""
-    from kitgen.campaign import load_campaign
     from kitgen.engine.basis import turn_basis
     from kitgen.engine.views import faction_id
     from kitgen.outputs import write_atomic
 
-    _folder_argument(folder, "a campaign folder")
-    campaign = load_campaign(folder)
-    _notes(campaign.notes)
+    campaign = _campaign(folder)
     wanted = faction_id(campaign.scenario, faction)
     basis = turn_basis(campaign, turn)  # the turn being played, as its packets show it
     state, number = basis.start, basis.turn

@@ -104,6 +104,20 @@ def test_fog_no_enemy_id_or_name_beyond_what_the_faction_sees(built: Built) -> N
             assert u.name not in text, f"{faction} packet names {u.name}"
 
 
+def test_B2_a_faction_packet_lists_its_units_by_name_beside_the_id_its_orders_use(built: Built) -> None:
+    """Your forces: each unit by the name on its counter, the id its orders are written with, and
+    its hex, on one row (a long name may wrap onto the row's second line)."""
+    for faction in {u.faction for u in built.state.units}:
+        lines = built.text[faction].splitlines()
+        for u in built.state.units:
+            if u.faction != faction or u.aboard is not None:
+                continue
+            rows = [k for k, line in enumerate(lines) if u.id in line.split() and u.hex in line.split()]
+            assert rows, f"{faction}: no row with {u.id} in {u.hex}"
+            near = [" ".join(lines[k - 1 : k + 2]) for k in rows]
+            assert any(u.name.split()[0] in n for n in near), f"{faction}: {u.id} listed without its name {u.name!r}"
+
+
 def test_fog_drawn_pieces_match_the_grades(built: Built) -> None:
     """The drawn record: an enemy counter only where the enemy is seen in full; a glimpsed stack
     only next to the faction's units, with no id and no stand count; nothing else of the enemy."""

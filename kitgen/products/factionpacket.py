@@ -65,6 +65,7 @@ def _forces(p: Packets, faction: str) -> list[Page]:
     out = sum(1 for u in own if u.in_supply is False)
     rows = [
         [
+            u.name,
             u.id,
             u.hex if u.aboard is None else f"aboard {u.aboard}",
             u.type.replace("_", " "),
@@ -74,7 +75,7 @@ def _forces(p: Packets, faction: str) -> list[Page]:
         ]
         for u in own
     ]
-    cols = [Column(2.4), Column(0.9), Column(1.2), Column(2.2), Column(0.6, "centre"), Column(1.4)]
+    cols = [Column(2.9), Column(1.9), Column(0.7), Column(1.2), Column(2.1), Column(0.6, "centre"), Column(1.4)]
     name = p.names.get(faction, faction)
 
     def intro(sheet: Sheet, y: float) -> float:
@@ -87,17 +88,17 @@ def _forces(p: Packets, faction: str) -> list[Page]:
         faction,
         ("Your forces", "B.2"),
         cols,
-        ["Unit", "Hex", "Type", "Stands", "Supply", "Commander"],
+        ["Unit", "Id in orders", "Hex", "Type", "Stands", "Supply", "Commander"],
         rows,
         before=intro,
         reserve=60,
+        wrap=True,
     )
 
 
 def _faction_lists(p: Packets, sheet: Sheet, faction: str) -> float:
     f = p.s.faction(faction)
     y = sheet.band(f"{p.names.get(faction, faction)}: lists and ledger", f, f"turn {p.b.turn}")
-    y = y
     y = _reinforcements(p, sheet, y, faction)
     return p.vp_ledger(sheet, y, faction)
 

@@ -368,3 +368,28 @@ def test_terrain_chart_shows_each_terrain_as_the_map_draws_it(charts: dict[str, 
         used = {tuple(round(float(v), 3) for v in m.groups()) for m in fill.finditer(data)}
         for name, colour in terrain.items():
             assert tuple(round(v, 3) for v in hex_colour(colour)) in used, (paper, name)
+
+
+def test_a_table_line_too_long_for_its_cell_even_shrunk_wraps_its_row(scenario: Scenario) -> None:
+    """A table that shrinks its lines to fit: a line still wider than its cell at the smallest
+    size wraps and its row grows, as the page-break measure (`row_heights`) expects, instead of
+    running over the next column; other rows keep the table's row height."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.products.forms import Column, Sheet
+
+    st = form_style()
+    buf = io.BytesIO()
+    sheet = Sheet(Canvas(buf, pagesize=SIZES["a4"]), st, scenario, SIZES["a4"], "")
+    columns = [Column(1.0), Column(1.0)]
+    long = "if it moves on the map: its vehicle 1 breaks down on 2, 3, and its stands are lost"
+    rows = [["short", "short"], ["short", long]]
+    heights = sheet.row_heights(200, columns, rows, wrap=False)
+    assert heights[0] == st.charts.row
+    assert heights[1] > st.charts.row
+    bottom = sheet.table(0, 500, 200, columns, [], rows)
+    assert 500 - bottom == pytest.approx(sum(heights))
+    sheet.c.showPage()
+    sheet.c.save()
+    text = pypdf.PdfReader(io.BytesIO(buf.getvalue())).pages[0].extract_text()
+    assert "breaks down" in text and long not in text.replace("\n", "  ")  # on more than one line

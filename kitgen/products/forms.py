@@ -393,9 +393,10 @@ class Sheet:
 
         for k, row in enumerate(rows):
             cells = [_cell(v) for v in row]
-            h = self._row_height(edges, cells, size, row_h) if wrap else row_h
+            grows = wrap or self._overflows(edges, cells, size)
+            h = self._row_height(edges, cells, size, row_h) if grows else row_h
             shade = st.colours.tint if tint and k % 2 == 1 else None
-            self._row(edges, columns, cells, y, h, SANS, size, shade, wrap=wrap)
+            self._row(edges, columns, cells, y, h, SANS, size, shade, wrap=grows)
             y -= h
 
         # rules: rows, columns, the header's foot, the frame
@@ -419,16 +420,43 @@ class Sheet:
             col += cell.span
         return h
 
+    def _overflows(self, edges: Sequence[float], cells: Sequence[Cell], size: float) -> bool:
+        """Whether a line of the row is wider than its cell even at the style's smallest size:
+        such a row wraps rather than run over its neighbour."""
+        least, col = self.st.fonts.min, 0
+        for cell in cells:
+            w = edges[col + cell.span] - edges[col] - 2 * PAD
+            if cell.mark:
+                w -= min(self.st.charts.row - PAD, (cell.size or size) * 1.5) + PAD
+            font = SANS_BOLD if cell.bold else SANS
+            lines = cell.text.split("\n") if cell.text and not (cell.runs or cell.boxes) else []
+            if any(text_width(line, font, least) > w for line in lines):
+                return True
+            col += cell.span
+        return False
+
     def row_heights(
-        self, width: float, columns: Sequence[Column], rows: Sequence[Sequence[CellLike]], size: float | None = None
+        self,
+        width: float,
+        columns: Sequence[Column],
+        rows: Sequence[Sequence[CellLike]],
+        size: float | None = None,
+        *,
+        wrap: bool = True,
     ) -> list[float]:
-        """The height each body row of a wrapped table `width` wide would take."""
+        """The height each body row of a table `width` wide would take, as `table` draws it."""
         total = sum(col.share for col in columns)
         edges = [0.0]
         for col in columns:
             edges.append(edges[-1] + width * col.share / total)
         size = size or self.st.fonts.table
-        return [self._row_height(edges, [_cell(v) for v in row], size, self.st.charts.row) for row in rows]
+        least = self.st.charts.row
+        heights = []
+        for row in rows:
+            cells = [_cell(v) for v in row]
+            grows = wrap or self._overflows(edges, cells, size)
+            heights.append(self._row_height(edges, cells, size, least) if grows else least)
+        return heights
 
     def _row(
         self,

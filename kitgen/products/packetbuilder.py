@@ -266,7 +266,7 @@ class Packets:
         probe = Sheet(None, st, self.s, PAPER[self.paper], "")  # type: ignore[arg-type]  # its geometry only
         height = probe.top - probe.bottom - st.band_mm * MM - st.gap
         height -= st.fonts.heading * 1.75 + 3.5 + st.charts.header_row + 6
-        heights = probe.row_heights(probe.span, columns, rows) if wrap else [st.charts.row] * len(rows)
+        heights = probe.row_heights(probe.span, columns, rows, wrap=wrap)
         chunks: list[list[list[Any]]] = [[]]
         room = height - reserve
         for row, h in zip(rows, heights, strict=True):

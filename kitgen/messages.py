@@ -1170,6 +1170,15 @@ def booklet_unknown_ruling(file: str, ruling: str, rulings: list[str]) -> str:
     )
 
 
+@data("booklet.table_too_wide")
+def booklet_table_too_wide(table: str, needs_mm: float, room_mm: float, size: float) -> str:
+    return (
+        f"found table '{table}' needing {needs_mm:.0f} mm for its longest words at {size:g} pt, "
+        f"but its column is {room_mm:.0f} mm wide; expected shorter headings under abbreviations, "
+        f"or a smaller min_table size"
+    )
+
+
 @data("booklet.rulings_left_out")
 def booklet_rulings_left_out(left: list[tuple[str, str]]) -> str:
     shown = one_of([f"{file}.yaml {ruling}" for file, ruling in left])

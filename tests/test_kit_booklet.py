@@ -20,14 +20,15 @@ from kitgen.mapping.places import place_hexes
 from kitgen.model.base import Ruling
 from kitgen.products.booklet import (
     TEMPLATE,
-    LaidOut,
-    _cell,
     all_rulings,
     booklet_text,
     build_booklet,
     impose_saddle,
     ruling_title,
+    tables,
 )
+from kitgen.render.bookletset import LaidOut, Typeset, heading_level, typeset
+from kitgen.render.bookletset import cell as _cell
 from kitgen.render.bookletstyle import LAYOUT, booklet_style
 from kitgen.render.pages import HALF, PAPER, Part
 from tests import seed_text
@@ -337,3 +338,139 @@ def test_a_players_reading_says_nothing_of_how_the_kit_was_made() -> None:
     body = text()
     for word in (r"\bseed", r"\bscann", r"\bOCR\b", r"RULES-NOTES", r"\bsoftware\b", r"\bdata files?\b"):
         assert not re.search(word, body, re.IGNORECASE), word
+
+
+@cache
+def typeset_at(size_name: str) -> Typeset:
+    """The booklet set on A4, A5, Letter or half-letter pages, as build_booklet sets it."""
+    scenario = load_scenario(BUNDLED)
+    built, _ = hex_map(scenario)
+    assert built is not None
+    style = booklet_style()
+    paper, half = {
+        "a4": ("a4", False),
+        "a5": ("a4", True),
+        "letter": ("letter", False),
+        "half-letter": ("letter", True),
+    }[size_name]
+    size = (HALF if half else PAPER)[paper]
+    blocks, built_tables = booklet_text(scenario), tables(scenario, place_hexes(scenario, built))
+    return typeset(scenario, blocks, built_tables, size, style, scale=style.half_scale if half else 1.0)
+
+
+SIZES = ["a4", "a5", "letter", "half-letter"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_no_word_is_broken_inside_a_table_cell(size: str) -> None:
+    """Issue 14: "Table words break mid-word in the small booklets ... no word broken inside a
+    table cell": every word of every cell is narrower than its column (or the columns it spans)
+    less the cell's padding, at the size the table is set, so no line break falls inside it."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts
+
+    register_fonts()
+    set_tables = dict(typeset_at(size).tables)
+    assert {"movement", "vp", "commanders", "setup", "towns", "losses"} <= set(set_tables)
+    for name, t in set_tables.items():
+        for r, row in enumerate(t.rows):
+            filled = [c for c, v in enumerate(row) if v]
+            for c in filled:
+                later = [x for x in filled if x > c]
+                spans_to = (later[0] if later else len(row)) if not any(row[c + 1 :]) else c + 1
+                room = sum(t.widths[c:spans_to]) - 2 * t.pad
+                font = SANS_BOLD if r == 0 or (filled == [0] and len(row) > 2) else SANS  # headings are bold
+                for word in row[c].split():
+                    assert stringWidth(word, font, t.size) <= room + 0.01, (size, name, word, room)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_no_page_of_the_booklet_is_under_40_percent_full_but_a_parts_last(size: str) -> None:
+    """Issue 14: "Pages are wasted: A4 pp.10, 14 and 17 are 60-95% blank ... no page of the
+    booklet under 40% full except a part's last"; the cover is drawn, not set."""
+    t = typeset_at(size)
+    assert len(t.fill) == len(PdfReader(io.BytesIO(t.pdf)).pages)
+    thin = [p for p, f in enumerate(t.fill, start=1) if f < 0.4 and p not in t.part_ends]
+    assert not thin, (size, [(p, round(t.fill[p - 1], 2)) for p in thin])
+    assert t.part_ends <= {1, len(t.fill), *[p for _, p in t.outline]}  # a part's last page is before a part begins
+
+
+def _runs(pdf: bytes) -> list[tuple[int, float, float, str, str, float]]:
+    """(page, x, y, text, font, size) of each piece of text in the PDF."""
+    found: list[tuple[int, float, float, str, str, float]] = []
+    for n, page in enumerate(PdfReader(io.BytesIO(pdf)).pages, start=1):
+
+        def visit(t: str, cm: list[float], tm: list[float], font: object, size: float, n: int = n) -> None:
+            if t.strip():
+                name = str(font.get("/BaseFont", "")) if isinstance(font, dict) else ""  # type: ignore[union-attr]
+                found.append((n, cm[4] + tm[4] * cm[0], cm[5] + tm[5] * cm[3], t.strip(), name, size * tm[0] * cm[0]))
+
+        page.extract_text(visitor_text=visit)  # type: ignore[arg-type]
+    return found
+
+
+@pytest.mark.parametrize("size", ["a4", "a5"])
+def test_the_running_heads_and_folios_are_mirrored(size: str) -> None:
+    """Issue 14: "Running heads are not mirrored": a left-hand (even) page has its folio at the
+    outer left foot and the title at its head; a right-hand page its folio at the outer right."""
+    t = typeset_at(size)
+    width = float(PdfReader(io.BytesIO(t.pdf)).pages[0].mediabox.width)
+    runs = _runs(t.pdf)
+    pages = len(t.fill)
+    for p in range(3, pages + 1):
+        folio = [x for page, x, y, text, _, _ in runs if page == p and text == str(p) and y < 40]
+        assert folio, (size, p)
+        assert (folio[0] < width / 2) == (p % 2 == 0), (size, p, folio)
+
+
+def test_the_contents_take_one_page_and_list_every_part() -> None:
+    """Issue 14: "The contents take two pages for a 19-page book ... a one-page contents"."""
+    t = typeset_at("a5")
+    reader = PdfReader(io.BytesIO(t.pdf))
+    contents = reader.pages[1].extract_text()
+    assert contents.startswith(("Contents", "Denikin")) and "Contents" in contents
+    for title, _ in t.outline:
+        assert re.sub(r"\s+", " ", title) in re.sub(r"\s+", " ", contents), title
+    assert all("Contents" not in page.extract_text() for page in reader.pages[2:])
+
+
+def test_heading_levels_rulings_and_notes_are_set_apart() -> None:
+    """Issue 14: "Heading levels II.A and II.A.1 share one style ... The designer's notes and the
+    rulings are both set in italic": a part, a rule and a clause each have their own font or
+    size; a ruling is upright, marked; the designer's notes italic on a tint."""
+    assert [heading_level(x) for x in ("A.1 Major rivers", "II.A Random events", "Dice", "II.A.1 The event roll")] == [
+        1,
+        1,
+        1,
+        2,
+    ]
+    t = typeset_at("a4")
+    runs = _runs(t.pdf)
+
+    def look(text: str) -> tuple[str, float]:
+        found = [(font, round(size, 2)) for *_, s, font, size in runs if s.startswith(text)]
+        assert found, text
+        return found[0]
+
+    part, rule, clause = look("II. Campaign rules"), look("II.A Random events"), look("II.A.1 The event roll")
+    assert len({part, rule, clause}) == 3
+    ruling = look("Ruling, Pontoons:")
+    assert "Oblique" not in ruling[0] and "Bold" in ruling[0]
+    notes = look("This set of rules has been developed")
+    assert "Oblique" in notes[0]
+    tint = booklet_style().colours.notes
+    rgb = " ".join(f"{int(tint[i : i + 2], 16) / 255:.6f}".rstrip("0") for i in (1, 3, 5))
+    page = next(p for p, *_, s, _f, _z in runs if s.startswith("This set of rules"))
+    data = PdfReader(io.BytesIO(t.pdf)).pages[page - 1].get_contents().get_data().decode("latin-1")  # type: ignore[union-attr]
+    assert f"{rgb} rg" in data.replace(" .", " 0.").replace("\n.", "\n0."), rgb
+
+
+def test_the_small_booklet_scales_every_element_numerals_included() -> None:
+    """Issue 14: "A5 list numerals print larger than the 7.8 pt body": the numbers of a list
+    are set at the body size of the booklet they are in."""
+    style = booklet_style()
+    for size, k in (("a4", 1.0), ("a5", style.half_scale)):
+        runs = _runs(typeset_at(size).pdf)
+        numerals = [z for _, _, _, s, _, z in runs if re.fullmatch(r"\d\.", s)]
+        assert numerals and all(z == pytest.approx(style.fonts.body * k, abs=0.01) for z in numerals), (size, numerals)

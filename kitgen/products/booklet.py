@@ -6,47 +6,23 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape
-
-from reportlab.platypus import Paragraph
 
 from kitgen import messages as msg
 from kitgen.errors import KitgenError
 from kitgen.model.scenario import Scenario, name_key
-from kitgen.render.bookletstyle import BookletStyle, booklet_style
-from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts
-from kitgen.render.pages import HALF, PAPER, Part, hex_colour
+from kitgen.render.bookletstyle import booklet_style
+from kitgen.render.pages import HALF, PAPER, Part
 
 if TYPE_CHECKING:
     from pypdf import PageObject, PdfWriter
     from pypdf.generic import ContentStream, IndirectObject
-    from reportlab.lib.styles import ParagraphStyle
-    from reportlab.platypus import Flowable
 
 TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.md.j2"
 
 Block = tuple[str, str]
-"""(kind, text): part, rule, para, item, quote or table."""
-
-
-class LaidOut(Paragraph):
-    """A Paragraph that breaks its lines once for each width it is given: platypus wraps every
-    flowable again at each pass of multiBuild and at each try of a table split, and the lines
-    depend only on the width (and the text and style, which do not change)."""
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (reportlab's names)
-        laid: dict[float, tuple[Any, Any, float]] = self.__dict__.setdefault("_laid", {})
-        if availWidth in laid:
-            self.width = availWidth
-            self.blPara, self._wrapWidths, self.height = laid[availWidth]
-            return self.width, self.height
-        size = super().wrap(availWidth, availHeight)
-        if getattr(self, "width", None) == availWidth:  # laid out, not refused as too narrow
-            laid[availWidth] = (self.blPara, self._wrapWidths, self.height)
-        return size
+"""(kind, text): part, rule, para, ruling, item, quote or table."""
 
 
 def booklet_text(scenario: Scenario) -> list[Block]:
@@ -75,7 +51,7 @@ def booklet_text(scenario: Scenario) -> list[Block]:
             )
             raise KitgenError.at(TEMPLATE, *where, msg.booklet_unknown_ruling(file, ruling_id, known))
         used.add((file, ruling_id))
-        return Markup("<i><b>Ruling, {}:</b> {}</i>").format(ruling_title(ruling_id), text)
+        return Markup("[[ruling]]<b>Ruling, {}:</b> {}").format(ruling_title(ruling_id), text)
 
     def breakdown(unit_type: str) -> Any:
         return next(b for b in s.movement.breakdown if b.unit_type == unit_type)
@@ -174,14 +150,17 @@ def ruling_title(ruling_id: str) -> str:
 
 
 def _blocks(text: str) -> list[Block]:
-    """Split the filled template into blocks: one per paragraph or list item."""
+    """Split the filled template into blocks: one per paragraph, ruling or list item."""
     blocks: list[Block] = []
     para: list[str] = []
+    kind = "para"
 
-    def flush() -> None:
+    def flush(then: str = "para") -> None:
+        nonlocal kind
         if para:
-            blocks.append(("para", " ".join(para)))
+            blocks.append((kind, " ".join(para)))
             para.clear()
+        kind = then
 
     for raw in text.splitlines():
         line = raw.strip()
@@ -202,6 +181,9 @@ def _blocks(text: str) -> list[Block]:
         elif line.startswith("[[table:") and line.endswith("]]"):
             flush()
             blocks.append(("table", line[8:-2]))
+        elif line.startswith("[[ruling]]"):
+            flush("ruling")
+            para.append(line[10:])
         else:
             para.append(line)
     flush()
@@ -238,12 +220,9 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
         for x in s.setup.ships
     ]
     scoring = [f for f in s.meta.factions if f.scores_vp]
-    vp_rows = [[t.name, *["-" if t.vp.get(f.id) is None else str(t.vp[f.id]) for f in scoring]] for t in s.towns]
-    half = (len(vp_rows) + 1) // 2  # two towns to a row, as the seed prints the table
-    blank = [""] * (len(scoring) + 1)
     short = [f.adjective if len(f.adjective) <= 5 else f.adjective[:3] + "." for f in scoring]
-    vp = [["Town", *short] * 2]
-    vp += [vp_rows[i] + (vp_rows[i + half] if i + half < len(vp_rows) else blank) for i in range(half)]
+    vp = [["Town", *short]]
+    vp += [[t.name, *["-" if t.vp.get(f.id) is None else str(t.vp[f.id]) for f in scoring]] for t in s.towns]
     strength = [[f"{s.victory.makhnovist_strength.roll} + modifiers", "Forces for the next turns"]]
     for row in s.cards.makhnovist_strength:
         span = str(row.low) if row.low == row.high else f"{row.low} to {row.high}"
@@ -268,10 +247,11 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
             "lost for the campaign, except routed equipment captured",
         ],
     ]
-    commanders = [["Faction", "Rank", "Commander", "Dependability", "Charismatic"]]
+    commanders = [["Rank", "Commander", "Dependability", "Charismatic"]]
     for f in s.meta.factions:
+        commanders.append([f.name, "", "", ""])  # a heading row, across the table
         for c in (c for c in s.commanders if c.faction == f.id):
-            commanders.append([f.name, str(s.rank(c)), c.name, str(c.dependability), "C" if c.charismatic else "-"])
+            commanders.append([str(s.rank(c)), c.name, str(c.dependability), "C" if c.charismatic else "-"])
     partisans = [["Evade modifier (the partisans' roll)", "Value"]]
     partisans += [[m.text, f"{m.value:+d}"] for m in s.partisans.evade.modifiers]
     chart = s.victory.reinforcement_chart
@@ -306,10 +286,10 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
         "ammo": (ammo, [1.4, 1, 1.6]),
         "loads": (loads, [2, 1]),
         "ships": (ships, [2.6, 1, 1.3, 1.3]),
-        "vp": (vp, [2.4, *[1.0] * len(scoring)] * 2),
+        "vp": (vp, [2.4, *[1.0] * len(scoring)]),
         "strength": (strength, [1, 5]),
         "losses": (losses, [0.8, 1, 1, 2, 2.2]),
-        "commanders": (commanders, [1.3, 0.6, 2, 1.2, 1.1]),
+        "commanders": (commanders, [0.6, 2, 1.2, 1.1]),
         "partisans": (partisans, [3, 1]),
         "reinforcements": (reinforcements, [1, *[1.0] * len(charted)]),
         "towns": (towns, [2, 0.8, 2]),
@@ -332,10 +312,13 @@ def _stands(stands: dict[str, int]) -> str:
 def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> list[Part]:
     """The booklet on `paper` pages, and as an A5/half-letter booklet imposed for saddle
     stitching on `paper` sheets."""
+    from kitgen.render.bookletset import typeset
+
     style = booklet_style()
-    content = booklet_text(scenario), tables(scenario, hex_ids)  # the same text at both sizes
-    single, marks = _typeset(scenario, content, PAPER[paper], style)
-    small, _ = _typeset(scenario, content, HALF[paper], style, scale=style.half_scale)
+    blocks, built = booklet_text(scenario), tables(scenario, hex_ids)  # the same text at both sizes
+    full = typeset(scenario, blocks, built, PAPER[paper], style)
+    single, marks = full.pdf, full.outline
+    small = typeset(scenario, blocks, built, HALF[paper], style, scale=style.half_scale).pdf
     imposed, sheets = impose_saddle(small, PAPER[paper])
     name = {"a4": "A4", "letter": "US Letter"}[paper]
     half = {"a4": "A5", "letter": "half-letter"}[paper]
@@ -366,329 +349,6 @@ def _pages(pdf: bytes) -> int:
     from pypdf import PdfReader
 
     return len(PdfReader(io.BytesIO(pdf)).pages)
-
-
-def _typeset(
-    scenario: Scenario,
-    content: tuple[list[Block], dict[str, tuple[list[list[str]], list[float]]]],
-    size: tuple[float, float],
-    style: BookletStyle,
-    scale: float = 1.0,
-) -> tuple[bytes, tuple[tuple[str, int], ...]]:
-    """The booklet's (blocks, tables) as a PDF on pages of `size`, with its outline (part
-    titles and pages)."""
-    from reportlab.lib.styles import ParagraphStyle
-    from reportlab.platypus import (
-        ActionFlowable,
-        BaseDocTemplate,
-        Frame,
-        NextPageTemplate,
-        PageBreak,
-        PageTemplate,
-        Spacer,
-    )
-    from reportlab.platypus.tableofcontents import TableOfContents
-
-    register_fonts()
-    st = style
-    k = scale
-    ink = hex_colour(st.colours.ink)
-    accent = hex_colour(st.colours.accent)
-
-    def ps(name: str, font: str, size: float, lead: float, **kw: Any) -> ParagraphStyle:
-        from reportlab.lib.colors import Color
-
-        return ParagraphStyle(
-            name, fontName=font, bulletFontName=SANS, fontSize=size * k, leading=lead * k, textColor=Color(*ink), **kw
-        )
-
-    body = ps("body", SANS, st.fonts.body, st.fonts.body * 1.35, spaceAfter=st.fonts.body * 0.5 * k)
-    quote = ps("quote", SANS_ITALIC, st.fonts.body, st.fonts.body * 1.35, leftIndent=12 * k, spaceAfter=4 * k)
-    item = ps("item", SANS, st.fonts.body, st.fonts.body * 1.3, leftIndent=12 * k, bulletIndent=3 * k, spaceAfter=2 * k)
-    part_style = ps(
-        "part", SANS_BOLD, st.fonts.part, st.fonts.part * 1.2, spaceBefore=6 * k, spaceAfter=10 * k, keepWithNext=1
-    )
-    rule_style = ps(
-        "rule", SANS_BOLD, st.fonts.rule, st.fonts.rule * 1.25, spaceBefore=8 * k, spaceAfter=3 * k, keepWithNext=1
-    )
-    cell = ps("cell", SANS, st.fonts.table, st.fonts.table * 1.2)
-    head = ps("head", SANS_BOLD, st.fonts.table, st.fonts.table * 1.2)
-    from reportlab.lib.colors import Color
-
-    part_style.textColor = Color(*accent)
-
-    margin = st.margin_mm * 72 / 25.4 * k
-    w, h = size
-    blocks, built = content
-    outline: list[tuple[str, int]] = []
-
-    class Heading(LaidOut):
-        """A part or rule title: it goes into the contents, the outline and the running head."""
-
-        def __init__(self, text: str, style: ParagraphStyle, kind: str) -> None:
-            super().__init__(text, style)
-            self.kind = kind
-
-    class Doc(BaseDocTemplate):
-        section = ""
-        """The part being set; the running head shows the first part begun on the page, or
-        the part the page carries on."""
-        first_on_page: str | None = None
-        carried = ""
-        marks = 0
-        on_page = 0
-
-        def beforeDocument(self) -> None:  # noqa: N802 (reportlab's name): each pass of multiBuild
-            outline.clear()
-            Doc.marks = 0
-            Doc.section = Doc.carried = ""
-            Doc.first_on_page = None
-            Doc.on_page = 0
-
-        def afterFlowable(self, flowable: Flowable) -> None:  # noqa: N802 (reportlab's name)
-            if not isinstance(flowable, ActionFlowable | Spacer | PageBreak):  # these print nothing
-                Doc.on_page += 1
-            if isinstance(flowable, Heading):
-                kind = flowable.kind
-                text = flowable.getPlainText()
-                level = 0 if kind == "part" else 1
-                self.notify("TOCEntry", (level, text, self.page))
-                if kind == "part":
-                    Doc.section = text
-                    if Doc.on_page == 1:  # the page opens with this part: its name heads the page
-                        Doc.first_on_page = text
-                    outline.append((text, self.page - 1))
-                Doc.marks += 1
-                key = f"b{Doc.marks}"
-                self.canv.bookmarkPage(key)
-                self.canv.addOutlineEntry(text, key, level=level)
-
-    from kitgen.buildinfo import edition, stamp
-
-    def decorate(c: Any, doc: Any) -> None:
-        c.saveState()
-        c.setFillColorRGB(*ink)
-        c.setStrokeColorRGB(*accent)
-        c.setLineWidth(0.6 * k)
-        c.setFont(SANS, st.fonts.running * k)
-        top = h - margin * 0.6
-        c.drawString(margin, top, scenario.meta.title)
-        c.drawRightString(w - margin, top, Doc.first_on_page or Doc.carried)
-        Doc.first_on_page, Doc.carried, Doc.on_page = None, Doc.section, 0
-        c.line(margin, top - 3 * k, w - margin, top - 3 * k)
-        c.drawCentredString(w / 2, margin * 0.45, str(doc.page))
-        c.setFont(SANS, st.fonts.running * k * 0.8)
-        c.drawRightString(w - margin, margin * 0.45, edition())
-        stamp(c)
-        c.restoreState()
-
-    frame = Frame(margin, margin, w - 2 * margin, h - 2 * margin, id="body", leftPadding=0, rightPadding=0)
-    doc = Doc(
-        io.BytesIO(),
-        pagesize=size,
-        invariant=1,
-        title=f"{scenario.meta.title}: rules",
-        author="kitgen",
-        subject=scenario.meta.subtitle,
-        creator="kitgen",
-        initialFontName=SANS,
-        leftMargin=margin,
-        rightMargin=margin,
-        topMargin=margin,
-        bottomMargin=margin,
-    )
-    doc.addPageTemplates(
-        [
-            PageTemplate(id="cover", frames=[frame], onPage=lambda c, _doc: _cover(c, scenario, size, k, st)),
-            PageTemplate(id="body", frames=[frame], onPageEnd=decorate),
-        ]
-    )
-
-    def table(name: str) -> Flowable:
-        from reportlab.lib.colors import Color
-        from reportlab.platypus import Table, TableStyle
-
-        rows, widths = built[name]
-        total = sum(widths)
-        col = [(w - 2 * margin) * x / total for x in widths]
-
-        def heading_row(r: int, row: list[str]) -> bool:  # a group title alone in the first cell
-            return r > 0 and len(row) > 2 and bool(row[0]) and not any(row[1:])
-
-        bold = [r for r, row in enumerate(rows) if r == 0 or heading_row(r, row)]
-        data = [
-            [_cell(v, head if r in bold else cell, c - 2 * CELL_PAD) for v, c in zip(row, col, strict=True)]
-            for r, row in enumerate(rows)
-        ]
-        t = Table(data, colWidths=col, repeatRows=1, hAlign="LEFT")
-        shade = Color(*hex_colour(st.colours.table_head))
-        stripe = Color(*hex_colour(st.colours.table_stripe))
-        rule = Color(*hex_colour(st.colours.rule))
-        commands: list[tuple[Any, ...]] = [
-            # plain-text cells are drawn by the table in its cell style: the same font, size,
-            # leading and colour as the Paragraph cells
-            ("FONTNAME", (0, 0), (-1, -1), SANS),
-            *[("FONTNAME", (0, r), (-1, r), SANS_BOLD) for r in bold],
-            ("FONTSIZE", (0, 0), (-1, -1), cell.fontSize),
-            ("LEADING", (0, 0), (-1, -1), cell.leading),
-            ("TEXTCOLOR", (0, 0), (-1, -1), cell.textColor),
-            ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
-            ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
-            ("BACKGROUND", (0, 0), (-1, 0), shade),
-            ("LINEBELOW", (0, 0), (-1, 0), 0.8 * k, rule),
-            ("LINEBELOW", (0, -1), (-1, -1), 0.8 * k, rule),
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("TOPPADDING", (0, 0), (-1, -1), 1.5 * k),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5 * k),
-        ]
-        commands += [("BACKGROUND", (0, r), (-1, r), stripe) for r in range(2, len(rows), 2)]
-        for r, row in enumerate(rows):  # a note across the rest of the row ("moves as Cavalry")
-            filled = [i for i, v in enumerate(row) if v]
-            if heading_row(r, row):
-                commands += [("SPAN", (0, r), (-1, r)), ("BACKGROUND", (0, r), (-1, r), shade)]
-            elif r and len(row) > 3 and filled and filled[-1] < len(row) - 2:
-                commands.append(("SPAN", (filled[-1], r), (-1, r)))
-        t.setStyle(TableStyle(commands))
-        return t
-
-    story: list[Flowable] = [Spacer(1, 1), NextPageTemplate("body"), PageBreak()]  # the cover is drawn
-    from reportlab.platypus import TableStyle
-
-    toc = TableOfContents()
-    toc.tableStyle = TableStyle(
-        [
-            ("FONTNAME", (0, 0), (-1, -1), SANS),
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 0),
-        ]
-    )
-    toc.levelStyles = [
-        ps("toc0", SANS_BOLD, st.fonts.body, st.fonts.body * 1.5),
-        ps("toc1", SANS, st.fonts.table, st.fonts.table * 1.35, leftIndent=14 * k),
-    ]
-    story += [LaidOut("Contents", part_style), toc, PageBreak()]
-    makers: dict[str, Callable[[str], Flowable]] = {
-        "para": lambda text: LaidOut(text, body),
-        "quote": lambda text: LaidOut(text, quote),
-        "item": _item(item),
-    }
-    first = True
-    for kind, text in blocks:
-        if kind == "part":
-            if not first and text.startswith(("A.", "II.", "Set-up", "Index")):
-                story.append(PageBreak())
-            first = False
-            story.append(Heading(text, part_style, kind="part"))
-        elif kind == "rule":
-            story.append(Heading(text, rule_style, kind="rule"))
-        elif kind == "table":
-            story.append(table(text))
-            story.append(Spacer(1, 6 * k))
-        else:
-            story.append(makers[kind](text))
-    doc.multiBuild(story)
-    pdf = doc.filename.getvalue()
-    return pdf, tuple(outline)
-
-
-CELL_PAD = 6.0
-"""Left and right padding of a table cell, in points at every scale (reportlab's default)."""
-
-
-def _cell(text: str, style: ParagraphStyle, width: float) -> str | Flowable:
-    """A table cell: the plain text where it fits on one line as it is (no run of spaces for a
-    Paragraph to squeeze), which the table draws at the Paragraph's place far more cheaply than
-    a Paragraph lays itself out; a Paragraph where the text must wrap."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    plain = text == " ".join(text.split())
-    if text and plain and stringWidth(text, style.fontName, style.fontSize) < width - 0.01:
-        return text
-    return LaidOut(escape(text), style)
-
-
-def _cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: BookletStyle) -> None:
-    """The cover: a band in the accent colour with the title; the campaign's own map as its art,
-    framed; the factions with their colours and marks; what the booklet holds; the credits and
-    the edition."""
-    from kitgen.buildinfo import edition
-    from kitgen.render.pages import faction_chip
-
-    w, h = size
-    band = h * 0.30
-    c.saveState()
-    c.setFillColorRGB(*hex_colour(st.colours.accent))
-    c.rect(0, h - band, w, band, stroke=0, fill=1)
-    c.setFillColorRGB(1, 1, 1)
-    c.setFont(SANS_BOLD, st.fonts.title * k)
-    c.drawCentredString(w / 2, h - band * 0.45, scenario.meta.title)
-    c.setFont(SANS, 12.5 * k)
-    c.drawCentredString(w / 2, h - band * 0.45 - 26 * k, scenario.meta.subtitle)
-    c.setFont(SANS_BOLD, 15 * k)
-    c.drawCentredString(w / 2, h - band + 20 * k, "RULES OF PLAY")
-    margin = st.margin_mm * 2.8346 * k
-    _cover_map(c, scenario, margin, h * 0.34, w - 2 * margin, h - band - h * 0.34 - 14 * k)
-    factions = scenario.meta.factions
-    size_mark, gap = 24 * k, 30 * k
-    total = len(factions) * size_mark + (len(factions) - 1) * gap
-    x = (w - total) / 2
-    y = h * 0.34 - 44 * k
-    for f in factions:
-        faction_chip(c, f.id, f.colour, x, y, size_mark)
-        c.setFillColorRGB(0.12, 0.12, 0.12)
-        c.setFont(SANS, 9 * k)
-        c.drawCentredString(x + size_mark / 2, y - 12 * k, f.name)
-        x += size_mark + gap
-    c.setFont(SANS, 9.5 * k)
-    c.setFillColorRGB(0.3, 0.3, 0.3)
-    for n, line in enumerate(st.cover_note):
-        c.drawCentredString(w / 2, h * 0.17 - n * 13 * k, line)
-    c.setFont(SANS, 7.5 * k)
-    c.setFillColorRGB(0.4, 0.4, 0.4)
-    for n, line in enumerate([*st.credits, edition()]):
-        c.drawCentredString(w / 2, margin * 0.9 + (len(st.credits) - n) * 10 * k, line)
-    c.restoreState()
-
-
-_cover_art: dict[int, Any] = {}
-"""The cover's map by scenario: platypus sets the booklet in several passes, each drawing the cover."""
-
-
-def _cover_map(c: Any, scenario: Scenario, x: float, y: float, width: float, height: float) -> None:
-    """The campaign's clean map, scaled into the box and framed: the art of the cover."""
-    from kitgen.mapping.cache import hex_map
-    from kitgen.render.mapart import MapArt
-    from kitgen.render.style import map_style
-
-    art = _cover_art.get(id(scenario))
-    if art is None:
-        built, _ = hex_map(scenario)
-        if built is None:
-            return
-        art = _cover_art[id(scenario)] = MapArt(built, scenario, map_style())  # kept: every pass draws it
-    scale = min(width / art.width, height / art.height)
-    mw, mh = art.width * scale, art.height * scale
-    left, bottom = x + (width - mw) / 2, y + (height - mh) / 2
-    c.saveState()
-    c.translate(left, bottom)
-    c.scale(scale, scale)
-    art.draw_art(c)
-    c.restoreState()
-    c.setStrokeColorRGB(0.15, 0.15, 0.15)
-    c.setLineWidth(0.8)
-    c.rect(left, bottom, mw, mh, stroke=1, fill=0)
-
-
-def _item(style: Any) -> Callable[[str], Flowable]:
-    """A list item: '1. text' numbered, anything else bulleted."""
-
-    def make(text: str) -> Flowable:
-        number, _, rest = text.partition(" ")
-        if number.endswith(".") and number[:-1].isdigit():
-            return LaidOut(rest, style, bulletText=number)
-        return LaidOut(text, style, bulletText="•")
-
-    return make
 
 
 def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:

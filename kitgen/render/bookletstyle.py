@@ -17,8 +17,12 @@ class BookletFonts(Model):
     title: float = Field(gt=0)
     part: float = Field(gt=0)
     rule: float = Field(gt=0)
+    """A rule's heading (A.1, II.A); a clause under it (II.A.1) is set in `clause`."""
+    clause: float = Field(gt=0)
     body: float = Field(gt=0)
     table: float = Field(gt=0)
+    min_table: float = Field(gt=0)
+    """The smallest a table is set before its headings are abbreviated or it is refused."""
     running: float = Field(gt=0)
 
 
@@ -28,10 +32,20 @@ class BookletColours(Model):
     rule: Colour
     table_head: Colour
     table_stripe: Colour
+    notes: Colour
+    """The tint of the designer's notes' box."""
 
 
 class BookletStyle(Model):
     margin_mm: float = Field(gt=0)
+    gutter_mm: float = Field(gt=0)
+    """Between the two columns of text."""
+    new_page: list[str] = []
+    """Parts that begin on a new page (their titles)."""
+    one_column: list[str] = []
+    """Parts set across the page: their tables are too wide for a column."""
+    abbreviations: dict[str, str] = {}
+    """A table heading's short form, used where the table is too wide for its column."""
     cover_note: list[str] = []
     credits: list[str] = []
     """Lines of credits at the foot of the cover."""

@@ -24,11 +24,6 @@ def _faction(s: Scenario, name: str) -> str:
     raise UsageError(msg.lookup_unknown_faction(name, [f.id for f in s.meta.factions]))
 
 
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def _range(low: int, high: int) -> str:
     return str(low) if low == high else f"{low}-{high}"
 
@@ -211,6 +206,4 @@ def event_roll(s: Scenario) -> str:
 def makhnovists(s: Scenario, *, holds_gulai_pole: bool, makhno_alive: bool) -> str:
     ms = s.victory.makhnovist_strength
     mod = victory.makhnovist_modifier(s.victory, holds_gulai_pole=holds_gulai_pole, makhno_alive=makhno_alive)
-    return (
-        f"Makhnovist Current Strength roll: {ms.roll}{mod:+d} every {ordinal(s.victory.award_every_turns)} turn [E.6]"
-    )
+    return f"Makhnovist Current Strength roll: {ms.roll}{mod:+d} every {msg.ordinal(s.victory.award_every_turns)} turn [E.6]"

@@ -100,6 +100,12 @@ def unknown_name(value: object, choices: Iterable[str], *, what: str = "", also:
     return f"found {found}, expected one of {one_of(names)}{suggest(value, [*names, *also])}"
 
 
+def ordinal(n: int) -> str:
+    """3 -> '3rd', 11 -> '11th'."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 

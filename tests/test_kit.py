@@ -33,8 +33,8 @@ EXPECTED = [
     "campaign-kit-single-sided-a4.pdf",
 ]
 JOINED = {"campaign-kit-duplex-a4.pdf", "campaign-kit-single-sided-a4.pdf"}
-TWO_SIDED = ["rules-a4.pdf", "counters-a4.pdf", "cards-a4.pdf"]
-"""The parts printed on both sides (issue 14: the rules like a book), in the kit's order."""
+TWO_SIDED = ["rules-a4.pdf", "counters-a4.pdf", "cards-a4.pdf", "player-aids-a4.pdf"]
+"""The parts printed on both sides (issue 14: the rules like a book, the aids as two-sided cards)."""
 
 
 @pytest.fixture(scope="module")

@@ -87,7 +87,7 @@ def aids(charts: dict[str, Part]) -> dict[str, dict[str, str]]:
     for paper, part in charts.items():
         texts = page_texts(part)
         pages = dict(part.bookmarks)
-        out[paper] = {f: texts[pages[f"Player aid: {f.capitalize()}"]] for f in FACTIONS}
+        out[paper] = {f: " ".join(texts[pages[f"Player aid: {f.capitalize()}"] :][:2]) for f in FACTIONS}  # both sides
     return out
 
 
@@ -122,7 +122,7 @@ def test_files_pages_and_sizes(charts: dict[str, Part], forms: dict[str, Part], 
     aid, form = charts[paper], forms[paper]
     assert aid.file == f"player-aids-{paper}.pdf"
     assert form.file == f"forms-{paper}.pdf"
-    assert aid.pages == 4, "one page per faction"
+    assert aid.pages == 8 and aid.duplex, "a two-sided card per faction"
     assert form.pages == 4
     for part in (aid, form):
         reader = pypdf.PdfReader(io.BytesIO(part.pdf))
@@ -202,11 +202,12 @@ def test_C_D_train_and_ship_points_on_every_aid(aids: dict[str, dict[str, str]],
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("faction", FACTIONS)
 def test_B_supply_and_II_C_command_on_every_aid(charts: dict[str, Part], paper: str, faction: str) -> None:
-    page = FACTIONS.index(faction)
-    left = column_text(charts[paper], page, 0, 0.33)  # the left column: supply, command control
+    page = 2 * FACTIONS.index(faction)  # side 1: supply; side 2: command control
+    left = column_text(charts[paper], page, 0, 0.33)  # the left column
     assert f"at most {TRACE} hexes free of enemy units" in left
     for load in AMMO:
         assert load in left
+    left = column_text(charts[paper], page + 1, 0, 0.33)
     assert "D10 for each commander" in left
     for rule in LEADERLESS:
         assert rule in left
@@ -267,7 +268,7 @@ def test_E6_makhnovist_strength_chart(
         region = chart[max(0, starts[k] - 12) : starts[k + 1] if k + 1 < len(starts) else len(chart)]
         assert re.search(rf"(?<![\w-]){re.escape(roll)} ", region), roll
     # II.D, in the right-hand column: evade and ambush, and the gun cap of II.D.4
-    right = column_text(charts[paper], FACTIONS.index("makhnovists"), 0.55, 1)
+    right = column_text(charts[paper], 2 * FACTIONS.index("makhnovists") + 1, 0.55, 1)  # side 2
     assert "+2 if Makhno is present, +2 if partisans in forest or mountains, +1 if enemy forces" in right
     assert "6+ succeeds (+1 if Makhno is present)" in right
     assert "never have more than 3 artillery batteries" in right
@@ -327,11 +328,11 @@ def test_umpires_turn_record(forms: dict[str, Part], paper: str) -> None:
         "Supply judged",
         "Orders written",
         "Command rolls",
-        "Random event roll",
+        "Random event",
         "Movement",
         "Contacts",
         "Tabletop battles",
-        "Post-battle results",
+        "Post-battle",
         "Track",
         "Every 3rd turn",
     ]
@@ -363,8 +364,9 @@ def test_terrain_chart_shows_each_terrain_as_the_map_draws_it(charts: dict[str, 
     fill = re.compile(rb"([0-9.]+) ([0-9.]+) ([0-9.]+) rg")
     terrain = map_style().colours.terrain
     assert terrain
-    for page in pypdf.PdfReader(io.BytesIO(charts[paper].pdf)).pages:
-        data = page.get_contents().get_data()  # type: ignore[union-attr]
+    pages = pypdf.PdfReader(io.BytesIO(charts[paper].pdf)).pages
+    for _, front in charts[paper].bookmarks:  # the terrain chart is on side 1 of each aid
+        data = pages[front].get_contents().get_data()  # type: ignore[union-attr]
         used = {tuple(round(float(v), 3) for v in m.groups()) for m in fill.finditer(data)}
         for name, colour in terrain.items():
             assert tuple(round(v, 3) for v in hex_colour(colour)) in used, (paper, name)
@@ -393,3 +395,60 @@ def test_a_table_line_too_long_for_its_cell_even_shrunk_wraps_its_row(scenario: 
     sheet.c.save()
     text = pypdf.PdfReader(io.BytesIO(buf.getvalue())).pages[0].extract_text()
     assert "breaks down" in text and long not in text.replace("\n", "  ")  # on more than one line
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_sequence_of_play_on_the_front_of_every_aid(charts: dict[str, Part], paper: str) -> None:
+    """Issue 14: "A sequence of play (the ten steps of RULES-NOTES with their rule numbers) on
+    every player aid": RULES-NOTES' turn order, step by step, numbered, with the rule each plays,
+    on side 1 of each faction's two-sided card (side 2 on the next page, for duplex)."""
+    notes_order = [  # RULES-NOTES: "Turn order of a strategic turn: 1 supply status judged (B.2); ..."
+        ("Supply judged", "B.2"),
+        ("Orders written", ""),
+        ("Command rolls", "II.C"),
+        ("Random event", "II.A"),
+        ("Movement", ""),
+        ("Contacts", "II.D"),
+        ("Tabletop battles", ""),
+        ("Post-battle", "II.B"),
+        ("Track", "C.2"),
+        ("Every 3rd turn", "E"),
+    ]
+    part = charts[paper]
+    texts = page_texts(part)
+    for title, page in part.bookmarks:
+        assert page % 2 == 0, title  # a front is a right-hand page when printed two-sided
+        front = texts[page]
+        assert "SEQUENCE OF PLAY" in front and "side 2" in texts[page + 1], title
+        for half, steps in ((0, notes_order[:5]), (1, notes_order[5:])):  # read down each column
+            column = column_text(part, page, half * 0.5, half * 0.5 + 0.5)
+            column = column[: column.index("TERRAIN") if "TERRAIN" in column else None]
+            where = [column.find(step) for step, _ in steps]
+            assert -1 not in where and where == sorted(where), (title, half, where)
+            for k, (n, (step, rule)) in enumerate(enumerate(steps, start=1 + 5 * half)):
+                row = column[where[k] : where[k + 1] if k + 1 < len(where) else None]  # its number by its title
+                assert re.search(rf"\b{n}\b", row), (title, n, step)
+                if rule:
+                    found = re.search(rf"{re.escape(step)}.{{0,90}}?\b{re.escape(rule)}\b", column)
+                    assert found, (title, step, rule)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_II_C_the_umpires_record_has_a_command_box_for_each_commander(
+    scenario: Scenario, forms: dict[str, Part], paper: str
+) -> None:
+    """Issue 14: "The turn record has 12 command boxes per faction for 26 Red commanders ... One
+    command box per commander": each faction's line of command-roll boxes is numbered 1 to its
+    number of commanders (II.C.3's ranks), no more and no fewer."""
+    text = page_texts(forms[paper])[3]
+    block = text[text.index("by every faction") : text.index("Random event")]  # from step 2's label to step 4
+    counts = sorted({sum(1 for c in scenario.commanders if c.faction == f) for f in FACTIONS}, reverse=True)
+    assert counts[0] >= 26  # the seed's Red commanders table
+    numbers = [int(n) for n in re.findall(r"\b\d+\b", block)]
+    runs: list[int] = []
+    for n in numbers:
+        if n == 1:
+            runs.append(1)
+        elif runs and n == runs[-1] + 1:
+            runs[-1] = n
+    assert sorted(runs, reverse=True) == counts

@@ -37,6 +37,8 @@ from kitgen.errors import KitgenError, Problem, UsageError
 from kitgen.loader import load_scenario, load_scenario_map
 from kitgen.messages import CATALOGUE, Msg
 from kitgen.orders.formread import MAX_PAGES, MAX_ROWS
+from kitgen.render.bookletset import fit_table
+from kitgen.render.bookletstyle import booklet_style
 from kitgen.rules import battle, partisans
 from kitgen.yamlsource import load_yaml
 from tests.conftest import BUNDLED, SAMPLE, edit, run_cli
@@ -80,6 +82,7 @@ REGISTERING = (
     "kitgen.mapping.build",
     "kitgen.mapping.places",
     "kitgen.products.booklet",
+    "kitgen.render.bookletset",
     "kitgen.products.counters",
     "kitgen.orders.formread",
     "kitgen.orders.entries",
@@ -985,6 +988,9 @@ TRIGGERS: dict[str, Trigger] = {
     # the printed kit
     "layout.unknown_paper": _library(_counters_on_a3),
     "booklet.unknown_ruling": _booklet("supply.yaml", DEPOT_USE, ""),
+    "booklet.table_too_wide": _library(  # a column of 20 pt cannot hold "Ekaterinoslav" at any size
+        lambda s: fit_table("vp", [["Town", "Red"], ["Ekaterinoslav", "3"]], 20.0, booklet_style(), 1.0)
+    ),
     "booklet.rulings_left_out": _booklet(
         "supply.yaml", "  - id: depot_use\n", "  - id: new_ruling\n    text: Something new.\n  - id: depot_use\n"
     ),

@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from kitgen import messages as msg
 from kitgen.errors import KitgenError
+from kitgen.messages import ordinal
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.bookletstyle import booklet_style
 from kitgen.render.pages import HALF, PAPER, Part
+from kitgen.rules.sequence import turn_sequence
 
 if TYPE_CHECKING:
     from pypdf import PageObject, PdfWriter
@@ -85,9 +87,6 @@ def booklet_text(scenario: Scenario) -> list[Block]:
                 out.append("depots they capture")
         return "; ".join(out)
 
-    def ordinal(n: int) -> str:
-        return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
     award = s.victory.award_every_turns
     rail = next(t for t in s.movement.unit_types if t.id == s.transport.train.unit_type)
     text = env.get_template(TEMPLATE.name).render(
@@ -111,6 +110,7 @@ def booklet_text(scenario: Scenario) -> list[Block]:
         placement=placement,
         sources={f.id: sources(f.id) for f in s.meta.factions},
         ordinal=ordinal,
+        sequence=turn_sequence(s),
     )
     left = sorted(set(every) - used)
     if left:  # the printed rules must say what the engine does (RULES-NOTES)
@@ -228,25 +228,7 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
         span = str(row.low) if row.low == row.high else f"{row.low} to {row.high}"
         forces = "; ".join(f"{u.name} ({_stands(u.stands)})" for u in row.units)
         strength.append([span, f"{row.text} {forces}"])
-    b = s.battle
-    losses = [
-        ["", "Lost for good", "Back next turn", "Routed", "Equipment"],
-        [
-            "Winner",
-            f"{b.winner.permanent_pct}%",
-            f"{b.winner.return_pct}%",
-            "all back next turn",
-            f"{b.winner.equipment.roll} each: {b.winner.equipment.recovered_on} repaired, else lost",
-        ],
-        [
-            "Loser",
-            f"{b.loser.permanent_pct}%",
-            f"{b.loser.return_pct}%",
-            f"{b.loser.routed_lost_pct}% desert or are captured unless "
-            + "/".join(x.title() for x in b.loser.routed_lost_exempt),
-            "lost for the campaign, except routed equipment captured",
-        ],
-    ]
+    losses = losses_rows(s)
     commanders = [["Rank", "Commander", "Dependability", "Charismatic"]]
     for f in s.meta.factions:
         commanders.append([f.name, "", "", ""])  # a heading row, across the table
@@ -296,6 +278,29 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
         "setup": (setup, [3.0, 2.2, 1.8, 1.9]),
         "assets": (assets, [3.2, 1.2, 2]),
     }
+
+
+def losses_rows(s: Scenario) -> list[list[str]]:
+    """II.B.3's losses as a table (the first row the header): the booklet's and the aids'."""
+    b = s.battle
+    return [
+        ["", "Lost for good", "Back next turn", "Routed", "Equipment"],
+        [
+            "Winner",
+            f"{b.winner.permanent_pct}%",
+            f"{b.winner.return_pct}%",
+            "all back next turn",
+            f"{b.winner.equipment.roll} each: {b.winner.equipment.recovered_on} repaired, else lost",
+        ],
+        [
+            "Loser",
+            f"{b.loser.permanent_pct}%",
+            f"{b.loser.return_pct}%",
+            f"{b.loser.routed_lost_pct}% desert or are captured unless "
+            + "/".join(x.title() for x in b.loser.routed_lost_exempt),
+            "lost for the campaign, except routed equipment captured",
+        ],
+    ]
 
 
 def _stands(stands: dict[str, int]) -> str:

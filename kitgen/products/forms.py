@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Literal
 
+from kitgen.messages import ordinal, plural
 from kitgen.model.base import PROHIBITED
 from kitgen.model.scenario import Faction, Scenario
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.formstyle import FormStyle, form_style, stand_abbreviation
 from kitgen.render.formstyle import short_stand_name as _short
 from kitgen.render.pages import MM, PAPER, Part, faction_mark, hex_colour, ink_on, new_canvas
+from kitgen.rules.sequence import turn_sequence
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -36,11 +38,6 @@ PAD = 3.0
 
 
 # --- small words ---------------------------------------------------------------------
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def _upto(n: int) -> str:
@@ -550,33 +547,51 @@ class Sheet:
 
 
 Page = tuple[str, str, Callable[["Sheet"], float]]
-"""One page of a part: its outline title, its bookmark key, and what draws it (returning the y
-where its content ends)."""
+"""One page of a part: its outline title ('' for a page that carries on the one before, as a
+card's back does), its bookmark key, and what draws it (returning the y where its content ends)."""
 
 
 def sheets_part(
-    scenario: Scenario, paper: str, pages: Sequence[Page], *, label: str, file: str, title: str, purpose: str
+    scenario: Scenario,
+    paper: str,
+    pages: Sequence[Page],
+    *,
+    label: str,
+    file: str,
+    title: str,
+    purpose: str,
+    duplex: bool = False,
 ) -> Part:
-    """A part of one Sheet per page, each in the outline, on A4 or US Letter."""
+    """A part of one Sheet per page, each titled page in the outline, on A4 or US Letter."""
     style = form_style()
     size = PAPER[paper]
     buffer = io.BytesIO()
     c = new_canvas(buffer, size, scenario, label.lower())
     for number, (heading, key, draw) in enumerate(pages, start=1):
-        c.bookmarkPage(key)
-        c.addOutlineEntry(heading, key, level=0)
+        if heading:
+            c.bookmarkPage(key)
+            c.addOutlineEntry(heading, key, level=0)
         sheet = Sheet(c, style, scenario, size, label)
         sheet.finish(draw(sheet), number, len(pages))
     c.save()
-    bookmarks = tuple((heading, number) for number, (heading, _, _) in enumerate(pages))
-    return Part(file=file, title=title, purpose=purpose, pdf=buffer.getvalue(), pages=len(pages), bookmarks=bookmarks)
+    bookmarks = tuple((heading, number) for number, (heading, _, _) in enumerate(pages) if heading)
+    return Part(
+        file=file,
+        title=title,
+        purpose=purpose,
+        pdf=buffer.getvalue(),
+        pages=len(pages),
+        bookmarks=bookmarks,
+        duplex=duplex,
+    )
 
 
 def build_charts(scenario: Scenario, paper: str) -> list[Part]:
-    """The player aids: one page per faction, in the order of the scenario's factions."""
-    pages: list[Page] = [
-        (f"Player aid: {f.name}", f"aid-{f.id}", partial(_player_aid, faction=f)) for f in scenario.meta.factions
-    ]
+    """The player aids: a two-sided card per faction, in the order of the scenario's factions."""
+    pages: list[Page] = []
+    for f in scenario.meta.factions:
+        pages.append((f"Player aid: {f.name}", f"aid-{f.id}", partial(_aid_front, faction=f)))
+        pages.append(("", f"aid-{f.id}-back", partial(_aid_back, faction=f)))
     part = sheets_part(
         scenario,
         paper,
@@ -584,29 +599,116 @@ def build_charts(scenario: Scenario, paper: str) -> list[Part]:
         label="Player aids",
         file=f"player-aids-{paper}.pdf",
         title="Player aids",
-        purpose="one chart per faction: terrain effects, supply, trains and ships, command control, "
-        "commanders and the reinforcement chart",
+        purpose="a two-sided card per faction: the sequence of play, terrain effects, supply, trains and "
+        "ships; on the back command control, commanders and the reinforcement chart",
+        duplex=True,
     )
     return [part]
 
 
-def _player_aid(sheet: Sheet, faction: Faction) -> float:
-    s, st = sheet.s, sheet.st
+def _aid_front(sheet: Sheet, faction: Faction) -> float:
+    """Side 1: the sequence of play, then moving and supplying."""
+    st = sheet.st
     y = sheet.band(faction.name, faction, "Player aid")
-    y = _terrain_table(sheet, y)
-    y = _supply_and_transport(sheet, y - st.gap, faction)
+    y = _sequence(sheet, y)
+    y = _terrain_table(sheet, y - st.gap)
+    return _supply_and_transport(sheet, y - st.gap, faction)
+
+
+def _aid_back(sheet: Sheet, faction: Faction) -> float:
+    """Side 2: commanding, the partisans and the faction's chart."""
+    s, st = sheet.s, sheet.st
+    y = sheet.band(faction.name, faction, "Player aid, side 2")
     side = None
     if _all_partisans(s, faction) or _partisan_units(s, faction):
 
         def side(x: float, top: float, width: float) -> float:
             return _partisans(sheet, x, top, width, faction)
 
-    y = _command(sheet, y - st.gap, faction, side=side)
+    y = _command(sheet, y, faction, side=side)
+    y = _after_battle(sheet, y - st.gap)
     if _all_partisans(s, faction):
         y = _strength_chart(sheet, y - st.gap)
     if faction.id in s.victory.reinforcement_chart.draws:
         y = _reinforcement_chart(sheet, y - st.gap, faction)
     return y
+
+
+def _after_battle(sheet: Sheet, y: float) -> float:
+    """II.B: the retreat and II.B.3's losses, as the booklet's table gives them."""
+    from kitgen.products.booklet import losses_rows
+
+    s, st = sheet.s, sheet.st
+    b = s.battle
+    y = sheet.heading(sheet.left, y, sheet.span, "After a battle", "II.B")
+    text_w = sheet.span * 0.34
+    exempt = " and ".join(x.title() for x in b.loser.routed_lost_exempt)
+    items = [
+        (
+            "Retreat:",
+            f"the loser retreats {plural(b.retreat_hexes, 'hex', 'hexes')} away from the enemy; if it cannot, all "
+            f"but its {exempt} units surrender, and those attack at once to break out or perish.",
+        ),
+        ("Losses:", "unit by unit, stand by stand, rounded half up; the rest come back next turn."),
+        ("Trains and depots", "are captured when enemy units enter their hexes."),
+    ]
+    ty = sheet.bullets(sheet.left, y, text_w, items, gap=0.8)
+    header, *rows = losses_rows(s)
+    tx = sheet.left + text_w + st.gap * 1.5
+    columns = [Column(0.7), Column(0.9, "centre"), Column(0.9, "centre"), Column(2.1), Column(2.3)]
+    body: list[list[CellLike]] = [[Cell(r[0], bold=True), *r[1:]] for r in rows]
+    cy = sheet.table(tx, y, sheet.right - tx, columns, [list(header)], body, wrap=True)
+    return min(ty, cy)
+
+
+def _sequence(sheet: Sheet, y: float) -> float:
+    """The ten steps of a turn in two columns: each numbered, its title and rules, what is done."""
+    st = sheet.st
+    steps = turn_sequence(sheet.s)
+    y = sheet.heading(sheet.left, y, sheet.span, "Sequence of play", "each strategic turn")
+    per = math.ceil(len(steps) / 2)
+    width = (sheet.span - st.gap) / 2
+    r = st.fonts.field * 0.8
+    row = st.fonts.body * 1.25 + st.fonts.small * 1.3 + 3
+    top = y
+    for k, step in enumerate(steps):
+        x = sheet.left + (k // per) * (width + st.gap)
+        row_top = top - (k % per) * row
+        if k % per % 2 == 1:  # rows striped alike in both columns
+            sheet.fill(st.colours.tint)
+            sheet.c.rect(x, row_top - row, width, row, stroke=0, fill=1)
+        cy = row_top - row / 2
+        sheet.fill(st.colours.heading)
+        sheet.c.circle(x + PAD + r, cy, r, stroke=0, fill=1)
+        sheet.text(
+            x + PAD + r,
+            cy - st.fonts.field * 0.36,
+            str(k + 1),
+            font=SANS_BOLD,
+            size=st.fonts.field,
+            align="centre",
+            colour=ink_on(st.colours.heading),
+        )
+        tx = x + PAD * 2.5 + 2 * r
+        base = row_top - 2 - st.fonts.body
+        sheet.text(tx, base, step.title, font=SANS_BOLD, size=st.fonts.body)
+        if step.rule:
+            sheet.text(x + width - PAD, base, step.rule, size=st.fonts.small, align="right", colour=st.colours.muted)
+        sheet.text(
+            tx,
+            base - st.fonts.small * 1.3,
+            step.hint,
+            font=SANS_ITALIC,
+            size=st.fonts.small,
+            colour=st.colours.muted,
+            fit=x + width - PAD - tx,
+        )
+    bottom = top - per * row
+    sheet.stroke(st.colours.ink, st.widths.frame)
+    for column in range(2):
+        x = sheet.left + column * (width + st.gap)
+        sheet.c.rect(x, bottom, width, top - bottom, stroke=1, fill=0)
+    return bottom
 
 
 def _terrain_table(sheet: Sheet, y: float) -> float:
@@ -937,7 +1039,7 @@ def _reinforcement_chart(sheet: Sheet, y: float, faction: Faction) -> float:
     cy = sheet.table(x, y, chart_w, columns, [header], [row], row_h=row_h)
     tx = x + chart_w + gutter
     tw = sheet.right - tx
-    every = _ordinal(v.award_every_turns)
+    every = ordinal(v.award_every_turns)
     items = []
     if threshold:
         items.append(
@@ -970,7 +1072,7 @@ def _strength_chart(sheet: Sheet, y: float) -> float:
     v = s.victory
     ms = v.makhnovist_strength
     faction = s.faction(ms.faction)
-    every = _ordinal(v.award_every_turns)
+    every = ordinal(v.award_every_turns)
     y = sheet.heading(sheet.left, y, sheet.span, "Current strength chart", "E.6")
     mods = "; ".join(_modifier_text(m) for m in ms.modifiers)
     towns = [src.town for src in s.map.supply_sources.get(ms.faction, []) if src.town]
@@ -1089,7 +1191,7 @@ def _vp_track(sheet: Sheet) -> float:
         sheet.left,
         y,
         sheet.span,
-        f"At the end of every {_ordinal(every)} turn, move each faction's marker along its row by the VP of the "
+        f"At the end of every {ordinal(every)} turn, move each faction's marker along its row by the VP of the "
         "towns it holds (and any bonus). A marker that reaches the faction's threshold (the heavy box with its "
         "mark) rolls on the faction's reinforcement chart: subtract the threshold, and roll again while still "
         "at or above it.",
@@ -1177,7 +1279,7 @@ def _vp_track(sheet: Sheet) -> float:
         sheet.left,
         y,
         sheet.span,
-        f"Shaded turns (every {_ordinal(every)}): towns score VP ({bonus}); reinforcement charts{extra}. "
+        f"Shaded turns (every {ordinal(every)}): towns score VP ({bonus}); reinforcement charts{extra}. "
         "Move a turn marker along the track; start a second sheet if the campaign runs longer.",
         size=st.fonts.small,
         colour=st.colours.muted,
@@ -1393,7 +1495,7 @@ def _umpire_sheet(sheet: Sheet) -> float:
     base = y - st.fonts.field - 2
     x = sheet.field(sheet.left, base, "Turn", sheet.span * 0.18)
     x = sheet.field(x, base, "Date", sheet.span * 0.3)
-    sheet.ticks(x, base, [f"VP turn (every {_ordinal(v.award_every_turns)})"])
+    sheet.ticks(x, base, [f"VP turn (every {ordinal(v.award_every_turns)})"])
     y = base - st.gap
 
     names = {u.id: u.name for u in mv.unit_types}
@@ -1429,11 +1531,21 @@ def _umpire_sheet(sheet: Sheet) -> float:
         return base - line * 0.4
 
     def commands(y: float) -> float:
+        """A box for each commander (II.C.1), numbered by his rank, in one line a faction."""
         base = y - line * 0.75
-        n = fm.roll_boxes
+        ranks = {f.id: sum(1 for c in s.commanders if c.faction == f.id) for f in factions}
+        x0 = rx + chip_w + 6
+        pitch = min(bsz + 2.5, (rx + rw - x0) / max(1, *ranks.values()))
+        size = min(bsz, pitch - 1.8)
+        tiny = st.fonts.min
         for f in factions:
             sheet.chip(rx, base - 4, st.fonts.field * 1.55, f, size=st.fonts.small + 0.6, width=chip_w)
-            roll_boxes(rx + rw * 0.2, base, n)
+            for k in range(ranks[f.id]):
+                x = x0 + k * pitch
+                sheet.box(x, base - 3, size)
+                sheet.text(
+                    x + size / 2, base - 3 + size + 0.8, str(k + 1), size=tiny, align="centre", colour=st.colours.muted
+                )
             base -= line * 0.9
         return base + line * 0.9 - line * 0.4
 
@@ -1538,22 +1650,10 @@ def _umpire_sheet(sheet: Sheet) -> float:
             yy = base - line * 0.4
         return yy - 2
 
-    bonus_text = ", ".join(f"{s.faction_name(f)} {d}" for f, d in v.bonus.items())
-    steps: list[tuple[str, str, Callable[[float], float]]] = [
-        ("Supply judged", "B.2", supply),
-        ("Orders written", "all factions", orders),
-        ("Command rolls", f"II.C, {s.command.roll}", commands),
-        ("Random event roll", "II.A", event),
-        ("Movement", "land, rail, sea; breakdowns", movement),
-        ("Contacts", "partisans evade or ambush; battles listed", contacts),
-        ("Tabletop battles", "fought and reported", battles),
-        ("Post-battle results", "II.B", post),
-        ("Track", "wrecked and repaired, C.2", track),
-        (
-            f"Every {_ordinal(v.award_every_turns)} turn",
-            f"VP for towns held; bonus ({bonus_text}); charts while at the threshold; strength roll",
-            award,
-        ),
+    draws = (supply, orders, commands, event, movement, contacts, battles, post, track, award)
+    steps = [
+        (step.title, ", ".join(x for x in (step.rule, step.hint) if x), draw)
+        for step, draw in zip(turn_sequence(s), draws, strict=True)
     ]
     y = sheet.heading(sheet.left, y, sheet.span, "Turn sequence", "II, B.2-E.6")
     top = y

@@ -21,10 +21,9 @@ if TYPE_CHECKING:
     from pypdf import PageObject, PdfWriter
     from pypdf.generic import ContentStream, IndirectObject
 
-TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.md.j2"
+    from kitgen.render.bookletset import Block
 
-Block = tuple[str, str]
-"""(kind, text): part, rule, para, ruling, item, quote or table."""
+TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.md.j2"
 
 
 def booklet_text(scenario: Scenario) -> list[Block]:
@@ -87,7 +86,6 @@ def booklet_text(scenario: Scenario) -> list[Block]:
                 out.append("depots they capture")
         return "; ".join(out)
 
-    award = s.victory.award_every_turns
     rail = next(t for t in s.movement.unit_types if t.id == s.transport.train.unit_type)
     text = env.get_template(TEMPLATE.name).render(
         s=s,
@@ -104,7 +102,6 @@ def booklet_text(scenario: Scenario) -> list[Block]:
         faction_name=lambda f: names.get(f, f),
         hex_km=f"{s.meta.map.hex_size_km:g}",
         rail_mp=rail.mp,
-        award_turns=", ".join(str(award * k) for k in range(1, 4)) + ", ...",
         ruling=ruling,
         breakdown=breakdown,
         placement=placement,
@@ -190,9 +187,9 @@ def _blocks(text: str) -> list[Block]:
     return blocks
 
 
-def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[list[str]], list[float]]]:
-    """Every table of the booklet as rows of cell text (the first row the header) and relative
-    column widths, built from the scenario's data."""
+def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, list[list[str]]]:
+    """Every table of the booklet as rows of cell text (the first row the header), built from
+    the scenario's data; the typesetter sizes the columns from their content."""
     s = scenario
     names = {f.id: f.name for f in s.meta.factions}
     adjective = {f.id: f.adjective for f in s.meta.factions}
@@ -264,19 +261,19 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, tuple[list[
         then = town.name_1919 if town.name_1919 and town.name_1919 != town.name else ""
         towns.append([town.name, hex_ids.get(name_key(town.name), "off map"), then])
     return {
-        "movement": (rows_mv, [2.2, 0.9, *[1.0] * len(terrain), 1.3]),
-        "ammo": (ammo, [1.4, 1, 1.6]),
-        "loads": (loads, [2, 1]),
-        "ships": (ships, [2.6, 1, 1.3, 1.3]),
-        "vp": (vp, [2.4, *[1.0] * len(scoring)]),
-        "strength": (strength, [1, 5]),
-        "losses": (losses, [0.8, 1, 1, 2, 2.2]),
-        "commanders": (commanders, [0.6, 2, 1.2, 1.1]),
-        "partisans": (partisans, [3, 1]),
-        "reinforcements": (reinforcements, [1, *[1.0] * len(charted)]),
-        "towns": (towns, [2, 0.8, 2]),
-        "setup": (setup, [3.0, 2.2, 1.8, 1.9]),
-        "assets": (assets, [3.2, 1.2, 2]),
+        "movement": rows_mv,
+        "ammo": ammo,
+        "loads": loads,
+        "ships": ships,
+        "vp": vp,
+        "strength": strength,
+        "losses": losses,
+        "commanders": commanders,
+        "partisans": partisans,
+        "reinforcements": reinforcements,
+        "towns": towns,
+        "setup": setup,
+        "assets": assets,
     }
 
 

@@ -208,6 +208,16 @@ class Sheet:
             y = self.para(x + size * 0.85, y, width - size * 0.85, text, lead=lead) - gap
         return y + gap
 
+    def step_number(self, cx: float, cy: float, r: float, n: int) -> None:
+        """A step of the turn's number, white in a dark disc centred at (cx, cy)."""
+        st = self.st
+        self.fill(st.colours.heading)
+        self.c.circle(cx, cy, r, stroke=0, fill=1)
+        size = st.fonts.field
+        self.text(
+            cx, cy - size * 0.36, str(n), font=SANS_BOLD, size=size, align="centre", colour=ink_on(st.colours.heading)
+        )
+
     def box(self, x: float, y: float, size: float | None = None, *, fill: str | None = None) -> None:
         """A tick box, bottom-left at (x, y)."""
         size = size or self.st.forms.box
@@ -678,17 +688,7 @@ def _sequence(sheet: Sheet, y: float) -> float:
             sheet.fill(st.colours.tint)
             sheet.c.rect(x, row_top - row, width, row, stroke=0, fill=1)
         cy = row_top - row / 2
-        sheet.fill(st.colours.heading)
-        sheet.c.circle(x + PAD + r, cy, r, stroke=0, fill=1)
-        sheet.text(
-            x + PAD + r,
-            cy - st.fonts.field * 0.36,
-            str(k + 1),
-            font=SANS_BOLD,
-            size=st.fonts.field,
-            align="centre",
-            colour=ink_on(st.colours.heading),
-        )
+        sheet.step_number(x + PAD + r, cy, r, k + 1)
         tx = x + PAD * 2.5 + 2 * r
         base = row_top - 2 - st.fonts.body
         sheet.text(tx, base, step.title, font=SANS_BOLD, size=st.fonts.body)
@@ -1670,17 +1670,7 @@ def _umpire_sheet(sheet: Sheet) -> float:
         if k % 2 == 0:
             sheet.fill(st.colours.tint)
             sheet.c.rect(sheet.left, y, label_w, row_top - y, stroke=0, fill=1)
-        sheet.fill(st.colours.heading)
-        sheet.c.circle(sheet.left + PAD + r, cy, r, stroke=0, fill=1)
-        sheet.text(
-            sheet.left + PAD + r,
-            cy - st.fonts.field * 0.36,
-            str(k),
-            font=SANS_BOLD,
-            size=st.fonts.field,
-            align="centre",
-            colour=ink_on(st.colours.heading),
-        )
+        sheet.step_number(sheet.left + PAD + r, cy, r, k)
         sheet.box(sheet.left + label_w - PAD - st.forms.box, cy - st.forms.box / 2)
         sheet.text(
             tx,

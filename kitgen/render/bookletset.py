@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from kitgen.model.scenario import Scenario
 
 Block = tuple[str, str]
-Tables = dict[str, tuple[list[list[str]], list[float]]]
+"""(kind, text): part, rule, para, ruling, item, quote or table."""
+Tables = dict[str, list[list[str]]]
 
 CELL_PAD = 2.8
 """Left and right padding of a table cell, in points at every scale."""
@@ -41,6 +42,9 @@ class Fitted:
     widths: list[float]
     size: float
     pad: float
+    spans: list[Span]
+    bold: frozenset[int]
+    """The header and the group-title rows, set bold."""
 
 
 @dataclass(frozen=True)
@@ -160,7 +164,7 @@ def fit_table(name: str, rows: list[list[str]], width: float, st: BookletStyle, 
     full if its longest words fit `width`, else with the headings abbreviated, else smaller
     (down to min_table); a table that fits at none is an error naming the layouts file."""
     spans = table_spans(rows)
-    bold = {r for r in range(len(rows)) if r == 0} | {s.row for s in spans if s.first == 0}
+    bold = frozenset({0} | {s.row for s in spans if s.first == 0})
     fonts = [SANS_BOLD if r in bold else SANS for r in range(len(rows))]
     short = [[st.abbreviations.get(v, v) for v in rows[0]], *rows[1:]]
     sizes = []
@@ -172,7 +176,7 @@ def fit_table(name: str, rows: list[list[str]], width: float, st: BookletStyle, 
         for version in (rows, short):
             widths = fit(version, fonts, size * k, CELL_PAD * k, width, spans)
             if widths is not None:
-                return Fitted(version, widths, size * k, CELL_PAD * k)
+                return Fitted(version, widths, size * k, CELL_PAD * k, spans, bold)
     need = sum(m.word for m in measure(short, fonts, st.fonts.min_table * k, CELL_PAD * k, spans))
     raise KitgenError.at(
         LAYOUT, 1, 1, msg.booklet_table_too_wide(name, need * 25.4 / 72, width * 25.4 / 72, st.fonts.min_table * k)
@@ -373,7 +377,7 @@ def typeset(
     set_tables: dict[str, Fitted] = {}
 
     def table(name: str, width: float) -> Flowable:
-        rows, _ = built[name]
+        rows = built[name]
         fitted = fit_table(name, rows, width, st, k)
         set_tables[name] = fitted
         size_pt = fitted.size
@@ -387,8 +391,7 @@ def typeset(
                 ),
             )
         plain, bold_style = cell_styles[size_pt]
-        spans = table_spans(fitted.rows)
-        bold = {0} | {s.row for s in spans if s.first == 0}
+        spans, bold = fitted.spans, fitted.bold
         room = {(s.row, s.first): sum(fitted.widths[s.first : s.last + 1]) for s in spans}
         data = [
             [

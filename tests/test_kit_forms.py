@@ -437,9 +437,10 @@ def test_sequence_of_play_on_the_front_of_every_aid(charts: dict[str, Part], pap
 def test_II_C_the_umpires_record_has_a_command_box_for_each_commander(
     scenario: Scenario, forms: dict[str, Part], paper: str
 ) -> None:
-    """Issue 14: "The turn record has 12 command boxes per faction for 26 Red commanders ... One
-    command box per commander": each faction's line of command-roll boxes is numbered 1 to its
-    number of commanders (II.C.3's ranks), no more and no fewer."""
+    """II.C.1: "each side must roll for their commanders to see if they do as told"; issue 14:
+    "The turn record has 12 command boxes per faction for 26 Red commanders ... One command box
+    per commander": each faction's line of command-roll boxes is numbered 1 to its number of
+    commanders (II.C.3's ranks), no more and no fewer."""
     text = page_texts(forms[paper])[3]
     block = text[text.index("by every faction") : text.index("Random event")]  # from step 2's label to step 4
     counts = sorted({sum(1 for c in scenario.commanders if c.faction == f) for f in FACTIONS}, reverse=True)
@@ -452,3 +453,26 @@ def test_II_C_the_umpires_record_has_a_command_box_for_each_commander(
         elif runs and n == runs[-1] + 1:
             runs[-1] = n
     assert sorted(runs, reverse=True) == counts
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("faction", FACTIONS)
+def test_II_B3_losses_on_every_aid(charts: dict[str, Part], paper: str, faction: str) -> None:
+    """II.B.3: "Winner - 40% of losses in tabletop battle permanent 60% return to unit strengths
+    next turn ... Loser - 55% of losses in tabletop battle permanent 45% return to unit strengths
+    next turn 50% of routed troops desert or captured unless Elite/Fanatic": the figures, read
+    from the seed's text, stand in the losses table on side 2 of every aid."""
+    seed = {}
+    for line in seed_text.lines():
+        found = re.match(r"(Winner|Loser) - (\d+)% of losses in tabletop battle permanent (\d+)% return", line)
+        if found:
+            seed[found[1]] = (found[2], found[3])
+    routed = next(re.search(r"(\d+)% of routed troops desert", x) for x in seed_text.lines() if "routed troops" in x)
+    assert routed is not None and set(seed) == {"Winner", "Loser"}
+    back = page_texts(charts[paper])[2 * FACTIONS.index(faction) + 1]
+    table = back[back.index("AFTER A BATTLE") :]
+    for side, (lost, back_next) in seed.items():
+        assert re.search(rf"{side} {lost}% {back_next}%", table), (side, lost, back_next)
+    page = pypdf.PdfReader(io.BytesIO(charts[paper].pdf)).pages[2 * FACTIONS.index(faction) + 1]
+    drawn = flat(page.extract_text())  # in the order drawn: a wrapped cell's lines one after another
+    assert f"{routed[1]}% desert or are captured unless Elite/Fanatic" in drawn

@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from kitgen.messages import ordinal, plural
 from kitgen.model.base import PROHIBITED
@@ -594,6 +594,52 @@ def sheets_part(
         bookmarks=bookmarks,
         duplex=duplex,
     )
+
+
+def table_pages(
+    scenario: Scenario,
+    paper: str,
+    title: str,
+    key: str,
+    faction: str | None,
+    heading: tuple[str, str],
+    columns: list[Column],
+    header: Sequence[CellLike],
+    rows: list[list[Any]],
+    *,
+    before: Callable[[Sheet, float], float] | None = None,
+    reserve: float = 0.0,
+    wrap: bool = False,
+) -> list[Page]:
+    """A table over as many pages as its rows need, each page with the band and heading;
+    `before` draws above the first page's table, taking `reserve` points."""
+    st = form_style()
+    probe = Sheet(None, st, scenario, PAPER[paper], "")  # type: ignore[arg-type]  # its geometry only
+    height = probe.top - probe.bottom - st.band_mm * MM - st.gap
+    height -= st.fonts.heading * 1.75 + 3.5 + st.charts.header_row + 6
+    heights = probe.row_heights(probe.span, columns, rows, wrap=wrap)
+    chunks: list[list[list[Any]]] = [[]]
+    room = height - reserve
+    for row, h in zip(rows, heights, strict=True):
+        if chunks[-1] and h > room:
+            chunks.append([])
+            room = height
+        chunks[-1].append(row)
+        room -= h
+    f = scenario.faction(faction) if faction else None
+    pages: list[Page] = []
+    for k, chunk in enumerate(chunks):
+        more = f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+
+        def draw(sheet: Sheet, chunk: list[list[Any]] = chunk, k: int = k, more: str = more) -> float:
+            y = sheet.band(title + more, f, "")
+            if k == 0 and before is not None:
+                y = before(sheet, y)
+            y = sheet.heading(sheet.left, y, sheet.span, heading[0], heading[1])
+            return sheet.table(sheet.left, y, sheet.span, columns, [header], chunk, wrap=wrap)
+
+        pages.append((title + more, f"{key}-{k + 1}", draw))
+    return pages
 
 
 def build_charts(scenario: Scenario, paper: str) -> list[Part]:

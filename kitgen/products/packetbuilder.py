@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from kitgen.engine.basis import TurnBasis
 from kitgen.engine.intel import FactionView, believed, faction_view, fought_in
 from kitgen.engine.state import CampaignState
-from kitgen.products.forms import Column, Page, Sheet, sheets_part
+from kitgen.products.forms import Column, Page, Sheet, sheets_part, table_pages
 from kitgen.products.packetmaps import MapPages, overlay_legend
 from kitgen.products.packetscene import overlay_of
 from kitgen.products.packettext import say
@@ -257,38 +257,21 @@ class Packets:
         reserve: float = 0.0,
         wrap: bool = False,
     ) -> list[Page]:
-        """A table over as many pages as its rows need, each page with the band and heading;
-        `before` draws above the first page's table, taking `reserve` points."""
-        from kitgen.render.formstyle import form_style
-        from kitgen.render.pages import MM
-
-        st = form_style()
-        probe = Sheet(None, st, self.s, PAPER[self.paper], "")  # type: ignore[arg-type]  # its geometry only
-        height = probe.top - probe.bottom - st.band_mm * MM - st.gap
-        height -= st.fonts.heading * 1.75 + 3.5 + st.charts.header_row + 6
-        heights = probe.row_heights(probe.span, columns, rows, wrap=wrap)
-        chunks: list[list[list[Any]]] = [[]]
-        room = height - reserve
-        for row, h in zip(rows, heights, strict=True):
-            if chunks[-1] and h > room:
-                chunks.append([])
-                room = height
-            chunks[-1].append(row)
-            room -= h
-        f = self.s.faction(faction) if faction else None
-        pages: list[Page] = []
-        for k, chunk in enumerate(chunks):
-            more = f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
-
-            def draw(sheet: Sheet, chunk: list[list[Any]] = chunk, k: int = k, more: str = more) -> float:
-                y = sheet.band(title + more, f, "")
-                if k == 0 and before is not None:
-                    y = before(sheet, y)
-                y = sheet.heading(sheet.left, y, sheet.span, heading[0], heading[1])
-                return sheet.table(sheet.left, y, sheet.span, columns, [header], chunk, wrap=wrap)
-
-            pages.append((title + more, f"{key}-{k + 1}", draw))
-        return pages
+        """A table over as many pages as its rows need (forms.table_pages) on the packets' paper."""
+        return table_pages(
+            self.s,
+            self.paper,
+            title,
+            key,
+            faction,
+            heading,
+            columns,
+            header,
+            rows,
+            before=before,
+            reserve=reserve,
+            wrap=wrap,
+        )
 
 
 def _contents(pages: list[Page]) -> list[tuple[str, int]]:

@@ -230,6 +230,30 @@ def test_the_setup_chart_lists_every_starting_unit_in_its_hex(kit: tuple[Path, s
             assert all(u.name in text and hexes[name_key(u.at)] in text for u in units)
 
 
+def test_the_card_key_ties_each_printed_reference_to_its_id(kit: tuple[Path, str]) -> None:
+    """Issue 14: software ids leave the pieces ("moves to a key sheet"): the set-up chart's card key
+    gives every event card's and slip's printed reference (its place in its deck: 'Event 17',
+    'Red slip 7') on the line of the id the logs and `kitgen state` name."""
+    from kitgen.loader import load_scenario
+
+    out, _ = kit
+    scenario = load_scenario("denikin-1919")
+    lines = [
+        " ".join(line.split())
+        for page in PdfReader(out / "setup-chart-a4.pdf").pages
+        for line in page.extract_text(extraction_mode="layout").splitlines()
+    ]
+    adjective = {f.id: f.adjective for f in scenario.meta.factions}
+    wanted = [(f"Event {n}", c.id) for n, c in enumerate(scenario.cards.events, start=1)]
+    wanted += [
+        (f"{adjective[f]} slip {n}", slip.id)
+        for f, pile in scenario.cards.piles.items()
+        for n, slip in enumerate(pile, start=1)
+    ]
+    for label, ident in wanted:
+        assert any(line.startswith(label + " ") and line.endswith(" " + ident) for line in lines), (label, ident)
+
+
 def _font_names(reader: PdfReader) -> list[str]:
     from kitgen.render.pdffonts import fonts_of
 

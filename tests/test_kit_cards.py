@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -125,15 +126,20 @@ def front_colours(scenario: Scenario, sheet: int) -> list[str | None]:
 
 
 def test_every_event_title_slip_and_commander_is_printed(texts: dict[str, list[str]], scenario: Scenario) -> None:
+    """Each card carries its printed reference, its place in its deck ('Event 17', 'Red slip 7'),
+    and no software id (issue 14; the umpire's key in the set-up chart ties one to the other)."""
+    adjective = {f.id: f.adjective for f in scenario.meta.factions}
     for paper in ("a4", "letter"):
         text = " ".join(texts[paper])
-        for card in scenario.cards.events:
+        for n, card in enumerate(scenario.cards.events, start=1):
             assert words(card.title) in text, card.title
             assert words(card.history) in text, card.id
-            assert card.id in text
+            assert re.search(rf"\bEvent {n}\b", text), card.id
+            assert "_" not in card.id or card.id not in text, card.id
         for faction, slips in scenario.cards.piles.items():
-            for slip in slips:
-                assert slip.id in text, (faction, slip.id)
+            for n, slip in enumerate(slips, start=1):
+                assert re.search(rf"\b{adjective[faction]} slip {n}\b", text), (faction, slip.id)
+                assert "_" not in slip.id or slip.id not in text, slip.id
                 assert words(slip.text) in text, slip.id
                 for unit in slip.units:
                     assert unit.name in text, slip.id
@@ -189,7 +195,9 @@ def test_commander_cards_give_rating_rank_charisma_and_the_obey_odds(
     for commander in scenario.commanders:
         same = sum(c.faction == commander.faction for c in scenario.commanders)
         card = pages[pages.index(f"COMMANDER {commander.name} ") :]
-        card = card[: card.index(f"_{scenario.rank(commander):02d}") + 3]
+        adjective = next(f.adjective for f in scenario.meta.factions if f.id == commander.faction)
+        label = f"{adjective} commander {scenario.rank(commander)}"  # the card's printed reference, at its foot
+        card = card[: card.index(label) + len(label)]
         assert f"Rank {scenario.rank(commander)} of {same} (II.C.3)" in card
         assert f"{commander.name} {commander.dependability} DEPENDABILITY" in card
         odds = {10: "obeys on 1-10 (100%)", 1: "obeys on a 1 only (10%)"}.get(

@@ -72,39 +72,48 @@ def front_text(part: Part) -> str:
 
 
 def test_every_setup_unit_train_and_ship_has_one_counter(scenario: Scenario) -> None:
-    notes = [c.note for c in counters_of(scenario)]
-    for unit in scenario.setup.units:
-        assert notes.count(unit.id) == 1, unit.id
-    for train in scenario.setup.trains:
-        assert notes.count(train.id) == 1, train.id
-    for ship in scenario.setup.ships:
-        assert notes.count(ship.id) == 1, ship.id
-    by_note = {c.note: c for c in counters_of(scenario)}
-    unit = scenario.setup.units[0]
-    assert by_note[unit.id] == Counter(
-        unit.faction, unit.type, unit.name, stands_text(unit.stands, counter_style()), unit.id,
+    """One counter for each starting unit, train and ship, its small print the place it starts
+    (the hex, where the map is known: see the kit's counters); never a software id (issue 14)."""
+    counters = counters_of(scenario)
+    got = [(c.faction, c.name, c.note) for c in counters]
+    setup = scenario.setup
+    expected = [(u.faction, u.name, f"set-up {u.at}") for u in setup.units]
+    expected += [(t.faction, "Armoured Train" if t.armoured else "Train", f"set-up {t.at}") for t in setup.trains]
+    expected += [(x.faction, x.name, f"set-up {x.at}") for x in setup.ships]
+    for item in set(expected):
+        assert got.count(item) == expected.count(item), item
+    unit = setup.units[0]
+    assert counters[0] == Counter(
+        unit.faction, unit.type, unit.name, stands_text(unit.stands, counter_style()), f"set-up {unit.at}",
         unit.commander, tuple(unit.flags),
     )  # fmt: skip
-    armoured = next(t for t in scenario.setup.trains if t.armoured)
-    assert by_note[armoured.id].symbol == "armoured_train"
-    transport = next(s for s in scenario.setup.ships if s.gunfire == 0)
-    warship = next(s for s in scenario.setup.ships if s.gunfire > 0)
-    assert by_note[transport.id].symbol == "transport"
-    assert by_note[warship.id].symbol == "warship"
-    assert by_note[warship.id].stands == f"gunfire {warship.gunfire}"
+    by_name = {(c.faction, c.name, c.note): c for c in counters}
+    armoured = next(t for t in setup.trains if t.armoured)
+    assert by_name[(armoured.faction, "Armoured Train", f"set-up {armoured.at}")].symbol == "armoured_train"
+    transport = next(x for x in setup.ships if x.gunfire == 0)
+    warship = next(x for x in setup.ships if x.gunfire > 0)
+    assert by_name[(transport.faction, transport.name, f"set-up {transport.at}")].symbol == "transport"
+    found = by_name[(warship.faction, warship.name, f"set-up {warship.at}")]
+    assert found.symbol == "warship" and found.stands == f"gunfire {warship.gunfire}"
+    ids = {u.id for u in setup.units} | {t.id for t in setup.trains} | {x.id for x in setup.ships}
+    assert not ids & {c.note.removeprefix("set-up ") for c in counters}
 
 
 def test_every_slip_and_event_unit_has_a_counter_naming_its_source(scenario: Scenario) -> None:
+    """A unit a slip or an event card brings names its source as the card prints it: 'Red slip 7',
+    the 7th slip of the Reds' pile; 'Event 17', the 17th card of the deck (issue 14: no software
+    id on a counter)."""
     counters = counters_of(scenario)
+    adjective = {f.id: f.adjective for f in scenario.meta.factions}
     expected = [
-        (faction, u.name, f"slip {slip.id}")
+        (faction, u.name, f"{adjective[faction]} slip {n}")
         for faction, slips in scenario.cards.piles.items()
-        for slip in slips
+        for n, slip in enumerate(slips, start=1)
         for u in slip.units
     ]
     expected += [
-        (e.faction, u.name, f"event {card.id}")
-        for card in scenario.cards.events
+        (e.faction, u.name, f"Event {n}")
+        for n, card in enumerate(scenario.cards.events, start=1)
         for e in card.effects
         if e.kind == "units" and e.faction
         for u in e.units

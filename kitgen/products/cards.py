@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from kitgen.model.forces import Effect, EventCard, Slip, UnitSpec
 from kitgen.model.scenario import Commander, Scenario
+from kitgen.products.cardkey import commander_label, event_label, slip_label
 from kitgen.render.cardstyle import CardStyle, card_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, text_width
 from kitgen.render.pages import MM, PAPER, Part, faction_mark, hex_colour, ink_on, new_canvas
@@ -728,7 +729,8 @@ def _band(
 
 
 def _foot(c: Canvas, box: Box, pal: Palette, style: CardStyle, note: str, card_id: str, *, strong: bool) -> None:
-    """The foot strip: the discard/return note on the left (a filled tab if `strong`), the id right."""
+    """The foot strip: the discard/return note on the left (a filled tab if `strong`), on the right
+    the card's printed reference (cardkey: 'Event 17'), which the umpire's key ties to its id."""
     fonts = style.fonts
     c.saveState()
     c.setStrokeColorRGB(*pal.rule)
@@ -783,7 +785,7 @@ def event_front(c: Canvas, x: float, y: float, card: EventCard, scenario: Scenar
     laid = fit(items, text.w, text.h, fonts.body_min / fonts.body, f"event card '{card.id}'")
     draw_block(c, laid, text.x, text.top - (text.h - laid.height) * 0.4, text.w)
     note = "Return to the deck and reshuffle" if card.returns_to_deck else "Discard after use"
-    _foot(c, foot, pal, style, note, card.id, strong=card.returns_to_deck)
+    _foot(c, foot, pal, style, note, event_label(scenario, card.id), strong=card.returns_to_deck)
 
 
 def slip_kind(slip: Slip) -> str:
@@ -823,7 +825,7 @@ def slip_front(c: Canvas, x: float, y: float, faction: str, slip: Slip, scenario
     laid = fit(items, text.w, text.h, fonts.body_min / fonts.body, f"slip '{slip.id}'")
     draw_block(c, laid, text.x, text.top - (text.h - laid.height) * 0.4, text.w)
     note = "Back into the pile" if slip.returns_to_pile else "Set aside: does not return"
-    _foot(c, foot, pal, style, note, slip.id, strong=not slip.returns_to_pile)
+    _foot(c, foot, pal, style, note, slip_label(scenario, faction, slip.id), strong=not slip.returns_to_pile)
 
 
 def _plus(pal: Palette) -> Bullet:
@@ -836,10 +838,6 @@ def _plus(pal: Palette) -> Bullet:
         c.restoreState()
 
     return draw
-
-
-def commander_id(scenario: Scenario, commander: Commander) -> str:
-    return f"{commander.faction}_{scenario.rank(commander):02d}"
 
 
 def obey_text(rating: int) -> str:
@@ -932,7 +930,7 @@ def commander_front(c: Canvas, x: float, y: float, commander: Commander, scenari
     _charisma(c, cx, top, charisma_h, commander.charismatic, pal, style)
     same = sum(1 for other in scenario.commanders if other.faction == commander.faction)
     note = f"Rank {scenario.rank(commander)} of {same} (II.C.3)"
-    _foot(c, foot, pal, style, note, commander_id(scenario, commander), strong=False)
+    _foot(c, foot, pal, style, note, commander_label(scenario, commander), strong=False)
 
 
 def _charisma(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kitgen.model.scenario import name_key
+from kitgen.products.cardkey import event_label, slip_label
 from kitgen.render.counterstyle import CounterStyle, counter_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.pages import MM, PAPER, PAPER_NAMES, Part, faction_mark, hex_colour, ink_on, new_canvas
@@ -86,32 +87,32 @@ def counters_of(
     st = style or counter_style()
     out: list[Counter] = []
 
-    def start(at: str, fallback: str) -> str:
+    def start(at: str) -> str:
         hex_id = (hexes or {}).get(name_key(at))
-        return f"set-up {hex_id}" if hex_id else fallback
+        return f"set-up {hex_id}" if hex_id else f"set-up {at}"
 
     def spec(faction: str, u: UnitSpec, note: str, commander: str | None = None) -> Counter:
         return Counter(faction, u.type, u.name, stands_text(u.stands, st), note, commander, tuple(u.flags))
 
     for unit in scenario.setup.units:
-        out.append(spec(unit.faction, unit, start(unit.at, unit.id), unit.commander))
+        out.append(spec(unit.faction, unit, start(unit.at), unit.commander))
     train_load = f"carries {scenario.transport.train.capacity} pts"
     for train in scenario.setup.trains:
         kind = ("armoured_train", "Armoured Train") if train.armoured else ("rr_train", "Train")
-        out.append(Counter(train.faction, kind[0], kind[1], train_load, start(train.at, train.id)))
+        out.append(Counter(train.faction, kind[0], kind[1], train_load, start(train.at)))
     ship_load = f"carries {scenario.transport.ship.capacity} pts"
     for ship in scenario.setup.ships:
         if ship.gunfire:
-            out.append(Counter(ship.faction, "warship", ship.name, f"gunfire {ship.gunfire}", start(ship.at, ship.id)))
+            out.append(Counter(ship.faction, "warship", ship.name, f"gunfire {ship.gunfire}", start(ship.at)))
         else:
-            out.append(Counter(ship.faction, "transport", ship.name, ship_load, start(ship.at, ship.id)))
+            out.append(Counter(ship.faction, "transport", ship.name, ship_load, start(ship.at)))
     for faction, slips in scenario.cards.piles.items():
         for slip in slips:
-            out.extend(spec(faction, u, f"slip {slip.id}") for u in slip.units)
+            out.extend(spec(faction, u, slip_label(scenario, faction, slip.id)) for u in slip.units)
     for card in scenario.cards.events:
         for effect in card.effects:
             if effect.kind == "units" and effect.faction:
-                out.extend(spec(effect.faction, u, f"event {card.id}") for u in effect.units)
+                out.extend(spec(effect.faction, u, event_label(scenario, card.id)) for u in effect.units)
     chart: dict[tuple[str, tuple[tuple[str, int], ...]], tuple[UnitSpec, list[tuple[int, int]]]] = {}
     for row in scenario.cards.makhnovist_strength:
         for u in row.units:

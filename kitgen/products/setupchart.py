@@ -8,8 +8,9 @@ from collections.abc import Mapping
 from functools import partial
 
 from kitgen.model.scenario import Faction, Scenario, name_key
+from kitgen.products.cardkey import key_pages
 from kitgen.products.counters import stands_text
-from kitgen.products.forms import Column, Sheet, sheets_part
+from kitgen.products.forms import Column, Page, Sheet, sheets_part
 from kitgen.render.counterstyle import counter_style
 from kitgen.render.pages import Part
 
@@ -47,7 +48,7 @@ def setup_rows(scenario: Scenario, hexes: Mapping[str, str], faction: Faction) -
 def build_setup_chart(scenario: Scenario, hexes: Mapping[str, str], paper: str) -> list[Part]:
     """One page per faction that has units at the start."""
     factions = [f for f in scenario.meta.factions if setup_rows(scenario, hexes, f)]
-    pages = [
+    pages: list[Page] = [
         (
             f"Set-up: {f.name}",
             f"setup-{f.id}",
@@ -55,6 +56,7 @@ def build_setup_chart(scenario: Scenario, hexes: Mapping[str, str], paper: str) 
         )
         for k, f in enumerate(factions)
     ]
+    pages += key_pages(scenario, paper)
     part = sheets_part(
         scenario,
         paper,
@@ -62,7 +64,8 @@ def build_setup_chart(scenario: Scenario, hexes: Mapping[str, str], paper: str) 
         label="Set-up chart",
         file=f"setup-chart-{paper}.pdf",
         title="Set-up chart",
-        purpose="where every unit, train, ship and depot starts, by faction and hex; the map is printed clean",
+        purpose="where every unit, train, ship and depot starts, by faction and hex; the map is printed clean; "
+        "the umpire's key from each card's printed number to the id the logs use",
     )
     return [part]
 

@@ -32,7 +32,8 @@ def _adjective(scenario: Scenario, faction: str) -> str:
 
 
 def key_rows(scenario: Scenario) -> list[list[str]]:
-    """Printed reference, what it is, id: every event card, slip and commander card."""
+    """Printed reference, what it is, id: every event card and slip (a commander card needs no
+    key: the logs name the commander)."""
     rows = [[event_label(scenario, c.id), c.title, c.id] for c in scenario.cards.events]
     for faction, pile in scenario.cards.piles.items():
         for slip in pile:

@@ -123,9 +123,7 @@ def kerch_battle(ships: str) -> str:
 
 
 def reds_at_kerch(folder: Path) -> None:
-    line = (
-        "name: Crimean Army (Trans-Dnieper Div), type: infantry, stands: {infantry: 4, machine_gun: 1}, at: Simferopol"
-    )
+    line = "name: Crimean Army (Trans-Dnieper Div), type: infantry, size: army, stands: {infantry: 4, machine_gun: 1}, at: Simferopol"
     edit(folder / "setup.yaml", line, line.replace("Simferopol", "Kerch"))
 
 
@@ -202,7 +200,9 @@ def test_A1_a_pontoon_goes_with_its_unit_and_carries_supply(folder: Path) -> Non
 def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
     """A.3: "Amphibious landings on coastal hexes can only be done by infantry. Rest of units must
     disembark at a port city." A brigade with a gun stand may not land on the beach."""
-    line = "name: Crimean-Azov Corps (Ak-Monai line), type: infantry, stands: {infantry: 3, machine_gun: 1}"
+    line = (
+        "name: Crimean-Azov Corps (Ak-Monai line), type: infantry, size: corps, stands: {infantry: 3, machine_gun: 1}"
+    )
     edit(folder / "setup.yaml", line, line.replace("machine_gun: 1", "machine_gun: 1, artillery: 1"))
     log(
         folder,

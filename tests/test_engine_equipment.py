@@ -14,7 +14,7 @@ from kitgen.errors import KitgenError
 from tests.conftest import edit, log
 
 GULAI_POLE = "2918"
-GUNS = "{id: w_vol_artillery, faction: whites, name: 1st Army Corps Artillery, type: artillery, stands: {artillery: 2}, at: Donetsk}"
+GUNS = "{id: w_vol_artillery, faction: whites, name: 1st Army Corps Artillery, type: artillery, size: battalion, stands: {artillery: 2}, at: Donetsk}"
 
 
 def guns_at_gulai_pole(folder: Path, stands: int = 2) -> None:

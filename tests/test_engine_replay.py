@@ -369,7 +369,7 @@ def test_C2_railway_troops_repair_wrecked_track(folder: Path) -> None:
     """C.2 (RULES-NOTES): "Each RR repair or engineer unit repairs up to 2 destroyed hexes a turn,
     its own hex and the next along the line". Znamenka's track starts wrecked; a Red railway
     troop there repairs it."""
-    railway = "type: rr_repair, stands: {rr_repair: 2}, at: Kupiansk}"
+    railway = "type: rr_repair, size: battalion, stands: {rr_repair: 2}, at: Kupiansk}"
     edit(folder / "setup.yaml", railway, railway.replace("Kupiansk", "Znamenka"))
     campaign = load_campaign(folder)
     znamenka = replay(campaign).unit("r_railway_troops").hex  # type: ignore[union-attr]

@@ -14,7 +14,7 @@ from tests.conftest import edit, log
 ELISTA = "5322"
 EAST = "5422"
 """Next to Elista, and out of the Reds' supply too."""
-CARS = "{id: r_armoured_cars, faction: reds, name: Kharkov Armoured Car Detachment, type: armoured_car, stands: {armoured_car: 2}, at: Kharkov}"
+CARS = "{id: r_armoured_cars, faction: reds, name: Kharkov Armoured Car Detachment, type: armoured_car, size: company, stands: {armoured_car: 2}, at: Kharkov}"
 
 
 def state_of(folder: Path, upto: int | None = None) -> CampaignState:
@@ -39,9 +39,9 @@ def test_B6_out_of_supply_units_keep_the_ammo_left_from_their_last_action(folder
     """B.6: "When OUT OF SUPPLY, units enter battle with current load of ammo left from last
     action." The Kornilov regiment fights Reds at Elista, is left with 5 shots a rifle stand,
     and has no more at the start of the next turn; back in supply (B.5) it would be full."""
-    kornilov = "{id: w_kornilov_1, faction: whites, name: Kornilov Shock Regiment, type: infantry, stands: {infantry: 4, machine_gun: 1}, flags: [elite], at: Gorlovka"
+    kornilov = "{id: w_kornilov_1, faction: whites, name: Kornilov Shock Regiment, type: infantry, size: regiment, stands: {infantry: 4, machine_gun: 1}, flags: [elite], at: Gorlovka"
     edit(folder / "setup.yaml", kornilov, kornilov.replace("Gorlovka", "Elista"))
-    reds = "{id: r_16th_div, faction: reds, name: 16th Kikvidze Rifle Div (vs Veshenskaya rising), type: infantry, stands: {infantry: 3}, at: Mikhailovka}"
+    reds = "{id: r_16th_div, faction: reds, name: 16th Kikvidze Rifle Div (vs Veshenskaya rising), type: infantry, size: division, stands: {infantry: 3}, at: Mikhailovka}"
     edit(folder / "setup.yaml", reds, reds.replace("Mikhailovka", "Elista"))
     log(
         folder,
@@ -73,7 +73,7 @@ def test_B5_a_unit_in_supply_needs_no_depot(folder: Path) -> None:
 
 def cut_off_depot(folder: Path) -> None:
     """A White depot and the Kornilov regiment at Elista, both cut off."""
-    kornilov = "{id: w_kornilov_1, faction: whites, name: Kornilov Shock Regiment, type: infantry, stands: {infantry: 4, machine_gun: 1}, flags: [elite], at: Gorlovka"
+    kornilov = "{id: w_kornilov_1, faction: whites, name: Kornilov Shock Regiment, type: infantry, size: regiment, stands: {infantry: 4, machine_gun: 1}, flags: [elite], at: Gorlovka"
     edit(folder / "setup.yaml", kornilov, kornilov.replace("Gorlovka", "Elista"))
     edit(
         folder / "setup.yaml",
@@ -105,7 +105,7 @@ def test_B7_second_turn_of_use_empties_on_1_or_2(folder: Path) -> None:
     """B.7: "Second turn utilized would be a 1, 2 emptied, etc." A 2 passes the first turn (the
     unit is resupplied to 16 shots) and empties the depot the second."""
     cut_off_depot(folder)
-    reds = "{id: r_16th_div, faction: reds, name: 16th Kikvidze Rifle Div (vs Veshenskaya rising), type: infantry, stands: {infantry: 3}, at: Mikhailovka}"
+    reds = "{id: r_16th_div, faction: reds, name: 16th Kikvidze Rifle Div (vs Veshenskaya rising), type: infantry, size: division, stands: {infantry: 3}, at: Mikhailovka}"
     edit(folder / "setup.yaml", reds, reds.replace("Mikhailovka", "Elista"))
     log(
         folder,
@@ -213,7 +213,7 @@ def test_B8_out_of_supply_vehicles_roll_2D6_for_their_tabletop_moves(folder: Pat
     """B.8: "If OUT OF SUPPLY on tabletop battle roll 2 D6 for number of moves it gets in the
     tactical battle." White cavalry meets the cars at Elista."""
     cars_at_elista(folder)
-    terek = "{id: w_terek_host, faction: whites, name: Terek Cossack Host, type: cavalry, stands: {cavalry: 3}, at: Pyatigorsk"
+    terek = "{id: w_terek_host, faction: whites, name: Terek Cossack Host, type: cavalry, size: division, stands: {cavalry: 3}, at: Pyatigorsk"
     edit(folder / "setup.yaml", terek, terek.replace("Pyatigorsk", "Elista"))
     log(folder, 1, 'dice:\n  - {purpose: "B.8 r_armoured_cars tabletop moves, turn 1", value: 9}\n')
     state = state_of(folder)

@@ -83,9 +83,10 @@ def test_every_setup_unit_train_and_ship_has_one_counter(scenario: Scenario) -> 
     for item in set(expected):
         assert got.count(item) == expected.count(item), item
     unit = setup.units[0]
+    assert unit.size is not None
     assert counters[0] == Counter(
         unit.faction, unit.type, unit.name, stands_text(unit.stands, counter_style()), f"set-up {unit.at}",
-        unit.commander, tuple(unit.flags),
+        unit.commander, tuple(unit.flags), size=counter_style().size_marks[unit.size], kinds=frozenset(unit.stands),
     )  # fmt: skip
     by_name = {(c.faction, c.name, c.note): c for c in counters}
     armoured = next(t for t in setup.trains if t.armoured)
@@ -181,17 +182,22 @@ def test_file_names(scenario: Scenario) -> None:
 
 
 def test_fronts_and_backs_alternate(a4: Part) -> None:
+    """Units' sheets, then the marker sheet, each a front and its back."""
     pages = reader(a4).pages
-    assert len(pages) % 2 == 0 and len(pages) >= 2
+    assert len(pages) % 2 == 0 and len(pages) >= 4
+    markers = dict(a4.bookmarks)["Markers"]
     for i, page in enumerate(pages):
         text = page.extract_text()
-        if i % 2:
+        if i >= markers:
+            assert ("markers, backs" if i % 2 else "markers, fronts") in text
+        elif i % 2:
             assert "backs (out of supply)" in text
             assert text.count("OUT OF SUPPLY") >= 10
         else:
             assert "fronts" in text
             assert "OUT OF SUPPLY" not in text
     assert [title for title, _ in a4.bookmarks][0].startswith("Counters, sheet 1")
+    assert [title for title, _ in a4.bookmarks][-1] == "Markers" and markers == len(pages) - 2
     assert [page for _, page in a4.bookmarks] == list(range(0, len(pages), 2))
 
 
@@ -400,3 +406,109 @@ def test_cut_lines_on_fronts_only(a4: Part) -> None:
         data = page.get_contents().get_data()  # type: ignore[union-attr]
         colours = {tuple(round(float(x), 3) for x in m.groups()) for m in stroke.finditer(data)}
         assert (want in colours) == (i % 2 == 0), i
+
+
+# --- unit size and strength (issue 14) ---------------------------------------------------------
+
+NATO = {
+    "company": "I",
+    "battalion": "II",
+    "regiment": "III",
+    "brigade": "X",
+    "division": "XX",
+    "corps": "XXX",
+    "army": "XXXX",
+}
+"""APP-6's unit-size marks, written here and not read from the layouts file."""
+
+
+def test_every_unit_of_the_bundled_scenarios_has_a_formation_size() -> None:
+    """Issue 14: "Unit-size marks from the set-up data": every unit the kit prints a counter for,
+    in both bundled scenarios, says what formation it stands for."""
+    from typing import get_args
+
+    from kitgen.loader import load_scenario
+    from kitgen.model.forces import UnitSize
+
+    assert set(get_args(UnitSize)) == set(NATO)
+    for name in ("denikin-1919", "tsaritsyn-1919"):
+        s = load_scenario(name)
+        units = [*s.setup.units]
+        units += [u for slips in s.cards.piles.values() for slip in slips for u in slip.units]
+        units += [u for card in s.cards.events for e in card.effects if e.kind == "units" for u in e.units]
+        units += [u for row in s.cards.makhnovist_strength for u in row.units]
+        assert units
+        assert [u.name for u in units if u.size is None] == [], name
+
+
+def test_counters_carry_the_nato_size_mark_of_their_formation(scenario: Scenario, a4: Part) -> None:
+    """A division's counter is marked XX, a regiment's III, over the unit-type box; trains and
+    ships, which are no formation, carry none."""
+    counters = counters_of(scenario)
+    by_name = {u.name: u for u in scenario.setup.units}
+    for c in counters:
+        if c.note.startswith("set-up") and c.name in by_name:
+            size = by_name[c.name].size
+            assert size and c.size == NATO[size], c.name
+        if c.symbol in ("rr_train", "armoured_train", "warship", "transport"):
+            assert c.size == ""
+    from kitgen.products.counters import Sheets
+
+    sheets = Sheets(scenario, "a4", counter_style())
+    first = [sheets.counter(s) for s in sheets.layout.slots if s.sheet == 0]
+    marks = sorted(text for text, _, _, _ in _runs(a4, 0) if text in NATO.values())
+    assert marks == sorted(c.size for c in first if c.size) and len(marks) > 20
+
+
+def _runs(part: Part, page: int) -> list[tuple[str, float, float, float]]:
+    """(text, size, x, y) of every text run drawn on a page."""
+    out: list[tuple[str, float, float, float]] = []
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        if text.strip():
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            out.append((text.strip(), float(size) * abs(tm[0] or 1), x, y))
+
+    reader(part).pages[page].extract_text(visitor_text=visit)
+    return out
+
+
+def test_strength_is_the_largest_figure_on_a_counter(a4: Part) -> None:
+    """Issue 14: "The factors are the smallest thing on the counter ... strength as the largest
+    figure": inside the counter grid of the first front, the largest type of all is the stands'
+    figures ('3 inf 1 MG'), larger than any name, mark or note."""
+    style = counter_style()
+    g = grid(style, "a4")
+    top = g.top - style.heading_mm * MM  # under the first heading: the counters
+    headings = (style.fonts.heading, style.fonts.heading * 0.85)
+    inside = [
+        (t, size)
+        for t, size, x, y in _runs(a4, 0)
+        if y < top and all(abs(size - h) > 0.01 for h in headings)  # not a faction's heading row
+    ]
+    figures = [size for t, size in inside if t.isdigit()]
+    others = [size for t, size in inside if not any(ch.isdigit() for ch in t)]
+    assert len(figures) > 40 and others
+    assert min(figures) > max(others)
+
+
+def test_every_back_reads_at_AAA_contrast(scenario: Scenario, a4: Part) -> None:
+    """Issue 14: "The Makhnovist back is black on 50% grey ... Readable contrast on every back":
+    each faction's back fill, as its back pages print it, is at least 7:1 (WCAG AAA) against its
+    ink, the Makhnovists' black included."""
+    from kitgen.products.counters import back_fill
+    from kitgen.render.pages import contrast, hex_colour, ink_on
+
+    style = counter_style()
+    fills = re.compile(rb"([0-9.]+) ([0-9.]+) ([0-9.]+) rg")
+    pages = reader(a4).pages
+    used = set()
+    for i in range(1, dict(a4.bookmarks)["Markers"], 2):
+        data = pages[i].get_contents().get_data()  # type: ignore[union-attr]
+        used |= {tuple(round(float(v), 3) for v in m.groups()) for m in fills.finditer(data)}
+    for f in scenario.meta.factions:
+        fill = back_fill(f.colour, style)
+        assert tuple(round(v, 3) for v in hex_colour(fill)) in used, f.id
+        ink = "#000000" if ink_on(fill) == (0.0, 0.0, 0.0) else "#FFFFFF"
+        assert contrast(fill, ink) >= 7, (f.id, fill)

@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pypdf
 import pytest
@@ -123,13 +124,14 @@ def test_files_pages_and_sizes(charts: dict[str, Part], forms: dict[str, Part], 
     assert aid.file == f"player-aids-{paper}.pdf"
     assert form.file == f"forms-{paper}.pdf"
     assert aid.pages == 8 and aid.duplex, "a two-sided card per faction"
-    assert form.pages == 4
+    assert form.pages == 6
     for part in (aid, form):
         reader = pypdf.PdfReader(io.BytesIO(part.pdf))
         assert len(reader.pages) == part.pages
-        for page in reader.pages:
+        for k, page in enumerate(reader.pages):
             w, h = float(page.mediabox.width), float(page.mediabox.height)
-            assert (w, h) == pytest.approx(SIZES[paper], abs=0.01)
+            wide = part is form and k in (2, 3)  # the order form's two sides are landscape
+            assert (w, h) == pytest.approx(SIZES[paper][::-1] if wide else SIZES[paper], abs=0.01)
 
 
 def test_builds_are_byte_identical(scenario: Scenario, charts: dict[str, Part], forms: dict[str, Part]) -> None:
@@ -159,7 +161,14 @@ def test_bookmarks_point_at_their_pages(charts: dict[str, Part], forms: dict[str
             assert texts[page].startswith(f"{faction.capitalize()} Player aid"), title
     for part in forms.values():
         texts = page_texts(part)
-        titles = ["VP record track", "Order form", "Battle setup sheet", "Umpire's turn record"]
+        titles = [
+            "VP record track",
+            "VP ledger",
+            "Order form",
+            "Command rolls",
+            "Battle setup sheet",
+            "Umpire's turn record",
+        ]
         assert [t for t, _ in part.bookmarks] == titles
         for title, page in part.bookmarks:
             assert texts[page].startswith(title)
@@ -288,33 +297,75 @@ def test_partisans_on_the_aids_of_factions_with_partisan_units(aids: dict[str, d
 @pytest.mark.parametrize("paper", PAPERS)
 def test_vp_record_track(forms: dict[str, Part], paper: str) -> None:
     text = page_texts(forms[paper])[0]
-    for n in range(61):
+    last = form_style().forms.vp_track_max
+    for n in range(last + 1):
         assert re.search(rf"(?<![\w-]){n}(?!\d)", text), n
+    assert f"Past {last}, flip the marker to its +{last + 1} side" in text
     assert "Thresholds: Reds 30, Whites 45, Ukrainians 40." in text
-    for name in ("Reds", "Whites", "Ukrainians"):
-        assert text.count(name) >= 4, "a marker row in each strip, and the ledger"
-    assert "Makhnovists" not in text.split("VP RECORD TRACK")[1].split("TURN RECORD")[0]
-    # the turn record: every 3rd turn (E.2) is marked 'VP'; the ledger has a row for each
+    # the turn record: every 3rd turn (E.2) is marked 'VP'
     track = text.split("TURN RECORD")[1].split("Shaded turns")[0]
     turns = form_style().forms.turns
     assert len(re.findall(r"\bVP\b", track)) == turns // 3
-    ledger = text.split("VP LEDGER")[1]
-    assert re.search(r".*?".join(rf"(?<!\d){n}(?!\d)" for n in range(3, turns + 1, 3)), ledger)
+    ledger = page_texts(forms[paper])[1]
+    assert ledger.startswith("VP ledger")
+    every = re.findall(r"(?<!\d)\d+(?!\d)", ledger.split("Rolls")[-1])
+    assert [int(n) for n in every[: turns // 3]] == list(range(3, turns + 1, 3))  # a row each award turn
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_E_the_vp_and_turn_tracks_hold_the_marker_sheets_markers(forms: dict[str, Part], paper: str) -> None:
+    """Issue 14: "VP track boxes are 7.6 x 7 mm, too small for a counter ... A VP track of
+    counter-sized boxes": the track's boxes, read from the page, are squares at least a millimetre
+    wider than the marker sheet's markers, one for every VP from 0, and the turn track's boxes
+    hold a marker too."""
+    from kitgen.render.counterstyle import counter_style
+
+    marker = counter_style().markers.size_mm * MM
+    page = pypdf.PdfReader(io.BytesIO(forms[paper].pdf)).pages[0]
+    data = page.get_contents().get_data().decode("latin-1")  # type: ignore[union-attr]
+    rects = [
+        tuple(float(v) for v in m.groups()) for m in re.finditer(r"(-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re", data)
+    ]
+    squares = [r for r in rects if abs(r[2] - r[3]) < 0.01 and r[2] >= marker + 1 * MM]
+    assert len(squares) >= form_style().forms.vp_track_max + 1
+    turn_boxes = [r for r in rects if r[2] >= marker + 1 * MM and r[3] >= marker + 1 * MM and r not in squares]
+    assert len(turn_boxes) >= form_style().forms.turns
 
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_order_form(forms: dict[str, Part], paper: str) -> None:
-    text = page_texts(forms[paper])[1]
-    for column in ("Unit", "From hex", "Path: hexes entered, in order", "Track", "Notes"):
+    text = page_texts(forms[paper])[2]
+    for column in ("Unit", "From hex", "Path: the hexes entered, in order", "Track", "Notes"):
         assert column in text
-    for row in range(1, 21):
+    for row in range(1, form_style().forms.order_rows + 1):
         assert re.search(rf"(?<!\d){row} T S L X R", text), row
-    assert "COMMAND ROLLS" in text and "D10 roll" in text
+    back = page_texts(forms[paper])[3]
+    assert "COMMAND ROLLS" in back and "D10 roll" in back and "NOTES TO THE UMPIRE" in back
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_order_forms_path_holds_a_path_of_twelve_hexes(forms: dict[str, Part], paper: str) -> None:
+    """Issue 14: "The order form's path column (58 mm) cannot hold a 12-hex rail path": the path
+    column, measured on the page from its heading to the next column's, has a box for each of
+    twelve hexes at least 11 mm wide, room for a four-figure hex id written by hand."""
+    found: dict[str, float] = {}
+
+    def visit(text: str, cm: Any, tm: Any, font: Any, size: Any) -> None:
+        for key in ("Path:", "Train / ship"):
+            if text.startswith(key) and key not in found:
+                found[key] = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+
+    page = pypdf.PdfReader(io.BytesIO(forms[paper].pdf)).pages[2]
+    page.extract_text(visitor_text=visit)
+    width = found["Train / ship"] - found["Path:"]
+    assert form_style().forms.path_hexes == 12
+    assert "up to 12" in page_texts(forms[paper])[2]
+    assert width >= 12 * 11 * MM, f"{width / MM:.0f} mm"
 
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_battle_setup_sheet(forms: dict[str, Part], paper: str) -> None:
-    text = page_texts(forms[paper])[2]
+    text = page_texts(forms[paper])[4]
     for word in ("SIDE A", "SIDE B", "Commander", "Charismatic", "NAVAL GUNFIRE", "Winner", "Retreats"):
         assert word.lower() in text.lower()
     assert "shots /16" in text and "bursts /12" in text and "shells /12" in text  # B.8
@@ -323,7 +374,7 @@ def test_battle_setup_sheet(forms: dict[str, Part], paper: str) -> None:
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_umpires_turn_record(forms: dict[str, Part], paper: str) -> None:
-    text = page_texts(forms[paper])[3]
+    text = page_texts(forms[paper])[5]
     steps = [
         "Supply judged",
         "Orders written",
@@ -345,7 +396,7 @@ def test_umpires_turn_record(forms: dict[str, Part], paper: str) -> None:
 def test_a_bad_layout_is_reported_with_its_line(tmp_path: Path) -> None:
     path = tmp_path / "forms.yaml"
     text = (Path(__file__).parents[1] / "layouts" / "forms.yaml").read_text(encoding="utf-8")
-    path.write_text(text.replace("order_rows: 20", "order_rows: many"), encoding="utf-8")
+    path.write_text(text.replace("order_rows: 18", "order_rows: many"), encoding="utf-8")
     with pytest.raises(KitgenError) as caught:
         form_style(path)
     line = next(k for k, ln in enumerate(text.splitlines(), start=1) if "order_rows:" in ln)
@@ -441,7 +492,7 @@ def test_II_C_the_umpires_record_has_a_command_box_for_each_commander(
     "The turn record has 12 command boxes per faction for 26 Red commanders ... One command box
     per commander": each faction's line of command-roll boxes is numbered 1 to its number of
     commanders (II.C.3's ranks), no more and no fewer."""
-    text = page_texts(forms[paper])[3]
+    text = page_texts(forms[paper])[5]
     block = text[text.index("by every faction") : text.index("Random event")]  # from step 2's label to step 4
     counts = sorted({sum(1 for c in scenario.commanders if c.faction == f) for f in FACTIONS}, reverse=True)
     assert counts[0] >= 26  # the seed's Red commanders table

@@ -547,9 +547,7 @@ def _renamed_modifier(tmp: Path) -> set[str]:
 
 # --- the turn logs' set-ups -----------------------------------------------------------------
 
-CRIMEAN = (
-    "name: Crimean Army (Trans-Dnieper Div), type: infantry, stands: {infantry: 4, machine_gun: 1}, at: Simferopol"
-)
+CRIMEAN = "name: Crimean Army (Trans-Dnieper Div), type: infantry, size: army, stands: {infantry: 4, machine_gun: 1}, at: Simferopol"
 KERCH = (CRIMEAN, CRIMEAN.replace("Simferopol", "Kerch"))
 """The Red Crimean Army in Kerch (3026), with two White brigades and White ships."""
 
@@ -565,7 +563,7 @@ def kerch(units: str, ships: str = "") -> str:
 
 
 RETREAT = '      - {unit: r_crimean_army, lost: {infantry: 1}, retreat: "2927"}\n'
-GUNS = "{id: w_vol_artillery, faction: whites, name: 1st Army Corps Artillery, type: artillery, stands: {artillery: 2}, at: Donetsk}"
+GUNS = "{id: w_vol_artillery, faction: whites, name: 1st Army Corps Artillery, type: artillery, size: battalion, stands: {artillery: 2}, at: Donetsk}"
 GULAI_POLE = (GUNS, GUNS.replace("at: Donetsk", "at: Gulai Pole"))
 """White guns in Gulai Pole (2918), with Makhno's partisan HQ."""
 DEPOT_USE = (
@@ -862,7 +860,9 @@ TRIGGERS: dict[str, Trigger] = {
         "setup.yaml", "stands: {armoured_car: 2}, at: Kharkov}", "stands: {armoured_cars: 2}, at: Kharkov}"
     ),
     "check.unknown_unit_type": scenario(
-        "setup.yaml", "type: armoured_car, stands: {armoured_car: 2}", "type: armoured_cars, stands: {armoured_car: 2}"
+        "setup.yaml",
+        "type: armoured_car, size: company, stands: {armoured_car: 2}",
+        "type: armoured_cars, size: company, stands: {armoured_car: 2}",
     ),
     "check.unknown_rail_unit_type": scenario("transport.yaml", "unit_type: rr_train", "unit_type: infantry"),
     "check.unknown_moves_as": scenario("movement.yaml", "moves_as: cavalry", "moves_as: cavalri"),

@@ -18,6 +18,10 @@ from kitgen.model.base import Ident, Model, Positive, Signed, Text, invalid
 Flag = Literal["elite", "fanatic", "partisan"]
 """II.B.3 Elite/Fanatic units lose no routed stands; II.D partisans may evade and ambush."""
 
+UnitSize = Literal["company", "battalion", "regiment", "brigade", "division", "corps", "army"]
+"""The formation a unit stands for, whatever its stands: the counter's size mark (I to XXXX).
+A battery or detachment counts as a company, an artillery group as a battalion."""
+
 
 class UnitSpec(Model):
     """A unit as a chart or slip gives it: type, stands by kind, flags."""
@@ -25,6 +29,7 @@ class UnitSpec(Model):
     name: Text
     type: Ident
     """A unit type of movement.yaml."""
+    size: UnitSize | None = None
     stands: dict[str, Positive] = Field(min_length=1)
     """Stand kind of transport.yaml -> how many."""
     flags: list[Flag] = []

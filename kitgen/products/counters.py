@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 
 from kitgen.model.scenario import name_key
 from kitgen.products.cardkey import event_label, slip_label
+from kitgen.products.markers import MarkerSheets
 from kitgen.render.counterstyle import CounterStyle, counter_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
-from kitgen.render.pages import MM, PAPER, PAPER_NAMES, Part, faction_mark, hex_colour, ink_on, new_canvas
+from kitgen.render.pages import MM, PAPER, PAPER_NAMES, Part, contrast, faction_mark, hex_colour, ink_on, new_canvas
 from kitgen.render.symbols import unit_symbol
 
 if TYPE_CHECKING:
@@ -57,6 +58,10 @@ class Counter:
     flags: tuple[str, ...] = ()
     spare: bool = False
     """A blank counter to write on, filling the faction's last row."""
+    size: str = ""
+    """The unit-size mark over the symbol (XX for a division), from the data's formation size."""
+    kinds: frozenset[str] = frozenset()
+    """Its stand kinds (the vehicles among them need out-of-fuel markers)."""
 
 
 def stands_text(stands: dict[str, int], style: CounterStyle) -> str:
@@ -92,7 +97,18 @@ def counters_of(
         return f"set-up {hex_id}" if hex_id else f"set-up {at}"
 
     def spec(faction: str, u: UnitSpec, note: str, commander: str | None = None) -> Counter:
-        return Counter(faction, u.type, u.name, stands_text(u.stands, st), note, commander, tuple(u.flags))
+        size = st.size_marks.get(u.size, "") if u.size else ""
+        return Counter(
+            faction,
+            u.type,
+            u.name,
+            stands_text(u.stands, st),
+            note,
+            commander,
+            tuple(u.flags),
+            size=size,
+            kinds=frozenset(u.stands),
+        )
 
     for unit in scenario.setup.units:
         out.append(spec(unit.faction, unit, start(unit.at), unit.commander))
@@ -151,14 +167,15 @@ class Grid:
         return self.page_w - x - self.size
 
 
-def grid(style: CounterStyle, paper: str) -> Grid:
+def grid(style: CounterStyle, paper: str, size_mm: float | None = None) -> Grid:
+    """The grid of `size_mm` pieces (the counters' size unless given) on a page of `paper`."""
     from kitgen import messages as msg
     from kitgen.errors import UsageError
 
     if paper not in PAPER:
         raise UsageError(msg.layout_unknown_paper(paper, list(PAPER)))
     page_w, page_h = PAPER[paper]
-    size, gap, margin = style.counter_mm * MM, style.gap_mm * MM, style.margin_mm * MM
+    size, gap, margin = (size_mm or style.counter_mm) * MM, style.gap_mm * MM, style.margin_mm * MM
     pitch = size + gap
     columns = math.floor((page_w - 2 * margin + gap) / pitch + EPS)
     x0 = (page_w - (columns * pitch - gap)) / 2
@@ -204,12 +221,16 @@ class Layout:
     slots: tuple[Slot, ...]
 
 
-def lay_out(style: CounterStyle, paper: str, sizes: Sequence[int]) -> Layout:
+def lay_out(
+    style: CounterStyle, paper: str, sizes: Sequence[int], *, size_mm: float | None = None, spares: bool | None = None
+) -> Layout:
     """Place groups of `sizes` counters on sheets: each group under its heading row, new rows
     for each group; a group that fits on a sheet of its own starts a new sheet rather than
     break, a longer one runs on to the next sheet under its heading again.
-    With `style.spares` a group's last row is filled with blank counters."""
-    g = grid(style, paper)
+    With spares (`style.spares` unless given) a group's last row is filled with blank counters;
+    `size_mm` lays out pieces of another size (the markers)."""
+    g = grid(style, paper, size_mm)
+    spares = style.spares if spares is None else spares
     heading_h = style.heading_mm * MM
     headings: list[Heading] = []
     blocks: list[Block] = []
@@ -219,7 +240,7 @@ def lay_out(style: CounterStyle, paper: str, sizes: Sequence[int]) -> Layout:
         if n == 0:
             continue
         rows = math.ceil(n / g.columns)
-        total = rows * g.columns if style.spares else n
+        total = rows * g.columns if spares else n
         done = 0
         room = math.floor((y - heading_h - g.bottom - g.size) / g.pitch + EPS) + 1
         whole = math.floor((g.top - heading_h - g.bottom - g.size) / g.pitch + EPS) + 1
@@ -241,6 +262,26 @@ def lay_out(style: CounterStyle, paper: str, sizes: Sequence[int]) -> Layout:
             y -= take * g.pitch
             done += take
     return Layout(g, sheet + 1, tuple(headings), tuple(blocks), tuple(slots))
+
+
+def cut_lines(c: Canvas, layout: Layout, sheet: int, style: CounterStyle) -> None:
+    """The cutting lines of a sheet's blocks, run past the grid into the margin."""
+    g = layout.grid
+    c.saveState()
+    c.setStrokeColorRGB(*hex_colour(style.cut_line.colour))
+    c.setLineWidth(style.cut_line.width)
+    over = style.cut_line.overhang_mm * MM
+    left, right = g.x0, g.x(g.columns - 1) + g.size
+    for b in layout.blocks:
+        if b.sheet != sheet:
+            continue
+        tops = [b.top - r * g.pitch for r in range(b.rows)]
+        for yy in sorted({round(v, 4) for t in tops for v in (t, t - g.size)}):
+            c.line(left - over, yy, right + over, yy)
+        bottom = tops[-1] - g.size
+        for xx in sorted({round(v, 4) for col in range(g.columns) for v in (g.x(col), g.x(col) + g.size)}):
+            c.line(xx, b.top, xx, bottom)
+    c.restoreState()
 
 
 def counter_positions(style: CounterStyle, paper: str, n: int) -> list[tuple[float, float]]:
@@ -324,6 +365,18 @@ def fit_text(
     return low, [truncate(line, font, low, width) for line in out]
 
 
+def back_fill(colour: str, style: CounterStyle) -> str:
+    """A back's fill: the faction colour lightened by the layout's share, and further while its
+    ink reads at under the layout's contrast (a black faction's back would be mid-grey)."""
+    t = style.back.lighten
+    while True:
+        fill = lighten(colour, t)
+        ink = "#000000" if ink_on(fill) == (0.0, 0.0, 0.0) else "#FFFFFF"
+        if contrast(fill, ink) >= style.back.contrast or t >= 1:
+            return fill
+        t = min(1.0, t + 0.05)
+
+
 def lighten(colour: str, t: float) -> str:
     r, g, b = (v + (1 - v) * t for v in hex_colour(colour))
     return f"#{round(r * 255):02X}{round(g * 255):02X}{round(b * 255):02X}"
@@ -352,9 +405,11 @@ class Sheets:
                 self.groups.append((c.faction, []))
             self.groups[-1][1].append(c)
         self.layout = lay_out(style, paper, [len(cs) for _, cs in self.groups])
+        self.markers = MarkerSheets(scenario, paper, style, counters)
         self.size = self.layout.grid.size
         f = style.fonts
         self.faces = {
+            "figure": (SANS_BOLD, f.figure, f.figure_min),
             "stands": (SANS_BOLD, f.stands, f.stands_min),
             "commander": (SANS_ITALIC, f.commander, f.commander_min),
             "small": (SANS, f.small, f.small_min),
@@ -392,6 +447,7 @@ class Sheets:
             for back in (False, True):
                 self.page(c, sheet, back)
                 c.showPage()
+        self.markers.pages(c, self.layout.sheets, bookmarks)
         c.save()
         return out.getvalue(), bookmarks
 
@@ -405,23 +461,8 @@ class Sheets:
             if slot.sheet == sheet:
                 x = g.back_x(slot.x) if back else slot.x
                 self.draw_counter(c, self.counter(slot), x, slot.y, back)
-        if back:  # cut along the fronts' lines: on a back, a duplex shift of a millimetre would show them
-            return
-        c.saveState()
-        c.setStrokeColorRGB(*hex_colour(st.cut_line.colour))
-        c.setLineWidth(st.cut_line.width)
-        over = st.cut_line.overhang_mm * MM
-        left, right = g.x0, g.x(g.columns - 1) + g.size
-        for b in self.layout.blocks:
-            if b.sheet != sheet:
-                continue
-            tops = [b.top - r * g.pitch for r in range(b.rows)]
-            for yy in sorted({round(v, 4) for t in tops for v in (t, t - g.size)}):
-                c.line(left - over, yy, right + over, yy)
-            bottom = tops[-1] - g.size
-            for xx in sorted({round(v, 4) for col in range(g.columns) for v in (g.x(col), g.x(col) + g.size)}):
-                c.line(xx, b.top, xx, bottom)
-        c.restoreState()
+        if not back:  # cut along the fronts' lines: on a back, a duplex shift of a millimetre would show them
+            cut_lines(c, self.layout, sheet, st)
 
     def title(self, c: Canvas, sheet: int, back: bool) -> None:
         g, st = self.layout.grid, self.st
@@ -448,11 +489,11 @@ class Sheets:
         base = h.y + (st.heading_mm * MM - size) / 2 + size * 0.15
         chip = size * 1.3
         fill = self.colour(faction)
-        c.setFillColorRGB(*hex_colour(lighten(fill, st.back.lighten) if back else fill))
+        c.setFillColorRGB(*hex_colour(back_fill(fill, st) if back else fill))
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(0.4)
         c.rect(g.x0, base - size * 0.25, chip, chip, stroke=1, fill=1)
-        c.setFillColorRGB(*ink_on(lighten(fill, st.back.lighten) if back else fill))
+        c.setFillColorRGB(*ink_on(back_fill(fill, st) if back else fill))
         faction_mark(c, faction, g.x0 + chip / 2, base - size * 0.25 + chip / 2, chip * 0.72)
         c.setFillColorRGB(0, 0, 0)
         name = self.faction_name(faction)
@@ -474,7 +515,7 @@ class Sheets:
         st, size = self.st, self.size
         fill = self.colour(counter.faction)
         if back:
-            fill = lighten(fill, st.back.lighten)
+            fill = back_fill(fill, st)
         ink = ink_on(fill)
         c.saveState()
         c.setFillColorRGB(*hex_colour(fill))
@@ -493,15 +534,21 @@ class Sheets:
             c.setDash()
         else:
             unit_symbol(c, counter.symbol, cx - box_w / 2, sym_y - box_h / 2, box_w, box_h, line=st.symbol.line)
-            self.name(c, counter, x, y, sym_y + box_h / 2)
+            top = sym_y + box_h / 2
+            if counter.size:
+                base = top + st.lines.size_mark
+                c.setFont(SANS_BOLD, st.fonts.size_mark)
+                c.drawCentredString(cx, base, counter.size)
+                top = base + st.fonts.size_mark * 0.73 + 1.0  # a clear gap: the mark is no line of the name
+            self.name(c, counter, x, y, top)
             self.flags(c, counter, x + size - pad - st.flag.size / 2, sym_y, fill, ink)
         lines = st.lines
         if back:
             self.band(c, x, y, fill, ink)
-            self.line(c, counter.stands, "stands", cx, y + lines.commander, width)
+            self.strength(c, counter.stands, cx, y + lines.commander, width)
             self.line(c, counter.note, "small", cx, y + lines.small, width, drop=True)
         else:
-            self.line(c, counter.stands, "stands", cx, y + lines.stands, width)
+            self.strength(c, counter.stands, cx, y + lines.stands, width)
             if counter.commander:
                 self.line(c, counter.commander, "commander", cx, y + lines.commander, width)
                 self.line(c, counter.note, "small", cx, y + lines.small, width)
@@ -555,6 +602,25 @@ class Sheets:
         c.drawCentredString(x + self.size / 2, mid - size * 0.36, text)
         c.setFillColorRGB(*ink)
 
+    def strength(self, c: Canvas, text: str, cx: float, base: float, width: float) -> None:
+        """The strength line centred on `cx`: its figures in the largest type on the counter, the
+        words between them ('inf', 'carries') smaller; both shrink together to fit `width`."""
+        figure, words = self.faces["figure"], self.faces["stands"]
+        runs = [(run, run.isdigit()) for run in re.split(r"(\d+)", text) if run]
+
+        def measure(k: float) -> float:
+            return sum(text_width(r, SANS_BOLD, (figure[1] if big else words[1]) * k) for r, big in runs)
+
+        k = 1.0
+        floor = max(figure[2] / figure[1], words[2] / words[1])
+        while k > floor and measure(k) > width + EPS:
+            k -= 0.02
+        t = c.beginText(cx - measure(k) / 2, base)
+        for run, big in runs:
+            t.setFont(SANS_BOLD, (figure[1] if big else words[1]) * k)
+            t.textOut(run)
+        c.drawText(t)
+
     def line(
         self, c: Canvas, text: str, face: str, cx: float, base: float, width: float, *, drop: bool = False
     ) -> None:
@@ -589,11 +655,12 @@ def build_counters(scenario: Scenario, paper: str, hexes: Mapping[str, str] | No
             file=f"counters-{paper}.pdf",
             title="Counter sheets",
             purpose=(
-                f"{count} counters for every unit, train and ship, out-of-supply sides on the backs: "
-                "print double-sided (flip on the long edge) on card and cut along the lines"
+                f"{count} counters for every unit, train and ship, out-of-supply sides on the backs, and "
+                f"{sheets.markers.count} markers: print double-sided (flip on the long edge) on card and cut "
+                "along the lines"
             ),
             pdf=pdf,
-            pages=2 * sheets.layout.sheets,
+            pages=2 * (sheets.layout.sheets + sheets.markers.layout.sheets),
             bookmarks=tuple(bookmarks),
             duplex=True,
         )

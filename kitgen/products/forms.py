@@ -20,7 +20,7 @@ from kitgen.model.scenario import Faction, Scenario
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.formstyle import FormStyle, form_style, stand_abbreviation
 from kitgen.render.formstyle import short_stand_name as _short
-from kitgen.render.pages import MM, PAPER, Part, faction_mark, hex_colour, ink_on, new_canvas
+from kitgen.render.pages import MM, PAPER, Part, faction_mark, hex_colour, ink_on, landscape, new_canvas, set_page
 from kitgen.rules.sequence import turn_sequence
 
 if TYPE_CHECKING:
@@ -571,17 +571,21 @@ def sheets_part(
     title: str,
     purpose: str,
     duplex: bool = False,
+    wide: frozenset[str] = frozenset(),
 ) -> Part:
-    """A part of one Sheet per page, each titled page in the outline, on A4 or US Letter."""
+    """A part of one Sheet per page, each titled page in the outline, on A4 or US Letter; the
+    pages whose keys are in `wide` are landscape."""
     style = form_style()
     size = PAPER[paper]
     buffer = io.BytesIO()
     c = new_canvas(buffer, size, scenario, label.lower())
     for number, (heading, key, draw) in enumerate(pages, start=1):
+        page_size = landscape(size) if key in wide else size
+        set_page(c, page_size)
         if heading:
             c.bookmarkPage(key)
             c.addOutlineEntry(heading, key, level=0)
-        sheet = Sheet(c, style, scenario, size, label)
+        sheet = Sheet(c, style, scenario, page_size, label)
         sheet.finish(draw(sheet), number, len(pages))
     c.save()
     bookmarks = tuple((heading, number) for number, (heading, _, _) in enumerate(pages) if heading)
@@ -1204,12 +1208,21 @@ def _partisans(sheet: Sheet, x: float, y: float, width: float, faction: Faction)
 
 # --- the forms -----------------------------------------------------------------------
 
-FORMS = ("VP record track", "Order form", "Battle setup sheet", "Umpire's turn record")
+FORMS = ("VP record track", "VP ledger", "Order form", "Command rolls", "Battle setup sheet", "Umpire's turn record")
+ORDER_PAGES = (2, 3)
+"""The order form's two sides, landscape: a path of twelve hexes needs the width."""
 
 
 def build_forms(scenario: Scenario, paper: str) -> list[Part]:
     """The blank forms: VP record track, order form, battle setup sheet, umpire's turn record."""
-    drawers: list[Callable[[Sheet], float]] = [_vp_track, _order_form, _battle_sheet, _umpire_sheet]
+    drawers: list[Callable[[Sheet], float]] = [
+        _vp_track,
+        _vp_ledger,
+        _order_form,
+        _command_rolls,
+        _battle_sheet,
+        _umpire_sheet,
+    ]
     pages = [(title, f"form-{k}", draw) for k, (title, draw) in enumerate(zip(FORMS, drawers, strict=True), start=1)]
     part = sheets_part(
         scenario,
@@ -1218,7 +1231,11 @@ def build_forms(scenario: Scenario, paper: str) -> list[Part]:
         label="Forms",
         file=f"forms-{paper}.pdf",
         title="Forms",
-        purpose="blank forms to photocopy: VP record track, order form, battle setup sheet, umpire's turn record",
+        purpose=(
+            "blank forms to photocopy: VP record track and ledger, order form (two sides, landscape), "
+            "battle setup sheet, umpire's turn record"
+        ),
+        wide=frozenset(f"form-{k + 1}" for k in ORDER_PAGES),
     )
     return [part]
 
@@ -1228,75 +1245,51 @@ def _scoring(s: Scenario) -> list[Faction]:
 
 
 def _vp_track(sheet: Sheet) -> float:
+    """One VP track for every faction and the game-turn track, their boxes sized for the
+    marker sheet's VP and turn markers."""
     s, st = sheet.s, sheet.st
     v = s.victory
     fm = st.forms
     every = v.award_every_turns
+    lap = fm.vp_track_max + 1
+    factions = _scoring(s)
     y = sheet.band(FORMS[0])
     y = sheet.para(
         sheet.left,
         y,
         sheet.span,
-        f"At the end of every {ordinal(every)} turn, move each faction's marker along its row by the VP of the "
-        "towns it holds (and any bonus). A marker that reaches the faction's threshold (the heavy box with its "
+        f"At the end of every {ordinal(every)} turn, move each faction's VP marker along the track by the VP "
+        "of the towns it holds (and any bonus). A marker that reaches the faction's threshold (a box with its "
         "mark) rolls on the faction's reinforcement chart: subtract the threshold, and roll again while still "
-        "at or above it.",
+        f"at or above it. Past {fm.vp_track_max}, flip the marker to its +{lap} side and go on from 0.",
         lead="How to use:",
     )
     y = sheet.heading(sheet.left, y - st.gap * 0.6, sheet.span, "VP record track", "E")
-    factions = _scoring(s)
-    per = math.ceil(fm.vp_track_max / fm.vp_track_rows)
-    strips = [(0 if k == 0 else k * per + 1, min((k + 1) * per, fm.vp_track_max)) for k in range(fm.vp_track_rows)]
-    strips = [(lo, hi) for lo, hi in strips if lo <= hi]
-    label_w = max(text_width(f.name, SANS_BOLD, st.fonts.table) for f in factions) + fm.vp_box + PAD * 3
-    most = max(hi - lo + 1 for lo, hi in strips)
-    bw = (sheet.span - label_w) / most
-    bh = fm.vp_box
-    for strip, (lo, hi) in enumerate(strips):
-        y -= 2
-        x0 = sheet.left + label_w + (lo - strip * per) * bw  # units digits line up from strip to strip
-        # the number row
-        sheet.fill(st.colours.header)
-        sheet.stroke(st.colours.ink, st.widths.rule)
-        sheet.c.rect(x0, y - bh * 0.7, bw * (hi - lo + 1), bh * 0.7, stroke=1, fill=1)
-        sheet.text(sheet.left, y - bh * 0.35 - st.fonts.track * 0.36, "VP", font=SANS_BOLD, size=st.fonts.track)
-        for n in range(lo, hi + 1):
-            cx = x0 + (n - lo + 0.5) * bw
-            sheet.text(
-                cx,
-                y - bh * 0.35 - st.fonts.track * 0.36,
-                str(n),
-                font=SANS_BOLD if n % 10 == 0 else SANS,
-                size=st.fonts.track,
-                align="centre",
-            )
-        y -= bh * 0.7
-        for k, f in enumerate(factions):
-            threshold = v.thresholds.get(f.id)
-            sheet.chip(sheet.left, y - bh + 2, bh - 4, f, width=label_w - PAD * 2)
-            if k % 2 == 1:
-                sheet.fill(st.colours.tint)
-                sheet.c.rect(x0, y - bh, bw * (hi - lo + 1), bh, stroke=0, fill=1)
-            for n in range(lo, hi + 1):
-                bx = x0 + (n - lo) * bw
-                sheet.stroke(st.colours.rule, st.widths.rule)
-                sheet.c.rect(bx, y - bh, bw, bh, stroke=1, fill=0)
-                if n == threshold:
-                    sheet.fill(f.colour)
-                    sheet.c.rect(bx, y - bh, bw, bh, stroke=0, fill=1)
-                    sheet.mark(f.id, bx + bw / 2, y - bh / 2, bh * 0.62, ink_on(f.colour))
-                    sheet.stroke(st.colours.ink, st.widths.heavy)
-                    sheet.c.rect(bx, y - bh, bw, bh, stroke=1, fill=0)
-            y -= bh
-        sheet.stroke(st.colours.ink, st.widths.frame)
-        top = y + bh * len(factions) + bh * 0.7
-        sheet.c.rect(x0, y, bw * (hi - lo + 1), top - y, stroke=1, fill=0)
-        for n in range(lo, hi + 1):
-            if n % 10 == 0 and n != lo:
-                bx = x0 + (n - lo) * bw
-                sheet.stroke(st.colours.ink, st.widths.frame)
-                sheet.c.line(bx, top, bx, y)
-        y -= st.gap * 0.6
+    box = fm.track_box_mm * MM
+    columns = fm.track_columns
+    x0 = sheet.left + (sheet.span - columns * box) / 2
+    at: dict[int, list[Faction]] = {}
+    for f in factions:
+        if f.id in v.thresholds:
+            at.setdefault(v.thresholds[f.id], []).append(f)
+    for n in range(lap):
+        row, col = divmod(n, columns)
+        bx, by = x0 + col * box, y - (row + 1) * box
+        marked = n in at
+        sheet.fill(st.colours.marked if marked else (st.colours.tint if row % 2 else st.colours.paper))
+        sheet.stroke(st.colours.ink, st.widths.heavy if marked else st.widths.frame)
+        sheet.c.rect(bx, by, box, box, stroke=1, fill=1)
+        sheet.text(
+            bx + PAD * 0.8,
+            by + box - st.fonts.track - 1,
+            str(n),
+            font=SANS_BOLD if n % 10 == 0 or marked else SANS,
+            size=st.fonts.track,
+        )
+        for k, f in enumerate(at.get(n, [])):  # each faction whose threshold this is: its chip
+            chip = box * 0.3
+            sheet.chip(bx + box - PAD * 0.6 - (k + 1) * (chip + 1), by + PAD * 0.6, chip, f, name=False)
+    y -= math.ceil(lap / columns) * box + 3
     thresholds = ", ".join(f"{f.name} {v.thresholds[f.id]}" for f in factions if f.id in v.thresholds)
     y = sheet.para(
         sheet.left, y, sheet.span, f"Thresholds: {thresholds}.", size=st.fonts.small, colour=st.colours.muted
@@ -1305,33 +1298,42 @@ def _vp_track(sheet: Sheet) -> float:
     # the turn record track
     y = sheet.heading(sheet.left, y - st.gap, sheet.span, "Turn record", "E.2")
     per_row = fm.turns_per_row
-    tw = sheet.span / per_row
-    th = bh * 1.5
+    tw = min(sheet.span / per_row, box * 1.4)
+    tx = sheet.left + (sheet.span - per_row * tw) / 2
     for start in range(1, fm.turns + 1, per_row):
         for n in range(start, min(start + per_row, fm.turns + 1)):
-            bx = sheet.left + (n - start) * tw
+            bx = tx + (n - start) * tw
             award = n % every == 0
             sheet.fill(st.colours.marked if award else st.colours.paper)
             sheet.stroke(st.colours.ink, st.widths.heavy if award else st.widths.frame)
-            sheet.c.rect(bx, y - th, tw, th, stroke=1, fill=1)
+            sheet.c.rect(bx, y - box, tw, box, stroke=1, fill=1)
             sheet.text(bx + PAD, y - st.fonts.track - 2, str(n), font=SANS_BOLD, size=st.fonts.track)
             if award:
-                sheet.text(bx + tw - PAD, y - th + PAD + 1, "VP", font=SANS_BOLD, size=st.fonts.small, align="right")
-        y -= th + 3
+                sheet.text(bx + tw - PAD, y - box + PAD + 1, "VP", font=SANS_BOLD, size=st.fonts.small, align="right")
+        y -= box
+    y -= 3
     bonus = "; ".join(f"{s.faction_name(f)} add {d}" for f, d in v.bonus.items())
     ms = s.faction(v.makhnovist_strength.faction)
     extra = f"; {ms.adjective} strength roll" if ms else ""
-    y = sheet.para(
+    return sheet.para(
         sheet.left,
         y,
         sheet.span,
         f"Shaded turns (every {ordinal(every)}): towns score VP ({bonus}); reinforcement charts{extra}. "
-        "Move a turn marker along the track; start a second sheet if the campaign runs longer.",
+        "Move the game-turn marker along the track; start a second sheet if the campaign runs longer.",
         size=st.fonts.small,
         colour=st.colours.muted,
     )
 
-    # the VP ledger
+
+def _vp_ledger(sheet: Sheet) -> float:
+    """The VP ledger: each award turn's sums, faction by faction."""
+    s, st = sheet.s, sheet.st
+    v = s.victory
+    fm = st.forms
+    every = v.award_every_turns
+    factions = _scoring(s)
+    y = sheet.band(FORMS[1])
     y = sheet.heading(sheet.left, y - st.gap, sheet.span, "VP ledger", "E.2-E.5")
     columns = [Column(0.7, "centre")]
     top_row: list[CellLike] = [Cell("", span=1)]
@@ -1342,18 +1344,24 @@ def _vp_track(sheet: Sheet) -> float:
         top_row.append(Cell(f.name, span=len(fields), fill=f.colour, mark=f.id, bold=True, align="centre"))
         sub += fields
     rows: list[list[CellLike]] = [
-        [Cell(str(t), bold=True)] + [""] * (len(columns) - 1) for t in range(every, fm.turns + 1, every)
+        [Cell(str(t), bold=True)] + [""] * (len(columns) - 1) for t in range(every, fm.ledger_turns + 1, every)
     ]
     return sheet.table(sheet.left, y, sheet.span, columns, [top_row, sub], rows, row_h=fm.form_row)
+
+
+def _faction_line(sheet: Sheet, y: float) -> tuple[float, float]:
+    """'Faction:' and a tick box for each faction under the band at y; returns its baseline and
+    the x after the last faction."""
+    st = sheet.st
+    base = y - st.fonts.field - 2
+    x = sheet.text(sheet.left, base, "Faction:", font=SANS_BOLD, size=st.fonts.field) + sheet.left + 5
+    return base, sheet.faction_ticks(x, base, sheet.s.meta.factions)
 
 
 def _order_form(sheet: Sheet) -> float:
     s, st = sheet.s, sheet.st
     fm = st.forms
-    y = sheet.band(FORMS[1])
-    base = y - st.fonts.field - 2
-    x = sheet.text(sheet.left, base, "Faction:", font=SANS_BOLD, size=st.fonts.field) + sheet.left + 5
-    sheet.faction_ticks(x, base, s.meta.factions)
+    base, _ = _faction_line(sheet, sheet.band(FORMS[2]))
     base -= st.fonts.field * 2.6
     x = sheet.field(sheet.left, base, "Turn", sheet.span * 0.18)
     x = sheet.field(x, base, "Date", sheet.span * 0.3)
@@ -1361,11 +1369,12 @@ def _order_form(sheet: Sheet) -> float:
     y = base - st.gap
 
     y = sheet.heading(sheet.left, y, sheet.span, "Orders", "A, C, D")
+    cells = fm.path_hexes
     columns = [
         Column(0.35, "centre"),
         Column(2.0),
         Column(0.75, "centre"),
-        Column(3.1),
+        Column(0.75 * cells),
         Column(1.25, "centre"),
         Column(0.85, "centre"),
         Column(1.6),
@@ -1374,7 +1383,7 @@ def _order_form(sheet: Sheet) -> float:
         "No.",
         "Unit",
         "From hex",
-        "Path: hexes entered, in order",
+        f"Path: the hexes entered, in order, one a box (up to {cells})",
         "Train / ship\n/ landing",
         "Track",
         "Notes",
@@ -1383,7 +1392,14 @@ def _order_form(sheet: Sheet) -> float:
         [str(k), "", "", "", Cell(boxes=("T", "S", "L"), align="centre"), Cell(boxes=("X", "R"), align="centre"), ""]
         for k in range(1, fm.order_rows + 1)
     ]
-    y = sheet.table(sheet.left, y, sheet.span, columns, [header], rows, row_h=fm.order_row)
+    bottom = sheet.table(sheet.left, y, sheet.span, columns, [header], rows, row_h=fm.order_row)
+    share = sheet.span / sum(col.share for col in columns)
+    x0 = sheet.left + share * sum(col.share for col in columns[:3])
+    step = share * columns[3].share / cells
+    sheet.stroke(st.colours.rule, st.widths.rule)
+    for k in range(1, cells):  # a box for each hex, as wide as a hex id written by hand
+        sheet.c.line(x0 + k * step, bottom, x0 + k * step, bottom + fm.order_rows * fm.order_row)
+    y = bottom
     tr = s.transport.track
     types = {u.id: u.name.lower() for u in s.movement.unit_types}
     y = sheet.para(
@@ -1393,14 +1409,24 @@ def _order_form(sheet: Sheet) -> float:
         f"T by train, S by ship, L amphibious landing (infantry only): no map move the turn a unit boards or "
         f"leaves. X wreck track ({_either([types.get(t, t) for t in tr.wreck_unit_types])}, "
         f"{tr.wreck_min_stands}+ stands); R repair track ({tr.repair_hexes_per_turn} hexes a turn). "
-        "A path stops at the first hex holding enemy units.",
+        "A path stops at the first hex holding enemy units. More orders: another sheet; command rolls "
+        "and notes: the other side.",
         lead="Key:",
         size=st.fonts.small,
         colour=st.colours.muted,
     )
+    return y
 
+
+def _command_rolls(sheet: Sheet) -> float:
+    """The order form's other side: the command rolls and the notes to the umpire."""
+    s, st = sheet.s, sheet.st
+    fm = st.forms
+    base, x = _faction_line(sheet, sheet.band(FORMS[3]))
+    sheet.field(x + 12, base, "Turn", sheet.span * 0.18)
+    y = base - st.gap
     cmd = s.command
-    y = sheet.heading(sheet.left, y - st.gap * 0.8, sheet.span, "Command rolls", "II.C")
+    y = sheet.heading(sheet.left, y, sheet.span, "Command rolls", "II.C")
     columns = [
         Column(1.8),
         Column(2.4),
@@ -1409,7 +1435,7 @@ def _order_form(sheet: Sheet) -> float:
         Column(0.9, "centre"),
         Column(0.9, "centre"),
     ]
-    header = [
+    header: list[CellLike] = [
         "Commander (or none)",
         "Units commanded",
         "Dependability",
@@ -1417,7 +1443,9 @@ def _order_form(sheet: Sheet) -> float:
         f"{cmd.roll} roll",
         "Obeys",
     ]
-    rows = [["", "", "", "", "", Cell(boxes=("yes", "no"), align="centre")] for _ in range(fm.command_rows)]
+    rows: list[list[CellLike]] = [
+        ["", "", "", "", "", Cell(boxes=("yes", "no"), align="centre")] for _ in range(fm.command_rows)
+    ]
     y = sheet.table(sheet.left, y, sheet.span, columns, [header], rows, row_h=fm.order_row)
     y = sheet.para(
         sheet.left,
@@ -1435,7 +1463,7 @@ def _battle_sheet(sheet: Sheet) -> float:
     s, st = sheet.s, sheet.st
     fm = st.forms
     b = s.battle
-    y = sheet.band(FORMS[2])
+    y = sheet.band(FORMS[4])
     base = y - st.fonts.field - 2
     x = sheet.field(sheet.left, base, "Hex", sheet.span * 0.18)
     x = sheet.field(x, base, "Turn", sheet.span * 0.14)
@@ -1537,7 +1565,7 @@ def _umpire_sheet(sheet: Sheet) -> float:
     fm = st.forms
     v = s.victory
     mv = s.movement
-    y = sheet.band(FORMS[3])
+    y = sheet.band(FORMS[5])
     base = y - st.fonts.field - 2
     x = sheet.field(sheet.left, base, "Turn", sheet.span * 0.18)
     x = sheet.field(x, base, "Date", sheet.span * 0.3)

@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import Field
 
 from kitgen.model.base import Colour, Model
+from kitgen.model.forces import UnitSize
 from kitgen.render.style import layouts_dir, load_layout
 
 
@@ -25,6 +26,7 @@ class SymbolBox(Model):
 
 class CounterLines(Model):
     symbol_centre: float = Field(gt=0)
+    size_mark: float = Field(ge=0)
     stands: float = Field(gt=0)
     commander: float = Field(gt=0)
     small: float = Field(ge=0)
@@ -40,8 +42,11 @@ class CounterFonts(Model):
     name_min: float = Field(gt=0)
     name_leading: float = Field(ge=1)
     name_lines: int = Field(ge=1)
+    figure: float = Field(gt=0)
+    figure_min: float = Field(gt=0)
     stands: float = Field(gt=0)
     stands_min: float = Field(gt=0)
+    size_mark: float = Field(gt=0)
     commander: float = Field(gt=0)
     commander_min: float = Field(gt=0)
     small: float = Field(gt=0)
@@ -54,8 +59,25 @@ class CounterFonts(Model):
 
 class BackSide(Model):
     lighten: float = Field(ge=0, le=1)
+    contrast: float = Field(ge=1, le=21)
     band_centre: float = Field(gt=0)
     band_height: float = Field(gt=0)
+
+
+class MarkerStyle(Model):
+    size_mm: float = Field(gt=0)
+    neutral: Colour
+    caption: float = Field(gt=0)
+    caption_min: float = Field(gt=0)
+    glyph: float = Field(gt=0)
+    glyph_min: float = Field(gt=0)
+    note: float = Field(gt=0)
+    note_min: float = Field(gt=0)
+    mark: float = Field(gt=0)
+    control_rows: int = Field(ge=0)
+    command_rows: int = Field(ge=0)
+    wrecked: int = Field(ge=0)
+    depots: int = Field(ge=0)
 
 
 class CounterStyle(Model):
@@ -75,7 +97,10 @@ class CounterStyle(Model):
     back: BackSide
     abbreviations: dict[str, str]
     stand_labels: dict[str, str]
+    size_marks: dict[UnitSize, str]
+    """Every formation size of the set-up data -> its mark over the unit-type box."""
     flag_letters: dict[str, str]
+    markers: MarkerStyle
 
 
 @cache

@@ -58,10 +58,7 @@ def new_canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario
 
     register_fonts()
     c = canvas.Canvas(target, pagesize=size, invariant=1, pageCompression=1, initialFontName=SANS)  # type: ignore[arg-type]
-    # every page declares where it is trimmed and how far it bleeds: the page itself, for parts
-    # printed and cut by hand; a print shop's poster sets its own boxes page by page
-    c.setTrimBox((0, 0, *size))
-    c.setBleedBox((0, 0, *size))
+    set_page(c, size)
     c.setTitle(f"{scenario.meta.title}: {what}")
     c.setAuthor("kitgen")
     c.setSubject(scenario.meta.subtitle)
@@ -69,6 +66,15 @@ def new_canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario
 
     stamp(c)  # dated at the build, its edition in the creator
     return c
+
+
+def set_page(c: Canvas, size: tuple[float, float]) -> None:
+    """The pages from here on are `size`, and declare where they are trimmed and how far they
+    bleed: the page itself, for parts printed and cut by hand (a print shop's poster sets its
+    own boxes page by page)."""
+    c.setPageSize(size)
+    c.setTrimBox((0, 0, *size))
+    c.setBleedBox((0, 0, *size))
 
 
 def crop_marks(
@@ -91,15 +97,25 @@ def hex_colour(value: str) -> tuple[float, float, float]:
     return (int(v[0:2], 16) / 255, int(v[2:4], 16) / 255, int(v[4:6], 16) / 255)
 
 
-def ink_on(fill: str) -> tuple[float, float, float]:
-    """Black or white, whichever reads better on `fill` (WCAG relative luminance)."""
+def luminance(colour: str) -> float:
+    """WCAG 2 relative luminance, 0 (black) to 1 (white)."""
 
     def channel(v: float) -> float:
         return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
 
-    r, g, b = (channel(v) for v in hex_colour(fill))
-    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return (0.0, 0.0, 0.0) if luminance > 0.22 else (1.0, 1.0, 1.0)
+    r, g, b = (channel(v) for v in hex_colour(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 to 21 (7 is AAA for small type)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def ink_on(fill: str) -> tuple[float, float, float]:
+    """Black or white, whichever reads better on `fill` (WCAG relative luminance)."""
+    return (0.0, 0.0, 0.0) if luminance(fill) > 0.22 else (1.0, 1.0, 1.0)
 
 
 def faction_mark(c: Canvas, faction: str, cx: float, cy: float, size: float) -> None:

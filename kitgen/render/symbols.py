@@ -87,9 +87,14 @@ def _pontoon(c: Canvas, x: float, y: float, w: float, h: float, lw: float) -> No
     """Engineers between the two flared spans of the bridging sign."""
     cx, cy = x + w / 2, y + h / 2
     _engineer_glyph(c, cx, cy, w * 0.3, h * 0.28)
-    span, flare = w * 0.3, h * 0.12
+    bridging_sign(c, cx, cy, w * 0.3, h * 0.12, h * 0.3)
+
+
+def bridging_sign(c: Canvas, cx: float, cy: float, span: float, flare: float, apart: float) -> None:
+    """Two spans flared at their ends, `apart` above and below (cx, cy): the bridging sign of a
+    pontoon unit and of a pontoon bridge marker."""
     for side in (1, -1):
-        sy = cy + side * h * 0.3
+        sy = cy + side * apart
         p = c.beginPath()
         p.moveTo(cx - span - flare, sy + side * flare)
         p.lineTo(cx - span, sy)

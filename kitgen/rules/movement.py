@@ -16,6 +16,11 @@ River = Literal["none", "crossable", "major"]
 RIVERS: tuple[River, ...] = ("none", "crossable", "major")
 
 
+def pontoon_types(rules: MovementRules) -> frozenset[str]:
+    """A.1: the unit types that emplace and pick up pontoons (the pontoon type and any moving as it)."""
+    return frozenset(t.id for t in rules.unit_types if t.id == "pontoon" or t.moves_as == "pontoon")
+
+
 @dataclass(frozen=True)
 class EntryCost:
     """The MP to enter one hex, or why the unit may not; `parts` explain the sum."""

@@ -11,6 +11,7 @@ from kitgen.engine.context import LogSource
 from kitgen.engine.state import CampaignState, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.mapping.board import Board
+from kitgen.rules.movement import pontoon_types
 
 
 def friendly_pontoons(state: CampaignState, faction: str) -> set[frozenset[str]]:
@@ -24,9 +25,7 @@ def pontoon_work(
     """A.1 (before land moves, so units may cross the same turn): emplacing a pontoon takes the
     pontoon unit's whole turn, across a major-river hexside from its own hex; it stays until
     picked up (RULES-NOTES), which takes a whole turn too, from either bank."""
-    pontoon_types = {
-        t.id for t in campaign.scenario.movement.unit_types if t.id == "pontoon" or t.moves_as == "pontoon"
-    }
+    pontoon = pontoon_types(campaign.scenario.movement)
     units = {u.id: u for u in state.units}
     bridges: list[dict[str, Any]] = [dict(p) for p in state.pontoons]
     verdicts = list(state.verdicts)
@@ -46,7 +45,7 @@ def pontoon_work(
             if unit.id in halted:
                 verdicts.append(said(unit.id, work, "held", f"{unit.name}: {work}: {halted[unit.id]}", "II.C"))
                 continue
-            if unit.type not in pontoon_types:
+            if unit.type not in pontoon:
                 why = "only a pontoon unit emplaces or picks up a pontoon"
             elif unit.moved:
                 why = "it has moved this turn; the work takes the whole turn"

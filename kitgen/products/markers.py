@@ -1,0 +1,229 @@
+"""The marker sheet: everything the rules and the forms ask the players to mark on the map or a
+track, after the units' counter sheets and printed the same way (fronts, then mirrored backs).
+
+Counts come from the scenario where it sets them (its depots, the wrecked track at the start,
+its pontoon and vehicle units, the factions that score) and from layouts/counters.yaml where
+play does (control markers, command-failure markers). A marker that changes state flips: a
+depot's back is the depot cut off, a command marker's -1 turns to -2, an immobilised vehicle's
+back is the vehicle abandoned intact, a VP marker's back counts one lap of the track; the
+others carry the same face on both sides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from kitgen.messages import ordinal
+from kitgen.render.markerart import CROSS, MARK, PONTOON, Face
+from kitgen.render.pages import MM
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.model.scenario import Scenario
+    from kitgen.products.counters import Counter
+    from kitgen.render.counterstyle import CounterStyle
+
+
+@dataclass(frozen=True)
+class Marker:
+    faction: str | None
+    """Its faction, or None for a neutral marker (the game turn, wrecked track)."""
+    front: Face
+    back: Face
+
+
+@dataclass(frozen=True)
+class MarkerGroup:
+    """One kind of marker, under its own heading on the sheet."""
+
+    title: str
+    rule: str
+    flip: str
+    """What turning it over means ('' when both sides are the same)."""
+    markers: tuple[Marker, ...]
+
+
+def fill_rows(least: dict[str, int], weights: dict[str, int], columns: int, rows: int = 0) -> dict[str, int]:
+    """Counts of at least `least` (faction order kept) raised to fill whole rows of `columns`, at
+    least `rows` of them; the extra markers go by `weights`, largest remainder first."""
+    need = sum(least.values())
+    total = max(rows * columns, -(-need // columns) * columns) if columns else need
+    extra = total - need
+    weight = sum(weights.values())
+    if extra <= 0 or weight <= 0:
+        return dict(least)
+    shares = {f: extra * weights.get(f, 0) / weight for f in least}
+    out = {f: least[f] + int(shares[f]) for f in least}
+    left = total - sum(out.values())
+    for f in sorted(least, key=lambda f: (-(shares[f] - int(shares[f])), list(least).index(f)))[:left]:
+        out[f] += 1
+    return out
+
+
+def _same(faction: str | None, face: Face, n: int) -> list[Marker]:
+    return [Marker(faction, face, face)] * n
+
+
+def marker_groups(
+    scenario: Scenario, style: CounterStyle, counters: list[Counter], columns: int, lap: int
+) -> list[MarkerGroup]:
+    """The marker sheet's groups, in the order of play: turn and VP, control, depots, pontoons,
+    command, vehicles, track. `counters` are the kit's unit counters (their types and stand
+    kinds count the pontoon and vehicle markers), `columns` the sheet's columns (control markers
+    fill rows), `lap` the VP record track's length (a VP marker's back adds it)."""
+    from kitgen.rules.movement import pontoon_types
+
+    m = style.markers
+    s = scenario
+    factions = [f.id for f in s.meta.factions]
+    groups: list[MarkerGroup] = []
+
+    every = ordinal(s.victory.award_every_turns)
+    turn = Face("TURN", "Game turn", f"VP every {every}")
+    track: list[Marker] = [Marker(None, turn, turn)]
+    for f in s.meta.factions:
+        if f.scores_vp:
+            track.append(Marker(f.id, Face("VP", f.name, "VP track"), Face(f"+{lap}", f.name, f"{lap} VP more")))
+    groups.append(MarkerGroup("Game turn and victory points", "E.2", f"VP back: +{lap}", tuple(track)))
+
+    control = Face(MARK, "Control", "town held")
+    groups.append(
+        MarkerGroup(
+            "Town control",
+            "E.2",
+            "",
+            tuple(x for f in factions for x in _same(f, control, m.control_rows * columns)),
+        )
+    )
+
+    cut = s.supply.depot_cutoff
+    cut_note = f"{cut.roll} {cut.empties_on_first_use}: empty, +{cut.added_each_further_use}/use"
+    weight = next((k.points for k in s.transport.stands if k.id == "depot"), None)
+    own = {f: sum(1 for d in s.setup.depots if d.faction == f) for f in factions}
+    face = Face("D", "Depot", f"{weight} pts by train" if weight else "supply")
+    depots: list[Marker] = []
+    for fid, n in fill_rows({f: own[f] + m.depots for f in factions}, own, columns).items():
+        depots += [Marker(fid, face, Face("D", "Cut off", cut_note, reverse=True))] * n
+    groups.append(MarkerGroup("Supply depots", "B.7", "back: cut off", tuple(depots)))
+
+    pontoon = pontoon_types(s.movement)
+    bridges = [
+        x for f in factions for x in _same(f, Face(PONTOON, "Pontoon", "bridge laid"), _count(counters, f, pontoon))
+    ]
+    if bridges:
+        groups.append(MarkerGroup("Pontoon bridges", "A.1", "", tuple(bridges)))
+
+    commanders = {f: sum(1 for k in s.commanders if k.faction == f) for f in factions}
+    failed = Marker(
+        None, Face("\u22121", "Command", "next roll"), Face("\u22122", "Command", "next roll", reverse=True)
+    )
+    command = [
+        replace(failed, faction=f)
+        for f, n in fill_rows({f: 1 for f in factions}, commanders, columns, m.command_rows).items()
+        for _ in range(n)
+    ]
+    if command:
+        groups.append(MarkerGroup("Command failures", "II.C.4", "back: -2", tuple(command)))
+
+    fuel = set(s.supply.fuel.vehicles)
+    vehicles = [
+        Marker(f, Face("0 MP", "Out of fuel", "immobilised"), Face("AB", "Abandoned", "intact", reverse=True))
+        for f in factions
+        for _ in range(sum(1 for c in counters if c.faction == f and fuel & c.kinds))
+    ]
+    if vehicles:
+        groups.append(MarkerGroup("Vehicles out of fuel", "B.8", "back: abandoned intact", tuple(vehicles)))
+
+    wrecked = Face(CROSS, "Wrecked", f"repair {s.transport.track.repair_hexes_per_turn} a turn")
+    count = fill_rows({"": len(s.setup.destroyed_track) + m.wrecked}, {"": 1}, columns)[""]
+    groups.append(MarkerGroup("Wrecked track", "C.2", "", tuple(_same(None, wrecked, count))))
+    return groups
+
+
+def _count(counters: list[Counter], faction: str, types: frozenset[str]) -> int:
+    return sum(1 for c in counters if c.faction == faction and c.symbol in types)
+
+
+class MarkerSheets:
+    """Draws the marker sheets onto the counters' canvas: fronts, then mirrored backs."""
+
+    def __init__(self, scenario: Scenario, paper: str, style: CounterStyle, counters: list[Counter]) -> None:
+        from kitgen.products.counters import grid, lay_out
+        from kitgen.render.formstyle import form_style
+
+        self.s, self.st = scenario, style
+        columns = grid(style, paper, style.markers.size_mm).columns
+        lap = form_style().forms.vp_track_max + 1
+        self.groups = marker_groups(scenario, style, counters, columns, lap)
+        self.layout = lay_out(
+            style, paper, [len(g.markers) for g in self.groups], size_mm=style.markers.size_mm, spares=False
+        )
+        self.colours = {f.id: f.colour for f in scenario.meta.factions}
+
+    @property
+    def count(self) -> int:
+        return sum(len(g.markers) for g in self.groups)
+
+    def pages(self, c: Canvas, first_sheet: int, bookmarks: list[tuple[str, int]]) -> None:
+        for sheet in range(self.layout.sheets):
+            page = 2 * (first_sheet + sheet)
+            title = "Markers" + (f", sheet {sheet + 1}" if self.layout.sheets > 1 else "")
+            bookmarks.append((title, page))
+            c.bookmarkPage(f"markers{sheet}")
+            c.addOutlineEntry(title, f"markers{sheet}", level=0)
+            for back in (False, True):
+                self.page(c, sheet, back)
+                c.showPage()
+
+    def page(self, c: Canvas, sheet: int, back: bool) -> None:
+        from kitgen.products.counters import cut_lines
+        from kitgen.render.markerart import draw_marker
+
+        g, st = self.layout.grid, self.st
+        self.title(c, sheet, back)
+        for h in self.layout.headings:
+            if h.sheet == sheet:
+                self.heading(c, h.group, h.y, h.continued)
+        for slot in self.layout.slots:
+            if slot.sheet != sheet:
+                continue
+            marker = self.groups[slot.group].markers[slot.index]
+            colour = self.colours.get(marker.faction or "", st.markers.neutral)
+            x = g.back_x(slot.x) if back else slot.x
+            draw_marker(c, marker.back if back else marker.front, marker.faction, colour, x, slot.y, g.size, st.markers)
+        if not back:
+            cut_lines(c, self.layout, sheet, st)
+
+    def title(self, c: Canvas, sheet: int, back: bool) -> None:
+        from kitgen.render.fonts import SANS, SANS_BOLD
+
+        g, st = self.layout.grid, self.st
+        base = g.top + st.title_mm * MM * 0.4
+        of = f", sheet {sheet + 1} of {self.layout.sheets}" if self.layout.sheets > 1 else ""
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont(SANS_BOLD, st.fonts.title)
+        c.drawString(g.x0, base, f"{self.s.meta.title}: markers{of}, {'backs' if back else 'fronts'}")
+        c.setFont(SANS, st.fonts.key)
+        c.setFillColorRGB(0.25, 0.25, 0.25)
+        right = g.x(g.columns - 1) + g.size
+        key = "Print double-sided, flipping on the long edge" if back else "A reversed back is the marker flipped"
+        c.drawRightString(right, base, key)
+
+    def heading(self, c: Canvas, group: int, y: float, continued: bool) -> None:
+        from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+
+        g, st = self.layout.grid, self.st
+        gr = self.groups[group]
+        size = st.fonts.heading
+        base = y + (st.heading_mm * MM - size) / 2 + size * 0.15
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont(SANS_BOLD, size)
+        c.drawString(g.x0, base, gr.title)
+        x = g.x0 + text_width(gr.title, SANS_BOLD, size)
+        more = f" ({gr.rule}), {len(gr.markers)}" + (f"; {gr.flip}" if gr.flip else "")
+        more += " (continued)" if continued else ""
+        c.setFont(SANS, size * 0.85)
+        c.setFillColorRGB(0.3, 0.3, 0.3)
+        c.drawString(x, base, more)

@@ -1,0 +1,96 @@
+"""One marker of the marker sheet: its word at the top, a large sign in the middle and the rule
+at its foot, on its faction's colour. A flipped state sets its sign reversed, on a band of ink
+across the middle (as a counter's out-of-supply back), so the two sides differ in grayscale too. The signs are the packet maps' own: a depot's D, the
+wrecked-track cross, the bridging sign of a pontoon."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+from kitgen.render.pages import faction_mark, hex_colour, ink_on
+from kitgen.render.symbols import bridging_sign
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.render.counterstyle import MarkerStyle
+
+MARK = "@mark"
+"""The sign is the faction's mark, large."""
+CROSS = "@cross"
+"""The sign is the map's wrecked-track cross."""
+PONTOON = "@pontoon"
+"""The sign is the bridging sign, two flared spans."""
+
+
+@dataclass(frozen=True)
+class Face:
+    """One side of a marker."""
+
+    glyph: str
+    """A word or figure set large, or MARK, CROSS or PONTOON."""
+    caption: str
+    note: str = ""
+    reverse: bool = False
+    """The flipped state: the sign in the ground's colour on a band of ink."""
+
+
+def _fitted(text: str, font: str, high: float, low: float, width: float) -> float:
+    size = high
+    while size > low and text_width(text, font, size) > width:
+        size -= 0.25
+    return size
+
+
+def draw_marker(
+    c: Canvas, face: Face, faction: str | None, colour: str, x: float, y: float, size: float, st: MarkerStyle
+) -> None:
+    """`face` on a `size` square at (x, y), on `colour` (reversed when the face says so)."""
+    ink = ink_on(colour)
+    ground = hex_colour(colour)
+    c.saveState()
+    c.setFillColorRGB(*ground)
+    c.rect(x, y, size, size, stroke=0, fill=1)
+    pad = size * 0.06
+    width = size - 2 * pad
+    cx = x + size / 2
+    c.setFillColorRGB(*ink)
+    caption = _fitted(face.caption, SANS_BOLD, st.caption, st.caption_min, width)
+    c.setFont(SANS_BOLD, caption)
+    c.drawCentredString(cx, y + size - pad - caption * 0.75, face.caption)
+    if face.note:
+        note = _fitted(face.note, SANS, st.note, st.note_min, width)
+        c.setFont(SANS, note)
+        c.drawCentredString(cx, y + pad + note * 0.2, face.note)
+    top = y + size - pad - caption * 1.05
+    bottom = y + pad + st.note * 1.1
+    cy = (top + bottom) / 2
+    room = top - bottom
+    if face.reverse:  # a band of ink across the middle, the sign in the ground's colour
+        c.rect(x, bottom, size, room, stroke=0, fill=1)
+        ground, ink = ink, ground
+        c.setFillColorRGB(*ink)
+    side = 0.0
+    if faction and face.glyph != MARK:
+        faction_mark(c, faction, x + pad + st.mark / 2, cy, st.mark)
+        side = st.mark + pad
+    c.setStrokeColorRGB(*ink)
+    if face.glyph == MARK and faction:
+        faction_mark(c, faction, cx, cy, room * 0.92)
+    elif face.glyph == CROSS:
+        r = room * 0.36
+        for colour_, w in ((ground, room * 0.2), (ink, room * 0.11)):
+            c.setStrokeColorRGB(*colour_)
+            c.setLineWidth(w)
+            c.line(cx - r, cy - r, cx + r, cy + r)
+            c.line(cx - r, cy + r, cx + r, cy - r)
+    elif face.glyph == PONTOON:
+        c.setLineWidth(room * 0.08)
+        bridging_sign(c, cx + side / 2, cy, (width - side) * 0.28, room * 0.14, room * 0.2)
+    else:
+        glyph = _fitted(face.glyph, SANS_BOLD, min(st.glyph, room * 1.05), st.glyph_min, width - side)
+        c.setFont(SANS_BOLD, glyph)
+        c.drawCentredString(cx + side / 2, cy - glyph * 0.36, face.glyph)
+    c.restoreState()

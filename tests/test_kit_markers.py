@@ -1,0 +1,171 @@
+"""The marker sheet (kitgen/products/markers.py): issue 14's "A marker sheet holds everything the
+forms and rules ask to mark, with duplex backs where a marker flips"."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter as Tally
+from typing import Any
+
+import pypdf
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kitgen.model.scenario import Scenario
+from kitgen.products.counters import Sheets, build_counters, counters_of
+from kitgen.products.markers import MarkerGroup, fill_rows
+from kitgen.render.counterstyle import counter_style
+from kitgen.render.fonts import SANS_BOLD, text_width
+
+
+@pytest.fixture(scope="module")
+def sheets(scenario: Scenario) -> Sheets:
+    return Sheets(scenario, "a4", counter_style())
+
+
+def group(sheets: Sheets, title: str) -> MarkerGroup:
+    return next(g for g in sheets.markers.groups if g.title == title)
+
+
+def by_faction(g: MarkerGroup) -> Tally[str | None]:
+    return Tally(m.faction for m in g.markers)
+
+
+def test_B7_a_depot_marker_for_every_depot_and_its_back_is_the_depot_cut_off(
+    scenario: Scenario, sheets: Sheets
+) -> None:
+    """B.7: "If a depot is cut off from supply lines, first turn it is utilized for resupply roll a
+    D6 and on a 1 emptied": each faction has a marker for each of its depots and more for those it
+    captures; turned over, a depot marker is the depot cut off."""
+    g = group(sheets, "Supply depots")
+    own = Tally(d.faction for d in scenario.setup.depots)
+    count = by_faction(g)
+    for faction, n in own.items():
+        assert count[faction] > n
+    for m in g.markers:
+        assert m.front.caption == "Depot" and m.back.caption == "Cut off" and m.back.reverse
+        assert "D6 1" in m.back.note
+
+
+def test_C2_wrecked_track_markers_for_the_track_wrecked_at_the_start_and_more(
+    scenario: Scenario, sheets: Sheets
+) -> None:
+    """C.2: "To destroy a hex of track, an infantry or cavalry unit of at least 3 stands must enter
+    that hex"; the scenario starts with track wrecked."""
+    g = group(sheets, "Wrecked track")
+    assert len(scenario.setup.destroyed_track) >= 1
+    assert len(g.markers) > len(scenario.setup.destroyed_track)
+    assert all(m.faction is None and m.front == m.back for m in g.markers)
+
+
+def test_A1_a_pontoon_bridge_marker_for_every_pontoon_unit(scenario: Scenario, sheets: Sheets) -> None:
+    """A.1: "Major river hexsides must be crossed at bridge points on map or with pontoons":
+    one bridge marker for each pontoon unit of the kit, of its faction."""
+    pontoons = Tally(c.faction for c in counters_of(scenario) if c.symbol == "pontoon")
+    assert pontoons
+    assert by_faction(group(sheets, "Pontoon bridges")) == pontoons
+
+
+def test_B8_an_out_of_fuel_marker_for_every_vehicle_unit_abandoned_on_its_back(
+    scenario: Scenario, sheets: Sheets
+) -> None:
+    """B.8: "Vehicles burn up fuel. If they start turn OUT OF SUPPLY they only get 1 turn of
+    strategic map movement then immobilized. It will then be abandoned.": a marker for every unit
+    with armoured cars or tanks, abandoned on its back."""
+    vehicles = {"armoured_car", "tank"}
+    units = [*scenario.setup.units]
+    units += [u for slips in scenario.cards.piles.values() for slip in slips for u in slip.units]
+    expected: Tally[str | None] = Tally(u.faction for u in scenario.setup.units if vehicles & set(u.stands))
+    for faction, slips in scenario.cards.piles.items():
+        expected[faction] += sum(1 for slip in slips for u in slip.units if vehicles & set(u.stands))
+    for card in scenario.cards.events:
+        for e in card.effects:
+            if e.kind == "units" and e.faction:
+                expected[e.faction] += sum(1 for u in e.units if vehicles & set(u.stands))
+    g = group(sheets, "Vehicles out of fuel")
+    assert by_faction(g) == +expected
+    assert all(m.back.caption == "Abandoned" and m.back.reverse for m in g.markers)
+
+
+def test_E2_a_vp_marker_for_every_faction_that_scores_and_one_game_turn_marker(
+    scenario: Scenario, sheets: Sheets
+) -> None:
+    """E.2: towns score VP every 3rd turn: a VP marker for each scoring faction (its back one lap
+    of the VP track further) and one game-turn marker."""
+    from kitgen.render.formstyle import form_style
+
+    g = group(sheets, "Game turn and victory points")
+    lap = form_style().forms.vp_track_max + 1
+    scoring = [f.id for f in scenario.meta.factions if f.scores_vp]
+    assert [m.faction for m in g.markers] == [None, *scoring]
+    assert g.markers[0].front.caption == "Game turn"
+    for m in g.markers[1:]:
+        assert m.front.glyph == "VP" and m.back.glyph == f"+{lap}"
+
+
+def test_II_C4_command_markers_shared_as_the_commanders_and_flipping_to_minus_two(
+    scenario: Scenario, sheets: Sheets
+) -> None:
+    """II.C.4 (RULES-NOTES: "After a failure the next roll of that commander is 1 lower, and again
+    1 lower after each further failure"): -1 markers turning to -2, every faction with some, a
+    faction with more commanders with at least as many."""
+    g = group(sheets, "Command failures")
+    count = by_faction(g)
+    commanders = Tally(c.faction for c in scenario.commanders)
+    assert set(count) == {f.id for f in scenario.meta.factions}
+    ranked = sorted(commanders, key=lambda f: -commanders[f])
+    assert [count[f] for f in ranked] == sorted((count[f] for f in ranked), reverse=True)
+    assert all(m.front.glyph == "\u22121" and m.back.glyph == "\u22122" for m in g.markers)
+
+
+def test_town_control_markers_a_row_for_every_faction(scenario: Scenario, sheets: Sheets) -> None:
+    g = group(sheets, "Town control")
+    columns = sheets.markers.layout.grid.columns
+    assert by_faction(g) == {f.id: columns for f in scenario.meta.factions}
+
+
+def test_the_marker_sheet_prints_fronts_then_mirrored_backs(scenario: Scenario) -> None:
+    """Printed double-sided and flipped on the long edge, each marker's back lands behind its
+    front: on the back page a depot's 'Cut off' is centred where the front's 'Depot' is, mirrored
+    across the page."""
+    (part,) = build_counters(scenario, "a4")
+    pages = pypdf.PdfReader(io.BytesIO(part.pdf)).pages
+    first = dict(part.bookmarks)["Markers"]
+    width = float(pages[first].mediabox.width)
+    size = counter_style().markers
+
+    def centres(page: pypdf.PageObject, word: str) -> list[float]:
+        found: list[float] = []
+
+        def visit(text: str, cm: Any, tm: Any, font: Any, fs: Any) -> None:
+            if text.strip() == word:
+                found.append(round(tm[4] + text_width(word, SANS_BOLD, float(fs)) / 2, 1))
+
+        page.extract_text(visitor_text=visit)
+        return sorted(found)
+
+    fronts = centres(pages[first], "Depot")
+    backs = centres(pages[first + 1], "Cut off")
+    assert fronts and len(fronts) == len(backs)
+    assert sorted(round(width - x, 1) for x in fronts) == pytest.approx(backs, abs=0.3)
+    assert size.size_mm >= 15  # a 5/8 in marker: the VP and turn tracks are sized for it
+
+
+@given(
+    least=st.lists(st.integers(min_value=0, max_value=30), min_size=1, max_size=5),
+    weights=st.lists(st.integers(min_value=0, max_value=30), min_size=5, max_size=5),
+    columns=st.integers(min_value=1, max_value=14),
+    rows=st.integers(min_value=0, max_value=4),
+)
+def test_fill_rows_keeps_every_minimum_and_fills_whole_rows(
+    least: list[int], weights: list[int], columns: int, rows: int
+) -> None:
+    keys = [f"f{k}" for k in range(len(least))]
+    got = fill_rows(dict(zip(keys, least, strict=True)), dict(zip(keys, weights, strict=False)), columns, rows)
+    assert list(got) == keys
+    assert all(got[k] >= n for k, n in zip(keys, least, strict=True))
+    if sum(weights[: len(keys)]) > 0:
+        total = sum(got.values())
+        assert total % columns == 0 and total >= rows * columns
+        assert total - sum(least) < columns or total == rows * columns

@@ -275,6 +275,22 @@ def test_print_shop_every_page_declares_its_trim_and_bleed(kit: tuple[Path, str]
 
 
 @pytest.mark.parametrize("name", EXPECTED)
+def test_print_shop_every_part_declares_its_colours_with_an_output_intent(kit: tuple[Path, str], name: str) -> None:
+    """Issue 14: "All colour is DeviceRGB, with no output intent": every file says what its RGB
+    means, an /OutputIntents entry carrying an sRGB ICC profile a RIP can convert from; the file
+    makes no PDF/X claim it could not keep (no GTS_PDFXVersion)."""
+    out, _ = kit
+    reader = PdfReader(out / name)
+    (intent,) = [i.get_object() for i in reader.trailer["/Root"]["/OutputIntents"]]
+    assert intent["/Type"] == "/OutputIntent" and intent["/OutputConditionIdentifier"] == "sRGB IEC61966-2.1"
+    profile = intent["/DestOutputProfile"].get_object()
+    data = profile.get_data()
+    assert profile["/N"] == 3
+    assert data[36:40] == b"acsp" and data[16:20] == b"RGB " and int.from_bytes(data[:4], "big") == len(data)
+    assert "/GTS_PDFXVersion" not in (reader.trailer["/Info"].get_object() if "/Info" in reader.trailer else {})
+
+
+@pytest.mark.parametrize("name", EXPECTED)
 def test_print_shop_font_subsets_have_names_of_their_own(kit: tuple[Path, str], name: str) -> None:
     """Issue 14: "Unique subset names when files are joined": no two subsets in a file share one
     name, the combined kit's included; and every font is embedded."""

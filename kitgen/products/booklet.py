@@ -361,6 +361,8 @@ def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import DictionaryObject, NameObject
 
+    from kitgen.render.pages import copy_output_intent
+
     reader = PdfReader(io.BytesIO(pdf))
     pages = list(reader.pages)
     pw, ph = float(pages[0].mediabox.width), float(pages[0].mediabox.height)
@@ -382,6 +384,7 @@ def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
     if "/Title" in meta:
         meta["/Title"] = f"{meta['/Title']} (booklet, imposed for saddle stitching)"
     writer.add_metadata(meta)
+    copy_output_intent(reader, writer)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue(), total // 4

@@ -178,6 +178,7 @@ def _joined(scenario: Scenario, joined: list[Part], paper: str, kind: str, what:
 
     from kitgen import __version__
     from kitgen.buildinfo import build_epoch
+    from kitgen.render.pages import copy_output_intent
 
     two_sided = kind == "duplex"
     first = 2  # page 1 is the contents
@@ -189,7 +190,9 @@ def _joined(scenario: Scenario, joined: list[Part], paper: str, kind: str, what:
         starts.append(first)
         first += p.pages
     writer = PdfWriter()
-    writer.append(PdfReader(io.BytesIO(_contents(scenario, joined, starts, paper, what))))
+    contents = PdfReader(io.BytesIO(_contents(scenario, joined, starts, paper, what)))
+    writer.append(contents)
+    copy_output_intent(contents, writer)  # every part declares its colours sRGB, and so does the whole
     w, h = PAPER[paper]
     for part, start, blank in zip(joined, starts, blanks, strict=True):
         if blank:

@@ -210,6 +210,7 @@ def typeset(
     from reportlab.platypus.tableofcontents import TableOfContents
 
     from kitgen.buildinfo import edition, stamp
+    from kitgen.render.pages import output_intent
 
     register_fonts()
     st = style
@@ -339,6 +340,7 @@ def typeset(
         c.setFont(SANS, fs.running * k * 0.8)
         (c.drawRightString if left_page else c.drawString)(w - margin if left_page else margin, foot, edition())
         stamp(c)
+        output_intent(c)
         c.restoreState()
 
     def frame(x: float, width: float, name: str) -> Frame:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts
 
 if TYPE_CHECKING:
+    from pypdf import PdfReader, PdfWriter
     from reportlab.pdfgen.canvas import Canvas
 
     from kitgen.model.scenario import Scenario
@@ -59,6 +60,7 @@ def new_canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario
     register_fonts()
     c = canvas.Canvas(target, pagesize=size, invariant=1, pageCompression=1, initialFontName=SANS)  # type: ignore[arg-type]
     set_page(c, size)
+    output_intent(c)
     c.setTitle(f"{scenario.meta.title}: {what}")
     c.setAuthor("kitgen")
     c.setSubject(scenario.meta.subtitle)
@@ -66,6 +68,53 @@ def new_canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario
 
     stamp(c)  # dated at the build, its edition in the creator
     return c
+
+
+OUTPUT_CONDITION = "sRGB IEC61966-2.1"
+"""What the kit's colours are: every fill and stroke is sRGB (DeviceRGB in the file)."""
+
+
+def srgb_profile() -> bytes:
+    """The sRGB ICC profile every part carries as its output intent (made by littleCMS, dated
+    2026-01-01 so that its bytes never change)."""
+    from importlib.resources import files
+
+    return files("kitgen.render").joinpath("srgb.icc").read_bytes()
+
+
+def output_intent(c: Canvas) -> None:
+    """Declare the colours sRGB: an /OutputIntents entry with the sRGB profile, which a print
+    shop's RIP reads to convert the RGB art to its press. (Not a PDF/X claim: that needs a press
+    profile, and the file says no GTS_PDFXVersion.)"""
+    from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFStream, PDFString
+
+    catalog = c._doc.Catalog  # type: ignore[attr-defined]
+    if getattr(catalog, "OutputIntents", None) is not None:
+        return
+    profile = PDFStream(PDFDictionary({"N": 3}), srgb_profile())
+    intent = PDFDictionary(
+        {
+            "Type": PDFName("OutputIntent"),
+            "S": PDFName("GTS_PDFX"),
+            "OutputConditionIdentifier": PDFString(OUTPUT_CONDITION),
+            "Info": PDFString(OUTPUT_CONDITION),
+            "RegistryName": PDFString("http://www.color.org"),
+            "DestOutputProfile": c._doc.Reference(profile),  # type: ignore[attr-defined]
+        }
+    )
+    # reportlab writes only the catalog keys it knows: this catalog knows one more
+    catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
+    c.setCatalogEntry("OutputIntents", PDFArray([intent]))
+
+
+def copy_output_intent(source: PdfReader, writer: PdfWriter) -> None:
+    """A PDF made from another's pages keeps its output intent (pypdf copies pages, not the catalog)."""
+    from pypdf.generic import DictionaryObject, NameObject
+
+    root = source.trailer["/Root"]
+    intents = root.get("/OutputIntents") if isinstance(root, DictionaryObject) else None
+    if intents is not None:
+        writer._root_object[NameObject("/OutputIntents")] = intents.clone(writer)
 
 
 def set_page(c: Canvas, size: tuple[float, float]) -> None:

@@ -26,14 +26,12 @@ from kitgen.products.counters import (
     Counter,
     abbreviate,
     build_counters,
-    counter_positions,
     counters_of,
     fit_text,
-    grid,
-    lay_out,
     name_forms,
     stands_text,
 )
+from kitgen.render.countergrid import counter_positions, grid, lay_out
 from kitgen.render.counterstyle import counter_style
 from kitgen.render.fonts import SANS_BOLD, register_fonts, text_width
 from kitgen.render.pages import MM, PAPER, Part

@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING
 from kitgen.model.scenario import name_key
 from kitgen.products.cardkey import event_label, slip_label
 from kitgen.products.markers import MarkerSheets
+from kitgen.render.countergrid import EPS, Heading, Slot, cut_lines, lay_out
 from kitgen.render.counterstyle import CounterStyle, counter_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
-from kitgen.render.pages import MM, PAPER, PAPER_NAMES, Part, contrast, faction_mark, hex_colour, ink_on, new_canvas
+from kitgen.render.pages import MM, PAPER_NAMES, Part, contrast, faction_mark, hex_colour, ink_on, new_canvas
 from kitgen.render.symbols import unit_symbol
 
 if TYPE_CHECKING:
@@ -35,7 +36,6 @@ MAKHNOVISTS = "makhnovists"
 """The faction of the Makhnovist Current Strength Chart (II.D)."""
 
 ELLIPSIS = "\u2026"
-EPS = 1e-6
 RGB = tuple[float, float, float]
 
 
@@ -139,155 +139,6 @@ def counters_of(
 
     order = {f.id: k for k, f in enumerate(scenario.meta.factions)}
     return sorted(out, key=lambda c: order.get(c.faction, len(order)))  # stable: keeps the order above
-
-
-# --- Where the counters go -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Grid:
-    """The counter grid of a page, in points: columns centred, rows from under the title line."""
-
-    page_w: float
-    page_h: float
-    size: float
-    """A counter's side."""
-    pitch: float
-    """From one counter to the next (side plus gap)."""
-    columns: int
-    x0: float
-    top: float
-    bottom: float
-
-    def x(self, column: int) -> float:
-        return self.x0 + column * self.pitch
-
-    def back_x(self, x: float) -> float:
-        """Where the back of a counter at front x goes: duplex flipped on the long edge mirrors columns."""
-        return self.page_w - x - self.size
-
-
-def grid(style: CounterStyle, paper: str, size_mm: float | None = None) -> Grid:
-    """The grid of `size_mm` pieces (the counters' size unless given) on a page of `paper`."""
-    from kitgen import messages as msg
-    from kitgen.errors import UsageError
-
-    if paper not in PAPER:
-        raise UsageError(msg.layout_unknown_paper(paper, list(PAPER)))
-    page_w, page_h = PAPER[paper]
-    size, gap, margin = (size_mm or style.counter_mm) * MM, style.gap_mm * MM, style.margin_mm * MM
-    pitch = size + gap
-    columns = math.floor((page_w - 2 * margin + gap) / pitch + EPS)
-    x0 = (page_w - (columns * pitch - gap)) / 2
-    return Grid(page_w, page_h, size, pitch, columns, x0, page_h - margin - style.title_mm * MM, margin)
-
-
-@dataclass(frozen=True)
-class Heading:
-    sheet: int
-    group: int
-    y: float
-    """The heading row's bottom edge; the counters start right under it."""
-    continued: bool
-
-
-@dataclass(frozen=True)
-class Block:
-    """A group's rows on one sheet, for the cutting lines."""
-
-    sheet: int
-    group: int
-    top: float
-    rows: int
-
-
-@dataclass(frozen=True)
-class Slot:
-    sheet: int
-    group: int
-    index: int
-    """The counter's index within its group; at or past the group's size, a blank spare."""
-    x: float
-    y: float
-    """The front's lower-left corner."""
-
-
-@dataclass(frozen=True)
-class Layout:
-    grid: Grid
-    sheets: int
-    headings: tuple[Heading, ...]
-    blocks: tuple[Block, ...]
-    slots: tuple[Slot, ...]
-
-
-def lay_out(
-    style: CounterStyle, paper: str, sizes: Sequence[int], *, size_mm: float | None = None, spares: bool | None = None
-) -> Layout:
-    """Place groups of `sizes` counters on sheets: each group under its heading row, new rows
-    for each group; a group that fits on a sheet of its own starts a new sheet rather than
-    break, a longer one runs on to the next sheet under its heading again.
-    With spares (`style.spares` unless given) a group's last row is filled with blank counters;
-    `size_mm` lays out pieces of another size (the markers)."""
-    g = grid(style, paper, size_mm)
-    spares = style.spares if spares is None else spares
-    heading_h = style.heading_mm * MM
-    headings: list[Heading] = []
-    blocks: list[Block] = []
-    slots: list[Slot] = []
-    sheet, y = 0, g.top
-    for group, n in enumerate(sizes):
-        if n == 0:
-            continue
-        rows = math.ceil(n / g.columns)
-        total = rows * g.columns if spares else n
-        done = 0
-        room = math.floor((y - heading_h - g.bottom - g.size) / g.pitch + EPS) + 1
-        whole = math.floor((g.top - heading_h - g.bottom - g.size) / g.pitch + EPS) + 1
-        if y < g.top - EPS and room < rows <= whole:
-            sheet, y = sheet + 1, g.top  # the whole group fits on a fresh sheet: keep it together
-        while done < rows:
-            if y - heading_h - g.size < g.bottom - EPS:
-                sheet, y = sheet + 1, g.top
-            y -= heading_h
-            headings.append(Heading(sheet, group, y, done > 0))
-            fit = math.floor((y - g.bottom - g.size) / g.pitch + EPS) + 1
-            take = min(fit, rows - done)
-            blocks.append(Block(sheet, group, y, take))
-            for r in range(take):
-                for col in range(g.columns):
-                    index = (done + r) * g.columns + col
-                    if index < total:
-                        slots.append(Slot(sheet, group, index, g.x(col), y - r * g.pitch - g.size))
-            y -= take * g.pitch
-            done += take
-    return Layout(g, sheet + 1, tuple(headings), tuple(blocks), tuple(slots))
-
-
-def cut_lines(c: Canvas, layout: Layout, sheet: int, style: CounterStyle) -> None:
-    """The cutting lines of a sheet's blocks, run past the grid into the margin."""
-    g = layout.grid
-    c.saveState()
-    c.setStrokeColorRGB(*hex_colour(style.cut_line.colour))
-    c.setLineWidth(style.cut_line.width)
-    over = style.cut_line.overhang_mm * MM
-    left, right = g.x0, g.x(g.columns - 1) + g.size
-    for b in layout.blocks:
-        if b.sheet != sheet:
-            continue
-        tops = [b.top - r * g.pitch for r in range(b.rows)]
-        for yy in sorted({round(v, 4) for t in tops for v in (t, t - g.size)}):
-            c.line(left - over, yy, right + over, yy)
-        bottom = tops[-1] - g.size
-        for xx in sorted({round(v, 4) for col in range(g.columns) for v in (g.x(col), g.x(col) + g.size)}):
-            c.line(xx, b.top, xx, bottom)
-    c.restoreState()
-
-
-def counter_positions(style: CounterStyle, paper: str, n: int) -> list[tuple[float, float]]:
-    """The fronts' lower-left corners (x, y) of a single group of `n` counters, in order (a
-    position repeats on the sheets that follow the first)."""
-    return [(s.x, s.y) for s in lay_out(style, paper, [n]).slots if s.index < n]
 
 
 # --- Drawing ---------------------------------------------------------------------------------

@@ -11,8 +11,9 @@ others carry the same face on both sides.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from kitgen.messages import ordinal
 from kitgen.render.markerart import CROSS, MARK, PONTOON, Face
@@ -22,8 +23,18 @@ if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
     from kitgen.model.scenario import Scenario
-    from kitgen.products.counters import Counter
     from kitgen.render.counterstyle import CounterStyle
+
+
+class Piece(Protocol):
+    """What the marker counts read of a unit's counter."""
+
+    @property
+    def faction(self) -> str: ...
+    @property
+    def symbol(self) -> str: ...
+    @property
+    def kinds(self) -> frozenset[str]: ...
 
 
 @dataclass(frozen=True)
@@ -67,7 +78,7 @@ def _same(faction: str | None, face: Face, n: int) -> list[Marker]:
 
 
 def marker_groups(
-    scenario: Scenario, style: CounterStyle, counters: list[Counter], columns: int, lap: int
+    scenario: Scenario, style: CounterStyle, counters: Sequence[Piece], columns: int, lap: int
 ) -> list[MarkerGroup]:
     """The marker sheet's groups, in the order of play: turn and VP, control, depots, pontoons,
     command, vehicles, track. `counters` are the kit's unit counters (their types and stand
@@ -142,15 +153,15 @@ def marker_groups(
     return groups
 
 
-def _count(counters: list[Counter], faction: str, types: frozenset[str]) -> int:
+def _count(counters: Sequence[Piece], faction: str, types: frozenset[str]) -> int:
     return sum(1 for c in counters if c.faction == faction and c.symbol in types)
 
 
 class MarkerSheets:
     """Draws the marker sheets onto the counters' canvas: fronts, then mirrored backs."""
 
-    def __init__(self, scenario: Scenario, paper: str, style: CounterStyle, counters: list[Counter]) -> None:
-        from kitgen.products.counters import grid, lay_out
+    def __init__(self, scenario: Scenario, paper: str, style: CounterStyle, counters: Sequence[Piece]) -> None:
+        from kitgen.render.countergrid import grid, lay_out
         from kitgen.render.formstyle import form_style
 
         self.s, self.st = scenario, style
@@ -178,7 +189,7 @@ class MarkerSheets:
                 c.showPage()
 
     def page(self, c: Canvas, sheet: int, back: bool) -> None:
-        from kitgen.products.counters import cut_lines
+        from kitgen.render.countergrid import cut_lines
         from kitgen.render.markerart import draw_marker
 
         g, st = self.layout.grid, self.st

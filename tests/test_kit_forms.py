@@ -19,7 +19,8 @@ import pytest
 
 from kitgen.errors import KitgenError
 from kitgen.model.scenario import Scenario
-from kitgen.products.forms import build_charts, build_forms
+from kitgen.products.forms import build_forms
+from kitgen.products.playeraids import build_charts
 from kitgen.render.formstyle import form_style
 from kitgen.render.pages import Part
 from tests import seed_text
@@ -429,7 +430,7 @@ def test_a_table_line_too_long_for_its_cell_even_shrunk_wraps_its_row(scenario: 
     running over the next column; other rows keep the table's row height."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from kitgen.products.forms import Column, Sheet
+    from kitgen.render.sheet import Column, Sheet
 
     st = form_style()
     buf = io.BytesIO()

@@ -22,22 +22,15 @@ from kitgen.campaign import Campaign
 from kitgen.engine.contacts_ahead import BattleSide, Contact, ContactUnit
 from kitgen.model.base import Model
 from kitgen.model.scenario import Scenario
-from kitgen.products.forms import (
-    PAD,
-    Cell,
-    CellLike,
-    Column,
-    Page,
-    Sheet,
-    _either,
-    sheets_part,
-)
+from kitgen.products.sheetparts import sheets_part
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
 from kitgen.render.formstyle import FormStyle, form_style, stand_abbreviation
 from kitgen.render.formstyle import short_stand_name as _short
 from kitgen.render.lengths import Length
 from kitgen.render.pages import MM, PAPER
+from kitgen.render.sheet import PAD, Cell, CellLike, Column, Page, Sheet
 from kitgen.render.style import layouts_dir, load_layout
+from kitgen.render.wording import either
 from kitgen.rules.battle import losses
 
 if TYPE_CHECKING:
@@ -330,7 +323,7 @@ def _notes(s: Scenario, contact: Contact) -> list[tuple[str, str]]:
         notes.append(("Naval gunfire:", "no ship of either side in range (D.3)."))
     for p in contact.partisans:
         notes.append(("Partisans:", _say("partisan", _faction(s, p.faction), p)))
-    exempt = _either([e.capitalize() for e in s.battle.loser.routed_lost_exempt])
+    exempt = either([e.capitalize() for e in s.battle.loser.routed_lost_exempt])
     for side in contact.sides:
         for unit in side.units:
             if unit.if_beaten != "retreats":
@@ -609,7 +602,7 @@ def _losses(s: Scenario, contact: Contact, st: FormStyle, lay: BattleSheetLayout
     header: list[CellLike] = ["Stands lost (or routed) on the table", *(str(n) for n in range(1, upto + 1))]
     rows = [[label, *(str(v) for v in values)] for label, values in lines]
     b = s.battle
-    exempt = _either([e.capitalize() for e in b.loser.routed_lost_exempt])
+    exempt = either([e.capitalize() for e in b.loser.routed_lost_exempt])
     odd = "odd" if b.winner.equipment.recovered_on == "even" else "even"
     names = {k.id: k.name for k in s.transport.stands}
     equipment = [_short(names.get(k, k)) for k in b.equipment_stands]

@@ -5,7 +5,8 @@ from one to the other, a page of the set-up chart."""
 from __future__ import annotations
 
 from kitgen.model.scenario import Commander, Scenario
-from kitgen.products.forms import Column, Page, table_pages
+from kitgen.products.sheetparts import table_pages
+from kitgen.render.sheet import Column, Page
 
 
 def event_label(scenario: Scenario, card_id: str) -> str:

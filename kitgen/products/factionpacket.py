@@ -6,11 +6,12 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kitgen.engine.intel import FactionView
-from kitgen.products.forms import Column, Page, Sheet, placement_text
 from kitgen.products.packetbuilder import PacketFile, Packets, stands_text
 from kitgen.products.packetscene import make_scene
 from kitgen.products.packettext import say
+from kitgen.products.playeraids import placement_text
 from kitgen.render.mapembed import MapSlot
+from kitgen.render.sheet import Column, Page, Sheet
 
 if TYPE_CHECKING:
     from kitgen.engine.reach import Reach

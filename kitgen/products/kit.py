@@ -33,7 +33,8 @@ def kit_builders(
     from kitgen.products.booklet import build_booklet
     from kitgen.products.cards import build_cards
     from kitgen.products.counters import build_counters
-    from kitgen.products.forms import build_charts, build_forms
+    from kitgen.products.forms import build_forms
+    from kitgen.products.playeraids import build_charts
     from kitgen.products.setupchart import build_setup_chart
 
     hex_ids = place_hexes(scenario, hex_map)

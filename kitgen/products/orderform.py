@@ -19,11 +19,12 @@ from kitgen.engine.state import CampaignState
 from kitgen.model.base import Model
 from kitgen.model.scenario import Faction
 from kitgen.orders.rows import PATH_HEXES, OrderRow, field_name, identity, identity_name, order_rows
-from kitgen.products.forms import PAD, CellLike, Column, Page, Sheet, sheets_part
+from kitgen.products.sheetparts import sheets_part
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
 from kitgen.render.formstyle import FormStyle, form_style
 from kitgen.render.lengths import Length
 from kitgen.render.pages import MM, PAPER
+from kitgen.render.sheet import PAD, CellLike, Column, Page, Sheet
 from kitgen.render.style import layouts_dir, load_layout
 
 if TYPE_CHECKING:

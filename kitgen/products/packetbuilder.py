@@ -12,14 +12,15 @@ from typing import TYPE_CHECKING, Any
 from kitgen.engine.basis import TurnBasis
 from kitgen.engine.intel import FactionView, believed, faction_view, fought_in
 from kitgen.engine.state import CampaignState
-from kitgen.products.forms import Column, Page, Sheet, sheets_part, table_pages
 from kitgen.products.packetmaps import MapPages, overlay_legend
 from kitgen.products.packetscene import overlay_of
 from kitgen.products.packettext import say
+from kitgen.products.sheetparts import sheets_part, table_pages
 from kitgen.render.mapembed import MapSlot, lay_map_under
 from kitgen.render.pages import PAPER
 from kitgen.render.scene import Overlay, Scene, Sector, sectors
 from kitgen.render.sceneart import SceneArt
+from kitgen.render.sheet import Column, Page, Sheet
 
 if TYPE_CHECKING:
     from kitgen.engine.ahead import RollAhead
@@ -291,6 +292,6 @@ def stands_text(stands: dict[str, int]) -> str:
 
 
 def _chip(faction: str, names: dict[str, str]) -> Any:
-    from kitgen.products.forms import Cell
+    from kitgen.render.sheet import Cell
 
     return Cell(names.get(faction, faction), mark=faction)

@@ -17,8 +17,8 @@ from kitgen.render.unitmarks import ARM_LETTERS
 
 if TYPE_CHECKING:
     from kitgen.campaign import Campaign
-    from kitgen.products.forms import Sheet
     from kitgen.render.mapart import MapArt
+    from kitgen.render.sheet import Sheet
 
 # --- drawing ---------------------------------------------------------------------------------
 
@@ -52,8 +52,8 @@ class MapPages:
 
     def sector_size(self, sheet_size: tuple[float, float]) -> tuple[float, float]:
         """The window of every sector in map points, for pages of this size."""
-        from kitgen.products.forms import Sheet
         from kitgen.render.formstyle import form_style
+        from kitgen.render.sheet import Sheet
 
         probe = Sheet(None, form_style(), self.campaign.scenario, sheet_size, "")  # type: ignore[arg-type]  # its geometry only
         _, _, w, h = self.sector_window(probe)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from kitgen.products.forms import Cell, Column, Page, Sheet
 from kitgen.products.packettext import say
+from kitgen.render.sheet import Cell, Column, Page, Sheet
 
 if TYPE_CHECKING:
     from kitgen.engine.ahead import RollAhead

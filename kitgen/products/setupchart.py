@@ -10,9 +10,10 @@ from functools import partial
 from kitgen.model.scenario import Faction, Scenario, name_key
 from kitgen.products.cardkey import key_pages
 from kitgen.products.counters import stands_text
-from kitgen.products.forms import Column, Page, Sheet, sheets_part
+from kitgen.products.sheetparts import sheets_part
 from kitgen.render.counterstyle import counter_style
 from kitgen.render.pages import Part
+from kitgen.render.sheet import Column, Page, Sheet
 
 COLUMNS = [Column(0.55, "centre"), Column(1.6), Column(2.9), Column(1.6), Column(1.4)]
 HEADER = ["Hex", "Place", "Unit", "Stands", "Commander"]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from functools import partial
 
 from kitgen.engine.turnlog import TurnLog
-from kitgen.products.forms import Column, Page, Sheet
 from kitgen.products.packetbuilder import PacketFile, Packets
 from kitgen.products.packetscene import make_scene
 from kitgen.products.packettext import say
 from kitgen.render.mapembed import MapSlot
+from kitgen.render.sheet import Column, Page, Sheet
 
 
 def umpire_packet(p: Packets) -> PacketFile:

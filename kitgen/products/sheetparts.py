@@ -1,0 +1,98 @@
+"""Parts made of Sheets: one drawer a page on A4 or US Letter (some pages landscape), each
+titled page in the outline; and a long table run over as many pages as it takes."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kitgen.model.scenario import Scenario
+from kitgen.render.formstyle import form_style
+from kitgen.render.pages import MM, PAPER, Part, landscape, new_canvas, set_page
+from kitgen.render.sheet import CellLike, Column, Page, Sheet
+
+
+def sheets_part(
+    scenario: Scenario,
+    paper: str,
+    pages: Sequence[Page],
+    *,
+    label: str,
+    file: str,
+    title: str,
+    purpose: str,
+    duplex: bool = False,
+    wide: frozenset[str] = frozenset(),
+) -> Part:
+    """A part of one Sheet per page, each titled page in the outline, on A4 or US Letter; the
+    pages whose keys are in `wide` are landscape."""
+    style = form_style()
+    size = PAPER[paper]
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, size, scenario, label.lower())
+    for number, (heading, key, draw) in enumerate(pages, start=1):
+        page_size = landscape(size) if key in wide else size
+        set_page(c, page_size)
+        if heading:
+            c.bookmarkPage(key)
+            c.addOutlineEntry(heading, key, level=0)
+        sheet = Sheet(c, style, scenario, page_size, label)
+        sheet.finish(draw(sheet), number, len(pages))
+    c.save()
+    bookmarks = tuple((heading, number) for number, (heading, _, _) in enumerate(pages) if heading)
+    return Part(
+        file=file,
+        title=title,
+        purpose=purpose,
+        pdf=buffer.getvalue(),
+        pages=len(pages),
+        bookmarks=bookmarks,
+        duplex=duplex,
+    )
+
+
+def table_pages(
+    scenario: Scenario,
+    paper: str,
+    title: str,
+    key: str,
+    faction: str | None,
+    heading: tuple[str, str],
+    columns: list[Column],
+    header: Sequence[CellLike],
+    rows: list[list[Any]],
+    *,
+    before: Callable[[Sheet, float], float] | None = None,
+    reserve: float = 0.0,
+    wrap: bool = False,
+) -> list[Page]:
+    """A table over as many pages as its rows need, each page with the band and heading;
+    `before` draws above the first page's table, taking `reserve` points."""
+    st = form_style()
+    probe = Sheet(None, st, scenario, PAPER[paper], "")  # type: ignore[arg-type]  # its geometry only
+    height = probe.top - probe.bottom - st.band_mm * MM - st.gap
+    height -= st.fonts.heading * 1.75 + 3.5 + st.charts.header_row + 6
+    heights = probe.row_heights(probe.span, columns, rows, wrap=wrap)
+    chunks: list[list[list[Any]]] = [[]]
+    room = height - reserve
+    for row, h in zip(rows, heights, strict=True):
+        if chunks[-1] and h > room:
+            chunks.append([])
+            room = height
+        chunks[-1].append(row)
+        room -= h
+    f = scenario.faction(faction) if faction else None
+    pages: list[Page] = []
+    for k, chunk in enumerate(chunks):
+        more = f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+
+        def draw(sheet: Sheet, chunk: list[list[Any]] = chunk, k: int = k, more: str = more) -> float:
+            y = sheet.band(title + more, f, "")
+            if k == 0 and before is not None:
+                y = before(sheet, y)
+            y = sheet.heading(sheet.left, y, sheet.span, heading[0], heading[1])
+            return sheet.table(sheet.left, y, sheet.span, columns, [header], chunk, wrap=wrap)
+
+        pages.append((title + more, f"{key}-{k + 1}", draw))
+    return pages

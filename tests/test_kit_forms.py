@@ -301,7 +301,7 @@ def test_vp_record_track(forms: dict[str, Part], paper: str) -> None:
     last = form_style().forms.vp_track_max
     for n in range(last + 1):
         assert re.search(rf"(?<![\w-]){n}(?!\d)", text), n
-    assert f"Past {last}, flip the marker to its +{last + 1} side" in text
+    assert f"past {last} flip the marker to its +{last + 1} side" in text
     assert "Thresholds: Reds 30, Whites 45, Ukrainians 40." in text
     # the turn record: every 3rd turn (E.2) is marked 'VP'
     track = text.split("TURN RECORD")[1].split("Shaded turns")[0]
@@ -309,8 +309,9 @@ def test_vp_record_track(forms: dict[str, Part], paper: str) -> None:
     assert len(re.findall(r"\bVP\b", track)) == turns // 3
     ledger = page_texts(forms[paper])[1]
     assert ledger.startswith("VP ledger")
-    every = re.findall(r"(?<!\d)\d+(?!\d)", ledger.split("Rolls")[-1])
-    assert [int(n) for n in every[: turns // 3]] == list(range(3, turns + 1, 3))  # a row each award turn
+    every = re.findall(r"(?<!\d)\d+(?!\d)", ledger.split("Rolls")[-1].split("Denikin's War")[0])
+    last = form_style().forms.ledger_turns
+    assert [int(n) for n in every] == list(range(3, last + 1, 3))  # a row each award turn, and no other
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -362,6 +363,16 @@ def test_the_order_forms_path_holds_a_path_of_twelve_hexes(forms: dict[str, Part
     assert form_style().forms.path_hexes == 12
     assert "up to 12" in page_texts(forms[paper])[2]
     assert width >= 12 * 11 * MM, f"{width / MM:.0f} mm"
+    data = page.get_contents().get_data().decode("latin-1")  # type: ignore[union-attr]
+    lines = re.findall(r"(-?[\d.]+) (-?[\d.]+) m (-?[\d.]+) (-?[\d.]+) l", data)
+    inside = {
+        round(float(x0), 1)
+        for x0, y0, x1, y1 in lines
+        if x0 == x1 and found["Path:"] < float(x0) < found["Train / ship"] - 3 and float(y0) != float(y1)
+    }
+    assert len(inside) == 12, sorted(inside)  # eleven rules and the column's right edge: twelve boxes
+    steps = sorted(inside)
+    assert min(b - a for a, b in zip(steps, steps[1:], strict=False)) >= 11 * MM
 
 
 @pytest.mark.parametrize("paper", PAPERS)

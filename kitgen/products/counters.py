@@ -5,7 +5,7 @@ Counters come from the starting order of battle, the reinforcement piles (one co
 unit, though a slip may come back to the pile), the event cards that add units, the Makhnovist
 Current Strength Chart (each unit once) and the trains and ships of the set-up. A back page
 mirrors its front's columns, so that printed double-sided and flipped on the long edge each back
-lands behind its own front.
+lands behind its own front. The marker sheet (products/markers.py) follows in the same file.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 from kitgen.model.scenario import name_key
 from kitgen.products.cardkey import event_label, slip_label
 from kitgen.products.markers import MarkerSheets
-from kitgen.render.countergrid import EPS, Heading, Slot, cut_lines, lay_out
+from kitgen.render.countergrid import EPS, Heading, Slot, cut_lines, heading_base, heading_text, lay_out, sheet_title
 from kitgen.render.counterstyle import CounterStyle, counter_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
-from kitgen.render.pages import MM, PAPER_NAMES, Part, contrast, faction_mark, hex_colour, ink_on, new_canvas
+from kitgen.render.pages import PAPER_NAMES, Part, contrast, faction_mark, hex_colour, ink_on, new_canvas
 from kitgen.render.symbols import unit_symbol
 
 if TYPE_CHECKING:
@@ -316,28 +316,20 @@ class Sheets:
             cut_lines(c, self.layout, sheet, st)
 
     def title(self, c: Canvas, sheet: int, back: bool) -> None:
-        g, st = self.layout.grid, self.st
-        base = g.top + st.title_mm * MM * 0.4
+        st = self.st
         side = "backs (out of supply)" if back else "fronts"
         text = f"{self.s.meta.title}: counters, sheet {sheet + 1} of {self.layout.sheets}, {side}"
-        c.setFillColorRGB(0, 0, 0)
-        c.setFont(SANS_BOLD, st.fonts.title)
-        left, right = g.x0, g.x(g.columns - 1) + g.size
-        c.drawString(left, base, truncate(text, SANS_BOLD, st.fonts.title, right - left))
         if back:
             key = "Print double-sided, flipping on the long edge"
         else:
             key = "  ".join(f"{letter} {flag.title()}" for flag, letter in st.flag_letters.items())
-        c.setFont(SANS, st.fonts.key)
-        c.setFillColorRGB(0.25, 0.25, 0.25)
-        if text_width(text, SANS_BOLD, st.fonts.title) + text_width(key, SANS, st.fonts.key) + 12 < right - left:
-            c.drawRightString(right, base, key)
+        sheet_title(c, self.layout.grid, st, text, key)
 
     def heading(self, c: Canvas, h: Heading, back: bool) -> None:
         g, st = self.layout.grid, self.st
         faction, counters = self.groups[h.group]
         size = st.fonts.heading
-        base = h.y + (st.heading_mm * MM - size) / 2 + size * 0.15
+        base = heading_base(st, h.y)
         chip = size * 1.3
         fill = self.colour(faction)
         c.setFillColorRGB(*hex_colour(back_fill(fill, st) if back else fill))
@@ -346,19 +338,11 @@ class Sheets:
         c.rect(g.x0, base - size * 0.25, chip, chip, stroke=1, fill=1)
         c.setFillColorRGB(*ink_on(back_fill(fill, st) if back else fill))
         faction_mark(c, faction, g.x0 + chip / 2, base - size * 0.25 + chip / 2, chip * 0.72)
-        c.setFillColorRGB(0, 0, 0)
-        name = self.faction_name(faction)
-        c.setFont(SANS_BOLD, size)
-        x = g.x0 + chip + size * 0.5
-        c.drawString(x, base, name)
-        x += text_width(name, SANS_BOLD, size)
         if back:
             more = ", out of supply (backs)"
         else:
             more = f", {len(counters)} counters" + (" (continued)" if h.continued else "")
-        c.setFont(SANS, size * 0.85)
-        c.setFillColorRGB(0.3, 0.3, 0.3)
-        c.drawString(x, base, more)
+        heading_text(c, st, g.x0 + chip + size * 0.5, h.y, self.faction_name(faction), more)
 
     # --- one counter ----------------------------------------------------------------------------
 

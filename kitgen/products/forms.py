@@ -22,12 +22,13 @@ from kitgen.rules.sequence import turn_sequence
 # --- the forms -----------------------------------------------------------------------
 
 FORMS = ("VP record track", "VP ledger", "Order form", "Command rolls", "Battle setup sheet", "Umpire's turn record")
-ORDER_PAGES = (2, 3)
-"""The order form's two sides, landscape: a path of twelve hexes needs the width."""
+WIDE = frozenset({"Order form", "Command rolls"})
+"""The order form's two pages, landscape: a path of twelve hexes needs the width."""
 
 
 def build_forms(scenario: Scenario, paper: str) -> list[Part]:
-    """The blank forms: VP record track, order form, battle setup sheet, umpire's turn record."""
+    """The blank forms: VP record track, VP ledger, order form and its command rolls, battle
+    setup sheet, umpire's turn record."""
     drawers: list[Callable[[Sheet], float]] = [
         _vp_track,
         _vp_ledger,
@@ -48,7 +49,7 @@ def build_forms(scenario: Scenario, paper: str) -> list[Part]:
             "blank forms to photocopy: VP record track and ledger, order form (two sides, landscape), "
             "battle setup sheet, umpire's turn record"
         ),
-        wide=frozenset(f"form-{k + 1}" for k in ORDER_PAGES),
+        wide=frozenset(key for title, key, _ in pages if title in WIDE),
     )
     return [part]
 
@@ -64,7 +65,7 @@ def _vp_track(sheet: Sheet) -> float:
     v = s.victory
     fm = st.forms
     every = v.award_every_turns
-    lap = fm.vp_track_max + 1
+    lap = fm.vp_lap
     factions = _scoring(s)
     y = sheet.band(FORMS[0])
     y = sheet.para(
@@ -74,7 +75,8 @@ def _vp_track(sheet: Sheet) -> float:
         f"At the end of every {ordinal(every)} turn, move each faction's VP marker along the track by the VP "
         "of the towns it holds (and any bonus). A marker that reaches the faction's threshold (a box with its "
         "mark) rolls on the faction's reinforcement chart: subtract the threshold, and roll again while still "
-        f"at or above it. Past {fm.vp_track_max}, flip the marker to its +{lap} side and go on from 0.",
+        "at or above it, so that the marker ends below the threshold. While adding up, past "
+        f"{fm.vp_track_max} flip the marker to its +{lap} side and go on from 0.",
         lead="How to use:",
     )
     y = sheet.heading(sheet.left, y - st.gap * 0.6, sheet.span, "VP record track", "E")
@@ -187,7 +189,7 @@ def _order_form(sheet: Sheet) -> float:
         Column(0.35, "centre"),
         Column(2.0),
         Column(0.75, "centre"),
-        Column(0.75 * cells),
+        Column(0.75 * cells, boxes=cells),  # a box for each hex, as wide as a hex id written by hand
         Column(1.25, "centre"),
         Column(0.85, "centre"),
         Column(1.6),
@@ -205,14 +207,7 @@ def _order_form(sheet: Sheet) -> float:
         [str(k), "", "", "", Cell(boxes=("T", "S", "L"), align="centre"), Cell(boxes=("X", "R"), align="centre"), ""]
         for k in range(1, fm.order_rows + 1)
     ]
-    bottom = sheet.table(sheet.left, y, sheet.span, columns, [header], rows, row_h=fm.order_row)
-    share = sheet.span / sum(col.share for col in columns)
-    x0 = sheet.left + share * sum(col.share for col in columns[:3])
-    step = share * columns[3].share / cells
-    sheet.stroke(st.colours.rule, st.widths.rule)
-    for k in range(1, cells):  # a box for each hex, as wide as a hex id written by hand
-        sheet.c.line(x0 + k * step, bottom, x0 + k * step, bottom + fm.order_rows * fm.order_row)
-    y = bottom
+    y = sheet.table(sheet.left, y, sheet.span, columns, [header], rows, row_h=fm.order_row)
     tr = s.transport.track
     types = {u.id: u.name.lower() for u in s.movement.unit_types}
     y = sheet.para(
@@ -223,7 +218,7 @@ def _order_form(sheet: Sheet) -> float:
         f"leaves. X wreck track ({either([types.get(t, t) for t in tr.wreck_unit_types])}, "
         f"{tr.wreck_min_stands}+ stands); R repair track ({tr.repair_hexes_per_turn} hexes a turn). "
         "A path stops at the first hex holding enemy units. More orders: another sheet; command rolls "
-        "and notes: the other side.",
+        "and notes: the next page (copy the two back to back).",
         lead="Key:",
         size=st.fonts.small,
         colour=st.colours.muted,

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Protocol
 
 from kitgen.messages import ordinal
 from kitgen.render.markerart import CROSS, MARK, PONTOON, Face
-from kitgen.render.pages import MM
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -62,9 +61,11 @@ def fill_rows(least: dict[str, int], weights: dict[str, int], columns: int, rows
     need = sum(least.values())
     total = max(rows * columns, -(-need // columns) * columns) if columns else need
     extra = total - need
-    weight = sum(weights.values())
-    if extra <= 0 or weight <= 0:
+    if extra <= 0:
         return dict(least)
+    if sum(weights.get(f, 0) for f in least) <= 0:
+        weights = dict.fromkeys(least, 1)  # nothing to weigh by: the extra shared alike
+    weight = sum(weights.get(f, 0) for f in least)
     shares = {f: extra * weights.get(f, 0) / weight for f in least}
     out = {f: least[f] + int(shares[f]) for f in least}
     left = total - sum(out.values())
@@ -99,14 +100,12 @@ def marker_groups(
             track.append(Marker(f.id, Face("VP", f.name, "VP track"), Face(f"+{lap}", f.name, f"{lap} VP more")))
     groups.append(MarkerGroup("Game turn and victory points", "E.2", f"VP back: +{lap}", tuple(track)))
 
+    # the map is printed clean: every town held needs its owner's marker, and more for towns taken
     control = Face(MARK, "Control", "town held")
+    held = {f: sum(1 for owner in s.setup.owners.values() if owner == f) for f in factions}
+    owned = fill_rows({f: held[f] + m.control for f in factions}, held, columns)
     groups.append(
-        MarkerGroup(
-            "Town control",
-            "E.2",
-            "",
-            tuple(x for f in factions for x in _same(f, control, m.control_rows * columns)),
-        )
+        MarkerGroup("Town control", "E.2", "", tuple(x for f, n in owned.items() for x in _same(f, control, n)))
     )
 
     cut = s.supply.depot_cutoff
@@ -126,17 +125,23 @@ def marker_groups(
     if bridges:
         groups.append(MarkerGroup("Pontoon bridges", "A.1", "", tuple(bridges)))
 
-    commanders = {f: sum(1 for k in s.commanders if k.faction == f) for f in factions}
+    # a commander, or a unit with none in its hex (C.1), rolls; each failure eases the next roll
+    bonus = s.command.failure_bonus
+    rollers = {f: sum(1 for k in s.commanders if k.faction == f) + _count(counters, f, None) for f in factions}
     failed = Marker(
-        None, Face("\u22121", "Command", "next roll"), Face("\u22122", "Command", "next roll", reverse=True)
+        None,
+        Face(f"\u2212{bonus}", "Command", "next roll"),
+        Face(f"\u2212{2 * bonus}", "Command", "next roll", reverse=True),
     )
     command = [
         replace(failed, faction=f)
-        for f, n in fill_rows({f: 1 for f in factions}, commanders, columns, m.command_rows).items()
+        for f, n in fill_rows({f: 1 for f in factions}, rollers, columns, m.command_rows).items()
         for _ in range(n)
     ]
     if command:
-        groups.append(MarkerGroup("Command failures", "II.C.4", "back: -2", tuple(command)))
+        groups.append(
+            MarkerGroup("Command failures", "II.C.4", f"back: -{2 * bonus}; stack them for more", tuple(command))
+        )
 
     fuel = set(s.supply.fuel.vehicles)
     vehicles = [
@@ -153,8 +158,9 @@ def marker_groups(
     return groups
 
 
-def _count(counters: Sequence[Piece], faction: str, types: frozenset[str]) -> int:
-    return sum(1 for c in counters if c.faction == faction and c.symbol in types)
+def _count(counters: Sequence[Piece], faction: str, types: frozenset[str] | None) -> int:
+    """The faction's pieces of `types` (all of them for None)."""
+    return sum(1 for c in counters if c.faction == faction and (types is None or c.symbol in types))
 
 
 class MarkerSheets:
@@ -166,7 +172,7 @@ class MarkerSheets:
 
         self.s, self.st = scenario, style
         columns = grid(style, paper, style.markers.size_mm).columns
-        lap = form_style().forms.vp_track_max + 1
+        lap = form_style().forms.vp_lap  # the VP marker's back laps the forms' VP track
         self.groups = marker_groups(scenario, style, counters, columns, lap)
         self.layout = lay_out(
             style, paper, [len(g.markers) for g in self.groups], size_mm=style.markers.size_mm, spares=False
@@ -208,33 +214,16 @@ class MarkerSheets:
             cut_lines(c, self.layout, sheet, st)
 
     def title(self, c: Canvas, sheet: int, back: bool) -> None:
-        from kitgen.render.fonts import SANS, SANS_BOLD
+        from kitgen.render.countergrid import sheet_title
 
-        g, st = self.layout.grid, self.st
-        base = g.top + st.title_mm * MM * 0.4
         of = f", sheet {sheet + 1} of {self.layout.sheets}" if self.layout.sheets > 1 else ""
-        c.setFillColorRGB(0, 0, 0)
-        c.setFont(SANS_BOLD, st.fonts.title)
-        c.drawString(g.x0, base, f"{self.s.meta.title}: markers{of}, {'backs' if back else 'fronts'}")
-        c.setFont(SANS, st.fonts.key)
-        c.setFillColorRGB(0.25, 0.25, 0.25)
-        right = g.x(g.columns - 1) + g.size
+        text = f"{self.s.meta.title}: markers{of}, {'backs' if back else 'fronts'}"
         key = "Print double-sided, flipping on the long edge" if back else "A reversed back is the marker flipped"
-        c.drawRightString(right, base, key)
+        sheet_title(c, self.layout.grid, self.st, text, key)
 
     def heading(self, c: Canvas, group: int, y: float, continued: bool) -> None:
-        from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+        from kitgen.render.countergrid import heading_text
 
-        g, st = self.layout.grid, self.st
         gr = self.groups[group]
-        size = st.fonts.heading
-        base = y + (st.heading_mm * MM - size) / 2 + size * 0.15
-        c.setFillColorRGB(0, 0, 0)
-        c.setFont(SANS_BOLD, size)
-        c.drawString(g.x0, base, gr.title)
-        x = g.x0 + text_width(gr.title, SANS_BOLD, size)
         more = f" ({gr.rule}), {len(gr.markers)}" + (f"; {gr.flip}" if gr.flip else "")
-        more += " (continued)" if continued else ""
-        c.setFont(SANS, size * 0.85)
-        c.setFillColorRGB(0.3, 0.3, 0.3)
-        c.drawString(x, base, more)
+        heading_text(c, self.st, self.layout.grid.x0, y, gr.title, more + (" (continued)" if continued else ""))

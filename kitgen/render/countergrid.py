@@ -163,3 +163,41 @@ def counter_positions(style: CounterStyle, paper: str, n: int) -> list[tuple[flo
     """The fronts' lower-left corners (x, y) of a single group of `n` counters, in order (a
     position repeats on the sheets that follow the first)."""
     return [(s.x, s.y) for s in lay_out(style, paper, [n]).slots if s.index < n]
+
+
+def sheet_title(c: Canvas, g: Grid, style: CounterStyle, text: str, key: str) -> None:
+    """A sheet's title line over the grid, and its key at the right where both fit."""
+    from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+
+    base = g.top + style.title_mm * MM * 0.4
+    left, right = g.x0, g.x(g.columns - 1) + g.size
+    size = style.fonts.title
+    while size > 6 and text_width(text, SANS_BOLD, size) > right - left:
+        size -= 0.25
+    c.setFillColorRGB(0, 0, 0)
+    c.setFont(SANS_BOLD, size)
+    c.drawString(left, base, text)
+    c.setFont(SANS, style.fonts.key)
+    c.setFillColorRGB(0.25, 0.25, 0.25)
+    if text_width(text, SANS_BOLD, size) + text_width(key, SANS, style.fonts.key) + 12 < right - left:
+        c.drawRightString(right, base, key)
+
+
+def heading_text(c: Canvas, style: CounterStyle, x: float, y: float, bold: str, more: str) -> None:
+    """A group's heading in its row (bottom edge y): its name in bold, then `more` in grey."""
+    from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+
+    size = style.fonts.heading
+    base = heading_base(style, y)
+    c.setFillColorRGB(0, 0, 0)
+    c.setFont(SANS_BOLD, size)
+    c.drawString(x, base, bold)
+    c.setFont(SANS, size * 0.85)
+    c.setFillColorRGB(0.3, 0.3, 0.3)
+    c.drawString(x + text_width(bold, SANS_BOLD, size), base, more)
+
+
+def heading_base(style: CounterStyle, y: float) -> float:
+    """The baseline of a heading whose row's bottom edge is at y."""
+    size = style.fonts.heading
+    return y + (style.heading_mm * MM - size) / 2 + size * 0.15

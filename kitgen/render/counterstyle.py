@@ -74,7 +74,7 @@ class MarkerStyle(Model):
     note: float = Field(gt=0)
     note_min: float = Field(gt=0)
     mark: float = Field(gt=0)
-    control_rows: int = Field(ge=0)
+    control: int = Field(ge=0)
     command_rows: int = Field(ge=0)
     wrecked: int = Field(ge=0)
     depots: int = Field(ge=0)

@@ -74,6 +74,11 @@ class FormLayout(Model):
     roll_boxes: int = Field(ge=1)
     box: Length = Field(gt=0)
 
+    @property
+    def vp_lap(self) -> int:
+        """The VP record track's boxes (0 to its last): a VP marker's back adds as many."""
+        return self.vp_track_max + 1
+
 
 class FormStyle(Model):
     margin_mm: float = Field(ge=0)

@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+from kitgen.render.fonts import SANS, SANS_BOLD
 from kitgen.render.pages import faction_mark, hex_colour, ink_on
 from kitgen.render.symbols import bridging_sign
+from kitgen.render.unitmarks import fit_size
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -37,13 +38,6 @@ class Face:
     """The flipped state: the sign in the ground's colour on a band of ink."""
 
 
-def _fitted(text: str, font: str, high: float, low: float, width: float) -> float:
-    size = high
-    while size > low and text_width(text, font, size) > width:
-        size -= 0.25
-    return size
-
-
 def draw_marker(
     c: Canvas, face: Face, faction: str | None, colour: str, x: float, y: float, size: float, st: MarkerStyle
 ) -> None:
@@ -57,11 +51,11 @@ def draw_marker(
     width = size - 2 * pad
     cx = x + size / 2
     c.setFillColorRGB(*ink)
-    caption = _fitted(face.caption, SANS_BOLD, st.caption, st.caption_min, width)
+    caption = fit_size(face.caption, SANS_BOLD, st.caption, st.caption_min, width)
     c.setFont(SANS_BOLD, caption)
     c.drawCentredString(cx, y + size - pad - caption * 0.75, face.caption)
     if face.note:
-        note = _fitted(face.note, SANS, st.note, st.note_min, width)
+        note = fit_size(face.note, SANS, st.note, st.note_min, width)
         c.setFont(SANS, note)
         c.drawCentredString(cx, y + pad + note * 0.2, face.note)
     top = y + size - pad - caption * 1.05
@@ -77,8 +71,9 @@ def draw_marker(
         faction_mark(c, faction, x + pad + st.mark / 2, cy, st.mark)
         side = st.mark + pad
     c.setStrokeColorRGB(*ink)
-    if face.glyph == MARK and faction:
-        faction_mark(c, faction, cx, cy, room * 0.92)
+    if face.glyph == MARK:
+        if faction:  # a neutral marker has no mark to show
+            faction_mark(c, faction, cx, cy, room * 0.92)
     elif face.glyph == CROSS:
         r = room * 0.36
         for colour_, w in ((ground, room * 0.2), (ink, room * 0.11)):
@@ -90,7 +85,7 @@ def draw_marker(
         c.setLineWidth(room * 0.08)
         bridging_sign(c, cx + side / 2, cy, (width - side) * 0.28, room * 0.14, room * 0.2)
     else:
-        glyph = _fitted(face.glyph, SANS_BOLD, min(st.glyph, room * 1.05), st.glyph_min, width - side)
+        glyph = fit_size(face.glyph, SANS_BOLD, min(st.glyph, room * 1.05), st.glyph_min, width - side)
         c.setFont(SANS_BOLD, glyph)
         c.drawCentredString(cx + side / 2, cy - glyph * 0.36, face.glyph)
     c.restoreState()

@@ -47,6 +47,8 @@ class Column:
     share: float
     """The column's share of the table width (shares are normalised)."""
     align: Align = "left"
+    boxes: int = 0
+    """Write-in boxes across the column's body cells (an order's path: a box a hex); 0 for none."""
 
 
 CellLike = Cell | str
@@ -365,6 +367,12 @@ class Sheet:
             shade = st.colours.tint if tint and k % 2 == 1 else None
             self._row(edges, columns, cells, y, h, SANS, size, shade, wrap=grows)
             y -= h
+
+        for col, column in enumerate(columns):  # the write-in boxes of a boxed column
+            step = widths[col] / column.boxes if column.boxes else 0.0
+            self.stroke(st.colours.rule, st.widths.rule)
+            for k in range(1, column.boxes):
+                self.c.line(edges[col] + k * step, y, edges[col] + k * step, header_bottom)
 
         # rules: rows, columns, the header's foot, the frame
         self.stroke(st.colours.ink, st.widths.frame)

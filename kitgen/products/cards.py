@@ -24,7 +24,8 @@ from kitgen.model.scenario import Commander, Scenario
 from kitgen.products.cardkey import commander_label, event_label, slip_label
 from kitgen.render.cardstyle import CardStyle, card_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, text_width
-from kitgen.render.pages import MM, PAPER, Part, faction_mark, hex_colour, ink_on, new_canvas
+from kitgen.render.pages import MM, PAPER, Part, faction_mark, hex_colour, ink_on, new_canvas, rgb_luminance
+from kitgen.render.wording import signed
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -38,7 +39,6 @@ Bullet = Callable[["Canvas", float, float, float], None]
 ALL = "all"
 FILL_NON_ZERO = 1
 """reportlab's fill mode for the non-zero winding rule (its default is even-odd)."""
-MINUS = "\u2212"
 UMPIRE = "Umpire ruling"
 """The lead-in of an effect the umpire rules on, printed bold."""
 
@@ -127,10 +127,6 @@ def _turns(n: int | None) -> str:
     return f"this turn and the next {n - 1}"
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else f"{MINUS}{-n}"
-
-
 def _plural(name: str, n: int) -> str:
     return name if n == 1 else name + "s"
 
@@ -211,14 +207,14 @@ def effect_text(effect: Effect, scenario: Scenario) -> str:
         m = e.modifier or 0
         sense = "harder" if m > 0 else "easier"
         return (
-            f"{_signed(m)} to {_adjective(scenario, f)} command-control rolls {_turns(e.turns)} (II.C): "
+            f"{signed(m)} to {_adjective(scenario, f)} command-control rolls {_turns(e.turns)} (II.C): "
             f"orders are {sense} to obey."
         )
     if e.kind == "movement":
         m = e.modifier or 0
         types = _unit_types(scenario, e.unit_types)
         whose = f"the {types} of every faction" if f in (None, ALL) else f"{_adjective(scenario, f)} {types}"
-        return f"{_signed(m)} MP for {whose} {_turns(e.turns)} (A)."
+        return f"{signed(m)} MP for {whose} {_turns(e.turns)} (A)."
     if e.kind == "supply_cut":
         if f in (None, ALL):
             return f"Every unit counts as out of supply {_turns(e.turns)} (B)."
@@ -250,14 +246,6 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
     return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t)
 
 
-def _luminance(rgb: RGB) -> float:
-    def channel(v: float) -> float:
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (channel(v) for v in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
 @dataclass(frozen=True)
 class Palette:
     """The colours of one card: its own colour (bleed, band) and what reads on it and on paper."""
@@ -276,7 +264,7 @@ class Palette:
     def of(cls, colour: str, style: CardStyle) -> Palette:
         col = hex_colour(colour)
         ink = hex_colour(style.colours.ink)
-        accent = _mix(col, ink, 0.45) if _luminance(col) > 0.35 else col
+        accent = _mix(col, ink, 0.45) if rgb_luminance(col) > 0.35 else col
         return cls(
             colour=col,
             on_colour=ink_on(colour),

@@ -146,14 +146,19 @@ def hex_colour(value: str) -> tuple[float, float, float]:
     return (int(v[0:2], 16) / 255, int(v[2:4], 16) / 255, int(v[4:6], 16) / 255)
 
 
-def luminance(colour: str) -> float:
-    """WCAG 2 relative luminance, 0 (black) to 1 (white)."""
+def rgb_luminance(rgb: tuple[float, float, float]) -> float:
+    """WCAG 2 relative luminance of an RGB triple (0-1 channels), 0 (black) to 1 (white)."""
 
     def channel(v: float) -> float:
         return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
 
-    r, g, b = (channel(v) for v in hex_colour(colour))
+    r, g, b = (channel(v) for v in rgb)
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of a '#RRGGBB' colour."""
+    return rgb_luminance(hex_colour(colour))
 
 
 def contrast(a: str, b: str) -> float:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from kitgen.model.scenario import Faction, Scenario
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
@@ -118,19 +118,21 @@ class Sheet:
         lines: list[str] = simpleSplit(text, font, size, width)
         return lines or [""]
 
-    def flow(self, runs: Sequence[tuple[str, str]], size: float, width: float) -> list[list[tuple[str, str]]]:
-        """Runs of (text, font) wrapped into lines of (piece, font), each piece ending in its space."""
-        words = [(w + " ", font) for text, font in runs for w in text.split()]
-        lines: list[list[tuple[str, str]]] = [[]]
-        used = 0.0
-        for word, font in words:
-            w = text_width(word, font, size)
-            if lines[-1] and used + w - text_width(" ", font, size) > width:
-                lines.append([])
-                used = 0.0
-            lines[-1].append((word, font))
-            used += w
-        return lines
+    def runs_paragraph(
+        self, runs: Sequence[tuple[str, str]], size: float, colour: str | tuple[float, float, float] | None = None
+    ) -> Any:
+        """Runs of (text, font), a space between each, as one platypus Paragraph at `size`, lines
+        1.2 x size apart."""
+        from xml.sax.saxutils import escape
+
+        from reportlab.lib import colors
+        from reportlab.lib.styles import ParagraphStyle
+        from reportlab.platypus import Paragraph
+
+        ink = colour or self.st.colours.ink
+        rgb = hex_colour(ink) if isinstance(ink, str) else ink
+        style = ParagraphStyle("runs", fontName=SANS, fontSize=size, leading=size * 1.2, textColor=colors.Color(*rgb))
+        return Paragraph(" ".join(f'<font name="{font}">{escape(text)}</font>' for text, font in runs), style)
 
     def para(
         self,
@@ -388,7 +390,7 @@ class Sheet:
             w = edges[col + cell.span] - edges[col] - 2 * PAD
             cs = cell.size or size
             if cell.runs:
-                n = len(self.flow(cell.runs, cs, w))
+                n = round(self.runs_paragraph(cell.runs, cs).wrap(w, 1e6)[1] / (cs * 1.2))
             else:
                 n = len(self.wrap(cell.text, SANS_BOLD if cell.bold else SANS, cs, w))
             h = max(h, n * cs * 1.2 + PAD * 1.4)
@@ -481,13 +483,10 @@ class Sheet:
         if cell.boxes:
             self._boxes(left, x + w - PAD, y, h, cell.boxes, align)
             return
-        if cell.runs:
-            base = y + h - PAD * 0.7 - size * 0.85
-            for pieces in self.flow(cell.runs, size, inner):
-                xx = left
-                for word, wfont in pieces:
-                    xx += self.text(xx, base, word, font=wfont, size=size, colour=ink)
-                base -= size * 1.2
+        if cell.runs:  # the first baseline 0.85 x size under the cell's padded top, as a line's
+            para = self.runs_paragraph(cell.runs, size, ink)
+            _, ph = para.wrapOn(self.c, inner, h)
+            para.drawOn(self.c, left, y + h - PAD * 0.7 + size * 0.15 - ph)
             return
         if not cell.text:
             return

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,20 @@ from kitgen.model.forces import Effect, EventCard, Slip, UnitSpec
 from kitgen.model.scenario import Commander, Scenario
 from kitgen.products.cardkey import commander_label, event_label, slip_label
 from kitgen.render.cardstyle import CardStyle, card_style
+from kitgen.render.cardtext import (
+    RGB,
+    Bullet,
+    CardOverflow,
+    Divider,
+    Item,
+    Para,
+    Run,
+    Tokens,
+    diamond,
+    draw_block,
+    fit,
+    fit_title,
+)
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, text_width
 from kitgen.render.pages import MM, PAPER, Part, faction_mark, hex_colour, ink_on, new_canvas, rgb_luminance
 from kitgen.render.wording import signed
@@ -30,24 +44,12 @@ from kitgen.render.wording import signed
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-RGB = tuple[float, float, float]
-Run = tuple[str, str]
-"""(text, font)."""
-Bullet = Callable[["Canvas", float, float, float], None]
-"""Draws a paragraph's bullet: canvas, centre x, centre y, type size."""
 
 ALL = "all"
 FILL_NON_ZERO = 1
 """reportlab's fill mode for the non-zero winding rule (its default is even-odd)."""
 UMPIRE = "Umpire ruling"
 """The lead-in of an effect the umpire rules on, printed bold."""
-
-
-class CardOverflow(ValueError):
-    """A card's text does not fit even at the smallest type the layout allows."""
-
-
-# --- the sheet ---------------------------------------------------------------------------------
 
 
 def card_slots(paper: str, style: CardStyle | None = None) -> list[tuple[float, float]]:
@@ -279,238 +281,7 @@ class Palette:
 # --- text --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Para:
-    """A paragraph of runs, wrapped to the block's width; sizes scale with the block."""
-
-    runs: tuple[Run, ...]
-    size: float
-    colour: RGB
-    centre: bool = False
-    bullet: Bullet | None = None
-    space_before: float = 0.0
-    """In units of the type size."""
-    leading: float = 1.22
-
-
-@dataclass(frozen=True)
-class Divider:
-    """A short rule between paragraphs, `height` type sizes tall (of `size`)."""
-
-    size: float
-    colour: RGB
-    height: float = 1.3
-
-
-@dataclass(frozen=True)
-class Tokens:
-    """Stand tokens, wrapping in rows: a NATO-style symbol and '3 infantry' for each kind."""
-
-    stands: tuple[tuple[str, str], ...]
-    """(stand kind, label)."""
-    size: float
-    fill: RGB
-    ink: RGB
-    colour: RGB
-    """Of the labels."""
-    indent: float = 0.0
-    """In type sizes: lines the row up under a bulleted line's text."""
-
-
-@dataclass(frozen=True)
-class Token:
-    kind: str
-    label: str
-    x: float
-    top: float
-    size: float
-    item: Tokens
-
-
-@dataclass(frozen=True)
-class Line:
-    runs: tuple[tuple[str, str, float], ...]
-    """(text, font, width) in order."""
-    width: float
-    baseline: float
-    """Down from the top of the block."""
-    size: float
-    colour: RGB
-    centre: bool
-    indent: float
-    bullet: Bullet | None = None
-
-
-@dataclass
-class Laid:
-    lines: list[Line] = field(default_factory=list)
-    dividers: list[tuple[float, Divider]] = field(default_factory=list)
-    tokens: list[Token] = field(default_factory=list)
-    height: float = 0.0
-    fits: bool = True
-    scale: float = 1.0
-
-
-def wrap(runs: Sequence[Run], size: float, width: float) -> list[list[tuple[str, str, float]]]:
-    """Greedy word wrap of runs of text in several fonts; each line as merged (text, font, width)
-    runs, a run's width counting the space after it when another run follows."""
-    words = [(w, font) for text, font in runs for w in text.split()]
-    lines: list[list[tuple[str, str]]] = []
-    current: list[tuple[str, str]] = []
-    used = 0.0
-    for word, font in words:
-        ww = text_width(word, font, size)
-        space = text_width(" ", font, size) if current else 0.0
-        if current and used + space + ww > width:
-            lines.append(current)
-            current, used = [(word, font)], ww
-        else:
-            current.append((word, font))
-            used += space + ww
-    if current:
-        lines.append(current)
-    merged: list[list[tuple[str, str, float]]] = []
-    for line in lines:
-        out: list[tuple[str, str]] = []
-        for word, font in line:
-            if out and out[-1][1] == font:
-                out[-1] = (out[-1][0] + " " + word, font)
-            else:
-                out.append((word, font))
-        shown = [(text + " " if k < len(out) - 1 else text, font) for k, (text, font) in enumerate(out)]
-        merged.append([(text, font, text_width(text, font, size)) for text, font in shown])
-    return merged
-
-
-Item = Para | Divider | Tokens
-
-TOKEN_W, TOKEN_H = 1.75, 1.15
-"""A stand symbol's frame, in type sizes."""
-
-
-def lay_out(items: Sequence[Item], width: float, scale: float) -> Laid:
-    """The block's lines at `scale` times each paragraph's type size, `width` wide."""
-    laid = Laid(scale=scale)
-    y = 0.0
-    for item in items:
-        if isinstance(item, Divider):
-            h = item.height * item.size * scale
-            laid.dividers.append((y + h / 2, item))
-            y += h
-            continue
-        if isinstance(item, Tokens):
-            y = _lay_tokens(laid, item, width, scale, y)
-            continue
-        size = item.size * scale
-        indent = size * 1.6 if item.bullet else 0.0
-        y += item.space_before * size
-        for k, runs in enumerate(wrap(item.runs, size, width - indent)):
-            line_w = sum(r[2] for r in runs)
-            if line_w > width - indent + 0.01:
-                laid.fits = False
-            laid.lines.append(
-                Line(
-                    runs=tuple(runs),
-                    width=line_w,
-                    baseline=y + size * (item.leading - 0.25),
-                    size=size,
-                    colour=item.colour,
-                    centre=item.centre,
-                    indent=indent,
-                    bullet=item.bullet if k == 0 else None,
-                )
-            )
-            y += size * item.leading
-    laid.height = y
-    return laid
-
-
-def _lay_tokens(laid: Laid, item: Tokens, width: float, scale: float, y: float) -> float:
-    size = item.size * scale
-    left = item.indent * size
-    x = left
-    row_h = size * (TOKEN_H + 0.55)
-    y += size * 0.25
-    for kind, label in item.stands:
-        w = size * (TOKEN_W + 0.45) + text_width(label, SANS, size)
-        if x > left and x + w > width:
-            x, y = left, y + row_h
-        if left + w > width + 0.01:
-            laid.fits = False
-        laid.tokens.append(Token(kind, label, x, y, size, item))
-        x += w + size * 1.1
-    return y + row_h
-
-
-def fit(items: Sequence[Item], width: float, height: float, smallest: float, what: str) -> Laid:
-    """The block at the largest scale (1 down to `smallest`) at which it fits the box."""
-    steps = max(1, math.ceil((1 - smallest) / 0.025))
-    for k in range(steps + 1):
-        scale = max(smallest, 1 - 0.025 * k)
-        laid = lay_out(items, width, scale)
-        if laid.fits and laid.height <= height:
-            return laid
-    raise CardOverflow(f"{what}: the text does not fit the card even at {smallest:.0%} of its type size")
-
-
-def draw_block(c: Canvas, laid: Laid, x: float, top: float, width: float) -> None:
-    for line in laid.lines:
-        base = top - line.baseline
-        lx = x + (width - line.width) / 2 if line.centre else x + line.indent
-        if line.bullet:
-            line.bullet(c, x + line.size * 0.55, base + line.size * 0.34, line.size)
-        c.setFillColorRGB(*line.colour)
-        for text, font, w in line.runs:
-            c.setFont(font, line.size)
-            c.drawString(lx, base, text.rstrip())
-            lx += w
-    for y, d in laid.dividers:
-        _divider(c, x + width / 2, top - y, width * 0.32, d.colour)
-    for t in laid.tokens:
-        w, h = t.size * TOKEN_W, t.size * TOKEN_H
-        sx, sy = x + t.x, top - t.top - h
-        stand_symbol(c, t.kind, sx, sy, w, h, fill=t.item.fill, ink=t.item.ink)
-        c.setFillColorRGB(*t.item.colour)
-        c.setFont(SANS, t.size)
-        c.drawString(sx + w + t.size * 0.45, sy + h / 2 - t.size * 0.36, t.label)
-
-
-def fit_title(text: str, font: str, size: float, smallest: float, width: float, lines: int) -> tuple[float, list[str]]:
-    """The largest size (down to `smallest`) at which `text` wraps into at most `lines` lines."""
-    s = size
-    while True:
-        wrapped = ["".join(run[0] for run in line) for line in wrap([(text, font)], s, width)]
-        if len(wrapped) <= lines and all(text_width(t, font, s) <= width + 0.01 for t in wrapped):
-            return s, wrapped
-        if s <= smallest:
-            raise CardOverflow(f"'{text}' does not fit in {lines} line(s) at {smallest} pt")
-        s = max(smallest, s - 0.25)
-
-
 # --- drawing helpers ---------------------------------------------------------------------------
-
-
-def _divider(c: Canvas, cx: float, cy: float, half: float, colour: RGB) -> None:
-    c.saveState()
-    c.setStrokeColorRGB(*colour)
-    c.setFillColorRGB(*colour)
-    c.setLineWidth(0.45)
-    d = 1.5
-    c.line(cx - half, cy, cx - d * 2, cy)
-    c.line(cx + d * 2, cy, cx + half, cy)
-    _diamond(c, cx, cy, d)
-    c.restoreState()
-
-
-def _diamond(c: Canvas, cx: float, cy: float, r: float) -> None:
-    """A filled square on its point, `r` from the centre to each corner, in the fill colour."""
-    p = c.beginPath()
-    p.moveTo(cx, cy + r)
-    p.lineTo(cx + r, cy)
-    p.lineTo(cx, cy - r)
-    p.lineTo(cx - r, cy)
-    p.close()
-    c.drawPath(p, stroke=0, fill=1)
 
 
 def _spaced(c: Canvas, text: str, font: str, size: float, cx: float, y: float, spacing: float) -> None:
@@ -529,75 +300,6 @@ def _hexagon(c: Canvas, cx: float, cy: float, size: float, *, fill: bool = True)
         (p.moveTo if k == 0 else p.lineTo)(cx + r * math.cos(a), cy + r * math.sin(a))
     p.close()
     c.drawPath(p, stroke=0 if fill else 1, fill=1 if fill else 0)
-
-
-def stand_symbol(c: Canvas, kind: str, x: float, y: float, w: float, h: float, *, fill: RGB, ink: RGB) -> None:
-    """A stand kind as a NATO-style symbol in a w x h frame: infantry a cross, cavalry a
-    diagonal, artillery a dot, armour an oval, engineers the bridge-and-posts sign..."""
-    c.saveState()
-    c.setFillColorRGB(*fill)
-    c.setStrokeColorRGB(*ink)
-    lw = max(0.35, h * 0.07)
-    c.setLineWidth(lw)
-    c.rect(x, y, w, h, stroke=1, fill=1)
-    c.setLineWidth(lw * 0.9)
-    c.setFillColorRGB(*ink)
-    x1, y1, cx, cy = x + w, y + h, x + w / 2, y + h / 2
-
-    def oval(rx: float, ry: float) -> None:
-        c.ellipse(cx - rx, cy - ry, cx + rx, cy + ry, stroke=1, fill=0)
-
-    def letters(text: str) -> None:
-        c.setFont(SANS_BOLD, h * 0.5)
-        c.drawCentredString(cx, cy - h * 0.18, text)
-
-    def engineer(base: float) -> None:
-        top, leg = base + h * 0.32, h * 0.22
-        c.line(x + w * 0.25, top, x + w * 0.75, top)
-        for px in (0.25, 0.5, 0.75):
-            c.line(x + w * px, top, x + w * px, top - leg)
-
-    if kind in ("infantry", "machine_gun"):
-        c.line(x, y, x1, y1)
-        c.line(x, y1, x1, y)
-        if kind == "machine_gun":
-            c.setFillColorRGB(*fill)
-            c.rect(cx - w * 0.22, cy - h * 0.2, w * 0.44, h * 0.4, stroke=0, fill=1)
-            c.setFillColorRGB(*ink)
-            c.setFont(SANS_BOLD, h * 0.36)
-            c.drawCentredString(cx, cy - h * 0.13, "MG")
-    elif kind in ("cavalry", "tachanka"):
-        c.line(x, y, x1, y1)
-        if kind == "tachanka":
-            for px in (0.3, 0.7):
-                c.circle(x + w * px, y + h * 0.2, h * 0.1, stroke=1, fill=1)
-    elif kind == "artillery":
-        c.circle(cx, cy, h * 0.2, stroke=0, fill=1)
-    elif kind == "tank":
-        oval(w * 0.32, h * 0.24)
-    elif kind == "armoured_car":
-        c.line(x, y, x1, y1)
-        oval(w * 0.3, h * 0.22)
-    elif kind == "pontoon":
-        p = c.beginPath()
-        for sx in (-1, 1):
-            p.moveTo(cx + sx * w * 0.3, cy + h * 0.3)
-            p.lineTo(cx + sx * w * 0.14, cy + h * 0.12)
-            p.lineTo(cx + sx * w * 0.14, cy - h * 0.12)
-            p.lineTo(cx + sx * w * 0.3, cy - h * 0.3)
-        c.drawPath(p, stroke=1, fill=0)
-    elif kind == "engineer":
-        engineer(cy - h * 0.2)
-    elif kind == "rr_repair":
-        engineer(cy - h * 0.05)
-        c.line(x + w * 0.15, y + h * 0.2, x + w * 0.85, y + h * 0.2)
-        for px in (0.3, 0.5, 0.7):
-            c.line(x + w * px, y + h * 0.12, x + w * px, y + h * 0.28)
-    elif kind == "depot":
-        c.line(x, y + h * 0.3, x1, y + h * 0.3)
-    else:
-        letters(kind[:2].upper())
-    c.restoreState()
 
 
 def _mark(c: Canvas, faction: str | None, cx: float, cy: float, size: float) -> None:
@@ -620,7 +322,7 @@ def _faction_bullet(scenario: Scenario, faction: str | None, ink: RGB, neutral: 
         c.saveState()
         if found is None:
             c.setFillColorRGB(*neutral)
-            _diamond(c, cx, cy, size * 0.36)
+            diamond(c, cx, cy, size * 0.36)
         else:
             r = size * 0.5
             c.setFillColorRGB(*hex_colour(found.colour))

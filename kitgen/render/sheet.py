@@ -131,7 +131,9 @@ class Sheet:
 
         ink = colour or self.st.colours.ink
         rgb = hex_colour(ink) if isinstance(ink, str) else ink
-        style = ParagraphStyle("runs", fontName=SANS, fontSize=size, leading=size * 1.2, textColor=colors.Color(*rgb))
+        style = ParagraphStyle(
+            "runs", fontName=SANS, fontSize=size, leading=size * 1.2, textColor=colors.Color(*rgb), spaceShrinkage=0
+        )
         return Paragraph(" ".join(f'<font name="{font}">{escape(text)}</font>' for text, font in runs), style)
 
     def para(

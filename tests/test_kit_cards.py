@@ -20,16 +20,12 @@ from PIL import Image
 from kitgen.loader import load_scenario
 from kitgen.model.forces import Effect
 from kitgen.model.scenario import Scenario
-from kitgen.products.cards import (
-    CardOverflow,
+from kitgen.products.cards import CardOverflow, build_cards, decks, effect_text, event_front
+from kitgen.render.cardsheet import (
     back_slots,
-    build_cards,
     card_slots,
     crop_mark_lines,
-    decks,
     draw_crop_marks,
-    effect_text,
-    event_front,
     shared_columns,
     shared_rows,
 )

@@ -22,15 +22,8 @@ import pytest
 
 from kitgen.errors import UsageError
 from kitgen.model.scenario import Scenario
-from kitgen.products.counters import (
-    Counter,
-    abbreviate,
-    build_counters,
-    counters_of,
-    fit_text,
-    name_forms,
-    stands_text,
-)
+from kitgen.products.counters import build_counters, counter_sheets, counters_of, stands_text
+from kitgen.render.counterart import Counter, abbreviate, fit_text, name_forms
 from kitgen.render.countergrid import counter_positions, grid, lay_out
 from kitgen.render.counterstyle import counter_style
 from kitgen.render.fonts import SANS_BOLD, register_fonts, text_width
@@ -455,9 +448,7 @@ def test_counters_carry_the_nato_size_mark_of_their_formation(scenario: Scenario
             assert size and c.size == NATO[size], c.name
         if c.symbol in ("rr_train", "armoured_train", "warship", "transport"):
             assert c.size == ""
-    from kitgen.products.counters import Sheets
-
-    sheets = Sheets(scenario, "a4", counter_style())
+    sheets, _ = counter_sheets(scenario, "a4")
     first = [sheets.counter(s) for s in sheets.layout.slots if s.sheet == 0]
     marks = sorted(text for text, _, _, _ in _runs(a4, 0) if text in NATO.values())
     assert marks == sorted(c.size for c in first if c.size) and len(marks) > 20

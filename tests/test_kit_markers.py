@@ -13,19 +13,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kitgen.model.scenario import Scenario
-from kitgen.products.counters import Sheets, build_counters, counters_of
-from kitgen.products.markers import MarkerGroup, fill_rows
-from kitgen.render.counterstyle import counter_style
+from kitgen.products.counters import build_counters, counter_sheets, counters_of
+from kitgen.products.markers import fill_rows
 from kitgen.render.fonts import SANS_BOLD, text_width
+from kitgen.render.markerart import MarkerGroup, MarkerSheets
 
 
 @pytest.fixture(scope="module")
-def sheets(scenario: Scenario) -> Sheets:
-    return Sheets(scenario, "a4", counter_style())
+def sheets(scenario: Scenario) -> MarkerSheets:
+    return counter_sheets(scenario, "a4")[1]
 
 
-def group(sheets: Sheets, title: str) -> MarkerGroup:
-    return next(g for g in sheets.markers.groups if g.title == title)
+def group(sheets: MarkerSheets, title: str) -> MarkerGroup:
+    return next(g for g in sheets.groups if g.title == title)
 
 
 def by_faction(g: MarkerGroup) -> Tally[str | None]:
@@ -33,7 +33,7 @@ def by_faction(g: MarkerGroup) -> Tally[str | None]:
 
 
 def test_B7_a_depot_marker_for_every_depot_and_its_back_is_the_depot_cut_off(
-    scenario: Scenario, sheets: Sheets
+    scenario: Scenario, sheets: MarkerSheets
 ) -> None:
     """B.7: "If a depot is cut off from supply lines, first turn it is utilized for resupply roll a
     D6 and on a 1 emptied": each faction has a marker for each of its depots and more for those it
@@ -49,7 +49,7 @@ def test_B7_a_depot_marker_for_every_depot_and_its_back_is_the_depot_cut_off(
 
 
 def test_C2_wrecked_track_markers_for_the_track_wrecked_at_the_start_and_more(
-    scenario: Scenario, sheets: Sheets
+    scenario: Scenario, sheets: MarkerSheets
 ) -> None:
     """C.2: "To destroy a hex of track, an infantry or cavalry unit of at least 3 stands must enter
     that hex"; the scenario starts with track wrecked."""
@@ -59,7 +59,7 @@ def test_C2_wrecked_track_markers_for_the_track_wrecked_at_the_start_and_more(
     assert all(m.faction is None and m.front == m.back for m in g.markers)
 
 
-def test_A1_a_pontoon_bridge_marker_for_every_pontoon_unit(scenario: Scenario, sheets: Sheets) -> None:
+def test_A1_a_pontoon_bridge_marker_for_every_pontoon_unit(scenario: Scenario, sheets: MarkerSheets) -> None:
     """A.1: "Major river hexsides must be crossed at bridge points on map or with pontoons":
     one bridge marker for each pontoon unit of the kit, of its faction."""
     pontoons = Tally(c.faction for c in counters_of(scenario) if c.symbol == "pontoon")
@@ -68,7 +68,7 @@ def test_A1_a_pontoon_bridge_marker_for_every_pontoon_unit(scenario: Scenario, s
 
 
 def test_B8_an_out_of_fuel_marker_for_every_vehicle_unit_abandoned_on_its_back(
-    scenario: Scenario, sheets: Sheets
+    scenario: Scenario, sheets: MarkerSheets
 ) -> None:
     """B.8: "Vehicles burn up fuel. If they start turn OUT OF SUPPLY they only get 1 turn of
     strategic map movement then immobilized. It will then be abandoned.": a marker for every unit
@@ -90,7 +90,7 @@ def test_B8_an_out_of_fuel_marker_for_every_vehicle_unit_abandoned_on_its_back(
 
 
 def test_E2_a_vp_marker_for_every_faction_that_scores_and_one_game_turn_marker(
-    scenario: Scenario, sheets: Sheets
+    scenario: Scenario, sheets: MarkerSheets
 ) -> None:
     """E.2: towns score VP every 3rd turn: a VP marker for each scoring faction (its back one lap
     of the VP track further) and one game-turn marker."""
@@ -106,7 +106,7 @@ def test_E2_a_vp_marker_for_every_faction_that_scores_and_one_game_turn_marker(
 
 
 def test_II_C4_command_markers_shared_as_the_commanders_and_flipping_to_minus_two(
-    scenario: Scenario, sheets: Sheets
+    scenario: Scenario, sheets: MarkerSheets
 ) -> None:
     """II.C.4 (RULES-NOTES: "After a failure the next roll of that commander is 1 lower, and again
     1 lower after each further failure"): -1 markers turning to -2, every faction with some, a
@@ -120,7 +120,9 @@ def test_II_C4_command_markers_shared_as_the_commanders_and_flipping_to_minus_tw
     assert all(m.front.glyph == "\u22121" and m.back.glyph == "\u22122" for m in g.markers)
 
 
-def test_town_control_markers_for_every_town_held_at_the_start_and_more(scenario: Scenario, sheets: Sheets) -> None:
+def test_town_control_markers_for_every_town_held_at_the_start_and_more(
+    scenario: Scenario, sheets: MarkerSheets
+) -> None:
     """RULES-NOTES: "Towns belong to the last faction to occupy them alone ... the scenario sets
     the first owners", and the map is printed clean: each faction has a control marker for every
     town it holds at the start and more for towns it takes, in whole rows."""
@@ -130,7 +132,7 @@ def test_town_control_markers_for_every_town_held_at_the_start_and_more(scenario
     assert held["reds"] > 40  # the Red Ukrainian Front holds most of right-bank Ukraine in May 1919
     for f in scenario.meta.factions:
         assert count[f.id] > held[f.id], f.id
-    assert len(g.markers) % sheets.markers.layout.grid.columns == 0
+    assert len(g.markers) % sheets.layout.grid.columns == 0
 
 
 def test_the_marker_sheet_prints_fronts_then_mirrored_backs(scenario: Scenario) -> None:

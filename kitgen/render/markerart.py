@@ -5,6 +5,7 @@ wrecked-track cross, the bridging sign of a pontoon."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,8 @@ from kitgen.render.unitmarks import fit_size
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-    from kitgen.render.counterstyle import MarkerStyle
+    from kitgen.model.scenario import Scenario
+    from kitgen.render.counterstyle import CounterStyle, MarkerStyle
 
 MARK = "@mark"
 """The sign is the faction's mark, large."""
@@ -89,3 +91,84 @@ def draw_marker(
         c.setFont(SANS_BOLD, glyph)
         c.drawCentredString(cx + side / 2, cy - glyph * 0.36, face.glyph)
     c.restoreState()
+
+
+@dataclass(frozen=True)
+class Marker:
+    faction: str | None
+    """Its faction, or None for a neutral marker (the game turn, wrecked track)."""
+    front: Face
+    back: Face
+
+
+@dataclass(frozen=True)
+class MarkerGroup:
+    """One kind of marker, under its own heading on the sheet."""
+
+    title: str
+    rule: str
+    flip: str
+    """What turning it over means ('' when both sides are the same)."""
+    markers: tuple[Marker, ...]
+
+
+class MarkerSheets:
+    """Draws the marker sheets onto the counters' canvas: fronts, then mirrored backs."""
+
+    def __init__(self, scenario: Scenario, paper: str, style: CounterStyle, groups: Sequence[MarkerGroup]) -> None:
+        from kitgen.render.countergrid import lay_out
+
+        self.s, self.st = scenario, style
+        self.groups = list(groups)
+        self.layout = lay_out(
+            style, paper, [len(g.markers) for g in self.groups], size_mm=style.markers.size_mm, spares=False
+        )
+        self.colours = {f.id: f.colour for f in scenario.meta.factions}
+
+    @property
+    def count(self) -> int:
+        return sum(len(g.markers) for g in self.groups)
+
+    def pages(self, c: Canvas, first_sheet: int, bookmarks: list[tuple[str, int]]) -> None:
+        for sheet in range(self.layout.sheets):
+            page = 2 * (first_sheet + sheet)
+            title = "Markers" + (f", sheet {sheet + 1}" if self.layout.sheets > 1 else "")
+            bookmarks.append((title, page))
+            c.bookmarkPage(f"markers{sheet}")
+            c.addOutlineEntry(title, f"markers{sheet}", level=0)
+            for back in (False, True):
+                self.page(c, sheet, back)
+                c.showPage()
+
+    def page(self, c: Canvas, sheet: int, back: bool) -> None:
+        from kitgen.render.countergrid import cut_lines
+
+        g, st = self.layout.grid, self.st
+        self.title(c, sheet, back)
+        for h in self.layout.headings:
+            if h.sheet == sheet:
+                self.heading(c, h.group, h.y, h.continued)
+        for slot in self.layout.slots:
+            if slot.sheet != sheet:
+                continue
+            marker = self.groups[slot.group].markers[slot.index]
+            colour = self.colours.get(marker.faction or "", st.markers.neutral)
+            x = g.back_x(slot.x) if back else slot.x
+            draw_marker(c, marker.back if back else marker.front, marker.faction, colour, x, slot.y, g.size, st.markers)
+        if not back:
+            cut_lines(c, self.layout, sheet, st)
+
+    def title(self, c: Canvas, sheet: int, back: bool) -> None:
+        from kitgen.render.countergrid import sheet_title
+
+        of = f", sheet {sheet + 1} of {self.layout.sheets}" if self.layout.sheets > 1 else ""
+        text = f"{self.s.meta.title}: markers{of}, {'backs' if back else 'fronts'}"
+        key = "Print double-sided, flipping on the long edge" if back else "A reversed back is the marker flipped"
+        sheet_title(c, self.layout.grid, self.st, text, key)
+
+    def heading(self, c: Canvas, group: int, y: float, continued: bool) -> None:
+        from kitgen.render.countergrid import heading_text
+
+        gr = self.groups[group]
+        more = f" ({gr.rule}), {len(gr.markers)}" + (f"; {gr.flip}" if gr.flip else "")
+        heading_text(c, self.st, self.layout.grid.x0, y, gr.title, more + (" (continued)" if continued else ""))

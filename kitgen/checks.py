@@ -363,6 +363,10 @@ def _check_setup(r: _Report, f: str, setup: SetUp, parts: dict[str, BaseModel]) 
     ids += [(("trains", i, "id"), t.id) for i, t in enumerate(setup.trains)]
     ids += [(("ships", i, "id"), x.id) for i, x in enumerate(setup.ships)]
     r.unique(f, ids, msg.check_duplicate_id)
+    unit_ids = [u.id for u in setup.units]
+    for key in setup.unit_sources:
+        if key not in unit_ids:
+            r.add(f, ("unit_sources", key), msg.check_unknown_source_unit(key, unit_ids))
     with_commander: dict[str, str] = {}
     for i, u in enumerate(setup.units):
         k.spec(r, f, ("units", i), u)

@@ -407,6 +407,11 @@ def value_colour(found: str) -> str:
     return f"found {found}, expected a colour like '#D55E00'"
 
 
+@data("value.history_date")
+def value_history_date(found: str) -> str:
+    return f"found {found}, expected a date of history in quotes, a day like '1919-05-07' or a month like '1919-05'"
+
+
 @data("value.hex_id")
 def value_hex_id(found: str) -> str:
     return f"found {found}, expected a hex id in quotes, like '0304' (CCRR)"
@@ -765,6 +770,11 @@ def check_unknown_terrain(value: str, terrains: list[str]) -> str:
 @data("check.unknown_ruling")
 def check_unknown_ruling(value: str, rulings: list[str]) -> str:
     return unknown_name(value, rulings, what="ruling")
+
+
+@data("check.unknown_source_unit")
+def check_unknown_source_unit(value: str, ids: list[str]) -> str:
+    return f"found a source for the unknown unit '{value}', expected the id of a unit of this file{suggest(value, ids)}"
 
 
 @data("check.unknown_station")

@@ -200,9 +200,7 @@ def test_A1_a_pontoon_goes_with_its_unit_and_carries_supply(folder: Path) -> Non
 def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
     """A.3: "Amphibious landings on coastal hexes can only be done by infantry. Rest of units must
     disembark at a port city." A brigade with a gun stand may not land on the beach."""
-    line = (
-        "name: Crimean-Azov Corps (Ak-Monai line), type: infantry, size: corps, stands: {infantry: 3, machine_gun: 1}"
-    )
+    line = "name: Crimean-Azov Army (5th Inf Div), type: infantry, size: corps, stands: {infantry: 3, machine_gun: 1}"
     edit(folder / "setup.yaml", line, line.replace("machine_gun: 1", "machine_gun: 1, artillery: 1"))
     log(
         folder,

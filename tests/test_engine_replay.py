@@ -271,10 +271,17 @@ TANKS_OBEY = 'dice:\n  - {purpose: "II.C w_tank_det command roll, turn 1", value
 """The tank detachment has no commander with it: its own command roll, made good."""
 
 
+def tanks_at_novorossiisk(folder: Path) -> None:
+    """The case's set-up: the tank detachment alone at Novorossiisk, where the tanks were landed
+    (the scenario starts them at Taganrog, with Bredov's division)."""
+    edit(folder / "setup.yaml", "stands: {tank: 2}, at: Taganrog}", "stands: {tank: 2}, at: Novorossiisk}")
+
+
 def test_C1_a_train_carries_units_along_the_track(folder: Path) -> None:
     """C.1: trains move along the track (RR Trains 12 MP, "must be on RR track") and carry 12
     points (a tank 3 points each). The tank detachment (2 tanks, 6 points) rides three hexes;
     A.5: "Neither of these rolls occur if vehicles are being transported by RR train"."""
+    tanks_at_novorossiisk(folder)
     path = rail_path(folder, "3428", 3)
     log(
         folder,
@@ -297,6 +304,7 @@ def test_C1_a_train_carries_units_along_the_track(folder: Path) -> None:
 
 def test_A2_units_that_embark_make_no_map_move(folder: Path) -> None:
     """A.2: "Any units that embark or detrain from RR cannot conduct any map movement same turn"."""
+    tanks_at_novorossiisk(folder)
     path = rail_path(folder, "3428", 2)
     land = f'orders:\n  whites:\n    - {{unit: w_tank_det, move: ["{path[-1]}", "{path[-2]}"]}}\n'
     log(
@@ -318,7 +326,15 @@ def test_A2_units_that_embark_make_no_map_move(folder: Path) -> None:
 
 
 def test_C1_a_load_over_12_points_is_void(folder: Path) -> None:
-    """C.1: "each train carries 12 points"; the three Sich units in Proskurov weigh more."""
+    """C.1: "each train carries 12 points"; the three Sich units, gathered in Proskurov for the
+    case, weigh more."""
+    for unit in ("u_sich_1st_div", "u_sich_artillery"):
+        text = (folder / "setup.yaml").read_text(encoding="utf-8")
+        line = next(ln for ln in text.splitlines() if ln.startswith(f"  - {{id: {unit},"))
+        edit(folder / "setup.yaml", line, line.replace("at: Zdolbunov", "at: Proskurov"))
+    text = (folder / "setup.yaml").read_text(encoding="utf-8")
+    line = next(ln for ln in text.splitlines() if ln.startswith("  - {id: u_sich_2nd_div,"))
+    edit(folder / "setup.yaml", line, line.replace("at: Volochisk", "at: Proskurov"))
     path = rail_path(folder, "0310", 1)
     carry = ["u_sich_1st_div", "u_sich_2nd_div", "u_sich_artillery"]
     dice = 'dice:\n  - {purpose: "II.C Konovalets command roll, turn 1", value: 1}\n'  # he leads the stack
@@ -530,6 +546,7 @@ def test_D1_a_transport_carries_tanks_from_port_to_port(folder: Path) -> None:
     """D.1: ships move 16 hexes; D.3: they carry 16 points (tanks 3 each); A.3: "Rest of units
     must disembark at a port city". The transport Saratov takes the tank detachment from
     Novorossiisk to Kerch."""
+    tanks_at_novorossiisk(folder)
     campaign = load_campaign(folder)
     ports = {t: next(h.id for h in campaign.hex_map.hexes if t in h.towns) for t in ("Novorossiisk", "Kerch")}
     path = shortest(folder, ports["Novorossiisk"], ports["Kerch"], by_sea=True)
@@ -548,6 +565,7 @@ def test_D1_a_transport_carries_tanks_from_port_to_port(folder: Path) -> None:
 def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
     """A.3: "Amphibious landings on coastal hexes can only be done by infantry. Rest of units must
     disembark at a port city." Tanks put ashore on an open coast: void."""
+    tanks_at_novorossiisk(folder)
     campaign = load_campaign(folder)
     from kitgen.mapping.board import Board
 

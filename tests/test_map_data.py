@@ -115,7 +115,7 @@ def test_a_board_names_the_line_of_a_bad_hex_side_or_link(tmp_path: Path) -> Non
         "  columns: 4\n"
         "  rows: 3\n"
         '  hexes: {"0401": {terrain: sea}, "0101": {towns: [Kharkov]}, "0202": {towns: [Kharkov]}, "0909": {},\n'
-        '    "0303": {places: [Perekop, Slavyanskaya]}}\n'
+        '    "0303": {places: [Perekop, Slavyanskaya, Veshenskaya]}}\n'
         "  sides:\n"
         '    - {hexes: ["0101", "0301"], river: Donets, class: crossable}\n'
         "  rail:\n"

@@ -306,9 +306,7 @@ def campaign_with(change: Callable[[Path], object]) -> Trigger:
 def board(lines: str = "", hexes: str = "") -> str:
     """map.yaml as a small board given hex by hex: `hexes` (entries of its hexes) and `lines`
     (more of its keys) added; the map points the cards name stand in hex 0303."""
-    return (
-        f'board:\n  columns: 4\n  rows: 3\n  hexes: {{"0303": {{places: [Perekop, Slavyanskaya]}}, {hexes}}}\n{lines}'
-    )
+    return f'board:\n  columns: 4\n  rows: 3\n  hexes: {{"0303": {{places: [Perekop, Slavyanskaya, Veshenskaya]}}, {hexes}}}\n{lines}'
 
 
 # --- triggers that need more than one edit -----------------------------------------------------
@@ -582,7 +580,7 @@ NO_EVENT = 'dice:\n  - {purpose: "II.A event roll, turn 1", value: 1}\n'
 SEVASTOPOL = (
     ("at: Simferopol, commander: Dybenko", "at: Sevastopol, commander: Dybenko"),
     ("flags: [fanatic], at: Kharkov", "flags: [fanatic], at: Sevastopol"),
-    ("at: Kerch, commander: Schilling", "at: Simferopol, commander: Schilling"),
+    ("machine_gun: 1}, at: Kerch}  # Borovsky", "machine_gun: 1}, at: Simferopol}  # Borovsky"),
     ("at: Kerch, commander: Slashchev", "at: Simferopol, commander: Slashchev"),
     ("at: Ekaterinodar, commander: Denikin", "at: Yalta, commander: Denikin"),
 )
@@ -870,6 +868,8 @@ TRIGGERS: dict[str, Trigger] = {
     "check.unknown_ruling": scenario(
         "transport.yaml", "source: ruling:engineers_as_rr_repair}", "source: ruling:engineers_as_rr_repairs}"
     ),
+    "value.history_date": scenario("setup.yaml", 'start: "1919-05-15"', 'start: "15 May 1919"'),
+    "check.unknown_source_unit": scenario("setup.yaml", "  r_kharkov_communist: ", "  r_kharkov_communists: "),
     "check.unknown_station": scenario(
         "railways.yaml", "stations: [Berdichev, Zhitomir]", "stations: [Berdichev, Zhitomirr]"
     ),

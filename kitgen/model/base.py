@@ -47,6 +47,12 @@ def _dice(value: Any) -> Any:
     raise invalid(msg.value_dice(repr(value)))
 
 
+def _history_date(value: Any) -> Any:
+    if isinstance(value, str) and re.fullmatch(r"1[89]\d\d-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?", value):
+        return value
+    raise invalid(msg.value_history_date(repr(value)))
+
+
 def _move_cost(value: Any) -> Any:
     if value == PROHIBITED or (type(value) is int and 0 <= value <= MAX_COUNT):
         return value
@@ -70,6 +76,8 @@ def _colour(value: Any) -> Any:
 Ident = Annotated[str, BeforeValidator(_ident)]
 Dice = Annotated[str, BeforeValidator(_dice)]
 PathName = Annotated[str, BeforeValidator(_path_name)]
+HistoryDate = Annotated[str, BeforeValidator(_history_date)]
+"""A day or a month of history, New Style: '1919-05-07' or '1919-05'."""
 """A name that becomes part of a file or folder name (a scenario's id): no '/', no '..'."""
 MoveCost = Annotated[int | Literal["p*"], BeforeValidator(_move_cost)]
 VP = Annotated[int | None, BeforeValidator(_vp)]

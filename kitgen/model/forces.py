@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from kitgen import messages as msg
-from kitgen.model.base import Ident, Model, Positive, Signed, Text, invalid
+from kitgen.model.base import HistoryDate, Ident, Model, Positive, Signed, Text, invalid
 
 Flag = Literal["elite", "fanatic", "partisan"]
 """II.B.3 Elite/Fanatic units lose no routed stands; II.D partisans may evade and ambush."""
@@ -81,6 +81,12 @@ class SetUp(Model):
     """setup.yaml: who holds what, and where everything stands, at the start of turn 1."""
 
     date: Text
+    start: HistoryDate | None = None
+    """The day the scenario starts, New Style: no event card is dated before it unless it is under way."""
+    departures: list[Text] = []
+    """Where the scenario departs from history, and why: the booklet's designer's notes print it."""
+    unit_sources: dict[str, Text] = {}
+    """Unit id -> where its name, side and place come from (SOURCES.md lists the works)."""
     owners: dict[str, Ident | Literal["none"]]
     """Every town of towns.yaml -> its first owner (RULES-NOTES: the scenario sets them)."""
     units: list[Unit] = Field(min_length=1)
@@ -179,6 +185,13 @@ class EventCard(Model):
     effects: list[Effect] = Field(min_length=1)
     returns_to_deck: bool = False
     """RULES-NOTES: a card is discarded after use unless it says it goes back into the deck."""
+    date: HistoryDate | None = None
+    """When the event began (New Style)."""
+    sources: list[Text] = []
+    """The works its history line is checked against (SOURCES.md lists them)."""
+    under_way: bool = False
+    """An event begun before the scenario's start whose consequences are still playing out:
+    the card says so, and may be dated before the start."""
 
 
 class Slip(Model):
@@ -191,6 +204,7 @@ class Slip(Model):
     """Stands by kind, given to units on the map (E.3: not out of supply or surrounded)."""
     returns_to_pile: bool = True
     """II.E: a slip goes back into the pile unless it says otherwise."""
+    sources: list[Text] = []
 
 
 class StrengthRow(Model):

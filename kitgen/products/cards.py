@@ -48,7 +48,7 @@ from kitgen.render.cardtext import (
     draw_block,
     fit,
 )
-from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
+from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, text_width
 from kitgen.render.pages import MM, PAPER, Part, new_canvas
 from kitgen.render.wording import signed
 
@@ -56,6 +56,8 @@ if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
 
+UNDER_WAY = "Begun before the campaign opens; its consequences play out now."
+"""Printed on an event card dated before the scenario's start (`under_way`)."""
 UMPIRE = "Umpire ruling"
 """The lead-in of an effect the umpire rules on, printed bold."""
 
@@ -203,8 +205,10 @@ def event_front(c: Canvas, x: float, y: float, card: EventCard, scenario: Scenar
     fonts = style.fonts
     items: list[Para | Divider] = [
         Para(((card.history, SANS_ITALIC),), fonts.history, pal.muted, centre=True, leading=1.25),
-        Divider(fonts.body, pal.accent, height=1.5),
     ]
+    if card.under_way:  # begun before the campaign opens: the card says so (issue 15)
+        items.append(Para(((UNDER_WAY, SANS_BOLD_ITALIC),), fonts.history, pal.muted, centre=True, space_before=0.3))
+    items.append(Divider(fonts.body, pal.accent, height=1.5))
     for k, effect in enumerate(card.effects):
         sentence = effect_text(effect, scenario)
         if effect.kind == "umpire":

@@ -11,7 +11,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kitgen.render.countergrid import EPS, Heading, Slot, cut_lines, heading_base, heading_text, lay_out, sheet_title
+from kitgen.render.countergrid import (
+    EPS,
+    Heading,
+    Slot,
+    cut_lines,
+    heading_base,
+    heading_text,
+    lay_out,
+    sheet_pairs,
+    sheet_title,
+)
 from kitgen.render.counterstyle import CounterStyle
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.pages import contrast, faction_mark, hex_colour, ink_on
@@ -187,17 +197,15 @@ class Sheets:
 
     def pages(self, c: Canvas, bookmarks: list[tuple[str, int]]) -> None:
         """The units' sheets onto `c`, each front followed by its back, each sheet in the outline."""
-        for sheet in range(self.layout.sheets):
-            names = []
+
+        def title(sheet: int) -> str:
+            names: list[str] = []
             for h in self.layout.headings:
                 if h.sheet == sheet and self.faction_name(self.groups[h.group][0]) not in names:
                     names.append(self.faction_name(self.groups[h.group][0]))
-            bookmarks.append((f"Counters, sheet {sheet + 1}: {', '.join(names)}", 2 * sheet))
-            c.bookmarkPage(f"sheet{sheet}")
-            c.addOutlineEntry(bookmarks[-1][0], f"sheet{sheet}", level=0)
-            for back in (False, True):
-                self.page(c, sheet, back)
-                c.showPage()
+            return f"Counters, sheet {sheet + 1}: {', '.join(names)}"
+
+        sheet_pairs(c, self.layout.sheets, 0, "sheet", title, self.page, bookmarks)
 
     def page(self, c: Canvas, sheet: int, back: bool) -> None:
         g, st = self.layout.grid, self.st

@@ -5,7 +5,7 @@ squares' shared edges. Counters and markers are laid out by the same grid at the
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -163,6 +163,27 @@ def counter_positions(style: CounterStyle, paper: str, n: int) -> list[tuple[flo
     """The fronts' lower-left corners (x, y) of a single group of `n` counters, in order (a
     position repeats on the sheets that follow the first)."""
     return [(s.x, s.y) for s in lay_out(style, paper, [n]).slots if s.index < n]
+
+
+def sheet_pairs(
+    c: Canvas,
+    count: int,
+    first: int,
+    key: str,
+    title_of: Callable[[int], str],
+    draw: Callable[[Canvas, int, bool], None],
+    bookmarks: list[tuple[str, int]],
+) -> None:
+    """`count` sheets from sheet `first` of the file: each front then its back, the front in the
+    outline under `title_of(sheet)`."""
+    for sheet in range(count):
+        title = title_of(sheet)
+        bookmarks.append((title, 2 * (first + sheet)))
+        c.bookmarkPage(f"{key}{sheet}")
+        c.addOutlineEntry(title, f"{key}{sheet}", level=0)
+        for back in (False, True):
+            draw(c, sheet, back)
+            c.showPage()
 
 
 def sheet_title(c: Canvas, g: Grid, style: CounterStyle, text: str, key: str) -> None:

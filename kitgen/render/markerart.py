@@ -130,15 +130,18 @@ class MarkerSheets:
         return sum(len(g.markers) for g in self.groups)
 
     def pages(self, c: Canvas, first_sheet: int, bookmarks: list[tuple[str, int]]) -> None:
-        for sheet in range(self.layout.sheets):
-            page = 2 * (first_sheet + sheet)
-            title = "Markers" + (f", sheet {sheet + 1}" if self.layout.sheets > 1 else "")
-            bookmarks.append((title, page))
-            c.bookmarkPage(f"markers{sheet}")
-            c.addOutlineEntry(title, f"markers{sheet}", level=0)
-            for back in (False, True):
-                self.page(c, sheet, back)
-                c.showPage()
+        from kitgen.render.countergrid import sheet_pairs
+
+        many = self.layout.sheets > 1
+        sheet_pairs(
+            c,
+            self.layout.sheets,
+            first_sheet,
+            "markers",
+            lambda sheet: "Markers" + (f", sheet {sheet + 1}" if many else ""),
+            self.page,
+            bookmarks,
+        )
 
     def page(self, c: Canvas, sheet: int, back: bool) -> None:
         from kitgen.render.countergrid import cut_lines

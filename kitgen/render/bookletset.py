@@ -17,7 +17,7 @@ from kitgen import messages as msg
 from kitgen.errors import KitgenError
 from kitgen.render.bookletstyle import LAYOUT, BookletStyle
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, register_fonts
-from kitgen.render.pages import hex_colour
+from kitgen.render.pages import diamond, hex_colour
 from kitgen.render.tablefit import Span, fit, measure
 
 if TYPE_CHECKING:
@@ -110,16 +110,9 @@ class Marked(Flowable):
         c.setLineWidth(self.indent * 0.12)
         c.line(bar, 0, bar, self.height)
         if self.first:
-            r, y = self.size * 0.42, self.height - self.size * 0.62
-            path = c.beginPath()
-            path.moveTo(bar, y + r)
-            path.lineTo(bar + r, y)
-            path.lineTo(bar, y - r)
-            path.lineTo(bar - r, y)
-            path.close()
             c.setFillColorRGB(1, 1, 1)
             c.setLineWidth(self.indent * 0.1)
-            c.drawPath(path, stroke=1, fill=1)
+            diamond(c, bar, self.height - self.size * 0.62, self.size * 0.42, stroke=True)
         c.restoreState()
         self.para.drawOn(c, self.indent, 0)
 

@@ -13,11 +13,10 @@ from kitgen.render.cardstyle import CardStyle
 from kitgen.render.cardtext import (
     RGB,
     Bullet,
-    diamond,
     fit_title,
 )
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, text_width
-from kitgen.render.pages import MM, faction_mark, hex_colour, ink_on, rgb_luminance
+from kitgen.render.pages import MM, diamond, faction_mark, hex_colour, ink_on, rgb_luminance
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.platypus import Flowable
 
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+from kitgen.render.pages import diamond
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -250,17 +251,6 @@ def divider(c: Canvas, cx: float, cy: float, half: float, colour: RGB) -> None:
     c.line(cx + d * 2, cy, cx + half, cy)
     diamond(c, cx, cy, d)
     c.restoreState()
-
-
-def diamond(c: Canvas, cx: float, cy: float, r: float) -> None:
-    """A filled square on its point, `r` from the centre to each corner, in the fill colour."""
-    p = c.beginPath()
-    p.moveTo(cx, cy + r)
-    p.lineTo(cx + r, cy)
-    p.lineTo(cx, cy - r)
-    p.lineTo(cx - r, cy)
-    p.close()
-    c.drawPath(p, stroke=0, fill=1)
 
 
 def stand_symbol(c: Canvas, kind: str, x: float, y: float, w: float, h: float, *, fill: RGB, ink: RGB) -> None:

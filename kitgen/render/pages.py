@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts
@@ -74,9 +75,10 @@ OUTPUT_CONDITION = "sRGB IEC61966-2.1"
 """What the kit's colours are: every fill and stroke is sRGB (DeviceRGB in the file)."""
 
 
+@cache
 def srgb_profile() -> bytes:
     """The sRGB ICC profile every part carries as its output intent (made by littleCMS, dated
-    2026-01-01 so that its bytes never change)."""
+    2026-01-01 so that its bytes never change); read once a process, for every canvas."""
     from importlib.resources import files
 
     return files("kitgen.render").joinpath("srgb.icc").read_bytes()
@@ -206,6 +208,18 @@ def faction_mark(c: Canvas, faction: str, cx: float, cy: float, size: float) -> 
         c.drawCentredString(cx, cy - size * 0.36, faction[:1].upper())
         return
     c.drawPath(p, stroke=0, fill=1, fillMode=1)  # non-zero winding: overlapping bars stay solid
+
+
+def diamond(c: Canvas, cx: float, cy: float, r: float, *, stroke: bool = False) -> None:
+    """A square on its point, `r` from the centre to each corner, filled in the fill colour and,
+    with `stroke`, outlined in the stroke colour: a card's bullet and divider, a ruling's mark."""
+    p = c.beginPath()
+    p.moveTo(cx, cy + r)
+    p.lineTo(cx + r, cy)
+    p.lineTo(cx, cy - r)
+    p.lineTo(cx - r, cy)
+    p.close()
+    c.drawPath(p, stroke=int(stroke), fill=1)
 
 
 def faction_chip(c: Canvas, faction: str, colour: str, x: float, y: float, size: float, *, line: float = 1.0) -> None:

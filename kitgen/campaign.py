@@ -5,7 +5,6 @@ turn logs under turns/.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ TURN_NAME = re.compile(r"turn-(\d{2,3})\.yaml")
 """turn-01.yaml ... turn-99.yaml, then turn-100.yaml on."""
 MAX_SEED = 10**15
 
+OWN_TURNS = "the folder of turn logs, the campaign's own (a real folder inside it, not a link)"
 _BACKUP = re.compile(r".*(~|\.bak|\.swp|\.swo|\.swx|\.orig|\.rej|\.tmp)|#.*#", re.IGNORECASE)
 _LOOKS_LIKE_A_LOG = re.compile(r"(?=.*turn)(?=.*\d).*|\d+\.ya?ml", re.IGNORECASE)
 
@@ -47,6 +47,9 @@ class CampaignMeta(Model):
     """Seeds the dice the umpire leaves to kitgen (RULES-NOTES), so a replay rolls the same."""
     house_rules: list[Text] = []
     """The club's own rulings, as notes for the record (none changes what kitgen computes yet)."""
+    play_on: bool = False
+    """A house rule (RULES-NOTES, 2026-12-02): the club plays on after the scenario's last turn
+    (or its early end); without it `kitgen turn` and `kitgen next` refuse a turn past the end."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,10 @@ def turn_logs(turns: Path, problems: list[Problem]) -> tuple[list[Path], list[Pr
     if found is not Kind.FOLDER:
         problems.append(Problem.of(turns, 1, 1, msg.folder_not_folder(found.value, "the folder of turn logs")))
         return [], []
+    if os.path.islink(turns):  # the record would be read, and written, outside the campaign
+        link = f"a symbolic link to {os.path.realpath(turns)}"
+        problems.append(Problem.of(turns, 1, 1, msg.folder_not_folder(link, OWN_TURNS)))
+        return [], []
     logs: list[Path] = []
     notes: list[Problem] = []
     for path in list_folder(turns):
@@ -179,7 +186,7 @@ def new_campaign(folder: Path, scenario_name: str, seed: int) -> list[Path]:
     in a staging folder beside it and renamed into place, so nothing is left half-made."""
     from kitgen.inputs import read_file
     from kitgen.loader import bundled_scenarios, load_scenario, resolve_scenario
-    from kitgen.outputs import ProductFolder
+    from kitgen.outputs import ProductFolder, yaml_scalar, yaml_string
 
     found = kind_of(folder)
     if found is Kind.FOLDER and list_folder(folder):
@@ -198,8 +205,8 @@ def new_campaign(folder: Path, scenario_name: str, seed: int) -> list[Path]:
     campaign_text = (
         "# A campaign of kitgen: which scenario it plays, the seed of the dice the umpire leaves\n"
         "# to kitgen, and the club's house rules (notes for the record).\n"
-        f"scenario: {json.dumps(named)}\n"
-        f"seed: {seed}\n"
+        f"scenario: {yaml_string(named)}\n"
+        f"seed: {yaml_scalar(seed)}\n"
         "house_rules: []\n"
     )
     with ProductFolder(folder, manifest=False) as made:

@@ -98,6 +98,7 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
             _check_commanders(r, commanders, factions)
         if victory := get("victory.yaml"):
             _check_victory(r, victory, factions, scoring)
+            _check_win(r, victory, meta, get("towns.yaml"))
         if (partisans := get("partisans.yaml")) and partisans.artillery_cap_faction != m.NO_FACTION:
             r.known(
                 "partisans.yaml",
@@ -474,6 +475,35 @@ def _check_victory(r: _Report, v: m.VictoryRules, factions: list[str], scoring: 
     makhnovists = v.makhnovist_strength.faction
     if makhnovists != m.NO_FACTION:
         r.known(f, ("makhnovist_strength", "faction"), makhnovists, factions, msg.check_unknown_faction)
+
+
+def _check_win(r: _Report, v: m.VictoryRules, meta: ScenarioMeta, towns: TownTable | None) -> None:
+    """Each win condition names factions and towns of the scenario, and one judged at the last
+    turn needs a scenario that has one."""
+    f = "victory.yaml"
+    factions = [x.id for x in meta.factions]
+    scoring = [x.id for x in meta.factions if x.scores_vp]
+    good = [t for t in (towns.towns if towns else []) if t is not None]
+    known = {name_key(n) for t in good for n in t.names()} if towns is not None and None not in towns.towns else None
+    for i, c in enumerate(v.win):
+        loc: Loc = ("win", i)
+        r.known(f, loc + ("faction",), c.faction, scoring if c.kind == "vp" else factions, _faction_check(c.kind))
+        for j, town in enumerate(c.towns):
+            if known is not None and name_key(town) not in known:
+                names = [n for t in good for n in t.names()]
+                r.add(f, loc + ("towns", j), msg.check_unknown_town(town, [t.name for t in good], names))
+        for j, enemy in enumerate(c.enemies):
+            if enemy == c.faction:
+                r.add(f, loc + ("enemies", j), msg.check_win_against_itself(enemy))
+            else:
+                r.known(f, loc + ("enemies", j), enemy, factions, msg.check_unknown_faction)
+        if c.when == "last_turn" and meta.turns.last is None:
+            r.add(f, loc + ("when",) if "when" in c.model_fields_set else loc, msg.check_win_needs_last_turn())
+
+
+def _faction_check(kind: str) -> Unknown:
+    """A VP condition is for a faction that scores VP; the others for any faction."""
+    return msg.check_unknown_scoring_faction if kind == "vp" else msg.check_unknown_faction
 
 
 def _check_movement(r: _Report, mv: m.MovementRules, rulings: list[str] | None) -> None:

@@ -7,9 +7,20 @@ from __future__ import annotations
 
 import os
 import sys
-from enum import StrEnum
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+
+
+def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+    """Ctrl-C before main() can catch it (while Python imports the command line) ends kitgen
+    without a traceback; every other uncaught error is shown as before."""
+    if not issubclass(kind, KeyboardInterrupt):
+        _EXCEPTHOOK(kind, value, tb)
+
+
+_EXCEPTHOOK, sys.excepthook = sys.excepthook, _quiet_interrupt  # first: the imports below take a while
+
+from enum import StrEnum  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import TYPE_CHECKING, Annotated, Optional  # noqa: E402
 
 # kitgen uses no pydantic plugin; looking for them scans every installed package's metadata
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -17,6 +28,8 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 import typer  # noqa: E402
 
 if TYPE_CHECKING:
+    from types import TracebackType
+
     from kitgen.campaign import Campaign
     from kitgen.errors import Problem
     from kitgen.model.scenario import Scenario
@@ -63,6 +76,58 @@ def _scenario(name: str) -> Scenario:
     from kitgen.loader import load_scenario
 
     return load_scenario(name)
+
+
+LookupScenarioOpt = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--scenario", "-s", help=f"Scenario folder or bundled scenario name; default the campaign's, else {DEFAULT}."
+    ),
+]
+LookupCampaignOpt = Annotated[
+    Optional[Path],  # noqa: UP045
+    typer.Option(help="A campaign folder, whose scenario to read; default the current folder, if it is one."),
+]
+_CAMPAIGN_FILE = "campaign.yaml"
+"""kitgen.campaign.CAMPAIGN_FILE: that module imports the map's stack, which a look-up does without."""
+
+
+def _lookup_scenario(scenario: str | None, campaign: Path | None) -> Scenario:
+    """The scenario a look-up reads: --scenario's; else a campaign's, --campaign's or the current
+    folder's when it holds campaign.yaml; else the bundled default."""
+    from kitgen.inputs import Kind, kind_of
+
+    if scenario is not None and campaign is not None:
+        from kitgen import messages as msg
+        from kitgen.errors import UsageError
+
+        raise UsageError(msg.lookup_scenario_and_campaign(scenario, str(campaign)))
+    if scenario is not None:
+        return _scenario(scenario)
+    if campaign is None:
+        if kind_of(Path(_CAMPAIGN_FILE)) is Kind.MISSING:
+            return _scenario(DEFAULT)
+        campaign = Path(".")
+    _folder_argument(campaign, "a campaign folder")
+    return _campaign_scenario(campaign)
+
+
+def _campaign_scenario(folder: Path) -> Scenario:
+    """A campaign's scenario, from campaign.yaml's `scenario:` alone (a look-up needs no map,
+    set-up or logs), read from the cache as `--scenario` is. A campaign.yaml that does not name
+    one plainly is read whole, which says what is wrong at its line."""
+    from kitgen.loader import find_scenario
+    from kitgen.yamlsource import load_yaml
+
+    located = load_yaml(folder / _CAMPAIGN_FILE, what="campaign.yaml, the file that makes a folder a campaign")
+    named = located.data.get("scenario") if isinstance(located.data, dict) else None
+    plain = isinstance(named, str) and named and not located.problems
+    source = find_scenario(named, base=folder) if plain and isinstance(named, str) else None
+    if source is None:
+        from kitgen.campaign import load_campaign
+
+        return load_campaign(folder).scenario
+    return _scenario(str(source))
 
 
 class Paper(StrEnum):
@@ -115,12 +180,14 @@ def _validate_campaign(path: Path, *, strict: bool) -> None:
     from kitgen.engine.replay import played, read_logs
     from kitgen.errors import display_path
     from kitgen.messages import plural
+    from kitgen.record.unfinished import owed_findings, turn_owes
 
     campaign = _campaign(path, said_elsewhere="note.scenario_outside")  # the summary says it
     read = read_logs(campaign)
     warnings, turns = [], 0
     for log, record in played(campaign, read=read):  # a log that cannot be played stops here, with its file:line:column
         warnings += findings(record, display_path(log))
+        warnings += owed_findings(turn_owes(record, *read[log]))
         turns = record.state.turn
     for warning in warnings:
         typer.echo(str(warning))
@@ -180,11 +247,14 @@ def turn_command(
 ) -> None:
     """The week's packets for a turn: the umpire's (master map, supply, ledgers, rolls, contacts,
     battle sheets) and one per faction (its map with what it can see, supply, reach, lists, order form)."""
+    from kitgen.outputs import check_product_folder
     from kitgen.products.packets import build_packets, write_packets
 
     campaign = _campaign(folder)
+    target = out or folder / "packets"
+    check_product_folder(target)  # before the minutes of drawing, not after
     files = build_packets(campaign, turn, paper.value, acetates=acetate)
-    for path, f in zip(write_packets(folder, out or folder / "packets", files), files, strict=True):
+    for path, f in zip(write_packets(folder, target, files), files, strict=True):
         what = "supply overlay for transparency" if f.kind == "acetate" else "packet"
         who = "the umpire" if f.who == "umpire" else campaign.scenario.faction_name(f.who)
         typer.echo(f"wrote {path} ({f.pages} pages: {what} for {who})")
@@ -206,15 +276,77 @@ def new_command(
 @app.command("next")
 def next_command(
     folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Start it though the turn being played is unfinished; the new log says what."),
+    ] = False,
 ) -> None:
     """Write the next turn's log to fill in: turns/turn-NN.yaml after the last log, with a commented
-    order line for every unit, train and ship, and every roll the turn asks for; never over a file."""
-    from kitgen.engine.template import write_next_log
+    order line for every unit, train and ship, and every roll the turn asks for; never over a file,
+    and only when the turn being played is finished (see `kitgen status`)."""
     from kitgen.messages import plural
+    from kitgen.record.nextturn import start_next_turn
 
-    campaign = _campaign(folder, said_elsewhere="note.no_turns_folder")  # turns/ is made here
-    path, made = write_next_log(campaign)
-    typer.echo(f"wrote {path} ({plural(made.rolls, 'roll')} to make, {plural(made.units, 'unit')} to order)")
+    _folder_argument(folder, "a campaign folder")
+    started = start_next_turn(folder, force=force)
+    for skipped in started.skipped:
+        typer.echo(f"{skipped} (gone past with --force)", err=True)
+    typer.echo(
+        f"wrote {started.path} ({plural(started.rolls, 'roll')} to make, {plural(started.units, 'unit')} to order)"
+    )
+
+
+@app.command("status")
+def status_command(
+    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    format: Annotated[
+        Format, typer.Option("--format", "-f", help="text for the umpire, json for tools.")
+    ] = Format.text,
+) -> None:
+    """Where the turn being played stands: whose orders are in, the rolls not given yet, the battles
+    to report and the units each must list, breakouts owed, slips to place, and what `kitgen next`
+    would refuse."""
+    from kitgen.record.status import campaign_status, status_json, status_text
+
+    campaign = _campaign(folder)
+    status = campaign_status(campaign)
+    typer.echo(status_json(status) if format is Format.json else status_text(campaign, status, folder), nl=False)
+
+
+@app.command("backups")
+def backups_command(
+    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    format: Annotated[
+        Format, typer.Option("--format", "-f", help="text for the umpire, json for tools.")
+    ] = Format.text,
+) -> None:
+    """The earlier versions of the turn logs kept in backups/: turn, when it was replaced, by which command."""
+    from kitgen.record.backups import backups_json, list_backups
+
+    _folder_argument(folder, "a campaign folder")
+    found = list_backups(folder)
+    if format is Format.json:
+        typer.echo(backups_json(found), nl=False)
+        return
+    if not found:
+        typer.echo(f"{folder}: no backups yet")
+    for b in found:
+        typer.echo(f"{b.name}  turn {b.turn}  replaced {b.time} by {b.command}  ({b.size} bytes)")
+
+
+@app.command("restore")
+def restore_command(
+    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    backup: Annotated[str, typer.Argument(help="A backup's name, as `kitgen backups` lists it (turn-03.yaml.2).")],
+) -> None:
+    """Put a backup back as its turn log; the log it replaces is backed up first."""
+    from kitgen.errors import display_path
+    from kitgen.record.restore import restore
+
+    _folder_argument(folder, "a campaign folder")
+    log, kept = restore(folder, backup)
+    said = f"the log it replaced kept as {display_path(kept)}" if kept else "there was no log to replace"
+    typer.echo(f"restored {backup} as {display_path(log)} ({said})")
 
 
 @app.command("state")
@@ -237,7 +369,7 @@ def state_command(
     unfinished: list[Problem] = []
     state = replay(campaign, turn, notes=unfinished)
     _notes(unfinished)  # what the logs leave unfinished: a breakout owed (II.B.1)
-    text = state_json(state) if format is Format.json else state_text(campaign, state)
+    text = state_json(state, campaign) if format is Format.json else state_text(campaign, state)
     _emit(text, out)
 
 
@@ -344,10 +476,12 @@ def map_command(
 
         _emit(board_yaml(hex_map, corners, point_hexes(s, hex_map)), out)
         return
+    from kitgen.outputs import check_product_folder
     from kitgen.products.mapsheets import write_map_sheets
     from kitgen.render.style import map_style
 
     folder = out if out is not None else Path("output") / s.meta.id / "map"
+    check_product_folder(folder)  # before the drawing, not after
     for f in write_map_sheets(hex_map, s, map_style(), folder, paper=paper.value, poster=poster.value):
         typer.echo(f"{f.path}  {f.pages} page{'s' if f.pages != 1 else ''}  {f.purpose}")
 
@@ -366,11 +500,13 @@ def kit_command(
     from rich.table import Table
 
     from kitgen.loader import load_scenario_map
+    from kitgen.outputs import check_product_folder
     from kitgen.products.kit import combined, kit_builders, write_kit
 
     err = Console(stderr=True)
     s, hex_map = load_scenario_map(scenario)
     folder = out if out is not None else Path("output") / s.meta.id / f"kit-{paper.value}"
+    check_product_folder(folder)  # before the drawing, not after
     steps = list(kit_builders(s, hex_map, paper.value))
     parts = []
     with Progress(console=err, transient=True) as progress:
@@ -396,10 +532,11 @@ def _emit(text: str, out: Path | None) -> None:
     if out is None:
         typer.echo(text, nl=False)
         return
-    from kitgen.outputs import write_atomic
+    from kitgen.errors import escape_controls
+    from kitgen.outputs import write_out
 
-    write_atomic(out, text.encode("utf-8"))
-    typer.echo(f"wrote {out}", err=True)
+    write_out(out, text.encode("utf-8"))
+    typer.echo(escape_controls(f"wrote {out}"), err=True)
 
 
 @scenario_app.command("show")
@@ -435,14 +572,15 @@ def lookup_move(
     road: Annotated[bool, typer.Option(help="A road runs through the hex entered.")] = False,
     rail: Annotated[bool, typer.Option(help="A rail line runs through the hex entered.")] = False,
     pontoon: Annotated[bool, typer.Option(help="A pontoon or ferry at the hexside.")] = False,
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """MP for a unit type to enter a hex (A, A.1)."""
     from kitgen import answers
 
     typer.echo(
         answers.move(
-            _scenario(scenario),
+            _lookup_scenario(scenario, campaign),
             unit_type,
             terrain,
             river=river.value,
@@ -458,7 +596,8 @@ def lookup_move(
 def lookup_load(
     items: Annotated[list[str], typer.Argument(help="KIND=COUNT, e.g. infantry=4 cavalry=2 depot=1.")],
     carrier: Annotated[Carrier, typer.Option(help="Train (C.1) or ship (D.3).")] = Carrier.train,
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """Load points of stands and whether they fit one train or ship (C.1, D.3)."""
     import re
@@ -474,78 +613,84 @@ def lookup_load(
             raise UsageError(msg.arg_bad_load_item(item))
         kind, count = match.groups()
         counts[kind] = counts.get(kind, 0) + int(count)
-    typer.echo(answers.load(_scenario(scenario), counts, carrier.value))
+    typer.echo(answers.load(_lookup_scenario(scenario, campaign), counts, carrier.value))
 
 
 @lookup_app.command("town")
 def lookup_town(
     name: Annotated[str, typer.Argument(help="Town name, seed spelling or other name.")],
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """A town's VP for each faction (E.1)."""
     from kitgen import answers
 
-    typer.echo(answers.town(_scenario(scenario), name))
+    typer.echo(answers.town(_lookup_scenario(scenario, campaign), name))
 
 
 @lookup_app.command("reinforcements")
 def lookup_reinforcements(
     faction: Annotated[str, typer.Argument(help="reds, whites or ukrainians.")],
     roll: Annotated[int, typer.Argument(min=-99, max=99, help="The D6 rolled.")],
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """Draws from the pile for a roll on a faction's chart (II.E.2)."""
     from kitgen import answers
 
-    typer.echo(answers.reinforcements(_scenario(scenario), faction, roll))
+    typer.echo(answers.reinforcements(_lookup_scenario(scenario, campaign), faction, roll))
 
 
 @lookup_app.command("vp")
 def lookup_vp(
     faction: Annotated[str, typer.Argument(help="reds, whites or ukrainians.")],
     total: Annotated[int, typer.Argument(min=0, max=99_999, help="The faction's VP total.")],
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """Chart rolls owed for a VP total, and what is carried over (E.3-E.5)."""
     from kitgen import answers
 
-    typer.echo(answers.threshold(_scenario(scenario), faction, total))
+    typer.echo(answers.threshold(_lookup_scenario(scenario, campaign), faction, total))
 
 
 @lookup_app.command("commander")
 def lookup_commander(
     name: Annotated[str, typer.Argument(help="Commander's name (seed spelling accepted).")],
     failures: Annotated[int, typer.Option(min=0, max=99, help="Failures in a row before this roll (II.C.4).")] = 0,
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """A commander's rating and his odds of obeying (II.C)."""
     from kitgen import answers
 
-    typer.echo(answers.commander(_scenario(scenario), name, failures))
+    typer.echo(answers.commander(_lookup_scenario(scenario, campaign), name, failures))
 
 
 @lookup_app.command("leaderless")
 def lookup_leaderless(
     adjacent: Annotated[bool, typer.Option(help="A friendly commander in an adjacent hex.")] = False,
     failures: Annotated[int, typer.Option(min=0, max=99, help="Failures in a row before this roll (II.C.4).")] = 0,
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """Odds of obeying for units with no commander in the hex (II.C.1)."""
     from kitgen import answers
 
-    typer.echo(answers.leaderless(_scenario(scenario), adjacent=adjacent, failures=failures))
+    typer.echo(answers.leaderless(_lookup_scenario(scenario, campaign), adjacent=adjacent, failures=failures))
 
 
 @lookup_app.command("breakdown")
 def lookup_breakdown(
     unit_type: Annotated[str, typer.Argument(help="armoured-car or tank.")],
     carried: Annotated[bool, typer.Option(help="Carried by train or ship this turn.")] = False,
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """The breakdown roll of a vehicle that moved (A.4-A.5)."""
     from kitgen import answers
 
-    typer.echo(answers.breakdown(_scenario(scenario), unit_type, carried=carried))
+    typer.echo(answers.breakdown(_lookup_scenario(scenario, campaign), unit_type, carried=carried))
 
 
 @lookup_app.command("losses")
@@ -554,12 +699,13 @@ def lookup_losses(
     lost: Annotated[int, typer.Argument(min=0, max=9999, help="Stands lost on the tabletop.")],
     routed: Annotated[int, typer.Option(min=0, max=9999, help="Stands routed.")] = 0,
     elite: Annotated[bool, typer.Option(help="The unit is Elite or Fanatic.")] = False,
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """Permanent and returning losses of one unit after a battle (II.B.3)."""
     from kitgen import answers
 
-    typer.echo(answers.losses(_scenario(scenario), side.value, lost, routed, exempt=elite))
+    typer.echo(answers.losses(_lookup_scenario(scenario, campaign), side.value, lost, routed, exempt=elite))
 
 
 @lookup_app.command("evade")
@@ -567,7 +713,8 @@ def lookup_evade(
     makhno: Annotated[bool, typer.Option(help="Makhno is present.")] = False,
     cover: Annotated[bool, typer.Option(help="Partisans in forest or mountains.")] = False,
     enemy_cavalry: Annotated[bool, typer.Option(help="The enemy has cavalry in the hex.")] = True,
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """Partisans' odds of evading a fight (II.D.1)."""
     from kitgen import answers
@@ -582,80 +729,90 @@ def lookup_evade(
         )
         if on
     ]
-    typer.echo(answers.evade(_scenario(scenario), conditions))
+    typer.echo(answers.evade(_lookup_scenario(scenario, campaign), conditions))
 
 
 @lookup_app.command("ambush")
 def lookup_ambush(
     makhno: Annotated[bool, typer.Option(help="Makhno is present.")] = False,
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """Partisans' odds of springing an ambush (II.D.2)."""
     from kitgen import answers
     from kitgen.rules import partisans
 
-    typer.echo(answers.ambush(_scenario(scenario), [partisans.MAKHNO_PRESENT] if makhno else []))
+    typer.echo(answers.ambush(_lookup_scenario(scenario, campaign), [partisans.MAKHNO_PRESENT] if makhno else []))
 
 
 @lookup_app.command("depot")
 def lookup_depot(
     use: Annotated[int, typer.Argument(min=1, max=99, help="Turn of use while cut off: 1 for the first.")],
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """Odds that a cut-off depot is emptied (B.7)."""
     from kitgen import answers
 
-    typer.echo(answers.depot(_scenario(scenario), use))
+    typer.echo(answers.depot(_lookup_scenario(scenario, campaign), use))
 
 
 @lookup_app.command("makhnovists")
 def lookup_makhnovists(
     gulai_pole: Annotated[bool, typer.Option(help="They hold Gulai Pole.")] = True,
     makhno_alive: Annotated[bool, typer.Option(help="Makhno is alive.")] = True,
-    scenario: ScenarioOpt = DEFAULT,
+    scenario: LookupScenarioOpt = None,
+    campaign: LookupCampaignOpt = None,
 ) -> None:
     """The modifier of the Makhnovist Current Strength roll (E.6)."""
     from kitgen import answers
 
-    typer.echo(answers.makhnovists(_scenario(scenario), holds_gulai_pole=gulai_pole, makhno_alive=makhno_alive))
+    s = _lookup_scenario(scenario, campaign)
+    typer.echo(answers.makhnovists(s, holds_gulai_pole=gulai_pole, makhno_alive=makhno_alive))
 
 
 @lookup_app.command("events")
-def lookup_events(scenario: ScenarioOpt = DEFAULT) -> None:
+def lookup_events(scenario: LookupScenarioOpt = None, campaign: LookupCampaignOpt = None) -> None:
     """The random-event roll of each strategic turn (II.A.1)."""
     from kitgen import answers
 
-    typer.echo(answers.event_roll(_scenario(scenario)))
+    typer.echo(answers.event_roll(_lookup_scenario(scenario, campaign)))
 
 
 def main() -> None:
     """Entry point: user errors become messages and exit codes, never tracebacks.
 
-    Exit status 1 is bad data (every problem listed as file:line:column), 2 bad usage."""
-    _exit_cleanly_on_signals()
-    from kitgen.errors import KitgenError, UsageError
-
+    Exit status 1 is bad data (every problem listed as file:line:column) or a system that
+    refused (a full disk, a read-only folder), 2 bad usage, 130 Ctrl-C. Every message is
+    printed with its control characters escaped (`kitgen.errors.escape_controls`)."""
     try:
-        _app_for(sys.argv[1:])()
-    except KitgenError as exc:
-        for problem in exc.problems:
-            typer.echo(str(problem), err=True)
-        n = len(exc.problems)
-        typer.echo(f"{n} problem{'s' if n != 1 else ''} found", err=True)
-        sys.exit(1)
-    except UsageError as exc:
-        typer.echo(f"kitgen: {exc.msg.text}", err=True)
-        sys.exit(2)
-    except OSError as exc:
-        from kitgen import messages as msg
+        _exit_cleanly_on_signals()
+        from kitgen.errors import KitgenError, UsageError, escape_controls
 
-        typer.echo(f"kitgen: {msg.io_failed(str(exc.filename or ''), exc.strerror or str(exc)).text}", err=True)
-        sys.exit(1)
-    except MemoryError:
-        from kitgen import messages as msg
+        try:
+            _app_for(sys.argv[1:])()
+        except KitgenError as exc:
+            for problem in exc.problems:
+                typer.echo(str(problem), err=True)  # escaped by Problem.__str__
+            n = len(exc.problems)
+            typer.echo(f"{n} problem{'s' if n != 1 else ''} found", err=True)
+            sys.exit(1)
+        except UsageError as exc:
+            typer.echo(f"kitgen: {exc}", err=True)  # escaped by UsageError.__str__
+            sys.exit(2)
+        except OSError as exc:
+            from kitgen import messages as msg
 
-        typer.echo(f"kitgen: {msg.out_of_memory().text}", err=True)
-        sys.exit(1)
+            said = msg.io_failed(str(exc.filename or ""), exc.strerror or str(exc)).text
+            typer.echo(escape_controls(f"kitgen: {said}"), err=True)
+            sys.exit(1)
+        except MemoryError:
+            from kitgen import messages as msg
+
+            typer.echo(f"kitgen: {msg.out_of_memory().text}", err=True)
+            sys.exit(1)
+    except KeyboardInterrupt:  # Ctrl-C: a write under way was finished or undone before this
+        sys.exit(130)
 
 
 def _app_for(argv: list[str]) -> typer.Typer:
@@ -693,7 +850,8 @@ def _group() -> None:
 
 
 def _exit_cleanly_on_signals() -> None:
-    """SIGTERM and SIGHUP end kitgen like Ctrl-C does: temporary files are removed on the way out."""
+    """SIGTERM and SIGHUP end kitgen like Ctrl-C does: temporary files are removed on the way out.
+    (Ctrl-C itself is caught by main(), or before it by `_quiet_interrupt`.)"""
     import signal
 
     def stop(signum: int, frame: object) -> None:
@@ -720,7 +878,7 @@ def orders_form(
     on screen or print, or the same rows as a spreadsheet."""
     from kitgen.engine.basis import turn_basis
     from kitgen.engine.views import faction_id
-    from kitgen.outputs import write_atomic
+    from kitgen.outputs import write_out
 
     campaign = _campaign(folder)
     wanted = faction_id(campaign.scenario, faction)
@@ -735,7 +893,7 @@ def orders_form(
 
         data = order_form_pdf(campaign, state, wanted, number, paper.value)
     target = out or Path(f"orders-{wanted}-turn-{number:02d}.{'csv' if csv else 'pdf'}")
-    write_atomic(target, data)
+    write_out(target, data)
     typer.echo(f"wrote {target}")
 
 
@@ -743,19 +901,31 @@ def orders_form(
 def orders_import(
     filled: Annotated[Path, typer.Argument(help="A filled order form: the PDF, or a .csv of the same columns.")],
     campaign: Annotated[Path, typer.Option(help="The campaign folder.")],
-    turn: Annotated[int, typer.Option(min=1, max=999, help="The turn the orders are for.")],
+    turn: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(min=1, max=999, help="The turn the orders are for; default the turn being played."),
+    ] = None,
+    amend: Annotated[
+        bool, typer.Option("--amend", help="Change a played turn's orders (every later turn is replayed first).")
+    ] = False,
+    stale_ok: Annotated[
+        bool, typer.Option("--stale-ok", help="Import a form printed from another state of the campaign.")
+    ] = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Refuse the form if the rules make any of its orders void.")
+    ] = False,
 ) -> None:
     """Read a filled order form, check every order by the rules and merge the faction's orders into
-    the turn's log (its other orders, battles, dice and comments kept as they were)."""
+    the turn's log unit by unit (a unit the form does not mention keeps its order; other orders,
+    battles, dice and comments kept as they were)."""
     from kitgen.errors import display_path
-    from kitgen.orders.importer import import_orders
+    from kitgen.record.importer import import_orders
+    from kitgen.record.report import import_report
 
     _folder_argument(campaign, "a campaign folder")
-    done = import_orders(campaign, filled, turn)
-    if not done.changed:
-        typer.echo(
-            f"{display_path(done.log)} holds these {done.orders} orders of the {done.faction} already: unchanged"
-        )
-        return
-    kept = f"previous kept as {display_path(done.backup)}" if done.backup else "a new log"
-    typer.echo(f"merged {done.orders} orders of the {done.faction} into {display_path(done.log)} ({kept})")
+    done = import_orders(campaign, filled, turn, amend=amend, stale_ok=stale_ok, strict=strict)
+    for warning in done.warnings:
+        typer.echo(str(warning), err=True)
+    if done.stale:
+        typer.echo(f"{display_path(filled)}: warning: {done.stale} (imported with --stale-ok)", err=True)
+    typer.echo(import_report(done))

@@ -6,6 +6,7 @@ Their words come from the catalogue, `kitgen.messages`; this module holds only t
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -27,7 +28,7 @@ class Problem:
     """The catalogue entry the message comes from."""
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: {self.message}"
+        return escape_controls(f"{self.file}:{self.line}:{self.column}: {self.message}")
 
     @classmethod
     def of(cls, file: Path | str, line: int, column: int, msg: Msg) -> Problem:
@@ -52,6 +53,26 @@ class UsageError(Exception):
     def __init__(self, msg: Msg) -> None:
         self.msg = msg
         super().__init__(msg.text)
+
+    def __str__(self) -> str:
+        return escape_controls(self.msg.text)
+
+
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROLS_BUT_NEWLINE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def escape_controls(text: str, *, newlines: bool = True) -> str:
+    """`text` with each control character (C0, DEL, C1, and the Unicode line and paragraph
+    separators) shown as `\\x1b`, `\\x00`, `\\u2028`: a name or a form cell quoted in a message
+    cannot drive the terminal. Newlines, the breaks between a message's lines, are kept unless
+    `newlines` is False (one line of a file: a YAML comment)."""
+    return (_CONTROLS_BUT_NEWLINE if newlines else _CONTROLS).sub(_shown, text)
+
+
+def _shown(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def display_path(path: Path | str) -> str:

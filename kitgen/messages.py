@@ -302,6 +302,15 @@ def out_cannot_write(path: str, reason: str) -> str:
     return f"cannot write {path} ({reason}); expected a folder kitgen may write to"
 
 
+@usage("out.protected")
+def out_protected(path: str, what: str) -> str:
+    return (
+        f"found {path} to be {what}; expected a file or folder outside a campaign's own files (campaign.yaml, "
+        "setup.yaml, turns/, backups/) and outside every scenario folder, which kitgen never writes over: "
+        "give another --out"
+    )
+
+
 # --- values of a data file (the models' checks) ------------------------------------------
 
 
@@ -463,6 +472,11 @@ def value_effect_fields(kind: str, needed: str, found: str) -> str:
     return f"found {found} on a {kind} effect; expected {needed}"
 
 
+@data("value.win_fields")
+def value_win_fields(kind: str, needed: str, found: str) -> str:
+    return f"found {found} on a {kind} win condition; expected {needed} (not empty), besides faction and when"
+
+
 # --- scenarios and campaigns -------------------------------------------------------------
 
 
@@ -478,8 +492,34 @@ def orders_not_a_form(found: str) -> str:
 
 
 @data("orders.unreadable_pdf")
-def orders_unreadable_pdf(error: str) -> str:
-    return f"found a file that cannot be read as a PDF ({error}); expected an order form made by `kitgen orders form`"
+def orders_unreadable_pdf(why: str) -> str:
+    return f"found a file that cannot be read as a PDF: {why}; expected an order form made by `kitgen orders form`"
+
+
+@data("orders.pdf_password")
+def orders_pdf_password() -> str:
+    return (
+        "found a PDF locked with a password to open it; expected the form saved without one (a form "
+        "restricted with an empty password to open it, as Acrobat saves one, is read as it is)"
+    )
+
+
+@data("orders.field_not_text")
+def orders_field_not_text(name: str, kind: str) -> str:
+    return f"field {name}: found {kind}; expected the text typed into the field (or nothing)"
+
+
+@data("orders.field_twice")
+def orders_field_twice(name: str, count: int) -> str:
+    return f"found {count} fields named {name}; expected one field of each name, as `kitgen orders form` makes it"
+
+
+@data("orders.misspelt_field")
+def orders_misspelt_field(name: str, close: list[str]) -> str:
+    return (
+        f"found the field '{name}', which is named like a kitgen field but is none; expected o-<row id>-path, "
+        f"-carry or -special, or id-<faction>-faction, -turn, -campaign or -state{suggest(name.strip().lower(), close)}"
+    )
 
 
 @data("orders.too_many_pages")
@@ -499,7 +539,18 @@ def orders_several_forms(factions: list[str]) -> str:
 
 @data("orders.csv_header")
 def orders_csv_header(found: str, expected: list[str]) -> str:
-    return f"found the header row '{found}'; expected the columns {', '.join(expected)} (id, path, carry and special at least)"
+    return (
+        f"found the header row '{found}'; expected the columns {', '.join(expected)} (id, path, carry and special "
+        "at least), separated by commas, semicolons or tabs"
+    )
+
+
+@data("orders.csv_delimiter")
+def orders_csv_delimiter(names: list[str]) -> str:
+    return (
+        f"found a header row that splits into the form's columns at {' and at '.join(names)} alike; expected "
+        "one delimiter, so that the rows read one way (save the sheet again as CSV)"
+    )
 
 
 @data("orders.wrong_form")
@@ -608,6 +659,14 @@ def campaign_scenario_unknown(name: str, bundled: list[str]) -> str:
 @data("campaign.misnamed_log")
 def campaign_misnamed_log(name: str, right: str) -> str:
     return f"found {name}, which looks like a turn log but is misnamed; expected {right} (turn-NN.yaml)"
+
+
+@data("campaign.past_the_end")
+def campaign_past_the_end(turn: int, ended: int, how: str) -> str:
+    return (
+        f"found turn {turn} asked for, but the scenario ended after turn {ended}: {how}; expected a turn up to "
+        f"{ended}, or 'play_on: true' in campaign.yaml if the club plays on (a house rule)"
+    )
 
 
 @note("note.scenario_outside")
@@ -721,6 +780,19 @@ def check_duplicate_ruling(name: str) -> str:
 @data("check.unknown_faction")
 def check_unknown_faction(value: str, factions: list[str]) -> str:
     return unknown_name(value, factions, what="faction")
+
+
+@data("check.win_needs_last_turn")
+def check_win_needs_last_turn() -> str:
+    return (
+        "found a win condition judged at the last turn, but scenario.yaml gives no last turn (turns: last: null); "
+        "expected when: any_turn, or a last turn"
+    )
+
+
+@data("check.win_against_itself")
+def check_win_against_itself(faction: str) -> str:
+    return f"found '{faction}' among the enemies whose units it must eliminate; expected only other factions"
 
 
 @data("check.unknown_scoring_faction")
@@ -1154,6 +1226,14 @@ def lookup_depot_use(use: int) -> str:
     return f"found turn of use {use}; expected 1 or more (1 for the depot's first turn cut off)"
 
 
+@usage("lookup.scenario_and_campaign")
+def lookup_scenario_and_campaign(scenario: str, campaign: str) -> str:
+    return (
+        f"found --scenario {scenario} and --campaign {campaign}; expected one of them (a campaign's look-ups "
+        "read its own scenario)"
+    )
+
+
 # --- the umpire's views of a campaign (kitgen units, kitgen hex) -------------------------
 
 
@@ -1256,10 +1336,13 @@ def log_dice_twice(purpose: str) -> str:
     return f"found the roll '{purpose}' a second time; expected each roll once"
 
 
-@data("log.dice_unknown_purpose")
-def log_dice_unknown_purpose(purpose: str, needed: list[str]) -> str:
-    listed = "; ".join(needed) if needed else "none this turn"
-    return f"found '{purpose}', which is no roll of this turn; expected one of: {listed}{suggest(purpose, needed)}"
+@note("note.roll_unused")
+def note_roll_unused(purpose: str, needed: list[str]) -> str:
+    shown = "; ".join(needed[:6]) + (f"; and {len(needed) - 6} more" if len(needed) > 6 else "")
+    return (
+        f"found '{purpose}', which this turn does not ask for: the roll is not used; expected one of the "
+        f"turn's rolls: {shown or 'none this turn'}{suggest(purpose, needed)}"
+    )
 
 
 @data("log.dice_out_of_range")
@@ -1436,15 +1519,98 @@ def log_ship_out_of_range(name: str, where: str, hex_id: str) -> str:
 
 
 @usage("next.log_exists")
-def next_log_exists(path: str, turn: int, *, untouched: bool = False) -> str:
-    if untouched:
-        return (
-            f"found {path}, the log of turn {turn}, still as kitgen next wrote it; expected it filled "
-            "in and played before the next one is written (kitgen next never writes over a log)"
-        )
+def next_log_exists(path: str, turn: int) -> str:
     return f"found {path} already, the log of turn {turn}; expected no file there: kitgen next never writes over a log"
 
 
-@usage("next.turns_not_own")
-def next_turns_not_own(path: str, kind: str) -> str:
-    return f"found {path} as {kind}; expected the campaign's own turns folder, to write the next log into"
+# --- the campaign record: locks, backups, the turn being played (kitgen.record) -----------
+
+
+@usage("record.cannot_lock")
+def record_cannot_lock(path: str, why: str) -> str:
+    return f"found {path} cannot be used as the campaign's lock ({why}); expected a regular file kitgen may create and lock"
+
+
+@usage("record.folder_not_own")
+def record_folder_not_own(path: str, what: str, kind: str) -> str:
+    return f"found {path} as {kind}; expected {what} of the campaign's own, a real folder inside it"
+
+
+@usage("record.no_backup")
+def record_no_backup(name: str, known: list[str]) -> str:
+    return f"found no backup '{name}'; expected one of {one_of(known)}{suggest(name, known)} (see `kitgen backups`)"
+
+
+@data("record.changed_on_disk")
+def record_changed_on_disk() -> str:
+    return (
+        "found the log changed on disk while kitgen was working on it (an editor saved it?); expected it "
+        "as it was read: nothing was written, and the edit is kept; run the command again"
+    )
+
+
+@data("record.untouched")
+def record_untouched(turn: int) -> str:
+    return (
+        f"found the log of turn {turn} still as kitgen next wrote it: no orders, reports or rolls in it; "
+        "expected the turn's orders imported (or `handed_in:` naming the factions whose units all hold)"
+    )
+
+
+@data("record.no_report")
+def record_no_report(hex_id: str, units: list[str]) -> str:
+    return (
+        f"found the contact in {hex_id} with no battle reported there; expected a battle at hex '{hex_id}' "
+        f"listing every unit in the contact: {', '.join(units)}"
+    )
+
+
+@data("record.left_out")
+def record_left_out(hex_id: str, units: list[str]) -> str:
+    return (
+        f"found the battle in {hex_id} leaving out {', '.join(units)}, in the contact there; expected every "
+        "unit in the contact listed (with no losses, if it lost none)"
+    )
+
+
+@note("record.next_refused")
+def record_next_refused(turn: int, reasons: int) -> str:
+    return (
+        f"note: found turn {turn} unfinished ({reasons} {'reason' if reasons == 1 else 'reasons'} above), and "
+        "wrote nothing; expected it finished first, or `kitgen next --force`, which notes in the new log what it skipped"
+    )
+
+
+@data("record.no_log")
+def record_no_log(turn: int, last: int) -> str:
+    started = f"the turn being played is {last}" if last else "no turn is started yet"
+    return (
+        f"found no log of turn {turn} ({started}); expected orders for the turn being played: an import "
+        "never starts a turn, `kitgen next` does"
+    )
+
+
+@usage("record.past_turn")
+def record_past_turn(turn: int, last: int) -> str:
+    return (
+        f"found orders for turn {turn}, which is played (turn {last} is being played); expected orders for "
+        f"turn {last}, or `--amend` to change turn {turn} (every later turn is replayed first)"
+    )
+
+
+@data("record.amend_breaks")
+def record_amend_breaks(turn: int, text: str) -> str:
+    return f"found that turn {turn} no longer plays with the amended orders: {text}; expected every later turn to play: nothing was written"
+
+
+@data("record.stale_form")
+def record_stale_form(printed: str, now: str, changed: str) -> str:
+    return (
+        f"found a form printed from state {printed}, and the campaign's state is now {now} ({changed}); expected "
+        "a form printed from today's state (`kitgen orders form`), or `--stale-ok` to import it all the same"
+    )
+
+
+@note("record.void_imported")
+def record_void_imported(explanation: str, rule: str) -> str:
+    return f"warning: found an order the rules make void, imported as written: {explanation} ({rule})"

@@ -5,6 +5,12 @@ several files (the kit, a map set) is built whole in a staging folder beside its
 then swapped in with one atomic exchange, so a killed run leaves the old set or the new
 set, never a mix. Temporary files carry the writer's process id: a later run removes those
 of runs that are gone.
+
+What kitgen must never write over is refused here, in one place: a campaign's own files
+(campaign.yaml, setup.yaml, turns/, backups/) and every scenario folder, whatever the spelling
+of the path (`refuse_protected`, called by `write_out` and `ProductFolder`). A system that
+refuses a write (a full disk, a read-only or forbidden folder) raises OSError naming the path:
+the command line says so plainly, exit status 1.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from pathlib import Path
 from types import TracebackType
 
 from kitgen import messages as msg
-from kitgen.errors import UsageError
+from kitgen.errors import UsageError, escape_controls
 
 MANIFEST = ".kitgen-manifest.json"
 """In a product folder: the files kitgen wrote there, so that a rerun may replace them."""
@@ -40,6 +46,102 @@ _KINDS = {
 }
 
 
+_SYSTEM = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EFBIG}
+"""Errors of the system, not of the path named: a full disk, a read-only or forbidden folder."""
+CAMPAIGN_FILES = {"campaign.yaml": "the campaign's campaign.yaml", "setup.yaml": "the campaign's set-up setup.yaml"}
+RECORD_FOLDERS = {"turns": ("folder of turn logs", "turn log"), "backups": ("folder of backups", "backup")}
+"""A campaign's folders of its record: what each is, and what each of their files is."""
+_RECORD_FILE = {"turns": re.compile(r"turn-\d{2,3}\.yaml"), "backups": re.compile(r"turn-\d{2,3}\.yaml\..+")}
+SCENARIO_FILE = "scenario.yaml"
+
+
+def _refused(path: Path | str, exc: OSError) -> Exception:
+    """What a write the system refused raises: an OSError naming the path when it is the
+    system's doing (a plain message, exit 1), bad usage when the path itself is wrong."""
+    if exc.errno in _SYSTEM:
+        return OSError(exc.errno, exc.strerror or str(exc), str(path))
+    return UsageError(msg.out_cannot_write(str(path), exc.strerror or str(exc)))
+
+
+def refuse_protected(path: Path) -> None:
+    """Refuse `path` if it is, or lies inside, a campaign's own files (campaign.yaml, setup.yaml,
+    turns/, backups/ of the campaign found walking up from it) or a scenario folder. Links and
+    `..` are resolved first, both for a link itself and for what it points to, so that every
+    spelling of a place is refused alike."""
+    try:
+        spellings = {os.path.normpath(os.path.join(os.path.realpath(path.parent), path.name)), os.path.realpath(path)}
+    except (OSError, ValueError):
+        return  # a path the system cannot resolve is refused by the write itself
+    for real in sorted(spellings):
+        what = _protected(Path(real))
+        if what is not None:
+            shown = str(path) if real == os.path.abspath(path) else f"{path} ({real})"
+            raise UsageError(msg.out_protected(shown, what))
+
+
+def _protected(real: Path) -> str | None:
+    """What `real` (a resolved path) is of a campaign or scenario, or None if it is neither's."""
+    for folder in (real, *real.parents):
+        if os.path.lexists(folder / SCENARIO_FILE):
+            return f"the scenario folder {folder}" if folder == real else f"inside the scenario folder {folder}"
+        if os.path.lexists(folder / "campaign.yaml"):
+            what = _campaign_part(real.relative_to(folder).parts, folder)
+            if what is not None:
+                return what
+    return None
+
+
+def _campaign_part(parts: tuple[str, ...], folder: Path) -> str | None:
+    if not parts:
+        return f"the campaign folder {folder}"
+    first = parts[0].casefold()  # a folder that ignores case names turns/ as TURNS/ too
+    if first in CAMPAIGN_FILES:
+        return CAMPAIGN_FILES[first]
+    if first not in RECORD_FOLDERS:
+        return None
+    folder_is, file_is = RECORD_FOLDERS[first]
+    if len(parts) == 1:
+        return f"the campaign's {folder_is} {parts[0]}/"
+    inside = "/".join(parts[1:])
+    if len(parts) == 2 and _RECORD_FILE[first].fullmatch(parts[1]):
+        return f"the campaign's {file_is} {inside}"
+    return f"a file in the campaign's {folder_is} {parts[0]}/ ({inside})"
+
+
+def write_out(path: Path, data: bytes) -> None:
+    """Write a file the user asked for (`--out FILE`, or a default name): as `write_atomic`,
+    never over a campaign's own files nor into a scenario folder."""
+    refuse_protected(path)
+    write_atomic(path, data)
+
+
+def yaml_scalar(value: str | int | bool | None) -> str:
+    """`value` as one YAML scalar on one line, as the emitter writes it inside a flow collection
+    (`w_markov_1`, `'a, b'`, `3`): whatever it holds, it loads back as this one value."""
+    import yaml
+
+    text: str = yaml.safe_dump([value], default_flow_style=True, allow_unicode=True, width=float("inf"))
+    text = text.removeprefix("[").removesuffix("\n").removesuffix("]")
+    return yaml_string(value) if _LINE_BREAK.search(text) else text
+
+
+def yaml_string(value: object) -> str:
+    """`value` as a double-quoted YAML string on one line (`"3416"`), control characters escaped."""
+    import yaml
+
+    text: str = yaml.safe_dump(str(value), default_style='"', allow_unicode=True, width=float("inf"))
+    return text.removesuffix("\n...\n").removesuffix("\n")
+
+
+def yaml_comment(value: object) -> str:
+    """`value` as text for a YAML comment: control characters and line breaks escaped, so that it
+    cannot end the comment."""
+    return escape_controls(str(value), newlines=False)
+
+
+_LINE_BREAK = re.compile("[\n\r\x85\u2028\u2029]")
+
+
 def _temp_name(name: str, kind: str = "tmp") -> str:
     return f".{name}.kitgen-{os.getpid()}-{os.urandom(4).hex()}.{kind}"
 
@@ -52,7 +154,7 @@ def _refuse_unless_file(path: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise UsageError(msg.out_cannot_write(str(path), exc.strerror or str(exc))) from None
+        raise _refused(path, exc) from None
     if stat.S_ISDIR(mode):
         raise UsageError(msg.out_is_folder(str(path)))
     if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
@@ -69,10 +171,10 @@ def ensure_folder(folder: Path) -> None:
         except FileExistsError:
             raise UsageError(msg.out_folder_not_folder(str(folder), "not a folder")) from None
         except OSError as exc:
-            raise UsageError(msg.out_cannot_write(str(folder), exc.strerror or str(exc))) from None
+            raise _refused(folder, exc) from None
         return
     except OSError as exc:
-        raise UsageError(msg.out_cannot_write(str(folder), exc.strerror or str(exc))) from None
+        raise _refused(folder, exc) from None
     if not stat.S_ISDIR(mode):
         kind = "a regular file" if stat.S_ISREG(mode) else _KINDS.get(stat.S_IFMT(mode), "a special file")
         raise UsageError(msg.out_folder_not_folder(str(folder), kind))
@@ -131,7 +233,7 @@ def write_atomic(path: Path, data: bytes, *, mode: int = 0o666) -> None:
             os.replace(tmp, path)
             _sync_folder(path.parent)
         except OSError as exc:
-            raise UsageError(msg.out_cannot_write(str(path), exc.strerror or str(exc))) from None
+            raise _refused(path, exc) from None
         finally:
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
@@ -177,25 +279,36 @@ class ProductFolder:
     """A folder of files written as one set: staged beside it, then swapped in whole.
 
     The folder must be new, empty, or one kitgen wrote before (its manifest lists every file
-    in it); kitgen never replaces a folder holding files of the user's."""
+    in it); kitgen never replaces a folder holding files of the user's, nor a symbolic link."""
 
-    def __init__(self, folder: Path, *, manifest: bool = True) -> None:
+    def __init__(self, folder: Path, *, manifest: bool = True, keep: bool = False) -> None:
         self.folder = folder
         self.manifest = manifest
         """False for a folder that becomes the user's own (a new campaign)."""
+        self.keep = keep
+        """True for a folder that gathers sets (the weeks' packets): the files of the earlier set
+        stay, but those written again."""
         self.staging: Path | None = None
         self.names: list[str] = []
 
     def __enter__(self) -> ProductFolder:
+        refuse_protected(self.folder)
         ensure_folder(self.folder.parent)
         clean_stale(self.folder.parent)
         _refuse_foreign(self.folder)
         staging = self.folder.parent / _temp_name(self.folder.name)
         try:
             staging.mkdir()
-        except OSError as exc:
-            raise UsageError(msg.out_cannot_write(str(self.folder), exc.strerror or str(exc))) from None
-        self.staging = staging
+            self.staging = staging
+            if self.keep and self.manifest:
+                self.names = _keep_earlier(self.folder, staging)
+        except BaseException as exc:  # Ctrl-C too: __exit__ is not called when __enter__ fails
+            with contextlib.suppress(OSError):
+                shutil.rmtree(staging)
+            self.staging = None
+            if isinstance(exc, OSError):
+                raise _refused(self.folder, exc) from None
+            raise
         return self
 
     def write(self, name: str, data: bytes) -> Path:
@@ -203,10 +316,13 @@ class ProductFolder:
         if self.staging is None or not _plain_name(name):
             raise ValueError(f"not a file name of a product: {name!r}")
         try:
+            if name in self.names:  # a file of the earlier set, written again
+                (self.staging / name).unlink()
             _write_new(self.staging / name, data)
         except OSError as exc:
-            raise UsageError(msg.out_cannot_write(str(self.folder / name), exc.strerror or str(exc))) from None
-        self.names.append(name)
+            raise _refused(self.folder / name, exc) from None
+        if name not in self.names:
+            self.names.append(name)
         return self.folder / name
 
     def folder_inside(self, name: str) -> Path:
@@ -229,10 +345,17 @@ class ProductFolder:
                     _sync_folder(staging)
                     _swap_in(staging, self.folder)
             except OSError as error:
-                raise UsageError(msg.out_cannot_write(str(self.folder), error.strerror or str(error))) from None
+                raise _refused(self.folder, error) from None
             finally:
                 with contextlib.suppress(OSError):
                     shutil.rmtree(staging)
+
+
+def check_product_folder(folder: Path) -> None:
+    """Refuse at once what `ProductFolder` would refuse at the end (a campaign's own files, a
+    scenario folder, a link, a folder of the user's files), before the work of making the set."""
+    refuse_protected(folder)
+    _refuse_foreign(folder)
 
 
 def _plain_name(name: str) -> bool:
@@ -254,6 +377,24 @@ def _refuse_foreign(folder: Path) -> None:
     foreign = [n for n in present if n != MANIFEST and n not in listed]
     if foreign or MANIFEST not in present:
         raise UsageError(msg.out_foreign_files(str(folder), foreign or present))
+
+
+def _keep_earlier(folder: Path, staging: Path) -> list[str]:
+    """Link (or copy) into `staging` the regular files of `folder` its manifest lists."""
+    kept = []
+    for name in sorted(n for n in _manifest(folder) if _plain_name(n)):
+        source = folder / name
+        try:
+            if not stat.S_ISREG(os.lstat(source).st_mode):
+                continue
+        except FileNotFoundError:
+            continue
+        try:
+            os.link(source, staging / name)
+        except OSError:  # a file system without hard links: a copy
+            _write_new(staging / name, source.read_bytes())
+        kept.append(name)
+    return kept
 
 
 def _manifest(folder: Path) -> set[str]:

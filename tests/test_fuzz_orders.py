@@ -5,6 +5,7 @@ import writes nothing."""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import shutil
@@ -16,9 +17,9 @@ from hypothesis import strategies as st
 
 from kitgen.campaign import load_campaign
 from kitgen.engine.replay import replay
-from kitgen.orders.importer import import_orders
 from kitgen.orders.rows import order_csv
 from kitgen.products.orderform import order_form_pdf
+from kitgen.record.importer import import_orders
 from tests.conftest import SAMPLE
 from tests.fuzzing import SCALE, judged, text_mutation
 
@@ -79,23 +80,30 @@ def _import(folder: Path, name: str, data: bytes) -> None:
 
 @st.composite
 def filled_csv(draw: st.DrawFn, text: str, near: dict[str, tuple[str, ...]]) -> bytes:
-    """The spreadsheet filled in as a player might: paths of neighbours or nonsense, specials,
-    carried ids; then, perhaps, broken as text."""
+    """The spreadsheet filled in as a player might: paths of neighbours (perhaps with the leading
+    zero a spreadsheet drops) or nonsense, specials, carried ids; saved with commas, semicolons or
+    tabs, CRLF or LF, a byte-order mark or none; then, perhaps, broken as text."""
     rows = list(csv.reader(io.StringIO(text)))
     header = rows[0]
     for row in rows[1:]:
         cells = dict(zip(header, row, strict=False))
         steps = near.get(cells.get("id", ""), ())
         path = draw(
-            st.lists(st.sampled_from([*steps, "9999", "abcd", "33", ""]) if steps else st.just("x"), max_size=4)
+            st.lists(
+                st.sampled_from([*steps, *(s.removeprefix("0") for s in steps), "9999", "abcd", "33", ""])
+                if steps
+                else st.just("x"),
+                max_size=4,
+            )
         )
         cells["path"] = draw(st.sampled_from([" ", "-", ","])).join(path)
         cells["special"] = draw(st.sampled_from(SPECIALS))
         cells["carry"] = draw(st.sampled_from(["", row[0], "w_nobody", "w_markov_1 w_markov_1"]))
         row[:] = [cells.get(k, "") for k in header]
     out = io.StringIO()
-    csv.writer(out).writerows(rows)
-    data = out.getvalue().encode("utf-8")
+    delimiter, ends = draw(st.sampled_from([",", ";", "\t"])), draw(st.sampled_from(["\n", "\r\n"]))
+    csv.writer(out, delimiter=delimiter, lineterminator=ends).writerows(rows)
+    data = draw(st.sampled_from([b"", codecs.BOM_UTF8])) + out.getvalue().encode("utf-8")
     return draw(text_mutation(data)) if draw(st.booleans()) else data
 
 

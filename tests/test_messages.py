@@ -86,7 +86,7 @@ REGISTERING = (
     "kitgen.products.counters",
     "kitgen.orders.formread",
     "kitgen.orders.entries",
-    "kitgen.orders.importer",
+    "kitgen.record.importer",
     "kitgen.outputs",
     "kitgen.cli",
 )
@@ -414,6 +414,11 @@ def _foreign_files(tmp: Path) -> set[str]:
     return produced(write)
 
 
+def _out_protected(tmp: Path) -> set[str]:
+    folder = campaign(tmp)
+    return cli_codes("scenario", "show", "denikin-1919", "--out", str(folder / "setup.yaml"))
+
+
 def _bad_seed(tmp: Path) -> set[str]:
     # `kitgen new --seed` is bounded by typer (min 0) before new_campaign sees it: the bound of
     # the library call behind the command is triggered directly.
@@ -612,16 +617,19 @@ def _breakout_owed(tmp: Path) -> set[str]:
 # --- order forms read back (kitgen orders import) ---------------------------------------------
 
 
-def orders_import(make: Callable[[Path, Path], Path], log: str | None = None) -> Trigger:
+def orders_import(make: Callable[[Path, Path], Path], log: str | None = None, *extra: str) -> Trigger:
     """A trigger: `kitgen orders import` of the file `make(campaign, tmp)` into turn 1 of a new
-    campaign, whose turn-01.yaml says `log` (when given) before the import."""
+    campaign, whose turn-01.yaml says `log` (when given; else as `kitgen next` writes it) before
+    the import; `extra` are more options of the import."""
 
     def trigger(tmp: Path) -> set[str]:
         folder = campaign(tmp)
         if log is not None:
             (folder / "turns" / "turn-01.yaml").write_text(log, encoding="utf-8")
+        else:
+            assert run_cli("next", str(folder)).returncode == 0
         filled = make(folder, tmp)
-        return cli_codes("orders", "import", str(filled), "--campaign", str(folder), "--turn", "1")
+        return cli_codes("orders", "import", str(filled), "--campaign", str(folder), "--turn", "1", *extra)
 
     return trigger
 
@@ -781,6 +789,7 @@ TRIGGERS: dict[str, Trigger] = {
     "out.cannot_write": _out("file"),
     "out.folder_not_folder": _new_in_a_file,
     "out.foreign_files": _foreign_files,
+    "out.protected": _out_protected,
     # values of the data files (kitgen.validation and the models)
     "value.unknown_key": scenario("command.yaml", "failure_bonus: 1", "failure_bonus: 1\nfailure_bonsu: 2"),
     "value.missing_key": scenario("supply.yaml", "trace_hexes: 5\n", ""),
@@ -801,7 +810,7 @@ TRIGGERS: dict[str, Trigger] = {
         "lon: 36.19, vp: {reds: 2, whites: 1, ukrainians: none}}",
     ),
     "value.colour": scenario("scenario.yaml", 'colour: "#D55E00"', "colour: red"),
-    "value.hex_id": turn("orders:\n  whites:\n    - {unit: w_drozdovsky_1, move: [3416, 3417]}\n"),
+    "value.hex_id": turn("orders:\n  whites:\n    - {unit: w_drozdovsky_1, move: [3416, 3417.5]}\n"),
     "value.lon_lat": scenario("map.yaml", "outline: [[32.8, 51.85], [33.4, 51.7],", "outline: [[32.8], [33.4, 51.7],"),
     "value.extent": scenario("map.yaml", "extent: {west: 26.3, east: 44.8,", "extent: {west: 44.8, east: 26.3,"),
     "value.parallels": scenario("map.yaml", "[45.0, 50.5]", "[-45.0, 45.0]"),
@@ -1010,7 +1019,6 @@ TRIGGERS: dict[str, Trigger] = {
     "log.dice_twice": turn(
         'dice:\n  - {purpose: "II.A event roll, turn 1", value: 1}\n  - {purpose: "II.A event roll, turn 1", value: 2}\n'
     ),
-    "log.dice_unknown_purpose": turn('dice:\n  - {purpose: "II.A event roll, turn 9", value: 1}\n'),
     "log.dice_out_of_range": turn('dice:\n  - {purpose: "II.A event roll, turn 1", value: 7}\n'),
     "log.unknown_faction": turn("orders:\n  greens: []\n"),
     "log.unknown_unit": turn('orders:\n  whites:\n    - {unit: w_nobody, move: ["3416", "3417"]}\n'),
@@ -1075,7 +1083,7 @@ TRIGGERS: dict[str, Trigger] = {
     "orders.partisans_differ": orders_import(
         sheet(("w_crimea_azov_1", "", "", "evade"), ("w_crimea_azov_2", "", "", "ambush"))
     ),
-    "orders.void": orders_import(filled({"o-w_drozdovsky_1-path": "3416 3418"})),
+    "orders.void": orders_import(filled({"o-w_drozdovsky_1-path": "3416 3418"}), None, "--strict"),
     "orders.log_refused": orders_import(
         sheet(("w_drozdovsky_1", "3417")), 'turn: 1\norders:\n  reds:\n    - {unit: r_nobody, move: ["3416", "3417"]}\n'
     ),
@@ -1084,21 +1092,207 @@ TRIGGERS: dict[str, Trigger] = {
 
 
 def _next_twice(tmp: Path) -> set[str]:
-    """`kitgen next` run again before its log is filled in."""
+    """`kitgen next` run again before its log is filled in: the turn is unfinished."""
     folder = campaign(tmp)
     run_cli("next", str(folder))
     return cli_codes("next", str(folder))
 
 
-def _next_into_a_link(tmp: Path) -> set[str]:
+def _next_over_a_file(tmp: Path) -> set[str]:
+    """A file where the next log goes that the campaign does not count as a log (a race with an
+    editor): `kitgen next` never writes over it."""
+    import kitgen.engine.template as template
+
     folder = campaign(tmp)
-    (folder / "turns").rmdir()
-    (tmp / "elsewhere").mkdir()
-    (folder / "turns").symlink_to(tmp / "elsewhere")
+    (folder / "turns" / "notes.txt").write_text("the umpire's notes\n", encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(template, "log_name", lambda turn: "notes.txt")
+        return cli_codes("next", str(folder))
+
+
+def _sample(tmp: Path, last: int = 6, change: Callable[[dict[str, Any]], None] | None = None) -> Path:
+    """A copy of the sample campaign with the logs after `last` taken away, the last changed."""
+    folder = tmp / "sample"
+    shutil.copytree(SAMPLE, folder)
+    for path in (folder / "turns").glob("turn-*.yaml"):
+        if int(path.stem.split("-")[1]) > last:
+            path.unlink()
+    if change is not None:
+        log = folder / "turns" / f"turn-{last:02d}.yaml"
+        data = yaml.safe_load(log.read_text(encoding="utf-8"))
+        change(data)
+        log.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return folder
+
+
+def _no_markov(data: dict[str, Any]) -> None:
+    data["battles"][0]["units"] = [u for u in data["battles"][0]["units"] if u["unit"] != "w_markov_1"]
+
+
+def _lock_a_folder(tmp: Path) -> set[str]:
+    folder = campaign(tmp)
+    (folder / ".kitgen.lock").mkdir()
     return cli_codes("next", str(folder))
 
 
-TRIGGERS |= {"next.log_exists": _next_twice, "next.turns_not_own": _next_into_a_link}
+def _backups_a_link(tmp: Path) -> set[str]:
+    folder = campaign(tmp)
+    run_cli("next", str(folder))
+    (tmp / "elsewhere").mkdir()
+    (folder / "backups").symlink_to(tmp / "elsewhere")
+    form = sheet(("w_drozdovsky_1", ""))(folder, tmp)
+    return cli_codes("orders", "import", str(form), "--campaign", str(folder))
+
+
+def _edited_meanwhile(tmp: Path) -> set[str]:
+    """The log saved by an editor while the import works: refused before the rename."""
+    import kitgen.record.importer as importer
+
+    folder = campaign(tmp)
+    run_cli("next", str(folder))
+    form = sheet(("w_drozdovsky_1", ""))(folder, tmp)
+    log = folder / "turns" / "turn-01.yaml"
+    real = importer.splice
+
+    def saved(*args: Any) -> str:
+        log.write_text(log.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+        return real(*args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(importer, "splice", saved)
+        return produced(lambda: importer.import_orders(folder, form))
+
+
+def _past_turn(tmp: Path) -> set[str]:
+    folder = _sample(tmp)
+    run_cli("next", str(folder))
+    form = sheet(("w_drozdovsky_1", ""))(folder, tmp)
+    return cli_codes("orders", "import", str(form), "--campaign", str(folder), "--turn", "6")
+
+
+def _amend_breaks(tmp: Path) -> set[str]:
+    """Turn 1's order of a unit that fought in turn 2 amended to hold: turn 2 no longer plays."""
+    folder = _sample(tmp, 2)
+    first = yaml.safe_load((folder / "turns" / "turn-01.yaml").read_text(encoding="utf-8"))
+    fought = {
+        p["unit"]
+        for b in yaml.safe_load((folder / "turns" / "turn-02.yaml").read_text())["battles"]
+        for p in b["units"]
+    }
+    unit = sorted({o["unit"] for orders in first["orders"].values() for o in orders} & fought)[0]
+    form = sheet((unit, ""))(folder, tmp)
+    return cli_codes("orders", "import", str(form), "--campaign", str(folder), "--turn", "1", "--amend")
+
+
+TRIGGERS |= {
+    # the campaign record (kitgen.record): a turn's life, locks, backups
+    "next.log_exists": _next_over_a_file,
+    "record.untouched": _next_twice,
+    "record.next_refused": _next_twice,
+    "record.no_report": lambda tmp: cli_codes("next", str(_sample(tmp, 2, lambda d: d.pop("battles")))),
+    "record.left_out": lambda tmp: cli_codes("next", str(_sample(tmp, 2, _no_markov))),
+    "record.cannot_lock": _lock_a_folder,
+    "record.folder_not_own": _backups_a_link,
+    "record.no_backup": lambda tmp: cli_codes("restore", str(campaign(tmp)), "turn-01.yaml.1"),
+    "record.changed_on_disk": _edited_meanwhile,
+    "record.no_log": lambda tmp: cli_codes(
+        "orders", "import", str(sheet(("w_drozdovsky_1", ""))(campaign(tmp), tmp)), "--campaign", str(tmp / "c")
+    ),
+    "record.past_turn": _past_turn,
+    "record.amend_breaks": _amend_breaks,
+    "record.stale_form": orders_import(filled({"id-whites-state": "0123456789ab"})),
+    "record.void_imported": orders_import(filled({"o-w_drozdovsky_1-path": "3416 3418"})),
+}
+
+
+def _past_the_end(tmp: Path) -> set[str]:
+    """`kitgen turn` after the last turn of the three-turn scenario, the club not playing on."""
+    folder = tmp / "ts"
+    shutil.copytree(SAMPLE.parent / "tsaritsyn-sample", folder)
+    return cli_codes("turn", str(folder), "--out", str(tmp / "out"))
+
+
+TRIGGERS |= {
+    # time and the end (kitgen.rules.ending): scenarios declare their end
+    "value.win_fields": scenario("victory.yaml", "win: []", "win: [{faction: whites, kind: hold}]"),
+    "check.win_needs_last_turn": scenario(
+        "victory.yaml", "win: []", "win: [{faction: whites, kind: hold, towns: [Kiev]}]"
+    ),
+    "check.win_against_itself": scenario(
+        "victory.yaml", "win: []", "win: [{faction: whites, kind: eliminate, enemies: [whites], when: any_turn}]"
+    ),
+    "campaign.past_the_end": _past_the_end,
+}
+
+
+def _roll_unused(tmp: Path) -> set[str]:
+    """A roll given for a purpose the turn does not ask for: unused, a warning at its line."""
+    from kitgen.engine.replay import played
+
+    folder = campaign(tmp)
+    text = 'turn: 1\ndice:\n  - {purpose: "II.A event roll, turn 9", value: 1}\n'
+    (folder / "turns" / "turn-01.yaml").write_text(text, encoding="utf-8")
+    return _problems([u.note for _, record in played(load_campaign(folder)) for u in record.unused_rolls], "note")
+
+
+def saved(change: Callable[[Any], None] = lambda field: None, **encrypt: str) -> Callable[[Path, Path], Path]:
+    """The Whites' order form as a viewer saves it: `change` applied to each field, `encrypt`
+    given to pypdf."""
+
+    def make(folder: Path, tmp: Path) -> Path:
+        from pypdf import PdfReader, PdfWriter
+
+        writer = PdfWriter()
+        writer.append(PdfReader(_order_form(folder, tmp)))
+        for page in writer.pages:
+            for annot in page.get("/Annots") or []:
+                change(annot.get_object())
+        if encrypt:
+            writer.encrypt(**encrypt)  # type: ignore[arg-type]
+        writer.write(tmp / "saved.pdf")
+        return tmp / "saved.pdf"
+
+    return make
+
+
+def _field(name: str, key: str, value: Callable[[], Any]) -> Callable[[Any], None]:
+    """Sets `key` of the field `name` to `value()` (a pypdf object)."""
+
+    def change(field: Any) -> None:
+        from pypdf.generic import NameObject
+
+        if field.get("/T") == name:
+            field[NameObject(key)] = value()
+
+    return change
+
+
+def _text(text: str) -> Callable[[], Any]:
+    from pypdf.generic import TextStringObject
+
+    return lambda: TextStringObject(text)
+
+
+def _number() -> Any:
+    from pypdf.generic import NumberObject
+
+    return NumberObject(3417)
+
+
+TRIGGERS |= {
+    # inputs as people make them (kitgen.orders.formread, kitgen.engine.logcheck, kitgen.cli)
+    "note.roll_unused": _roll_unused,
+    "orders.pdf_password": orders_import(saved(user_password="secret", owner_password="u", algorithm="RC4-128")),
+    "orders.field_not_text": orders_import(saved(_field("o-w_drozdovsky_1-path", "/V", _number))),
+    "orders.field_twice": orders_import(
+        saved(_field("o-w_drozdovsky_1-special", "/T", _text("o-w_drozdovsky_1-path")))
+    ),
+    "orders.misspelt_field": orders_import(saved(_field("o-w_drozdovsky_1-path", "/T", _text("o-w_drozdovsky_1-pth")))),
+    "orders.csv_delimiter": orders_import(_file("whites.csv", b"id;path;carry;special;x,id,path,carry,special\n")),
+    "lookup.scenario_and_campaign": cli(
+        "lookup", "town", "Kiev", "--scenario", "denikin-1919", "--campaign", str(SAMPLE)
+    ),
+}
 
 
 # --- the tests -------------------------------------------------------------------------------

@@ -37,7 +37,8 @@ def test_the_schema_is_a_valid_draft_2020_12_schema_with_its_version() -> None:
 @pytest.mark.parametrize("turn", range(7))
 def test_the_samples_state_json_is_valid_against_the_schema(turn: int) -> None:
     campaign = load_campaign(SAMPLE)
-    data = json.loads(state_json(replay(campaign, turn)))
+    data = json.loads(state_json(replay(campaign, turn), campaign))
+    assert data["ending"]["days_per_turn"] == campaign.scenario.meta.turns.days
     errors = sorted(Draft202012Validator(checked_in()).iter_errors(data), key=str)
     assert errors == []
 
@@ -73,7 +74,7 @@ def test_every_number_the_text_state_shows_is_a_field_of_the_json(turn: int) -> 
     number, or an id or hex, of the JSON."""
     campaign = load_campaign(SAMPLE)
     state = replay(campaign, turn)
-    data = json.loads(state_json(state))
+    data = json.loads(state_json(state, campaign))
     known = scalars(data)
     prose = ("Orders", "For the umpire", "Makhnovist strength", "Event cards")
     section, missing = "", []

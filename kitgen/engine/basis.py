@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from kitgen.engine.state import CampaignState
 from kitgen.engine.turnlog import TurnLog
+from kitgen.errors import Problem
 
 if TYPE_CHECKING:
     from kitgen.campaign import Campaign
@@ -85,3 +86,24 @@ def _in_progress(campaign: Campaign, before: CampaignState, path: Path, log: Tur
     if any(line.startswith(STARTED) for line in head):
         return True
     return bool(contacts_ahead(campaign, before, log, source))
+
+
+def past_the_end(campaign: Campaign, state: CampaignState) -> Problem | None:
+    """Why the turn after `state` may not be played: the scenario ended with `state`'s turn or
+    before it (its last turn, or an early end) and campaign.yaml does not say the club plays on
+    (RULES-NOTES, 2026-12-02). None when it may. The problem stands at campaign.yaml's
+    `play_on`, or at its top."""
+    from kitgen import messages as msg
+    from kitgen.campaign import CAMPAIGN_FILE
+    from kitgen.rules.ending import ending, result_text
+    from kitgen.yamlsource import load_yaml
+
+    if campaign.meta.play_on:
+        return None
+    end = ending(campaign.scenario, state)
+    if not end.over:
+        return None
+    ended = end.ended_after or state.turn
+    how = result_text(campaign.scenario, end).removesuffix(".")
+    located = load_yaml(campaign.folder / CAMPAIGN_FILE, what="campaign.yaml, the file that makes a folder a campaign")
+    return located.problem(("play_on",), msg.campaign_past_the_end(state.turn + 1, ended, how), key=True)

@@ -1,6 +1,7 @@
 """What a replayed turn leaves wrong or unfinished, as warnings for `kitgen validate`: orders
 void, held or stopped, cargo left behind, card effects and stands owed, slips not placed, a
-Makhnovist force off its strength, and rolls kitgen drew because the log did not give them."""
+Makhnovist force off its strength, rolls kitgen drew because the log did not give them, and rolls
+the log gives that the turn does not ask for."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ class Finding:
     """Where in the log: the order's own place, or 1:1 for what concerns the log as a whole."""
     turn: int
     code: str
-    """order.void, order.held, order.stopped, cargo.left_behind, task.<code>, slips.unplaced, rolls.drawn."""
+    """order.void, order.held, order.stopped, cargo.left_behind, task.<code>, slips.unplaced, rolls.drawn,
+    rolls.unused."""
     rule: str
     text: str
 
@@ -67,6 +69,9 @@ def findings(record: TurnRecord, file: str) -> list[Finding]:
         if slips:
             text = f"{faction} slips drawn and not placed: {', '.join(slips)}"
             found.append(Finding(file, 1, 1, turn, "slips.unplaced", "E.3-E.5", text))
+    for unused in record.unused_rolls:  # RULES-NOTES 2026-12-02: not used, a warning at its line
+        n = unused.note
+        found.append(Finding(n.file, n.line, n.column, turn, "rolls.unused", "dice", n.message))
     drawn = [r.purpose for r in state.rolls if r.source == "drawn"]
     if drawn:
         more = f" and {len(drawn) - 3} more" if len(drawn) > 3 else ""

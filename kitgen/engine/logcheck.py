@@ -1,8 +1,10 @@
 """A turn log checked against the state before it is played: orders for units, trains and hexes
-that exist, of the faction that gives them; and after it is played, every given roll one the
-turn needed."""
+that exist, of the faction that gives them; and after it is played, every given roll given once
+and a face of its dice, and those the turn did not ask for set apart, unused."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from kitgen import messages as msg
 from kitgen.campaign import Campaign
@@ -16,12 +18,26 @@ from kitgen.validation import dotted
 from kitgen.yamlsource import Loc
 
 
-def check_dice(located: LogSource, log: TurnLog, state: CampaignState) -> None:
-    """Every roll the log gives must be one the turn needed, once, and a face of its dice: a
-    misspelt purpose would otherwise be drawn instead without a word. An entry left with no
-    value is held to the same purposes: it names a roll the turn must ask for."""
+@dataclass(frozen=True)
+class UnusedRoll:
+    """A roll given in the log that the turn does not ask for: not used, a warning at its line
+    (RULES-NOTES, ruling of 2026-12-02), never an error that stops the replay."""
+
+    index: int
+    """Its place in the log's `dice:`."""
+    purpose: str
+    note: Problem
+    """Where its purpose stands, and the catalogue's words for it."""
+
+
+def check_dice(located: LogSource, log: TurnLog, state: CampaignState) -> tuple[UnusedRoll, ...]:
+    """Every roll the log gives must be given once and be a face of its dice; a roll the turn did
+    not ask for is returned, unused (a misspelt purpose is drawn instead, so `kitgen validate`
+    warns of it with the purposes the turn did ask for). An entry left with no value is held to
+    the same purposes: it names a roll the turn should ask for."""
     needed = {r.purpose: r for r in state.rolls}
     problems = []
+    unused = []
     seen: set[str] = set()
     for i, given in enumerate(log.dice):
         where = ("dice", i, "purpose")
@@ -30,8 +46,8 @@ def check_dice(located: LogSource, log: TurnLog, state: CampaignState) -> None:
         seen.add(given.purpose)
         roll = needed.get(given.purpose)
         if roll is None:
-            message = msg.log_dice_unknown_purpose(given.purpose, sorted(needed))
-            problems.append(located.problem(where, message.within(dotted(where))))
+            message = msg.note_roll_unused(given.purpose, sorted(needed))
+            unused.append(UnusedRoll(i, given.purpose, located.problem(where, message.within(dotted(where)))))
             continue
         d = Dice.parse(roll.dice)
         if given.value is not None and not d.low <= given.value <= d.high:
@@ -39,6 +55,7 @@ def check_dice(located: LogSource, log: TurnLog, state: CampaignState) -> None:
             problems.append(located.problem(("dice", i, "value"), message.within(f"dice[{i}].value")))
     if problems:
         raise KitgenError(problems)
+    return tuple(unused)
 
 
 def check_orders(located: LogSource, log: TurnLog, state: CampaignState, board: Board, campaign: Campaign) -> None:

@@ -3,19 +3,42 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
+from typing import Any
 
 from kitgen.campaign import Campaign
 from kitgen.engine.state import CampaignState
+from kitgen.messages import plural
+from kitgen.rules.ending import ending, ending_text
 
 
-def state_json(state: CampaignState) -> str:
-    return json.dumps(state.to_json(), indent=1, ensure_ascii=False) + "\n"
+def state_json(state: CampaignState, campaign: Campaign | None = None) -> str:
+    """The state as JSON; with its campaign, also `ending`: whether the campaign is over and who won."""
+    data = state.to_json()
+    if campaign is not None:
+        data["ending"] = ending_json(campaign, state)
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def ending_json(campaign: Campaign, state: CampaignState) -> dict[str, Any]:
+    """The ending after the state's turn (RULES-NOTES, 2026-12-02) as plain values."""
+    end = ending(campaign.scenario, state)
+    return {**asdict(end), "draw": end.draw, "ended_after": end.ended_after, "play_on": campaign.meta.play_on}
+
+
+def ending_line(campaign: Campaign, state: CampaignState) -> str:
+    """'Turns: 4 days each. The last turn, 3, has been played: the Whites win (...).'"""
+    s = campaign.scenario
+    end = ending(s, state)
+    days = plural(end.days_per_turn, "day")
+    return f"Turns: {days} each. {ending_text(s, end, play_on=campaign.meta.play_on and end.over)}"
 
 
 def state_text(campaign: Campaign, state: CampaignState) -> str:
     s = campaign.scenario
     out = [f"{s.meta.title}: state after turn {state.turn}" + (" (the set-up)" if state.turn == 0 else ""), ""]
     out.append("VP: " + ", ".join(f"{s.faction_name(f)} {v}" for f, v in state.vp.items()))
+    out.append(ending_line(campaign, state))
     for faction in s.meta.factions:
         units = [u for u in state.units if u.faction == faction.id]
         out += ["", f"{faction.name} ({len(units)} units)"]

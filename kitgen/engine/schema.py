@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import (
     Any,
+    Literal,
     NotRequired,  # pydantic reads typing's only from Python 3.12
 )
 
@@ -63,6 +64,53 @@ RECORDS = {"ships": Ship, "trains": Train, "depots": Depot, "pontoons": Pontoon,
 """The state keeps these as plain mappings; their schema says which keys each one has."""
 
 
+class ConditionMet(TypedDict):
+    """A win condition of victory.yaml met (kitgen.rules.ending.ConditionMet)."""
+
+    index: int
+    """Its place in victory.yaml's `win` list, from 0."""
+    faction: str
+    """The side that wins by it."""
+    kind: Literal["hold", "vp", "eliminate"]
+    when: Literal["last_turn", "any_turn"]
+    towns: list[str]
+    vp: int | None
+    at_least: int | None
+    enemies: list[str]
+
+
+class Ending(TypedDict):
+    """Whether the campaign is over after the state's turn, and who won (RULES-NOTES, 2026-12-02);
+    given when the state is written with its campaign (`kitgen state --format json`)."""
+
+    turn: int
+    days_per_turn: int
+    """The days a strategic turn stands for (a scenario setting)."""
+    last_turn: int | None
+    """The scenario's last turn; null: none."""
+    over: bool
+    winners: list[str]
+    """The factions that met a condition: one is the winner; none or several, a draw."""
+    met: list[ConditionMet]
+    early: bool
+    """Over before the last turn, by a condition judged every turn."""
+    draw: bool
+    ended_after: int | None
+    """The turn after which the scenario ended; null while it goes on."""
+    play_on: bool
+    """campaign.yaml says the club plays on past the end (a house rule)."""
+
+
+def _ending_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The ending's schema, its definitions moved to the root so that their references resolve."""
+    from pydantic import TypeAdapter
+
+    ending = TypeAdapter(Ending).json_schema(mode="serialization")
+    for name, definition in ending.pop("$defs", {}).items():
+        schema.setdefault("$defs", {})[name] = {**definition, "additionalProperties": False}
+    return {**ending, "additionalProperties": False}
+
+
 def state_schema() -> dict[str, Any]:
     """The state's schema: its dataclasses as pydantic reads them, less the fields a turn keeps
     to itself, with the schema version as a constant."""
@@ -77,6 +125,7 @@ def state_schema() -> dict[str, Any]:
     for name in WITHIN_A_TURN:
         props.pop(name, None)
     schema["required"] = ["schema_version", *(r for r in schema.get("required", []) if r not in WITHIN_A_TURN)]
+    props["ending"] = _ending_schema(schema)
     schema["properties"] = {"schema_version": {"const": STATE_SCHEMA_VERSION, "type": "integer"}, **props}
     schema["additionalProperties"] = False
     return {

@@ -292,6 +292,16 @@ class CommandRoll:
 
 
 @dataclass(frozen=True)
+class Met:
+    """A contact found in phase 6 (after partisans evade): the hex and every unit of any faction
+    standing there, which the battle reported there must list (RULES-NOTES 2026-12-02)."""
+
+    hex: str
+    units: tuple[str, ...]
+    factions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class BreakoutOwed:
     """II.B.1, unfinished business: an Elite/Fanatic unit beaten in `hex` where it could not
     retreat, whose breakout battle the log does not report (battle and part: where it lost)."""

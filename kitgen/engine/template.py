@@ -4,20 +4,14 @@ words are layouts/next-turn.yaml.j2's; this module gives it the values."""
 
 from __future__ import annotations
 
-import json
-import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kitgen import messages as msg
-from kitgen.campaign import TURNS, Campaign
+from kitgen.campaign import Campaign
 from kitgen.engine.ahead import RollAhead, before_orders, rolls_ahead
 from kitgen.engine.basis import STARTED
-from kitgen.engine.replay import replay
 from kitgen.engine.state import CampaignState, UnitState
-from kitgen.errors import UsageError
 from kitgen.rules.movement import movement_row
 
 TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "next-turn.yaml.j2"
@@ -82,15 +76,19 @@ def next_log(campaign: Campaign, state: CampaignState) -> NextLog:
             and all("partisan" in o.flags for o in start.units if o.faction == u.faction and o.hex == u.hex)
         }
     )
+    from kitgen.outputs import yaml_comment, yaml_scalar, yaml_string
+
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE.parent),
-        autoescape=False,  # YAML, not HTML: values are quoted by the `q` filter where they are strings
+        autoescape=False,  # YAML, not HTML: every value goes through the YAML emitter (`y`, `q`)
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=yaml_comment,  # all else is comment text: no name can end its line and start an order
     )
-    env.filters["q"] = lambda value: json.dumps(str(value), ensure_ascii=False)
+    env.filters["y"] = yaml_scalar
+    env.filters["q"] = yaml_string
     values: dict[str, Any] = {
         "campaign": campaign.folder.name,
         "started": STARTED,
@@ -127,38 +125,3 @@ def _unit_line(campaign: Campaign, u: UnitState, command: RollAhead | None) -> U
         immobilised=u.immobilised,
         command=command,
     )
-
-
-def write_next_log(campaign: Campaign) -> tuple[Path, NextLog]:
-    """Write turns/turn-NN.yaml for the turn after the last log; never over a file there, and
-    only into a turns/ folder of the campaign's own (not a symbolic link). A last log still as
-    this wrote it (not filled in) is the turn to be played: it is refused, not followed."""
-    from kitgen.engine.replay import turn_logs
-    from kitgen.inputs import read_file
-    from kitgen.outputs import write_atomic
-
-    turns = campaign.folder / TURNS
-    _own_folder(turns)
-    logs = turn_logs(campaign)
-    if logs:
-        number, last = logs[-1]
-        if read_file(last, what="a turn log") == next_log(campaign, replay(campaign, number - 1)).text.encode("utf-8"):
-            raise UsageError(msg.next_log_exists(str(last), number, untouched=True))
-    made = next_log(campaign, replay(campaign))
-    path = turns / log_name(made.turn)
-    if os.path.lexists(path):
-        raise UsageError(msg.next_log_exists(str(path), made.turn))
-    write_atomic(path, made.text.encode("utf-8"))
-    return path, made
-
-
-def _own_folder(turns: Path) -> None:
-    """turns/ must be a folder of the campaign's own (made if missing), never a link out of it."""
-    try:
-        mode = os.lstat(turns).st_mode
-    except FileNotFoundError:
-        return  # write_atomic makes it
-    if stat.S_ISLNK(mode):
-        raise UsageError(msg.next_turns_not_own(str(turns), "a symbolic link"))
-    if not stat.S_ISDIR(mode):
-        raise UsageError(msg.next_turns_not_own(str(turns), "not a folder"))

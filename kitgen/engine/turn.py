@@ -12,7 +12,7 @@ from pathlib import Path
 from kitgen import messages as msg
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn, Unplaced
-from kitgen.engine.logcheck import check_dice, check_orders
+from kitgen.engine.logcheck import UnusedRoll, check_dice, check_orders
 from kitgen.engine.phases import (
     arrivals,
     battles,
@@ -26,7 +26,7 @@ from kitgen.engine.phases import (
     victory,
 )
 from kitgen.engine.rolls import BadRoll
-from kitgen.engine.state import BreakoutOwed, CampaignState, Roll, Verdict
+from kitgen.engine.state import BreakoutOwed, CampaignState, Met, Roll, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError, Problem
 from kitgen.validation import dotted, validate
@@ -58,6 +58,10 @@ class TurnRecord:
     """Unfinished business the log leaves, each at its line (II.B.1: a breakout owed, unreported)."""
     breakouts_owed: tuple[BreakoutOwed, ...] = ()
     """The same business as data."""
+    met: tuple[Met, ...] = ()
+    """The contacts phase 6 found: each needs its battle in the log, with every unit in it."""
+    unused_rolls: tuple[UnusedRoll, ...] = ()
+    """Rolls the log gives that the turn did not ask for: not used, a warning at each one's line."""
 
     @property
     def verdicts(self) -> tuple[Verdict, ...]:
@@ -94,9 +98,11 @@ def play_phases(
     *,
     source: LogSource | None = None,
     through: str | None = None,
+    met: list[Met] | None = None,
 ) -> tuple[Turn, CampaignState]:
     """The phases of the turn after `state` played in order from `log`, up to and including the
-    phase named `through` (all of them by default), with the turn they were played in."""
+    phase named `through` (all of them by default), with the turn they were played in; `met`, if
+    given, gets the contacts found in phase 6."""
     if through is not None and through not in (names := [name for name, _ in PHASES]):
         raise ValueError(f"no phase {through!r}; the phases are {names}")
     turn = Turn(campaign, campaign.board, log, source or Unplaced(f"turn {log.turn} log"))
@@ -108,6 +114,8 @@ def play_phases(
     try:
         for name, phase in PHASES:
             state = phase(turn, state)
+            if name == "contacts" and met is not None:
+                met.extend(contacts_met(state))
             if name == through:
                 break
     except BadRoll as bad:  # a given roll its dice cannot show, found where the turn uses it
@@ -126,12 +134,27 @@ def play_turn(
 ) -> TurnRecord:
     """The turn after `state`, played from `log` on the campaign's board; nothing of a log that
     cannot be played is applied. `source` says where the log's values stand, if it was read."""
-    turn, state = play_phases(campaign, state, log, source=source)
-    check_dice(turn.source, log, state)
+    met: list[Met] = []
+    turn, state = play_phases(campaign, state, log, source=source, met=met)
+    unused = check_dice(turn.source, log, state)
     notes = tuple(
         turn.source.problem(at, msg.note_breakout_owed(owed.unit, owed.hex).within(dotted(at)))
         for owed in state.breakouts_owed
         for at in [("battles", owed.battle, "units", owed.part)]
     )
     done = replace(state, held={}, started_out=frozenset(), breakouts_owed=())
-    return TurnRecord(done, notes, state.breakouts_owed)
+    return TurnRecord(done, notes, state.breakouts_owed, tuple(met), unused_rolls=unused)
+
+
+def contacts_met(state: CampaignState) -> list[Met]:
+    """The hexes where enemies stand together for battle (evaded partisans and units aboard
+    ships are not there), each with every unit present."""
+    from kitgen.engine.phases.postbattle import contact_hexes
+
+    found = []
+    for hex_id in contact_hexes(state):
+        here = [
+            u for u in state.units if u.hex == hex_id and u.aboard is None and (hex_id, u.faction) not in state.evaded
+        ]
+        found.append(Met(hex_id, tuple(sorted(u.id for u in here)), tuple(sorted({u.faction for u in here}))))
+    return found

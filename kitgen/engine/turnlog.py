@@ -38,7 +38,11 @@ go ashore at the port it reaches, `land` on a coastal hex beside the sea hex whe
 ship's next sea order (a path of one hex, the ship's own, puts them ashore without moving).
 
 A table left empty (`orders:` with nothing under it, or `whites:` with only comments under it,
-as `kitgen next` writes them) is an empty table."""
+as `kitgen next` writes them) is an empty table.
+
+Hex ids go in quotes; one typed without them as plain decimal digits (`move: [4913, 4914]`) is
+that hex all the same, `408` being 0408. YAML reads `0407` as the octal number 263: that reading
+is an error at its line (kitgen.yamlsource), never the hex 0263."""
 
 from __future__ import annotations
 
@@ -51,9 +55,21 @@ from kitgen import messages as msg
 from kitgen.model.base import Ident, Model, Signed, Text, invalid
 
 
+def restore_hex_id(digits: str) -> str:
+    """A hex id whose leading zero a spreadsheet or YAML dropped, put back: ids are CCRR, as many
+    digits for the row as for the column, so three or five digits lost one leading zero (`408` is
+    0408, `31617` is 031617). Anything else is returned as it is, for the caller to judge."""
+    return "0" + digits if digits.isascii() and digits.isdigit() and len(digits) in (3, 5) else digits
+
+
 def _hex_id(value: Any) -> Any:
-    if isinstance(value, str) and re.fullmatch(r"\d{4,6}", value):
-        return value
+    text = value
+    if type(value) is int and value > 0:  # typed unquoted: `move: [4913, 408]`
+        # an octal reading (0407 as 263) is let through here, but yamlsource has made it an error
+        # of the file already, so the log is refused: never the hex 0263
+        text = restore_hex_id(str(value))
+    if isinstance(text, str) and re.fullmatch(r"\d{4,6}", text):
+        return text
     raise invalid(msg.value_hex_id(repr(value)))
 
 
@@ -198,6 +214,9 @@ class TurnLog(Model):
     each leaves the map with every unit aboard it."""
     partisans: list[PartisanChoice] = []
     dice: list[GivenRoll] = []
+    handed_in: list[Ident] = []
+    """The factions whose orders are in (`kitgen orders import` adds each): a faction all of whose
+    units hold has handed in all the same. The engine reads nothing from it."""
 
     @model_validator(mode="before")
     @classmethod
@@ -210,10 +229,10 @@ class TurnLog(Model):
         for key, value in data.items():
             if value is None and key != "turn":
                 continue  # the field's default: an empty table or list
-            if isinstance(value, dict) and key in _BY_FACTION:
+            if isinstance(value, dict) and key in BY_FACTION:
                 value = {f: [] if v is None else v for f, v in value.items()}
             out[key] = value
         return out
 
 
-_BY_FACTION = ("orders", "rail", "sea", "track", "pontoons", "resupply", "place", "remove", "disband")
+BY_FACTION = ("orders", "rail", "sea", "track", "pontoons", "resupply", "place", "remove", "disband")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from kitgen.model.base import Dice, Ident, Model, Modifier, MoveCost, Percent, Positive, Ruling, Text
+from kitgen import messages as msg
+from kitgen.model.base import Dice, Ident, Model, Modifier, MoveCost, Percent, Positive, Ruling, Text, invalid
 
 # --- A. Map movement (movement.yaml) -------------------------------------------------
 
@@ -170,6 +171,44 @@ class Placement(Model):
     """... otherwise in the westernmost town it holds: lowest column, then lowest row."""
 
 
+WinKind = Literal["hold", "vp", "eliminate"]
+WIN_FIELDS: dict[str, set[str]] = {"hold": {"towns"}, "vp": {"at_least"}, "eliminate": {"enemies"}}
+"""The fields each kind of win condition needs besides faction, kind and when (the rest must be left out)."""
+
+
+class WinCondition(Model):
+    """How a side wins the scenario (RULES-NOTES, 2026-12-02), judged on the state after a turn.
+
+    - hold: `faction` holds every one of `towns`.
+    - vp: `faction`'s VP total (as the VP track shows it, E.3-E.5) is `at_least` or more.
+    - eliminate: no unit of any of `enemies` is left on the map.
+    `when`: `last_turn`, judged at the end of the scenario's last turn; `any_turn`, judged at the
+    end of every turn, and met it ends the scenario at once.
+    """
+
+    faction: Ident
+    """The side that wins by it."""
+    kind: WinKind
+    towns: list[Text] = []
+    at_least: Positive | None = None
+    enemies: list[Ident] = []
+    when: Literal["last_turn", "any_turn"] = "last_turn"
+
+    @model_validator(mode="after")
+    def _fields_of_kind(self) -> WinCondition:
+        needed = WIN_FIELDS[self.kind]
+        given = {k for k in self.model_fields_set if k not in ("faction", "kind", "when")}
+        if (
+            given != needed
+            or (self.kind == "hold" and not self.towns)
+            or (self.kind == "eliminate" and not self.enemies)
+        ):
+            raise invalid(
+                msg.value_win_fields(self.kind, ", ".join(sorted(needed)), ", ".join(sorted(given)) or "none")
+            )
+        return self
+
+
 class VictoryRules(Model):
     award_every_turns: Positive
     thresholds: dict[str, Positive]
@@ -177,6 +216,8 @@ class VictoryRules(Model):
     reinforcement_chart: ReinforcementChart
     makhnovist_strength: MakhnovistStrength
     placement: dict[str, Placement]
+    win: list[WinCondition]
+    """How the scenario is won (none: the rules name no winner, E's VP only buy reinforcements)."""
     rulings: list[Ruling] = []
 
 

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from kitgen import messages as msg
 from kitgen.errors import UsageError
-from kitgen.model.base import VP, Colour, Ident, Model, PathName, Text
+from kitgen.model.base import VP, Colour, Ident, Model, PathName, Positive, Text
 from kitgen.model.forces import Cards, SetUp
 from kitgen.model.geography import Bridge, FeatureCollection, MapData
 from kitgen.model.rules import (
@@ -37,12 +37,22 @@ class MapSettings(Model):
     hex_size_km: float = Field(default=30.0, gt=0)
 
 
+class TurnSettings(Model):
+    """Time (RULES-NOTES, 2026-12-02): the days a strategic turn stands for, printed on the turn
+    track, and the scenario's last turn, after which the campaign is over unless the club plays on."""
+
+    days: int = Field(ge=1, le=366)
+    last: Positive | None
+    """None: no last turn, the campaign goes on as long as the club plays it."""
+
+
 class ScenarioMeta(Model):
     id: PathName
     title: Text
     subtitle: Text
     source: Text
     map: MapSettings
+    turns: TurnSettings
     factions: list[Faction] = Field(min_length=2)
 
 

@@ -18,6 +18,7 @@ from kitgen.engine.turnlog import (
     ResupplyOrder,
     SeaOrder,
     TrackOrder,
+    restore_hex_id,
 )
 from kitgen.errors import Problem
 from kitgen.orders.formread import FilledForm, OrderEntry
@@ -69,6 +70,8 @@ class Read:
     problems: list[Problem]
     where: dict[tuple[str, str], Where]
     """(verdict kind, unit id) -> the row and field the order came from."""
+    mentioned: set[str] = field(default_factory=set)
+    """The units, trains and ships the form has a row for, blank or not: the orders it speaks for."""
 
 
 def form_faction(campaign: Campaign, state: CampaignState, form: FilledForm) -> str | None:
@@ -101,6 +104,7 @@ def read_entries(campaign: Campaign, state: CampaignState, form: FilledForm, fac
             done.problems.append(form.problem(entry, msg.orders_row_twice(entry.row)))
             continue
         seen.add(entry.row)
+        done.mentioned.add(entry.row)
         if entry.empty:
             continue
         path = _hexes(entry, "path", entry.path, board.on_map, bad)
@@ -128,8 +132,9 @@ OnMap = Callable[[str], bool]
 
 
 def _hexes(entry: OrderEntry, part: str, text: str, on_map: OnMap, bad: Bad) -> list[str] | None:
-    """The hex ids of a field, in order; None (and a problem) if one is no hex of the map."""
-    tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
+    """The hex ids of a field, in order; None (and a problem) if one is no hex of the map. A
+    leading zero a spreadsheet dropped is put back first (`408` is `0408`)."""
+    tokens = [restore_hex_id(t) for t in _SEPARATORS.split(text.strip()) if t]
     wrong = [t for t in tokens if not _HEX.fullmatch(t)]
     if wrong:
         bad(entry, part, msg.orders_bad_hex(wrong[0]))

@@ -1,27 +1,50 @@
 """A filled order form read back: the fields of a PDF made by `kitgen orders form`, or the rows of
-a spreadsheet (.csv) with the same columns, as typed entries with where each stands."""
+a spreadsheet (.csv) with the same columns, as typed entries with where each stands.
+
+Forms come back as people make them: a PDF saved encrypted with an empty user password (as
+Acrobat saves a form it restricts), a spreadsheet saved with commas, semicolons or tabs (as its
+locale has it), with a byte-order mark and CRLF line ends. What cannot be read for certain is an
+error, never a silent blank: a field whose value is not text, two fields of one name, a field
+named like kitgen's but misspelt."""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem
 from kitgen.inputs import read_file
-from kitgen.orders.rows import CSV_COLUMNS, IDENTITY, PARTS
+from kitgen.orders.rows import CSV_COLUMNS, IDENTITY, PARTS, field_name, identity_name, unneutralise_cell
+
+if TYPE_CHECKING:
+    from pypdf import PdfReader
 
 MAX_PDF_BYTES = 20 * 1024 * 1024
 MAX_CSV_BYTES = 2 * 1024 * 1024
 MAX_PAGES = 50
 """More pages than a faction's form ever has: a larger PDF is not one."""
 MAX_ROWS = 2000
+MAX_FIELD_NODES = 200_000
+"""Fields and their kids walked at most: a form has a few hundred; a hostile tree stops here."""
 
-_FIELD = re.compile(r"o-([a-z][a-z0-9_]*)-(path|carry|special)")
+_FIELD = re.compile(r"o-([a-z][a-z0-9_]*)-(" + "|".join(PARTS) + ")")
 _IDENTITY = re.compile(r"id-([a-z][a-z0-9_]*)-(" + "|".join(IDENTITY) + ")")
+_KITGEN_LIKE = re.compile(
+    r"\s*(o|id)\s*[-_.\s].*|.*[-_.\s]\s*(" + "|".join((*PARTS, *IDENTITY)) + r")\s*", re.IGNORECASE | re.DOTALL
+)
+"""A field name of kitgen's shape, `o-<row id>-<part>` or `id-<faction>-<what>`, judged by its
+prefix or by its last word: one that does not match exactly is misspelt, never another tool's."""
+_PREFIX = re.compile(r"(o|id)[-_.\s]+(.*)", re.DOTALL)
+DELIMITERS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+"""What a spreadsheet saves a .csv with, as its locale has it."""
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
 @dataclass(frozen=True)
@@ -62,7 +85,7 @@ def read_filled(path: Path) -> FilledForm:
 
 
 def _read_pdf(path: Path, data: bytes) -> FilledForm:
-    fields = _pdf_fields(path, data)
+    fields = _kitgen_fields(path, _pdf_fields(path, data))
     identities: dict[str, dict[str, str]] = {}
     parts: dict[str, dict[str, str]] = {}
     for name, value in sorted(fields.items()):
@@ -82,41 +105,171 @@ def _read_pdf(path: Path, data: bytes) -> FilledForm:
     return FilledForm(path, "pdf", ids, entries)
 
 
-def _pdf_fields(path: Path, data: bytes) -> dict[str, str]:
-    """Every field's name and value, read with pypdf; what it cannot parse is a problem, never a
-    traceback (the file comes from a player's e-mail)."""
-    from pypdf import PdfReader
+def _kitgen_fields(path: Path, fields: list[tuple[str, Any]]) -> dict[str, str]:
+    """The text of each kitgen field among a PDF's (name, value) fields; another tool's fields are
+    passed over. A kitgen field that cannot be read for certain is a problem, all of them at once:
+    a name given to two fields, a misspelt name, a value that is not text."""
+    counts = Counter(name for name, _ in fields)
+    problems: list[Problem] = []
+    found: dict[str, str] = {}
+    said: set[str] = set()  # a name's problem is said once, for all its fields
+    for name, value in fields:
+        exact = _FIELD.fullmatch(name) or _IDENTITY.fullmatch(name)
+        if not exact:
+            if _KITGEN_LIKE.fullmatch(name) and name not in said:
+                problems.append(Problem.of(path, 1, 1, msg.orders_misspelt_field(name, _repairs(name))))
+                said.add(name)
+            continue
+        if counts[name] > 1:
+            if name not in said:
+                problems.append(Problem.of(path, 1, 1, msg.orders_field_twice(name, counts[name])))
+                said.add(name)
+            continue
+        text = _text(value)
+        if text is None:
+            problems.append(Problem.of(path, 1, 1, msg.orders_field_not_text(name, _kind(value))))
+            continue
+        found[name] = text
+    if problems:
+        raise KitgenError(problems)
+    return found
+
+
+def _repairs(name: str) -> list[str]:
+    """The kitgen names a misspelt one may stand for: its prefix and last word set right, in
+    lower case (what `suggest` picks the closest of)."""
+    low = name.strip().lower()
+    m = _PREFIX.fullmatch(low)
+    prefix, rest = (m.group(1), m.group(2)) if m else (None, low)
+    cut = max(rest.rfind(sep) for sep in "-. ")
+    middle = re.sub(r"[^a-z0-9_]+", "_", rest[:cut] if cut > 0 else rest)  # ids are [a-z][a-z0-9_]*
+    names = [field_name(middle, p) for p in PARTS] if prefix in ("o", None) else []
+    return names + ([identity_name(middle, w) for w in IDENTITY] if prefix in ("id", None) else [])
+
+
+def _text(value: Any) -> str | None:
+    """A field's value as text: the string typed in, '' for none; None for any other kind of value."""
+    from pypdf.generic import NullObject, TextStringObject
+
+    if value is None or isinstance(value, NullObject):
+        return ""
+    return str(value) if isinstance(value, TextStringObject) else None
+
+
+def _kind(value: Any) -> str:
+    """What a value that is not text is, in words."""
+    from pypdf.generic import (
+        ArrayObject,
+        BooleanObject,
+        ByteStringObject,
+        DictionaryObject,
+        FloatObject,
+        NameObject,
+        NumberObject,
+    )
+
+    if isinstance(value, NameObject):
+        return f"the name {str(value)[:40]}"
+    if isinstance(value, BooleanObject):
+        return "true or false"
+    if isinstance(value, (NumberObject, FloatObject)):
+        return f"the number {value}"
+    if isinstance(value, ArrayObject):
+        return f"a list of {len(value)} values"
+    if isinstance(value, DictionaryObject):
+        return "a dictionary"
+    if isinstance(value, ByteStringObject):
+        return "bytes that are not text"
+    return "a value of another kind"
+
+
+def _pdf_fields(path: Path, data: bytes) -> list[tuple[str, Any]]:
+    """Every field's full name and value, read with pypdf; what it cannot parse is a problem,
+    never a traceback (the file comes from a player's e-mail)."""
+    from pypdf import PasswordType, PdfReader
 
     if not data.lstrip()[:5] == b"%PDF-":
         raise KitgenError.at(path, 1, 1, msg.orders_not_a_form("no PDF header (%PDF-)"))
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)
+        # Acrobat encrypts a form it restricts with an empty password to open it: that opens it
+        if reader.is_encrypted and reader.decrypt("") == PasswordType.NOT_DECRYPTED:
+            raise KitgenError.at(path, 1, 1, msg.orders_pdf_password())
         pages = len(reader.pages)
         if pages > MAX_PAGES:
             raise KitgenError.at(path, 1, 1, msg.orders_too_many_pages(pages, MAX_PAGES))
-        found = reader.get_fields() or {}
-        values = {}
-        for name, field in found.items():
-            value = field.get("/V", "")
-            values[str(name)] = value if isinstance(value, str) else ""
-        return values
+        return _walk_fields(reader)
     except KitgenError:
         raise
-    except Exception as exc:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
-        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf(type(exc).__name__)) from None
+    except _TooManyFields:
+        what = f"it has more than {MAX_FIELD_NODES:,} form fields"
+        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf(what)) from None
+    except RecursionError:
+        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf("its objects nest too deeply")) from None
+    except Exception:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
+        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf("it is damaged or cut short")) from None
+
+
+class _TooManyFields(Exception):
+    """A field tree larger than any form's."""
+
+
+def _walk_fields(reader: PdfReader) -> list[tuple[str, Any]]:
+    """(full name, value) of each field of the form's AcroForm: a parent's name joined to its
+    kids' with dots, a value inherited from the parent where the kid has none. Each field is
+    listed, so two of one name are both there; kids without a name are a field's widgets."""
+    from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
+
+    def resolved(obj: Any) -> Any:
+        return obj.get_object() if isinstance(obj, IndirectObject) else obj
+
+    root = resolved(reader.trailer.get("/Root"))
+    form = resolved(root.get("/AcroForm")) if isinstance(root, DictionaryObject) else None
+    top = resolved(form.get("/Fields")) if isinstance(form, DictionaryObject) else None
+    if not isinstance(top, ArrayObject):
+        return []
+    found: list[tuple[str, Any]] = []
+    seen: set[tuple[int, int]] = set()  # objects walked: a loop of /Kids is cut
+    stack: list[tuple[Any, str, Any]] = [(kid, "", None) for kid in reversed(top)]
+    walked = 0
+    while stack:
+        ref, parent, inherited = stack.pop()
+        walked += 1
+        if walked > MAX_FIELD_NODES:
+            raise _TooManyFields
+        if isinstance(ref, IndirectObject):
+            if (ref.idnum, ref.generation) in seen:
+                continue
+            seen.add((ref.idnum, ref.generation))
+        node = resolved(ref)
+        if not isinstance(node, DictionaryObject) or "/T" not in node:
+            continue  # a widget of its parent's field, or no field at all
+        partial = resolved(dict.get(node, "/T"))
+        own = partial.decode("latin-1") if isinstance(partial, bytes) else str(partial)
+        name = f"{parent}.{own}" if parent else own
+        value = resolved(dict.get(node, "/V")) if "/V" in node else inherited
+        kids = resolved(dict.get(node, "/Kids"))
+        listed = [(k, resolved(k)) for k in kids] if isinstance(kids, ArrayObject) else []
+        named = [k for k, kid in listed if isinstance(kid, DictionaryObject) and "/T" in kid]
+        if named:
+            stack.extend((kid, name, value) for kid in reversed(named))
+        else:
+            found.append((name, value))
+    return found
 
 
 def _read_csv(path: Path, data: bytes) -> FilledForm:
+    text = _csv_text(path, data)
+    delimiter, skip = _delimiter(path, text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise KitgenError.at(path, 1, 1, msg.orders_not_a_form("a .csv that is not UTF-8 text")) from None
-    reader = csv.reader(io.StringIO(text, newline=""))
-    try:
+        for _ in range(skip):
+            next(reader, None)
         header = [h.strip().lower() for h in next(reader, [])]
         missing = [c for c in ("id", *PARTS) if c not in header]
         if missing:
-            raise KitgenError.at(path, 1, 1, msg.orders_csv_header(", ".join(header) or "nothing", list(CSV_COLUMNS)))
+            found = ", ".join(header) or "nothing"
+            raise KitgenError.at(path, reader.line_num or 1, 1, msg.orders_csv_header(found, list(CSV_COLUMNS)))
         at = {name: header.index(name) for name in ("id", *PARTS)}
         entries: list[OrderEntry] = []
         line = 1
@@ -126,10 +279,55 @@ def _read_csv(path: Path, data: bytes) -> FilledForm:
                 continue
             if len(entries) >= MAX_ROWS:
                 raise KitgenError.at(path, line, 1, msg.orders_too_many_rows(MAX_ROWS))
-            cells = [record[at[name]].strip() if at[name] < len(record) else "" for name in ("id", *PARTS)]
+            cells = [
+                unneutralise_cell(record[at[name]]).strip() if at[name] < len(record) else "" for name in ("id", *PARTS)
+            ]
             entries.append(OrderEntry(cells[0], cells[1], cells[2], cells[3], line=line))
     except csv.Error as exc:
-        raise KitgenError.at(
-            path, reader.line_num or 1, 1, msg.orders_not_a_form(f"a .csv it cannot read ({exc})")
-        ) from None
+        raise KitgenError.at(path, reader.line_num or 1, 1, msg.orders_not_a_form(_csv_trouble(exc))) from None
     return FilledForm(path, "csv", {}, tuple(entries))
+
+
+def _csv_text(path: Path, data: bytes) -> str:
+    """The spreadsheet's text: UTF-8, or UTF-16 when a byte-order mark says so (the mark dropped)."""
+    codec = next((name for bom, name in _BOMS if data.startswith(bom)), "utf-8")
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError:
+        raise KitgenError.at(path, 1, 1, msg.orders_not_a_form("a .csv that is not UTF-8 text")) from None
+
+
+def _delimiter(path: Path, text: str) -> tuple[str, int]:
+    """The delimiter the spreadsheet was saved with, and the lines before its header (Excel's
+    `sep=;` line): of commas, semicolons and tabs, the one that splits the header row into the
+    form's columns. A header that several split so is an error: the rows could be read either way."""
+    first, _, _ = text.partition("\n")
+    hint = first.rstrip("\r")
+    if hint[:4].lower() == "sep=" and hint[4:] in DELIMITERS:
+        return hint[4:], 1
+    fits: list[str] = []
+    widest, cells = ",", 0
+    for d in DELIMITERS:
+        try:
+            header = [h.strip().lower() for h in next(csv.reader(io.StringIO(text, newline=""), delimiter=d), [])]
+        except csv.Error:
+            continue  # the reading proper reports it, with its line
+        if all(c in header for c in ("id", *PARTS)):
+            fits.append(d)
+        if len(header) > cells:
+            widest, cells = d, len(header)
+    if len(fits) > 1:
+        second = sorted(fits, key=lambda d: hint.find(d))[1]
+        column = hint.find(second) + 1
+        raise KitgenError.at(path, 1, max(column, 1), msg.orders_csv_delimiter([DELIMITERS[d] for d in fits]))
+    return (fits or [widest])[0], 0
+
+
+def _csv_trouble(exc: csv.Error) -> str:
+    """What the csv module could not read, in words (its own text is for programmers)."""
+    said = str(exc)
+    if "NUL" in said:
+        return "a .csv with a NUL character in it"
+    if "field limit" in said:
+        return f"a .csv with a cell longer than {csv.field_size_limit():,} characters"
+    return "a .csv whose rows cannot be split into cells"

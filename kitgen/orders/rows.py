@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -132,7 +133,8 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
 
 
 def order_csv(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> str:
-    """The form's rows as a spreadsheet: the printed columns filled, path, carry and special empty."""
+    """The form's rows as a spreadsheet: the printed columns filled, path, carry and special empty;
+    every cell a spreadsheet would run as a formula neutralised (`neutralise_cell`)."""
     import csv
     import io
 
@@ -142,5 +144,27 @@ def order_csv(campaign: Campaign, state: CampaignState, faction: str, turn: int)
     for row in order_rows(campaign, state, faction, turn):
         target = "" if row.target is None else str(row.target)
         mp = "" if row.mp is None else str(row.mp)
-        writer.writerow([row.id, row.hex, row.type, row.stands, mp, row.supply, row.commander, target, "", "", ""])
+        cells = [row.id, row.hex, row.type, row.stands, mp, row.supply, row.commander, target, "", "", ""]
+        writer.writerow([neutralise_cell(c) for c in cells])
     return out.getvalue()
+
+
+_FORMULA = re.compile("'*[=+\\-@\t\r]")
+"""A cell a spreadsheet runs as a formula (OWASP: CSV injection), after any quotes already
+put before it."""
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def neutralise_cell(text: str) -> str:
+    """A CSV cell a spreadsheet shows as text: one starting with =, +, -, @, tab or CR gets a
+    leading `'` (a plain number such as -1, or a lone - or + meaning none, stays as it is).
+    `unneutralise_cell` undoes it."""
+    if _FORMULA.match(text) and not _NUMBER.fullmatch(text) and text not in ("-", "+"):
+        return "'" + text
+    return text
+
+
+def unneutralise_cell(text: str) -> str:
+    """A cell read back from a spreadsheet as it was before `neutralise_cell`: a leading `'`
+    dropped where it precedes =, +, -, @, tab or CR (or more quotes and then one of them)."""
+    return text[1:] if text.startswith("'") and _FORMULA.match(text, 1) else text

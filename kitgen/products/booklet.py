@@ -15,6 +15,7 @@ from kitgen.messages import ordinal
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.bookletstyle import booklet_style
 from kitgen.render.pages import HALF, PAPER, Part
+from kitgen.rules.ending import condition_text, days_text, turn_days
 from kitgen.rules.sequence import turn_sequence
 
 if TYPE_CHECKING:
@@ -108,6 +109,9 @@ def booklet_text(scenario: Scenario) -> list[Block]:
         sources={f.id: sources(f.id) for f in s.meta.factions},
         ordinal=ordinal,
         sequence=turn_sequence(s),
+        turns=s.meta.turns,
+        turn_one=days_text(first[0], first[0]) if (first := turn_days(s, 1)) else "",
+        win=[condition_text(s, c) for c in s.victory.win],
     )
     left = sorted(set(every) - used)
     if left:  # the printed rules must say what the engine does (RULES-NOTES)

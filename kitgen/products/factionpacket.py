@@ -101,7 +101,8 @@ def _faction_lists(p: Packets, sheet: Sheet, faction: str) -> float:
     f = p.s.faction(faction)
     y = sheet.band(f"{p.names.get(faction, faction)}: lists and ledger", f, f"turn {p.b.turn}")
     y = _reinforcements(p, sheet, y, faction)
-    return p.vp_ledger(sheet, y, faction)
+    y = p.vp_ledger(sheet, y, faction)
+    return p.end_section(sheet, y)
 
 
 def _reinforcements(p: Packets, sheet: Sheet, y: float, faction: str) -> float:

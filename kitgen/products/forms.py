@@ -17,6 +17,7 @@ from kitgen.render.formstyle import short_stand_name as _short
 from kitgen.render.pages import MM, Part
 from kitgen.render.sheet import PAD, Cell, CellLike, Column, Sheet
 from kitgen.render.wording import MINUS, either, signed, upto
+from kitgen.rules.ending import MONTHS, days_text, turn_days
 from kitgen.rules.sequence import turn_sequence
 
 # --- the forms -----------------------------------------------------------------------
@@ -112,33 +113,68 @@ def _vp_track(sheet: Sheet) -> float:
 
     # the turn record track
     y = sheet.heading(sheet.left, y - st.gap, sheet.span, "Turn record", "E.2")
-    per_row = fm.turns_per_row
-    tw = min(sheet.span / per_row, box * 1.4)
-    tx = sheet.left + (sheet.span - per_row * tw) / 2
-    for start in range(1, fm.turns + 1, per_row):
-        for n in range(start, min(start + per_row, fm.turns + 1)):
-            bx = tx + (n - start) * tw
-            award = n % every == 0
-            sheet.fill(st.colours.marked if award else st.colours.paper)
-            sheet.stroke(st.colours.ink, st.widths.heavy if award else st.widths.frame)
-            sheet.c.rect(bx, y - box, tw, box, stroke=1, fill=1)
-            sheet.text(bx + PAD, y - st.fonts.track - 2, str(n), font=SANS_BOLD, size=st.fonts.track)
-            if award:
-                sheet.text(bx + tw - PAD, y - box + PAD + 1, "VP", font=SANS_BOLD, size=st.fonts.small, align="right")
-        y -= box
-    y -= 3
+    y = _turn_track(sheet, y, box)
     bonus = "; ".join(f"{s.faction_name(f)} add {d}" for f, d in v.bonus.items())
     ms = s.faction(v.makhnovist_strength.faction)
     extra = f"; {ms.adjective} strength roll" if ms else ""
+    last = s.meta.turns.last
+    end = (
+        f" The heavy box marked END is the last turn: the scenario ends after turn {last}; the boxes after it "
+        "are for a club that plays on (a house rule)."
+        if last is not None
+        else " The campaign has no last turn."
+    )
     return sheet.para(
         sheet.left,
         y,
         sheet.span,
-        f"Shaded turns (every {ordinal(every)}): towns score VP ({bonus}); reinforcement charts{extra}. "
+        f"Shaded turns (every {ordinal(every)}): towns score VP ({bonus}); reinforcement charts{extra}.{end} "
         "Move the game-turn marker along the track; start a second sheet if the campaign runs longer.",
         size=st.fonts.small,
         colour=st.colours.muted,
     )
+
+
+def _turn_track(sheet: Sheet, y: float, box: float) -> float:
+    """The game-turn track (RULES-NOTES, 2026-12-02): the days a turn stands for, each box with
+    its number and first day, award turns shaded, the scenario's last turn marked END."""
+    s, st, fm = sheet.s, sheet.st, sheet.st.forms
+    every, last = s.victory.award_every_turns, s.meta.turns.last
+    days = plural(s.meta.turns.days, "day")
+    first = turn_days(s, 1)
+    begins = f"; turn 1 begins on {days_text(first[0], first[0])}" if first else ""
+    y = sheet.para(sheet.left, y, sheet.span, f"A turn stands for {days}{begins}.", size=st.fonts.small) - 2
+    per_row = fm.turns_per_row
+    tw = min(sheet.span / per_row, box * 1.4)
+    tx = sheet.left + (sheet.span - per_row * tw) / 2
+    count = fm.turns if last is None else min(fm.turns, math.ceil((last + 1) / per_row) * per_row)
+    year = None
+    for start in range(1, count + 1, per_row):
+        for n in range(start, min(start + per_row, count + 1)):
+            bx = tx + (n - start) * tw
+            award = n % every == 0
+            beyond = last is not None and n > last
+            heavy = award or n == last
+            sheet.fill(st.colours.marked if award else (st.colours.tint if beyond else st.colours.paper))
+            sheet.stroke(st.colours.ink, st.widths.heavy * (1.5 if n == last else 1) if heavy else st.widths.frame)
+            sheet.c.rect(bx, y - box, tw, box, stroke=1, fill=1)
+            ink = st.colours.muted if beyond else st.colours.ink
+            sheet.text(bx + PAD, y - st.fonts.track - 2, str(n), font=SANS_BOLD, size=st.fonts.track, colour=ink)
+            if n == last:
+                sheet.text(
+                    bx + tw - PAD, y - st.fonts.track - 2, "END", font=SANS_BOLD, size=st.fonts.track, align="right"
+                )
+            if award:
+                sheet.text(bx + tw - PAD, y - box + PAD + 1, "VP", font=SANS_BOLD, size=st.fonts.small, align="right")
+            span = turn_days(s, n)
+            if span is not None:
+                day = span[0]
+                label = f"{day.day} {MONTHS[day.month - 1][:3]}" + (f" {day.year}" if day.year != year else "")
+                year = day.year
+                room = tw - 2 * PAD - (text_width("VP", SANS_BOLD, st.fonts.small) + PAD if award else 0)
+                sheet.text(bx + PAD, y - box + PAD + 1, label, size=st.fonts.small, colour=ink, fit=room)
+        y -= box
+    return y - 3
 
 
 def _vp_ledger(sheet: Sheet) -> float:
@@ -158,8 +194,9 @@ def _vp_ledger(sheet: Sheet) -> float:
         columns += [Column(1, "centre") for _ in fields]
         top_row.append(Cell(f.name, span=len(fields), fill=f.colour, mark=f.id, bold=True, align="centre"))
         sub += fields
+    end = s.meta.turns.last or fm.ledger_turns  # no award row after the scenario's last turn
     rows: list[list[CellLike]] = [
-        [Cell(str(t), bold=True)] + [""] * (len(columns) - 1) for t in range(every, fm.ledger_turns + 1, every)
+        [Cell(str(t), bold=True)] + [""] * (len(columns) - 1) for t in range(every, end + 1, every)
     ]
     return sheet.table(sheet.left, y, sheet.span, columns, [top_row, sub], rows, row_h=fm.form_row)
 

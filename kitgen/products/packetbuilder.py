@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from kitgen.engine.basis import TurnBasis
 from kitgen.engine.intel import FactionView, believed, faction_view, fought_in
 from kitgen.engine.state import CampaignState
+from kitgen.messages import ordinal, plural
 from kitgen.products.packetmaps import MapPages, overlay_legend
 from kitgen.products.packetscene import overlay_of
 from kitgen.products.packettext import say
@@ -21,6 +22,7 @@ from kitgen.render.pages import PAPER
 from kitgen.render.scene import Overlay, Scene, Sector, sectors
 from kitgen.render.sceneart import SceneArt
 from kitgen.render.sheet import Column, Page, Sheet
+from kitgen.rules.ending import award_turns, condition_text, days_text, ending, ending_text, turn_days
 
 if TYPE_CHECKING:
     from kitgen.engine.ahead import RollAhead
@@ -203,8 +205,7 @@ class Packets:
         s, b = self.s, self.b
         state = b.start
         every = s.victory.award_every_turns
-        awards = [t for t in range(every, every * 12 + 1, every)]
-        upcoming = [t for t in awards if t >= b.turn][:4]
+        upcoming = award_turns(s, b.turn, 4, play_on=self.c.meta.play_on)
         y = sheet.heading(sheet.left, y, sheet.span, "VP ledger", "E.2")
         scoring = [f for f in s.meta.factions if f.scores_vp and (faction is None or f.id == faction)]
         rows = []
@@ -227,12 +228,37 @@ class Packets:
             wrap=True,
         )
         y -= 4
-        text = say("award", every=every, turns=", ".join(f"turn {t}" for t in upcoming))
-        if b.turn in awards:
+        text = say("award", every=ordinal(every), turns=", ".join(f"turn {t}" for t in upcoming))
+        if upcoming and upcoming[0] == b.turn:
             text += " This is an award turn: VP are scored at its end."
         if faction is not None:
             text += " Other factions' totals are the umpire's to know."
         return sheet.para(sheet.left, y, sheet.span, text) - sheet.st.gap
+
+    def end_section(self, sheet: Sheet, y: float) -> float:
+        """Time and the end (RULES-NOTES, 2026-12-02): the days this turn stands for, whether it
+        is the last, or how the scenario ended if the club plays on; then how it is won."""
+        s, turn = self.s, self.b.turn
+        last = s.meta.turns.last
+        y = sheet.heading(sheet.left, y, sheet.span, "Time and the end")
+        days = turn_days(s, turn)
+        dates = days_text(*days) if days is not None else ""
+        words = [say("turn_days", turn=turn, days=plural(s.meta.turns.days, "day"), dates=dates)]
+        end = ending(s, self.b.after)
+        if end.over:
+            words.append(ending_text(s, end, play_on=self.c.meta.play_on))
+        elif last is None:
+            words.append(say("no_last_turn"))
+        elif turn == last:
+            words.append(say("last_turn", last=last))
+        else:
+            words.append(say("turn_of", turn=turn, last=last))
+        y = sheet.para(sheet.left, y, sheet.span, " ".join(words)) - 3
+        conditions = [condition_text(s, c) for c in s.victory.win]
+        if not conditions:
+            return sheet.para(sheet.left, y, sheet.span, say("no_win")) - sheet.st.gap
+        y = sheet.para(sheet.left, y, sheet.span, say("how_won")) - 2
+        return sheet.bullets(sheet.left, y, sheet.span, [("", c) for c in conditions]) - sheet.st.gap
 
     # a faction's
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kitgen.engine.basis import turn_basis
+from kitgen.engine.basis import past_the_end, turn_basis
 from kitgen.products.factionpacket import acetate, faction_packet
 from kitgen.products.packetbuilder import PacketFile, Packets
 from kitgen.products.umpirepacket import umpire_packet
@@ -34,18 +34,23 @@ def packets_of(p: Packets, *, acetates: bool = False) -> list[PacketFile]:
 def build_packets(
     campaign: Campaign, turn: int | None = None, paper: str = "a4", *, acetates: bool = False
 ) -> list[PacketFile]:
-    """Every packet of the turn (`turn` by default the one being played)."""
-    return packets_of(Packets(turn_basis(campaign, turn), paper), acetates=acetates)
+    """Every packet of the turn (`turn` by default the one being played); a turn past the
+    scenario's end is refused unless campaign.yaml says the club plays on."""
+    from kitgen.errors import KitgenError
+
+    basis = turn_basis(campaign, turn)
+    refused = past_the_end(campaign, basis.after)
+    if refused is not None:
+        raise KitgenError([refused])
+    return packets_of(Packets(basis, paper), acetates=acetates)
 
 
 def write_packets(folder: Path, out: Path, files: list[PacketFile]) -> list[Path]:
-    """Each packet written atomically into `out`."""
-    from kitgen.outputs import ensure_folder, write_atomic
+    """The packets written into `out` as one set, beside the earlier weeks' (its manifest lists
+    what kitgen wrote there): never into a folder of the user's files, a symbolic link, or a
+    campaign's own files."""
+    from kitgen.outputs import ProductFolder
 
-    ensure_folder(out)
-    written = []
-    for f in files:
-        path = out / f.name
-        write_atomic(path, f.pdf)
-        written.append(path)
+    with ProductFolder(out, keep=True) as product:
+        written = [product.write(f.name, f.pdf) for f in files]
     return written

@@ -58,6 +58,7 @@ def _week(p: Packets, sheet: Sheet) -> float:
     y = sheet.bullets(sheet.left, y, sheet.span, [(f"{k}.", text) for k, text in enumerate(steps, start=1)])
     y -= sheet.st.gap
     y = p.vp_ledger(sheet, y, None)
+    y = p.end_section(sheet, y)
     y = sheet.heading(sheet.left, y, sheet.span, "In this packet")
     rows = [[title, str(number)] for title, number in p.contents]
     return sheet.table(sheet.left, y, sheet.span, [Column(8), Column(1, "right")], [["Part", "Page"]], rows)

@@ -1,0 +1,209 @@
+"""`kitgen orders import`: a filled order form read, checked and merged into the log of the turn
+being played, holding the campaign's lock from the first read to the write.
+
+Entries that cannot be read (an unknown unit, a path that is not hex ids) refuse the form, each
+reported by its unit and field. The orders are merged unit by unit (`merge.py`) and the merged
+log is played: an order the rules make void is imported as written and reported as a warning
+with its rule (the unit holds or stops as the rules say), unless `strict`. A form printed from
+another state is refused unless `stale_ok`. Only the turn being played takes an import; a
+played turn takes one with `amend`, when every later turn still plays. The log is written only
+if no one changed it on disk meanwhile, its previous version kept in backups/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kitgen import messages as msg
+from kitgen.campaign import TURNS, Campaign, load_campaign
+from kitgen.engine.state import CampaignState
+from kitgen.engine.turn import play_turn
+from kitgen.engine.turnlog import TurnLog
+from kitgen.errors import KitgenError, Problem, UsageError
+from kitgen.orders.entries import SECTIONS, Read, form_faction, read_entries
+from kitgen.orders.formread import FilledForm, read_filled
+from kitgen.orders.rows import campaign_key, state_key
+from kitgen.record.lock import campaign_lock
+from kitgen.record.logfile import commit, read_log_file
+from kitgen.record.merge import UnitChange, merge, splice
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did."""
+
+    faction: str
+    turn: int
+    log: Path
+    backup: Path | None
+    """The previous version kept, or None when nothing was written."""
+    changes: tuple[UnitChange, ...] = ()
+    warnings: tuple[Problem, ...] = ()
+    """Orders the rules make void, imported as written."""
+    changed: bool = True
+    """False when the log held these orders already: nothing written."""
+    stale: str | None = field(default=None)
+    """The form was printed from another state, imported with `stale_ok`: what differs."""
+
+
+def log_path(campaign: Campaign, turn: int) -> Path:
+    return campaign.folder / TURNS / f"turn-{turn:02d}.yaml"
+
+
+def import_orders(
+    folder: Path,
+    filled: Path,
+    turn: int | None = None,
+    *,
+    amend: bool = False,
+    stale_ok: bool = False,
+    strict: bool = False,
+) -> Imported:
+    """Read `filled` and merge its orders into the log of `turn` (default: the turn being played);
+    a KitgenError lists every problem, and then nothing is written."""
+    from kitgen.engine.ahead import before_orders
+    from kitgen.engine.replay import replay, turn_logs
+
+    form = read_filled(filled)
+    with campaign_lock(folder):
+        campaign = load_campaign(folder)
+        logs = turn_logs(campaign)
+        last = logs[-1][0] if logs else 0
+        number = last if turn is None else turn
+        if number < 1 or number > last:
+            raise KitgenError.at(campaign.folder / TURNS, 1, 1, msg.record_no_log(number, last))
+        if number < last and not amend:
+            raise UsageError(msg.record_past_turn(number, last))
+        state = replay(campaign, number - 1)
+        faction = form_faction(campaign, state, form)
+        if faction is None:
+            found = "no faction's units" if not form.entries else "several factions' units"
+            raise KitgenError([form.problem(None, msg.orders_no_faction(found))])
+        _check_identity(campaign, form, faction, number)
+        stale = _stale(form, state_key(before_orders(campaign, state, number)), number)
+        if stale is not None and not stale_ok:
+            raise KitgenError([form.problem(None, stale)])
+        read = read_entries(campaign, state, form, faction, number)
+        if read.problems:
+            raise KitgenError(read.problems)
+        path = log_path(campaign, number)
+        on_disk = read_log_file(path)
+        old = _parse(path, on_disk.raw or b"")  # a malformed log stops here, with its lines, before its text is touched
+        merged = merge(old, faction, read.orders, read.mentioned)
+        warnings = _play(campaign, state, merged.log, form, read, strict=strict)
+        if number < last:
+            _later_turns_play(campaign, number, merged.log)
+        text = splice(on_disk.text, merged)
+        try:
+            back: TurnLog | None = _parse(path, text.encode("utf-8"))
+        except KitgenError:  # the rewritten text, not the file on disk, is what cannot be read
+            back = None
+        if back != merged.log:
+            fields = [*SECTIONS, "partisans", "handed_in"]
+            differ = [k for k in fields if back is None or getattr(back, k) != getattr(merged.log, k)]
+            raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch(", ".join(differ or fields)))
+        said = stale.text if stale is not None else None
+        changes = tuple(merged.changes)
+        if text == on_disk.text:
+            return Imported(faction, number, path, None, changes, tuple(warnings), changed=False, stale=said)
+        backup = commit(campaign.folder, on_disk, on_disk.encode(text), "orders import" + (" --amend" if amend else ""))
+        return Imported(faction, number, path, backup, changes, tuple(warnings), stale=said)
+
+
+def _check_identity(campaign: Campaign, form: FilledForm, faction: str, turn: int) -> None:
+    """A PDF says whose form it is: another faction's, turn's or campaign's is refused."""
+    if form.kind != "pdf":
+        return
+    ids = form.identity
+    problems: list[Problem] = []
+    wanted = {"turn": str(turn), "campaign": campaign_key(campaign)}
+    factions = [f.id for f in campaign.scenario.meta.factions]
+    if faction not in factions:
+        problems.append(form.problem(None, msg.orders_wrong_form("the faction", faction, " or ".join(factions))))
+    for what, expected in wanted.items():
+        if ids.get(what) != expected:
+            problems.append(form.problem(None, msg.orders_wrong_form(what, ids.get(what) or "none", expected)))
+    if problems:
+        raise KitgenError(problems)
+
+
+def _stale(form: FilledForm, now: str, turn: int) -> msg.Msg | None:
+    """A PDF printed from another state than the turn's orders are now written against."""
+    printed = form.identity.get("state")
+    if form.kind != "pdf" or printed == now:
+        return None
+    changed = f"a log of turns 1 to {turn - 1} changed since it was printed" if turn > 1 else "the set-up changed"
+    return msg.record_stale_form(printed or "none", now, changed)
+
+
+def _parse(path: Path, raw: bytes) -> TurnLog:
+    """A log's text read and checked against its schema (a malformed log stops with its lines)."""
+    from kitgen.validation import validate
+    from kitgen.yamlsource import parse_yaml
+
+    located = parse_yaml(path, raw, suffix=".yaml")
+    log, problems = validate(located, TurnLog)
+    problems = located.problems + problems
+    if log is None or problems:
+        raise KitgenError(problems)
+    return log
+
+
+def _play(
+    campaign: Campaign, state: CampaignState, log: TurnLog, form: FilledForm, read: Read, *, strict: bool
+) -> list[Problem]:
+    """The merged log played: every void order of the faction from this form, at its row and
+    field; refused if `strict`, else warnings (the rules hold the unit or stop it)."""
+    from kitgen.engine.context import Unplaced
+    from kitgen.engine.turnlog import GivenRoll
+    from kitgen.rules.dice import Dice
+
+    try:
+        record = play_turn(campaign, state, log, source=Unplaced(f"turn {log.turn} log"))
+        # command rolls not yet made at the table are taken as obeyed, so that a failed roll
+        # drawn now does not hide an order the rules make void
+        obeyed = [
+            GivenRoll(purpose=r.purpose, value=Dice.parse(r.dice).low)
+            for r in record.rolls
+            if r.source == "drawn" and r.purpose.startswith("II.C ") and " command roll, " in r.purpose
+        ]
+        if obeyed:
+            judged = log.model_copy(update={"dice": [*log.dice, *obeyed]})
+            record = play_turn(campaign, state, judged, source=Unplaced(f"turn {log.turn} log"))
+    except KitgenError as refused:
+        raise KitgenError([form.problem(None, msg.orders_log_refused(p.message)) for p in refused.problems]) from None
+    found = []
+    for verdict in record.verdicts:
+        if verdict.faction != read.faction or verdict.result != "void":
+            continue
+        where = read.where.get((verdict.kind, verdict.unit))
+        if where is None:  # an order not from this form: the umpire's own, reported by validate
+            continue
+        message = (
+            msg.orders_void(verdict.explanation, verdict.rule)
+            if strict
+            else msg.record_void_imported(verdict.explanation, verdict.rule)
+        )
+        found.append(form.problem(where.entry, message.within(f"unit {verdict.unit}, field {where.field}")))
+    if strict and found:
+        raise KitgenError(found)
+    return found
+
+
+def _later_turns_play(campaign: Campaign, turn: int, amended: TurnLog) -> None:
+    """--amend: every turn after `turn` still plays on the amended log's results, or nothing is
+    written and the first that does not is named at its line."""
+    from kitgen.engine.replay import played, read_logs
+
+    read = read_logs(campaign)
+    path = log_path(campaign, turn)
+    source = read[path][1]
+    read[path] = (amended, source)
+    try:
+        for _ in played(campaign, read=read):
+            pass
+    except KitgenError as broken:
+        problems = [
+            Problem.of(p.file, p.line, p.column, msg.record_amend_breaks(turn, p.message)) for p in broken.problems
+        ]
+        raise KitgenError(problems) from None

@@ -88,16 +88,10 @@ def is_campaign(folder: Path) -> bool:
 def load_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
     """Read and check a campaign folder; raise KitgenError listing every problem found."""
     from kitgen.checks import check_setup
-    from kitgen.loader import (
-        bundled_scenarios,
-        find_scenario,
-        load_scenario,
-        load_scenario_parts,
-        map_problems,
-        scenario_parts,
-    )
+    from kitgen.loader import load_scenario, load_scenario_parts, map_problems, scenario_parts
     from kitgen.mapping.cache import hex_map
     from kitgen.mapping.places import off_map
+    from kitgen.scenariofolders import bundled_scenarios, find_scenario
     from kitgen.validation import validate
 
     located = load_yaml(folder / CAMPAIGN_FILE, what="campaign.yaml, the file that makes a folder a campaign")
@@ -185,8 +179,9 @@ def new_campaign(folder: Path, scenario_name: str, seed: int) -> list[Path]:
     Every check comes first (the folder, the scenario, loaded whole); then the folder is made
     in a staging folder beside it and renamed into place, so nothing is left half-made."""
     from kitgen.inputs import read_file
-    from kitgen.loader import bundled_scenarios, load_scenario, resolve_scenario
+    from kitgen.loader import load_scenario, resolve_scenario
     from kitgen.outputs import ProductFolder, yaml_scalar, yaml_string
+    from kitgen.scenariofolders import bundled_scenarios
 
     found = kind_of(folder)
     if found is Kind.FOLDER and list_folder(folder):

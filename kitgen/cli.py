@@ -28,9 +28,11 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 import typer  # noqa: E402
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import TracebackType
 
     from kitgen.campaign import Campaign
+    from kitgen.campaigncache import Answer as CampaignAnswer
     from kitgen.errors import Problem
     from kitgen.model.scenario import Scenario
 
@@ -116,7 +118,7 @@ def _campaign_scenario(folder: Path) -> Scenario:
     """A campaign's scenario, from campaign.yaml's `scenario:` alone (a look-up needs no map,
     set-up or logs), read from the cache as `--scenario` is. A campaign.yaml that does not name
     one plainly is read whole, which says what is wrong at its line."""
-    from kitgen.loader import find_scenario
+    from kitgen.scenariofolders import find_scenario
     from kitgen.yamlsource import load_yaml
 
     located = load_yaml(folder / _CAMPAIGN_FILE, what="campaign.yaml, the file that makes a folder a campaign")
@@ -158,10 +160,10 @@ def validate(
 
     A campaign is replayed: every order that was void, held or stopped, and whatever a turn left
     unfinished, is a warning at its line."""
-    from kitgen.campaign import is_campaign
+    from kitgen.inputs import Kind, kind_of
 
     _folder_argument(path, "a scenario folder or a campaign folder")
-    if is_campaign(path):
+    if kind_of(path / _CAMPAIGN_FILE) is not Kind.MISSING:  # kitgen.campaign.is_campaign, without its imports
         _validate_campaign(path, strict=strict)
         return
     from kitgen.loader import load_scenario_map
@@ -176,30 +178,52 @@ def validate(
 
 def _validate_campaign(path: Path, *, strict: bool) -> None:
     """Every log read (all their problems at once), then replayed; warnings, then a summary."""
+    _answered(path, lambda: _validation(path, strict=strict))
+
+
+def _validation(path: Path, *, strict: bool) -> CampaignAnswer:
+    from kitgen.campaigncache import Answer
     from kitgen.engine.findings import findings
     from kitgen.engine.replay import played, read_logs
     from kitgen.errors import display_path
     from kitgen.messages import plural
     from kitgen.record.unfinished import owed_findings, turn_owes
 
-    campaign = _campaign(path, said_elsewhere="note.scenario_outside")  # the summary says it
+    campaign, notes = _loaded(path, said_elsewhere="note.scenario_outside")  # the summary says it
     read = read_logs(campaign)
     warnings, turns = [], 0
     for log, record in played(campaign, read=read):  # a log that cannot be played stops here, with its file:line:column
         warnings += findings(record, display_path(log))
         warnings += owed_findings(turn_owes(record, *read[log]))
         turns = record.state.turn
-    for warning in warnings:
-        typer.echo(str(warning))
     where = ""
     if any(n.code == "note.scenario_outside" for n in campaign.notes):
         where = f", read from {os.path.abspath(campaign.scenario_folder or '')}, outside the campaign folder"
-    typer.echo(
+    summary = (
         f"{path}: ok: {plural(turns, 'turn')}, {plural(len(warnings), 'warning')} (campaign of "
         f"{campaign.scenario.meta.id}{where}, seed {campaign.meta.seed}; set-up of {len(campaign.setup.units)} units)"
     )
-    if strict and warnings:
-        raise typer.Exit(1)
+    out = "".join(f"{w}\n" for w in warnings) + summary + "\n"
+    return Answer(out, _said(notes), 1 if strict and warnings else 0)
+
+
+def _answered(folder: Path, work: Callable[[], CampaignAnswer]) -> None:
+    """Print the answer of a command that only reads the campaign: kept from an earlier run if
+    every file it reads is as it was then (`kitgen.campaigncache`), else worked out and kept."""
+    from kitgen import campaigncache
+
+    _folder_argument(folder, "a campaign folder")
+    key = campaigncache.answer_key(folder, sys.argv[1:])
+    answer = campaigncache.recall(key) if key is not None else None
+    if answer is None:
+        answer = work()
+        if key is not None and campaigncache.answer_key(folder, sys.argv[1:]) == key:  # no file changed meanwhile
+            campaigncache.keep(key, answer)
+    if answer.err:
+        typer.echo(answer.err, err=True, nl=False)
+    typer.echo(answer.out, nl=False)
+    if answer.code:
+        raise typer.Exit(answer.code)
 
 
 def _folder_argument(path: Path, what: str) -> None:
@@ -218,15 +242,25 @@ def _notes(notes: list[Problem]) -> None:
         typer.echo(str(note), err=True)
 
 
+def _said(notes: list[Problem]) -> str:
+    return "".join(f"{note}\n" for note in notes)
+
+
 def _campaign(folder: Path, *, said_elsewhere: str | None = None) -> Campaign:
     """The campaign in the folder given, its notes on standard error (but the one whose code
     `said_elsewhere` names: the command says it its own way)."""
+    campaign, notes = _loaded(folder, said_elsewhere=said_elsewhere)
+    _notes(notes)
+    return campaign
+
+
+def _loaded(folder: Path, *, said_elsewhere: str | None = None) -> tuple[Campaign, list[Problem]]:
+    """The campaign in the folder given and the notes to show (all but `said_elsewhere`'s)."""
     from kitgen.campaign import load_campaign
 
     _folder_argument(folder, "a campaign folder")
     campaign = load_campaign(folder)
-    _notes([n for n in campaign.notes if n.code != said_elsewhere])
-    return campaign
+    return campaign, [n for n in campaign.notes if n.code != said_elsewhere]
 
 
 @app.command("turn")
@@ -306,11 +340,17 @@ def status_command(
     """Where the turn being played stands: whose orders are in, the rolls not given yet, the battles
     to report and the units each must list, breakouts owed, slips to place, and what `kitgen next`
     would refuse."""
-    from kitgen.record.status import campaign_status, status_json, status_text
+    from kitgen.campaigncache import Answer
 
-    campaign = _campaign(folder)
-    status = campaign_status(campaign)
-    typer.echo(status_json(status) if format is Format.json else status_text(campaign, status, folder), nl=False)
+    def work() -> Answer:
+        from kitgen.record.status import campaign_status, status_json, status_text
+
+        campaign, notes = _loaded(folder)
+        status = campaign_status(campaign)
+        text = status_json(status) if format is Format.json else status_text(campaign, status, folder)
+        return Answer(text, _said(notes))
+
+    _answered(folder, work)
 
 
 @app.command("backups")
@@ -338,13 +378,17 @@ def backups_command(
 def restore_command(
     folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
     backup: Annotated[str, typer.Argument(help="A backup's name, as `kitgen backups` lists it (turn-03.yaml.2).")],
+    force: Annotated[
+        bool, typer.Option("--force", help="Put it back even if the campaign does not play with it.")
+    ] = False,
 ) -> None:
-    """Put a backup back as its turn log; the log it replaces is backed up first."""
+    """Put a backup back as its turn log, if the campaign plays with it (every later turn too); the
+    log it replaces is backed up first."""
     from kitgen.errors import display_path
     from kitgen.record.restore import restore
 
     _folder_argument(folder, "a campaign folder")
-    log, kept = restore(folder, backup)
+    log, kept = restore(folder, backup, force=force)
     said = f"the log it replaced kept as {display_path(kept)}" if kept else "there was no log to replace"
     typer.echo(f"restored {backup} as {display_path(log)} ({said})")
 
@@ -362,15 +406,24 @@ def state_command(
     out: Annotated[Optional[Path], typer.Option(help="Write to this file instead of standard output.")] = None,  # noqa: UP045
 ) -> None:
     """The campaign's state after a turn: units, supply and its proof, owners, VP, rolls, verdicts."""
-    from kitgen.engine.replay import replay
-    from kitgen.engine.report import state_json, state_text
+    from kitgen.campaigncache import Answer
 
-    campaign = _campaign(folder)
-    unfinished: list[Problem] = []
-    state = replay(campaign, turn, notes=unfinished)
-    _notes(unfinished)  # what the logs leave unfinished: a breakout owed (II.B.1)
-    text = state_json(state, campaign) if format is Format.json else state_text(campaign, state)
-    _emit(text, out)
+    def work() -> Answer:
+        from kitgen.engine.replay import replay
+        from kitgen.engine.report import state_json, state_text
+
+        campaign, notes = _loaded(folder)
+        unfinished: list[Problem] = []  # what the logs leave unfinished: a breakout owed (II.B.1)
+        state = replay(campaign, turn, notes=unfinished)
+        text = state_json(state, campaign) if format is Format.json else state_text(campaign, state)
+        return Answer(text, _said([*notes, *unfinished]))
+
+    if out is None:
+        _answered(folder, work)
+        return
+    answer = work()
+    typer.echo(answer.err, err=True, nl=False)
+    _emit(answer.out, out)
 
 
 TurnOpt = Annotated[
@@ -555,7 +608,7 @@ def scenario_show(
 @scenario_app.command("list")
 def scenario_list() -> None:
     """List the bundled scenarios."""
-    from kitgen.loader import bundled_scenarios, data_dir
+    from kitgen.scenariofolders import bundled_scenarios, data_dir
 
     for name in bundled_scenarios():
         typer.echo(f"{name}\t{data_dir() / name}")

@@ -1526,11 +1526,6 @@ def next_log_exists(path: str, turn: int) -> str:
 # --- the campaign record: locks, backups, the turn being played (kitgen.record) -----------
 
 
-@usage("record.cannot_lock")
-def record_cannot_lock(path: str, why: str) -> str:
-    return f"found {path} cannot be used as the campaign's lock ({why}); expected a regular file kitgen may create and lock"
-
-
 @usage("record.folder_not_own")
 def record_folder_not_own(path: str, what: str, kind: str) -> str:
     return f"found {path} as {kind}; expected {what} of the campaign's own, a real folder inside it"
@@ -1614,3 +1609,16 @@ def record_stale_form(printed: str, now: str, changed: str) -> str:
 @note("record.void_imported")
 def record_void_imported(explanation: str, rule: str) -> str:
     return f"warning: found an order the rules make void, imported as written: {explanation} ({rule})"
+
+
+@data("record.restore_breaks")
+def record_restore_breaks(text: str) -> str:
+    return (
+        f"found that the campaign no longer plays with the backup put back: {text}; expected every turn to play: "
+        "nothing was written (`kitgen restore --force` puts it back all the same)"
+    )
+
+
+@data("record.restore_gap")
+def record_restore_gap(turn: int, last: int) -> str:
+    return f"found a backup of turn {turn}, and the last log is of turn {last}; expected no gap between them: nothing was written"

@@ -48,7 +48,10 @@ _KINDS = {
 
 _SYSTEM = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EFBIG}
 """Errors of the system, not of the path named: a full disk, a read-only or forbidden folder."""
-CAMPAIGN_FILES = {"campaign.yaml": "the campaign's campaign.yaml", "setup.yaml": "the campaign's set-up setup.yaml"}
+CAMPAIGN_FILES = {
+    "campaign.yaml": "the campaign's campaign.yaml",
+    "setup.yaml": "the campaign's set-up setup.yaml",
+}
 RECORD_FOLDERS = {"turns": ("folder of turn logs", "turn log"), "backups": ("folder of backups", "backup")}
 """A campaign's folders of its record: what each is, and what each of their files is."""
 _RECORD_FILE = {"turns": re.compile(r"turn-\d{2,3}\.yaml"), "backups": re.compile(r"turn-\d{2,3}\.yaml\..+")}
@@ -237,6 +240,58 @@ def write_atomic(path: Path, data: bytes, *, mode: int = 0o666) -> None:
         finally:
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
+
+
+class ChangedMeanwhile(Exception):
+    """The file on disk was not as expected when the new one was to take its place: nothing was
+    replaced. `kept` holds what would have been lost, if anything (a save that came at the very
+    moment of the swap)."""
+
+    def __init__(self, kept: Path | None = None) -> None:
+        super().__init__(str(kept or ""))
+        self.kept = kept
+
+
+def replace_if_unchanged(path: Path, data: bytes, expected: bytes) -> None:
+    """Write `data` over `path` only if `path` still holds `expected`, checked in the same step
+    as the swap where the system allows it: the new file is written beside it, the two are
+    exchanged atomically (Linux renameat2), and what was swapped out is compared; if it is not
+    `expected` (an editor saved meanwhile) they are swapped back and ChangedMeanwhile is raised.
+    Elsewhere it is compared just before an ordinary rename."""
+    _refuse_unless_file(path)
+    clean_stale(path.parent)
+    tmp = path.parent / _temp_name(path.name)
+    with _uninterrupted():
+        try:
+            _write_new(tmp, data)
+            if _read_exactly(path) != expected:
+                raise ChangedMeanwhile
+            if not _exchange(tmp, path):
+                os.replace(tmp, path)
+                _sync_folder(path.parent)
+                return
+            if _read_exactly(tmp) != expected:  # a save came between the check and the swap
+                _exchange(tmp, path)
+                back = _read_exactly(tmp)
+                if back != data:  # and another in between the two swaps: keep it, never lose it
+                    kept = path.parent / _temp_name(path.name, "kept")
+                    os.rename(tmp, kept)
+                    raise ChangedMeanwhile(kept)
+                raise ChangedMeanwhile
+            _sync_folder(path.parent)
+        except OSError as exc:
+            raise _refused(path, exc) from None
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+
+
+def _read_exactly(path: Path) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
 
 
 @contextlib.contextmanager

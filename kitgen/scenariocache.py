@@ -82,7 +82,13 @@ def load(scenario_key: str) -> Scenario | None:
     """The cached scenario, if there is one that only this user could have written."""
     from kitgen.model.scenario import Scenario
 
-    path = _entry(scenario_key)
+    found = read_private(_entry(scenario_key))
+    return found if isinstance(found, Scenario) else None
+
+
+def read_private(path: Path) -> object | None:
+    """A cache entry unpickled, if it is a regular file of this user's that no one else could
+    have written; else (or if it is damaged) None, a miss."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
@@ -93,22 +99,27 @@ def load(scenario_key: str) -> Scenario | None:
         if not stat.S_ISREG(info.st_mode) or not mine or info.st_size > MAX_ENTRY_BYTES:
             return None
         with os.fdopen(os.dup(fd), "rb") as f:
-            found = pickle.load(f)
-    except Exception:  # a damaged entry is only a miss: the scenario is loaded afresh
+            found: object = pickle.load(f)
+    except Exception:  # a damaged entry is only a miss: the answer is worked out afresh
         return None
     finally:
         os.close(fd)
-    return found if isinstance(found, Scenario) else None
+    return found
 
 
-def store(scenario_key: str, scenario: Scenario) -> None:
-    """Keep the scenario for the next run; a cache that cannot be written only costs time."""
+def write_private(path: Path, value: object) -> None:
+    """Keep a cache entry, readable and writable by this user alone; a cache that cannot be
+    written only costs time."""
     import contextlib
 
     from kitgen.errors import UsageError
     from kitgen.outputs import write_atomic
 
     with contextlib.suppress(OSError, UsageError, pickle.PicklingError):
-        data = pickle.dumps(scenario, protocol=pickle.HIGHEST_PROTOCOL)
-        write_atomic(_entry(scenario_key), data, mode=0o600)
+        write_atomic(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), mode=0o600)
+
+
+def store(scenario_key: str, scenario: Scenario) -> None:
+    """Keep the scenario for the next run."""
+    write_private(_entry(scenario_key), scenario)
     prune("scenario-*.pickle", KEEP)

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from kitgen.campaign import new_campaign
-from kitgen.loader import data_dir, load_scenario
+from kitgen.loader import load_scenario
 from kitgen.mapping.hexmap import HexMap
 from kitgen.model.scenario import Scenario
+from kitgen.scenariofolders import data_dir
 
 BUNDLED = data_dir() / "denikin-1919"
 SAMPLE = data_dir() / "sample-campaign"

@@ -27,7 +27,7 @@ from kitgen.engine.replay import replay
 from kitgen.engine.report import state_json, state_text
 from kitgen.engine.state import CampaignState, UnitState
 from kitgen.errors import KitgenError
-from kitgen.loader import data_dir, load_scenario
+from kitgen.loader import load_scenario
 from kitgen.model.rules import WinCondition
 from kitgen.model.scenario import Scenario
 from kitgen.rules.ending import (
@@ -39,6 +39,7 @@ from kitgen.rules.ending import (
     result_text,
     turn_days,
 )
+from kitgen.scenariofolders import data_dir
 from tests import seed_text
 from tests.conftest import edit, run_cli
 

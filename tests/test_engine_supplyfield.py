@@ -13,9 +13,9 @@ from kitgen.engine.context import enemies
 from kitgen.engine.phases.pontoons import friendly_pontoons
 from kitgen.engine.phases.supply import judge_supply, supply_sources
 from kitgen.engine.replay import replay
-from kitgen.loader import data_dir
 from kitgen.mapping.board import Board
 from kitgen.rules.paths import rail_tree, supply_trace
+from kitgen.scenariofolders import data_dir
 
 SAMPLE = data_dir() / "sample-campaign"
 

@@ -9,10 +9,11 @@ import pytest
 
 from kitgen.campaign import load_campaign
 from kitgen.engine.replay import replay
-from kitgen.loader import data_dir, load_scenario, load_scenario_map
+from kitgen.loader import load_scenario, load_scenario_map
 from kitgen.mapping.board import Board
 from kitgen.render.mapart import MapArt
 from kitgen.render.style import map_style
+from kitgen.scenariofolders import data_dir
 from tests.conftest import run_cli
 from tests.test_map_is_the_board import drawn
 from tests.test_map_labels import boxes, overlapping

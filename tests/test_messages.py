@@ -1129,12 +1129,6 @@ def _no_markov(data: dict[str, Any]) -> None:
     data["battles"][0]["units"] = [u for u in data["battles"][0]["units"] if u["unit"] != "w_markov_1"]
 
 
-def _lock_a_folder(tmp: Path) -> set[str]:
-    folder = campaign(tmp)
-    (folder / ".kitgen.lock").mkdir()
-    return cli_codes("next", str(folder))
-
-
 def _backups_a_link(tmp: Path) -> set[str]:
     folder = campaign(tmp)
     run_cli("next", str(folder))
@@ -1184,6 +1178,29 @@ def _amend_breaks(tmp: Path) -> set[str]:
     return cli_codes("orders", "import", str(form), "--campaign", str(folder), "--turn", "1", "--amend")
 
 
+def _restore_breaks(tmp: Path) -> set[str]:
+    folder = _sample(tmp, 2)
+    (folder / "backups").mkdir()
+    broken = (
+        (folder / "turns" / "turn-02.yaml").read_text(encoding="utf-8").replace("winner: whites", "winner: nobody", 1)
+    )
+    (folder / "backups" / "turn-02.yaml.1").write_text(broken, encoding="utf-8")
+    return cli_codes("restore", str(folder), "turn-02.yaml.1")
+
+
+def _restore_gap(tmp: Path) -> set[str]:
+    folder = _sample(tmp, 2)
+    (folder / "backups").mkdir()
+    shutil.copy(folder / "turns" / "turn-02.yaml", folder / "backups" / "turn-04.yaml.1")
+    return cli_codes("restore", str(folder), "turn-04.yaml.1")
+
+
+TRIGGERS |= {
+    "record.restore_breaks": _restore_breaks,
+    "record.restore_gap": _restore_gap,
+}
+
+
 TRIGGERS |= {
     # the campaign record (kitgen.record): a turn's life, locks, backups
     "next.log_exists": _next_over_a_file,
@@ -1191,7 +1208,6 @@ TRIGGERS |= {
     "record.next_refused": _next_twice,
     "record.no_report": lambda tmp: cli_codes("next", str(_sample(tmp, 2, lambda d: d.pop("battles")))),
     "record.left_out": lambda tmp: cli_codes("next", str(_sample(tmp, 2, _no_markov))),
-    "record.cannot_lock": _lock_a_folder,
     "record.folder_not_own": _backups_a_link,
     "record.no_backup": lambda tmp: cli_codes("restore", str(campaign(tmp)), "turn-01.yaml.1"),
     "record.changed_on_disk": _edited_meanwhile,

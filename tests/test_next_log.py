@@ -18,7 +18,7 @@ from kitgen.engine.replay import replay
 from kitgen.engine.setup import initial_state
 from kitgen.engine.turn import play_turn
 from kitgen.engine.turnlog import TurnLog
-from kitgen.loader import data_dir
+from kitgen.scenariofolders import data_dir
 from tests.boards import campaign_on, log, play, unit
 from tests.conftest import run_cli
 

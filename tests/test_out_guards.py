@@ -28,9 +28,9 @@ from kitgen.campaign import load_campaign, new_campaign
 from kitgen.engine.replay import replay
 from kitgen.engine.template import next_log
 from kitgen.errors import Problem, UsageError
-from kitgen.loader import data_dir
 from kitgen.orders.rows import CSV_COLUMNS, neutralise_cell, unneutralise_cell
 from kitgen.outputs import MANIFEST, ProductFolder, refuse_protected, yaml_comment, yaml_scalar, yaml_string
+from kitgen.scenariofolders import data_dir
 from tests.conftest import run_cli
 
 PROTECTED = "expected a file or folder outside a campaign's own files"

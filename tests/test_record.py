@@ -386,10 +386,11 @@ def test_an_editor_save_during_an_import_is_kept_and_the_import_refused(
     assert not list((started / "backups").glob("turn-07.yaml.*"))
 
 
-KILL_POINTS = [("_write_new", 1), ("_write_new", 2), ("_write_new", 3), ("replace", 1), ("replace", 2), ("replace", 3)]
-KILL_POINTS += [("note", 1)]
-"""An import writes three files (the backup, the log, the backups' index), each a new file then
-renamed into place; the index entry is made once."""
+KILL_POINTS = [("_write_new", 1), ("_write_new", 2), ("_write_new", 3), ("replace", 1), ("replace", 2)]
+KILL_POINTS += [("_exchange", 1), ("note", 1)]
+"""An import writes three files (the backup, the log, the backups' index), each a new file: the
+backup and the index renamed into place, the log exchanged with the one it replaces (checked
+unchanged in the same step); the index entry is made once."""
 
 
 @pytest.mark.parametrize(("point", "nth"), KILL_POINTS)
@@ -446,6 +447,8 @@ def _die_at(point: str, nth: int) -> None:
 
     if point == "_write_new":
         outputs._write_new = dying(outputs._write_new)  # type: ignore[assignment]
+    elif point == "_exchange":
+        outputs._exchange = dying(outputs._exchange)  # type: ignore[assignment]
     elif point == "replace":
         outputs.os.replace = dying(os.replace)  # type: ignore[assignment]
     else:
@@ -490,3 +493,160 @@ def test_a_symlinked_turns_or_backups_folder_is_refused_by_the_import(
     assert done.returncode != 0
     assert "symbolic link" in done.stderr
     assert not list(elsewhere.glob("*.yaml.*"))
+
+
+# --- review cases: the swap, failed writes, partisans, comments, line ends, restore's guards ----
+
+
+@pytest.mark.parametrize("moment", ["while the new log is written", "in the very swap"])
+def test_an_editor_save_at_the_moment_of_the_swap_is_kept(
+    started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, moment: str
+) -> None:
+    """The save lands after the import read the log: while the new text is written beside it, or
+    between the last look and the atomic exchange. The swap sees it, puts it back, and refuses."""
+    import kitgen.outputs as outputs
+    import kitgen.record.importer as importer
+    from kitgen.errors import KitgenError
+
+    _, to = step(started, "w_crimea_azov_2")
+    form = sheet(started, tmp_path, {"w_crimea_azov_2": to})
+    edited = log(started).read_text(encoding="utf-8") + "# saved at the last moment\n"
+    write, exchange = outputs._write_new, outputs._exchange
+    saved = {"done": False}
+
+    def save() -> None:
+        if not saved["done"]:
+            saved["done"] = True
+            log(started).write_text(edited, encoding="utf-8")
+
+    def writing(path: Path, data: bytes, mode: int = 0o666) -> None:
+        write(path, data, mode)
+        if path.name.startswith(".turn-07.yaml.kitgen-") and moment.startswith("while"):
+            save()
+
+    def swapping(a: Path, b: Path) -> bool:
+        if b.name == "turn-07.yaml" and moment.startswith("in"):
+            save()
+        return exchange(a, b)
+
+    monkeypatch.setattr(outputs, "_write_new", writing)
+    monkeypatch.setattr(outputs, "_exchange", swapping)
+    with pytest.raises(KitgenError) as refused:
+        importer.import_orders(started, form)
+    assert "found the log changed on disk" in str(refused.value)
+    assert log(started).read_text(encoding="utf-8") == edited
+    assert not list((started / "backups").glob("turn-07.yaml.*"))
+
+
+def test_a_full_disk_under_the_import_is_a_plain_message_and_leaves_no_backup(
+    started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    import kitgen.outputs as outputs
+
+    _, to = step(started, "w_crimea_azov_2")
+    form = sheet(started, tmp_path, {"w_crimea_azov_2": to})
+    before = log(started).read_bytes()
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(outputs, "_exchange", full)
+    done = imported(started, form)
+    assert done.returncode == 1 and "No space left on device" in done.stderr
+    assert log(started).read_bytes() == before
+    assert not list((started / "backups").glob("turn-07.yaml.*"))
+
+
+def test_II_D_a_blank_row_drops_the_units_partisan_choice_and_says_so(started: Path, tmp_path: Path) -> None:
+    """II.D.1: evading is the partisans' choice, written in the log. A player who blanks the row
+    of a unit whose choice stood in its hex takes the choice back with the order."""
+    unit = "w_crimea_azov_2"
+    start, to = step(started, unit)
+    text = log(started).read_text(encoding="utf-8")
+    choice = f"  - {{hex: '{start}', faction: whites, choice: evade}}   # the umpire's note\n"
+    log(started).write_text(text.replace("partisans:\n", "partisans:\n" + choice, 1), encoding="utf-8")
+    assert read(log(started)).partisans
+    done = imported(started, sheet(started, tmp_path, {unit: ""}))
+    assert done.returncode == 0, done.stderr
+    assert f"partisans in {start}" in done.stdout
+    assert read(log(started)).partisans == []
+    assert "# the umpire's note" in log(started).read_text(encoding="utf-8")
+
+
+def test_a_replaced_block_order_keeps_every_comment_of_its_lines(started: Path, tmp_path: Path) -> None:
+    b_start, b_to = step(started, "w_markov_1", 0)
+    _, b_other = step(started, "w_markov_1", 1)
+    hand_typed(
+        started,
+        "    - unit: w_markov_1   # the umpire's own\n"
+        f"      move:\n        - '{b_start}'\n        - '{b_to}'   # the river road\n",
+    )
+    done = imported(started, sheet(started, tmp_path, {"w_markov_1": b_other}))
+    assert done.returncode == 0, done.stderr
+    text = log(started).read_text(encoding="utf-8")
+    assert "# the umpire's own" in text and "# the river road" in text
+    assert read(log(started)).orders["whites"] == [MoveOrder(unit="w_markov_1", move=[b_start, b_other])]
+
+
+def test_a_flow_list_keeps_the_bytes_of_its_other_entries(started: Path, tmp_path: Path) -> None:
+    """Orders written as one flow list: the entry of the unit on the form is rewritten in place,
+    the other entry keeps its quotes and spacing."""
+    a_start, a_to = step(started, "w_crimea_azov_2")
+    b_start, b_to = step(started, "w_markov_1")
+    other = f'{{unit: w_markov_1, move: [ "{b_start}" , "{b_to}" ]}}'
+    text = log(started).read_text(encoding="utf-8")
+    at = text.index("\n  whites:", text.index("\norders:")) + 1
+    end = text.index("\n", at)
+    lines = f"  whites: [{{unit: w_crimea_azov_2, move: ['{a_start}', '{a_start}']}}, {other}]"
+    log(started).write_text(text[:at] + lines + text[end:], encoding="utf-8")
+    done = imported(started, sheet(started, tmp_path, {"w_crimea_azov_2": a_to}))
+    assert done.returncode == 0, done.stderr
+    after = log(started).read_text(encoding="utf-8")
+    assert other in after
+    assert MoveOrder(unit="w_crimea_azov_2", move=[a_start, a_to]) in read(log(started)).orders["whites"]
+
+
+def test_mixed_line_ends_keep_their_own_endings(started: Path, tmp_path: Path) -> None:
+    """A log saved by two editors, some lines CRLF, some LF: every line the import leaves alone
+    keeps its own ending, byte for byte."""
+    lines = log(started).read_bytes().split(b"\n")
+    mixed = b"\n".join(line + b"\r" if k % 3 == 0 and line else line for k, line in enumerate(lines))
+    log(started).write_bytes(mixed)
+    _, to = step(started, "w_crimea_azov_2")
+    assert imported(started, sheet(started, tmp_path, {"w_crimea_azov_2": to})).returncode == 0
+    after = log(started).read_bytes().split(b"\n")
+    before = mixed.split(b"\n")
+    assert [line for line in before if line not in after] == []
+
+
+def test_restore_refuses_a_backup_the_campaign_does_not_play_with(camp: Path, tmp_path: Path) -> None:
+    """Turn 2's log put back from a backup whose battle report is broken: refused, naming the
+    line; `--force` puts it back all the same."""
+    trimmed(camp, 2)
+    assert run_cli("next", str(camp)).returncode == 0
+    (camp / "backups").mkdir()
+    broken = log(camp, 2).read_text(encoding="utf-8").replace("winner: whites", "winner: nobody", 1)
+    assert "winner: nobody" in broken
+    (camp / "backups" / "turn-02.yaml.1").write_text(broken, encoding="utf-8")
+    before = log(camp, 2).read_bytes()
+    done = run_cli("restore", str(camp), "turn-02.yaml.1")
+    assert done.returncode == 1 and "found that the campaign no longer plays with the backup put back" in done.stderr
+    assert log(camp, 2).read_bytes() == before
+    assert run_cli("restore", "--force", str(camp), "turn-02.yaml.1").returncode == 0
+    assert log(camp, 2).read_text(encoding="utf-8") == broken
+
+
+def test_restore_of_a_removed_log_leaves_no_gap(camp: Path) -> None:
+    trimmed(camp, 3)
+    (camp / "backups").mkdir()
+    shutil.copy(log(camp, 3), camp / "backups" / "turn-03.yaml.1")
+    shutil.copy(log(camp, 2), camp / "backups" / "turn-02.yaml.1")
+    log(camp, 3).unlink()
+    log(camp, 2).unlink()
+    gap = run_cli("restore", str(camp), "turn-03.yaml.1")
+    assert gap.returncode == 1 and "found a backup of turn 3, and the last log is of turn 1" in gap.stderr
+    assert run_cli("restore", str(camp), "turn-02.yaml.1").returncode == 0
+    assert run_cli("restore", str(camp), "turn-03.yaml.1").returncode == 0
+    assert run_cli("validate", str(camp)).returncode == 0

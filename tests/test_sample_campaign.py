@@ -17,10 +17,10 @@ from kitgen.engine.phases.arrivals import arrival_id
 from kitgen.engine.replay import replay
 from kitgen.engine.report import state_text
 from kitgen.engine.state import CampaignState, Roll, UnitState, Verdict
-from kitgen.loader import data_dir
 from kitgen.mapping.board import Board
 from kitgen.rules.command import obey_target
 from kitgen.rules.paths import land_path
+from kitgen.scenariofolders import data_dir
 
 SAMPLE = data_dir() / "sample-campaign"
 TURNS = 6

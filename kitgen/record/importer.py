@@ -11,8 +11,10 @@ if no one changed it on disk meanwhile, its previous version kept in backups/.""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kitgen import messages as msg
 from kitgen.campaign import TURNS, Campaign, load_campaign
@@ -25,7 +27,10 @@ from kitgen.orders.formread import FilledForm, read_filled
 from kitgen.orders.rows import campaign_key, state_key
 from kitgen.record.lock import campaign_lock
 from kitgen.record.logfile import commit, read_log_file
-from kitgen.record.merge import UnitChange, merge, splice
+from kitgen.record.merge import UnitChange, line_comment, merge, splice
+
+if TYPE_CHECKING:
+    from kitgen.yamlsource import Located
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,8 @@ def import_orders(
         path = log_path(campaign, number)
         on_disk = read_log_file(path)
         old = _parse(path, on_disk.raw or b"")  # a malformed log stops here, with its lines, before its text is touched
-        merged = merge(old, faction, read.orders, read.mentioned)
+        at = {u.id: u.hex for u in state.units if u.faction == faction}
+        merged = merge(old, faction, read.orders, read.mentioned, at)
         warnings = _play(campaign, state, merged.log, form, read, strict=strict)
         if number < last:
             _later_turns_play(campaign, number, merged.log)
@@ -102,12 +108,18 @@ def import_orders(
             fields = [*SECTIONS, "partisans", "handed_in"]
             differ = [k for k in fields if back is None or getattr(back, k) != getattr(merged.log, k)]
             raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch(", ".join(differ or fields)))
+        if _comments(on_disk.text) - _comments(text):  # a comment the splice lost: nothing is written
+            raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch("the comments"))
         said = stale.text if stale is not None else None
         changes = tuple(merged.changes)
         if text == on_disk.text:
             return Imported(faction, number, path, None, changes, tuple(warnings), changed=False, stale=said)
         backup = commit(campaign.folder, on_disk, on_disk.encode(text), "orders import" + (" --amend" if amend else ""))
         return Imported(faction, number, path, backup, changes, tuple(warnings), stale=said)
+
+
+def _comments(text: str) -> Counter[str]:
+    return Counter(c.lstrip("#").strip() for c in map(line_comment, text.splitlines()) if c)
 
 
 def _check_identity(campaign: Campaign, form: FilledForm, faction: str, turn: int) -> None:
@@ -138,6 +150,11 @@ def _stale(form: FilledForm, now: str, turn: int) -> msg.Msg | None:
 
 def _parse(path: Path, raw: bytes) -> TurnLog:
     """A log's text read and checked against its schema (a malformed log stops with its lines)."""
+    return parse_log(path, raw)[0]
+
+
+def parse_log(path: Path, raw: bytes) -> tuple[TurnLog, Located]:
+    """A log's bytes, as if read from `path`: the log and where its values stand."""
     from kitgen.validation import validate
     from kitgen.yamlsource import parse_yaml
 
@@ -146,7 +163,7 @@ def _parse(path: Path, raw: bytes) -> TurnLog:
     problems = located.problems + problems
     if log is None or problems:
         raise KitgenError(problems)
-    return log
+    return log, located
 
 
 def _play(

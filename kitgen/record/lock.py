@@ -1,40 +1,34 @@
-"""One writer at a time: an OS file lock on the campaign folder, held while a command reads,
-checks and writes its logs, so that concurrent runs take turns and every one of them lands."""
+"""One writer at a time: an OS lock on the campaign folder itself, held while a command reads,
+checks and writes its logs, so that concurrent runs take turns and every one of them lands.
+
+The lock is taken on the folder's own descriptor, not on a lock file: there is no file that a
+tidy-up or a sync tool could remove while a writer holds it, and a killed writer's lock goes
+with its process."""
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import fcntl
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
-
-from kitgen import messages as msg
-from kitgen.errors import UsageError
-
-LOCK_FILE = ".kitgen.lock"
-"""In the campaign folder: the file whose lock the writers take (it holds nothing)."""
 
 
 @contextlib.contextmanager
 def campaign_lock(folder: Path) -> Iterator[None]:
-    """Hold the campaign's write lock; wait while another kitgen holds it (the lock goes with
-    the process, so a killed writer never leaves the campaign locked). Holding it, the
+    """Hold the campaign's write lock, waiting while another kitgen holds it. Holding it, the
     temporary files of killed writers are cleared from turns/ and backups/."""
+    from kitgen.campaign import CAMPAIGN_FILE, load_campaign
+    from kitgen.inputs import Kind, kind_of
     from kitgen.outputs import clean_stale
 
-    path = folder / LOCK_FILE
-    flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    if kind_of(folder / CAMPAIGN_FILE) is Kind.MISSING:
+        load_campaign(folder)  # no campaign here: said as every command says it, and nothing locked
     try:
-        fd = os.open(path, flags, 0o666)
-    except OSError as exc:
-        why = "a symbolic link" if exc.errno == errno.ELOOP else (exc.strerror or str(exc))
-        raise UsageError(msg.record_cannot_lock(str(path), why)) from None
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:  # a folder kitgen may not read: the system's refusal, said plainly
+        raise OSError(exc.errno, exc.strerror or str(exc), str(folder)) from None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise UsageError(msg.record_cannot_lock(str(path), "not a regular file"))
         fcntl.flock(fd, fcntl.LOCK_EX)
         for own in ("turns", "backups"):  # what writers killed before us left half-done
             if os.path.isdir(folder / own) and not os.path.islink(folder / own):

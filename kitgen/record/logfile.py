@@ -4,15 +4,19 @@ changed it in between, its earlier version kept; its line ends (LF or CRLF) as t
 from __future__ import annotations
 
 import contextlib
+import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from kitgen import messages as msg
-from kitgen.errors import KitgenError, UsageError
+from kitgen.errors import KitgenError
 from kitgen.inputs import Kind, kind_of, read_file
 from kitgen.record.backups import keep, note, own_folder
 
 MAX_LOG_BYTES = 2 * 1024 * 1024
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+"""A line with its ending (the last may have none)."""
 TURNS = "turns"
 
 
@@ -29,9 +33,9 @@ class LogRead:
 
     @property
     def crlf(self) -> bool:
-        """Every line ends in CRLF (as a Windows editor saves it)."""
+        """Most lines end in CRLF (as a Windows editor saves them): new lines are written so."""
         raw = self.raw or b""
-        return b"\r\n" in raw and raw.count(b"\n") == raw.count(b"\r\n")
+        return raw.count(b"\r\n") * 2 > raw.count(b"\n")
 
     @property
     def text(self) -> str:
@@ -39,8 +43,20 @@ class LogRead:
         return (self.raw or b"").decode("utf-8", "replace").replace("\r\n", "\n")
 
     def encode(self, text: str) -> bytes:
-        """`text` (LF line ends) as this log's bytes: CRLF again where the log had them."""
-        return (text.replace("\n", "\r\n") if self.crlf else text).encode("utf-8")
+        """`text` (LF line ends), a change of this log's text, as the log's bytes: every line the
+        change left alone keeps its own ending (LF or CRLF, even in a log that mixes them), and
+        the lines it wrote take the ending most of the log's lines have."""
+        old = _LINE.findall((self.raw or b"").decode("utf-8", "replace"))
+        new = _LINE.findall(text)
+        ending = "\r\n" if self.crlf else "\n"
+        out: list[str] = []
+        matcher = difflib.SequenceMatcher(None, [line.replace("\r\n", "\n") for line in old], new, autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op == "equal":
+                out += old[i1:i2]
+            else:
+                out += [line.removesuffix("\n") + ending if line.endswith("\n") else line for line in new[j1:j2]]
+        return "".join(out).encode("utf-8")
 
 
 def read_log_file(path: Path) -> LogRead:
@@ -53,28 +69,39 @@ def read_log_file(path: Path) -> LogRead:
 
 def commit(campaign: Path, read: LogRead, data: bytes, command: str) -> Path | None:
     """Write `data` as the log `read` came from, the caller holding the campaign's lock: refused
-    if the file on disk is no longer as read (an editor saved it meanwhile); the version it
-    replaces kept in backups/ and entered in the index with `command`. A write that fails
-    leaves no backup behind. Returns the backup, or None for a new log."""
-    from kitgen.outputs import write_atomic
+    if the file on disk is no longer as read (an editor saved it meanwhile), checked in the same
+    step as the swap; the version it replaces kept in backups/ and entered in the index with
+    `command`. A write that fails or is cut short leaves no backup behind. Returns the backup,
+    or None for a new log."""
+    from kitgen.outputs import ChangedMeanwhile, replace_if_unchanged, write_atomic
 
     path = read.path
     backup = keep(campaign, path, read.raw) if read.raw is not None else None
     try:
-        _unchanged(read)
-        write_atomic(path, data)
-    except (KitgenError, UsageError):
-        if backup is not None:
-            with contextlib.suppress(OSError):
-                backup.unlink()
+        if read.raw is None:
+            _unchanged(read)
+            write_atomic(path, data)
+        else:
+            replace_if_unchanged(path, data, read.raw)
+    except ChangedMeanwhile:
+        _forget(backup)
+        raise KitgenError.at(path, 1, 1, msg.record_changed_on_disk()) from None
+    except BaseException:
+        _forget(backup)
         raise
     if backup is not None:
         note(campaign, backup, command)
     return backup
 
 
+def _forget(backup: Path | None) -> None:
+    if backup is not None:
+        with contextlib.suppress(OSError):
+            backup.unlink()
+
+
 def _unchanged(read: LogRead) -> None:
-    """The log on disk is still what was read: nothing saved over it since, and no new file."""
+    """No log has appeared where there was none when it was read."""
     now = read_log_file(read.path)
     if now.raw != read.raw:
         raise KitgenError.at(read.path, 1, 1, msg.record_changed_on_disk())

@@ -71,8 +71,13 @@ def who(order: Any) -> str:
     return str(getattr(order, "unit", None) or getattr(order, "train", None) or getattr(order, "ship", None) or "")
 
 
-def merge(log: TurnLog, faction: str, new: FactionOrders, mentioned: set[str]) -> Merge:
-    """The faction's orders of `new` merged into `log` for the units `mentioned` (see the module)."""
+def merge(
+    log: TurnLog, faction: str, new: FactionOrders, mentioned: set[str], at: dict[str, str] | None = None
+) -> Merge:
+    """The faction's orders of `new` merged into `log` for the units `mentioned` (see the module).
+    The faction's partisan choices (II.D) the form speaks for are those in the hexes where its
+    units stand (`at`: unit -> hex) or end their old or new moves, and those it makes anew: each is
+    replaced by the form's choice there, or dropped if it makes none."""
     sections: dict[str, Plan] = {}
     update: dict[str, Any] = {}
     before: dict[str, list[str]] = {}
@@ -90,9 +95,13 @@ def merge(log: TurnLog, faction: str, new: FactionOrders, mentioned: set[str]) -
         if plan.changes or faction in entries:
             entries[faction] = plan.result(old)
         update[section] = entries
-    choices = {c.hex for c in new.partisans}
+    where = {c.hex for c in new.partisans} | {h for u, h in (at or {}).items() if u in mentioned}
+    for section in ("orders",):
+        for o in (*getattr(log, section).get(faction, []), *getattr(new, section)):
+            if who(o) in mentioned:
+                where.add(o.move[-1])
     partisans = _plan(
-        log.partisans, list(new.partisans), lambda p: p.faction == faction and p.hex in choices, lambda p: p.hex
+        log.partisans, list(new.partisans), lambda p: p.faction == faction and p.hex in where, lambda p: p.hex
     )
     update["partisans"] = partisans.result(log.partisans)
     hand_in = faction not in log.handed_in
@@ -109,7 +118,26 @@ def merge(log: TurnLog, faction: str, new: FactionOrders, mentioned: set[str]) -
         else:
             kind = "unchanged" if sorted(old_o) == sorted(new_o) else "replaced"
         changes.append(UnitChange(unit, kind, old_o, new_o))
+    changes += _partisan_changes(log.partisans, partisans, faction)
     return Merge(faction, sections, partisans, log.model_copy(update=update), changes, hand_in)
+
+
+def _partisan_changes(old: list[Any], plan: Plan, faction: str) -> list[UnitChange]:
+    """The faction's partisan choices the merge touched, as changes named by their hex."""
+    found = []
+    for o, fate in zip(old, plan.fates, strict=True):
+        if o.faction != faction:
+            continue
+        name = f"partisans in {o.hex}"
+        if fate == "keep":
+            continue
+        found.append(
+            UnitChange(
+                name, "holds" if fate == "drop" else "replaced", (flow(o),), () if fate == "drop" else (flow(fate),)
+            )
+        )
+    found += [UnitChange(f"partisans in {c.hex}", "added", (), (flow(c),)) for c in plan.added]
+    return found
 
 
 def _plan(old: Sequence[Any], fresh: list[Any], speaks_for: Any, key: Any) -> Plan:
@@ -244,6 +272,8 @@ def _section(doc: _Text, key: yaml.Node, node: yaml.Node, faction: str, plan: Pl
     if node.flow_style:
         if found is not None:
             _, value = found
+            if isinstance(value, yaml.SequenceNode) and value.flow_style:
+                return _flow_items(doc, value, plan)
             return [_Edit(value.start_mark.index, value.end_mark.index, _flow_list(result))]
         if not result:
             return []
@@ -254,43 +284,95 @@ def _section(doc: _Text, key: yaml.Node, node: yaml.Node, faction: str, plan: Pl
     if found is None:
         if not result:
             return []
-        at = doc.after(_last_line(node))
+        at = doc.after(_past_comments(doc, _last_line(node), indent))
         return [_Edit(at, at, f"{' ' * indent}{faction}:\n" + _items(result, indent + 2))]
     fkey, value = found
     if _is_null(value):
         return _under(doc, fkey, value, _items(result, fkey.start_mark.column + 2)) if result else []
-    if not isinstance(value, yaml.SequenceNode) or value.flow_style or not value.value:
+    if isinstance(value, yaml.SequenceNode) and value.flow_style:
+        return _flow_items(doc, value, plan)
+    if not isinstance(value, yaml.SequenceNode) or not value.value:
         return [_Edit(value.start_mark.index, value.end_mark.index, _flow_list(result))]
     return _block_items(doc, value, plan)
 
 
+def _past_comments(doc: _Text, line: int, indent: int) -> int:
+    """The last line of the comment lines after `line` indented deeper than `indent`: they belong
+    to the entry above (a template's commented orders), so a new key goes after them."""
+    lines = doc.text.split("\n")
+    while line + 1 < len(lines):
+        nxt = lines[line + 1]
+        if not (nxt.lstrip().startswith("#") and len(nxt) - len(nxt.lstrip()) > indent):
+            break
+        line += 1
+    return line
+
+
 def _block_items(doc: _Text, seq: yaml.SequenceNode, plan: Plan) -> list[_Edit]:
     """A block sequence changed item by item: kept items untouched, replaced ones rewritten on
-    their own lines (the comment at the end of the item kept), dropped ones taken out, added ones
-    after the last."""
+    their own lines, dropped ones taken out, added ones after the last. Every comment on the lines
+    of a replaced or dropped item stays: the first on the new item's line, the rest (and those of
+    a dropped item) on lines of their own."""
     column = seq.start_mark.column
     edits = []
     for item, fate in zip(seq.value, plan.fates, strict=True):
         if fate == "keep":
             continue
         start, end = doc.line_start(item.start_mark.line), doc.after(_last_line(item))
-        lines = doc.text[start:end].splitlines(keepends=True)
-        loose = "".join(line for line in lines[1:] if line.lstrip().startswith("#"))
+        said = [c for c in (line_comment(line) for line in doc.text[start:end].splitlines()) if c]
         if fate == "drop":
-            edits.append(_Edit(start, end, loose))
+            edits.append(_Edit(start, end, "".join(f"{' ' * column}{c}\n" for c in said)))
             continue
-        note = _end_comment(doc, item)
-        edits.append(_Edit(start, end, f"{' ' * column}- {flow(fate)}" + (f"   {note}" if note else "") + "\n" + loose))
+        first = f"   {said[0]}" if said else ""
+        rest = "".join(f"{' ' * column}{c}\n" for c in said[1:])
+        edits.append(_Edit(start, end, f"{' ' * column}- {flow(fate)}{first}\n{rest}"))
     if plan.added:
         at = doc.after(_last_line(seq))
         edits.append(_Edit(at, at, _items(plan.added, column)))
     return edits
 
 
-def _end_comment(doc: _Text, item: yaml.Node) -> str:
-    line_end = doc.after(_last_line(item)) - 1
-    rest = doc.text[item.end_mark.index : line_end].strip() if item.end_mark.index <= line_end else ""
-    return rest if rest.startswith("#") else ""
+def _flow_items(doc: _Text, seq: yaml.SequenceNode, plan: Plan) -> list[_Edit]:
+    """A flow sequence changed entry by entry: kept entries keep their bytes (quotes, comments,
+    line breaks), replaced ones are rewritten in place, dropped ones taken out with their comma,
+    added ones written before the closing bracket."""
+    items = seq.value
+    fates = plan.fates
+    kept = [k for k, fate in enumerate(fates) if fate != "drop"]
+    last = kept[-1] if kept else -1
+    edits = []
+    for k, (item, fate) in enumerate(zip(items, fates, strict=True)):
+        if fate == "keep":
+            continue
+        if fate != "drop":
+            edits.append(_Edit(item.start_mark.index, item.end_mark.index, _scalar_or_flow(fate)))
+        elif k < last:
+            edits.append(_Edit(item.start_mark.index, items[k + 1].start_mark.index, ""))
+    if last < len(items) - 1:  # the dropped entries after the last kept one, with the comma before them
+        start = items[last].end_mark.index if last >= 0 else seq.start_mark.index + 1
+        edits.append(_Edit(start, items[-1].end_mark.index, ""))
+    if plan.added:
+        text = ", ".join(_scalar_or_flow(a) for a in plan.added)
+        if last >= 0:
+            edits.append(_Edit(items[last].end_mark.index, items[last].end_mark.index, ", " + text))
+        else:
+            edits.append(_Edit(seq.start_mark.index + 1, seq.start_mark.index + 1, text))
+    return edits
+
+
+def line_comment(line: str) -> str:
+    """The comment on a line of YAML (`# ...`), or '': a # that starts the line or follows a space,
+    outside quotes."""
+    quote = ""
+    for k, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (k == 0 or line[k - 1] in " \t"):
+            return line[k:].rstrip()
+    return ""
 
 
 def _items(orders: list[Any], column: int) -> str:
@@ -316,7 +398,6 @@ def _list(
         return _under(doc, key, node, _items(result, key.start_mark.column + 2)) if result else []
     if not isinstance(node, yaml.SequenceNode):
         raise ValueError(f"{name} that are not a list")  # a log that validated has none
-    if node.flow_style or not node.value:
-        text = "[" + ", ".join(_scalar_or_flow(r) for r in result) + "]"
-        return [_Edit(node.start_mark.index, node.end_mark.index, text)]
+    if node.flow_style:
+        return _flow_items(doc, node, plan)
     return _block_items(doc, node, plan)

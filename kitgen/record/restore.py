@@ -1,22 +1,53 @@
 """`kitgen restore`: a backup put back as its turn log, under the campaign's lock, the log it
-replaces backed up first."""
+replaces backed up first. The backup must read as the log of its turn, leave no gap, and the
+campaign must play with it, every later turn included (as `orders import --amend` requires);
+else nothing is written, unless `force` (to put a log back as it was, broken or not)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+from kitgen import messages as msg
+from kitgen.campaign import Campaign
+from kitgen.errors import KitgenError, Problem
 from kitgen.inputs import read_file
 from kitgen.record.backups import BACKUPS, find
 from kitgen.record.lock import campaign_lock
 from kitgen.record.logfile import MAX_LOG_BYTES, TURNS, commit, read_log_file
 
 
-def restore(folder: Path, name: str) -> tuple[Path, Path | None]:
+def restore(folder: Path, name: str, *, force: bool = False) -> tuple[Path, Path | None]:
     """Put the backup `name` back; return the log and the backup of what it replaced (None if
     there was no log)."""
+    from kitgen.campaign import load_campaign
+
     with campaign_lock(folder):
         backup = find(folder, name)
         data = read_file(folder / BACKUPS / backup.name, what="a backup of a turn log", limit=MAX_LOG_BYTES)
         log = read_log_file(folder / TURNS / backup.log)
+        if not force:
+            _plays(load_campaign(folder), log.path, backup.turn, data)
         kept = commit(folder, log, data, f"restore {backup.name}")
         return log.path, kept
+
+
+def _plays(campaign: Campaign, path: Path, turn: int, data: bytes) -> None:
+    """The campaign plays with `data` as the log of `turn` at `path`: no gap before it, and
+    every turn replays, each at its own lines."""
+    from kitgen.engine.replay import played, read_logs
+    from kitgen.record.importer import parse_log
+
+    read = read_logs(campaign)
+    if path not in read:  # the log is gone: restoring it must not leave a gap before it
+        last = max((int(p.stem.split("-")[1]) for p in read), default=0)
+        if turn > last + 1:
+            raise KitgenError.at(path, 1, 1, msg.record_restore_gap(turn, last))
+        campaign = dataclasses.replace(campaign, turns=sorted([*campaign.turns, path]))
+    read[path] = parse_log(path, data)
+    try:
+        for _ in played(campaign, read=read):
+            pass
+    except KitgenError as broken:
+        problems = [Problem.of(p.file, p.line, p.column, msg.record_restore_breaks(p.message)) for p in broken.problems]
+        raise KitgenError(problems) from None

@@ -129,6 +129,9 @@ def status_text(campaign: Campaign, status: Status, folder: Path) -> str:
         )
     elif status.finished:
         out.append(f"Turn {status.turn} is finished: `kitgen next` may start turn {status.turn + 1}.")
+        silent = [f.name for f in status.factions if not f.handed_in]
+        if silent:
+            out.append(f"No orders in from: {', '.join(silent)} (their units would hold).")
     else:
         out.append(f"`kitgen next` would refuse ({plural(len(status.owed), 'reason')}):")
         out += [f"  {o.file}:{o.line}:{o.column}: {o.message(status.turn).text}" for o in status.owed]

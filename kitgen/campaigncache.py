@@ -134,20 +134,9 @@ def _folder(digest: hashlib._Hash, folder: Path) -> bool | None:
 
 
 def _read(path: Path) -> bytes | None:
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
-            return None
-        with os.fdopen(os.dup(fd), "rb") as f:
-            return f.read(MAX_FILE_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
+    from kitgen.scenariocache import read_regular
+
+    return read_regular(path, MAX_FILE_BYTES)
 
 
 def _scenario(campaign_yaml: bytes | None, folder: Path) -> Path | None:

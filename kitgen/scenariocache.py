@@ -89,6 +89,19 @@ def load(scenario_key: str) -> Scenario | None:
 def read_private(path: Path) -> object | None:
     """A cache entry unpickled, if it is a regular file of this user's that no one else could
     have written; else (or if it is damaged) None, a miss."""
+    data = read_regular(path, MAX_ENTRY_BYTES, private=True)
+    if data is None:
+        return None
+    try:
+        found: object = pickle.loads(data)
+    except Exception:  # a damaged entry is only a miss: the answer is worked out afresh
+        return None
+    return found
+
+
+def read_regular(path: Path, limit: int, *, private: bool = False) -> bytes | None:
+    """The bytes of `path` if it is a regular file of its own (not a link) of at most `limit`
+    bytes, and with `private` one of this user's that no one else may write; else None."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
@@ -96,15 +109,14 @@ def read_private(path: Path) -> object | None:
     try:
         info = os.fstat(fd)
         mine = info.st_uid == os.getuid() and not info.st_mode & 0o022
-        if not stat.S_ISREG(info.st_mode) or not mine or info.st_size > MAX_ENTRY_BYTES:
+        if not stat.S_ISREG(info.st_mode) or (private and not mine) or info.st_size > limit:
             return None
         with os.fdopen(os.dup(fd), "rb") as f:
-            found: object = pickle.load(f)
-    except Exception:  # a damaged entry is only a miss: the answer is worked out afresh
+            return f.read(limit + 1)
+    except OSError:
         return None
     finally:
         os.close(fd)
-    return found
 
 
 def write_private(path: Path, value: object) -> None:

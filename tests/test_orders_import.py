@@ -4,7 +4,6 @@ the rules and merges them into the turn log, leaving everything else of the log 
 
 from __future__ import annotations
 
-import io
 import shutil
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from kitgen.products.orderform import order_form_pdf
 from kitgen.record.merge import merge, splice
 from kitgen.render.pages import PAPER
 from tests.conftest import SAMPLE, run_cli
+from tests.forms import fill_with_pypdf
 
 TURN = 7
 """The sample campaign has played six turns: the forms are for the seventh."""
@@ -54,19 +54,6 @@ def _form(camp: Path, faction: str, tmp: Path, *extra: str) -> Path:
     out = tmp / f"{faction}.pdf"
     done = run_cli("orders", "form", str(camp), "--faction", faction, "--turn", str(TURN), "--out", str(out), *extra)
     assert done.returncode == 0, done.stderr
-    return out
-
-
-def _fill(form: Path, values: dict[str, str], out: Path) -> Path:
-    from pypdf import PdfReader, PdfWriter
-
-    writer = PdfWriter()
-    writer.append(PdfReader(form))
-    for page in writer.pages:
-        writer.update_page_form_field_values(page, values, auto_regenerate=False)
-    buffer = io.BytesIO()
-    writer.write(buffer)
-    out.write_bytes(buffer.getvalue())
     return out
 
 
@@ -139,7 +126,7 @@ def test_path_field_holds_its_hexes(camp: Path, tmp_path: Path, paper: str) -> N
 
 def test_filled_pdf_is_merged_into_the_log_next_started_and_the_campaign_replays(camp: Path, tmp_path: Path) -> None:
     start, around = _neighbours(camp, "w_crimea_azov_2")
-    filled = _fill(
+    filled = fill_with_pypdf(
         _form(camp, "whites", tmp_path),
         {field_name("w_crimea_azov_2", "path"): around[0]},
         tmp_path / "filled.pdf",
@@ -165,7 +152,7 @@ def test_illegal_move_is_refused_under_strict_naming_the_unit_and_the_log_is_unt
     far = next(n for a in around for n in campaign.board.neighbours(a) if n != start and n not in around)
     text = f"# the umpire's notes\nturn: {TURN}\norders:\n  reds: []   # none yet\n"
     _log(camp).write_text(text, encoding="utf-8")
-    filled = _fill(
+    filled = fill_with_pypdf(
         _form(camp, "whites", tmp_path), {field_name("w_crimea_azov_2", "path"): f"{start}-{far}"}, tmp_path / "f.pdf"
     )
     done = run_cli("orders", "import", str(filled), "--campaign", str(camp), "--turn", str(TURN), "--strict")
@@ -219,7 +206,7 @@ def test_import_keeps_other_factions_orders_and_comments_byte_for_byte(camp: Pat
     tail = "# the Whites are next\nbattles: []   # none\ndice: []\n"
     old_whites = f'    - {{unit: w_crimea_azov_2, move: ["{start}", "{around[2]}"]}}   # written by hand\n'
     _log(camp).write_text(head + old_whites + tail, encoding="utf-8")
-    filled = _fill(
+    filled = fill_with_pypdf(
         _form(camp, "whites", tmp_path), {field_name("w_crimea_azov_2", "path"): around[0]}, tmp_path / "w.pdf"
     )
     done = run_cli("orders", "import", str(filled), "--campaign", str(camp), "--turn", str(TURN))
@@ -229,7 +216,7 @@ def test_import_keeps_other_factions_orders_and_comments_byte_for_byte(camp: Pat
     assert _read(_log(camp)).orders["whites"] == [MoveOrder(unit="w_crimea_azov_2", move=[start, around[0]])]
     backups = sorted((camp / "backups").glob("turn-*"))
     assert [b.name for b in backups] == ["turn-07.yaml.1"] and backups[0].read_text() == head + old_whites + tail
-    other = _fill(
+    other = fill_with_pypdf(
         _form(camp, "whites", tmp_path), {field_name("w_crimea_azov_2", "path"): around[1]}, tmp_path / "w2.pdf"
     )
     again = run_cli("orders", "import", str(other), "--campaign", str(camp), "--turn", str(TURN))
@@ -248,7 +235,7 @@ def test_form_of_another_turn_or_campaign_is_refused(camp: Path, tmp_path: Path)
     form = _form(camp, "whites", tmp_path)
     done = run_cli("orders", "import", str(form), "--campaign", str(camp), "--turn", "6", "--amend")
     assert done.returncode == 1 and f"found a form for turn {TURN}; expected one for turn 6" in done.stderr
-    other = _fill(form, {"id-whites-campaign": "0123456789ab"}, tmp_path / "other.pdf")  # another campaign's
+    other = fill_with_pypdf(form, {"id-whites-campaign": "0123456789ab"}, tmp_path / "other.pdf")  # another campaign's
     done = run_cli("orders", "import", str(other), "--campaign", str(camp), "--turn", str(TURN))
     assert done.returncode == 1 and "found a form for campaign 0123456789ab; expected one for campaign" in done.stderr
     assert not any(_read(_log(camp)).orders.values())
@@ -256,7 +243,7 @@ def test_form_of_another_turn_or_campaign_is_refused(camp: Path, tmp_path: Path)
 
 def test_form_claiming_another_faction_is_refused(camp: Path, tmp_path: Path) -> None:
     """A Whites form whose identity says Reds: its rows are no Red units."""
-    tampered = _fill(_form(camp, "whites", tmp_path), {"id-whites-faction": "reds"}, tmp_path / "t.pdf")
+    tampered = fill_with_pypdf(_form(camp, "whites", tmp_path), {"id-whites-faction": "reds"}, tmp_path / "t.pdf")
     done = run_cli("orders", "import", str(tampered), "--campaign", str(camp), "--turn", str(TURN))
     assert done.returncode == 1 and "expected a unit, train or ship of the reds" in done.stderr
 

@@ -6,7 +6,6 @@ would), `orders import`, `status`, the battles reported in the log for every con
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
@@ -19,32 +18,9 @@ from kitgen.engine.turn import play_turn, read_log
 from kitgen.engine.turnlog import Battle, BattleUnit
 from kitgen.orders.rows import field_name
 from tests.conftest import run_cli
+from tests.forms import fill_with_pymupdf, fill_with_pypdf
 
 WEEKS = {"denikin-1919": 3, "tsaritsyn-1919": 3}
-
-
-def fill_with_pypdf(form: Path, values: dict[str, str], out: Path) -> None:
-    from pypdf import PdfReader, PdfWriter
-
-    writer = PdfWriter()
-    writer.append(PdfReader(form))
-    for page in writer.pages:
-        writer.update_page_form_field_values(page, values, auto_regenerate=False)
-    buffer = io.BytesIO()
-    writer.write(buffer)
-    out.write_bytes(buffer.getvalue())
-
-
-def fill_with_pymupdf(form: Path, values: dict[str, str], out: Path) -> None:
-    import pymupdf
-
-    doc = pymupdf.open(form)
-    for page in doc:
-        for widget in page.widgets():
-            if widget.field_name in values:
-                widget.field_value = values[widget.field_name]
-                widget.update()
-    doc.save(out)
 
 
 def orders_of(camp: Path, faction: str, count: int = 3) -> dict[str, str]:

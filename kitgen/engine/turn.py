@@ -30,7 +30,7 @@ from kitgen.engine.state import BreakoutOwed, CampaignState, Met, Roll, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError, Problem
 from kitgen.validation import dotted, validate
-from kitgen.yamlsource import load_yaml
+from kitgen.yamlsource import Located, load_yaml
 
 Phase = Callable[[Turn, CampaignState], CampaignState]
 
@@ -84,11 +84,16 @@ def read_log(path: Path) -> tuple[TurnLog, LogSource]:
     """A turn log read from its file, with where each of its values stands; a malformed file
     stops with every problem it has."""
     located = load_yaml(path)
+    return checked_log(located), located
+
+
+def checked_log(located: Located) -> TurnLog:
+    """A turn log's YAML, read with its positions, checked against the log's schema."""
     log, problems = validate(located, TurnLog)
     problems = located.problems + problems
     if log is None or problems:
         raise KitgenError(problems)
-    return log, located
+    return log
 
 
 def play_phases(

@@ -155,15 +155,11 @@ def _parse(path: Path, raw: bytes) -> TurnLog:
 
 def parse_log(path: Path, raw: bytes) -> tuple[TurnLog, Located]:
     """A log's bytes, as if read from `path`: the log and where its values stand."""
-    from kitgen.validation import validate
+    from kitgen.engine.turn import checked_log
     from kitgen.yamlsource import parse_yaml
 
     located = parse_yaml(path, raw, suffix=".yaml")
-    log, problems = validate(located, TurnLog)
-    problems = located.problems + problems
-    if log is None or problems:
-        raise KitgenError(problems)
-    return log, located
+    return checked_log(located), located
 
 
 def _play(

@@ -8,6 +8,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from kitgen.campaign import Campaign
@@ -19,7 +20,7 @@ PARTS = ("path", "carry", "special")
 """What the player writes on a row."""
 CSV_COLUMNS = ("id", "hex", "type", "stands", "mp", "supply", "commander", "target", *PARTS)
 """The columns of an order form as a spreadsheet, in order."""
-IDENTITY = ("faction", "turn", "campaign", "state")
+IDENTITY = ("faction", "turn", "campaign", "state", "logs")
 """The hidden fields that say which form it is."""
 PATH_HEXES: dict[RowKind, int] = {"unit": 12, "train": 12, "ship": 16}
 """The hexes a row's path field holds."""
@@ -72,7 +73,59 @@ def state_key(state: CampaignState) -> str:
 
 
 def identity(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> dict[str, str]:
-    return {"faction": faction, "turn": str(turn), "campaign": campaign_key(campaign), "state": state_key(state)}
+    return {
+        "faction": faction,
+        "turn": str(turn),
+        "campaign": campaign_key(campaign),
+        "state": state_key(state),
+        "logs": logs_key(campaign, turn),
+    }
+
+
+def logs_key(campaign: Campaign, turn: int) -> str:
+    """`1:3fa2c01b 2:...`: a short hash of each log before `turn` as read (its comments aside), so
+    that a form printed before a log changed can name the turns changed since."""
+    from kitgen.engine.replay import turn_logs
+
+    return " ".join(f"{n}:{_log_digest(path)}" for n, path in turn_logs(campaign) if n < turn)
+
+
+def _log_digest(path: Path) -> str:
+    from kitgen.engine.turn import read_log
+    from kitgen.errors import KitgenError
+
+    try:
+        info = path.stat()
+    except OSError:
+        return "unreadable"
+    seen = (str(path), info.st_size, info.st_mtime_ns, info.st_ino)
+    if seen not in _DIGESTS:
+        try:
+            log, _ = read_log(path)
+        except KitgenError:
+            _DIGESTS[seen] = "unreadable"
+        else:
+            _DIGESTS[seen] = hashlib.sha256(log.model_dump_json().encode("utf-8")).hexdigest()[:8]
+    return _DIGESTS[seen]
+
+
+_DIGESTS: dict[tuple[str, int, int, int], str] = {}
+"""Each log's digest by its file's name, size, time and inode: the forms of a week's packets read each log once."""
+
+
+def changed_turns(printed: str, now: str) -> list[int]:
+    """The turns whose logs differ between two `logs_key`s (one missing from either counts)."""
+
+    def turns(key: str) -> dict[int, str]:
+        found = {}
+        for part in key.split():
+            n, _, digest = part.partition(":")
+            if n.isdigit():
+                found[int(n)] = digest
+        return found
+
+    a, b = turns(printed), turns(now)
+    return sorted(n for n in set(a) | set(b) if a.get(n) != b.get(n))
 
 
 def command_targets(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> dict[str, tuple[str, int]]:

@@ -300,7 +300,7 @@ def _identity_fields(c: Canvas, faction: str, ids: dict[str, str], x: float, y: 
             borderWidth=0,
             fieldFlags="readOnly",
             annotationFlags="hidden",
-            maxlen=64,
+            maxlen=max(64, len(value)),
         )
 
 

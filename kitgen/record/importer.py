@@ -24,7 +24,7 @@ from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError, Problem, UsageError
 from kitgen.orders.entries import SECTIONS, Read, form_faction, read_entries
 from kitgen.orders.formread import FilledForm, read_filled
-from kitgen.orders.rows import campaign_key, state_key
+from kitgen.orders.rows import campaign_key, changed_turns, logs_key, state_key
 from kitgen.record.lock import campaign_lock
 from kitgen.record.logfile import commit, read_log_file
 from kitgen.record.merge import UnitChange, line_comment, merge, splice
@@ -85,7 +85,7 @@ def import_orders(
             found = "no faction's units" if not form.entries else "several factions' units"
             raise KitgenError([form.problem(None, msg.orders_no_faction(found))])
         _check_identity(campaign, form, faction, number)
-        stale = _stale(form, state_key(before_orders(campaign, state, number)), number)
+        stale = _stale(form, state_key(before_orders(campaign, state, number)), logs_key(campaign, number))
         if stale is not None and not stale_ok:
             raise KitgenError([form.problem(None, stale)])
         read = read_entries(campaign, state, form, faction, number)
@@ -139,12 +139,20 @@ def _check_identity(campaign: Campaign, form: FilledForm, faction: str, turn: in
         raise KitgenError(problems)
 
 
-def _stale(form: FilledForm, now: str, turn: int) -> msg.Msg | None:
-    """A PDF printed from another state than the turn's orders are now written against."""
+def _stale(form: FilledForm, now: str, logs: str) -> msg.Msg | None:
+    """A PDF printed from another state than the turn's orders are now written against, and what
+    changed since: the logs of the turns named, or, their logs the same, kitgen's own play."""
     printed = form.identity.get("state")
     if form.kind != "pdf" or printed == now:
         return None
-    changed = f"a log of turns 1 to {turn - 1} changed since it was printed" if turn > 1 else "the set-up changed"
+    turns = changed_turns(form.identity.get("logs", ""), logs) if "logs" in form.identity else []
+    if turns:
+        which = f"log of turn {turns[0]}" if len(turns) == 1 else f"logs of turns {', '.join(map(str, turns))}"
+        changed = f"the {which} changed since it was printed"
+    elif "logs" in form.identity:
+        changed = "its logs are the same: kitgen itself plays them otherwise now (another version)"
+    else:
+        changed = "a log or kitgen changed since it was printed"
     return msg.record_stale_form(printed or "none", now, changed)
 
 

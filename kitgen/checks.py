@@ -557,7 +557,7 @@ def _check_transport(r: _Report, t: m.TransportRules, mv: m.MovementRules, rulin
 
 def _rulings(r: _Report, parts: dict[str, BaseModel]) -> list[str] | None:
     """Ids of every ruling in the scenario, each unique; None while a file of rulings is broken."""
-    from kitgen.loader import SCENARIO_FILES
+    from kitgen.model.files import SCENARIO_FILES
 
     ids: list[str] = []
     for file, part in parts.items():

@@ -11,40 +11,15 @@ from pydantic import BaseModel
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem, UsageError
 from kitgen.inputs import Kind, kind_of, not_a_file, read_file
-from kitgen.model import rules
-from kitgen.model.forces import Cards, SetUp
-from kitgen.model.geography import FeatureCollection, MapData
-from kitgen.model.scenario import CommanderTable, RailNet, Scenario, ScenarioMeta, TownTable
+from kitgen.model.files import GEO_FILES as GEO_FILES
+from kitgen.model.files import SCENARIO_FILES as SCENARIO_FILES
+from kitgen.model.scenario import CommanderTable, Scenario, TownTable
 from kitgen.scenariofolders import DEFAULT_SCENARIO, bundled_scenarios, find_scenario
 
 if TYPE_CHECKING:
     from kitgen.mapping.build import MapIssue
     from kitgen.mapping.hexmap import HexMap
     from kitgen.yamlsource import Located
-
-SCENARIO_FILES: dict[str, tuple[str, type[BaseModel]]] = {
-    "scenario.yaml": ("meta", ScenarioMeta),
-    "movement.yaml": ("movement", rules.MovementRules),
-    "supply.yaml": ("supply", rules.SupplyRules),
-    "transport.yaml": ("transport", rules.TransportRules),
-    "victory.yaml": ("victory", rules.VictoryRules),
-    "events.yaml": ("events", rules.EventRules),
-    "battle.yaml": ("battle", rules.BattleRules),
-    "command.yaml": ("command", rules.CommandRules),
-    "partisans.yaml": ("partisans", rules.PartisanRules),
-    "towns.yaml": ("towns", TownTable),
-    "commanders.yaml": ("commanders", CommanderTable),
-    "railways.yaml": ("railways", RailNet),
-    "map.yaml": ("map", MapData),
-    "setup.yaml": ("setup", SetUp),
-    "cards.yaml": ("cards", Cards),
-    "geo/coast.geojson": ("coast", FeatureCollection),
-    "geo/rivers.geojson": ("river_courses", FeatureCollection),
-}
-"""Each file of a scenario folder, the Scenario field it fills and the model that checks it."""
-
-GEO_FILES = ("geo/coast.geojson", "geo/rivers.geojson")
-"""The geography layers: not needed when map.yaml gives the board hex by hex."""
 
 
 def resolve_scenario(name_or_path: str) -> Path:

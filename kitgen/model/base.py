@@ -106,3 +106,8 @@ class Ruling(Model):
 
     id: Ident
     text: Text
+
+
+def name_key(name: str) -> str:
+    """How names are matched: case, spaces, hyphens and apostrophes do not count."""
+    return re.sub(r"[\s\-'’.]", "", name).casefold()

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from kitgen import messages as msg
-from kitgen.model.base import Ident, Model, Positive, Text, invalid
+from kitgen.model.base import Ident, Model, Positive, Text, invalid, name_key
 from kitgen.model.board import BoardSpec, Override
 
 
@@ -152,8 +152,6 @@ class MapData(Model):
 
     def river_class(self, name: str) -> str | None:
         """'major' or 'crossable' (names matched as everywhere: case and spacing do not count)."""
-        from kitgen.model.scenario import name_key
-
         key = name_key(name)
         if any(name_key(n) == key for n in self.rivers.major):
             return "major"

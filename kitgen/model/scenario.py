@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from functools import cached_property
 from typing import Annotated
 
@@ -11,6 +10,7 @@ from pydantic import Field
 from kitgen import messages as msg
 from kitgen.errors import UsageError
 from kitgen.model.base import VP, Colour, Ident, Model, PathName, Positive, Text
+from kitgen.model.base import name_key as name_key  # where every module has found it
 from kitgen.model.forces import Cards, SetUp
 from kitgen.model.geography import Bridge, FeatureCollection, MapData
 from kitgen.model.rules import (
@@ -124,11 +124,6 @@ class RailNet(Model):
 
 class CommanderTable(Model):
     commanders: list[Commander] = Field(min_length=1)
-
-
-def name_key(name: str) -> str:
-    """How names are matched: case, spaces, hyphens and apostrophes do not count."""
-    return re.sub(r"[\s\-'’.]", "", name).casefold()
 
 
 class Scenario(Model):

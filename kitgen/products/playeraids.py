@@ -343,7 +343,9 @@ def _supply_and_transport(sheet: Sheet, y: float, faction: Faction) -> float:
         [
             (
                 "Track:",
-                f"{repair} repair {track.repair_hexes_per_turn} hexes a turn; an {wreck} unit of "
+                f"{repair} repair {track.repair_hexes_per_turn} wrecked hexes a turn along the line, from their "
+                "own hex or the next, ending in the last; an "
+                f"{wreck} unit of "
                 f"{track.wreck_min_stands}+ stands wrecks the track of a hex it enters.",
             )
         ],

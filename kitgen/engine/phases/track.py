@@ -21,7 +21,8 @@ def track_work(
 ) -> CampaignState:
     """C.2 (phase 9): an infantry or cavalry unit of 3 or more stands wrecks the track of a hex
     it entered this turn, if no enemy is there; an RR repair or engineer unit repairs up to 2
-    wrecked hexes, its own and the next along the line, and ends in the last."""
+    wrecked hexes, its own and the next along the line, and ends in the last; standing on intact
+    track it repairs the next wrecked hex along the line (and the one after), moving onto them."""
     rules = campaign.scenario.transport.track
     units = {u.id: u for u in state.units}
     wrecked = set(state.wrecked_track)
@@ -78,32 +79,43 @@ def track_work(
                         )
                     )
             if order.repair:
-                hexes = order.repair
+                # RULES-NOTES (C.2, 2026-12-02): the unit's own hex, if wrecked, then the next hexes
+                # along the line, each wrecked; from intact track it repairs the next ones, moving onto them
+                path = order.repair if order.repair[0] == unit.hex else [unit.hex, *order.repair]
+                ahead = path[1:]
+                fixed = [h for h in path[:1] if h in wrecked] + ahead
                 why = None
                 if unit.type not in rules.repair_unit_types:
                     why = f"only {' or '.join(rules.repair_unit_types)} units repair track"
-                elif len(hexes) > rules.repair_hexes_per_turn:
-                    why = f"{len(hexes)} hexes; at most {rules.repair_hexes_per_turn} a turn"
-                elif hexes[0] != unit.hex:
-                    why = f"the repair starts in the unit's own hex, {unit.hex}"
-                elif len(hexes) == 2 and not board.rail_link(hexes[0], hexes[1]):
-                    why = f"{hexes[1]} is not the next hex along the line"
+                elif len(fixed) > rules.repair_hexes_per_turn:
+                    why = f"{len(fixed)} wrecked hexes; at most {rules.repair_hexes_per_turn} a turn"
+                elif any(not board.rail_link(a, b) for a, b in zip(path, path[1:], strict=False)):
+                    a, b = next((a, b) for a, b in zip(path, path[1:], strict=False) if not board.rail_link(a, b))
+                    why = f"{b} is not the next hex along the line from {a}"
                 elif unit.moved:
                     why = "the unit moved this turn; repairing is its move"
-                elif any(u.hex in hexes and not state.allied(u.faction, faction, state.turn) for u in state.units):
+                elif any(u.hex in path and not state.allied(u.faction, faction, state.turn) for u in state.units):
                     why = "enemy units are on that track"
-                elif any(h not in wrecked for h in hexes):
-                    why = f"the track is not wrecked in {', '.join(h for h in hexes if h not in wrecked)}"
-                route = "-".join(hexes)
+                elif not fixed or any(h not in wrecked for h in ahead):
+                    intact = [h for h in ahead if h not in wrecked] or path[:1]
+                    why = f"the track is not wrecked in {', '.join(intact)}"
+                route = "-".join(order.repair)
                 if why:
                     verdicts.append(
                         said(unit.id, f"repair {route}", "void", f"{label}: repair {route}: {why}: void, C.2", "C.2")
                     )
                 else:
-                    wrecked -= set(hexes)
-                    units[unit.id] = replace(unit, hex=hexes[-1])
+                    wrecked -= set(fixed)
+                    units[unit.id] = replace(unit, hex=path[-1])
                     verdicts.append(
-                        said(unit.id, f"repair {route}", "done", f"{label}: repairs the track in {route}", "C.2")
+                        said(
+                            unit.id,
+                            f"repair {route}",
+                            "done",
+                            f"{label}: repairs the track in {'-'.join(fixed)}"
+                            + (f", ending in {path[-1]}" if path[-1] != unit.hex else ""),
+                            "C.2",
+                        )
                     )
     return replace(
         state,

@@ -6,6 +6,7 @@ The boards are one row of open hexes, so a hex's only neighbours are the hexes e
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -317,6 +318,47 @@ def test_II_C2_a_unit_that_loses_a_battle_retreats_though_its_command_roll_faile
     )
     assert [v.result for v in record.verdicts[:2]] == ["done", "held"]
     assert record.state.unit("w_rifles").hex == "0301"  # type: ignore[union-attr]
+
+
+def test_II_C2_a_loser_of_last_turns_battle_goes_on_retreating_wherever_the_enemy_is() -> None:
+    """RULES-NOTES, ruling of 2026-12-02: "a unit that lost a battle in the turn before may go on
+    retreating in this one, wherever the enemy is; any other unit's retreat order must take it
+    away from enemy units in or next to its hex." The Whites lose in 0201 and fall back to 0301.
+    Next turn their roll fails (9 over 3) and their retreat goes on to a hex still next to the
+    Red cavalry: no farther from it, yet a retreat, for they lost last turn. The state records who
+    lost; the same order of a unit that did not lose is held."""
+    board = {"columns": 5, "rows": 2, "terrain": "open"}
+    campaign = campaign_on(board, [unit("r_cav", "reds", "0101", "cavalry"), unit("w_rifles", "whites", "0201")])
+    beside = sorted(set(campaign.board.neighbours("0301")) & set(campaign.board.neighbours("0201")))[0]
+    battle = {
+        "hex": "0201",
+        "winner": "reds",
+        "units": [{"unit": "r_cav"}, {"unit": "w_rifles", "lost": {"infantry": 1}, "retreat": "0301"}],
+    }
+    first = log(
+        1,
+        orders={"reds": [{"unit": "r_cav", "move": ["0101", "0201"]}]},
+        battles=[battle],
+        dice=[{"purpose": "II.C r_cav command roll, turn 1", "value": 1}, NO_EVENT],
+    )
+    after_battle = play(campaign, first)
+    assert after_battle.state.lost_battle == ("w_rifles",)
+    second = log(
+        2,
+        orders={"whites": [{"unit": "w_rifles", "move": ["0301", beside], "retreat": True}]},
+        dice=[
+            {"purpose": "II.C w_rifles command roll, turn 2", "value": 9},
+            {"purpose": "II.A event roll, turn 2", "value": 1},
+        ],
+    )
+    record = play(campaign, second, state=after_battle.state)
+    (verdict,) = record.verdicts
+    assert verdict.result == "done" and "not held by its command roll (9 over 3), II.C.2" in verdict.explanation
+    assert record.state.unit("w_rifles").hex == beside  # type: ignore[union-attr]
+    assert record.state.lost_battle == ()  # no battle this turn: next turn, a retreat must go away from the enemy
+    unbeaten = replace(after_battle.state, lost_battle=())
+    (verdict,) = play(campaign, second, state=unbeaten).verdicts
+    assert verdict.result == "held" and "not a retreat" in verdict.explanation
 
 
 def test_II_C2_a_retreat_order_into_the_enemy_is_no_retreat() -> None:

@@ -376,6 +376,10 @@ class CampaignState:
     """B.2: each unit's supply as judged at the start of this turn."""
     battle_results: tuple[BattleResult, ...] = ()
     """II.B: this turn's battles, unit by unit."""
+    lost_battle: tuple[str, ...] = ()
+    """II.C.2 (ruling 2026-12-02): the units that lost a battle in the last turn played: in the
+    next they may go on retreating wherever the enemy is, whatever their command roll. Set by
+    every turn's battles phase (after that turn's movement has read it)."""
     arrivals: tuple[Arrival, ...] = ()
     """E.3-E.6: units placed this turn."""
     partisan_contacts: tuple[PartisanContact, ...] = ()

@@ -240,6 +240,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
         umpire=tuple(umpire),
         rolls=tuple(rolls),
         battle_results=(*state.battle_results, *judged.values()),
+        lost_battle=tuple(sorted({r.unit for r in judged.values() if r.side == "loser"} & {u.id for u in kept})),
     )
 
 

@@ -24,7 +24,9 @@ def move(
     """A, A.1: each land move judged on the board; a void order leaves its unit where it stood.
     Moves are simultaneous: a move that enters a hex where enemy units stood when land movement
     began stops there (contact), the rest of its path dropped: `stopped`. A retreat order
-    (II.C.2) moves by the same rules whatever the unit's command roll."""
+    (II.C.2) moves by the same rules whatever the unit's command roll: a unit that lost a battle
+    last turn wherever the enemy is, any other only away from enemies in or next to its hex;
+    no retreat enters a hex of enemy units."""
     units = {u.id: u for u in state.units}
     verdicts = list(state.verdicts)
     file = located.name
@@ -47,10 +49,10 @@ def move(
             row = f"{unit.name} ({unit.type}, {movement_row(campaign.scenario.movement, unit.type).mp} MP)"
             earlier = ordered.get(unit.id)
             ordered.setdefault(unit.id, line)
-            retreating = (
+            retreating = (  # II.C.2 (ruling 2026-12-02): a loser of last turn's battle goes on retreating
                 order.retreat
                 and not any(h in foes for h in order.move[1:])  # a retreat never walks into the enemy
-                and _away(board, order.move[0], order.move[-1], foes)
+                and (unit.id in state.lost_battle or _away(board, order.move[0], order.move[-1], foes))
             )
             held = halted.get(unit.id) if not retreating else None
             refused = _refused(unit, order, row, earlier, held)

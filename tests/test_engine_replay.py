@@ -565,7 +565,8 @@ def test_D1_a_transport_carries_tanks_from_port_to_port(folder: Path) -> None:
 
 def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
     """A.3: "Amphibious landings on coastal hexes can only be done by infantry. Rest of units must
-    disembark at a port city." Tanks put ashore on an open coast: void."""
+    disembark at a port city." Tanks put ashore on an open coast: their landing is void, and
+    they stay aboard (the ship's order stands)."""
     tanks_at_novorossiisk(folder)
     campaign = load_campaign(folder)
     from kitgen.mapping.board import Board
@@ -577,8 +578,10 @@ def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
     sea = f'sea:\n  whites:\n    - {{ship: w_tr_saratov, carry: [w_tank_det], path: ["{start}", "{at_sea}"], land: "{coast}"}}\n'
     log(folder, 1, sea + TANKS_OBEY)
     state = replay(load_campaign(folder))
-    (verdict,) = state.verdicts
-    assert verdict.result == "void" and verdict.rule == "A.3" and "only infantry land" in verdict.explanation
+    ship, tanks = state.verdicts
+    assert tanks.unit == "w_tank_det" and tanks.result == "void" and tanks.rule == "A.3"
+    assert "only infantry land" in tanks.explanation and ship.result == "done"
+    assert state.unit("w_tank_det").aboard == "w_tr_saratov"  # type: ignore[union-attr]
 
 
 def test_a_given_roll_the_turn_does_not_ask_for_is_unused_not_an_error(folder: Path) -> None:

@@ -159,9 +159,37 @@ def test_A3_landing_without_a_port_is_infantry_only() -> None:
     first = play(c, log(sea={"reds": [{"ship": "w_ship", "carry": ["w_cav"], "path": ["0301", "0401", "0402"]}]}))
     assert first.state.unit("w_cav").aboard == "w_ship"
     second = play(c, log(2, sea={"reds": [{"ship": "w_ship", "path": ["0402"], "land": "0303"}]}), state=first.state)
-    landing = _verdict(second, "w_ship")
+    landing = _verdict(second, "w_cav")
     assert landing.result == "void" and landing.rule == "A.3" and "only infantry land" in landing.explanation
+    assert _verdict(second, "w_ship").result == "done"  # the ship's order stands; the cavalry stays aboard
     assert second.state.unit("w_cav").aboard == "w_ship"
+
+
+def test_D1_A3_a_ship_lands_part_of_its_load_and_keeps_the_rest_aboard() -> None:
+    """D.1 and A.3 (issue 23): a sea order names the units that land (`ashore`); the rest stay
+    aboard; each gets its own verdict, so a unit that may not land on a coast (A.3: infantry only)
+    stays aboard without voiding the others."""
+    c = _voyage(
+        unit("r_inf", "reds", "0301", commander="Trotsky", stands={"infantry": 3}),
+        unit("r_inf2", "reds", "0301", stands={"infantry": 3}),
+        unit("r_cav", "reds", "0301", "cavalry", stands={"cavalry": 2}),
+    )  # 3 + 3 + 6 points: within a ship's 16 (D.3)
+    carry = {"ship": "w_ship", "carry": ["r_inf", "r_inf2", "r_cav"], "path": ["0301", "0401", "0402"]}
+    first = play(c, log(sea={"reds": [carry]}, dice=[{"purpose": "II.C Trotsky command roll, turn 1", "value": 1}]))
+    assert {first.state.unit(u).aboard for u in ("r_inf", "r_inf2", "r_cav")} == {"w_ship"}  # type: ignore[union-attr]
+    order = {"ship": "w_ship", "path": ["0402"], "land": "0303", "ashore": ["r_inf", "r_cav"]}
+    second = play(
+        c,
+        log(2, sea={"reds": [order]}, dice=[{"purpose": "II.C Trotsky command roll, turn 2", "value": 1}]),
+        state=first.state,
+    )
+    assert _verdict(second, "w_ship").result == "done"
+    assert (_verdict(second, "r_inf").result, _verdict(second, "r_cav").result) == ("done", "void")
+    assert _verdict(second, "r_cav").rule == "A.3"
+    landed, kept, cavalry = (second.state.unit(u) for u in ("r_inf", "r_inf2", "r_cav"))
+    assert landed is not None and (landed.hex, landed.aboard) == ("0303", None)
+    assert kept is not None and kept.aboard == "w_ship"
+    assert cavalry is not None and cavalry.aboard == "w_ship"
 
 
 def test_A1_a_ferry_crossing_that_meets_the_enemy_counts_against_the_ferry() -> None:

@@ -105,6 +105,9 @@ class SeaOrder(Model):
     carry: list[Ident] = []
     path: list[HexId] = Field(min_length=1)
     land: HexId | None = None
+    ashore: list[Ident] | None = None
+    """D.1, A.3: the units aboard that land on `land` or go ashore at the port reached; the rest
+    stay aboard. Not given: every unit aboard lands or goes ashore (or stays aboard at sea)."""
 
 
 class TrackOrder(Model):

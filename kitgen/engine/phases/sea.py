@@ -45,6 +45,7 @@ def sea_moves(
                 message = msg.log_unknown_ship(order.ship, faction, mine)
                 raise KitgenError([located.problem(at, message.within(dotted(at)))])
             route, at = "-".join(order.path), ship["hex"]
+            landings: list[Verdict] = []
             why, aboard, cargo = _judge_sea(s, board, order, ship, units, halted, ports, coastal, waters, moved)
             if why:
                 result: Result
@@ -59,19 +60,25 @@ def sea_moves(
                 ship["hex"] = end
                 moved.add(order.ship)
                 ashore = order.land or (end if end in ports else None)
+                going, staying, landings = _going_ashore(s, order, aboard, units, ashore, line, column, file, faction)
                 for u in aboard:
-                    if ashore is None:
+                    if u in going:
                         units[u] = replace(
-                            units[u], hex=end, moved=True, carried=True, aboard=order.ship, carrier=order.ship
+                            units[u], hex=ashore or end, moved=True, carried=True, aboard=None, carrier=order.ship
                         )
                     else:
                         units[u] = replace(
-                            units[u], hex=ashore, moved=True, carried=True, aboard=None, carrier=order.ship
+                            units[u], hex=end, moved=True, carried=True, aboard=order.ship, carrier=order.ship
                         )
-                if order.land:
+                if ashore is None:
+                    text += f"; they stay aboard at sea in {end}" if aboard else ""
+                elif order.land and going and not staying:
                     text += f"; lands them on {order.land}"
-                elif aboard and ashore is None:
-                    text += f"; they stay aboard at sea in {end}"
+                elif staying:
+                    went = (
+                        f"lands {', '.join(going)} on {order.land}" if order.land else f"{', '.join(going)} go ashore"
+                    )
+                    text += (f"; {went}" if going else "") + f"; {', '.join(staying)} stay aboard in {end}"
                 left = [u for u in order.carry if u not in aboard]
                 if left:
                     text += f"; left behind (not in {order.path[0]} at the start, moved, or held by command): {', '.join(left)}"
@@ -83,6 +90,7 @@ def sea_moves(
             verdicts.append(
                 Verdict(file, line, faction, order.ship, f"sea {route}", result, text, rule, **numbers, column=column)
             )
+            verdicts += landings  # each unit named to land: its own verdict, after the ship's
     return replace(
         state,
         units=tuple(units[u.id] for u in state.units),
@@ -150,17 +158,51 @@ def _judge_sea(
     aboard = already + [
         u for u in boarding(order.carry, order.path[0], units, halted) if boarding_here and u not in already
     ]
-    if order.land is not None:
-        if not board.is_sea(end) or not board.adjacent(end, order.land) or order.land not in coastal:
-            return (
-                f"a landing is made on a coastal hex beside the sea hex where the ship stops, not {order.land} (A.3)",
-                [],
-                None,
-            )
-        others = [u for u in aboard if set(units[u].stands) - set(s.transport.landing_stands)]
-        if others:
-            return f"only infantry land on a coast; the rest go ashore at a port (A.3): {', '.join(others)}", [], None
+    landing_place = order.land is not None and board.is_sea(end) and board.adjacent(end, order.land)
+    if order.land is not None and not (landing_place and order.land in coastal):
+        return (
+            f"a landing is made on a coastal hex beside the sea hex where the ship stops, not {order.land} (A.3)",
+            [],
+            None,
+        )
     load = weigh(s, aboard, units, "ship")
     if not load.fits:
         return f"load of {load.total} points is over a ship's {load.capacity} (D.3)", [], None
     return None, aboard, load
+
+
+def _going_ashore(
+    s: Scenario,
+    order: SeaOrder,
+    aboard: list[str],
+    units: dict[str, UnitState],
+    ashore: str | None,
+    line: int,
+    column: int,
+    file: str,
+    faction: str,
+) -> tuple[list[str], list[str], list[Verdict]]:
+    """D.1, A.3: which units aboard go ashore (at the port reached) or land (on `order.land`),
+    and which stay aboard; each unit named to land gets its own verdict, so that one that may not
+    land (A.3: only infantry on a coast) stays aboard without voiding the others."""
+    if ashore is None:
+        return [], list(aboard), []
+    named = list(aboard) if order.ashore is None else list(order.ashore)
+    going, verdicts = [], []
+    what = f"land {order.land}" if order.land else f"ashore {ashore}"
+    for u in named:
+        why = None
+        if u not in aboard:
+            why = f"{u} is not aboard ship {order.ship}"
+        elif order.land and set(units[u].stands) - set(s.transport.landing_stands):
+            why = "only infantry land on a coast; it stays aboard, to go ashore at a port (A.3)"
+        if why is None:
+            going.append(u)
+        rule = "A.3" if order.land else "D.1"
+        if why is not None or order.ashore is not None:
+            text = f"{units[u].name if u in units else u}: {what}: " + (f"{why}: void" if why else "goes ashore")
+            verdicts.append(
+                Verdict(file, line, faction, u, what, "void" if why else "done", text, rule, kind="sea", column=column)
+            )
+    staying = [u for u in aboard if u not in going]
+    return going, staying, verdicts

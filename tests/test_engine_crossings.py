@@ -199,7 +199,8 @@ def test_A1_a_pontoon_goes_with_its_unit_and_carries_supply(folder: Path) -> Non
 
 def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
     """A.3: "Amphibious landings on coastal hexes can only be done by infantry. Rest of units must
-    disembark at a port city." A brigade with a gun stand may not land on the beach."""
+    disembark at a port city." A brigade with a gun stand may not land on the beach: it stays
+    aboard, on a verdict of its own."""
     line = "name: Crimean-Azov Army (5th Inf Div), type: infantry, size: corps, stands: {infantry: 3, machine_gun: 1}"
     edit(folder / "setup.yaml", line, line.replace("machine_gun: 1", "machine_gun: 1, artillery: 1"))
     log(
@@ -208,8 +209,11 @@ def test_A3_only_infantry_land_on_a_coast(folder: Path) -> None:
         'sea:\n  whites:\n    - {ship: w_tr_rion, carry: [w_crimea_azov_1], path: ["3026", "3126"], land: "3127"}\n'
         'dice:\n  - {purpose: "II.C Slashchev command roll, turn 1", value: 1}\n',
     )
-    (verdict,) = replay(load_campaign(folder)).verdicts
-    assert verdict.result == "void" and "only infantry land on a coast" in verdict.explanation
+    state = replay(load_campaign(folder))
+    ship, brigade = state.verdicts
+    assert brigade.unit == "w_crimea_azov_1" and brigade.result == "void"
+    assert "only infantry land on a coast" in brigade.explanation
+    assert ship.result == "done" and state.unit("w_crimea_azov_1").aboard == "w_tr_rion"  # type: ignore[union-attr]
 
 
 def test_D3_a_ship_fires_in_one_battle_a_turn(folder: Path) -> None:

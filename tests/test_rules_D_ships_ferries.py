@@ -201,3 +201,21 @@ def test_A1_a_ferry_crossing_that_meets_the_enemy_counts_against_the_ferry() -> 
     record = play(c, log(orders=orders))
     assert [_verdict(record, f"r_{k}").result for k in "abc"] == ["stopped", "stopped", "void"]
     assert [record.state.unit(f"r_{k}").hex for k in "abc"] == ["0202", "0202", "0201"]
+
+
+def test_D3_a_ship_order_void_for_its_load_carries_the_load() -> None:
+    """D.3: "Each ship can carry 16 points" (the scenario's table). Overloaded, the order is void,
+    and its verdict carries the load stand by stand against the capacity, as a train's does (C.1)."""
+    c = _voyage(
+        unit("r_inf", "reds", "0301", commander="Trotsky"),
+        unit("r_inf2", "reds", "0301"),
+        unit("r_cav", "reds", "0301", "cavalry"),
+    )
+    carry = {"ship": "w_ship", "carry": ["r_inf", "r_inf2", "r_cav"], "path": ["0301", "0401"]}
+    record = play(c, log(sea={"reds": [carry]}, dice=[{"purpose": "II.C Trotsky command roll, turn 1", "value": 1}]))
+    verdict = _verdict(record, "w_ship")
+    assert verdict.result == "void" and verdict.load is not None
+    assert not verdict.load.fits and verdict.load.total > verdict.load.capacity == 16
+    lines = {kind: stands for kind, stands, _ in verdict.load.lines}
+    assert lines == {"infantry": 8, "cavalry": 4}
+    assert f"load of {verdict.load.total} points is over a ship's 16" in verdict.explanation

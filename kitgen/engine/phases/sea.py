@@ -84,9 +84,11 @@ def sea_moves(
                     text += f"; left behind (not in {order.path[0]} at the start, moved, or held by command): {', '.join(left)}"
             rule = "A.3" if order.land else "D.1"
             hexes, most = len(order.path) - 1, s.transport.ship.move_hexes
-            numbers = {"kind": "sea", "start": at, "end": ship["hex"], "allowance": most}
+            numbers: dict[str, Any] = {"kind": "sea", "start": at, "end": ship["hex"], "allowance": most}
             if result == "done":
                 numbers |= {"spent": hexes, "left": max(0, most - hexes), "left_behind": tuple(left), "load": cargo}
+            elif cargo is not None:  # void for its load: the figures say by how much
+                numbers["load"] = cargo
             verdicts.append(
                 Verdict(file, line, faction, order.ship, f"sea {route}", result, text, rule, **numbers, column=column)
             )
@@ -166,8 +168,8 @@ def _judge_sea(
             None,
         )
     load = weigh(s, aboard, units, "ship")
-    if not load.fits:
-        return f"load of {load.total} points is over a ship's {load.capacity} (D.3)", [], None
+    if not load.fits:  # the load carried on the verdict, as a train's is (C.1)
+        return f"load of {load.total} points is over a ship's {load.capacity} (D.3)", [], load
     return None, aboard, load
 
 

@@ -133,6 +133,14 @@ def test_D3_ships_fire_in_support_worth_their_rating_in_batteries(folder: Path) 
     reds_at_kerch(folder)
     log(folder, 1, kerch_battle("w_hms_marlborough"))
     state = replay(load_campaign(folder))
+    (fire,) = state.naval_fire  # the result as data; the umpire's note is made from it
+    assert (fire.ship, fire.faction, fire.hex, fire.from_hex, fire.batteries) == (
+        "w_hms_marlborough",
+        "whites",
+        "3026",
+        "3026",
+        4,
+    )
     assert "D.3 HMS Marlborough (Royal Navy) fires in support in 3026: 4 batteries" in state.umpire
 
 

@@ -25,6 +25,7 @@ TURN_RESULTS = (
     "commands",
     "partisan_contacts",
     "battle_results",
+    "naval_fire",
     "arrivals",
     "tasks",
     "held",
@@ -292,6 +293,19 @@ class CommandRoll:
 
 
 @dataclass(frozen=True)
+class NavalFire:
+    """D.3: a ship firing in support of a battle, worth its rating in batteries."""
+
+    ship: str
+    faction: str
+    hex: str
+    """The battle's hex."""
+    from_hex: str
+    """Where the ship fired from: at sea next to the battle's coastal hex, or in its port."""
+    batteries: int
+
+
+@dataclass(frozen=True)
 class Met:
     """A contact found in phase 6 (after partisans evade): the hex and every unit of any faction
     standing there, which the battle reported there must list (RULES-NOTES 2026-12-02)."""
@@ -376,6 +390,8 @@ class CampaignState:
     """B.2: each unit's supply as judged at the start of this turn."""
     battle_results: tuple[BattleResult, ...] = ()
     """II.B: this turn's battles, unit by unit."""
+    naval_fire: tuple[NavalFire, ...] = ()
+    """D.3: this turn's ships firing in support of battles."""
     lost_battle: tuple[str, ...] = ()
     """II.C.2 (ruling 2026-12-02): the units that lost a battle in the last turn played: in the
     next they may go on retreating wherever the enemy is, whatever their command roll. Set by

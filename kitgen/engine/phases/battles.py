@@ -12,7 +12,7 @@ from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.phases.pontoons import friendly_pontoons
 from kitgen.engine.phases.sea import ships_lost
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import BattleResult, BreakoutOwed, CampaignState, StandLoss, UnitState, Verdict
+from kitgen.engine.state import BattleResult, BreakoutOwed, CampaignState, NavalFire, StandLoss, UnitState, Verdict
 from kitgen.engine.turnlog import Battle, TurnLog
 from kitgen.errors import KitgenError
 from kitgen.mapping.board import Board
@@ -40,6 +40,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
     rolls = list(state.rolls)
     file = located.name
     fired: set[str] = set()
+    naval: list[NavalFire] = []
     judged: dict[tuple[int, str], BattleResult] = {}
     owed: dict[str, tuple[str, int, int]] = {}
     """II.B.1: Elite/Fanatic units beaten where they cannot retreat -> (hex, battle, part) until
@@ -60,7 +61,10 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
         if not losers:
             message = msg.log_battle_no_loser(battle.hex).within(f"battles[{b}]")
             raise KitgenError([located.problem(("battles", b), message)])
-        umpire += _naval_gunfire(campaign, board, state, battle, b, located, fired)
+        fire = _naval_gunfire(campaign, board, state, battle, b, located, fired)
+        naval += fire
+        names = {x["id"]: x["name"] for x in state.ships}
+        umpire += [f"D.3 {names[f.ship]} fires in support in {f.hex}: {f.batteries} batteries" for f in fire]
         sides = {units[p.unit].faction for p in battle.units if p.unit in units}
         if not any(state.allied(f, battle.winner, state.turn) for f in sides):
             message = msg.log_battle_no_winner(battle.winner, battle.hex).within(f"battles[{b}].winner")
@@ -240,6 +244,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
         umpire=tuple(umpire),
         rolls=tuple(rolls),
         battle_results=(*state.battle_results, *judged.values()),
+        naval_fire=(*state.naval_fire, *naval),
         lost_battle=tuple(sorted({r.unit for r in judged.values() if r.side == "loser"} & {u.id for u in kept})),
     )
 
@@ -276,7 +281,7 @@ def _breaking_out(
 
 def _naval_gunfire(
     campaign: Campaign, board: Board, state: CampaignState, battle: Battle, b: int, located: LogSource, fired: set[str]
-) -> list[str]:
+) -> list[NavalFire]:
     """D.3: ships that fired in support of a battle: at sea next to the coastal battle hex, or in
     its port; each worth its rating in batteries."""
     ships = {x["id"]: x for x in state.ships}
@@ -293,7 +298,7 @@ def _naval_gunfire(
         if not gunfire_reaches(board, ship["hex"], battle.hex):
             message = msg.log_ship_out_of_range(ship["name"], ship["hex"], battle.hex).within(dotted(where))
             raise KitgenError([located.problem(where, message)])
-        notes.append(f"D.3 {ship['name']} fires in support in {battle.hex}: {ship.get('gunfire', 0)} batteries")
+        notes.append(NavalFire(ship_id, ship["faction"], battle.hex, ship["hex"], int(ship.get("gunfire", 0))))
     return notes
 
 

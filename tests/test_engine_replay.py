@@ -486,6 +486,14 @@ def test_E6_makhnovist_strength_roll(folder: Path, roll: int, gulai_pole: bool) 
     total = roll - (0 if gulai_pole else 1)
     row = next(r for r in campaign.scenario.cards.makhnovist_strength if r.low <= total <= r.high)
     assert state.makhnovist_strength == row.text
+    rolled = state.strength_roll  # the roll as data: its modifiers by their ids in the scenario's table
+    assert rolled is not None and (rolled.faction, rolled.roll, rolled.total, rolled.row) == (
+        "makhnovists",
+        roll,
+        total,
+        row.text,
+    )
+    assert [(m.id, m.value) for m in rolled.modifiers] == ([] if gulai_pole else [("gulai_pole_lost", -1)])
     assert any(n.startswith(f"E.6 makhnovists: {roll}{-0 if gulai_pole else -1:+d} = {total}") for n in state.umpire)
 
 

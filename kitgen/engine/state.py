@@ -26,6 +26,7 @@ TURN_RESULTS = (
     "partisan_contacts",
     "battle_results",
     "naval_fire",
+    "strength_roll",
     "arrivals",
     "tasks",
     "held",
@@ -306,6 +307,18 @@ class NavalFire:
 
 
 @dataclass(frozen=True)
+class StrengthRoll:
+    """E.6: the Makhnovists' strength roll, its modifiers and the chart's row it gives."""
+
+    faction: str
+    roll: int
+    modifiers: tuple[NamedModifier, ...]
+    total: int
+    row: str
+    """The Current Strength Chart's row for the total (the forces they may field for three turns)."""
+
+
+@dataclass(frozen=True)
 class Met:
     """A contact found in phase 6 (after partisans evade): the hex and every unit of any faction
     standing there, which the battle reported there must list (RULES-NOTES 2026-12-02)."""
@@ -390,6 +403,8 @@ class CampaignState:
     """B.2: each unit's supply as judged at the start of this turn."""
     battle_results: tuple[BattleResult, ...] = ()
     """II.B: this turn's battles, unit by unit."""
+    strength_roll: StrengthRoll | None = None
+    """E.6: this turn's Makhnovist strength roll, on every 3rd turn."""
     naval_fire: tuple[NavalFire, ...] = ()
     """D.3: this turn's ships firing in support of battles."""
     lost_battle: tuple[str, ...] = ()

@@ -55,6 +55,11 @@ STRENGTH_CONDITIONS = ("gulai_pole_lost", "makhno_dead")
 
 def makhnovist_modifier(rules: VictoryRules, *, holds_gulai_pole: bool, makhno_alive: bool) -> int:
     """E.6: -1 if they do not hold Gulai Pole, -2 if Makhno is dead."""
+    return sum(v for _, v in makhnovist_modifiers(rules, holds_gulai_pole=holds_gulai_pole, makhno_alive=makhno_alive))
+
+
+def makhnovist_modifiers(rules: VictoryRules, *, holds_gulai_pole: bool, makhno_alive: bool) -> list[tuple[str, int]]:
+    """E.6: the modifiers that apply, each its id in the scenario's table and its value."""
     lost, dead = STRENGTH_CONDITIONS
     applies = {lost: not holds_gulai_pole, dead: not makhno_alive}
-    return sum(m.value for m in rules.makhnovist_strength.modifiers if applies.get(m.id, False))
+    return [(m.id, m.value) for m in rules.makhnovist_strength.modifiers if applies.get(m.id, False)]

@@ -8,10 +8,10 @@ from dataclasses import replace
 from kitgen.campaign import Campaign
 from kitgen.engine.context import Turn
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState
+from kitgen.engine.state import CampaignState, NamedModifier, StrengthRoll
 from kitgen.engine.turnlog import TurnLog
 from kitgen.model.scenario import name_key
-from kitgen.rules.victory import is_award_turn, makhnovist_modifier, reinforcement_draws
+from kitgen.rules.victory import is_award_turn, makhnovist_modifiers, reinforcement_draws
 
 
 def run(turn: Turn, state: CampaignState) -> CampaignState:
@@ -60,10 +60,18 @@ def makhnovist_strength(campaign: Campaign, state: CampaignState, log: TurnLog) 
     holds = gulai_pole is not None and state.owners.get(gulai_pole) == faction
     makhno = campaign.scenario.find_commander("Makhno")
     alive = makhno is None or any(u.commander and name_key(u.commander) == name_key(makhno.name) for u in state.units)
-    modifier = makhnovist_modifier(campaign.scenario.victory, holds_gulai_pole=holds, makhno_alive=alive)
+    applied = makhnovist_modifiers(campaign.scenario.victory, holds_gulai_pole=holds, makhno_alive=alive)
+    modifier = sum(v for _, v in applied)
     roll = make_roll(campaign, log, "E.6", f"{faction} strength, turn {state.turn}", chart.roll)
     total = roll.value + modifier
     row = next((r for r in campaign.scenario.cards.makhnovist_strength if r.low <= total <= r.high), None)
     text = row.text if row else f"no row for {total}"
-    note = f"E.6 {faction}: {roll.value}{modifier:+d} = {total}: {text}"
-    return replace(state, rolls=(*state.rolls, roll), makhnovist_strength=text, umpire=(*state.umpire, note))
+    rolled = StrengthRoll(faction, roll.value, tuple(NamedModifier(i, v) for i, v in applied), total, text)
+    note = f"E.6 {faction}: {rolled.roll}{modifier:+d} = {rolled.total}: {rolled.row}"
+    return replace(
+        state,
+        rolls=(*state.rolls, roll),
+        makhnovist_strength=text,
+        strength_roll=rolled,
+        umpire=(*state.umpire, note),
+    )

@@ -123,6 +123,11 @@ def test_B7_second_turn_of_use_empties_on_1_or_2(folder: Path) -> None:
     assert [d["uses"] for d in first.depots if d["hex"] == ELISTA] == [1]
     assert [v.result for v in second.verdicts] == ["void"] and "at or under 2" in second.verdicts[0].explanation
     assert not any(d["hex"] == ELISTA for d in second.depots)
+    # the rolls as data: each with its use and the target that empties the depot
+    assert [(r.hex, r.faction, r.use, r.roll, r.target, r.empty) for r in first.depot_rolls] == [
+        (ELISTA, "whites", 1, 2, 1, False)
+    ]
+    assert [(r.use, r.roll, r.target, r.empty) for r in second.depot_rolls] == [(2, 2, 2, True)]
 
 
 def test_B7_supply_restored_clears_the_count(folder: Path) -> None:

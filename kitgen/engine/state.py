@@ -27,6 +27,7 @@ TURN_RESULTS = (
     "battle_results",
     "naval_fire",
     "strength_roll",
+    "depot_rolls",
     "arrivals",
     "tasks",
     "held",
@@ -307,6 +308,19 @@ class NavalFire:
 
 
 @dataclass(frozen=True)
+class DepotRoll:
+    """B.7: a cut-off depot's roll the turn it is used: found empty on `target` or under."""
+
+    hex: str
+    faction: str
+    use: int
+    """The turns it has been used cut off, this one included."""
+    roll: int
+    target: int
+    empty: bool
+
+
+@dataclass(frozen=True)
 class StrengthRoll:
     """E.6: the Makhnovists' strength roll, its modifiers and the chart's row it gives."""
 
@@ -403,6 +417,8 @@ class CampaignState:
     """B.2: each unit's supply as judged at the start of this turn."""
     battle_results: tuple[BattleResult, ...] = ()
     """II.B: this turn's battles, unit by unit."""
+    depot_rolls: tuple[DepotRoll, ...] = ()
+    """B.7: this turn's rolls of cut-off depots, each with the target that empties it."""
     strength_roll: StrengthRoll | None = None
     """E.6: this turn's Makhnovist strength roll, on every 3rd turn."""
     naval_fire: tuple[NavalFire, ...] = ()

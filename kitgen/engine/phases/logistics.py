@@ -9,7 +9,7 @@ from typing import Any
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState, Result, UnitState, Verdict
+from kitgen.engine.state import CampaignState, DepotRoll, Result, UnitState, Verdict
 from kitgen.engine.turnlog import TurnLog
 from kitgen.model.rules import SupplyRules
 from kitgen.rules.supply import abandoned_vehicle, depot_emptied, depot_empty_target, full_loads
@@ -99,6 +99,7 @@ def resupply(
     depots: list[dict[str, Any]] = [dict(d) for d in state.depots]
     verdicts, rolls = list(state.verdicts), list(state.rolls)
     rolled: dict[str, bool] = {}
+    cut_off_rolls: list[DepotRoll] = []
     file = located.name
     for faction, orders in log.resupply.items():
         for i, order in enumerate(orders):
@@ -141,6 +142,8 @@ def resupply(
                     rolls.append(r)
                     rolled[unit.hex] = depot_emptied(rules, depot["uses"], r.value)
                     depot["empty"] = rolled[unit.hex]
+                    target = depot_empty_target(rules, depot["uses"])
+                    cut_off_rolls.append(DepotRoll(unit.hex, faction, depot["uses"], r.value, target, rolled[unit.hex]))
                 target = depot_empty_target(rules, depot["uses"])
                 rule = "B.7"
                 if rolled[unit.hex]:
@@ -158,6 +161,7 @@ def resupply(
         state,
         units=tuple(units[u.id] for u in state.units),
         depots=tuple(d for d in depots if not d.pop("empty", False)),
+        depot_rolls=(*state.depot_rolls, *cut_off_rolls),
         verdicts=tuple(verdicts),
         rolls=tuple(rolls),
     )

@@ -16,6 +16,7 @@ import os
 import stat
 import sys
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 _FORMAT = 1
@@ -155,6 +156,7 @@ def _scenario(campaign_yaml: bytes | None, folder: Path) -> Path | None:
     return find_scenario(named, base=folder) if isinstance(named, str) and named else None
 
 
+@cache
 def _installed() -> str:
     """The Python and the packages installed beside kitgen (their dist-info names carry their
     versions): a new shapely or pydantic may answer otherwise."""

@@ -24,6 +24,7 @@ from kitgen.engine.turn import read_log
 from kitgen.orders.rows import field_name, order_csv
 from kitgen.products.orderform import order_form_pdf
 from kitgen.record.importer import import_orders
+from kitgen.record.merge import who
 from tests.conftest import SAMPLE, run_cli
 from tests.fuzzing import SCALE, judged, text_mutation
 
@@ -114,8 +115,7 @@ def _import(folder: Path, name: str, data: bytes) -> None:
             for faction, orders in getattr(merged, section).items():
                 assert faction == "whites" or not orders, f"the import wrote {faction}' orders"
                 for order in orders:
-                    who = getattr(order, "unit", None) or getattr(order, "train", None) or getattr(order, "ship", None)
-                    assert who in WHITES, f"an order of {who!r}, no unit of the form"
+                    assert who(order) in WHITES, f"an order of {who(order)!r}, no unit of the form"
     finally:
         log.write_bytes(template)
         shutil.rmtree(folder / "backups", ignore_errors=True)

@@ -367,7 +367,6 @@ def test_an_editor_save_during_an_import_is_kept_and_the_import_refused(
     """The umpire's editor saves the log after the import read it: the import sees it before the
     rename, writes nothing, and the edit stays."""
     import kitgen.record.importer as importer
-    from kitgen.errors import KitgenError
 
     _, to = step(started, "w_crimea_azov_2")
     form = sheet(started, tmp_path, {"w_crimea_azov_2": to})
@@ -379,11 +378,19 @@ def test_an_editor_save_during_an_import_is_kept_and_the_import_refused(
         return real(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(importer, "splice", saved_meanwhile)
+    refused_and_kept(started, form, edited)
+
+
+def refused_and_kept(camp: Path, form: Path, edited: str) -> None:
+    """The import sees the editor's save: refused, the edit on disk, no backup left."""
+    import kitgen.record.importer as importer
+    from kitgen.errors import KitgenError
+
     with pytest.raises(KitgenError) as refused:
-        importer.import_orders(started, form)
+        importer.import_orders(camp, form)
     assert "found the log changed on disk while kitgen was working on it" in str(refused.value)
-    assert log(started).read_text(encoding="utf-8") == edited
-    assert not list((started / "backups").glob("turn-07.yaml.*"))
+    assert log(camp).read_text(encoding="utf-8") == edited
+    assert not list((camp / "backups").glob("turn-07.yaml.*"))
 
 
 KILL_POINTS = [("_write_new", 1), ("_write_new", 2), ("_write_new", 3), ("replace", 1), ("replace", 2)]
@@ -505,8 +512,6 @@ def test_an_editor_save_at_the_moment_of_the_swap_is_kept(
     """The save lands after the import read the log: while the new text is written beside it, or
     between the last look and the atomic exchange. The swap sees it, puts it back, and refuses."""
     import kitgen.outputs as outputs
-    import kitgen.record.importer as importer
-    from kitgen.errors import KitgenError
 
     _, to = step(started, "w_crimea_azov_2")
     form = sheet(started, tmp_path, {"w_crimea_azov_2": to})
@@ -531,11 +536,7 @@ def test_an_editor_save_at_the_moment_of_the_swap_is_kept(
 
     monkeypatch.setattr(outputs, "_write_new", writing)
     monkeypatch.setattr(outputs, "_exchange", swapping)
-    with pytest.raises(KitgenError) as refused:
-        importer.import_orders(started, form)
-    assert "found the log changed on disk" in str(refused.value)
-    assert log(started).read_text(encoding="utf-8") == edited
-    assert not list((started / "backups").glob("turn-07.yaml.*"))
+    refused_and_kept(started, form, edited)
 
 
 def test_a_full_disk_under_the_import_is_a_plain_message_and_leaves_no_backup(

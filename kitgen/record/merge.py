@@ -68,6 +68,7 @@ class Merge:
 
 
 def who(order: Any) -> str:
+    """The unit, train or ship an order is for ('' for an order of none, such as a slip placed)."""
     return str(getattr(order, "unit", None) or getattr(order, "train", None) or getattr(order, "ship", None) or "")
 
 

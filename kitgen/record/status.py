@@ -12,6 +12,7 @@ from kitgen.campaign import Campaign
 from kitgen.engine.state import CampaignState
 from kitgen.engine.turnlog import BY_FACTION, TurnLog
 from kitgen.errors import display_path
+from kitgen.record.merge import who as ordered
 from kitgen.record.unfinished import Owed, TurnOwes, turn_owes
 
 
@@ -89,10 +90,7 @@ def _factions(campaign: Campaign, before: CampaignState, log: TurnLog) -> tuple[
         f = faction.id
         who: set[str] = set()
         for section in BY_FACTION:
-            for order in getattr(log, section).get(f, []):
-                who.add(
-                    str(getattr(order, "unit", None) or getattr(order, "train", None) or getattr(order, "ship", ""))
-                )
+            who.update(ordered(order) for order in getattr(log, section).get(f, []))
         pieces = [u.id for u in before.units if u.faction == f]
         pieces += [str(x["id"]) for x in (*before.trains, *before.ships) if x["faction"] == f]
         handed = f in log.handed_in or bool(who)

@@ -43,8 +43,8 @@ def build(folder: Path, units: int = 200, turns: int = 100, seed: int = 1919) ->
             (
                 n
                 for n in board.neighbours(unit.hex)
-                if land_path(board, campaign.scenario.movement, unit.type, [unit.hex, n]).allowed
-                and land_path(board, campaign.scenario.movement, unit.type, [n, unit.hex]).allowed
+                if land_path(board, campaign.scenario.movement, unit.type, [unit.hex, n]).complete
+                and land_path(board, campaign.scenario.movement, unit.type, [n, unit.hex]).complete
             ),
             None,
         )

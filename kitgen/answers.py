@@ -48,9 +48,13 @@ def move(
     across = {"none": "", "crossable": " across a crossable river", "major": " across a major river"}[river]
     via = [w for w, on in (("bridge", bridge), ("road", road), ("rail", rail), ("pontoon/ferry", pontoon)) if on]
     head = f"{name} ({row.mp} MP) into {ident(terrain)}{across}" + (f" with {', '.join(via)}" if via else "")
+    stops = "a move stops before the hex (ruling stop_short)"
     if not cost.allowed:
-        return f"{head}: prohibited: {cost.reason} [{cost.rule}]"
-    return f"{head}: {cost.mp} MP ({', '.join(cost.parts)}) [{cost.rule}]"
+        return f"{head}: prohibited: {cost.reason}; {stops} [{cost.rule}]"
+    if cost.whole_move:
+        return f"{head}: {cost.mp} MP ({', '.join(cost.parts)}); it ends the move across [{cost.rule}]"
+    over = f"; more than its {row.mp} MP: {stops}" if row.mp is not None and (cost.mp or 0) > row.mp else ""
+    return f"{head}: {cost.mp} MP ({', '.join(cost.parts)}){over} [{cost.rule}]"
 
 
 def load(s: Scenario, items: Mapping[str, int], carrier: transport.Carrier) -> str:

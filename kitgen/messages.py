@@ -1553,17 +1553,27 @@ def record_untouched(turn: int) -> str:
 
 
 @data("record.no_report")
-def record_no_report(hex_id: str, units: list[str]) -> str:
+def record_no_report(hexes: list[str], units: list[str]) -> str:
+    where, under = _contact_where(hexes)
     return (
-        f"found the contact in {hex_id} with no battle reported there; expected a battle at hex '{hex_id}' "
+        f"found the contact in {where} with no battle reported there; expected a battle at {under} "
         f"listing every unit in the contact: {', '.join(units)}"
     )
 
 
+def _contact_where(hexes: list[str]) -> tuple[str, str]:
+    """A contact's place in words, and the hexes its battle may be reported under."""
+    if len(hexes) == 1:
+        return hexes[0], f"hex '{hexes[0]}'"
+    where = f"{hexes[0]} and {', '.join(hexes[1:])} (enemy moves met on the hexside between)"
+    return where, "hex " + " or ".join(f"'{h}'" for h in hexes)
+
+
 @data("record.left_out")
-def record_left_out(hex_id: str, units: list[str]) -> str:
+def record_left_out(hexes: list[str], units: list[str]) -> str:
+    where, _ = _contact_where(hexes)
     return (
-        f"found the battle in {hex_id} leaving out {', '.join(units)}, in the contact there; expected every "
+        f"found the battle in {where} leaving out {', '.join(units)}, in the contact there; expected every "
         "unit in the contact listed (with no losses, if it lost none)"
     )
 

@@ -66,9 +66,11 @@ def test_lookup_move() -> None:
         out.strip() == "Cavalry (4 MP) into forest across a crossable river: 3 MP (forest 2, +1 crossable river) [A.1]"
     )
     out = kitgen("lookup", "move", "armoured-car", "marsh")
-    assert "prohibited" in out and "(p*)" in out
+    assert "prohibited" in out and "(p*)" in out and "a move stops before the hex" in out
     out = kitgen("lookup", "move", "infantry", "open", "--river", "major", "--pontoon")
-    assert "2 MP (major river by pontoon or ferry: the whole move) [A.1]" in out
+    assert "2 MP (major river by pontoon or ferry: the whole move); it ends the move across [A.1]" in out
+    out = kitgen("lookup", "move", "infantry", "mountain", "--river", "crossable")
+    assert "more than its 2 MP: a move stops before the hex" in out
 
 
 def test_lookup_load() -> None:

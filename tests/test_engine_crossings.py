@@ -30,7 +30,8 @@ def pontoon_orders(turn: int, extra: str = "") -> str:
 
 def test_A1_the_volga_is_crossed_only_at_a_bridge_or_pontoon(folder: Path) -> None:
     """A.1: "Major river hexsides must be crossed at bridge points on map or with pontoons/ferries."
-    With no pontoon the Tsaritsyn guns cannot cross the Volga."""
+    With no pontoon the Tsaritsyn guns cannot cross the Volga: they stop before it, where they
+    stood (RULES-NOTES, ruling of 2026-12-02)."""
     log(
         folder,
         1,
@@ -38,7 +39,8 @@ def test_A1_the_volga_is_crossed_only_at_a_bridge_or_pontoon(folder: Path) -> No
         'dice:\n  - {purpose: "II.C r_tsaritsyn_art command roll, turn 1", value: 1}\n',
     )
     (verdict,) = replay(load_campaign(folder)).verdicts
-    assert verdict.result == "void" and verdict.rule == "A.1" and "bridge or with a pontoon" in verdict.explanation
+    assert (verdict.result, verdict.stop, verdict.end, verdict.rule) == ("stopped", "river", TSARITSYN, "A.1")
+    assert "bridge or with a pontoon" in verdict.explanation
 
 
 def test_A1_emplacing_a_pontoon_takes_full_movement_and_units_cross_it(folder: Path) -> None:
@@ -108,10 +110,12 @@ def test_D1_ships_reach_river_ports_up_their_rivers(folder: Path) -> None:
 
 
 def test_D1_ships_do_not_sail_overland(folder: Path) -> None:
-    """D.1: ships move by sea; 3818 is land and on no river passage."""
+    """D.1: ships move by sea; 3818 is land and on no river passage: the ship stops before it
+    (RULES-NOTES, ruling of 2026-12-02: "a ship before a hex it may not enter")."""
     log(folder, 1, 'sea:\n  whites:\n    - {ship: w_gb_kubanets, path: ["3719", "3818", "3819"]}\n')
     (verdict,) = replay(load_campaign(folder)).verdicts
-    assert verdict.result == "void" and "keeps to sea hexes" in verdict.explanation
+    assert (verdict.result, verdict.stop, verdict.end) == ("stopped", "land", "3719")
+    assert "keeps to sea hexes" in verdict.explanation
 
 
 def kerch_battle(ships: str) -> str:

@@ -15,9 +15,10 @@ from kitgen.errors import KitgenError
 from tests.conftest import edit, log
 
 
-def test_A1_a_void_order_leaves_the_unit_and_says_why(folder: Path) -> None:
-    """Issue 4: "An order that is well-formed but breaks a rule is void ... the unit holds, and the
-    verdict is reported with the order's file:line, the unit and the rule". A.1: cavalry have 4 MP."""
+def test_A1_a_path_too_long_stops_the_unit_and_says_why(folder: Path) -> None:
+    """Issue 4: the verdict is reported "with the order's file:line, the unit and the rule". A.1:
+    cavalry have 4 MP; RULES-NOTES (ruling of 2026-12-02): the unit "stops in the last hex it can
+    pay for ... the rest of the path is dropped"."""
     start = replay(load_campaign(folder)).unit("r_4th_cav_div")
     assert start is not None and start.hex == "4521"
     log(
@@ -28,12 +29,13 @@ def test_A1_a_void_order_leaves_the_unit_and_says_why(folder: Path) -> None:
     )
     state = replay(load_campaign(folder))
     unit = state.unit("r_4th_cav_div")
-    assert unit is not None and unit.hex == "4521" and not unit.moved
+    assert unit is not None and unit.hex == "4920" and unit.moved
     (verdict,) = state.verdicts
-    assert verdict.result == "void" and verdict.rule == "A.1" and verdict.line == 4
+    assert (verdict.result, verdict.stop, verdict.rule, verdict.line) == ("stopped", "mp", "A.1", 4)
     assert verdict.text().endswith(
-        "4th Cavalry Div (cavalry, 4 MP): path 4521-4620-4720-4820-4920-5020 costs 5 MP "
-        "(open 1, open 1, open 1, open 1, open 1): void, A.1 (more than the unit's 4 MP)"
+        "4th Cavalry Div (cavalry, 4 MP): path 4521-4620-4720-4820-4920-5020 costs 4 MP "
+        "(open 1, open 1, open 1, open 1) to 4920, then stops before 5020 (1 MP more, and it has 0 of "
+        "its 4 left), the rest dropped, A.1"
     )
 
 
@@ -347,12 +349,14 @@ def test_C1_a_load_over_12_points_is_void(folder: Path) -> None:
 
 def test_C2_a_train_does_not_pass_wrecked_track(folder: Path) -> None:
     """C.2 / B.3: wrecked track "must be repaired in order to resume functioning"; a train cannot
-    run over it. Taganrog's track starts wrecked here."""
+    run over it. Taganrog's track starts wrecked here: the train stops before it (RULES-NOTES,
+    ruling of 2026-12-02)."""
     edit(folder / "setup.yaml", "destroyed_track:\n", "destroyed_track:\n  - Taganrog\n")
     log(folder, 1, rail_log("w_at_rostov", [], ["3919", "3819", "3719"]))
     state = replay(load_campaign(folder))
     (verdict,) = state.verdicts
-    assert verdict.result == "void" and verdict.rule == "C.2" and "3719" in verdict.explanation
+    assert (verdict.result, verdict.stop, verdict.rule, verdict.end) == ("stopped", "wrecked", "C.2", "3819")
+    assert "3719" in verdict.explanation
 
 
 def mai_maevsky(value: int, turn: int = 1) -> str:

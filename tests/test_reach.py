@@ -397,7 +397,8 @@ def carried() -> list[tuple[int, str, str]]:
 @given(st.data())
 def test_rail_reach_agrees_with_the_rail_phase(data: st.DataObject) -> None:
     """A rail order along the reach's run to one of its hexes is judged done there, the unit
-    carried, for the hexes the reach says; a run one hex of track beyond it is void."""
+    carried, for the hexes the reach says; a run one hex of track beyond it stops short of that
+    hex (RULES-NOTES, ruling of 2026-12-02)."""
     campaign, states = sample()
     k, unit_id, train = data.draw(st.sampled_from(carried()))
     state = states[k]
@@ -415,7 +416,7 @@ def test_rail_reach_agrees_with_the_rail_phase(data: st.DataObject) -> None:
         outside, via = data.draw(st.sampled_from(beyond))
         path = [*paths[via], outside]
         verdict = judged(campaign, state, unit_id, {"rail": {rider.faction: [{**order, "path": path}]}})
-        assert verdict.result == "void", verdict.explanation
+        assert verdict.result in ("stopped", "void") and verdict.end != outside, verdict.explanation
 
 
 def test_faction_reach_is_each_units_reach_and_quick() -> None:

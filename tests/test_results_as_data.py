@@ -21,21 +21,17 @@ def test_A_a_land_order_records_each_step_its_cost_and_the_mp_left() -> None:
     assert (verdict.spent, verdict.allowance, verdict.left) == (3, 4, 1)
 
 
-def test_A1_a_void_order_ends_where_the_unit_stood_with_the_steps_it_would_take() -> None:
-    """A.1: infantry 2 MP; forest 1 then mountain 2 is 3 MP: void, and the unit stays in 0201."""
+def test_A1_a_stopped_order_ends_where_its_MP_ran_out_with_the_steps_it_took() -> None:
+    """A.1: infantry 2 MP; forest 1 then mountain 2 is 3 MP: it stops in the forest (RULES-NOTES,
+    ruling of 2026-12-02: "stops in the last hex it can pay for")."""
     campaign = campaign_on(OPEN, [unit("r_inf", "reds", "0201")])
     order = {"unit": "r_inf", "move": ["0201", "0301", "0401"]}
     record = play(
         campaign, log(orders={"reds": [order]}, dice=[{"purpose": "II.C r_inf command roll, turn 1", "value": 1}])
     )
     (verdict,) = record.verdicts
-    assert (verdict.result, verdict.rule, verdict.end, verdict.spent, verdict.allowance) == (
-        "void",
-        "A.1",
-        "0201",
-        3,
-        2,
-    )
+    assert (verdict.result, verdict.stop, verdict.rule, verdict.end) == ("stopped", "mp", "A.1", "0301")
+    assert ([s.hex for s in verdict.steps], verdict.spent, verdict.allowance, verdict.left) == (["0301"], 1, 2, 1)
 
 
 def test_II_C_a_command_roll_is_recorded_with_its_target_and_the_units_held() -> None:

@@ -40,7 +40,8 @@ def _verdict(record: TurnRecord, unit_id: str) -> Verdict:
 
 def test_A1_ferry_takes_the_whole_move_and_ends_across() -> None:
     """A.1: 'Takes full movement just to emplace pontoons and cross or complete crossing by
-    ferries.'"""
+    ferries.' RULES-NOTES: "A unit crossing a major river by pontoon or ferry spends its whole
+    movement and ends in the hex across"; a path beyond it stops there (ruling of 2026-12-02)."""
     c = campaign_on(
         RIVER, [unit("r_a", "reds", "0201", "cavalry", commander="Trotsky"), unit("r_b", "reds", "0201", "cavalry")]
     )
@@ -54,22 +55,26 @@ def test_A1_ferry_takes_the_whole_move_and_ends_across() -> None:
     )
     assert record.state.unit("r_a").hex == "0202"
     assert "by the ferry 0201-0202 (1 of its 2 units this turn)" in _verdict(record, "r_a").explanation
-    assert _verdict(record, "r_b").result == "void" and record.state.unit("r_b").hex == "0201"
+    onward = _verdict(record, "r_b")
+    assert (onward.result, onward.stop, onward.end, record.state.unit("r_b").hex) == ("stopped", "mp", "0202", "0202")
+    assert "by the ferry 0201-0202 (2 of its 2 units this turn)" in onward.explanation
 
 
-def test_A1_ferry_capacity_voids_orders_past_it_in_log_order() -> None:
+def test_A1_ferry_full_stops_the_unit_on_the_near_bank_in_log_order() -> None:
     """A.1: 'Number of units ferries can take per turn will vary on location.' (RULES-NOTES:
-    'Orders beyond the ferry's number that turn are void, in the log's order.')"""
+    'Orders beyond the ferry's number that turn are void, in the log's order: the unit stops on
+    the near bank'; ruling of 2026-12-02: `stopped`, the ferry full.)"""
     c = campaign_on(RIVER, [unit(f"r_{k}", "reds", "0201", commander="Trotsky" if k == "a" else None) for k in "abc"])
     record = play(c, log(orders={"reds": [{"unit": f"r_{k}", "move": ["0201", "0202"]} for k in "abc"]}))
     assert [record.state.unit(f"r_{k}").hex for k in "abc"] == ["0202", "0202", "0201"]
     late = _verdict(record, "r_c")
-    assert late.result == "void" and late.rule == "A.1"
+    assert (late.result, late.stop, late.rule, late.end, late.steps) == ("stopped", "ferry_full", "A.1", "0201", ())
     assert "the ferry 0201-0202 takes 2 units a turn, and 2 have crossed by it already" in late.explanation
 
 
 def test_A1_ferry_capacity_counts_both_ways_and_all_factions() -> None:
-    """A.1: a ferry's number of units per turn is for all who cross by it, either way."""
+    """A.1: a ferry's number of units per turn is for all who cross by it, either way (allies
+    here: enemies crossing it the other way would meet on the hexside)."""
     units = [
         unit("r_a", "reds", "0201", commander="Trotsky"),
         unit("u_a", "ukrainians", "0202", commander="Petliura"),
@@ -79,18 +84,23 @@ def test_A1_ferry_capacity_counts_both_ways_and_all_factions() -> None:
         "reds": [{"unit": "r_a", "move": ["0201", "0202"]}],
         "ukrainians": [{"unit": "u_a", "move": ["0202", "0201"]}, {"unit": "u_b", "move": ["0202", "0201"]}],
     }
-    record = play(campaign_on(RIVER, units), log(orders=orders))
+    allies = [{"factions": ["reds", "ukrainians"], "turns": 3}]
+    record = play(campaign_on(RIVER, units, alliances=allies), log(orders=orders))
     assert _verdict(record, "u_a").result == "done"
-    assert _verdict(record, "u_b").result == "void" and "ferry 0201-0202" in _verdict(record, "u_b").explanation
+    late = _verdict(record, "u_b")
+    assert (late.result, late.stop) == ("stopped", "ferry_full") and "ferry 0201-0202" in late.explanation
 
 
 def test_A1_no_ferry_no_crossing() -> None:
-    """A.1: 'Major river hexsides must be crossed at bridge points on map or with pontoons/ferries.'"""
+    """A.1: 'Major river hexsides must be crossed at bridge points on map or with pontoons/ferries.'
+    RULES-NOTES (ruling of 2026-12-02): the unit stops before a major-river hexside with no
+    bridge, pontoon or ferry; one whose first hex is beyond it stays where it stood."""
     record = play(
         campaign_on(RIVER, [unit("r_a", "reds", "0101", commander="Trotsky")]),
         log(orders={"reds": [{"unit": "r_a", "move": ["0101", "0102"]}]}),
     )
-    assert _verdict(record, "r_a").result == "void" and record.state.unit("r_a").hex == "0101"
+    held = _verdict(record, "r_a")
+    assert (held.result, held.stop, held.end, record.state.unit("r_a").hex) == ("stopped", "river", "0101", "0101")
 
 
 def _voyage(*units: dict[str, Any]) -> Any:
@@ -194,12 +204,12 @@ def test_D1_A3_a_ship_lands_part_of_its_load_and_keeps_the_rest_aboard() -> None
 
 def test_A1_a_ferry_crossing_that_meets_the_enemy_counts_against_the_ferry() -> None:
     """A.1 with the Contact ruling: a move that crosses by ferry into the enemy stops there, and
-    it has still crossed by the ferry: a third crossing of a 2-unit ferry is void."""
+    it has still crossed by the ferry: a third crossing of a 2-unit ferry stops on the near bank."""
     units = [unit(f"r_{k}", "reds", "0201", commander="Trotsky" if k == "a" else None) for k in "abc"]
     c = campaign_on(RIVER, [*units, unit("w_guard", "whites", "0202")])
     orders = {"reds": [{"unit": f"r_{k}", "move": ["0201", "0202", "0302"]} for k in "abc"]}
     record = play(c, log(orders=orders))
-    assert [_verdict(record, f"r_{k}").result for k in "abc"] == ["stopped", "stopped", "void"]
+    assert [_verdict(record, f"r_{k}").stop for k in "abc"] == ["contact", "contact", "ferry_full"]
     assert [record.state.unit(f"r_{k}").hex for k in "abc"] == ["0202", "0202", "0201"]
 
 

@@ -286,12 +286,13 @@ def test_II_C2_a_retreat_order_that_does_not_move_away_from_the_enemy_is_held() 
 
 def test_II_C2_a_retreat_goes_by_the_movement_rules() -> None:
     """RULES-NOTES: retreating units "go on retreating whatever their command roll, by the movement
-    rules": infantry (2 MP) may not retreat three open hexes."""
+    rules": infantry (2 MP) retreat two of three open hexes and stop, their MP spent (ruling of
+    2026-12-02)."""
     orders = {"whites": [{"unit": "w_rifles", "move": ["0201", "0301", "0401", "0501"], "retreat": True}]}
     record = turn([unit("w_rifles", "whites", "0201"), RED_NEXT_DOOR], orders=orders, dice=obeys("w_rifles", value=9))
     (verdict,) = record.verdicts
-    assert verdict.result == "void" and verdict.rule == "A.1"
-    assert record.state.unit("w_rifles").hex == "0201"  # type: ignore[union-attr]
+    assert (verdict.result, verdict.stop, verdict.rule, verdict.end) == ("stopped", "mp", "A.1", "0401")
+    assert record.state.unit("w_rifles").hex == "0401"  # type: ignore[union-attr]
 
 
 def test_II_C2_a_unit_that_loses_a_battle_retreats_though_its_command_roll_failed() -> None:

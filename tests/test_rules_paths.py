@@ -47,36 +47,43 @@ def board(
 def test_A_infantry_pays_1_per_open_hex(scenario: Scenario) -> None:
     """A table: "Infantry 2 [MP] Open 1": two open hexes use up an infantry unit's move."""
     verdict = land_path(board(), scenario.movement, "infantry", ["0101", "0102", "0103"])
-    assert verdict.allowed and verdict.spent == 2 and verdict.mp == 2
+    assert verdict.complete and verdict.spent == 2 and verdict.mp == 2
 
 
-def test_A_a_path_beyond_the_units_MP_is_void(scenario: Scenario) -> None:
-    """A table: infantry have 2 MP; an order to go three open hexes is void (the unit holds)."""
+def test_A_a_path_beyond_the_units_MP_stops_when_its_MP_are_spent(scenario: Scenario) -> None:
+    """A table: infantry have 2 MP. RULES-NOTES (ruling of 2026-12-02): "a unit moves along its
+    ordered path hex by hex and stops in the last hex it can pay for and may enter; the rest of
+    the path is dropped" (`stopped`, MP spent)."""
     verdict = land_path(board(), scenario.movement, "infantry", ["0101", "0102", "0103", "0104"])
-    assert not verdict.allowed and verdict.rule == "A.1" and verdict.spent == 3
-    assert verdict.explain() == "costs 3 MP (open 1, open 1, open 1): void, A.1 (more than the unit's 2 MP)"
+    assert verdict.allowed and not verdict.complete
+    assert (verdict.stop, verdict.end, verdict.spent, verdict.blocked_at) == ("mp", "0103", 2, "0104")
+    assert [s.hex for s in verdict.steps] == ["0102", "0103"]
+    assert verdict.explain() == (
+        "costs 2 MP (open 1, open 1) to 0103, then stops before 0104 "
+        "(1 MP more, and it has 0 of its 2 left), the rest dropped, A.1"
+    )
 
 
 def test_A_cavalry_pays_2_for_forest(scenario: Scenario) -> None:
     """A table: "Cavalry 4 [MP] ... Forest 2"."""
     b = board({"0102": "forest", "0103": "forest"})
     verdict = land_path(b, scenario.movement, "cavalry", ["0101", "0102", "0103"])
-    assert verdict.allowed and verdict.spent == 4
+    assert verdict.complete and verdict.spent == 4
 
 
 def test_A1_crossable_river_adds_1(scenario: Scenario) -> None:
     """A table: "Crossable River +1" (RULES-NOTES: "+1 for a crossable-river hexside")."""
     b = board({"0103": "forest"}, rivers={("0102", "0103"): "crossable"})
     verdict = land_path(b, scenario.movement, "cavalry", ["0101", "0102", "0103"])
-    assert verdict.allowed and verdict.spent == 1 + 2 + 1
+    assert verdict.complete and verdict.spent == 1 + 2 + 1
     assert verdict.explain() == "costs 4 MP (open 1, forest 2 +1 crossable river)"
 
 
 def test_A1_major_river_only_at_a_bridge(scenario: Scenario) -> None:
     """A.1: "Major river hexsides must be crossed at bridge points on map or with pontoons/ferries."""
     b = board(rivers={("0102", "0103"): "major"})
-    verdict = land_path(b, scenario.movement, "infantry", ["0102", "0103"])
-    assert not verdict.allowed and verdict.rule == "A.1"
+    verdict = land_path(b, scenario.movement, "infantry", ["0101", "0102", "0103"])
+    assert verdict.rule == "A.1" and (verdict.stop, verdict.end, verdict.blocked_at) == ("river", "0102", "0103")
     bridged = board(rivers={("0102", "0103"): "major"}, bridges=(("0102", "0103"),))
     assert land_path(bridged, scenario.movement, "infantry", ["0102", "0103"]).spent == 1
 
@@ -87,30 +94,34 @@ def test_A1_pontoon_crossing_takes_the_whole_move(scenario: Scenario) -> None:
     b = board(rivers={("0102", "0103"): "major"})
     pontoon = {frozenset(("0102", "0103"))}
     across = land_path(b, scenario.movement, "cavalry", ["0102", "0103"], pontoons=pontoon)
-    assert across.allowed and across.spent == 4
+    assert across.complete and across.spent == 4
     on_and_on = land_path(b, scenario.movement, "cavalry", ["0101", "0102", "0103"], pontoons=pontoon)
-    assert not on_and_on.allowed and on_and_on.rule == "A.1"
+    assert (on_and_on.stop, on_and_on.end, on_and_on.rule) == ("mp", "0102", "A.1")  # it has moved: no crossing
+    beyond = land_path(b, scenario.movement, "cavalry", ["0102", "0103", "0104"], pontoons=pontoon)
+    assert (beyond.stop, beyond.end, beyond.spent) == ("mp", "0103", 4)  # across, and no farther
     into_the_enemy = land_path(
         b, scenario.movement, "cavalry", ["0102", "0103", "0104"], pontoons=pontoon, enemy={"0103"}
     )
-    assert into_the_enemy.allowed and into_the_enemy.stopped_at == "0103"  # contact: it ends across, as it must
+    assert (into_the_enemy.stop, into_the_enemy.end) == ("contact", "0103")  # contact: it ends across, as it must
 
 
 def test_A_p_star_artillery_enters_marsh_only_along_a_road(scenario: Scenario) -> None:
     """A table: artillery "Marsh p*" - "p* = Prohibited unless road/RR track runs thorough hex"
     (RULES-NOTES: along a road or rail line it costs the Open cost, 1)."""
     plain = board({"0102": "marsh"})
-    assert not land_path(plain, scenario.movement, "artillery", ["0101", "0102"]).allowed
+    stopped = land_path(plain, scenario.movement, "artillery", ["0101", "0102"])
+    assert (stopped.stop, stopped.end, stopped.steps) == ("terrain", "0101", ())  # its first hex is beyond it
     road = board({"0102": "marsh"}, roads=("0101", "0102"))
     verdict = land_path(road, scenario.movement, "artillery", ["0101", "0102"])
-    assert verdict.allowed and verdict.spent == 1
+    assert verdict.complete and verdict.spent == 1
 
 
 def test_A_trains_move_only_on_track(scenario: Scenario) -> None:
     """A table: "RR Trains 12 must be on RR track"."""
     b = board(rail=("0101", "0102", "0103"))
-    assert land_path(b, scenario.movement, "rr_train", ["0101", "0102", "0103"]).allowed
-    assert not land_path(b, scenario.movement, "rr_train", ["0103", "0104"]).allowed
+    assert land_path(b, scenario.movement, "rr_train", ["0101", "0102", "0103"]).complete
+    off = land_path(b, scenario.movement, "rr_train", ["0102", "0103", "0104"])
+    assert (off.stop, off.end) == ("track", "0103")
 
 
 def test_A_steps_must_join_adjacent_hexes_of_the_map(scenario: Scenario) -> None:
@@ -122,9 +133,10 @@ def test_A_steps_must_join_adjacent_hexes_of_the_map(scenario: Scenario) -> None
 def test_A3_land_units_do_not_walk_into_the_sea(scenario: Scenario) -> None:
     """A.3: landings are made from ships; a land move never enters a sea hex, nor crosses open
     water between two shores (a sea hexside)."""
-    assert not land_path(board({"0102": SEA}), scenario.movement, "infantry", ["0101", "0102"]).allowed
+    into_the_sea = land_path(board({"0102": SEA}), scenario.movement, "infantry", ["0101", "0102"])
+    assert (into_the_sea.stop, into_the_sea.end) == ("sea", "0101")
     strait = board(sea_sides=(("0101", "0102"),))
-    assert not land_path(strait, scenario.movement, "infantry", ["0101", "0102"]).allowed
+    assert land_path(strait, scenario.movement, "infantry", ["0101", "0102"]).stop == "sea"
 
 
 # --- B. Supply -----------------------------------------------------------------------
@@ -187,13 +199,13 @@ def test_A_a_move_ends_where_it_meets_the_enemy(scenario: Scenario) -> None:
     far as it went." Cavalry (4 MP) may enter the enemy's hex, not pass it."""
     into = land_path(board(), scenario.movement, "cavalry", ["0101", "0102"], enemy={"0102"})
     through = land_path(board(), scenario.movement, "cavalry", ["0101", "0102", "0103"], enemy={"0102"})
-    assert into.allowed and into.stopped_at is None
-    assert through.allowed and through.stopped_at == "0102" and through.blocked_at is None
+    assert into.complete and into.end == "0102"
+    assert (through.stop, through.end, through.blocked_at) == ("contact", "0102", "0103")
     assert through.explain() == (
         "costs 1 MP (open 1) to 0102, where enemy units stood as movement began: stopped there (contact), "
         "the rest dropped, A"
     )
     beyond = land_path(board(), scenario.movement, "infantry", ["0101", "0102", "0103", "0104"], enemy={"0102"})
-    assert beyond.allowed and beyond.stopped_at == "0102"  # the rest, beyond its 2 MP, is dropped unjudged
+    assert (beyond.stop, beyond.end) == ("contact", "0102")  # the rest, beyond its 2 MP, is dropped unjudged
     blocked = land_path(board(), scenario.movement, "cavalry", ["0101", "0303", "0102"], enemy={"0102"})
-    assert not blocked.allowed and blocked.stopped_at is None  # what comes before the contact is judged
+    assert blocked.malformed and blocked.end == "0101"  # a malformed path is void whatever comes after

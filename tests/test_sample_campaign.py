@@ -149,7 +149,8 @@ def test_C2_slashchev_wrecks_the_track_at_2621_and_the_railway_troops_repair_it(
     states: dict[int, CampaignState],
 ) -> None:
     """C.2: an infantry unit of 3+ stands wrecks the track of a hex it entered; an RR repair unit
-    that did not move repairs up to 2 wrecked hexes; no train runs over wrecked track."""
+    that did not move repairs up to 2 wrecked hexes; no train runs over wrecked track: it stops
+    before it (ruling of 2026-12-02), and runs on the next turn once the track is repaired."""
     assert "2621" not in states[2].wrecked_track
     wreck = verdict(states[3], "w_crimea_azov_2", "wreck 2621")
     assert (wreck.rule, wreck.result) == ("C.2", "done")
@@ -157,7 +158,9 @@ def test_C2_slashchev_wrecks_the_track_at_2621_and_the_railway_troops_repair_it(
     assert "2621" in states[3].wrecked_track and "2621" in states[4].wrecked_track
     s5 = states[5]
     blocked = verdict(s5, "r_at_ekaterinoslav")
-    assert (blocked.rule, blocked.result) == ("C.2", "void") and "track wrecked in 2621" in blocked.explanation
+    assert (blocked.rule, blocked.result, blocked.stop, blocked.end) == ("C.2", "stopped", "wrecked", "2721")
+    assert "track wrecked in 2621" in blocked.explanation
+    assert verdict(states[6], "r_at_ekaterinoslav").end == "2621"
     repair = verdict(s5, "r_railway_troops", "repair 2621")
     assert (repair.rule, repair.result) == ("C.2", "done")
     troops = unit(s5, "r_railway_troops")
@@ -240,7 +243,7 @@ def test_II_B1_the_crimean_army_surrenders_at_sevastopol(states: dict[int, Campa
     exits = {
         n
         for n in board.neighbours("2129")
-        if land_path(board, campaign.scenario.movement, "infantry", ["2129", n], mp_modifier=99).allowed
+        if land_path(board, campaign.scenario.movement, "infantry", ["2129", n], mp_modifier=99).complete
     }
     assert exits == {"2228", "2229"}
     army = unit(states[5], "r_crimean_army")
@@ -352,11 +355,15 @@ def test_II_A_an_event_roll_of_6_draws_the_top_card(states: dict[int, CampaignSt
         assert states[turn].events == () and roll(states[turn], f"II.A event roll, turn {turn}").value != 6
 
 
-def test_A1_an_order_across_the_dnieper_without_a_bridge_is_void(states: dict[int, CampaignState]) -> None:
-    """A.1: a major river is crossed only at a bridge (or pontoon); the void order leaves the unit."""
+def test_A1_an_order_across_the_dnieper_without_a_bridge_stops_where_it_stood(
+    states: dict[int, CampaignState],
+) -> None:
+    """A.1: a major river is crossed only at a bridge (or pontoon); the unit's first hex is beyond
+    it, so it stays where it stood (RULES-NOTES, ruling of 2026-12-02)."""
     s = states[1]
     void = verdict(s, "r_kharkov_district")
-    assert (void.rule, void.result, void.order) == ("A.1", "void", "path 2614-2714")
+    assert (void.rule, void.result, void.stop, void.order) == ("A.1", "stopped", "river", "path 2614-2714")
+    assert unit(s, "r_kharkov_district").hex == "2614"
     assert void.file.endswith("turns/turn-01.yaml") and void.line == log_line(1, "{unit: r_kharkov_district, move:")
     assert "a major river is crossed only at a bridge" in void.explanation
     assert void.text() == f"{void.file}:{void.line}: {void.explanation}"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource
 from kitgen.engine.phases.battles import gunfire_reaches, retreat_blocked
-from kitgen.engine.phases.postbattle import contact_hexes, present
+from kitgen.engine.phases.postbattle import contact_groups, present
 from kitgen.engine.state import CampaignState, PartisanContact, UnitState
 from kitgen.engine.turn import play_phases
 from kitgen.engine.turnlog import TurnLog
@@ -122,6 +122,9 @@ class Contact:
     sides: tuple[BattleSide, ...]
     partisans: tuple[PartisanContact, ...]
     """II.D: this hex's partisan contacts: evaded, ambush sprung or failed, caught, or fought."""
+    across: tuple[str, ...] = ()
+    """Hexes across a hexside where enemy moves met (ruling of 2026-12-02): their units fight
+    in this battle too, reported under any of its hexes."""
 
     @property
     def place(self) -> str:
@@ -139,13 +142,15 @@ def contacts_ahead(
     `battles` ignored) up to and including the contacts, then each hex where enemies meet."""
     orders = log.model_copy(update={"battles": []})
     _, played = play_phases(campaign, state, orders, source=source, through=CONTACTS_PHASE)
-    return [contact_at(campaign, played, hex_id) for hex_id in contact_hexes(played)]
+    return [contact_at(campaign, played, hexes[0], hexes[1:]) for hexes in contact_groups(played)]
 
 
-def contact_at(campaign: Campaign, state: CampaignState, hex_id: str) -> Contact:
-    """One contact hex, from the state after the contacts phase."""
+def contact_at(campaign: Campaign, state: CampaignState, hex_id: str, across: tuple[str, ...] = ()) -> Contact:
+    """One contact, from the state after the contacts phase: its hex, and the hexes `across` a
+    hexside where enemy moves met (one battle with it)."""
     board = campaign.board
-    there = [u for u in state.units if u.hex == hex_id and u.aboard is None and (hex_id, u.faction) not in state.evaded]
+    hexes = (hex_id, *across)
+    there = [u for u in state.units if u.hex in hexes and u.aboard is None and (u.hex, u.faction) not in state.evaded]
     sides = []
     for factions in _sides(campaign, state, {u.faction for u in there}):
         units = tuple(_unit(campaign, state, u) for u in there if u.faction in factions)
@@ -165,7 +170,8 @@ def contact_at(campaign: Campaign, state: CampaignState, hex_id: str) -> Contact
         port=board.is_port(hex_id),
         neighbours=_neighbours(board, state, hex_id),
         sides=tuple(sides),
-        partisans=tuple(p for p in state.partisan_contacts if p.hex == hex_id),
+        partisans=tuple(p for p in state.partisan_contacts if p.hex in hexes),
+        across=across,
     )
 
 

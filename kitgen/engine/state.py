@@ -8,17 +8,20 @@ from typing import Any, Literal
 
 from kitgen.model.forces import UnitSpec
 from kitgen.model.rules import SupplyRules
+from kitgen.rules.paths import Stop
 from kitgen.rules.supply import full_loads
 from kitgen.rules.transport import Load
 
 STATE_SCHEMA_VERSION = 1
 Result = Literal["done", "void", "held", "stopped"]
 """What became of an order: carried out; void (it breaks a rule, the unit holds); held
-(command control failed, II.C); stopped (it met the enemy, and went as far as that)."""
+(command control failed, II.C); stopped (carried out as far as it could go: `Verdict.stop`
+says why)."""
 TURN_RESULTS = (
     "rolls",
     "verdicts",
     "contacts",
+    "across",
     "draws",
     "events",
     "umpire",
@@ -123,7 +126,7 @@ class Verdict:
     unit: str
     order: str
     result: Result
-    """'done', 'stopped' (contact: carried out as far as a hex of enemy units, the rest dropped),
+    """'done', 'stopped' (carried out as far as it could go, the rest dropped: `stop` says why),
     'void' (it breaks a rule: the unit holds) or 'held' (command control failed, II.C)."""
     explanation: str
     rule: str
@@ -144,6 +147,8 @@ class Verdict:
     """C.1, D.3: points per stand kind and the total against the carrier's capacity."""
     column: int = 0
     """Where the order stands in its log, with `line` (0 for a log built in code)."""
+    stop: Stop | None = None
+    """Why a `stopped` order went no farther (RULES-NOTES, ruling of 2026-12-02)."""
 
     def text(self) -> str:
         """As the issue writes it: `turns/turn-04.yaml:17: 2nd Kornilov Regt (cavalry, 4 MP): path
@@ -340,6 +345,13 @@ class Met:
     hex: str
     units: tuple[str, ...]
     factions: tuple[str, ...]
+    across: tuple[str, ...] = ()
+    """Hexes across a hexside where enemy moves met (ruling of 2026-12-02): one battle with
+    `hex`, reported under any of them, its units in all of them."""
+
+    @property
+    def hexes(self) -> tuple[str, ...]:
+        return (self.hex, *self.across)
 
 
 @dataclass(frozen=True)
@@ -382,7 +394,11 @@ class CampaignState:
     rolls: tuple[Roll, ...] = ()
     verdicts: tuple[Verdict, ...] = ()
     contacts: tuple[str, ...] = field(default=())
-    """Hexes where units of enemy factions stand together after movement: battles to fight."""
+    """Hexes where units of enemy factions stand together after movement, and both hexes of an
+    `across` contact still facing each other: battles to fight."""
+    across: tuple[tuple[str, str], ...] = ()
+    """Hexsides where enemy moves met this turn (ruling of 2026-12-02), as their two hexes in
+    order: each move stopped before it, the two in contact across it."""
     command_failures: dict[str, int] = field(default_factory=dict)
     """II.C.4: failures in a row of each commander (or leaderless unit), which ease his next roll."""
     evaded: frozenset[tuple[str, str]] = frozenset()

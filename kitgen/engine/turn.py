@@ -152,14 +152,16 @@ def play_turn(
 
 
 def contacts_met(state: CampaignState) -> list[Met]:
-    """The hexes where enemies stand together for battle (evaded partisans and units aboard
-    ships are not there), each with every unit present."""
-    from kitgen.engine.phases.postbattle import contact_hexes
+    """The battles to fight, each with every unit present in its hexes (evaded partisans and
+    units aboard ships are not there): a hex where enemies stand together, or two hexes across
+    a hexside where enemy moves met."""
+    from kitgen.engine.phases.postbattle import contact_groups
 
     found = []
-    for hex_id in contact_hexes(state):
+    for hexes in contact_groups(state):
         here = [
-            u for u in state.units if u.hex == hex_id and u.aboard is None and (hex_id, u.faction) not in state.evaded
+            u for u in state.units if u.hex in hexes and u.aboard is None and (u.hex, u.faction) not in state.evaded
         ]
-        found.append(Met(hex_id, tuple(sorted(u.id for u in here)), tuple(sorted({u.faction for u in here}))))
+        units, factions = tuple(sorted(u.id for u in here)), tuple(sorted({u.faction for u in here}))
+        found.append(Met(hexes[0], units, factions, hexes[1:]))
     return found

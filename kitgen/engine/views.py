@@ -14,7 +14,7 @@ from kitgen.mapping.board import Board
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.rules.command import obey_target
 from kitgen.rules.movement import movement_row
-from kitgen.rules.paths import land_path
+from kitgen.rules.paths import allowance, crossing, step_cost
 
 SUPPLY_WORDS = {None: "not judged", True: "in", False: "OUT"}
 
@@ -364,13 +364,14 @@ def entry(campaign: Campaign, unit_type: str, start: str, hex_id: str) -> Entry:
     board = campaign.board
     if board.is_sea(start):
         return Entry(unit_type, None, False, False, "from the sea: units go ashore from a ship (A.3, D)")
-    ferries = set(board.ferries)
-    judged = land_path(board, campaign.scenario.movement, unit_type, [start, hex_id], pontoons=ferries)
-    step = judged.steps[0] if judged.steps else None
+    rules = campaign.scenario.movement
+    cost = step_cost(rules, unit_type, crossing(board, start, hex_id, set(board.ferries)))
+    mp = allowance(rules, unit_type)
+    over = cost.mp is not None and not cost.whole_move and cost.mp > mp
     return Entry(
         unit_type=unit_type,
-        mp=step.cost.mp if step is not None else None,
-        allowed=judged.allowed,
-        whole_move=step is not None and step.cost.whole_move,
-        reason=judged.reason,
+        mp=cost.mp,
+        allowed=cost.allowed and not over,
+        whole_move=cost.whole_move,
+        reason=f"more than the unit's {mp} MP: it stops before the hex" if over else cost.reason,
     )

@@ -141,7 +141,8 @@ def hex_text(scenario: Scenario, view: HexView) -> str:
         return "\n".join(out) + "\n"
     out += [
         "",
-        "MP to enter from each neighbour, pontoons aside (A.1; n> beyond the type's MP, - not allowed, all: the whole move)",
+        "MP to enter from each neighbour, pontoons aside (A.1; all: the whole move; n> beyond the type's MP and "
+        "- not allowed: a move stops before the hex)",
     ]
     rows = [[f"{e.direction} {e.neighbour}", *(_cell(x) for x in e.entries)] for e in view.entries]
     out += _table(["from", *view.unit_types], rows)

@@ -231,9 +231,10 @@ def battle_sheets_pdf(campaign: Campaign, contacts: list[Contact], turn: int, pa
 
 
 def _title(contact: Contact, turn: int) -> str:
+    across = "".join(f" and across the hexside in {h}" for h in contact.across)
     if contact.towns:
-        return f"Battle at {contact.place} ({contact.hex}), turn {turn}"
-    return f"Battle in hex {contact.hex}, turn {turn}"
+        return f"Battle at {contact.place} ({contact.hex}{across}), turn {turn}"
+    return f"Battle in hex {contact.hex}{across}, turn {turn}"
 
 
 def _page(heading: str, contact: Contact, s: Scenario, pieces: list[Draw]) -> Callable[[Sheet], float]:

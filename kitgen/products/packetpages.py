@@ -158,7 +158,7 @@ def contact_rows(contacts: Sequence[Contact], names: dict[str, str]) -> list[lis
         )
         partisans = "; ".join(f"{pc.faction} {pc.choice}: {pc.outcome}" for pc in c.partisans) or ""
         place = ", ".join(c.towns) if c.towns else ""
-        rows.append([c.hex, place, c.terrain, sides, partisans])
+        rows.append([" / ".join((c.hex, *c.across)), place, c.terrain, sides, partisans])
     return rows
 
 

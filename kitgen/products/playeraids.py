@@ -185,8 +185,13 @@ def _terrain_table(sheet: Sheet, y: float) -> float:
     notes = [
         (
             f"{PROHIBITED}",
-            f"prohibited unless a road or rail line runs through the hex; along it the hex costs {mv.road_cost} MP. "
-            "A unit stops when the next hex costs more than it has left.",
+            f"prohibited unless a road or rail line runs through the hex; along it the hex costs {mv.road_cost} MP.",
+        ),
+        (
+            "Stops:",
+            "a unit goes along its path hex by hex and stops before a hex it cannot pay for or may not enter, "
+            "or in a hex of enemy units; the rest of the path is dropped. Enemy moves that would cross one "
+            "hexside the opposite ways both stop before it, in contact across it.",
         ),
     ]
     if alike:
@@ -196,7 +201,8 @@ def _terrain_table(sheet: Sheet, y: float) -> float:
         (
             "Rivers:",
             "a bridge (road or rail crossing) cancels the river cost. Major-river hexsides only at a bridge, "
-            "or by pontoon, which takes the whole move.",
+            "or by pontoon or ferry, which takes the whole move and ends it across; past a ferry's number "
+            "a turn, units stop on the near bank.",
         )
     )
     breakdowns = [

@@ -29,14 +29,17 @@ class Owed:
     units: tuple[str, ...] = ()
     """The contact's units (no_report), those the report leaves out (left_out), the unit owing a breakout."""
     rule: str = ""
+    across: tuple[str, ...] = ()
+    """Hexes across a hexside where enemy moves met: the battle may be reported under any."""
 
     def message(self, turn: int) -> msg.Msg:
+        where = [self.hex or "", *self.across]
         if self.kind == "untouched":
             return msg.record_untouched(turn)
         if self.kind == "no_report":
-            return msg.record_no_report(self.hex or "", list(self.units))
+            return msg.record_no_report(where, list(self.units))
         if self.kind == "left_out":
-            return msg.record_left_out(self.hex or "", list(self.units))
+            return msg.record_left_out(where, list(self.units))
         return msg.note_breakout_owed(self.units[0], self.hex or "")
 
     def problem(self, turn: int) -> Problem:
@@ -74,16 +77,16 @@ def turn_owes(record: TurnRecord, log: TurnLog, source: LogSource) -> TurnOwes:
     if untouched(log):
         owed.append(Owed("untouched", source.name, 1, 1, rule="RULES-NOTES turn order"))
     for met in record.met:
-        reports = [b for b, battle in enumerate(log.battles) if battle.hex == met.hex]
+        reports = [b for b, battle in enumerate(log.battles) if battle.hex in met.hexes]
         if not reports:
             line, column = source.position(("battles",), key=True) if log.battles else (1, 1)
-            owed.append(Owed("no_report", source.name, line or 1, column or 1, met.hex, met.units, "II.B"))
+            owed.append(Owed("no_report", source.name, line or 1, column or 1, met.hex, met.units, "II.B", met.across))
             continue
         listed = {part.unit for b in reports for part in log.battles[b].units}
         missing = tuple(u for u in met.units if u not in listed)
         if missing:
             line, column = source.position(("battles", reports[0]))
-            owed.append(Owed("left_out", source.name, line or 1, column or 1, met.hex, missing, "II.B"))
+            owed.append(Owed("left_out", source.name, line or 1, column or 1, met.hex, missing, "II.B", met.across))
     for b in record.breakouts_owed:
         line, column = source.position(("battles", b.battle, "units", b.part))
         owed.append(Owed("breakout", source.name, line or 1, column or 1, b.hex, (b.unit,), "II.B.1"))

@@ -13,6 +13,9 @@ from kitgen.model.rules import Breakdown, MovementRules, UnitType
 from kitgen.rules.dice import Dice
 
 River = Literal["none", "crossable", "major"]
+Barrier = Literal["terrain", "river", "track", "sea"]
+"""What bars a step a unit may not take: terrain (`p*` off the roads), a river, leaving the
+track (a unit that keeps to it), sea or open water."""
 RIVERS: tuple[River, ...] = ("none", "crossable", "major")
 
 
@@ -30,6 +33,8 @@ class EntryCost:
     rule: str
     whole_move: bool = False
     reason: str | None = None
+    barrier: Barrier | None = None
+    """Why the step may not be taken, as data (`reason` says it in words)."""
 
     @property
     def allowed(self) -> bool:
@@ -73,9 +78,9 @@ def entry_cost(
         raise UsageError(msg.lookup_unknown_terrain(terrain, terrains))
     if row.rail_only:
         if not rail:
-            return EntryCost(None, (), "A", reason=f"{row.name} must stay on RR track")
+            return EntryCost(None, (), "A", reason=f"{row.name} must stay on RR track", barrier="track")
         if river == "major" and not bridge:
-            return EntryCost(None, (), "A.1", reason="track crosses a major river only at a bridge")
+            return EntryCost(None, (), "A.1", reason="track crosses a major river only at a bridge", barrier="river")
         return EntryCost(1, ("1 hex along the track",), "A")
     assert row.cost is not None and row.crossable_river is not None
     parts: list[str] = []
@@ -83,7 +88,11 @@ def entry_cost(
     if cost == PROHIBITED:
         if not (road or rail):
             return EntryCost(
-                None, (), "A", reason=f"{row.name} may enter {terrain} only along a road or rail line (p*)"
+                None,
+                (),
+                "A",
+                reason=f"{row.name} may enter {terrain} only along a road or rail line (p*)",
+                barrier="terrain",
             )
         cost = rules.road_cost
         parts.append(f"{terrain} along road/rail {cost}")
@@ -95,7 +104,9 @@ def entry_cost(
         if bridge:
             parts.append("+0 at a bridge")
         elif row.crossable_river == PROHIBITED:
-            return EntryCost(None, (), "A", reason=f"{row.name} cross a crossable river only at a bridge (p*)")
+            return EntryCost(
+                None, (), "A", reason=f"{row.name} cross a crossable river only at a bridge (p*)", barrier="river"
+            )
         else:
             assert isinstance(row.crossable_river, int)
             total += row.crossable_river
@@ -108,7 +119,11 @@ def entry_cost(
             return EntryCost(row.mp, ("major river by pontoon or ferry: the whole move",), "A.1", whole_move=True)
         else:
             return EntryCost(
-                None, (), "A.1", reason="a major river is crossed only at a bridge or with a pontoon or ferry"
+                None,
+                (),
+                "A.1",
+                reason="a major river is crossed only at a bridge or with a pontoon or ferry",
+                barrier="river",
             )
     return EntryCost(total, tuple(parts), "A.1" if river != "none" else "A")
 

@@ -13,10 +13,32 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 from kitgen.mapping.board import Board
 from kitgen.model.rules import MovementRules
 from kitgen.rules.movement import EntryCost, River, entry_cost, movement_row
+
+Stop = Literal["mp", "terrain", "river", "sea", "land", "track", "wrecked", "enemy", "contact", "ferry_full", "met"]
+"""Why a move went no farther than it did (RULES-NOTES, ruling of 2026-12-02): its MP (a
+train's 12 hexes) spent; `p*` terrain with no road or rail through the hex (or a type that may
+not enter it at all); a major-river hexside with no bridge, pontoon or ferry; sea or open water;
+land (a ship); no track (a train, or a unit that keeps to it); wrecked track; enemy units ahead (a train);
+a hex of enemy units entered (contact); a ferry full this turn; an enemy move met on a hexside."""
+
+STOP_WORDS: dict[Stop, str] = {
+    "mp": "its MP spent",
+    "terrain": "terrain it may not enter there",
+    "river": "a major river with no bridge, pontoon or ferry",
+    "sea": "sea or open water",
+    "land": "land: a ship keeps to the sea, ports and rivers up to their ports",
+    "track": "no track",
+    "wrecked": "wrecked track",
+    "enemy": "enemy units on the line",
+    "contact": "enemy units in the hex (contact)",
+    "ferry_full": "the ferry full this turn",
+    "met": "an enemy move met on the hexside (contact across it)",
+}
 
 
 @dataclass(frozen=True)
@@ -27,31 +49,64 @@ class Step:
 
 @dataclass(frozen=True)
 class PathVerdict:
-    """A land move judged: allowed or void, its cost step by step, and the rule that decides."""
+    """A land move judged hex by hex (ruling of 2026-12-02): it goes as far as it can pay for and
+    may enter, and stops there (`stop` says why, `blocked_at` the hex it did not enter); only a
+    malformed path, off the map or with hexes not adjacent in turn, is void."""
 
-    allowed: bool
+    start: str
     spent: int
     mp: int
     steps: tuple[Step, ...]
     rule: str
+    stop: Stop | None = None
     reason: str | None = None
+    """Words for the stop, or for what makes the path malformed."""
     blocked_at: str | None = None
-    """The hex the move may not enter, when that is why it is void."""
-    stopped_at: str | None = None
-    """Contact (RULES-NOTES): the hex of enemy units where the move stopped, the rest of its path
-    dropped; the move is allowed as far as there."""
+    """The next hex of the path, not entered, when the move stopped short of it."""
+    malformed: bool = False
+
+    @property
+    def allowed(self) -> bool:
+        """The order stands: carried out in full, or as far as it went."""
+        return not self.malformed
+
+    @property
+    def complete(self) -> bool:
+        """Carried out to the path's last hex."""
+        return not self.malformed and self.stop is None
+
+    @property
+    def end(self) -> str:
+        """Where the unit ends: the last hex it entered, or its own."""
+        return self.steps[-1].hex if self.steps and not self.malformed else self.start
+
+    @property
+    def went(self) -> tuple[str, ...]:
+        """The hexes of the move as far as it went, its own hex first."""
+        return (self.start, *(s.hex for s in self.steps)) if not self.malformed else (self.start,)
+
+    def cut(self, steps: int, stop: Stop, rule: str, reason: str) -> PathVerdict:
+        """The move stopped after its first `steps` steps, for `stop`."""
+        kept = self.steps[:steps]
+        nxt = self.steps[steps].hex if steps < len(self.steps) else self.blocked_at
+        spent = sum(s.cost.mp or 0 for s in kept)
+        return replace(self, steps=kept, spent=spent, stop=stop, rule=rule, reason=reason, blocked_at=nxt)
 
     def explain(self) -> str:
-        """'costs 5 MP (forest 2 +1 crossable river, forest 2)' and why it is void, if it is; or
-        'cannot enter 0305 (why): void, A.1' when a step is barred whatever the cost."""
+        """'costs 5 MP (forest 2 +1 crossable river, forest 2)'; a move stopped short says where
+        and why ('... to 0304, then stops before 0305 (why), A.1'); a malformed one is void."""
         parts = ", ".join(" ".join(s.cost.parts) for s in self.steps if s.cost.parts)
         text = f"costs {self.spent} MP ({parts})" if parts else f"costs {self.spent} MP"
-        if self.stopped_at is not None:
-            return f"{text} to {self.stopped_at}, where enemy units stood as movement began: stopped there (contact), the rest dropped, A"
-        if self.blocked_at is not None:
-            before = f"{text} to {self.steps[-1].hex}, then " if self.steps else ""
-            return f"{before}cannot enter {self.blocked_at} ({self.reason}): void, {self.rule}"
-        return text if self.allowed else f"{text}: void, {self.rule}" + (f" ({self.reason})" if self.reason else "")
+        if self.malformed:
+            return f"{text}: void, {self.rule} ({self.reason})"
+        if self.stop is None:
+            return text
+        why = self.reason or STOP_WORDS[self.stop]
+        if self.stop == "contact":
+            return f"{text} to {self.end}, where enemy units stood as movement began: stopped there (contact), the rest dropped, A"
+        if not self.steps:
+            return f"cannot enter {self.blocked_at} ({why}): stopped where it stood, {self.rule}"
+        return f"{text} to {self.end}, then stops before {self.blocked_at} ({why}), the rest dropped, {self.rule}"
 
 
 @dataclass(frozen=True)
@@ -101,9 +156,10 @@ def crossing(board: Board, here: str, there: str, pontoons: Collection[frozenset
 def step_cost(rules: MovementRules, type_id: str, step: Crossing) -> EntryCost:
     """A, A.1, A.3: what a unit of `type_id` pays for the step, or why it may not take it."""
     if step.sea:
-        return EntryCost(None, (), "A", reason="sea; land units go by ship (D)")
+        return EntryCost(None, (), "A", reason="sea; land units go by ship (D)", barrier="sea")
     if step.open_water:
-        return EntryCost(None, (), "A", reason=f"open water from {step.origin}; no land move across (A.3: by ship)")
+        reason = f"open water from {step.origin}; no land move across (A.3: by ship)"
+        return EntryCost(None, (), "A", reason=reason, barrier="sea")
     return entry_cost(
         rules,
         type_id,
@@ -131,37 +187,46 @@ def land_path(
     pontoons: Collection[frozenset[str]] = frozenset(),
     enemy: Collection[str] = frozenset(),
 ) -> PathVerdict:
-    """Judge a land move along `path` (the start hex first) by a unit of `type_id`; a move
-    that enters a hex of `enemy` units stops there and the rest of its path is dropped (ruling
-    stop_at_enemy; RULES-NOTES, Contact): `stopped_at` says where."""
-    contact = next((k for k, h in enumerate(path) if k > 0 and h in enemy), None)
-    if contact is not None and contact < len(path) - 1:  # judged as far as the contact only
-        judged = land_path(board, rules, type_id, path[: contact + 1], mp_modifier=mp_modifier, pontoons=pontoons)
-        return replace(judged, rule="A", stopped_at=path[contact]) if judged.allowed else judged
+    """Judge a land move along `path` (the start hex first) by a unit of `type_id`, hex by hex
+    (ruling of 2026-12-02): it stops in the last hex it can pay for and may enter; a pontoon or
+    ferry crossing takes the whole move, so only a first step makes one, and it ends the move
+    across; a move that enters a hex of `enemy` units stops there (contact). Only hexes off the
+    map or not adjacent in turn make the path malformed: void."""
     mp = allowance(rules, type_id, mp_modifier)
     steps: list[Step] = []
     spent = 0
 
-    def void(rule: str, reason: str, at: str | None = None) -> PathVerdict:
-        return PathVerdict(False, spent, mp, tuple(steps), rule, reason, at)
+    def stopped(stop: Stop, rule: str, reason: str, at: str | None) -> PathVerdict:
+        return PathVerdict(path[0], spent, mp, tuple(steps), rule, stop, reason, at)
 
-    for i, (here, there) in enumerate(zip(path, path[1:], strict=False)):
+    for here, there in zip(path, path[1:], strict=False):
         if not board.on_map(there):
-            return void("A", f"{there} is not a hex of the map")
+            return PathVerdict(path[0], 0, mp, (), "A", reason=f"{there} is not a hex of the map", malformed=True)
         if not board.adjacent(here, there):
-            return void("A", f"{here} and {there} are not adjacent")
+            return PathVerdict(path[0], 0, mp, (), "A", reason=f"{here} and {there} are not adjacent", malformed=True)
+    for here, there in zip(path, path[1:], strict=False):
         cost = step_cost(rules, type_id, crossing(board, here, there, pontoons))
         if not cost.allowed:
-            return void(cost.rule, cost.reason or "not allowed", there)
-        if cost.whole_move and (i > 0 or len(path) > 2):
+            return stopped(cost.barrier or "terrain", cost.rule, cost.reason or "not allowed", there)
+        if cost.whole_move:
+            if steps:
+                why = "a pontoon or ferry crossing takes the whole move, and it has moved already"
+                return stopped("mp", "A.1", why, there)
             steps.append(Step(there, cost))
-            return void("A.1", "a pontoon or ferry crossing takes the whole move and ends it across the river")
+            spent = mp
+            if len(path) > 2 and there in enemy:
+                return stopped("contact", "A", "enemy units in the hex (contact)", path[2])
+            if len(path) > 2:
+                return stopped("mp", "A.1", "the crossing took its whole move", path[2])
+            continue
+        if spent + (cost.mp or 0) > mp:
+            return stopped("mp", "A.1", f"{cost.mp} MP more, and it has {mp - spent} of its {mp} left", there)
         steps.append(Step(there, cost))
         spent += cost.mp or 0
-        if spent > mp:
-            return PathVerdict(False, spent, mp, tuple(steps), "A.1", f"more than the unit's {mp} MP")
+        if there in enemy and len(steps) < len(path) - 1:
+            return stopped("contact", "A", "enemy units in the hex (contact)", path[len(steps) + 1])
     rule = steps[-1].cost.rule if steps else "A"
-    return PathVerdict(True, spent, mp, tuple(steps), rule)
+    return PathVerdict(path[0], spent, mp, tuple(steps), rule)
 
 
 def supply_trace(

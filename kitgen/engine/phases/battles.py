@@ -10,6 +10,7 @@ from kitgen import messages as msg
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.phases.pontoons import friendly_pontoons
+from kitgen.engine.phases.postbattle import contact_groups
 from kitgen.engine.phases.sea import ships_lost
 from kitgen.engine.rolls import roll as make_roll
 from kitgen.engine.state import BattleResult, BreakoutOwed, CampaignState, NavalFire, StandLoss, UnitState, Verdict
@@ -45,7 +46,10 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
     owed: dict[str, tuple[str, int, int]] = {}
     """II.B.1: Elite/Fanatic units beaten where they cannot retreat -> (hex, battle, part) until
     the log reports their breakout."""
+    groups = {h: g for g in contact_groups(state) for h in g}
+    """A battle is fought in its hex and across a hexside where enemy moves met (ruling)."""
     for b, battle in enumerate(log.battles):
+        field = groups.get(battle.hex, (battle.hex,))
         booty: dict[str, int] = {}
         for j, part in enumerate(battle.units):  # II.B.1: a breakout attacks from the unit's hex into this one
             if part.breakout:
@@ -54,14 +58,14 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
             p.unit
             for p in battle.units
             if p.unit in units
-            and units[p.unit].hex == battle.hex
+            and units[p.unit].hex in field
             and units[p.unit].aboard is None
             and not state.allied(units[p.unit].faction, battle.winner, state.turn)
         ]
         if not losers:
             message = msg.log_battle_no_loser(battle.hex).within(f"battles[{b}]")
             raise KitgenError([located.problem(("battles", b), message)])
-        fire = _naval_gunfire(campaign, board, state, battle, b, located, fired)
+        fire = _naval_gunfire(campaign, board, state, battle, field, b, located, fired)
         naval += fire
         names = {x["id"]: x["name"] for x in state.ships}
         umpire += [f"D.3 {names[f.ship]} fires in support in {f.hex}: {f.batteries} batteries" for f in fire]
@@ -72,13 +76,13 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
         for j, part in enumerate(battle.units):
             where = ("battles", b, "units", j)
             unit = units.get(part.unit)
-            if unit is None or unit.hex != battle.hex or unit.aboard is not None:  # D.1: none fight from aboard
+            if unit is None or unit.hex not in field or unit.aboard is not None:  # D.1: none fight from aboard
                 where_now = None if unit is None else unit.hex
                 if unit is not None and unit.aboard is not None:
                     where_now = f"{unit.hex}, aboard ship {unit.aboard}"
                 message = msg.log_battle_unit_elsewhere(part.unit, where_now, battle.hex, sorted(units))
                 raise KitgenError([located.problem(where + ("unit",), message.within(f"battles[{b}].units[{j}].unit"))])
-            if (battle.hex, unit.faction) in state.evaded:
+            if (unit.hex, unit.faction) in state.evaded:
                 message = msg.log_battle_evaded(unit.id, battle.hex).within(dotted(where))
                 raise KitgenError([located.problem(where, message)])
             for kind in sorted(set(part.lost) | set(part.routed)):
@@ -148,7 +152,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     message = msg.log_battle_loser_fate(unit.id).within(dotted(where))
                     raise KitgenError([located.problem(where, message)])
                 if part.retreat is not None:
-                    why = retreat_blocked(campaign, board, state, unit, part.retreat, battle.hex, units.values())
+                    why = retreat_blocked(campaign, board, state, unit, part.retreat, unit.hex, units.values())
                     if why:
                         at = where + ("retreat",)
                         raise KitgenError([located.problem(at, msg.log_battle_retreat_blocked(why).within(dotted(at)))])
@@ -158,8 +162,8 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                 else:
                     ways = [
                         n
-                        for n in board.neighbours(battle.hex)
-                        if retreat_blocked(campaign, board, state, unit, n, battle.hex, units.values()) is None
+                        for n in board.neighbours(unit.hex)
+                        if retreat_blocked(campaign, board, state, unit, n, unit.hex, units.values()) is None
                     ]
                     if ways and not part.surrender:  # an Elite/Fanatic loser with a way out
                         message = msg.log_battle_loser_fate(unit.id).within(dotted(where))
@@ -170,7 +174,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                         raise KitgenError([located.problem(at, message)])
                     if exempt:  # II.B.1: Elite/Fanatic units do not surrender: they break out or perish
                         text += "; cannot retreat: Elite/Fanatic, it must attack at once to break out or perish"
-                        owed[unit.id] = (battle.hex, b, j)
+                        owed[unit.id] = (unit.hex, b, j)
                         fate = "must_break_out"
                     else:
                         unit = replace(unit, hex="surrendered")
@@ -280,12 +284,19 @@ def _breaking_out(
 
 
 def _naval_gunfire(
-    campaign: Campaign, board: Board, state: CampaignState, battle: Battle, b: int, located: LogSource, fired: set[str]
+    campaign: Campaign,
+    board: Board,
+    state: CampaignState,
+    battle: Battle,
+    field: tuple[str, ...],
+    b: int,
+    located: LogSource,
+    fired: set[str],
 ) -> list[NavalFire]:
-    """D.3: ships that fired in support of a battle: at sea next to the coastal battle hex, or in
-    its port; each worth its rating in batteries."""
+    """D.3: ships that fired in support of a battle (fought in the hexes of `field`): at sea next
+    to the coastal battle hex, or in its port; each worth its rating in batteries."""
     ships = {x["id"]: x for x in state.ships}
-    sides = {u.faction for u in state.units if u.hex == battle.hex}
+    sides = {u.faction for u in state.units if u.hex in field}
     notes = []
     for k, ship_id in enumerate(battle.ships):
         ship = ships.get(ship_id)
@@ -341,4 +352,4 @@ def retreat_blocked(
         mp_modifier=99,
         pontoons=friendly_pontoons(state, unit.faction),
     )
-    return None if step.allowed else f"{battle_hex} to {to}: {step.reason}"
+    return None if step.complete else f"{battle_hex} to {to}: {step.reason}"

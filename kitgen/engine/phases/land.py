@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -18,25 +18,47 @@ from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
 from kitgen.rules.paths import PathVerdict, land_path
 
 
+@dataclass
+class _Move:
+    """A land order judged on the board, before the other moves of the turn are reckoned with:
+    enemy moves met on a hexside, then ferries filled in the log's order."""
+
+    unit: UnitState
+    faction: str
+    line: int
+    column: int
+    kind: str
+    """'path' or 'retreat'."""
+    route: str
+    row: str
+    judged: PathVerdict
+    note: str = ""
+    """What the verdict adds: a retreat not held by its command roll, a ferry's count."""
+
+
 def move(
     campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource, halted: dict[str, str]
 ) -> CampaignState:
-    """A, A.1: each land move judged on the board; a void order leaves its unit where it stood.
-    Moves are simultaneous: a move that enters a hex where enemy units stood when land movement
-    began stops there (contact), the rest of its path dropped: `stopped`. A retreat order
-    (II.C.2) moves by the same rules whatever the unit's command roll: a unit that lost a battle
-    last turn wherever the enemy is, any other only away from enemies in or next to its hex;
-    no retreat enters a hex of enemy units."""
+    """A, A.1: each land move goes hex by hex as far as it can pay for and may enter, and stops
+    there (RULES-NOTES, ruling of 2026-12-02): `stopped`, with why; only a malformed path is void,
+    and so is a refused order (a second one, a unit carried or aboard). Moves are simultaneous: a
+    move that enters a hex where enemy units stood when land movement began stops there
+    (contact); two enemy moves that would cross one hexside in opposite directions each stop
+    before it, in contact across it (ruling); a ferry takes its number a turn, in the log's order,
+    and the rest stop on the near bank. A retreat order (II.C.2) moves by the same rules whatever
+    the unit's command roll: a unit that lost a battle last turn wherever the enemy is, any other
+    only away from enemies in or next to its hex; no retreat enters a hex of enemy units."""
     units = {u.id: u for u in state.units}
-    verdicts = list(state.verdicts)
     file = located.name
+    planned: list[Verdict | _Move] = []
+    """Each order in the log's order: refused (its verdict) or judged on the board."""
     ordered: dict[str, int] = {}
     """Units given a move order already, and its line: a second one is void, whatever the first did."""
-    ferried: dict[frozenset[str], int] = {}
-    """A.1: units each ferry has taken across this turn, all factions together, in the log's order."""
+    bridged: dict[str, set[frozenset[str]]] = {}
     for faction in log.orders:  # in the order the log gives them
         terms = move_terms(board, state, faction)
-        foes, bridged = terms.foes, terms.bridged
+        foes = terms.foes
+        bridged[faction] = terms.bridged
         for i, order in enumerate(log.orders[faction]):
             line, column = located.position(("orders", faction, i))
             said = partial(Verdict, file, line, faction, kind="land", column=column)  # the order's place
@@ -44,7 +66,7 @@ def move(
             route = "-".join(order.move)
             if unit is None:
                 gone = f"{order.unit}: path {route}: no longer on the map: void"
-                verdicts.append(said(order.unit, f"path {route}", "void", gone, "A"))
+                planned.append(said(order.unit, f"path {route}", "void", gone, "A"))
                 continue
             row = f"{unit.name} ({unit.type}, {movement_row(campaign.scenario.movement, unit.type).mp} MP)"
             earlier = ordered.get(unit.id)
@@ -57,7 +79,7 @@ def move(
             held = halted.get(unit.id) if not retreating else None
             refused = _refused(unit, order, row, earlier, held)
             if refused is not None:
-                verdicts.append(said(unit.id, f"path {route}", *refused))
+                planned.append(said(unit.id, f"path {route}", *refused, start=unit.hex, end=unit.hex))
                 continue
             judged = land_path(
                 board,
@@ -68,33 +90,95 @@ def move(
                 pontoons=terms.whole_move,
                 enemy=foes,
             )
-            kind = "retreat" if order.retreat else "path"
-            text = f"{row}: {kind} {route} {judged.explain()}"
+            note = ""
             if retreating and unit.id in halted:  # II.C.2: "Units can always continue to retreat"
                 failed = next(c for c in state.commands if unit.id in c.units and not c.obeyed)
-                text += f"; retreating, it is not held by its command roll ({failed.roll} over {failed.target}), II.C.2"
-            result: Result = "stopped" if judged.stopped_at else "done" if judged.allowed else "void"
-            rule = judged.rule
-            went = list(order.move[: len(judged.steps) + 1])  # as far as it went: a contact drops the rest
-            ferry = _ferry_crossing(board, went, bridged) if judged.allowed else None
-            if ferry is not None:
-                taken, capacity = ferried.get(ferry, 0), board.ferries[ferry]
-                if taken >= capacity:
-                    a, b = sorted(ferry)
-                    result, rule = "void", "A.1"
-                    text = (
-                        f"{row}: {kind} {route}: the ferry {a}-{b} takes {capacity} units a turn, "
-                        f"and {taken} have crossed by it already: void, A.1"
-                    )
-                else:
-                    ferried[ferry] = taken + 1
-                    text += f", by the ferry {'-'.join(sorted(ferry))} ({taken + 1} of its {capacity} units this turn)"
-            end = (judged.stopped_at or order.move[-1]) if result != "void" else unit.hex
-            numbers = path_numbers(judged, unit.hex, end)
-            verdicts.append(said(unit.id, f"{kind} {route}", result, text, rule, **numbers))
-            if result != "void":
-                units[unit.id] = replace(unit, hex=end, moved=True)
-    return replace(state, units=tuple(units[u.id] for u in state.units), verdicts=tuple(verdicts))
+                note = f"; retreating, it is not held by its command roll ({failed.roll} over {failed.target}), II.C.2"
+            kind = "retreat" if order.retreat else "path"
+            planned.append(_Move(unit, faction, line, column, kind, route, row, judged, note))
+    moves = [m for m in planned if isinstance(m, _Move)]
+    across = _meet(moves, lambda a, b: state.allied(a, b, state.turn))
+    _ferries(board, moves, bridged)
+    verdicts = list(state.verdicts)
+    for item in planned:
+        if isinstance(item, Verdict):
+            verdicts.append(item)
+            continue
+        m, judged = item, item.judged
+        result: Result = "void" if judged.malformed else "stopped" if judged.stop else "done"
+        text = f"{m.row}: {m.kind} {m.route} {judged.explain()}{m.note}"
+        numbers = path_numbers(judged, m.unit.hex, judged.end)
+        verdicts.append(
+            Verdict(
+                file,
+                m.line,
+                m.faction,
+                m.unit.id,
+                f"{m.kind} {m.route}",
+                result,
+                text,
+                judged.rule,
+                column=m.column,
+                stop=judged.stop,
+                **numbers,
+            )
+        )
+        if judged.steps and not judged.malformed:
+            units[m.unit.id] = replace(units[m.unit.id], hex=judged.end, moved=True)
+    return replace(
+        state,
+        units=tuple(units[u.id] for u in state.units),
+        verdicts=tuple(verdicts),
+        across=tuple(sorted(set(state.across) | across)),
+    )
+
+
+def _meet(moves: list[_Move], allied: Callable[[str, str], bool]) -> set[tuple[str, str]]:
+    """Ruling of 2026-12-02: two enemy moves that would cross the same hexside in opposite
+    directions (each as far as it goes) each stop before it, in contact across it. Meetings are
+    settled earliest first (by the later of the two steps), as a move stopped early meets no one
+    beyond. Returns the hexsides met on, as sorted pairs of hexes."""
+    met: set[tuple[str, str]] = set()
+    while True:
+        crossings: dict[tuple[str, str], list[tuple[int, int]]] = {}
+        for i, m in enumerate(moves):
+            went = m.judged.went
+            for k in range(len(went) - 1):
+                crossings.setdefault((went[k], went[k + 1]), []).append((i, k))
+        found = [
+            (max(k, n), min(k, n), i, j, k, n, a, b)
+            for (a, b), ours in crossings.items()
+            if a < b
+            for j, n in crossings.get((b, a), ())
+            for i, k in ours
+            if not allied(moves[i].faction, moves[j].faction)
+        ]
+        if not found:
+            return met
+        *_, i, j, k, n, a, b = min(found)
+        for x, steps, here, there in ((i, k, a, b), (j, n, b, a)):
+            why = f"an enemy move crosses the hexside {here}-{there} the other way: both stop before it, in contact across it"
+            moves[x].judged = moves[x].judged.cut(steps, "met", "A", why)
+        met.add((a, b))
+
+
+def _ferries(board: Board, moves: list[_Move], bridged: dict[str, set[frozenset[str]]]) -> None:
+    """A.1 (RULES-NOTES): a ferry takes its number of units a turn, all factions together, in the
+    log's order; a move beyond that stops on the near bank (where it stood: a crossing is a whole
+    move, so only a first step makes one)."""
+    ferried: dict[frozenset[str], int] = {}
+    for m in moves:
+        ferry = _ferry_crossing(board, m.judged, bridged[m.faction])
+        if ferry is None:
+            continue
+        taken, capacity = ferried.get(ferry, 0), board.ferries[ferry]
+        a, b = sorted(ferry)
+        if taken >= capacity:
+            why = f"the ferry {a}-{b} takes {capacity} units a turn, and {taken} have crossed by it already"
+            m.judged = m.judged.cut(0, "ferry_full", "A.1", why)
+        else:
+            ferried[ferry] = taken + 1
+            m.note += f", by the ferry {a}-{b} ({taken + 1} of its {capacity} units this turn)"
 
 
 @dataclass(frozen=True)
@@ -176,14 +260,13 @@ def path_numbers(judged: PathVerdict, start: str, end: str) -> dict[str, Any]:
     }
 
 
-def _ferry_crossing(board: Board, path: list[str], bridged: set[frozenset[str]]) -> frozenset[str] | None:
-    """A.1: the ferry a move crosses by (a one-step move over a ferry's hexside where the side
-    has no pontoon of its own), or None."""
-    side = frozenset(path)
-    if len(path) != 2 or side not in board.ferries or side in bridged:
+def _ferry_crossing(board: Board, judged: PathVerdict, bridged: set[frozenset[str]]) -> frozenset[str] | None:
+    """A.1: the ferry a move crosses by (a whole-move first step over a ferry's hexside where the
+    side has no pontoon of its own), or None."""
+    if judged.malformed or not judged.steps or not judged.steps[0].cost.whole_move:
         return None
-    found = board.side(path[0], path[1])
-    return None if found is not None and found.bridge else side
+    side = frozenset((judged.start, judged.steps[0].hex))
+    return side if side in board.ferries and side not in bridged else None
 
 
 def vehicle_name(kind: str, unit_type: str, k: int) -> str:

@@ -4,6 +4,7 @@ pontoons left without their unit; and at the next turn's start, returning stands
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from typing import Any
 
@@ -47,11 +48,28 @@ def present(state: CampaignState) -> dict[str, set[str]]:
     return by_hex
 
 
+def contact_groups(state: CampaignState) -> tuple[tuple[str, ...], ...]:
+    """The battles to fight: each hex where units of enemy factions stand together, joined with
+    the hex across a hexside where enemy moves met this turn (ruling of 2026-12-02) while enemies
+    still face each other across it. Each group's hexes in id order, the groups in order of
+    their first hex."""
+    by_hex = present(state)
+
+    def hostile(a: Collection[str], b: Collection[str]) -> bool:
+        return any(not state.allied(x, y, state.turn) for x in a for y in b)
+
+    group = {h: {h} for h, fs in by_hex.items() if hostile(fs, fs)}
+    for a, b in state.across:
+        if hostile(by_hex.get(a, ()), by_hex.get(b, ())):
+            joined = group.get(a, {a}) | group.get(b, {b})
+            for h in joined:
+                group[h] = joined
+    return tuple(sorted({tuple(sorted(g)) for g in group.values()}))
+
+
 def contact_hexes(state: CampaignState) -> tuple[str, ...]:
-    """The hexes where units of enemy factions stand together, in hex-id order."""
-    return tuple(
-        sorted(h for h, fs in present(state).items() if any(not state.allied(a, b, state.turn) for a in fs for b in fs))
-    )
+    """Every hex of a battle to fight (`contact_groups`), in hex-id order."""
+    return tuple(sorted(h for g in contact_groups(state) for h in g))
 
 
 def settle(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:

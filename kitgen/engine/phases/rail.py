@@ -11,6 +11,7 @@ from kitgen.engine.phases.loads import boarding, weigh
 from kitgen.engine.state import CampaignState, Result, StepCost, UnitState, Verdict
 from kitgen.engine.turnlog import RailOrder, TurnLog
 from kitgen.mapping.board import Board
+from kitgen.messages import plural
 from kitgen.rules.paths import land_path
 
 
@@ -33,6 +34,8 @@ def rail_moves(
                 campaign, board, state, order, trains, units, halted, moved_trains
             )
             start = trains[order.train]["hex"]
+            end = numbers.pop("end", start)
+            end = start if result == "void" else end
             verdicts.append(
                 Verdict(
                     file,
@@ -45,16 +48,16 @@ def rail_moves(
                     rule,
                     kind="rail",
                     start=start,
-                    end=order.path[-1] if result == "done" else start,
+                    end=end,
                     **numbers,
                     column=column,
                 )
             )
-            if result == "done":
-                trains[order.train]["hex"] = order.path[-1]
+            if result != "void" and end != start:
+                trains[order.train]["hex"] = end
                 moved_trains.add(order.train)
                 for u in aboard:
-                    units[u] = replace(units[u], hex=order.path[-1], moved=True, carried=True, carrier=order.train)
+                    units[u] = replace(units[u], hex=end, moved=True, carried=True, carrier=order.train)
     return replace(
         state,
         units=tuple(units[u.id] for u in state.units),
@@ -86,18 +89,21 @@ def _judge_rail(
     if order.path[0] != train["hex"]:
         return "void", f"starts in {order.path[0]}, but the train is in {train['hex']}: void", "C.1", [], {}
     judged = land_path(board, s.movement, s.transport.train.unit_type, list(order.path))
-    steps = tuple(StepCost(x.hex, x.cost.mp, x.cost.parts) for x in judged.steps)
-    numbers: dict[str, Any] = {"steps": steps, "spent": judged.spent, "allowance": judged.mp}
-    numbers["left"] = max(0, judged.mp - judged.spent)
-    if not judged.allowed:
-        return "void", judged.explain(), judged.rule, [], numbers
+    if judged.malformed:
+        return "void", judged.explain(), judged.rule, [], {}
     closed, foes = train_blocks(state, train["faction"])
-    wrecked = [h for h in order.path[1:] if h in closed]
-    if wrecked:
-        return "void", f"track wrecked in {', '.join(wrecked)}: void", "C.2", [], numbers
-    blocked = [h for h in order.path[1:] if h in foes]
-    if blocked:
-        return "void", f"enemy units in {', '.join(blocked)} block the line: void", "C.1", [], numbers
+    for k, step in enumerate(judged.steps):  # C.1, C.2: it stops before wrecked track or enemy units
+        if step.hex in closed:
+            judged = judged.cut(k, "wrecked", "C.2", f"track wrecked in {step.hex}")
+        elif step.hex in foes:
+            judged = judged.cut(k, "enemy", "C.1", f"enemy units in {step.hex} block the line")
+        else:
+            continue
+        break
+    steps = tuple(StepCost(x.hex, x.cost.mp, x.cost.parts) for x in judged.steps)
+    numbers: dict[str, Any] = {"steps": steps, "spent": judged.spent, "allowance": judged.mp, "stop": judged.stop}
+    numbers["left"] = max(0, judged.mp - judged.spent)
+    numbers["end"] = judged.end
     aboard = boarding(order.carry, order.path[0], units, halted)
     left = [u for u in order.carry if u not in aboard]
     load = weigh(s, aboard, units, "train")
@@ -107,10 +113,17 @@ def _judge_rail(
     numbers["left_behind"] = tuple(left)
     stays = f"; left behind (not in {order.path[0]}, moved, or held by command): {', '.join(left)}" if left else ""
     carried = ", ".join(aboard) or "nothing"
-    return (
-        "done",
-        f"{len(order.path) - 1} hex{'es' if len(order.path) != 2 else ''}, carrying {carried} ({load.total} of {load.capacity} points){stays}",
-        "C.1",
-        aboard,
-        numbers,
-    )
+    went = len(judged.steps)
+    cargo = f"carrying {carried} ({load.total} of {load.capacity} points){stays}"
+    if judged.stop is None:
+        return "done", f"{plural(went, 'hex', 'hexes')}, {cargo}", "C.1", aboard, numbers
+    if not went:
+        return (
+            "stopped",
+            f"cannot leave {judged.start} ({judged.reason}): stays where it stood",
+            judged.rule,
+            [],
+            numbers,
+        )
+    where = f"{plural(went, 'hex', 'hexes')} to {judged.end}, then stops before {judged.blocked_at} ({judged.reason}), the rest dropped"
+    return "stopped", f"{where}, {cargo}", judged.rule, aboard, numbers

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kitgen import messages as msg
@@ -15,6 +15,7 @@ from kitgen.errors import KitgenError
 from kitgen.mapping.board import Board
 from kitgen.messages import plural
 from kitgen.model.scenario import Scenario
+from kitgen.rules.paths import Stop
 from kitgen.rules.transport import Load, river_passages
 from kitgen.validation import dotted
 
@@ -46,21 +47,33 @@ def sea_moves(
                 raise KitgenError([located.problem(at, message.within(dotted(at)))])
             route, at = "-".join(order.path), ship["hex"]
             landings: list[Verdict] = []
-            why, aboard, cargo = _judge_sea(s, board, order, ship, units, halted, ports, coastal, waters, moved)
+            judged = _judge_sea(s, board, order, ship, units, halted, ports, coastal, waters, moved)
+            why, aboard, cargo = judged.void, judged.aboard, judged.load
+            left: list[str] = []
             if why:
                 result: Result
                 result, text = "void", f"ship {ship['name']}: path {route}: {why}: void"
             else:
-                hexes = len(order.path) - 1
-                result, text = (
-                    "done",
-                    f"ship {ship['name']}: path {route}, {plural(hexes, 'hex', 'hexes')}, carrying {', '.join(aboard) or 'nothing'} ({cargo.total if cargo else 0} of {s.transport.ship.capacity} points)",
-                )
-                end = order.path[-1]
+                hexes = len(judged.went) - 1
+                end = judged.went[-1]
+                result = "stopped" if judged.stop else "done"
+                went = f"{plural(hexes, 'hex', 'hexes')}"
+                if judged.stop:
+                    went += (
+                        f" to {end}, then stops before {judged.blocked_at} ({judged.reason}), the rest dropped"
+                        if hexes
+                        else f": cannot leave {end} ({judged.reason}), it stays"
+                    )
+                text = f"ship {ship['name']}: path {route}, {went}, carrying {', '.join(aboard) or 'nothing'} ({cargo.total if cargo else 0} of {s.transport.ship.capacity} points)"
                 ship["hex"] = end
                 moved.add(order.ship)
-                ashore = order.land or (end if end in ports else None)
-                going, staying, landings = _going_ashore(s, order, aboard, units, ashore, line, column, file, faction)
+                landing = order.land if order.land and _lands_from(board, coastal, end, order.land) else None
+                ashore = landing or (end if end in ports else None)
+                if order.land and landing is None:  # stopped short of where the landing was to be
+                    text += f"; it stopped short, so none land on {order.land} (A.3)"
+                going, staying, landings = _going_ashore(
+                    s, order, aboard, units, ashore, landing, line, column, file, faction
+                )
                 for u in aboard:
                     if u in going:
                         units[u] = replace(
@@ -72,21 +85,21 @@ def sea_moves(
                         )
                 if ashore is None:
                     text += f"; they stay aboard at sea in {end}" if aboard else ""
-                elif order.land and going and not staying:
-                    text += f"; lands them on {order.land}"
+                elif landing and going and not staying:
+                    text += f"; lands them on {landing}"
                 elif staying:
-                    went = (
-                        f"lands {', '.join(going)} on {order.land}" if order.land else f"{', '.join(going)} go ashore"
-                    )
+                    went = f"lands {', '.join(going)} on {landing}" if landing else f"{', '.join(going)} go ashore"
                     text += (f"; {went}" if going else "") + f"; {', '.join(staying)} stay aboard in {end}"
                 left = [u for u in order.carry if u not in aboard]
                 if left:
                     text += f"; left behind (not in {order.path[0]} at the start, moved, or held by command): {', '.join(left)}"
             rule = "A.3" if order.land else "D.1"
-            hexes, most = len(order.path) - 1, s.transport.ship.move_hexes
+            most = s.transport.ship.move_hexes
             numbers: dict[str, Any] = {"kind": "sea", "start": at, "end": ship["hex"], "allowance": most}
-            if result == "done":
+            if result != "void":
+                hexes = len(judged.went) - 1
                 numbers |= {"spent": hexes, "left": max(0, most - hexes), "left_behind": tuple(left), "load": cargo}
+                numbers |= {"stop": judged.stop}
             elif cargo is not None:  # void for its load: the figures say by how much
                 numbers["load"] = cargo
             verdicts.append(
@@ -127,6 +140,19 @@ def ships_lost(state: CampaignState, log: TurnLog, located: LogSource) -> Campai
     )
 
 
+@dataclass(frozen=True)
+class _SeaJudged:
+    """A sea order judged: why it is void, or how far the ship went and what it carries."""
+
+    void: str | None = None
+    aboard: list[str] = field(default_factory=list)
+    load: Load | None = None
+    went: tuple[str, ...] = ()
+    stop: Stop | None = None
+    reason: str | None = None
+    blocked_at: str | None = None
+
+
 def _judge_sea(
     s: Scenario,
     board: Board,
@@ -138,39 +164,60 @@ def _judge_sea(
     coastal: set[str],
     waters: set[str],
     moved: set[str],
-) -> tuple[str | None, list[str], Load | None]:
-    """(why void or None, units aboard, load text) of one sea order."""
+) -> _SeaJudged:
+    """One sea order. The ship goes hex by hex (ruling of 2026-12-02) through sea hexes, ports and
+    rivers up to their ports, and stops before a hex it may not enter or after its 16 (D.1), in
+    the last sea hex or port it reached; only a path off the ship's hex or with hexes not
+    adjacent in turn is void, and so is a load over its capacity or a landing beside no hex of
+    the path's end."""
     if order.ship in moved:
-        return "has moved already this turn", [], None
+        return _SeaJudged("has moved already this turn")
     if order.path[0] != ship["hex"]:
-        return f"starts in {order.path[0]}, but the ship is in {ship['hex']}", [], None
-    if len(order.path) - 1 > s.transport.ship.move_hexes:
-        return f"{len(order.path) - 1} hexes, more than a ship's {s.transport.ship.move_hexes} (D.1)", [], None
+        return _SeaJudged(f"starts in {order.path[0]}, but the ship is in {ship['hex']}")
     for here, there in zip(order.path, order.path[1:], strict=False):
         if not board.adjacent(here, there):
-            return f"{here} and {there} are not adjacent", [], None
-    inner = order.path[1:-1]
-    if any(not board.is_sea(h) and h not in waters and h not in ports for h in inner):
-        return "a ship keeps to sea hexes, ports, and rivers up to their ports (D.1)", [], None
-    end = order.path[-1]
-    if not board.is_sea(end) and end not in ports:
-        return f"{end} is neither sea nor a port", [], None
+            return _SeaJudged(f"{here} and {there} are not adjacent")
+    most = s.transport.ship.move_hexes
+    went: list[str] = [order.path[0]]
+    stop: Stop | None = None
+    reason: str | None = None
+    blocked: str | None = None
+    for there in order.path[1:]:
+        if len(went) - 1 == most:
+            stop, reason = "mp", f"its {most} hexes spent (D.1)"
+        elif not (board.is_sea(there) or there in waters or there in ports):
+            stop, reason = (
+                "land",
+                f"{there} is land: a ship keeps to sea hexes, ports, and rivers up to their ports (D.1)",
+            )
+        else:
+            went.append(there)
+            continue
+        blocked = there
+        break
+    while len(went) > 1 and not board.is_sea(went[-1]) and went[-1] not in ports:  # D.1: it ends at sea or in port
+        blocked = went.pop()
+        if stop is None:
+            stop, reason = "land", f"{blocked} is a river passage: a ship ends its move at sea or in port (D.1)"
+    end = went[-1]
     already = [u for u, x in units.items() if x.aboard == order.ship]
     boarding_here = order.path[0] in ports  # D.1: units board only in port, at the start of the turn
     aboard = already + [
         u for u in boarding(order.carry, order.path[0], units, halted) if boarding_here and u not in already
     ]
-    landing_place = order.land is not None and board.is_sea(end) and board.adjacent(end, order.land)
-    if order.land is not None and not (landing_place and order.land in coastal):
-        return (
-            f"a landing is made on a coastal hex beside the sea hex where the ship stops, not {order.land} (A.3)",
-            [],
-            None,
+    if stop is None and order.land is not None and not _lands_from(board, coastal, end, order.land):
+        return _SeaJudged(
+            f"a landing is made on a coastal hex beside the sea hex where the ship stops, not {order.land} (A.3)"
         )
     load = weigh(s, aboard, units, "ship")
     if not load.fits:  # the load carried on the verdict, as a train's is (C.1)
-        return f"load of {load.total} points is over a ship's {load.capacity} (D.3)", [], load
-    return None, aboard, load
+        return _SeaJudged(f"load of {load.total} points is over a ship's {load.capacity} (D.3)", load=load)
+    return _SeaJudged(None, aboard, load, tuple(went), stop, reason, blocked)
+
+
+def _lands_from(board: Board, coastal: set[str], end: str, land: str) -> bool:
+    """A.3: a landing is made on a coastal hex beside the sea hex where the ship stops."""
+    return board.is_sea(end) and board.adjacent(end, land) and land in coastal
 
 
 def _going_ashore(
@@ -179,6 +226,7 @@ def _going_ashore(
     aboard: list[str],
     units: dict[str, UnitState],
     ashore: str | None,
+    landing: str | None,
     line: int,
     column: int,
     file: str,
@@ -191,16 +239,16 @@ def _going_ashore(
         return [], list(aboard), []
     named = list(aboard) if order.ashore is None else list(order.ashore)
     going, verdicts = [], []
-    what = f"land {order.land}" if order.land else f"ashore {ashore}"
+    what = f"land {landing}" if landing else f"ashore {ashore}"
     for u in named:
         why = None
         if u not in aboard:
             why = f"{u} is not aboard ship {order.ship}"
-        elif order.land and set(units[u].stands) - set(s.transport.landing_stands):
+        elif landing and set(units[u].stands) - set(s.transport.landing_stands):
             why = "only infantry land on a coast; it stays aboard, to go ashore at a port (A.3)"
         if why is None:
             going.append(u)
-        rule = "A.3" if order.land else "D.1"
+        rule = "A.3" if landing else "D.1"
         if why is not None or order.ashore is not None:
             text = f"{units[u].name if u in units else u}: {what}: " + (f"{why}: void" if why else "goes ashore")
             verdicts.append(

@@ -286,6 +286,9 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
     rolls, notes = list(state.rolls), list(state.umpire)
     units = []
     for unit in state.units:
+        if not unit.moved and all(n > 0 for n in unit.stands.values()):
+            units.append(unit)  # no roll, nothing to tidy
+            continue
         stands = dict(unit.stands)
         for kind in sorted(stands) if unit.moved else []:  # A.4-A.5: per vehicle, of whatever unit
             check = breakdown_roll(rules, kind, carried=unit.carried)

@@ -28,6 +28,8 @@ def sea_moves(
     they go ashore, on a coastal hex beside the sea hex where the ship stops they land (A.3:
     infantry only, and no map move from the landing hex that turn), and at sea they stay
     aboard, to go ashore on a later turn."""
+    if not any(log.sea.values()):
+        return state
     s = campaign.scenario
     ships = {x["id"]: dict(x) for x in state.ships}
     units = {u.id: u for u in state.units}

@@ -133,16 +133,14 @@ def judge_supply(campaign: Campaign, board: Board, state: CampaignState) -> Camp
             ammo, out, stuck = loads[stands], 0, False
         else:
             ammo, out, stuck = unit.ammo, unit.moves_out_of_supply, unit.immobilised
-        judgement = (path is not None, path or (), False, False, None, list(ammo.items()), out, stuck)
-        if judgement == (
-            unit.in_supply,
-            unit.supply_path,
-            unit.moved,
-            unit.carried,
-            unit.carrier,
-            list(unit.ammo.items()),  # in order: the state's JSON lists them so
-            unit.moves_out_of_supply,
-            unit.immobilised,
+        if (
+            unit.in_supply is (path is not None)
+            and unit.supply_path == (path or ())
+            and not (unit.moved or unit.carried)
+            and unit.carrier is None
+            and unit.moves_out_of_supply == out
+            and unit.immobilised == stuck
+            and (unit.ammo is ammo or list(unit.ammo.items()) == list(ammo.items()))  # in order, as the JSON lists them
         ):
             judged.append(unit)  # judged as it stood: the same unit, without the cost of a copy
             continue

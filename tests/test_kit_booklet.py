@@ -474,3 +474,19 @@ def test_the_small_booklet_scales_every_element_numerals_included() -> None:
         runs = _runs(typeset_at(size).pdf)
         numerals = [z for _, _, _, s, _, z in runs if re.fullmatch(r"\d\.", s)]
         assert numerals and all(z == pytest.approx(style.fonts.body * k, abs=0.01) for z in numerals), (size, numerals)
+
+
+def test_A1_the_worked_example_of_a_stop_is_the_engines_and_the_seeds_numbers() -> None:
+    """A table ("Cavalry 4 [MP] Open 1 Forest 2 ... Crossable River +1", read from the seed) and
+    the ruling of 2026-12-02 (a unit "stops in the last hex it can pay for"): the booklet's
+    example is the engine's verdict on that path, in the seed's numbers."""
+    mp, open_, forest, *_, river = seed_text.movement_table()["Cavalry"]
+    spent = int(open_) + int(forest) + int(river.lstrip("+"))
+    body = text()
+    example = (
+        f"It pays {open_} MP for the open hex (open {open_}) and {int(forest) + int(river.lstrip('+'))} MP for the "
+        f"forest hex across the river (forest {forest} {river} crossable river): {spent} MP, {int(mp) - spent} left. "
+        f"For the second forest hex it would need {forest} MP more, and it has {int(mp) - spent} of its {mp} left: "
+        "it stops in the forest hex across the river, and the rest of its path is dropped."
+    )
+    assert " ".join(example.split()) in body

@@ -263,3 +263,204 @@ def test_A_a_hexside_contact_unreported_is_owed_under_either_hex() -> None:
     assert (owed.kind, owed.hex, owed.across, owed.units) == ("no_report", "0201", ("0301",), ("r_inf", "w_inf"))
     assert "'0201' or '0301'" in owed.message(1).text
     assert record.state.contacts == ("0201", "0301")
+
+
+def test_A_a_hexside_is_met_whole_by_every_unit_crossing_it() -> None:
+    """Ruling: "neither passes the other": a stack meeting one enemy on a hexside stops whole, the
+    second unit of the stack as much as the first."""
+    units = [unit("r_inf", "reds", "0201"), unit("w_one", "whites", "0301"), unit("w_two", "whites", "0301")]
+    record = moved(ROW, units, ("r_inf", ["0201", "0301"]), ("w_one", ["0301", "0201"]), ("w_two", ["0301", "0201"]))
+    assert [verdict(record, u).stop for u in ("r_inf", "w_one", "w_two")] == ["met", "met", "met"]
+    assert [record.state.unit(u).hex for u in ("r_inf", "w_one", "w_two")] == ["0201", "0301", "0301"]  # type: ignore[union-attr]
+    (met,) = record.met
+    assert met.units == ("r_inf", "w_one", "w_two")
+
+
+def test_A_long_paths_meet_where_both_first_reach_the_same_hexside() -> None:
+    """Ruling: each move goes "as far as it goes", and two that would cross paths head on stop on
+    either side of the hexside both reach first: 0201-0301 here, not 0101-0201, which the Whites
+    would reach only by passing the Reds."""
+    units = [unit("r_cav", "reds", "0101", "cavalry"), unit("w_cav", "whites", "0401", "cavalry")]
+    record = moved(ROW, units, ("r_cav", ["0101", "0201", "0301"]), ("w_cav", ["0401", "0301", "0201", "0101"]))
+    assert (verdict(record, "r_cav").end, verdict(record, "w_cav").end) == ("0201", "0301")
+    assert record.state.across == (("0201", "0301"),)
+
+
+def test_A_a_move_stopped_early_meets_no_one_beyond() -> None:
+    """Ruling: a move stops before the first hexside it meets an enemy on, and goes no farther:
+    the Reds, met at once by a White move on 0301-0401, never reach the hexside where another
+    White unit would cross their path."""
+    board = {"columns": 6, "rows": 4, "terrain": "open"}
+    units = [
+        unit("r_cav", "reds", "0301", "cavalry"),
+        unit("w_far", "whites", "0404", "cavalry"),
+        unit("w_near", "whites", "0601", "cavalry"),
+    ]
+    record = moved(
+        board,
+        units,
+        ("r_cav", ["0301", "0401", "0501", "0601"]),
+        ("w_far", ["0404", "0403", "0402", "0401", "0301"]),
+        ("w_near", ["0601", "0501"]),
+    )
+    assert (verdict(record, "r_cav").stop, verdict(record, "r_cav").end) == ("met", "0301")
+    assert (verdict(record, "w_far").stop, verdict(record, "w_far").end) == ("met", "0401")
+    assert (verdict(record, "w_near").result, verdict(record, "w_near").end) == ("done", "0501")
+    assert record.state.across == (("0301", "0401"),)
+
+
+def test_A_allies_crossing_one_hexside_do_not_meet() -> None:
+    """RULES-NOTES: "every faction is the enemy of every other, unless the scenario or an event
+    card makes two of them allies": only enemy moves meet."""
+    units = [unit("r_inf", "reds", "0201"), unit("u_inf", "ukrainians", "0301")]
+    allies = [{"factions": ["reds", "ukrainians"], "turns": 3}]
+    campaign = campaign_on(ROW, units, alliances=allies)
+    orders = {
+        "reds": [{"unit": "r_inf", "move": ["0201", "0301"]}],
+        "ukrainians": [{"unit": "u_inf", "move": ["0301", "0201"]}],
+    }
+    record = play(campaign, log(orders=orders, dice=obeys("r_inf", "u_inf")))
+    assert [verdict(record, u).result for u in ("r_inf", "u_inf")] == ["done", "done"]
+    assert record.state.across == ()
+
+
+def test_A1_a_ferry_full_goes_nowhere_and_meets_no_one() -> None:
+    """A.1 (RULES-NOTES: orders beyond the ferry's number stop on the near bank) comes first: "each
+    as far as it goes by the rules above". The second crossing of a 1-unit ferry stays put, and
+    the first crosses into the enemy's hex: a contact in the hex, not on the hexside."""
+    board = {
+        "columns": 3,
+        "rows": 3,
+        "sides": [{"hexes": ["0201", "0202"], "river": "Dnieper", "class": "major"}],
+        "ferries": [{"hexes": ["0201", "0202"], "units": 1}],
+    }
+    units = [unit("w_inf", "whites", "0202"), unit("r_inf", "reds", "0201")]
+    record = moved(board, units, ("w_inf", ["0202", "0201"]), ("r_inf", ["0201", "0202"]))
+    assert (verdict(record, "w_inf").result, verdict(record, "w_inf").end) == ("done", "0201")
+    assert (verdict(record, "r_inf").stop, verdict(record, "r_inf").end) == ("ferry_full", "0201")
+    assert record.state.across == () and [m.hexes for m in record.met] == [("0201",)]
+
+
+def test_II_C2_a_retreat_that_stops_short_beside_the_enemy_is_held() -> None:
+    """II.C.2 (ruling of 2026-12-02): a retreat order "must take it away from enemy units in or
+    next to its hex". One that would stop short (the mountain takes an infantry unit's 2 MP), still
+    next to the enemy, is no retreat: a failed command roll holds it."""
+    board = {"columns": 4, "rows": 4, "terrain": "open", "hexes": {"0303": {"terrain": "mountain"}}}
+    units = [unit("r_inf", "reds", "0202"), unit("w_inf", "whites", "0302")]
+    dice = [
+        {"purpose": "II.C w_inf command roll, turn 1", "value": 9},
+        {"purpose": "II.C r_inf command roll, turn 1", "value": 1},
+        NO_EVENT,
+    ]
+    retreat = {"unit": "w_inf", "move": ["0302", "0303", "0403"], "retreat": True}
+    record = play(campaign_on(board, units), log(orders={"whites": [retreat]}, dice=dice))
+    said = verdict(record, "w_inf")
+    assert (said.result, said.end) == ("held", "0302") and "not a retreat" in said.explanation
+
+
+def test_II_D1_partisans_met_across_a_hexside_may_evade() -> None:
+    """II.D.1 with the ruling: a hexside contact is a contact ("evade, ambush or battle"); the
+    partisans' choice, written under their own hex, is rolled for."""
+    units = [unit("m_band", "makhnovists", "0201", "cavalry", flags=["partisan"]), unit("w_inf", "whites", "0301")]
+    campaign = campaign_on(ROW, units)
+    orders = {
+        "makhnovists": [{"unit": "m_band", "move": ["0201", "0301"]}],
+        "whites": [{"unit": "w_inf", "move": ["0301", "0201"]}],
+    }
+    rolls = [
+        {"purpose": "II.D.1 makhnovists evade in 0201, turn 1", "value": 6},
+        {"purpose": "II.D.1 enemy of makhnovists in 0201, turn 1", "value": 1},
+    ]
+    turn = log(
+        orders=orders,
+        partisans=[{"hex": "0201", "faction": "makhnovists", "choice": "evade"}],
+        dice=obeys("m_band", "w_inf") + rolls,
+    )
+    record = play(campaign, turn)
+    (contact,) = record.state.partisan_contacts
+    assert (contact.hex, contact.choice, contact.outcome) == ("0201", "evade", "evaded")
+    assert record.met == ()  # evaded: no battle owed
+
+
+def test_D3_naval_gunfire_reaches_a_hexside_battle_under_either_hex() -> None:
+    """D.3 with the ruling ("reported in the log under the hex of either side"): a ship beside
+    the White hex supports the battle whichever hex the log names."""
+    board = {"columns": 4, "rows": 1, "terrain": "open", "hexes": {"0401": {"terrain": "sea"}}}
+    units = [unit("r_inf", "reds", "0201"), unit("w_inf", "whites", "0301")]
+    ships = [{"id": "w_ship", "faction": "whites", "name": "Marlborough", "at": "0401"}]
+    campaign = campaign_on(board, units, ships=ships)
+    orders = {
+        "reds": [{"unit": "r_inf", "move": ["0201", "0301"]}],
+        "whites": [{"unit": "w_inf", "move": ["0301", "0201"]}],
+    }
+    for under in ("0201", "0301"):
+        battle = {
+            "hex": under,
+            "winner": "whites",
+            "ships": ["w_ship"],
+            "units": [{"unit": "r_inf", "lost": {"infantry": 1}, "retreat": "0101"}, {"unit": "w_inf"}],
+        }
+        record = play(campaign, log(orders=orders, battles=[battle], dice=obeys("r_inf", "w_inf")))
+        assert [(f.ship, f.hex) for f in record.state.naval_fire] == [("w_ship", under)]
+
+
+def test_II_B1_a_breakout_is_not_into_the_battle_just_lost() -> None:
+    """II.B.1: Elite/Fanatic units that lose and cannot retreat "attack the enemy in another
+    adjacent hex": not the hex across the hexside of the battle they lost."""
+    from kitgen.errors import KitgenError
+
+    board = {"columns": 4, "rows": 1, "terrain": "open"}
+    units = [
+        unit("w_guard", "whites", "0101"),
+        unit("r_guards", "reds", "0201", flags=["elite"]),
+        unit("w_inf", "whites", "0301"),
+    ]
+    campaign = campaign_on(board, units)
+    orders = {
+        "reds": [{"unit": "r_guards", "move": ["0201", "0301"]}],
+        "whites": [{"unit": "w_inf", "move": ["0301", "0201"]}],
+    }
+    lost = {
+        "hex": "0201",
+        "winner": "whites",
+        "units": [{"unit": "w_inf"}, {"unit": "r_guards", "lost": {"infantry": 1}}],
+    }
+    back = {
+        "hex": "0301",
+        "winner": "reds",
+        "units": [{"unit": "r_guards", "breakout": True}, {"unit": "w_inf", "retreat": "0401"}],
+    }
+    try:
+        play(campaign, log(orders=orders, battles=[lost, back], dice=obeys("r_guards", "w_inf", "w_guard")))
+    except KitgenError as error:
+        assert "a hex of the battle it lost" in error.problems[0].message
+    else:
+        raise AssertionError("a breakout into the hex of the battle just lost was allowed")
+
+
+def test_D1_a_ship_that_cannot_leave_port_takes_no_one_aboard() -> None:
+    """Ruling: a ship "whose first hex is beyond it stays where it stood"; the units it was to
+    take stay ashore, free to move by land."""
+    board = {"columns": 4, "rows": 3, "hexes": {"0401": {"terrain": "sea"}, "0301": {"towns": ["Kerch"], "port": True}}}
+    ships = [{"id": "r_ship", "faction": "reds", "name": "Saratov", "at": "0301"}]
+    campaign = campaign_on(board, [unit("r_inf", "reds", "0301")], ships=ships)
+    sea = {"reds": [{"ship": "r_ship", "carry": ["r_inf"], "path": ["0301", "0201", "0101"]}]}
+    record = play(campaign, log(sea=sea, dice=obeys("r_inf")))
+    said = verdict(record, "r_ship")
+    assert (said.result, said.stop, said.end) == ("stopped", "land", "0301")
+    rider = record.state.unit("r_inf")
+    assert rider is not None and (rider.aboard, rider.carried, rider.moved) == (None, False, False)
+
+
+def test_C1_a_train_stops_when_its_12_hexes_are_spent() -> None:
+    """A table: "RR Trains 12". Ruling: a train stops "when its 12 hexes are spent" (C.1)."""
+    line = [f"{c:02d}01" for c in range(1, 16)]
+    campaign = campaign_on(
+        {"columns": 15, "rows": 1, "rail": [line]},
+        [unit("r_inf", "reds", "0101")],
+        trains=[{"id": "r_train", "faction": "reds", "at": "0101"}],
+    )
+    record = play(campaign, log(rail={"reds": [{"train": "r_train", "path": line}]}, dice=obeys("r_inf")))
+    said = verdict(record, "r_train")
+    assert (said.result, said.stop, said.rule, said.end, said.spent) == ("stopped", "mp", "C.1", "1301", 12)
+    assert "its 12 hexes spent" in said.explanation

@@ -153,11 +153,13 @@ def contact_at(campaign: Campaign, state: CampaignState, hex_id: str, across: tu
     there = [u for u in state.units if u.hex in hexes and u.aboard is None and (u.hex, u.faction) not in state.evaded]
     sides = []
     for factions in _sides(campaign, state, {u.faction for u in there}):
-        units = tuple(_unit(campaign, state, u) for u in there if u.faction in factions)
+        units = tuple(_unit(campaign, state, u, hexes) for u in there if u.faction in factions)
         ships = tuple(
             Gunfire(s["id"], s["name"], s["faction"], s["hex"], int(s.get("gunfire", 0)))
             for s in sorted(state.ships, key=lambda s: str(s["id"]))
-            if s["faction"] in factions and int(s.get("gunfire", 0)) > 0 and gunfire_reaches(board, s["hex"], hex_id)
+            if s["faction"] in factions
+            and int(s.get("gunfire", 0)) > 0
+            and any(gunfire_reaches(board, s["hex"], h) for h in hexes)
         )
         sides.append(BattleSide(factions, units, ships))
     return Contact(
@@ -189,7 +191,8 @@ def _sides(campaign: Campaign, state: CampaignState, here: set[str]) -> list[tup
     return groups
 
 
-def _unit(campaign: Campaign, state: CampaignState, unit: UnitState) -> ContactUnit:
+def _unit(campaign: Campaign, state: CampaignState, unit: UnitState, battle: tuple[str, ...]) -> ContactUnit:
+    """The unit as it enters the battle of the hexes `battle`."""
     s = campaign.scenario
     board = campaign.board
     leader = None
@@ -218,7 +221,11 @@ def _unit(campaign: Campaign, state: CampaignState, unit: UnitState) -> ContactU
         and (u.hex, u.faction) not in state.evaded
         and not state.allied(u.faction, unit.faction, state.turn)
     }
-    into = tuple(n for n in board.neighbours(unit.hex) if n in foes) if beaten == "must_break_out" else ()
+    into = (  # II.B.1: into another hex than the battle's own
+        tuple(n for n in board.neighbours(unit.hex) if n in foes and n not in battle)
+        if beaten == "must_break_out"
+        else ()
+    )
     return ContactUnit(
         id=unit.id,
         name=unit.name,

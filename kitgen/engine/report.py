@@ -80,7 +80,10 @@ def state_text(campaign: Campaign, state: CampaignState) -> str:
             "Slips to place (E.3-E.5): " + "; ".join(f"{f}: {', '.join(ids)}" for f, ids in state.slips.items()),
         ]
     if state.contacts:
-        out += ["", "Contacts (battles to fight): " + ", ".join(state.contacts)]
+        from kitgen.engine.phases.postbattle import contact_groups
+
+        groups = [g[0] if len(g) == 1 else f"{' and '.join(g)} (across a hexside)" for g in contact_groups(state)]
+        out += ["", "Contacts (battles to fight): " + ", ".join(groups)]
     if state.verdicts:
         out += ["", "Orders"] + [f"  {v.text()}" for v in state.verdicts]
     if state.events:

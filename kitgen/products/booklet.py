@@ -13,6 +13,7 @@ from kitgen import messages as msg
 from kitgen.errors import KitgenError
 from kitgen.messages import ordinal
 from kitgen.model.scenario import Scenario, name_key
+from kitgen.products.worked import stop_example
 from kitgen.render.bookletstyle import booklet_style
 from kitgen.render.pages import HALF, PAPER, Part
 from kitgen.rules.ending import condition_text, days_text, turn_days
@@ -88,6 +89,7 @@ def booklet_text(scenario: Scenario) -> list[Block]:
         return "; ".join(out)
 
     rail = next(t for t in s.movement.unit_types if t.id == s.transport.train.unit_type)
+    example = stop_example(s)
     text = env.get_template(TEMPLATE.name).render(
         s=s,
         mv=s.movement,
@@ -112,6 +114,7 @@ def booklet_text(scenario: Scenario) -> list[Block]:
         turns=s.meta.turns,
         turn_one=days_text(first[0], first[0]) if (first := turn_days(s, 1)) else "",
         win=[condition_text(s, c) for c in s.victory.win],
+        stop_example=example.text() if example else None,
     )
     left = sorted(set(every) - used)
     if left:  # the printed rules must say what the engine does (RULES-NOTES)

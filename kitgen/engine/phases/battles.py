@@ -46,6 +46,8 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
     owed: dict[str, tuple[str, int, int]] = {}
     """II.B.1: Elite/Fanatic units beaten where they cannot retreat -> (hex, battle, part) until
     the log reports their breakout."""
+    lost_in: dict[str, tuple[str, ...]] = {}
+    """The hexes of the battle each of them lost: a breakout is into another hex."""
     groups = {h: g for g in contact_groups(state) for h in g}
     """A battle is fought in its hex and across a hexside where enemy moves met (ruling)."""
     for b, battle in enumerate(log.battles):
@@ -53,7 +55,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
         booty: dict[str, int] = {}
         for j, part in enumerate(battle.units):  # II.B.1: a breakout attacks from the unit's hex into this one
             if part.breakout:
-                units[part.unit] = _breaking_out(board, state, units, owed, battle, b, j, located)
+                units[part.unit] = _breaking_out(board, state, units, owed, lost_in, battle, b, j, located)
         losers = [
             p.unit
             for p in battle.units
@@ -175,6 +177,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     if exempt:  # II.B.1: Elite/Fanatic units do not surrender: they break out or perish
                         text += "; cannot retreat: Elite/Fanatic, it must attack at once to break out or perish"
                         owed[unit.id] = (unit.hex, b, j)
+                        lost_in[unit.id] = field
                         fate = "must_break_out"
                     else:
                         unit = replace(unit, hex="surrendered")
@@ -258,6 +261,7 @@ def _breaking_out(
     state: CampaignState,
     units: dict[str, UnitState],
     owed: dict[str, tuple[str, int, int]],
+    lost_in: dict[str, tuple[str, ...]],
     battle: Battle,
     b: int,
     j: int,
@@ -277,6 +281,9 @@ def _breaking_out(
         for u in _there(state, units.values())
         if u.hex == battle.hex and not state.allied(u.faction, unit.faction, state.turn)
     ]
+    if battle.hex in lost_in.get(unit_id, ()):
+        why = f"it breaks out into {battle.hex}, a hex of the battle it lost: a breakout attacks another hex"
+        raise KitgenError([located.problem(at, msg.log_breakout_bad(unit_id, why).within(dotted(at)))])
     if not board.adjacent(hex_id, battle.hex) or not foes:
         why = f"it breaks out of {hex_id} into {battle.hex}, which is not an adjacent hex with enemy units"
         raise KitgenError([located.problem(at, msg.log_breakout_bad(unit_id, why).within(dotted(at)))])
@@ -306,7 +313,7 @@ def _naval_gunfire(
         if ship_id in fired:  # D.3: a ship's rating is its batteries for one battle a turn
             raise KitgenError([located.problem(where, msg.log_ship_fired(ship["name"]).within(dotted(where)))])
         fired.add(ship_id)
-        if not gunfire_reaches(board, ship["hex"], battle.hex):
+        if not any(gunfire_reaches(board, ship["hex"], h) for h in field):  # either hex of a hexside contact
             message = msg.log_ship_out_of_range(ship["name"], ship["hex"], battle.hex).within(dotted(where))
             raise KitgenError([located.problem(where, message)])
         notes.append(NavalFire(ship_id, ship["faction"], battle.hex, ship["hex"], int(ship.get("gunfire", 0))))

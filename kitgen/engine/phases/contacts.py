@@ -9,6 +9,7 @@ from dataclasses import replace
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.phases.logistics import tabletop_moves
+from kitgen.engine.phases.postbattle import contact_groups
 from kitgen.engine.rolls import roll as make_roll
 from kitgen.engine.state import CampaignState, NamedModifier, PartisanContact, UnitState, Verdict
 from kitgen.engine.turnlog import TurnLog
@@ -48,13 +49,15 @@ def partisans(
     rolls, notes, evaded = list(state.rolls), list(state.umpire), set(state.evaded)
     verdicts = list(state.verdicts)
     met: list[PartisanContact] = []
-    for hex_id in sorted(by_hex):
-        here = by_hex[hex_id]
+    for hexes in contact_groups(state):  # a hex of enemies, or two met across a hexside (ruling)
+        here = [u for h in hexes for u in by_hex.get(h, ())]
         for faction in sorted({u.faction for u in here}):
             own = [u for u in here if u.faction == faction]
             foes = [u for u in here if not state.allied(u.faction, faction, state.turn)]
             if not foes or not all("partisan" in u.flags for u in own):
                 continue
+            asked = [h for h in sorted({u.hex for u in own}) if (h, faction) in chosen]
+            hex_id = asked[0] if asked else own[0].hex  # the partisans' hex, as the log's choice names it
             choice, index = chosen.get((hex_id, faction), ("fight", None))
             with_makhno = makhno is not None and any(
                 u.commander and name_key(u.commander) == name_key(makhno.name) for u in own
@@ -124,7 +127,7 @@ def partisans(
                 total = mine.value + mod
                 met.append(PartisanContact(faction, hex_id, "evade", outcome, mine.value, named, total, theirs.value))
                 if away:
-                    evaded.add((hex_id, faction))
+                    evaded |= {(u.hex, faction) for u in own}
                     notes.append(
                         f"II.D.1 {faction} in {hex_id} evade ({mine.value}{mod:+d} against {theirs.value}): no battle"
                     )

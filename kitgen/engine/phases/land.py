@@ -14,6 +14,7 @@ from kitgen.engine.rolls import roll as make_roll
 from kitgen.engine.state import CampaignState, Result, StepCost, UnitState, Verdict
 from kitgen.engine.turnlog import MoveOrder, TurnLog
 from kitgen.mapping.board import Board
+from kitgen.messages import plural
 from kitgen.rules.movement import breakdown_roll, breaks_down, movement_row
 from kitgen.rules.paths import PathVerdict, land_path
 
@@ -33,7 +34,9 @@ class _Move:
     row: str
     judged: PathVerdict
     note: str = ""
-    """What the verdict adds: a retreat not held by its command roll, a ferry's count."""
+    """What the verdict adds: a retreat not held by its command roll."""
+    ferry: str = ""
+    """The ferry it crosses by and its count this turn, said if it still crosses."""
 
 
 def move(
@@ -71,16 +74,6 @@ def move(
             row = f"{unit.name} ({unit.type}, {movement_row(campaign.scenario.movement, unit.type).mp} MP)"
             earlier = ordered.get(unit.id)
             ordered.setdefault(unit.id, line)
-            retreating = (  # II.C.2 (ruling 2026-12-02): a loser of last turn's battle goes on retreating
-                order.retreat
-                and not any(h in foes for h in order.move[1:])  # a retreat never walks into the enemy
-                and (unit.id in state.lost_battle or _away(board, order.move[0], order.move[-1], foes))
-            )
-            held = halted.get(unit.id) if not retreating else None
-            refused = _refused(unit, order, row, earlier, held)
-            if refused is not None:
-                planned.append(said(unit.id, f"path {route}", *refused, start=unit.hex, end=unit.hex))
-                continue
             judged = land_path(
                 board,
                 campaign.scenario.movement,
@@ -90,6 +83,16 @@ def move(
                 pontoons=terms.whole_move,
                 enemy=foes,
             )
+            retreating = (  # II.C.2 (ruling 2026-12-02): a loser of last turn's battle goes on retreating
+                order.retreat
+                and not any(h in foes for h in order.move[1:])  # a retreat never walks into the enemy
+                and (unit.id in state.lost_battle or _away(board, order.move[0], judged.end, foes))
+            )  # any other retreat must end, where it stops, farther from each enemy near it
+            held = halted.get(unit.id) if not retreating else None
+            refused = _refused(unit, order, row, earlier, held)
+            if refused is not None:
+                planned.append(said(unit.id, f"path {route}", *refused, start=unit.hex, end=unit.hex))
+                continue
             note = ""
             if retreating and unit.id in halted:  # II.C.2: "Units can always continue to retreat"
                 failed = next(c for c in state.commands if unit.id in c.units and not c.obeyed)
@@ -97,8 +100,8 @@ def move(
             kind = "retreat" if order.retreat else "path"
             planned.append(_Move(unit, faction, line, column, kind, route, row, judged, note))
     moves = [m for m in planned if isinstance(m, _Move)]
+    _ferries(board, moves, bridged)  # a move past the ferry's number goes nowhere, and meets no one
     across = _meet(moves, lambda a, b: state.allied(a, b, state.turn))
-    _ferries(board, moves, bridged)
     verdicts = list(state.verdicts)
     for item in planned:
         if isinstance(item, Verdict):
@@ -106,7 +109,7 @@ def move(
             continue
         m, judged = item, item.judged
         result: Result = "void" if judged.malformed else "stopped" if judged.stop else "done"
-        text = f"{m.row}: {m.kind} {m.route} {judged.explain()}{m.note}"
+        text = f"{m.row}: {m.kind} {m.route} {judged.explain()}{m.ferry if judged.steps else ''}{m.note}"
         numbers = path_numbers(judged, m.unit.hex, judged.end)
         verdicts.append(
             Verdict(
@@ -134,10 +137,12 @@ def move(
 
 
 def _meet(moves: list[_Move], allied: Callable[[str, str], bool]) -> set[tuple[str, str]]:
-    """Ruling of 2026-12-02: two enemy moves that would cross the same hexside in opposite
-    directions (each as far as it goes) each stop before it, in contact across it. Meetings are
-    settled earliest first (by the later of the two steps), as a move stopped early meets no one
-    beyond. Returns the hexsides met on, as sorted pairs of hexes."""
+    """Ruling of 2026-12-02: enemy moves that would cross the same hexside in opposite directions
+    (each as far as it goes) each stop before it, in contact across it. A hexside is settled
+    whole: every move crossing it with an enemy move crossing it the other way stops, however
+    many units or factions. The order of settling: first a meeting that is the first along the
+    paths of both its moves; else the one both sides reach soonest (the later of the two steps).
+    Returns the hexsides met on, as sorted pairs of hexes."""
     met: set[tuple[str, str]] = set()
     while True:
         crossings: dict[tuple[str, str], list[tuple[int, int]]] = {}
@@ -146,7 +151,7 @@ def _meet(moves: list[_Move], allied: Callable[[str, str], bool]) -> set[tuple[s
             for k in range(len(went) - 1):
                 crossings.setdefault((went[k], went[k + 1]), []).append((i, k))
         found = [
-            (max(k, n), min(k, n), i, j, k, n, a, b)
+            (i, k, j, n, a, b)
             for (a, b), ours in crossings.items()
             if a < b
             for j, n in crossings.get((b, a), ())
@@ -155,10 +160,20 @@ def _meet(moves: list[_Move], allied: Callable[[str, str], bool]) -> set[tuple[s
         ]
         if not found:
             return met
-        *_, i, j, k, n, a, b = min(found)
-        for x, steps, here, there in ((i, k, a, b), (j, n, b, a)):
+        first: dict[int, int] = {}
+        for i, k, j, n, _, _ in found:
+            first[i] = min(first.get(i, k), k)
+            first[j] = min(first.get(j, n), n)
+        mutual = [f for f in found if first[f[0]] == f[1] and first[f[2]] == f[3]]
+        i, k, j, n, a, b = min(mutual or found, key=lambda f: (max(f[1], f[3]), min(f[1], f[3]), f[4], f[5]))
+        for here, there in ((a, b), (b, a)):
+            stopping: dict[int, int] = {}
+            for x, steps in crossings[(here, there)]:
+                if any(not allied(moves[x].faction, moves[y].faction) for y, _ in crossings[(there, here)]):
+                    stopping[x] = min(stopping.get(x, steps), steps)
             why = f"an enemy move crosses the hexside {here}-{there} the other way: both stop before it, in contact across it"
-            moves[x].judged = moves[x].judged.cut(steps, "met", "A", why)
+            for x, steps in stopping.items():
+                moves[x].judged = moves[x].judged.cut(steps, "met", "A", why)
         met.add((a, b))
 
 
@@ -174,11 +189,12 @@ def _ferries(board: Board, moves: list[_Move], bridged: dict[str, set[frozenset[
         taken, capacity = ferried.get(ferry, 0), board.ferries[ferry]
         a, b = sorted(ferry)
         if taken >= capacity:
-            why = f"the ferry {a}-{b} takes {capacity} units a turn, and {taken} have crossed by it already"
+            crossed = "has" if taken == 1 else "have"
+            why = f"the ferry {a}-{b} takes {plural(capacity, 'unit')} a turn, and {taken} {crossed} crossed by it already"
             m.judged = m.judged.cut(0, "ferry_full", "A.1", why)
         else:
             ferried[ferry] = taken + 1
-            m.note += f", by the ferry {a}-{b} ({taken + 1} of its {capacity} units this turn)"
+            m.ferry = f", by the ferry {a}-{b} ({taken + 1} of its {capacity} units this turn)"
 
 
 @dataclass(frozen=True)

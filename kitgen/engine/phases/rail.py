@@ -91,6 +91,8 @@ def _judge_rail(
     judged = land_path(board, s.movement, s.transport.train.unit_type, list(order.path))
     if judged.malformed:
         return "void", judged.explain(), judged.rule, [], {}
+    if judged.stop == "mp":  # a train's MP are its hexes (C.1)
+        judged = replace(judged, rule="C.1", reason=f"its {judged.mp} hexes spent")
     closed, foes = train_blocks(state, train["faction"])
     for k, step in enumerate(judged.steps):  # C.1, C.2: it stops before wrecked track or enemy units
         if step.hex in closed:

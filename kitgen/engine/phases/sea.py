@@ -199,11 +199,12 @@ def _judge_sea(
         break
     while len(went) > 1 and not board.is_sea(went[-1]) and went[-1] not in ports:  # D.1: it ends at sea or in port
         blocked = went.pop()
-        if stop is None:
+        if stop != "mp":
             stop, reason = "land", f"{blocked} is a river passage: a ship ends its move at sea or in port (D.1)"
     end = went[-1]
     already = [u for u, x in units.items() if x.aboard == order.ship]
-    boarding_here = order.path[0] in ports  # D.1: units board only in port, at the start of the turn
+    # D.1: units board only in port, at the start of the turn, and not onto a ship that cannot leave
+    boarding_here = order.path[0] in ports and not (stop and len(went) == 1)
     aboard = already + [
         u for u in boarding(order.carry, order.path[0], units, halted) if boarding_here and u not in already
     ]

@@ -68,7 +68,7 @@ def breaches(pdf: bytes | Path, *, counters: Mapping[int, Sequence[Box]] | None 
             found += _off_page(number, spans, (page.rect.x0, page.rect.y0, page.rect.x1, page.rect.y1))
             found += _broken_words(number, page, vocabulary)
     found += _fonts(data)
-    found += _qpdf(data)
+    found += qpdf_problems(data)
     return found
 
 
@@ -203,7 +203,7 @@ def _fonts(data: bytes) -> list[Breach]:
     return found
 
 
-def _qpdf(data: bytes) -> list[Breach]:
+def qpdf_problems(data: bytes) -> list[Breach]:
     """qpdf's check (`qpdf --check`), as pikepdf runs it step by step."""
     import pikepdf
 

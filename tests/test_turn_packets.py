@@ -21,6 +21,7 @@ from kitgen.products.packetbuilder import PacketFile, Packets
 from kitgen.products.packets import packets_of
 from kitgen.products.packetscene import make_scene
 from tests.conftest import run_cli
+from tests.layoutgate import qpdf_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ["sample-campaign", "tsaritsyn-sample"]
@@ -424,3 +425,11 @@ def test_packets_font_subsets_have_names_of_their_own(built: Built) -> None:
         seen: set[int] = set()
         names = [str(x["/BaseFont"]) for page in reader.pages for x in fonts_of(page.get("/Resources"), seen)]
         assert names and len(names) == len(set(names)), f.name
+
+
+def test_every_packet_passes_qpdfs_check(built: Built) -> None:
+    """Issue 24: "qpdf warns on every packet". The clean map is laid under the map pages by an
+    incremental update with a cross-reference of its own (kitgen/render/mapembed.py): qpdf's check
+    (`qpdf --check`, through pikepdf) finds nothing, in the packets with map pages and without."""
+    for who, f in built.files.items():
+        assert qpdf_problems(f.pdf) == [], who

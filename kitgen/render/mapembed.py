@@ -39,9 +39,8 @@ def lay_map_under(packet: bytes, map_pdf: bytes | Any, slots: list[MapSlot]) -> 
     art = (PdfReader(io.BytesIO(map_pdf)) if isinstance(map_pdf, bytes) else map_pdf).pages[0]
     # an incremental update: the packet's bytes kept as they are, the form and the changed pages
     # appended, so that nothing else of the packet is parsed or written again
-    writer = PdfWriter(PdfReader(io.BytesIO(packet)), incremental=True)
-    # the update's cross-reference is a stream, a PDF 1.5 feature: the catalog says so
-    writer.root_object[NameObject("/Version")] = NameObject("/1.5")
+    reader = PdfReader(io.BytesIO(packet))
+    writer = PdfWriter(reader, incremental=True)
     content = art.raw_get("/Contents").get_object()
     form = content.clone(writer)
     form.update(
@@ -73,6 +72,46 @@ def lay_map_under(packet: bytes, map_pdf: bytes | Any, slots: list[MapSlot]) -> 
         own = page.raw_get("/Contents")
         parts = list(own.get_object()) if isinstance(own.get_object(), ArrayObject) else [own]
         page[NameObject("/Contents")] = ArrayObject([writer._add_object(under), *parts])
+    return _increment(packet, reader, writer)
+
+
+def _increment(packet: bytes, reader: Any, writer: Any) -> bytes:
+    """The packet with the writer's new and changed objects appended, under a cross-reference
+    table of their own and a trailer pointing back to the packet's. (pypdf 7 writes its update's
+    cross-reference as a stream that leaves out its own entry, which qpdf's check warns of.)"""
+    from pypdf.generic import DictionaryObject, NameObject, NumberObject
+
     out = io.BytesIO()
-    writer.write(out)
+    out.write(packet if packet.endswith(b"\n") else packet + b"\n")
+    positions: dict[int, int] = {}
+    for ref in sorted(writer.list_objects_in_increment(), key=lambda r: r.idnum):
+        positions[ref.idnum] = out.tell()
+        out.write(f"{ref.idnum} 0 obj\n".encode())
+        ref.get_object().write_to_stream(out)
+        out.write(b"\nendobj\n")
+    table = out.tell()
+    out.write(b"xref\n")
+    runs: list[list[int]] = []
+    for idnum in sorted(positions):
+        if runs and runs[-1][-1] + 1 == idnum:
+            runs[-1].append(idnum)
+        else:
+            runs.append([idnum])
+    for run in runs:
+        out.write(f"{run[0]} {len(run)}\n".encode())
+        out.write(b"".join(f"{positions[i]:010d} 00000 n\r\n".encode() for i in run))  # 20 bytes an entry
+    old = reader.trailer
+    trailer = DictionaryObject(
+        {
+            NameObject("/Size"): NumberObject(max(int(old["/Size"]), max(positions, default=0) + 1)),
+            NameObject("/Root"): old.raw_get("/Root"),
+            NameObject("/Prev"): NumberObject(int(packet[packet.rindex(b"startxref") + 9 :].split()[0])),
+        }
+    )
+    for key in ("/Info", "/ID"):
+        if key in old:
+            trailer[NameObject(key)] = old.raw_get(key)
+    out.write(b"trailer\n")
+    trailer.write_to_stream(out)
+    out.write(f"\nstartxref\n{table}\n%%EOF\n".encode())
     return out.getvalue()

@@ -5,6 +5,7 @@ from `kitgen.engine.intel`, and checked against the packet's text and its drawn 
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -433,3 +434,41 @@ def test_every_packet_passes_qpdfs_check(built: Built) -> None:
     (`qpdf --check`, through pikepdf) finds nothing, in the packets with map pages and without."""
     for who, f in built.files.items():
         assert qpdf_problems(f.pdf) == [], who
+
+
+def test_the_umpire_packet_prints_no_command_lines(built: Built) -> None:
+    """Issue 24: "The umpire's first page prints `kitgen` command lines": the packet says what to
+    do in words; kitgen is named only in the footer, with its version."""
+    text = built.text["umpire"]
+    assert "`" not in text
+    assert not re.search(r"\bkitgen (next|turn|status|validate|orders|new|restore)\b", text)
+
+
+def test_the_umpire_checklist_says_what_status_says(tmp_path: Path) -> None:
+    """Issue 24, item 7: a checklist page saying what `kitgen status` says: whose orders are in,
+    the rolls not yet written, each battle to report with its units, slips to place. The sample's
+    turn 6 with its battles taken out is a turn still owing them."""
+    import yaml
+
+    from kitgen.record.status import campaign_status
+
+    folder = tmp_path / "campaign"
+    shutil.copytree(ROOT / "data" / "sample-campaign", folder)
+    last = folder / "turns" / "turn-06.yaml"
+    log = yaml.safe_load(last.read_text(encoding="utf-8"))
+    log.pop("battles")
+    last.write_text(yaml.safe_dump(log, sort_keys=False), encoding="utf-8")
+    campaign = load_campaign(folder)
+    status = campaign_status(campaign)
+    owed = [o for o in status.owed if o.kind == "no_report"]
+    assert owed and status.turn == 6
+    umpire = next(f for f in packets_of(Packets(turn_basis(campaign), "a4")) if f.who == "umpire")
+    page = " ".join(_text(umpire.pdf, tmp_path, "umpire.pdf").split("\f")[1].split())
+    assert "Turn 6: the checklist" in page
+    for f in status.factions:
+        assert f"{f.name}: {'in' if f.handed_in else 'not in yet'}; {f.ordered} of {f.units} units" in page
+    for o in owed:
+        assert f"to report under hex {' or '.join((o.hex or '', *o.across))}" in page
+        assert all(f"({unit})" in page for unit in o.units)
+    for ids in status.slips.values():
+        assert all(f"({slip})" in page for slip in ids)

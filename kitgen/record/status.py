@@ -9,7 +9,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from kitgen.campaign import Campaign
+from kitgen.engine.context import LogSource
 from kitgen.engine.state import CampaignState
+from kitgen.engine.turn import TurnRecord
 from kitgen.engine.turnlog import BY_FACTION, TurnLog
 from kitgen.errors import display_path
 from kitgen.record.merge import who as ordered
@@ -66,13 +68,25 @@ def campaign_status(campaign: Campaign) -> Status:
         return Status(0, None, (), (), (), {}, *_end(campaign, initial_state(campaign)))
     path, record = last
     log, source = read[path]
+    return _status(campaign, before, record, log, source, display_path(path))
+
+
+def turn_status(campaign: Campaign, before: CampaignState, log: TurnLog, source: LogSource) -> Status:
+    """The status of one turn's log played on the state before it (a packet's basis)."""
+    from kitgen.engine.turn import play_turn
+
+    record = play_turn(campaign, before, log, source=source)
+    return _status(campaign, before, record, log, source, source.name)
+
+
+def _status(
+    campaign: Campaign, before: CampaignState, record: TurnRecord, log: TurnLog, source: LogSource, shown: str
+) -> Status:
     owes: TurnOwes = turn_owes(record, log, source)
     drawn = tuple(r.purpose for r in record.state.rolls if r.source == "drawn")
     slips = {f: ids for f, ids in sorted(record.state.slips.items()) if ids}
     factions = _factions(campaign, before, log)
-    return Status(
-        record.state.turn, display_path(path), factions, drawn, owes.owed, slips, *_end(campaign, record.state)
-    )
+    return Status(record.state.turn, shown, factions, drawn, owes.owed, slips, *_end(campaign, record.state))
 
 
 def _end(campaign: Campaign, state: CampaignState) -> tuple[str, bool]:

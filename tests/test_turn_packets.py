@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -91,10 +91,14 @@ def _bytes_io(data: bytes):  # type: ignore[no-untyped-def]
 
 def test_fog_no_enemy_id_or_name_beyond_what_the_faction_sees(built: Built) -> None:
     """In a hex it occupies the enemy is shown in full; next to it, a stack of about that size and
-    arm of service, not ids or stands; farther away, nothing."""
+    arm of service, not ids or stands; farther away, nothing. An enemy unit the faction fought
+    last turn it knows by name (its last-turn page tells the battle), wherever it is now."""
     s = built.campaign.scenario
+    results = built.packets.b.after.battle_results
     for faction in {u.faction for u in built.state.units}:
         full, near = _seen(built, faction)
+        fought = {r.battle for r in results if r.faction == faction}
+        met = {r.unit for r in results if r.battle in fought}
         # the slips' and cards' history may name an enemy general; a unit's id or name is intelligence
         text = built.text[faction].replace(s.meta.title, "").replace(s.meta.subtitle, "")  # no intelligence
         for u in built.state.units:
@@ -103,21 +107,48 @@ def test_fog_no_enemy_id_or_name_beyond_what_the_faction_sees(built: Built) -> N
             if u.aboard is None and (u.hex in full or (_allied(built, faction, u.faction) and u.hex in near)):
                 continue
             assert u.id not in text, f"{faction} packet names {u.id} in {u.hex}"
-            assert u.name not in text, f"{faction} packet names {u.name}"
+            if u.id not in met:
+                assert u.name not in text, f"{faction} packet names {u.name}"
 
 
-def test_B2_a_faction_packet_lists_its_units_by_name_beside_the_id_its_orders_use(built: Built) -> None:
-    """Your forces: each unit by the name on its counter, the id its orders are written with, and
-    its hex, on one row (a long name may wrap onto the row's second line)."""
+def test_B2_a_faction_packet_lists_its_units_by_name_with_their_hexes(built: Built) -> None:
+    """Your forces: each unit by the name on its counter and its hex, on one row (a long name may
+    wrap onto the row's second line); a unit aboard a ship by the ship's name."""
     for faction in {u.faction for u in built.state.units}:
         lines = built.text[faction].splitlines()
+        ships = {str(x["id"]): str(x["name"]) for x in built.state.ships}
         for u in built.state.units:
-            if u.faction != faction or u.aboard is not None:
+            if u.faction != faction:
                 continue
-            rows = [k for k, line in enumerate(lines) if u.id in line.split() and u.hex in line.split()]
-            assert rows, f"{faction}: no row with {u.id} in {u.hex}"
-            near = [" ".join(lines[k - 1 : k + 2]) for k in rows]
-            assert any(u.name.split()[0] in n for n in near), f"{faction}: {u.id} listed without its name {u.name!r}"
+            where = u.hex if u.aboard is None else ships[u.aboard].split()[0]
+            near = [" ".join(lines[k - 1 : k + 2]) for k, line in enumerate(lines) if where in line]
+            assert any(u.name.split()[0] in n for n in near), f"{faction}: {u.name!r} not listed in {where}"
+
+
+def test_issue24_no_id_on_a_faction_packets_pages_of_words(built: Built) -> None:
+    """Issue 24: "no unit id appears in a faction packet's page text, outside the form fields": a
+    player reads his units, trains and ships as their counters name them, on the forces, command,
+    supply, reach and order form pages. (The map pages' stack labels are still ids: the counters
+    drawn in their hexes replace them.)"""
+    state = built.state
+    ids = {u.id for u in state.units} | {str(x["id"]) for x in (*state.trains, *state.ships)}
+    for faction in {u.faction for u in state.units}:
+        pages = built.text[faction].split("\f")
+        titles = _page_titles(built.files[faction].pdf)
+        words = [k for k, title in titles.items() if not re.search(r"whole map|sector|Stack list", title)]
+        assert len(words) >= 4, titles  # the forces, command, lists, reach and form pages at least
+        for k in words:
+            found = sorted(set(re.findall(r"[a-z][a-z0-9_]+", pages[k])) & ids)
+            assert not found, f"{faction}, page {k + 1} ({titles[k]}): {found}"
+
+
+def _page_titles(pdf: bytes) -> dict[int, str]:
+    """Each page (from 0) by the title of the part it is in, from the packet's bookmarks."""
+    reader = PdfReader(_bytes_io(pdf))
+    starts = sorted(
+        (reader.get_destination_page_number(x), str(x.title)) for x in reader.outline if not isinstance(x, list)
+    )
+    return {k: next(t for s, t in reversed(starts) if s <= k) for k in range(len(reader.pages)) if k >= starts[0][0]}
 
 
 def test_fog_drawn_pieces_match_the_grades(built: Built) -> None:
@@ -472,3 +503,59 @@ def test_the_umpire_checklist_says_what_status_says(tmp_path: Path) -> None:
         assert all(f"({unit})" in page for unit in o.units)
     for ids in status.slips.values():
         assert all(f"({slip})" in page for slip in ids)
+
+
+def _part(built: Built, who: str, title: str) -> str:
+    """The text of the pages of one part of a packet, by the start of its bookmark's title."""
+    pages = built.text[who].split("\f")
+    titles = _page_titles(built.files[who].pdf)
+    return "\n".join(pages[k] for k, t in titles.items() if t.startswith(title))
+
+
+def test_issue24_a_players_packet_tells_his_last_turn(built: Built) -> None:
+    """Issue 24, item 5: what his units did last turn, each order's verdict in words, the battles
+    he fought with their results, the event card drawn, towns gained and lost: every sentence
+    from the state's typed results, named as the counters are."""
+    b = built.packets.b
+    assert b.before is not None
+    for faction in sorted({u.faction for u in b.start.units}):
+        name = built.packets.names[faction]
+        page = " ".join(_part(built, faction, f"{name}: turn {b.after.turn}, what happened").split())
+        assert page, faction
+        pieces = {u.id: u.name for u in (*b.before.units, *b.after.units)}
+        for v in b.after.verdicts:
+            if v.faction == faction and v.kind == "land":
+                assert pieces[v.unit] in page and v.result in page, (faction, v.unit)
+        fought = {r.battle for r in b.after.battle_results if r.faction == faction}
+        for battle in fought:
+            mine = [r for r in b.after.battle_results if r.battle == battle and r.faction == faction]
+            assert f"{'won' if mine[0].side == 'winner' else 'lost'} against" in page
+            assert all(pieces[r.unit] in page for r in mine)
+        titles = {c.id: c.title for c in built.campaign.scenario.cards.events}
+        assert all(titles[e] in page for e in b.after.events) and (b.after.events or "none drawn" in page)
+        lost = sorted(t for t, f in b.before.owners.items() if f == faction and b.after.owners.get(t) != faction)
+        assert all(t in page for t in lost)
+        # fog: an enemy unit is named only if the faction fought it last turn
+        met = {r.unit for r in b.after.battle_results if r.battle in fought}
+        hidden = {u.name for u in (*b.before.units, *b.after.units) if u.faction != faction and u.id not in met}
+        named = {u.name for u in (*b.before.units, *b.after.units) if u.faction == faction or u.id in met}
+        assert not [n for n in hidden - named if n in page], faction
+
+
+def test_a_unit_that_left_the_map_in_battle_is_said_to_be_taken_or_destroyed() -> None:
+    """Issue 24: "What changed lists destroyed units as 'Left the map ... retreats'": a unit gone
+    after a battle surrendered, perished, or lost every stand."""
+    from kitgen.engine.changes import changes
+    from kitgen.engine.state import BattleResult
+
+    campaign = load_campaign(ROOT / "data" / "sample-campaign")
+    before = turn_basis(campaign, 2).after
+    gone = before.units[0]
+    after = replace(
+        before,
+        turn=before.turn + 1,
+        units=before.units[1:],
+        battle_results=(BattleResult(0, gone.hex, gone.id, gone.faction, "loser", (), 4, 0, 0, "retreats", "0101"),),
+    )
+    (left,) = [c for c in changes(before, after) if c.kind == "gone"]
+    assert (left.subject, left.detail) == (gone.id, "destroyed")

@@ -24,6 +24,8 @@ class Change:
     end: str = ""
     """A move's last hex; a town's owner after; a count after."""
     detail: str = ""
+    """A battle's units; why a unit left the map: 'surrenders', 'perishes', 'destroyed' (every
+    stand lost in a battle), or '' (disbanded or lost at sea)."""
 
 
 def changes(before: CampaignState, after: CampaignState) -> list[Change]:
@@ -54,7 +56,9 @@ def changes(before: CampaignState, after: CampaignState) -> list[Change]:
             found.append(Change("stands", u.faction, u.id, u.hex, str(was_n), str(now_n)))
     for u in before.units:
         if u.id not in new:
-            found.append(Change("gone", u.faction, u.id, u.hex, detail=fates.get(u.id, "")))
+            fate = fates.get(u.id)  # a unit in a battle that left the map: taken, perished or wiped out
+            why = fate if fate in ("surrenders", "perishes") else "destroyed" if fate else ""
+            found.append(Change("gone", u.faction, u.id, u.hex, detail=why))
     for town in sorted(set(before.owners) | set(after.owners)):
         old_owner, new_owner = before.owners.get(town, ""), after.owners.get(town, "")
         if old_owner != new_owner:

@@ -167,7 +167,8 @@ def _reach(
 def _stuck(campaign: Campaign, state: CampaignState, unit: UnitState) -> str | None:
     """Why the unit makes no land move this turn whatever its path, or None."""
     if unit.aboard is not None:
-        return f"aboard ship {unit.aboard}: no land move, it goes ashore by a sea order (D.1)"
+        ship = next((str(x.get("name", x["id"])) for x in state.ships if x["id"] == unit.aboard), unit.aboard)
+        return f"aboard the {ship}: no land move, it goes ashore by a sea order (D.1)"
     fuel = campaign.scenario.supply.fuel
     # B.8 as the supply phase will judge it at the start of the turn (logistics.after_judgement):
     # back in supply, fuel again; out of it after its one move, a vehicle unit is immobilised
@@ -250,7 +251,8 @@ def _rail(
     if not load.fits:
         why = f"too heavy for a train: {load.total} points of its {load.capacity} (C.1)"
         return _Search(unit.hex, {}, {}, notes=(why,))
-    note = f"by train {', '.join(trains)}: {load.total} of its {load.capacity} points (C.1)"
+    which = "the train here" if len(trains) == 1 else f"one of the {len(trains)} trains here"
+    note = f"by {which}: {load.total} of its {load.capacity} points (C.1)"
     key = ("rail", unit.faction, unit.hex)
     if shared is not None and key in shared:
         return replace(shared[key], notes=(note,))

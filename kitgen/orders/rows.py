@@ -46,6 +46,9 @@ class OrderRow:
     """II.C: the highest D10 roll that obeys now; None for trains and ships."""
     aboard: str | None = None
     """D.1: the ship the unit is aboard."""
+    label: str = ""
+    """What the printed form names the row by: the unit's, train's or ship's name as its counter
+    prints it (and the ship it is aboard); the id stays in the fields' names."""
 
 
 def field_name(row_id: str, part: str) -> str:
@@ -158,6 +161,9 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
     rows: list[OrderRow] = []
     mine = [u for u in state.units if u.faction == faction]
     targets = command_targets(campaign, state, faction, turn)
+    from kitgen.engine.piecenames import piece_names
+
+    names = piece_names(state)
     for u in sorted(mine, key=lambda u: (u.aboard is not None, u.id)):
         who, target = targets.get(u.id, ("none", 0))
         rows.append(
@@ -172,15 +178,28 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
                 commander=who,
                 target=target,
                 aboard=u.aboard,
+                label=u.name + (f" (aboard the {names.get(u.aboard, u.aboard)})" if u.aboard else ""),
             )
         )
     train_mp = movement_row(s.movement, s.transport.train.unit_type).mp
     for t in sorted((t for t in state.trains if t["faction"] == faction), key=lambda t: str(t["id"])):
         kind = "armoured train" if t.get("armoured") else "train"
-        rows.append(OrderRow(str(t["id"]), "train", str(t["hex"]), kind, "", train_mp, "", "", None))
+        train = str(t["id"])
+        rows.append(OrderRow(train, "train", str(t["hex"]), kind, "", train_mp, "", "", None, label=names[train]))
     for x in sorted((x for x in state.ships if x["faction"] == faction), key=lambda x: str(x["id"])):
         rows.append(
-            OrderRow(str(x["id"]), "ship", str(x["hex"]), "ship", "", s.transport.ship.move_hexes, "", "", None)
+            OrderRow(
+                str(x["id"]),
+                "ship",
+                str(x["hex"]),
+                "ship",
+                "",
+                s.transport.ship.move_hexes,
+                "",
+                "",
+                None,
+                label=names[str(x["id"])],
+            )
         )
     return rows
 

@@ -30,9 +30,11 @@ def faction_packet(p: Packets, faction: str) -> PacketFile:
     f = p.s.faction(faction)
     name = f.name if f else faction
     note = f"turn {p.b.turn}"
+    from kitgen.products.lastturn import last_turn_pages
     from kitgen.products.packetpages import commander_pages
 
     pages = _forces(p, faction)
+    pages += last_turn_pages(p, faction, p.b.before, p.b.after)
     pages += commander_pages(p, faction, p.rolls())
     pages.append((f"{name}: lists and ledger", "lists", partial(_faction_lists, p, faction=faction)))
     pages += p.map_pages(maps, scene, shown, name, note)
@@ -67,8 +69,7 @@ def _forces(p: Packets, faction: str) -> list[Page]:
     rows = [
         [
             u.name,
-            u.id,
-            u.hex if u.aboard is None else f"aboard {u.aboard}",
+            u.hex if u.aboard is None else f"aboard the {p.pieces.get(u.aboard, u.aboard)}",
             u.type.replace("_", " "),
             stands_text(u.stands),
             "in" if u.in_supply else "OUT",
@@ -76,7 +77,7 @@ def _forces(p: Packets, faction: str) -> list[Page]:
         ]
         for u in own
     ]
-    cols = [Column(2.9), Column(1.9), Column(0.7), Column(1.2), Column(2.1), Column(0.6, "centre"), Column(1.4)]
+    cols = [Column(3.6), Column(1.0), Column(1.3), Column(2.3), Column(0.7, "centre"), Column(1.6)]
     name = p.names.get(faction, faction)
 
     def intro(sheet: Sheet, y: float) -> float:
@@ -89,7 +90,7 @@ def _forces(p: Packets, faction: str) -> list[Page]:
         faction,
         ("Your forces", "B.2"),
         cols,
-        ["Unit", "Id in orders", "Hex", "Type", "Stands", "Supply", "Commander"],
+        ["Unit", "Hex", "Type", "Stands", "Supply", "Commander"],
         rows,
         before=intro,
         reserve=60,

@@ -190,7 +190,7 @@ def _row(
     if tint:
         sheet.fill(st.colours.tint)
         c.rect(sheet.left, top - block, sheet.span, block, stroke=0, fill=1)
-    unit = row.id + (f" (aboard {row.aboard})" if row.aboard else "")
+    unit = row.label or row.id
     mp = "" if row.mp is None else str(row.mp)
     texts = [unit, row.hex, row.type, row.stands, mp, row.supply, _target_text(row)]
     edges = _edges(sheet.left, sheet.span, info)

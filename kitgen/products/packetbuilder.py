@@ -61,6 +61,10 @@ class Packets:
 
         self.map_pdf = clean_map_pdf(self.art, self.s)
         self.names = {f.id: f.name for f in self.s.meta.factions}
+        from kitgen.engine.piecenames import piece_names
+
+        self.pieces = piece_names(basis.start)
+        """Each unit, train and ship by id -> its name as its counter prints it."""
         self._overlays: dict[tuple[str, bool], Overlay] = {}
         self._views: dict[str, FactionView] = {}
         self._rolls: list[RollAhead] | None = None
@@ -196,7 +200,9 @@ class Packets:
         out = None
         if own:
             out = [
-                f"{u.id} ({u.hex})" for u in self.b.start.units if u.faction == overlay.faction and u.in_supply is False
+                f"{u.name} ({u.hex})"
+                for u in self.b.start.units
+                if u.faction == overlay.faction and u.in_supply is False
             ]
         return overlay_legend(sheet, overlay, y, self.names, out=out)
 

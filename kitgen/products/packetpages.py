@@ -11,6 +11,7 @@ from kitgen.products.packettext import say
 from kitgen.render.sheet import Cell, Column, Page, Sheet
 
 if TYPE_CHECKING:
+    from kitgen.campaign import Campaign
     from kitgen.engine.ahead import RollAhead
     from kitgen.engine.basis import TurnBasis
     from kitgen.engine.changes import Change
@@ -23,8 +24,11 @@ class Packets(Protocol):
     """What these pages ask of the packets they go in."""
 
     b: TurnBasis
+    c: Campaign
     s: Scenario
     names: dict[str, str]
+    pieces: dict[str, str]
+    """Units, trains and ships by id -> their names as their counters print them."""
 
     def table_pages(
         self,
@@ -80,8 +84,8 @@ def rolls_pages(p: Packets, rolls: Sequence[RollAhead]) -> list[Page]:
     )
 
 
-def commander_rows(rolls: Sequence[RollAhead], faction: str, sides: int) -> list[list[Any]]:
-    """A faction's command rolls if ordered: who rolls, where, for which units, and the odds."""
+def commander_rows(rolls: Sequence[RollAhead], faction: str, sides: int, pieces: dict[str, str]) -> list[list[Any]]:
+    """A faction's command rolls if ordered: who rolls, where, for which units (by name), and the odds."""
     rows: list[list[Any]] = []
     for r in rolls:
         if r.kind != "command" or r.faction != faction or r.target is None:
@@ -89,7 +93,8 @@ def commander_rows(rolls: Sequence[RollAhead], faction: str, sides: int) -> list
         odds = max(0, min(r.target, sides)) / sides
         who = r.who if r.rating is not None else "no commander"
         failed = f", {r.failures} failed" if r.failures else ""
-        rows.append([who or "", r.hex or "", ", ".join(r.units), f"{r.target}{failed}", f"{odds:.0%}"])
+        units = ", ".join(pieces.get(u, u) for u in r.units)
+        rows.append([who or "", r.hex or "", units, f"{r.target}{failed}", f"{odds:.0%}"])
     return rows
 
 
@@ -106,13 +111,13 @@ def commander_pages(p: Packets, faction: str, rolls: Sequence[RollAhead]) -> lis
         ("Who rolls for each hex, if its units are ordered, and the odds", "II.C"),
         columns,
         ["Rolls", "Hex", "For these units", "Obeys on", "Odds"],
-        commander_rows(rolls, faction, sides),
+        commander_rows(rolls, faction, sides, p.pieces),
         wrap=True,
     )
 
 
-def reach_rows(reaches: Sequence[Reach]) -> list[list[Any]]:
-    """One row per stack (units of one hex with one reach): the hexes by MP spent, and by train."""
+def reach_rows(reaches: Sequence[Reach], pieces: dict[str, str]) -> list[list[Any]]:
+    """One row per stack (units of one hex with one reach, by name): the hexes by MP spent, and by train."""
     groups: dict[tuple[str, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]], list[Reach]] = {}
     for r in reaches:
         key = (r.hex, tuple(sorted(r.land.items())), tuple(sorted(r.rail.items())))
@@ -128,7 +133,7 @@ def reach_rows(reaches: Sequence[Reach]) -> list[list[Any]]:
         if notes:
             text += " (" + "; ".join(notes) + ")"
         by_train = " ".join(sorted(h for h, _ in rail if h != hex_id)) or "-"
-        units = ", ".join(m.unit for m in members)
+        units = ", ".join(pieces.get(m.unit, m.unit) for m in members)
         rows.append([hex_id, units, str(members[0].allowance), text, by_train])
     return rows
 
@@ -142,7 +147,7 @@ def reach_pages(p: Packets, faction: str, reaches: Sequence[Reach], intro: str) 
         ("Where your stacks can get to this turn", "A, C.1"),
         columns,
         ["Hex", "Units", "MP", "By land: hexes by the MP spent to reach them", "By train"],
-        reach_rows(reaches),
+        reach_rows(reaches, p.pieces),
         before=lambda sheet, y: sheet.para(sheet.left, y, sheet.span, intro) - sheet.st.gap,
         reserve=30,
         wrap=True,
@@ -153,7 +158,7 @@ def contact_rows(contacts: Sequence[Contact], names: dict[str, str]) -> list[lis
     rows: list[list[Any]] = []
     for c in contacts:
         sides = " v ".join(
-            "/".join(names.get(f, f) for f in side.factions) + " (" + ", ".join(u.id for u in side.units) + ")"
+            "/".join(names.get(f, f) for f in side.factions) + " (" + ", ".join(u.name for u in side.units) + ")"
             for side in c.sides
         )
         partisans = "; ".join(f"{pc.faction} {pc.choice}: {pc.outcome}" for pc in c.partisans) or ""
@@ -183,7 +188,9 @@ def change_rows(found: Sequence[Change], names: dict[str, str], towns: dict[str,
         elif ch.kind == "stands":
             how = f"{ch.start} stands to {ch.end}"
         elif ch.kind == "gone":
-            how = ch.detail.replace("_", " ") or "removed"
+            how = {"surrenders": "surrendered", "perishes": "perished", "destroyed": "destroyed: every stand lost"}.get(
+                ch.detail, "removed"
+            )
         elif ch.kind == "town":
             how = f"from the {names.get(ch.start, ch.start or 'no one')}"
         elif ch.kind == "vp":

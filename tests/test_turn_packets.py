@@ -559,3 +559,25 @@ def test_a_unit_that_left_the_map_in_battle_is_said_to_be_taken_or_destroyed() -
     )
     (left,) = [c for c in changes(before, after) if c.kind == "gone"]
     assert (left.subject, left.detail) == (gone.id, "destroyed")
+
+
+def test_issue24_reach_is_an_area_by_MP_band_and_a_short_table(built: Built) -> None:
+    """Issue 24, item 4: each faction's reach is drawn as an area of the hexes its units can
+    march to, by band of the least MP any of them spends there, hexes only a train reaches apart;
+    the reach pages are short tables by stack (the towns within reach), not walls of hex numbers."""
+    from kitgen.render.sceneart import reach_band
+
+    assert [reach_band(mp, [1, 2, 4]) for mp in range(0, 7)] == [0, 0, 1, 2, 2, 3, 3]
+    p = built.packets
+    for faction in sorted({u.faction for u in built.state.units}):
+        reached = reaches(p, faction, p.view(faction))
+        least: dict[str, int] = {}
+        for r in reached:
+            for h, mp in r.land.items():
+                least[h] = min(mp, least.get(h, mp))
+        scene = p.scenes[faction]
+        assert scene.reach == least
+        assert scene.rail == frozenset(h for r in reached for h in r.rail) - set(least)
+        page = _part(built, faction, "Reach")
+        stacks = len({r.hex for r in reached})
+        assert len(re.findall(r"\b\d{4}\b", page)) <= 6 * stacks + 2, faction  # hexes, enemy hexes in notes

@@ -23,8 +23,12 @@ def faction_packet(p: Packets, faction: str) -> PacketFile:
     maps = p.pages_for(slots)
     view = p.view(faction)
     reached = reaches(p, faction, view)
-    reach = frozenset(h for r in reached for h in r.land)
-    scene = p.scenes[faction] = make_scene(p.c, p.believed(faction), view, reach=reach)
+    reach: dict[str, int] = {}
+    for r in reached:
+        for h, cost in r.land.items():
+            reach[h] = min(cost, reach.get(h, cost))
+    rail = frozenset(h for r in reached for h in r.rail if h not in reach)
+    scene = p.scenes[faction] = make_scene(p.c, p.believed(faction), view, reach=reach, rail=rail)
     seen = set(view.occupied) | {s.hex for s in view.sightings}
     shown = p.sectors_shown(maps, seen)
     f = p.s.faction(faction)

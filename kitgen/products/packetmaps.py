@@ -160,7 +160,7 @@ class MapPages:
         items = [say("legend_counter"), say("legend_stack"), say("legend_marks"), say("legend_owner")]
         if scene.viewer is not None:
             items[1:1] = [say("legend_glimpsed", letters=letters)]
-            items.append(say("legend_reach"))
+            items.append(say("legend_reach", bands=reach_bands_text(st.reach_bands)))
         text = "   \u00b7   ".join(items)
         lines = sheet.wrap(text, SANS, st.list_font * 0.95, sheet.right - sheet.left)
         for k, line in enumerate(lines[:3]):
@@ -211,6 +211,16 @@ class MapPages:
         if after is not None:
             y = after(sheet, y)
         return y
+
+
+def reach_bands_text(bands: Sequence[int]) -> str:
+    """The reach tint's bands in words: [1, 2, 4] -> '1 MP, 2, 3-4, 5 or more'."""
+    words, low = [], 1
+    for most in bands:
+        words.append(str(most) if most == low else f"{low}-{most}")
+        low = most + 1
+    words.append(f"{low} or more")
+    return f"{words[0]} MP, " + ", ".join(words[1:])
 
 
 def overlay_legend(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from kitgen.messages import plural
 from kitgen.products.packettext import say
 from kitgen.render.sheet import Cell, Column, Page, Sheet
 
@@ -116,23 +117,26 @@ def commander_pages(p: Packets, faction: str, rolls: Sequence[RollAhead]) -> lis
     )
 
 
-def reach_rows(reaches: Sequence[Reach], pieces: dict[str, str]) -> list[list[Any]]:
-    """One row per stack (units of one hex with one reach, by name): the hexes by MP spent, and by train."""
+def reach_rows(reaches: Sequence[Reach], pieces: dict[str, str], towns: dict[str, tuple[str, ...]]) -> list[list[Any]]:
+    """One row per stack (units of one hex with one reach, by name): how many hexes it reaches
+    and the towns among them with the MP each costs, and the towns a train takes it to; the map's
+    tint shows every hex."""
     groups: dict[tuple[str, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]], list[Reach]] = {}
     for r in reaches:
         key = (r.hex, tuple(sorted(r.land.items())), tuple(sorted(r.rail.items())))
         groups.setdefault(key, []).append(r)
     rows: list[list[Any]] = []
     for (hex_id, land, rail), members in sorted(groups.items()):
-        by_cost: dict[int, list[str]] = {}
-        for h, cost in land:
-            if h != hex_id:
-                by_cost.setdefault(cost, []).append(h)
-        text = "; ".join(f"{cost} MP: {' '.join(sorted(hs))}" for cost, hs in sorted(by_cost.items())) or "nowhere"
+        hexes = [(cost, h) for h, cost in land if h != hex_id]
+        named = sorted((cost, t) for cost, h in hexes for t in towns.get(h, ()))
+        text = f"{plural(len(hexes), 'hex', 'hexes')}" if hexes else "nowhere"
+        if named:
+            text += "; towns: " + ", ".join(f"{t} {cost}" for cost, t in named)
         notes = sorted({n for m in members for n in m.notes})
         if notes:
             text += " (" + "; ".join(notes) + ")"
-        by_train = " ".join(sorted(h for h, _ in rail if h != hex_id)) or "-"
+        trained = sorted({t for h, _ in rail if h != hex_id for t in towns.get(h, ())})
+        by_train = ", ".join(trained) or ("-" if len(rail) <= 1 else plural(len(rail) - 1, "hex", "hexes"))
         units = ", ".join(pieces.get(m.unit, m.unit) for m in members)
         rows.append([hex_id, units, str(members[0].allowance), text, by_train])
     return rows
@@ -146,8 +150,14 @@ def reach_pages(p: Packets, faction: str, reaches: Sequence[Reach], intro: str) 
         faction,
         ("Where your stacks can get to this turn", "A, C.1"),
         columns,
-        ["Hex", "Units", "MP", "By land: hexes by the MP spent to reach them", "By train"],
-        reach_rows(reaches, p.pieces),
+        [
+            "Hex",
+            "Units",
+            "MP",
+            "By land: the hexes it reaches, and the towns among them with the MP they cost",
+            "By train: towns",
+        ],
+        reach_rows(reaches, p.pieces, p.c.board.towns),
         before=lambda sheet, y: sheet.para(sheet.left, y, sheet.span, intro) - sheet.st.gap,
         reserve=30,
         wrap=True,

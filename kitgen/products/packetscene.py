@@ -32,7 +32,8 @@ def make_scene(
     state: CampaignState,
     view: FactionView | None,
     *,
-    reach: frozenset[str] = frozenset(),
+    reach: dict[str, int] | None = None,
+    rail: frozenset[str] = frozenset(),
 ) -> Scene:
     """The scene of the umpire's map (`view` None: every unit in full) or of a faction's."""
     shown: dict[str, list[Piece]] = {}
@@ -92,7 +93,8 @@ def make_scene(
         wrecked=state.wrecked_track,  # a faction's scene is drawn from the state it believes
         abandoned=tuple((a["hex"], a["faction"]) for a in state.abandoned if mine(a["faction"]) or knows(a["hex"])),
         owners=owners,
-        reach=reach,
+        reach=dict(reach or {}),
+        rail=rail,
     )
 
 

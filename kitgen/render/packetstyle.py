@@ -35,6 +35,13 @@ class SectorPage(MapPage):
     stands_font: Length
     stack_rows: int = Field(ge=1)
     stack_key: Length
+    reach_bands: list[int] = Field(min_length=1)
+    """The most MP of each band of the reach tint but the last, rising: [1, 2, 4] gives 1 MP,
+    2 MP, 3-4 MP and 5 or more."""
+    reach_alpha: list[float] = Field(min_length=2)
+    """The tint's opacity in each band, the cheapest first: one more than `reach_bands`."""
+    rail_ring: Length
+    """The ring marking a hex a stack reaches only by train."""
 
 
 class OverviewPage(MapPage):

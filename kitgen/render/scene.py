@@ -60,8 +60,11 @@ class Scene:
     abandoned: tuple[tuple[str, str], ...] = ()
     owners: dict[str, str] = field(default_factory=dict)
     """Town -> owner, for the towns whose owner the viewer knows."""
-    reach: frozenset[str] = frozenset()
-    """Hexes the viewer's units can reach by land this turn (outlined on its map)."""
+    reach: dict[str, int] = field(default_factory=dict)
+    """Hexes the viewer's units can reach by land this turn, each with the least MP any of them
+    spends to end there (tinted by band on its map)."""
+    rail: frozenset[str] = frozenset()
+    """Hexes they can reach only by train (ringed)."""
     drawn: list[Piece] = field(default_factory=list)
     """Every piece the pages drew, in order: for the tests."""
 

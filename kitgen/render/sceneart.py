@@ -173,16 +173,30 @@ class SceneArt:
                 faction_mark(c, owner, x + size / 2, y + size / 2, size * 0.72)
 
     def reach(self, c: Canvas, scene: Scene, window: Window, s: float) -> None:
-        """The hexes the viewer's units can reach by land: a dashed outline round them all."""
-        if not scene.reach:
-            return
-
-        area = self.area(scene.reach)
-        c.setStrokeColorRGB(*hex_colour(self.colour(scene.viewer or "")))
-        c.setLineWidth(self.st.edge / s)
-        c.setDash(4 / s, 2 / s)
-        _stroke_rings(c, area)
-        c.setDash()
+        """Where the viewer's units can march: the hexes tinted in its colour by band of the least
+        MP spent, the cheapest darkest, under a thin line round them all; a ring in each hex only a
+        train reaches. An area, so that it reads as nothing else on the map (a road is a line)."""
+        st = self.st
+        colour = hex_colour(self.colour(scene.viewer or ""))
+        if scene.reach:
+            bands: dict[int, set[str]] = {}
+            for h, cost in scene.reach.items():
+                bands.setdefault(reach_band(cost, st.reach_bands), set()).add(h)
+            c.saveState()
+            c.setFillColorRGB(*colour)
+            for band in sorted(bands):
+                c.setFillAlpha(st.reach_alpha[band])
+                _fill_rings(c, self.area(frozenset(bands[band])))
+            c.restoreState()
+            c.setStrokeColorRGB(*colour)
+            c.setLineWidth(st.edge * 0.6 / s)
+            _stroke_rings(c, self.area(frozenset(scene.reach)))
+        inside = self.within(window)
+        c.setStrokeColorRGB(*colour)
+        c.setLineWidth(st.edge / s)
+        for h in sorted(scene.rail & inside):
+            cx, cy = self.art.centres[h]
+            c.circle(cx, cy, st.rail_ring / s, stroke=1, fill=0)
 
     def dots(self, c: Canvas, scene: Scene, s: float) -> None:
         ov = self.ov
@@ -294,6 +308,17 @@ def _polygons(area: object) -> list[tuple[Ring, list[Ring]]]:
 
 def _rings(area: object) -> list[Ring]:
     return [r for outer, holes in _polygons(area) for r in (outer, *holes)]
+
+
+def _fill_rings(c: Canvas, area: object) -> None:
+    """An area filled in the current fill: its rings as one path, holes left open (fill mode 0,
+    even-odd)."""
+    c.drawPath(rings_path(c, _rings(area)), stroke=0, fill=1, fillMode=0)
+
+
+def reach_band(cost: int, bands: Sequence[int]) -> int:
+    """The band of a hex reached for `cost` MP: the first whose most is at least it, else the last."""
+    return next((k for k, most in enumerate(bands) if cost <= most), len(bands))
 
 
 def _stroke_rings(c: Canvas, area: object) -> None:

@@ -22,7 +22,7 @@ from kitgen.products.packetbuilder import PacketFile, Packets
 from kitgen.products.packets import packets_of
 from kitgen.products.packetscene import make_scene
 from tests.conftest import run_cli
-from tests.layoutgate import qpdf_problems
+from tests.layoutgate import breaches, qpdf_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ["sample-campaign", "tsaritsyn-sample"]
@@ -581,3 +581,23 @@ def test_issue24_reach_is_an_area_by_MP_band_and_a_short_table(built: Built) -> 
         page = _part(built, faction, "Reach")
         stacks = len({r.hex for r in reached})
         assert len(re.findall(r"\b\d{4}\b", page)) <= 6 * stacks + 2, faction  # hexes, enemy hexes in notes
+
+
+WORD_PAGES = re.compile(r"whole map|sector|[Ss]upply|Stack list|Order form")
+"""The parts of a packet still drawn as before issue 24's counters in their hexes, sectors at the
+map's scale and pencil-sized form: the layout gate reads every other page."""
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_issue24_the_pages_of_words_pass_the_layout_gate(built: Built, paper: str) -> None:
+    """Issue 24, item 9: no type under 7 pt, no text over text, off its page or broken in a cell,
+    and qpdf's check clean, on every page of words of every packet (the forces, last turn,
+    command, lists and ledger, reach, the umpire's week, checklist, rolls, contacts and what
+    changed), A4 and US Letter."""
+    files = built.files if paper == "a4" else {f.who: f for f in packets_of(Packets(turn_basis(built.campaign), paper))}
+    for who, f in files.items():
+        titles = _page_titles(f.pdf)
+        words = {k + 1 for k, title in titles.items() if not WORD_PAGES.search(title)}
+        assert len(words) >= 3, (who, titles)
+        found = [b for b in breaches(f.pdf) if b.page in words or b.kind == "qpdf"]
+        assert not found, f"{who} ({paper}): " + "; ".join(str(b) for b in found[:10])

@@ -102,7 +102,10 @@ class Packets:
 
     def build(self, pages: list[Page], label: str, file: str, title: str, slots: list[MapSlot]) -> PacketFile:
         self.contents = _contents(pages)
-        part = sheets_part(self.s, self.paper, pages, label=label, file=file, title=title, purpose=title)
+        from kitgen.render.packetstyle import packet_form_style
+
+        style = packet_form_style()
+        part = sheets_part(self.s, self.paper, pages, label=label, file=file, title=title, purpose=title, style=style)
         if self._map_reader is None:
             import io
 

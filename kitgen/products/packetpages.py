@@ -55,7 +55,7 @@ def roll_rows(rolls: Sequence[RollAhead], names: dict[str, str]) -> list[list[An
         when = "always" if r.needed == "always" else "if ordered"
         who = Cell(names.get(r.faction, r.faction), mark=r.faction) if r.faction else Cell("")
         target = f"obeys on {r.target} or less" if r.target is not None else r.note
-        rows.append([Cell(r.purpose, size=6.4), r.dice, who, when, target, ""])
+        rows.append([r.purpose, r.dice, who, when, target, ""])
     return rows
 
 
@@ -154,7 +154,7 @@ def reach_pages(p: Packets, faction: str, reaches: Sequence[Reach], intro: str) 
             "Hex",
             "Units",
             "MP",
-            "By land: the hexes it reaches, and the towns among them with the MP they cost",
+            "By land: hexes it reaches; towns among them, with their MP",
             "By train: towns",
         ],
         reach_rows(reaches, p.pieces, p.c.board.towns),

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kitgen.model.scenario import Scenario
-from kitgen.render.formstyle import form_style
+from kitgen.render.formstyle import FormStyle, form_style
 from kitgen.render.pages import MM, PAPER, Part, landscape, new_canvas, set_page
 from kitgen.render.sheet import CellLike, Column, Page, Sheet
 
@@ -24,10 +24,11 @@ def sheets_part(
     purpose: str,
     duplex: bool = False,
     wide: frozenset[str] = frozenset(),
+    style: FormStyle | None = None,
 ) -> Part:
     """A part of one Sheet per page, each titled page in the outline, on A4 or US Letter; the
     pages whose keys are in `wide` are landscape."""
-    style = form_style()
+    style = style or form_style()
     size = PAPER[paper]
     buffer = io.BytesIO()
     c = new_canvas(buffer, size, scenario, label.lower())

@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import Field
 
 from kitgen.model.base import Model
+from kitgen.render.formstyle import FormStyle
 from kitgen.render.lengths import Length
 from kitgen.render.style import layouts_dir, load_layout
 
@@ -57,11 +58,33 @@ class PacketLayouts(Model):
     overview: OverviewPage
 
 
+class PacketType(Model):
+    """The packets' type sizes where they differ from the forms' (layouts/forms.yaml): a player
+    reads his packet at the club table, so nothing on it is set under 7 pt."""
+
+    table: float = Field(ge=7)
+    header: float = Field(ge=7)
+    small: float = Field(ge=7)
+    footer: float = Field(ge=7)
+    min: float = Field(ge=7)
+
+
 class PacketStyle(Model):
     layouts: PacketLayouts
+    type: PacketType
 
 
 @cache
 def packet_style(path: Path | None = None) -> PacketLayouts:
     """The packets' map layouts, their `extends:` resolved."""
     return load_layout(PacketStyle, path or layouts_dir() / "packets.yaml", named="layouts").layouts
+
+
+@cache
+def packet_form_style(path: Path | None = None) -> FormStyle:
+    """The forms' style (layouts/forms.yaml) with the packets' type sizes (layouts/packets.yaml)."""
+    from kitgen.render.formstyle import form_style
+
+    base = form_style()
+    sizes = load_layout(PacketStyle, path or layouts_dir() / "packets.yaml", named="layouts").type
+    return base.model_copy(update={"fonts": base.fonts.model_copy(update=sizes.model_dump())})

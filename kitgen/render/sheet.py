@@ -266,11 +266,21 @@ class Sheet:
         if faction:
             self.mark(faction.id, self.left + h * 0.55, self.top - h / 2, h * 0.68, ink)
             x = self.left + h * 1.1
-        base = self.top - h / 2 - st.fonts.title * 0.36
-        x += self.text(x, base, title, font=SANS_BOLD, size=st.fonts.title, colour=ink)
-        if note:
-            self.text(x + 8, base, note, font=SANS, size=st.fonts.title * 0.72, colour=ink)
         right = self.right - h * 0.3
+        # the title (shrunk if it must be) and its note keep clear of the scenario's names on the right
+        block = max(
+            text_width(self.s.meta.title, SANS_BOLD, st.fonts.band_note),
+            text_width(self.s.meta.subtitle, SANS, st.fonts.small),
+        )
+        room = right - block - 10 - x
+        size = st.fonts.title
+        while size > st.fonts.title * 0.6 and text_width(title, SANS_BOLD, size) > room:
+            size -= 0.5
+        base = self.top - h / 2 - size * 0.36
+        x += self.text(x, base, title, font=SANS_BOLD, size=size, colour=ink)
+        note_size = st.fonts.title * 0.72
+        if note and x + 8 + text_width(note, SANS, note_size) <= right - block - 10:
+            self.text(x + 8, base, note, font=SANS, size=note_size, colour=ink)
         self.text(
             right,
             self.top - h / 2 + 1,

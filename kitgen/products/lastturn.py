@@ -51,8 +51,10 @@ def last_turn_pages(p: Packets, faction: str, before: CampaignState | None, afte
     mine = [v for v in after.verdicts if v.faction == faction and v.kind != "battle"]
     rows = order_rows(mine, commands, names, after.arrivals)
 
+    said = story(p, faction, before, after, names)
+
     def summary(sheet: Sheet, y: float) -> float:
-        for lead, text in story(p, faction, before, after, names):
+        for lead, text in said:
             y = sheet.para(sheet.left, y, sheet.span, text, lead=lead) - 3
         return y - sheet.st.gap
 
@@ -67,9 +69,28 @@ def last_turn_pages(p: Packets, faction: str, before: CampaignState | None, afte
         header,
         rows or [["No orders were given.", "", "", "", ""]],
         before=summary,
-        reserve=40,
+        reserve=_height(p, said),
         wrap=True,
     )
+
+
+def _height(p: Packets, said: Sequence[tuple[str, str]]) -> float:
+    """The points the story takes above the table, measured as `Sheet.para` sets it."""
+    from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+    from kitgen.render.packetstyle import packet_form_style
+    from kitgen.render.pages import PAPER
+
+    style = packet_form_style()
+    probe = Sheet(None, style, p.s, PAPER[p.paper], "")  # type: ignore[arg-type]  # its geometry only
+    size, leading = style.fonts.body, style.charts.leading
+    total = 0.0
+    for lead, text in said:
+        indent = text_width(lead + " ", SANS_BOLD, size)
+        first = probe.wrap(text, SANS, size, probe.span - indent)[0]
+        rest = text[len(first) :].strip()
+        lines = 1 + (len(probe.wrap(rest, SANS, size, probe.span)) if rest else 0)
+        total += 1.45 * size + (lines - 1) * leading + 3
+    return total + style.gap
 
 
 def order_rows(

@@ -293,7 +293,10 @@ class Packets:
         reserve: float = 0.0,
         wrap: bool = False,
     ) -> list[Page]:
-        """A table over as many pages as its rows need (forms.table_pages) on the packets' paper."""
+        """A table over as many pages as its rows need (forms.table_pages) on the packets' paper,
+        measured in the packets' type."""
+        from kitgen.render.packetstyle import packet_form_style
+
         return table_pages(
             self.s,
             self.paper,
@@ -307,6 +310,7 @@ class Packets:
             before=before,
             reserve=reserve,
             wrap=wrap,
+            style=packet_form_style(),
         )
 
 

@@ -27,6 +27,7 @@ class Packets(Protocol):
     b: TurnBasis
     c: Campaign
     s: Scenario
+    paper: str
     names: dict[str, str]
     pieces: dict[str, str]
     """Units, trains and ships by id -> their names as their counters print them."""

@@ -67,10 +67,12 @@ def table_pages(
     before: Callable[[Sheet, float], float] | None = None,
     reserve: float = 0.0,
     wrap: bool = False,
+    style: FormStyle | None = None,
 ) -> list[Page]:
     """A table over as many pages as its rows need, each page with the band and heading;
-    `before` draws above the first page's table, taking `reserve` points."""
-    st = form_style()
+    `before` draws above the first page's table, taking `reserve` points. `style` is the one
+    the pages are drawn in (the forms' by default): the rows are measured in it."""
+    st = style or form_style()
     probe = Sheet(None, st, scenario, PAPER[paper], "")  # type: ignore[arg-type]  # its geometry only
     height = probe.top - probe.bottom - st.band_mm * MM - st.gap
     height -= st.fonts.heading * 1.75 + 3.5 + st.charts.header_row + 6

@@ -23,7 +23,7 @@ def umpire_packet(p: Packets) -> PacketFile:
     shown = p.sectors_shown(maps, scene.hexes())
     note = f"turn {p.b.turn}"
     pages: list[Page] = [("The week and the ledgers", "week", partial(_week, p))]
-    pages.append((f"Turn {p.b.turn}: the checklist", "checklist", partial(_checklist, p)))
+    pages += _checklist(p)
     pages += p.map_pages(maps, scene, shown, "Master map", note)
     for f in p.s.meta.factions:
         if not any(u.faction == f.id for u in start.units):
@@ -66,13 +66,13 @@ def _week(p: Packets, sheet: Sheet) -> float:
     return sheet.table(sheet.left, y, sheet.span, [Column(8), Column(1, "right")], [["Part", "Page"]], rows)
 
 
-def _checklist(p: Packets, sheet: Sheet) -> float:
+def _checklist(p: Packets) -> list[Page]:
     """What the turn still owes, as `kitgen status` says it: whose orders are in, the rolls not
-    yet written, the battles to report with their units, breakouts owed and slips to place."""
+    yet written, the battles to report with their units, breakouts owed and slips to place; over
+    as many pages as its rows need."""
     from kitgen.record.status import turn_status
 
     b = p.b
-    y = sheet.band(f"Turn {b.turn}: the checklist", None, "what the turn still owes")
     slips = {slip.id: slip.text.split(". ")[0].rstrip(".") for pile in p.s.cards.piles.values() for slip in pile}
 
     def waiting(drawn: dict[str, tuple[str, ...]]) -> list[list[str]]:
@@ -81,39 +81,49 @@ def _checklist(p: Packets, sheet: Sheet) -> float:
             ["Slip", f"{p.s.faction_name(f)}: {slips.get(i, i)} ({i})"] for f, ids in sorted(drawn.items()) for i in ids
         ]
 
-    if b.log is None or b.source is None:
-        y = sheet.para(sheet.left, y, sheet.span, say("checklist_unstarted", turn=b.turn)) - sheet.st.gap
-        slips_waiting = waiting(b.after.slips)
-        if not slips_waiting:
-            return y
-        columns = [Column(1.2), Column(8)]
-        return sheet.table(sheet.left, y, sheet.span, columns, [["", "Waiting"]], slips_waiting, wrap=True)
-    status = turn_status(p.c, b.after, b.log, b.source)
-    pieces = {u.id: u.name for u in b.after.units} | {str(x["id"]): str(x.get("name", x["id"])) for x in b.after.ships}
-
-    def named(ids: tuple[str, ...]) -> str:
-        return ", ".join(f"{pieces.get(i, i)} ({i})" for i in ids)
-
     rows: list[list[str]] = []
-    for f in status.factions:
-        state = "in" if f.handed_in else "not in yet"
-        rows.append(["Orders", f"{f.name}: {state}; {f.ordered} of {f.units} units, trains and ships ordered"])
-    if any(o.kind == "untouched" for o in status.owed):
-        rows.append(["Log", say("checklist_untouched", turn=b.turn)])
-    if status.rolls:
-        rows.append(["Rolls", say("checklist_rolls", rolls=plural(len(status.rolls), "roll"))])
-    for o in status.owed:
-        where = " or ".join((o.hex or "", *o.across))
-        if o.kind == "no_report":
-            rows.append(["Battle", f"to report under hex {where}, listing {named(o.units)}"])
-        elif o.kind == "left_out":
-            rows.append(["Battle", f"the report under hex {where} leaves out {named(o.units)}"])
-        elif o.kind == "breakout":
-            rows.append(["Breakout", f"{named(o.units)} in {o.hex} must break out or perish (II.B.1)"])
-    rows += waiting(status.slips)
-    if not [o for o in status.owed if o.kind != "untouched"] and b.log is not None and status.finished:
-        rows.append(["Next", say("checklist_clear")])
-    rows.append(["The end", status.ending])
-    return sheet.table(
-        sheet.left, y, sheet.span, [Column(1.2), Column(8)], [["", "Where the turn stands"]], rows, wrap=True
+    intro = ""
+    if b.log is None or b.source is None:
+        intro = say("checklist_unstarted", turn=b.turn)
+        rows = waiting(b.after.slips)
+    else:
+        status = turn_status(p.c, b.after, b.log, b.source)
+
+        def named(ids: tuple[str, ...]) -> str:
+            return ", ".join(f"{p.pieces.get(i, i)} ({i})" for i in ids)
+
+        for f in status.factions:
+            state = "in" if f.handed_in else "not in yet"
+            rows.append(["Orders", f"{f.name}: {state}; {f.ordered} of {f.units} units, trains and ships ordered"])
+        if any(o.kind == "untouched" for o in status.owed):
+            rows.append(["Log", say("checklist_untouched", turn=b.turn)])
+        if status.rolls:
+            rows.append(["Rolls", say("checklist_rolls", rolls=plural(len(status.rolls), "roll"))])
+        for o in status.owed:
+            where = " or ".join((o.hex or "", *o.across))
+            if o.kind == "no_report":
+                rows.append(["Battle", f"to report under hex {where}, listing {named(o.units)}"])
+            elif o.kind == "left_out":
+                rows.append(["Battle", f"the report under hex {where} leaves out {named(o.units)}"])
+            elif o.kind == "breakout":
+                rows.append(["Breakout", f"{named(o.units)} in {o.hex} must break out or perish (II.B.1)"])
+        rows += waiting(status.slips)
+        if status.finished:
+            rows.append(["Next", say("checklist_clear")])
+        rows.append(["The end", status.ending])
+
+    def before(sheet: Sheet, y: float) -> float:
+        return sheet.para(sheet.left, y, sheet.span, intro) - sheet.st.gap if intro else y
+
+    return p.table_pages(
+        f"Turn {b.turn}: the checklist",
+        "checklist",
+        None,
+        ("Where the turn stands", "II"),
+        [Column(1.2), Column(8)],
+        ["", "What it still owes"],
+        rows or [["", "Nothing waits."]],
+        before=before,
+        reserve=30 if intro else 0,
+        wrap=True,
     )

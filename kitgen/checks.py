@@ -413,6 +413,8 @@ def _check_cards(r: _Report, cards: Cards, parts: dict[str, BaseModel]) -> None:
             for n, faction in enumerate(e.factions):
                 k.faction(r, f, loc + ("factions", n), faction)
             k.place(r, f, loc + ("at",), e.at)
+            if e.battles is not None:
+                k.place(r, f, loc + ("battles", "near"), e.battles.near)
             for n, spec in enumerate(e.units):
                 k.spec(r, f, loc + ("units", n), spec)
             if e.stand is not None and k.stands is not None:

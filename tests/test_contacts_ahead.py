@@ -8,6 +8,7 @@ every unit on it is out of supply (B.3)."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import yaml
 
 from kitgen.campaign import load_campaign
 from kitgen.engine.contacts_ahead import Contact, contacts_ahead
-from kitgen.engine.replay import replay
+from kitgen.engine.replay import played, replay
 from kitgen.engine.setup import initial_state
 from kitgen.engine.turn import play_turn, read_log
 from kitgen.engine.turnlog import TurnLog
@@ -212,3 +213,68 @@ def test_sample_turn_2_contacts_are_the_hexes_its_battles_were_fought_in(tmp_pat
     # the contacts are taken where the whole turn would find them: before its battles are played
     record = play_turn(c, state, reported)
     assert {r.hex for r in record.state.battle_results} == {x.hex for x in contacts}
+
+
+# --- II.A.2: event cards in force over the battles they name -------------------------------------
+
+RIVERSIDE: dict[str, Any] = {
+    "columns": 9,
+    "rows": 1,
+    "terrain": "open",
+    "hexes": {"0101": {"towns": ["Tsaritsyn"]}},
+    "sides": [{"hexes": ["0801", "0901"], "river": "Volga", "class": "major"}],
+}
+"""Nine open hexes in a row, Tsaritsyn in 0101 and the Volga between 0801 and 0901."""
+
+
+def _scope(**given: Any) -> Any:
+    from kitgen.model.forces import BattleScope
+
+    return BattleScope.model_validate(given)
+
+
+def test_II_A2_a_cards_battle_scope_names_its_battles() -> None:
+    """II.A.2, the card No. 47 Squadron, RAF: "in every tabletop battle within 5 hexes of
+    Tsaritsyn"; The Volga Flotilla: "in Tsaritsyn or a hex next to the Volga"; a card naming no
+    place reaches every battle."""
+    from kitgen.rules.events import in_scope
+
+    board = campaign_on(RIVERSIDE, [unit("r_inf", "reds", "0101")]).board
+    raf = _scope(near="Tsaritsyn", within=5)
+    assert [in_scope(board, raf, [h]) for h in ("0101", "0601", "0701")] == [True, True, False]
+    flotilla = _scope(near="Tsaritsyn", along="Volga")
+    assert [in_scope(board, flotilla, [h]) for h in ("0101", "0201", "0801", "0901")] == [True, False, True, True]
+    assert in_scope(board, _scope(), ["0501"])
+    assert in_scope(board, raf, ["0701", "0601"])  # a battle across a hexside: either hex will do
+
+
+def test_II_A2_a_card_drawn_stays_in_force_for_its_turns_and_reaches_the_contacts_it_names() -> None:
+    """II.A.2, No. 47 Squadron, RAF: "For this turn and the next, in every tabletop battle within
+    5 hexes of Tsaritsyn ...". In the Tsaritsyn sample it is drawn in turn 2: in force for turns
+    2 and 3, on the contacts near Tsaritsyn, and gone by turn 4."""
+    campaign = load_campaign(Path(__file__).resolve().parent.parent / "data" / "tsaritsyn-sample")
+    states = [record.state for _, record in played(campaign)]
+    assert "raf_47_squadron" in states[1].events
+    assert [(c.card, c.last) for c in states[1].in_force] == [("raf_47_squadron", 3)]
+    log3, source = read_log(campaign.folder / "turns" / "turn-03.yaml")
+    found = contacts_ahead(campaign, states[1], log3, source)
+    near = [c for c in found if c.hex in ("5213", "5313")]
+    assert near and all([n.card for n in c.cards] == ["raf_47_squadron"] for c in near)
+    card = next(c for c in campaign.scenario.cards.events if c.id == "raf_47_squadron")
+    assert all(c.cards[0].text == card.effects[0].text for c in near)
+    later = replace(states[1], turn=4)  # the card's last turn was 3 (turn 5 may draw another)
+    ahead = contacts_ahead(campaign, later, log3.model_copy(update={"turn": 5}), None)
+    assert ahead and all("raf_47_squadron" not in [n.card for n in c.cards] for c in ahead)
+
+
+def test_II_A2_the_battle_sheet_prints_the_card_in_force() -> None:
+    """The battle set-up sheet of a contact near Tsaritsyn, in turn 3 of the Tsaritsyn sample,
+    prints the card's effect as a note beside the map."""
+    from kitgen.products.battlesheets import _notes
+
+    campaign = load_campaign(Path(__file__).resolve().parent.parent / "data" / "tsaritsyn-sample")
+    states = [record.state for _, record in played(campaign)]
+    log3, source = read_log(campaign.folder / "turns" / "turn-03.yaml")
+    contact = next(c for c in contacts_ahead(campaign, states[1], log3, source) if c.cards)
+    notes = dict(_notes(campaign.scenario, contact))
+    assert notes["Event card:"].startswith("No. 47 Squadron, RAF: For this turn and the next")

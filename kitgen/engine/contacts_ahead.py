@@ -107,6 +107,15 @@ class BattleSide:
 
 
 @dataclass(frozen=True)
+class CardNote:
+    """II.A.2: an event card in force over the battle, as the umpire applies it."""
+
+    card: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Contact:
     """II.B: a battle to fight on the tabletop, as known before it is fought."""
 
@@ -125,6 +134,8 @@ class Contact:
     across: tuple[str, ...] = ()
     """Hexes across a hexside where enemy moves met (ruling of 2026-12-02): their units fight
     in this battle too, reported under any of its hexes."""
+    cards: tuple[CardNote, ...] = ()
+    """Event cards in force that change this battle (II.A.2)."""
 
     @property
     def place(self) -> str:
@@ -174,7 +185,24 @@ def contact_at(campaign: Campaign, state: CampaignState, hex_id: str, across: tu
         sides=tuple(sides),
         partisans=tuple(p for p in state.partisan_contacts if p.hex in hexes),
         across=across,
+        cards=cards_over(campaign, state, hexes),
     )
+
+
+def cards_over(campaign: Campaign, state: CampaignState, hexes: tuple[str, ...]) -> tuple[CardNote, ...]:
+    """The event cards in force this turn whose effect reaches a battle in `hexes` (II.A.2)."""
+    from kitgen.rules.events import in_scope
+
+    cards = {c.id: c for c in campaign.scenario.cards.events}
+    found = []
+    for lasting in state.in_force:
+        card = cards.get(lasting.card)
+        if card is None or lasting.last < state.turn:
+            continue
+        effect = card.effects[lasting.effect]
+        if effect.battles is not None and in_scope(campaign.board, effect.battles, hexes):
+            found.append(CardNote(card.id, card.title, effect.text or ""))
+    return tuple(found)
 
 
 def _sides(campaign: Campaign, state: CampaignState, here: set[str]) -> list[tuple[str, ...]]:

@@ -89,6 +89,10 @@ def state_text(campaign: Campaign, state: CampaignState) -> str:
     if state.events:
         names = {c.id: c.title for c in s.cards.events}
         out += ["", "Event cards drawn (II.A): " + ", ".join(names.get(e, e) for e in state.events)]
+    if state.in_force:
+        titles = {c.id: c.title for c in s.cards.events}
+        lasting = ", ".join(f"{titles.get(c.card, c.card)} to turn {c.last}" for c in state.in_force)
+        out += ["", f"Event cards in force over battles (II.A.2): {lasting}"]
     if state.umpire:
         out += ["", "For the umpire"] + [f"  {note}" for note in state.umpire]
     if state.makhnovist_strength:

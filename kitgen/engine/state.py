@@ -253,6 +253,16 @@ class Arrival:
 
 
 @dataclass(frozen=True)
+class CardInForce:
+    """II.A.2: an event card's effect on the tabletop battles it names, in force to turn `last`."""
+
+    card: str
+    effect: int
+    """Its place in the card's `effects`."""
+    last: int
+
+
+@dataclass(frozen=True)
 class NamedModifier:
     """A modifier that applied to a roll: its id in the scenario's table, and its value."""
 
@@ -416,6 +426,9 @@ class CampaignState:
     """II.A: the event cards still to draw, top first (shuffled from the campaign's seed)."""
     events: tuple[str, ...] = ()
     """The event cards drawn this turn."""
+    in_force: tuple[CardInForce, ...] = ()
+    """Event cards' effects on tabletop battles still in force (II.A.2), shown on the contacts and
+    battle sheets they apply to."""
     modifiers: tuple[tuple[str, str, int, int, str], ...] = ()
     """Lasting card effects: (kind, faction or 'all', modifier, last turn, unit types joined by
     commas or '' for all); kind is command, movement or supply_cut."""

@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from kitgen import messages as msg
-from kitgen.model.base import HistoryDate, Ident, Model, Positive, Signed, Text, invalid
+from kitgen.model.base import Count, HistoryDate, Ident, Model, Positive, Signed, Text, invalid
 
 Flag = Literal["elite", "fanatic", "partisan"]
 """II.B.3 Elite/Fanatic units lose no routed stands; II.D partisans may evade and ambush."""
@@ -130,6 +130,18 @@ _EFFECT_FIELDS: dict[str, set[str]] = {
 """The fields each kind of effect needs (the rest must be left out)."""
 
 
+class BattleScope(Model):
+    """The tabletop battles a card's umpire effect changes while it is in force: those in a hex
+    within `within` hexes of the place `near`, next to the river `along`, or `coastal`; any
+    battle if none is given."""
+
+    near: Text | None = None
+    within: Count = 0
+    along: Text | None = None
+    """A river's name: a battle in a hex with a hexside of it."""
+    coastal: bool = False
+
+
 class Effect(Model):
     """One effect of an event card, in rule terms the engine applies; `umpire` where it cannot.
 
@@ -145,7 +157,9 @@ class Effect(Model):
     - units: `units` join the faction's order of battle in the hex of `at`.
     - remove_stands: the faction loses `count` stands of kind `stand` (its choice of units).
     - town_owner: the town `at` passes to `faction`.
-    - umpire: the umpire rules as `text` says.
+    - umpire: the umpire rules as `text` says; with `battles`, for `turns` turns (1 if not
+      given), at the tabletop battles it names: the packets show it on those contacts and their
+      battle set-up sheets.
     `faction` may be `all` (every faction) where that makes sense. `turns` count the turn the
     card is drawn as the first.
     """
@@ -163,12 +177,15 @@ class Effect(Model):
     stand: Ident | None = None
     count: Positive | None = None
     text: Text | None = None
+    battles: BattleScope | None = None
 
     @model_validator(mode="after")
     def _fields_of_kind(self) -> Effect:
         needed = _EFFECT_FIELDS[self.kind]
         given = {k for k in self.model_fields_set if k != "kind"}
-        optional = {"unit_types"} if self.kind == "movement" else set()
+        optional = (
+            {"unit_types"} if self.kind == "movement" else {"battles", "turns"} if self.kind == "umpire" else set()
+        )
         missing, extra = needed - given, given - needed - optional
         if missing or extra:
             raise invalid(

@@ -324,6 +324,8 @@ def _notes(s: Scenario, contact: Contact) -> list[tuple[str, str]]:
         notes.append(("Naval gunfire:", "no ship of either side in range (D.3)."))
     for p in contact.partisans:
         notes.append(("Partisans:", _say("partisan", _faction(s, p.faction), p)))
+    for card in contact.cards:  # II.A.2: a card in force over this battle, as its text says
+        notes.append(("Event card:", f"{card.title}: {card.text}"))
     exempt = either([e.capitalize() for e in s.battle.loser.routed_lost_exempt])
     for side in contact.sides:
         for unit in side.units:

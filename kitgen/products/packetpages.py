@@ -172,7 +172,9 @@ def contact_rows(contacts: Sequence[Contact], names: dict[str, str]) -> list[lis
             "/".join(names.get(f, f) for f in side.factions) + " (" + ", ".join(u.name for u in side.units) + ")"
             for side in c.sides
         )
-        partisans = "; ".join(f"{pc.faction} {pc.choice}: {pc.outcome}" for pc in c.partisans) or ""
+        partisans = "; ".join(
+            [f"{pc.faction} {pc.choice}: {pc.outcome}" for pc in c.partisans] + [f"card: {n.title}" for n in c.cards]
+        )
         place = ", ".join(c.towns) if c.towns else ""
         rows.append([" / ".join((c.hex, *c.across)), place, c.terrain, sides, partisans])
     return rows
@@ -249,7 +251,7 @@ def contacts_pages(p: Packets, contacts: Sequence[Contact], *, ordered: bool) ->
         None,
         ("Contacts that will become battles", "II.B, II.D"),
         columns,
-        ["Hex", "Town", "Terrain", "Sides", "Partisans"],
+        ["Hex", "Town", "Terrain", "Sides", "Partisans, event cards"],
         contact_rows(contacts, p.names),
         before=lambda sheet, y: sheet.para(sheet.left, y, sheet.span, intro) - sheet.st.gap,
         reserve=30,

@@ -9,7 +9,7 @@ from kitgen import messages as msg
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn
 from kitgen.engine.rolls import roll as make_roll
-from kitgen.engine.state import CampaignState, Task, UnitState
+from kitgen.engine.state import CampaignState, CardInForce, Task, UnitState
 from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError, Problem
 from kitgen.model.forces import Effect
@@ -19,6 +19,7 @@ from kitgen.validation import dotted
 
 def run(turn: Turn, state: CampaignState) -> CampaignState:
     """The event roll and its card; then the stands it takes, and a note of those the log owes."""
+    state = replace(state, in_force=tuple(c for c in state.in_force if c.last >= state.turn))
     state = random_event(turn.campaign, state, turn.log)
     state = remove_stands(turn.campaign, state, turn.log, turn.source)
     owed = tuple(f"{t.card}: {_owed(t)}" for t in state.tasks if t.code == "stands_owed")
@@ -45,8 +46,11 @@ def random_event(campaign: Campaign, state: CampaignState, log: TurnLog) -> Camp
     card = next(c for c in campaign.scenario.cards.events if c.id == state.deck[0])
     deck = state.deck[1:] + ((card.id,) if card.returns_to_deck else ())
     state = replace(state, deck=deck, events=(*state.events, card.id))
-    for effect in card.effects:
+    for k, effect in enumerate(card.effects):
         state = apply_effect(campaign, state, card.id, effect)
+        if effect.kind == "umpire" and effect.battles is not None:
+            lasting = CardInForce(card.id, k, state.turn + (effect.turns or 1) - 1)
+            state = replace(state, in_force=(*state.in_force, lasting))
     return state
 
 

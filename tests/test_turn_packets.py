@@ -601,3 +601,53 @@ def test_issue24_the_pages_of_words_pass_the_layout_gate(built: Built, paper: st
         assert len(words) >= 3, (who, titles)
         found = [b for b in breaches(f.pdf) if b.page in words or b.kind == "qpdf"]
         assert not found, f"{who} ({paper}): " + "; ".join(str(b) for b in found[:10])
+
+
+def test_issue24_the_lists_and_the_story_run_over_pages_as_they_grow(built: Built) -> None:
+    """A faction with many slips waiting gets its reinforcement list over as many pages as it
+    needs, never a page run into its footer (150 slips waiting, here)."""
+    b = built.packets.b
+    faction = next(f for f in sorted({u.faction for u in b.start.units}) if built.campaign.scenario.cards.piles.get(f))
+    pile = [slip.id for slip in built.campaign.scenario.cards.piles[faction]]
+    many = replace(b.start, slips={**b.start.slips, faction: tuple((pile * 60)[:150])})
+    files = {f.who: f for f in packets_of(Packets(replace(b, start=many), "letter"))}
+    titles = _page_titles(files[faction].pdf)
+    name = built.packets.names[faction]
+    assert sum(t.startswith(f"{name}: lists and ledger") for t in titles.values()) >= 2
+
+
+def test_issue24_a_battle_is_told_with_allies_apart_and_every_stand_counted() -> None:
+    """The last-turn page's battle: an ally on the player's side is named as fighting with him,
+    not against him; stands lost for good count the routed who deserted; a unit taken or
+    destroyed lost every stand, none back next turn."""
+    from types import SimpleNamespace
+
+    from kitgen.engine.state import BattleResult
+    from kitgen.products.lastturn import battle_lines
+
+    p = SimpleNamespace(
+        names={"reds": "Reds", "makhnovists": "Makhnovists", "whites": "Whites"},
+        c=SimpleNamespace(board=SimpleNamespace(towns={"2129": ("Sevastopol",)})),
+    )
+    results = [
+        BattleResult(0, "2129", "r_a", "reds", "loser", (), 1, 1, 2, "retreats", "2128"),
+        BattleResult(0, "2129", "r_b", "reds", "loser", (), 1, 1, 0, "surrenders"),
+        BattleResult(0, "2129", "m_a", "makhnovists", "loser", (), 0, 0, 0, "retreats", "2030"),
+        BattleResult(0, "2129", "w_a", "whites", "winner", (), 0, 1, 0, "holds"),
+    ]
+    names = {"r_a": "Red A", "r_b": "Red B", "m_a": "Black Guard", "w_a": "White A"}
+    (line,) = battle_lines(p, "reds", results, names)  # type: ignore[arg-type]
+    assert line.startswith("at Sevastopol (2129), with the Makhnovists, lost against the Whites.")
+    assert "Red A: 3 stands lost for good, 1 back next turn; retreated to 2128" in line
+    assert "Red B: all its stands lost; surrendered" in line
+    assert "The enemy: White A held its ground." in line
+
+
+def test_issue24_the_week_page_lists_the_battle_sheets_once() -> None:
+    """The umpire's contents name the battle set-up sheets once, however many battles there are."""
+    from kitgen.products.packetbuilder import _contents
+
+    pages = [("The week and the ledgers", "week", None)] + [
+        (f"Battle at Town {k} (01{k:02d}), turn 3", f"b{k}", None) for k in range(30)
+    ]
+    assert _contents(pages) == [("The week and the ledgers", 1), ("Battle set-up sheets", 2)]  # type: ignore[arg-type]

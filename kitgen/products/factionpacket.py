@@ -40,7 +40,7 @@ def faction_packet(p: Packets, faction: str) -> PacketFile:
     pages = _forces(p, faction)
     pages += last_turn_pages(p, faction, p.b.before, p.b.after)
     pages += commander_pages(p, faction, p.rolls())
-    pages.append((f"{name}: lists and ledger", "lists", partial(_faction_lists, p, faction=faction)))
+    pages += _faction_lists(p, faction)
     pages += p.map_pages(maps, scene, shown, name, note)
     overlay = p.overlay(faction, believed=True)
     pages.append(p.supply_page(maps, scene, overlay, "Your supply", "supply", f"Supply: {name}", own=True))
@@ -102,29 +102,49 @@ def _forces(p: Packets, faction: str) -> list[Page]:
     )
 
 
-def _faction_lists(p: Packets, sheet: Sheet, faction: str) -> float:
-    f = p.s.faction(faction)
-    y = sheet.band(f"{p.names.get(faction, faction)}: lists and ledger", f, f"turn {p.b.turn}")
-    y = _reinforcements(p, sheet, y, faction)
-    y = p.vp_ledger(sheet, y, faction)
-    return p.end_section(sheet, y)
+def _faction_lists(p: Packets, faction: str) -> list[Page]:
+    """The reinforcements waiting (II.E), over as many pages as they need, then the VP ledger and
+    time and the end on a page of their own."""
+    from kitgen.products.cardkey import slip_label
 
-
-def _reinforcements(p: Packets, sheet: Sheet, y: float, faction: str) -> float:
     s = p.s
+    name = p.names.get(faction, faction)
     waiting = p.b.start.slips.get(faction, ())
     f = s.faction(faction)
     placement = s.victory.placement.get(faction)
-    if f is None:
-        return y
-    y = sheet.heading(sheet.left, y, sheet.span, "Reinforcements waiting", "II.E")
-    where = f"They arrive {placement_text(s, f, placement)}" if placement else ""
+    where = f"They arrive {placement_text(s, f, placement)}" if placement and f else ""
     slips = {sl.id: sl for pile in s.cards.piles.values() for sl in pile}
-    if not waiting:
-        return sheet.para(sheet.left, y, sheet.span, f"None waiting to be placed. {where}") - sheet.st.gap
-    rows = [[sid, slips[sid].text if sid in slips else ""] for sid in waiting]
-    y = sheet.table(sheet.left, y, sheet.span, [Column(1.5), Column(6)], [["Slip", "What it brings"]], rows, wrap=True)
-    return sheet.para(sheet.left, y - 4, sheet.span, where) - sheet.st.gap
+    rows = [
+        [slip_label(s, faction, sid) if sid in {x.id for x in s.cards.piles.get(faction, [])} else sid, slips[sid].text]
+        for sid in waiting
+        if sid in slips
+    ]
+
+    def before(sheet: Sheet, y: float) -> float:
+        said = f"{len(rows)} waiting to be placed. {where}" if rows else f"None waiting to be placed. {where}"
+        return sheet.para(sheet.left, y, sheet.span, said) - sheet.st.gap
+
+    pages = p.table_pages(
+        f"{name}: lists and ledger",
+        "lists",
+        faction,
+        ("Reinforcements waiting", "II.E"),
+        [Column(1.3), Column(6)],
+        ["Slip", "What it brings"],
+        rows or [["", "-"]],
+        before=before,
+        reserve=40,
+        wrap=True,
+    )
+    pages.append((f"{name}: VP and time", "ledger", partial(_ledger, p, faction=faction)))
+    return pages
+
+
+def _ledger(p: Packets, sheet: Sheet, faction: str) -> float:
+    f = p.s.faction(faction)
+    y = sheet.band(f"{p.names.get(faction, faction)}: VP and time", f, f"turn {p.b.turn}")
+    y = p.vp_ledger(sheet, y, faction)
+    return p.end_section(sheet, y)
 
 
 def acetate(p: Packets, faction: str) -> PacketFile:

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from kitgen.engine.state import Arrival, BattleResult, CampaignState, CommandRoll, Verdict
 from kitgen.messages import plural
-from kitgen.render.sheet import Column, Sheet
+from kitgen.model.scenario import Scenario
+from kitgen.render.sheet import Column
 from kitgen.rules.paths import STOP_WORDS
 
 if TYPE_CHECKING:
@@ -40,73 +41,63 @@ FATES = {
 
 
 def last_turn_pages(p: Packets, faction: str, before: CampaignState | None, after: CampaignState) -> list[Page]:
-    """The faction's page (or pages) of last turn: `after` is the state the turn left, `before`
-    the one it was played from (None before turn 2: nothing to tell)."""
+    """The faction's pages of last turn: `after` is the state the turn left, `before` the one it
+    was played from (None before turn 2: nothing to tell). The story, then the orders, each a
+    table over as many pages as it needs."""
     if before is None or after.turn < 1:
         return []
     names = _names(before, after)
-    for a in after.arrivals:  # a place order names its slip: the unit it raised, by name
-        names.setdefault(a.slip, names.get(a.unit, a.unit))
     commands = [c for c in after.commands if c.faction == faction]
     mine = [v for v in after.verdicts if v.faction == faction and v.kind != "battle"]
-    rows = order_rows(mine, commands, names, after.arrivals)
-
-    said = story(p, faction, before, after, names)
-
-    def summary(sheet: Sheet, y: float) -> float:
-        for lead, text in said:
-            y = sheet.para(sheet.left, y, sheet.span, text, lead=lead) - 3
-        return y - sheet.st.gap
-
-    columns = [Column(3.0), Column(1.0), Column(0.9), Column(1.2), Column(4.0)]
-    header = ["Unit, train or ship", "Order", "Result", "From - to", "Why"]
-    return p.table_pages(
-        f"{p.names.get(faction, faction)}: turn {after.turn}, what happened",
-        "last-turn",
+    rows = order_rows(mine, commands, names, after.arrivals, p.s, faction)
+    title = f"{p.names.get(faction, faction)}: turn {after.turn}, what happened"
+    said = [[lead.rstrip(":"), text] for lead, text in story(p, faction, before, after, names)]
+    pages = p.table_pages(
+        title, "last-turn", faction, (f"Turn {after.turn}", "II"), [Column(1.3), Column(8)], ["", ""], said, wrap=True
+    )
+    pages += p.table_pages(
+        f"{title}: orders",
+        "last-orders",
         faction,
         (f"Your orders of turn {after.turn}", "A-D, II.C"),
-        columns,
-        header,
+        [Column(3.0), Column(1.0), Column(0.9), Column(1.2), Column(4.0)],
+        ["Unit, train or ship", "Order", "Result", "From - to", "Why"],
         rows or [["No orders were given.", "", "", "", ""]],
-        before=summary,
-        reserve=_height(p, said),
         wrap=True,
     )
-
-
-def _height(p: Packets, said: Sequence[tuple[str, str]]) -> float:
-    """The points the story takes above the table, measured as `Sheet.para` sets it."""
-    from kitgen.render.fonts import SANS, SANS_BOLD, text_width
-    from kitgen.render.packetstyle import packet_form_style
-    from kitgen.render.pages import PAPER
-
-    style = packet_form_style()
-    probe = Sheet(None, style, p.s, PAPER[p.paper], "")  # type: ignore[arg-type]  # its geometry only
-    size, leading = style.fonts.body, style.charts.leading
-    total = 0.0
-    for lead, text in said:
-        indent = text_width(lead + " ", SANS_BOLD, size)
-        first = probe.wrap(text, SANS, size, probe.span - indent)[0]
-        rest = text[len(first) :].strip()
-        lines = 1 + (len(probe.wrap(rest, SANS, size, probe.span)) if rest else 0)
-        total += 1.45 * size + (lines - 1) * leading + 3
-    return total + style.gap
+    return pages
 
 
 def order_rows(
     verdicts: Sequence[Verdict],
     commands: Sequence[CommandRoll],
     names: dict[str, str],
-    arrivals: Sequence[Arrival] = (),
+    arrivals: Sequence[Arrival],
+    scenario: Scenario,
+    faction: str,
 ) -> list[list[Any]]:
     """One row an order: the piece by name, what was ordered, what came of it, where it went,
-    and why, from the verdict's typed fields."""
+    and why, from the verdict's typed fields. A place order carried out names the unit it raised
+    (the arrivals in the log's order, slip by slip); any other, its slip as the slips print it."""
+    from kitgen.products.cardkey import slip_label
+
     held = {u: c for c in commands if not c.obeyed for u in c.units}
+    raised: dict[str, list[Arrival]] = {}
+    for a in arrivals:
+        if a.faction == faction:
+            raised.setdefault(a.slip, []).append(a)
+    pile = {slip.id for slip in scenario.cards.piles.get(faction, [])}
     rows: list[list[Any]] = []
     for v in verdicts:
         where = f"{v.start} - {v.end}" if v.start and v.end and v.start != v.end else (v.end or v.start or "")
+        name = names.get(v.unit, v.unit)
         if v.kind == "place":
-            where = next((a.hex for a in arrivals if a.slip == v.unit), where)
+            made = raised.get(v.unit, [])
+            if v.result == "done" and made:
+                arrival = made.pop(0)
+                name, where = names.get(arrival.unit, arrival.unit), arrival.hex
+            elif v.unit in pile:
+                name = slip_label(scenario, faction, v.unit)
         if v.result == "stopped" and v.stop is not None:
             why = f"stopped short: {STOP_WORDS[v.stop]}"
         elif v.result == "held":
@@ -121,7 +112,7 @@ def order_rows(
             why = f"against the rules ({v.rule}): the order was not carried out"
         else:
             why = f"{v.spent} of {v.allowance} MP" if v.kind == "land" and v.spent is not None else ""
-        rows.append([names.get(v.unit, v.unit), KINDS.get(v.kind, v.kind), RESULTS[v.result], where, why])
+        rows.append([name, KINDS.get(v.kind, v.kind), RESULTS[v.result], where, why])
     return rows
 
 
@@ -168,20 +159,28 @@ def battle_lines(p: Packets, faction: str, results: Sequence[BattleResult], name
         own = [r for r in parts if r.faction == faction]
         if not own:
             continue
-        foes = [r for r in parts if r.faction != faction]
-        outcome = "won" if own[0].side == "winner" else "lost"
+        side = own[0].side
+        friends = sorted({p.names.get(r.faction, r.faction) for r in parts if r.faction != faction and r.side == side})
+        foes = [r for r in parts if r.side != side]
+        outcome = "won" if side == "winner" else "lost"
         against = ", ".join(sorted({p.names.get(r.faction, r.faction) for r in foes})) or "the enemy"
-        units = []
-        for r in own:
-            fate = FATES.get(r.fate, r.fate) + (f" to {r.retreat}" if r.retreat else "")
-            cost = f"{plural(r.permanent, 'stand')} lost for good, {r.returning} back next turn"
-            units.append(f"{names.get(r.unit, r.unit)}: {cost}; {fate}")
+        units = [f"{names.get(r.unit, r.unit)}: {_cost(r)}" for r in own]
         enemy = "; ".join(f"{names.get(r.unit, r.unit)} {FATES.get(r.fate, r.fate)}" for r in foes)
         towns = p.c.board.towns.get(own[0].hex, ())
         place = f"{towns[0]} ({own[0].hex})" if towns else own[0].hex
-        line = f"at {place}, {outcome} against the {against}. " + ". ".join(units) + "."
+        with_them = f", with the {', '.join(friends)}," if friends else ""
+        line = f"at {place}{with_them} {outcome} against the {against}. " + ". ".join(units) + "."
         lines.append(line + (f" The enemy: {enemy}." if enemy else ""))
     return lines
+
+
+def _cost(r: BattleResult) -> str:
+    """What a battle cost a unit, as the engine counts it: stands lost for good (the routed who
+    deserted among them) and back next turn, and its fate; a unit taken or destroyed loses all."""
+    if r.fate in ("surrenders", "perishes"):
+        return f"all its stands lost; {FATES[r.fate]}"
+    fate = FATES.get(r.fate, r.fate) + (f" to {r.retreat}" if r.retreat else "")
+    return f"{plural(r.permanent + r.deserted, 'stand')} lost for good, {r.returning} back next turn; {fate}"
 
 
 def _names(before: CampaignState, after: CampaignState) -> dict[str, str]:

@@ -321,6 +321,8 @@ def _contents(pages: list[Page]) -> list[tuple[str, int]]:
         part = title.split(" (")[0]
         if part.startswith("Map sector "):
             part = "Map sectors"
+        elif part.startswith(("Battle at ", "Battle in hex ")):
+            part = "Battle set-up sheets"
         if not found or found[-1][0] != part:
             found.append((part, number))
     return found

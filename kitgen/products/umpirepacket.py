@@ -108,7 +108,7 @@ def _checklist(p: Packets) -> list[Page]:
             elif o.kind == "breakout":
                 rows.append(["Breakout", f"{named(o.units)} in {o.hex} must break out or perish (II.B.1)"])
         rows += waiting(status.slips)
-        if status.finished:
+        if status.finished and not status.over:  # over, `next` refuses: the end row says why
             rows.append(["Next", say("checklist_clear")])
         rows.append(["The end", status.ending])
 

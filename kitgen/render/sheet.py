@@ -506,7 +506,7 @@ class Sheet:
         leading = size * 1.15 if not wrap else size * 1.2
         block = leading * (len(lines) - 1)
         base = y + h / 2 + block / 2 - size * 0.36
-        if wrap and len(lines) > 1:
+        if wrap:  # a table that wraps sets every cell from the row's top, a label level with its text
             base = y + h - PAD * 0.7 - size * 0.85
         for line in lines:
             if align == "centre":

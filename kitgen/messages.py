@@ -472,6 +472,14 @@ def value_effect_fields(kind: str, needed: str, found: str) -> str:
     return f"found {found} on a {kind} effect; expected {needed}"
 
 
+@data("value.reach_bands")
+def value_reach_bands(bands: int, alphas: int, given: list[int]) -> str:
+    return (
+        f"found {bands} reach bands {given} and {alphas} tints; expected the bands rising, each MP once, "
+        "and one tint more than bands (the last band is everything beyond)"
+    )
+
+
 @data("value.win_fields")
 def value_win_fields(kind: str, needed: str, found: str) -> str:
     return f"found {found} on a {kind} win condition; expected {needed} (not empty), besides faction and when"

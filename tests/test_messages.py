@@ -753,6 +753,11 @@ TRIGGERS: dict[str, Trigger] = {
     "file.missing": lambda tmp: produced(lambda: load_yaml(tmp / "nothing.yaml")),
     "value.length": _layout("layouts:\n  map: {frame: 3 furlongs}\n"),
     "layout.extends_unknown": _layout("layouts:\n  map: {extends: page}\n"),
+    "value.reach_bands": lambda tmp: _layout(
+        (Path(__file__).resolve().parent.parent / "layouts" / "packets.yaml")
+        .read_text(encoding="utf-8")
+        .replace("reach_alpha: [0.42, 0.3, 0.19, 0.1]", "reach_alpha: [0.4, 0.2]")
+    )(tmp),
     "layout.extends_loop": _layout("layouts:\n  map: {extends: sector}\n  sector: {extends: map}\n"),
     "packet.no_such_turn": _packet_turn,
     "file.dangling_link": lambda tmp: produced(lambda: load_yaml(_link(tmp, "nowhere.yaml"))),

@@ -5,9 +5,10 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from kitgen.model.base import Model
+from kitgen import messages as msg
+from kitgen.model.base import Model, invalid
 from kitgen.render.formstyle import FormStyle
 from kitgen.render.lengths import Length
 from kitgen.render.style import layouts_dir, load_layout
@@ -43,6 +44,12 @@ class SectorPage(MapPage):
     """The tint's opacity in each band, the cheapest first: one more than `reach_bands`."""
     rail_ring: Length
     """The ring marking a hex a stack reaches only by train."""
+
+    @model_validator(mode="after")
+    def _a_tint_a_band(self) -> SectorPage:
+        if len(self.reach_alpha) != len(self.reach_bands) + 1 or self.reach_bands != sorted(set(self.reach_bands)):
+            raise invalid(msg.value_reach_bands(len(self.reach_bands), len(self.reach_alpha), list(self.reach_bands)))
+        return self
 
 
 class OverviewPage(MapPage):

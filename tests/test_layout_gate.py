@@ -109,3 +109,26 @@ def test_text_across_a_counters_edge_is_refused_and_inside_it_may_be_smaller() -
 
     found = kinds(page(draw), counters={1: [counter]})
     assert found == ["over_counter"]
+
+
+def test_a_few_letters_overprinted_at_the_end_of_a_long_line_are_refused() -> None:
+    """A clash is a clash however small a part of a long line it is: 'Edge' set over the last
+    letters of 'Ammunition per stand', as a header cell ran into its neighbour."""
+
+    def draw(c: Canvas) -> None:
+        text(c, 72, 500, "Ammunition per stand")
+        width = c.stringWidth("Ammunition per stand", SANS, 9)
+        text(c, 72 + width - 12, 500, "Edge")
+
+    assert kinds(page(draw)) == ["overlap"]
+
+
+def test_words_set_close_on_one_line_do_not_clash() -> None:
+    """Two runs of one line that meet (a kerned join, a bold lead and its text) are no clash."""
+
+    def draw(c: Canvas) -> None:
+        text(c, 72, 500, "Battle:")
+        width = c.stringWidth("Battle:", SANS, 9)
+        text(c, 72 + width - 0.4, 500, " at Sevastopol")
+
+    assert kinds(page(draw)) == []

@@ -26,7 +26,8 @@ def faction_packet(p: Packets, faction: str) -> PacketFile:
     reach: dict[str, int] = {}
     for r in reached:
         for h, cost in r.land.items():
-            reach[h] = min(cost, reach.get(h, cost))
+            if not p.c.board.is_sea(h):  # a unit aboard a ship reaches no land by its own move
+                reach[h] = min(cost, reach.get(h, cost))
     rail = frozenset(h for r in reached for h in r.rail if h not in reach)
     scene = p.scenes[faction] = make_scene(p.c, p.believed(faction), view, reach=reach, rail=rail)
     seen = set(view.occupied) | {s.hex for s in view.sightings}

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from kitgen.errors import KitgenError
-from kitgen.loader import load_scenario_map
+from kitgen.loader import load_scenario, load_scenario_map
 from tests.conftest import BUNDLED, edit
 
 ROOT = BUNDLED.parent.parent
@@ -343,3 +343,16 @@ def test_output_that_is_a_folder_is_named_in_the_error(tmp_path: Path) -> None:
     result = kitgen("map", "--format", "json", "--out", str(folder), cache=tmp_path / "cache")
     assert result.returncode == 2
     assert result.stderr.strip() == f"kitgen: {folder} is a folder; expected a file name"
+
+
+def test_a_station_named_twice_in_a_row_builds_the_same_railway(scenario_copy: Path) -> None:
+    """A line that names a station twice running (found by the fuzzer: `[Kiev, Kiev, Fastov ...]`)
+    has no stretch between the two: the map builds, with the railway it had."""
+    from kitgen.mapping.build import build_hex_map
+
+    before, _ = build_hex_map(load_scenario(scenario_copy))
+    edit(
+        scenario_copy / "railways.yaml", "stations: [Kiev, Fastov, Kazatin,", "stations: [Kiev, Kiev, Fastov, Kazatin,"
+    )
+    after, _ = build_hex_map(load_scenario(scenario_copy))
+    assert after.rail == before.rail

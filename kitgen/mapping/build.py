@@ -295,6 +295,8 @@ class _Builder:
         points: dict[tuple[int, int], tuple[float, float]] = {}
         previous: tuple[int, int] | None = None
         for stretch in range(len(xy) - 1):
+            if np.array_equal(xy[stretch], xy[stretch + 1]):
+                continue  # a station named twice in a row, or two at one place: no stretch to follow
             line = shapely.segmentize(shapely.LineString(xy[stretch : stretch + 2]), self.grid.side / 4)
             samples = shapely.get_coordinates(line)
             located = self.grid.locate(samples)

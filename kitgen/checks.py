@@ -309,6 +309,11 @@ class _Known:
             board = map_data.board.hexes.values() if map_data.board else ()
             self.place_names += [n for given in board for n in given.places]
             self.places = {name_key(n) for n in self.place_names}
+        self.rivers: list[str] | None = None
+        if map_data is not None:
+            sides = map_data.board.sides if map_data.board else []
+            named = [*map_data.rivers.major, *map_data.rivers.crossable, *(s.river for s in sides if s.river)]
+            self.rivers = sorted({n for n in named}, key=name_key)
         self.commanders = None
         self.commander_names: list[str] = []
         self.other_commander_names: list[str] = []
@@ -415,6 +420,9 @@ def _check_cards(r: _Report, cards: Cards, parts: dict[str, BaseModel]) -> None:
             k.place(r, f, loc + ("at",), e.at)
             if e.battles is not None:
                 k.place(r, f, loc + ("battles", "near"), e.battles.near)
+                along = e.battles.along
+                if along is not None and k.rivers is not None and name_key(along) not in map(name_key, k.rivers):
+                    r.add(f, loc + ("battles", "along"), msg.check_unknown_river(along, k.rivers))
             for n, spec in enumerate(e.units):
                 k.spec(r, f, loc + ("units", n), spec)
             if e.stand is not None and k.stands is not None:

@@ -745,6 +745,11 @@ def check_duplicate_point(name: str, first: str) -> str:
     return _twice("point", name, first)
 
 
+@data("check.unknown_river")
+def check_unknown_river(name: str, rivers: list[str]) -> str:
+    return f"found the river '{name}', which the map does not have; expected one of {', '.join(rivers)}"
+
+
 @data("check.duplicate_river")
 def check_duplicate_river(name: str, first: str) -> str:
     return _twice("river", name, first)

@@ -888,6 +888,7 @@ TRIGGERS: dict[str, Trigger] = {
         "railways.yaml", "stations: [Berdichev, Zhitomir]", "stations: [Berdichev, Zhitomirr]"
     ),
     "check.unknown_place": scenario("map.yaml", "through: [Sevastopol, Yalta,", "through: [Sevastopol, Yaltaa,"),
+    "check.unknown_river": scenario("cards.yaml", "battles: {coastal: true}", "battles: {along: Volgaa}"),
     "check.missing_factions": scenario(
         "towns.yaml", "lon: 27.06, vp: {reds: 1, whites: 1, ukrainians: 1}}", "lon: 27.06, vp: {reds: 1, whites: 1}}"
     ),

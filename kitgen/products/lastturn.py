@@ -53,7 +53,14 @@ def last_turn_pages(p: Packets, faction: str, before: CampaignState | None, afte
     title = f"{p.names.get(faction, faction)}: turn {after.turn}, what happened"
     said = [[lead.rstrip(":"), text] for lead, text in story(p, faction, before, after, names)]
     pages = p.table_pages(
-        title, "last-turn", faction, (f"Turn {after.turn}", "II"), [Column(1.3), Column(8)], ["", ""], said, wrap=True
+        title,
+        "last-turn",
+        faction,
+        (f"Turn {after.turn}", "II"),
+        [Column(1.3), Column(8)],
+        ["", "What happened, as your faction knows it"],
+        said,
+        wrap=True,
     )
     pages += p.table_pages(
         f"{title}: orders",

@@ -85,10 +85,6 @@ def _forces(p: Packets, faction: str) -> list[Page]:
     cols = [Column(3.6), Column(1.0), Column(1.3), Column(2.3), Column(0.7, "centre"), Column(1.6)]
     name = p.names.get(faction, faction)
 
-    def intro(sheet: Sheet, y: float) -> float:
-        y = sheet.para(sheet.left, y, sheet.span, say("faction_intro"))
-        return sheet.para(sheet.left, y - 3, sheet.span, f"{len(own)} units, {out} out of supply.") - sheet.st.gap
-
     return p.table_pages(
         say("faction_title", faction=name, turn=p.b.turn),
         "forces",
@@ -97,8 +93,7 @@ def _forces(p: Packets, faction: str) -> list[Page]:
         cols,
         ["Unit", "Hex", "Type", "Stands", "Supply", "Commander"],
         rows,
-        before=intro,
-        reserve=60,
+        intro=[say("faction_intro"), f"{len(own)} units, {out} out of supply."],
         wrap=True,
     )
 
@@ -121,10 +116,6 @@ def _faction_lists(p: Packets, faction: str) -> list[Page]:
         if sid in slips
     ]
 
-    def before(sheet: Sheet, y: float) -> float:
-        said = f"{len(rows)} waiting to be placed. {where}" if rows else f"None waiting to be placed. {where}"
-        return sheet.para(sheet.left, y, sheet.span, said) - sheet.st.gap
-
     pages = p.table_pages(
         f"{name}: lists and ledger",
         "lists",
@@ -133,8 +124,7 @@ def _faction_lists(p: Packets, faction: str) -> list[Page]:
         [Column(1.3), Column(6)],
         ["Slip", "What it brings"],
         rows or [["", "-"]],
-        before=before,
-        reserve=40,
+        intro=[f"{len(rows) or 'None'} waiting to be placed. {where}"],
         wrap=True,
     )
     pages.append((f"{name}: VP and time", "ledger", partial(_ledger, p, faction=faction)))

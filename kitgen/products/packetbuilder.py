@@ -4,7 +4,7 @@ in common (the map pages, the VP ledger, tables over as many pages as they need)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -289,12 +289,11 @@ class Packets:
         header: list[str],
         rows: list[list[Any]],
         *,
-        before: Callable[[Sheet, float], float] | None = None,
-        reserve: float = 0.0,
+        intro: Sequence[str] = (),
         wrap: bool = False,
     ) -> list[Page]:
         """A table over as many pages as its rows need (forms.table_pages) on the packets' paper,
-        measured in the packets' type."""
+        measured in the packets' type, under its `intro` paragraphs."""
         from kitgen.render.packetstyle import packet_form_style
 
         return table_pages(
@@ -307,8 +306,7 @@ class Packets:
             columns,
             header,
             rows,
-            before=before,
-            reserve=reserve,
+            intro=intro,
             wrap=wrap,
             style=packet_form_style(),
         )

@@ -4,7 +4,7 @@ and makes its rows from them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kitgen.messages import plural
@@ -42,8 +42,7 @@ class Packets(Protocol):
         header: list[str],
         rows: list[list[Any]],
         *,
-        before: Callable[[Sheet, float], float] | None = None,
-        reserve: float = 0.0,
+        intro: Sequence[str] = (),
         wrap: bool = False,
     ) -> list[Page]: ...
 
@@ -71,18 +70,11 @@ def rolls_pages(p: Packets, rolls: Sequence[RollAhead]) -> list[Page]:
         columns,
         header,
         roll_rows(rolls, p.names),
-        before=lambda sheet, y: (
-            sheet.para(
-                sheet.left,
-                y,
-                sheet.span,
-                "A command roll is needed only if the hex's units are given orders; its target counts the "
-                "commander's failures in a row (II.C.4). Any roll left out of the log is drawn from the "
-                "campaign's seed when the turn is played.",
-            )
-            - sheet.st.gap
-        ),
-        reserve=40,
+        intro=[
+            "A command roll is needed only if the hex's units are given orders; its target counts the "
+            "commander's failures in a row (II.C.4). Any roll left out of the log is drawn from the "
+            "campaign's seed when the turn is played."
+        ],
     )
 
 
@@ -159,8 +151,7 @@ def reach_pages(p: Packets, faction: str, reaches: Sequence[Reach], intro: str) 
             "By train: towns",
         ],
         reach_rows(reaches, p.pieces, p.c.board.towns),
-        before=lambda sheet, y: sheet.para(sheet.left, y, sheet.span, intro) - sheet.st.gap,
-        reserve=30,
+        intro=[intro],
         wrap=True,
     )
 
@@ -253,7 +244,6 @@ def contacts_pages(p: Packets, contacts: Sequence[Contact], *, ordered: bool) ->
         columns,
         ["Hex", "Town", "Terrain", "Sides", "Partisans, event cards"],
         contact_rows(contacts, p.names),
-        before=lambda sheet, y: sheet.para(sheet.left, y, sheet.span, intro) - sheet.st.gap,
-        reserve=30,
+        intro=[intro],
         wrap=True,
     )

@@ -4,13 +4,16 @@ titled page in the outline; and a long table run over as many pages as it takes.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from kitgen.model.scenario import Scenario
 from kitgen.render.formstyle import FormStyle, form_style
 from kitgen.render.pages import MM, PAPER, Part, landscape, new_canvas, set_page
 from kitgen.render.sheet import CellLike, Column, Page, Sheet
+
+PARA_GAP = 3.0
+"""Points between the intro paragraphs over a table."""
 
 
 def sheets_part(
@@ -64,21 +67,21 @@ def table_pages(
     header: Sequence[CellLike],
     rows: list[list[Any]],
     *,
-    before: Callable[[Sheet, float], float] | None = None,
-    reserve: float = 0.0,
+    intro: Sequence[str] = (),
     wrap: bool = False,
     style: FormStyle | None = None,
 ) -> list[Page]:
-    """A table over as many pages as its rows need, each page with the band and heading;
-    `before` draws above the first page's table, taking `reserve` points. `style` is the one
-    the pages are drawn in (the forms' by default): the rows are measured in it."""
+    """A table over as many pages as its rows need, each page with the band and heading; the
+    `intro` paragraphs above the first page's table, measured as they are set. `style` is the
+    one the pages are drawn in (the forms' by default): the rows are measured in it too."""
     st = style or form_style()
     probe = Sheet(None, st, scenario, PAPER[paper], "")  # type: ignore[arg-type]  # its geometry only
     height = probe.top - probe.bottom - st.band_mm * MM - st.gap
     height -= st.fonts.heading * 1.75 + 3.5 + st.charts.header_row + 6
     heights = probe.row_heights(probe.span, columns, rows, wrap=wrap)
     chunks: list[list[list[Any]]] = [[]]
-    room = height - reserve
+    room = height - sum(probe.para_height(probe.span, text) + PARA_GAP for text in intro)
+    room -= st.gap - PARA_GAP if intro else 0.0
     for row, h in zip(rows, heights, strict=True):
         if chunks[-1] and h > room:
             chunks.append([])
@@ -92,8 +95,10 @@ def table_pages(
 
         def draw(sheet: Sheet, chunk: list[list[Any]] = chunk, k: int = k, more: str = more) -> float:
             y = sheet.band(title + more, f, "")
-            if k == 0 and before is not None:
-                y = before(sheet, y)
+            if k == 0 and intro:
+                for text in intro:
+                    y = sheet.para(sheet.left, y, sheet.span, text) - PARA_GAP
+                y -= sheet.st.gap - PARA_GAP
             y = sheet.heading(sheet.left, y, sheet.span, heading[0], heading[1])
             return sheet.table(sheet.left, y, sheet.span, columns, [header], chunk, wrap=wrap)
 

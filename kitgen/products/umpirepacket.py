@@ -112,9 +112,6 @@ def _checklist(p: Packets) -> list[Page]:
             rows.append(["Next", say("checklist_clear")])
         rows.append(["The end", status.ending])
 
-    def before(sheet: Sheet, y: float) -> float:
-        return sheet.para(sheet.left, y, sheet.span, intro) - sheet.st.gap if intro else y
-
     return p.table_pages(
         f"Turn {b.turn}: the checklist",
         "checklist",
@@ -123,7 +120,6 @@ def _checklist(p: Packets) -> list[Page]:
         [Column(1.2), Column(8)],
         ["", "What it still owes"],
         rows or [["", "Nothing waits."]],
-        before=before,
-        reserve=30 if intro else 0,
+        intro=[intro] if intro else [],
         wrap=True,
     )

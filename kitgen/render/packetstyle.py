@@ -82,9 +82,14 @@ class PacketStyle(Model):
 
 
 @cache
+def _packet_file(path: Path | None = None) -> PacketStyle:
+    """layouts/packets.yaml, read once, its `extends:` resolved."""
+    return load_layout(PacketStyle, path or layouts_dir() / "packets.yaml", named="layouts")
+
+
 def packet_style(path: Path | None = None) -> PacketLayouts:
-    """The packets' map layouts, their `extends:` resolved."""
-    return load_layout(PacketStyle, path or layouts_dir() / "packets.yaml", named="layouts").layouts
+    """The packets' map layouts."""
+    return _packet_file(path).layouts
 
 
 @cache
@@ -93,5 +98,5 @@ def packet_form_style(path: Path | None = None) -> FormStyle:
     from kitgen.render.formstyle import form_style
 
     base = form_style()
-    sizes = load_layout(PacketStyle, path or layouts_dir() / "packets.yaml", named="layouts").type
+    sizes = _packet_file(path).type
     return base.model_copy(update={"fonts": base.fonts.model_copy(update=sizes.model_dump())})

@@ -154,9 +154,7 @@ class Sheet:
         size = size or self.st.fonts.body
         leading = leading or self.st.charts.leading
         indent = text_width(lead + " ", SANS_BOLD, size) if lead else 0.0
-        first = self.wrap(text, font, size, width - indent)[0]
-        rest = text[len(first) :].strip()
-        lines = [first] + (self.wrap(rest, font, size, width) if rest else [])
+        lines = self._para_lines(width, text, font, size, indent)
         base = y - size
         if lead:
             self.text(x, base, lead, font=SANS_BOLD, size=size, colour=colour)
@@ -164,6 +162,16 @@ class Sheet:
             self.text(x + (indent if k == 0 else 0), base, line, font=font, size=size, colour=colour)
             base -= leading
         return base + leading - size * 0.45
+
+    def para_height(self, width: float, text: str, *, font: str = SANS) -> float:
+        """The points `para` takes for `text` at the body size, measured without drawing."""
+        size, leading = self.st.fonts.body, self.st.charts.leading
+        return size * 1.45 + leading * (len(self._para_lines(width, text, font, size, 0.0)) - 1)
+
+    def _para_lines(self, width: float, text: str, font: str, size: float, indent: float) -> list[str]:
+        first = self.wrap(text, font, size, width - indent)[0]
+        rest = text[len(first) :].strip()
+        return [first] + (self.wrap(rest, font, size, width) if rest else [])
 
     def bullets(self, x: float, y: float, width: float, items: Sequence[tuple[str, str]], *, gap: float = 2.5) -> float:
         """Run-in paragraphs (bold lead, text), each after a small square bullet."""

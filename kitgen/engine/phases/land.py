@@ -126,7 +126,7 @@ def move(
                 **numbers,
             )
         )
-        if judged.steps and not judged.malformed:
+        if judged.steps:  # a malformed path has none
             units[m.unit.id] = replace(units[m.unit.id], hex=judged.end, moved=True)
     return replace(
         state,

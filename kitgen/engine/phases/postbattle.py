@@ -48,12 +48,12 @@ def present(state: CampaignState) -> dict[str, set[str]]:
     return by_hex
 
 
-def contact_groups(state: CampaignState) -> tuple[tuple[str, ...], ...]:
+def contact_groups(state: CampaignState, by_hex: dict[str, set[str]] | None = None) -> tuple[tuple[str, ...], ...]:
     """The battles to fight: each hex where units of enemy factions stand together, joined with
     the hex across a hexside where enemy moves met this turn (ruling of 2026-12-02) while enemies
     still face each other across it. Each group's hexes in id order, the groups in order of
-    their first hex."""
-    by_hex = present(state)
+    their first hex. `by_hex` is `present(state)`, when the caller has it already."""
+    by_hex = present(state) if by_hex is None else by_hex
 
     def hostile(a: Collection[str], b: Collection[str]) -> bool:
         return any(not state.allied(x, y, state.turn) for x in a for y in b)
@@ -67,9 +67,9 @@ def contact_groups(state: CampaignState) -> tuple[tuple[str, ...], ...]:
     return tuple(sorted({tuple(sorted(g)) for g in group.values()}))
 
 
-def contact_hexes(state: CampaignState) -> tuple[str, ...]:
+def contact_hexes(state: CampaignState, by_hex: dict[str, set[str]] | None = None) -> tuple[str, ...]:
     """Every hex of a battle to fight (`contact_groups`), in hex-id order."""
-    return tuple(sorted(h for g in contact_groups(state) for h in g))
+    return tuple(sorted(h for g in contact_groups(state, by_hex) for h in g))
 
 
 def settle(campaign: Campaign, board: Board, state: CampaignState) -> CampaignState:
@@ -77,7 +77,7 @@ def settle(campaign: Campaign, board: Board, state: CampaignState) -> CampaignSt
     depots are captured when enemy units enter their hex); towns passing to the faction that
     holds them alone."""
     by_hex = present(state)
-    contacts = contact_hexes(state)
+    contacts = contact_hexes(state, by_hex)
     trains: list[dict[str, Any]] = []
     depots: list[dict[str, Any]] = []
     for items, into in ((state.trains, trains), (state.depots, depots)):

@@ -55,6 +55,8 @@ class Span:
     box: Box
     line: tuple[int, int]
     """(block, line) on its page: spans of one line never clash with each other."""
+    whole: str = ""
+    """Its text whole, where a clipping path (a map's window) cuts it."""
 
 
 def breaches(pdf: bytes | Path, *, counters: Mapping[int, Sequence[Box]] | None = None) -> list[Breach]:
@@ -87,20 +89,42 @@ def assert_passes(pdf: bytes | Path, *, counters: Mapping[int, Sequence[Box]] | 
         raise AssertionError(f"{name or 'the PDF'} fails the layout gate ({len(found)}):\n  {shown}{more}")
 
 
-def _text(page: Any) -> dict[str, Any]:
-    """The page's text as PyMuPDF reads it: none that a clipping path hides, but text beyond the
-    page's edge included."""
+def _text(page: Any, *, clipped: bool = True) -> dict[str, Any]:
+    """The page's text as PyMuPDF reads it: none that a clipping path hides (or, not `clipped`,
+    all of it), but text beyond the page's edge included."""
     import pymupdf
 
-    flags = (pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_MEDIABOX_CLIP) | pymupdf.TEXT_CLIP  # clipped text is not printed
+    flags = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_MEDIABOX_CLIP
+    if clipped:
+        flags |= pymupdf.TEXT_CLIP  # clipped text is not printed
     found: dict[str, Any] = page.get_text("dict", flags=flags, clip=pymupdf.INFINITE_RECT())
     return found
+
+
+def _whole(page: Any) -> list[tuple[Box, str]]:
+    """Every span's box and whole text, clipped or not: what a span cut by a map's window is a
+    part of (a hex id cut at a tile's edge is a hex id)."""
+    found = []
+    for block in _text(page, clipped=False)["blocks"]:
+        for line in block.get("lines", ()):
+            for span in line["spans"]:
+                found.append((tuple(span["bbox"]), span["text"].strip()))
+    return found
+
+
+def _part_of(text: str, box: Box, whole: list[tuple[Box, str]]) -> str:
+    """The whole text of the span a cut one (`text` in `box`) was cut from."""
+    for (x0, y0, x1, _), full in whole:
+        if text in full and x0 - 0.5 <= box[0] and box[2] <= x1 + 0.5 and abs(y0 - box[1]) < 0.5:
+            return full
+    return text
 
 
 def _spans(page: Any) -> list[Span]:
     """The page's text spans, each box cut to its glyphs: from the baseline up by the cap height
     and down by the descent, so that lines set close do not count as clashing."""
     spans = []
+    whole = _whole(page)
     for b, block in enumerate(_text(page)["blocks"]):
         for n, line in enumerate(block.get("lines", ())):
             horizontal = abs(line["dir"][1]) < 1e-3
@@ -115,7 +139,9 @@ def _spans(page: Any) -> list[Span]:
                     lead, trail = len(text) - len(text.lstrip()), len(text) - len(text.rstrip())
                     width = (x1 - x0) / max(len(text), 1)
                     x0, x1 = x0 + lead * width, x1 - trail * width
-                spans.append(Span(text.strip(), float(span["size"]), (x0, y0, x1, y1), (b, n)))
+                short = text.strip()
+                full = _part_of(short, tuple(span["bbox"]), whole) if short.isdigit() and len(short) < 4 else short
+                spans.append(Span(short, float(span["size"]), (x0, y0, x1, y1), (b, n), full))
     return spans
 
 
@@ -124,7 +150,7 @@ def _small_type(page: int, spans: Iterable[Span], counters: Sequence[Box]) -> li
     for s in spans:
         if any(_inside(s.box, c) for c in counters):
             least, what = MIN_COUNTER, "counter text"
-        elif HEX_ID.match(s.text):
+        elif HEX_ID.match(s.text) or HEX_ID.match(s.whole) and s.text in s.whole:
             least, what = MIN_HEX_ID, "a hex id"
         else:
             least, what = MIN_TEXT, "text"

@@ -42,19 +42,19 @@ def test_the_bundled_packet_layouts_extend_the_map_layout() -> None:
     style = load_layout(PacketStyle, layouts_dir() / "packets.yaml", named="layouts")
     assert style.layouts.sector.frame == style.layouts.map.frame
     assert style.layouts.overview.legend == style.layouts.map.legend
-    assert style.layouts.sector.hex_across == pytest.approx(16 * MM)
+    assert style.layouts.sector.counter == pytest.approx(16 * MM)
 
 
 def test_a_layout_extends_another_and_adjusts_a_length(tmp_path: Path) -> None:
     """`+= 2mm` moves the inherited length; a key given anew replaces it."""
-    text = BASE.replace("    hex_across: 16mm ", "    hex_across: 16mm\n    legend: += 2mm\n    frame: 2pt   #", 1)
+    text = BASE.replace("    counter: 16mm ", "    counter: 16mm\n    legend: += 2mm\n    frame: 2pt   #", 1)
     style = _layouts(tmp_path, text).layouts
     assert style.sector.legend == pytest.approx(style.map.legend + 2 * MM)
     assert style.sector.frame == 2.0 and style.overview.frame == style.map.frame
 
 
 def test_an_unknown_parent_is_an_error_at_its_line(tmp_path: Path) -> None:
-    text = BASE.replace("extends: map\n    hex_across", "extends: page\n    hex_across", 1)
+    text = BASE.replace("extends: map\n    margin", "extends: page\n    margin", 1)
     with pytest.raises(KitgenError) as caught:
         _layouts(tmp_path, text)
     (problem,) = [p for p in caught.value.problems if p.code == "layout.extends_unknown"]

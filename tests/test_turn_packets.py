@@ -125,18 +125,17 @@ def test_B2_a_faction_packet_lists_its_units_by_name_with_their_hexes(built: Bui
             assert any(u.name.split()[0] in n for n in near), f"{faction}: {u.name!r} not listed in {where}"
 
 
-def test_issue24_no_id_on_a_faction_packets_pages_of_words(built: Built) -> None:
+def test_issue24_no_id_on_a_faction_packets_pages(built: Built) -> None:
     """Issue 24: "no unit id appears in a faction packet's page text, outside the form fields": a
-    player reads his units, trains and ships as their counters name them, on the forces, command,
-    supply, reach and order form pages. (The map pages' stack labels are still ids: the counters
-    drawn in their hexes replace them.)"""
+    player reads his units, trains and ships as their counters name them, on every page: the
+    forces, command, supply, reach and order form, and the maps' counters and stack lists."""
     state = built.state
     ids = {u.id for u in state.units} | {str(x["id"]) for x in (*state.trains, *state.ships)}
     for faction in {u.faction for u in state.units}:
         pages = built.text[faction].split("\f")
         titles = _page_titles(built.files[faction].pdf)
-        words = [k for k, title in titles.items() if not re.search(r"whole map|sector|Stack list", title)]
-        assert len(words) >= 4, titles  # the forces, command, lists, reach and form pages at least
+        words = list(titles)
+        assert any(t.startswith("Map sector") for t in titles.values()), titles
         for k in words:
             found = sorted(set(re.findall(r"[a-z][a-z0-9_]+", pages[k])) & ids)
             assert not found, f"{faction}, page {k + 1} ({titles[k]}): {found}"
@@ -211,9 +210,13 @@ def test_packets_are_byte_identical_when_rebuilt(built: Built) -> None:
 
 
 def test_pages_are_exact_paper_size(built: Built) -> None:
+    """A4 exactly: the sector pages landscape (as the map tiles), the rest portrait."""
     for f in built.files.values():
-        for page in PdfReader(_bytes_io(f.pdf)).pages:
-            assert (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)) == (595.28, 841.89)
+        titles = _page_titles(f.pdf)
+        for k, page in enumerate(PdfReader(_bytes_io(f.pdf)).pages):
+            size = (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2))
+            wide = titles.get(k, "").startswith("Map sector ")
+            assert size == ((841.89, 595.28) if wide else (595.28, 841.89)), (f.name, k, titles.get(k))
 
 
 def test_cli_turn_writes_the_packets(tmp_path: Path) -> None:
@@ -584,24 +587,130 @@ def test_issue24_reach_is_an_area_by_MP_band_and_a_short_table(built: Built) -> 
         assert len(re.findall(r"\b\d{4}\b", page)) <= 6 * stacks + 2, faction  # hexes, enemy hexes in notes
 
 
-WORD_PAGES = re.compile(r"whole map|sector|[Ss]upply|Stack list|Order form")
-"""The parts of a packet still drawn as before issue 24's counters in their hexes, sectors at the
-map's scale and pencil-sized form: the layout gate reads every other page."""
+NOT_YET = re.compile(r"Order form")
+"""The part of a packet still drawn as before issue 24's pencil-sized form (its fields' font is
+not embedded): the layout gate reads every other page."""
+
+
+def _counters_on_pages(packets: Packets, who: str, pdf: bytes) -> dict[int, list[tuple[float, float, float, float]]]:
+    """The counters and markers a packet's pages drew, page by page, in PyMuPDF's space (y down)."""
+    heights = [float(page.mediabox.height) for page in PdfReader(_bytes_io(pdf)).pages]
+    found: dict[int, list[tuple[float, float, float, float]]] = {}
+    for page, (x0, y0, x1, y1) in packets.scenes[who].on_pages:
+        h = heights[page - 1]
+        found.setdefault(page, []).append((x0, h - y1, x1, h - y0))
+    return found
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_issue24_the_pages_of_words_pass_the_layout_gate(built: Built, paper: str) -> None:
-    """Issue 24, item 9: no type under 7 pt, no text over text, off its page or broken in a cell,
-    and qpdf's check clean, on every page of words of every packet (the forces, last turn,
-    command, lists and ledger, reach, the umpire's week, checklist, rolls, contacts and what
-    changed), A4 and US Letter."""
-    files = built.files if paper == "a4" else {f.who: f for f in packets_of(Packets(turn_basis(built.campaign), paper))}
+def test_issue24_every_packet_page_passes_the_layout_gate(built: Built, paper: str) -> None:
+    """Issue 24, item 9: no type under the minimums (7 pt, hex ids 5 pt, counters 4.5 pt), no
+    text over text or across a counter's edge, none off its page or broken in a cell, and qpdf's
+    check clean, on every page of every packet: the words, the overview, the sectors with their
+    counters and names, and the supply maps; A4 and US Letter."""
+    packets = built.packets if paper == "a4" else Packets(turn_basis(built.campaign), paper)
+    files = built.files if paper == "a4" else {f.who: f for f in packets_of(packets)}
     for who, f in files.items():
         titles = _page_titles(f.pdf)
-        words = {k + 1 for k, title in titles.items() if not WORD_PAGES.search(title)}
-        assert len(words) >= 3, (who, titles)
-        found = [b for b in breaches(f.pdf) if b.page in words or b.kind == "qpdf"]
+        read = {k + 1 for k, title in titles.items() if not NOT_YET.search(title)}
+        assert any(t.startswith("Map sector") for t in titles.values()), (who, titles)
+        counters = _counters_on_pages(packets, who, f.pdf)
+        assert counters, who
+        found = [b for b in breaches(f.pdf, counters=counters) if b.page in read or b.kind == "qpdf"]
         assert not found, f"{who} ({paper}): " + "; ".join(str(b) for b in found[:10])
+
+
+def test_issue24_every_counter_lies_inside_its_hex(built: Built) -> None:
+    """Issue 24, item 2: "each centred in its hex and never crossing a hexside": every counter,
+    the edges of a stack's under-counters and its badge, as the sector pages drew them (the
+    drawn record, in the map's points), lies inside its hex's outline."""
+    import shapely
+
+    art = built.packets.art
+    by_id = art.map.by_id()
+    for who, scene in built.packets.scenes.items():
+        assert scene.placed, who
+        for hex_id, box in scene.placed:
+            outline = shapely.Polygon(art.corners(by_id[hex_id])).buffer(0.01)
+            assert outline.contains(shapely.box(*box)), f"{who}: a piece in {hex_id} crosses its hexside: {box}"
+
+
+def test_issue24_counters_fit_every_hex_of_the_map_under_its_id(built: Built) -> None:
+    """Issue 24, item 2, on the whole board: one counter fits inside every hex, inside what the
+    map's frame leaves of it, and clear of its hex id; a stack's (with its edges and badge) and
+    two side by side fit inside every hex and clear of its id (inside the frame unless the frame
+    leaves too little of the hex)."""
+    import shapely
+
+    p = built.packets
+    art, draw = p.art, p.scene_art
+    frame = shapely.box(0, 0, art.width, art.height).buffer(0.01)
+    ids = {h: shapely.box(*box) for h, _, _, box in art.hex_id_spots()}
+    for h in art.map.hexes:
+        outline = shapely.Polygon(art.corners(h)).buffer(0.01)
+        cx, cy = art.centres[h.id]
+        for n, size, stack in ((1, draw.st.counter, False), (1, draw.st.counter, True), (2, draw.st.pair, False)):
+            boxes = [shapely.box(*b) for b in draw._squares(float(cx), float(cy), n, size, 1.0, stack=stack)]
+            assert all(outline.contains(b) for b in boxes), (h.id, n)
+            assert n == 2 or stack or all(frame.contains(b) for b in boxes), (h.id, n)
+            assert not any(b.intersects(ids[h.id]) for b in boxes), (h.id, n)
+
+
+def _hex_ids_on(page: object) -> dict[str, tuple[float, float]]:
+    """Each whole hex id printed on a page, at its glyphs' top-left corner."""
+    found = {}
+    for block in page.get_text("dict")["blocks"]:  # type: ignore[attr-defined]
+        for line in block.get("lines", ()):
+            for span in line["spans"]:
+                if re.fullmatch(r"\d{4}", span["text"].strip()):
+                    found[span["text"].strip()] = (span["bbox"][0], span["bbox"][1])
+    return found
+
+
+def test_issue24_sectors_are_the_kit_tiles_at_their_scale_and_under_their_names(built: Built) -> None:
+    """Issue 24, item 3: a sector page is the kit's map tile of the same name at the tiles' hex
+    size: measured on the pages, each hex id on "Sector B3" stands where it stands on "Tile B3",
+    shifted by one offset for the whole page; and a hex is the map's own size across."""
+    import pymupdf
+
+    from kitgen.products.mapsheets import MapSheet
+    from kitgen.render.style import map_style
+
+    style = map_style()
+    tiles_pdf, _ = MapSheet(built.campaign.hex_map, built.campaign.scenario, style).tiles("a4")
+    tiles = pymupdf.open(stream=tiles_pdf, filetype="pdf")
+    tile_pages = {}
+    for page in tiles:
+        found = re.search(r"Tile ([A-Z]+\d+) ", page.get_text())
+        if found:
+            tile_pages[found.group(1)] = _hex_ids_on(page)
+    checked = 0
+    for who, f in built.files.items():
+        doc = pymupdf.open(stream=f.pdf, filetype="pdf")
+        for k, title in _page_titles(f.pdf).items():
+            if not title.startswith("Map sector "):
+                continue
+            name = title.removeprefix("Map sector ")
+            assert name in tile_pages, f"{who}: sector {name} is no tile of the kit ({sorted(tile_pages)})"
+            here, there = _hex_ids_on(doc[k]), tile_pages[name]
+            shared = sorted(set(here) & set(there))
+            assert len(shared) >= 12, (who, name)
+            dx, dy = (here[shared[0]][i] - there[shared[0]][i] for i in (0, 1))
+            for h in shared:
+                assert abs(here[h][0] - there[h][0] - dx) < 0.05 and abs(here[h][1] - there[h][1] - dy) < 0.05, (
+                    who,
+                    name,
+                    h,
+                )
+            art = built.packets.art
+            whole = [h for h in shared if art.hex_pt / 2 <= art.centres[h][1] <= art.height - art.hex_pt / 2]
+            pairs = [(h, f"{h[:2]}{int(h[2:]) - 1:02d}") for h in whole]  # the hex above, in the same column
+            pairs = [(h, up) for h, up in pairs if up in whole]
+            assert pairs, (who, name)
+            for h, up in pairs:  # one hex across the flats apart, as the map's style says
+                assert abs(here[h][1] - here[up][1] - style.hex_across_in * 72) < 0.05, (who, name, h, up)
+            checked += 1
+    assert checked >= 2
 
 
 def test_issue24_the_lists_and_the_story_run_over_pages_as_they_grow(built: Built) -> None:

@@ -141,6 +141,15 @@ class Tiling:
         return f"{letters}{col + 1}"
 
 
+def map_tiling(width: float, height: float, style: MapStyle, paper: str) -> Tiling:
+    """How a map `width` x `height` points (its frame) is cut into tiles on `paper`: its area
+    runs the tiles' bleed past the frame on every side."""
+    tiles = style.tiles
+    bleed = tiles.bleed_mm * MM
+    area = (width + 2 * bleed, height + 2 * bleed)
+    return Tiling.fit(*area, PAPER[paper], tiles.margin_mm * MM, tiles.overlap_mm * MM, tiles.footer_mm * MM)
+
+
 def _canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario, what: str) -> Canvas:
     return new_canvas(target, size, scenario, what)
 
@@ -248,8 +257,7 @@ class MapSheet:
         return out.getvalue()
 
     def tiling(self, paper: str) -> Tiling:
-        tiles = self.style.tiles
-        return Tiling.fit(*self.area, PAPER[paper], tiles.margin_mm * MM, tiles.overlap_mm * MM, tiles.footer_mm * MM)
+        return map_tiling(self.art.width, self.art.height, self.style, paper)
 
     def tiles(self, paper: str) -> tuple[bytes, Tiling]:
         """An assembly page, the key, then one page per tile; each part in the outline."""

@@ -18,8 +18,8 @@ from kitgen.products.packetscene import overlay_of
 from kitgen.products.packettext import say
 from kitgen.products.sheetparts import sheets_part, table_pages
 from kitgen.render.mapembed import MapSlot, lay_map_under
-from kitgen.render.pages import PAPER
-from kitgen.render.scene import Overlay, Scene, Sector, sectors
+from kitgen.render.pages import MM
+from kitgen.render.scene import Overlay, Scene, Sector
 from kitgen.render.sceneart import SceneArt
 from kitgen.render.sheet import Column, Page, Sheet
 from kitgen.rules.ending import award_turns, condition_text, days_text, ending, ending_text, turn_days
@@ -59,7 +59,12 @@ class Packets:
         self.layouts = packet_style()
         from kitgen.render.mapcache import clean_map_pdf
 
-        self.map_pdf = clean_map_pdf(self.art, self.s)
+        self.map_pdfs = {
+            "sector": clean_map_pdf(self.art, self.s, "no names"),
+            "overview": clean_map_pdf(self.art, self.s, "none"),
+        }
+        """The clean map under the sectors (their names drawn round the counters) and under the
+        overviews (no text: at their scale none could be read)."""
         self.names = {f.id: f.name for f in self.s.meta.factions}
         from kitgen.engine.piecenames import piece_names
 
@@ -68,7 +73,8 @@ class Packets:
         self._overlays: dict[tuple[str, bool], Overlay] = {}
         self._views: dict[str, FactionView] = {}
         self._rolls: list[RollAhead] | None = None
-        self._map_reader: Any = None
+        self._map_readers: dict[str, Any] | None = None
+        self._tiles: list[Sector] | None = None
         self.contents: list[tuple[str, int]] = []
         self.scenes: dict[str, Scene] = {}
         """Each packet's scene by who gets it, with what its pages drew."""
@@ -105,20 +111,53 @@ class Packets:
         from kitgen.render.packetstyle import packet_form_style
 
         style = packet_form_style()
-        part = sheets_part(self.s, self.paper, pages, label=label, file=file, title=title, purpose=title, style=style)
-        if self._map_reader is None:
+        sectors = frozenset(key for _, key, _ in pages if key.startswith("sector-"))
+        tight = style.model_copy(update={"margin_mm": self.layouts.sector.margin / MM})
+        part = sheets_part(
+            self.s,
+            self.paper,
+            pages,
+            label=label,
+            file=file,
+            title=title,
+            purpose=title,
+            style=style,
+            wide=sectors,
+            styles=dict.fromkeys(sectors, tight),
+        )
+        if self._map_readers is None:
             import io
 
             from pypdf import PdfReader
 
-            self._map_reader = PdfReader(io.BytesIO(self.map_pdf))
-        pdf = lay_map_under(part.pdf, self._map_reader, slots)
+            self._map_readers = {k: PdfReader(io.BytesIO(pdf)) for k, pdf in self.map_pdfs.items()}
+        pdf = lay_map_under(part.pdf, self._map_readers, slots)
         return PacketFile(file, label, pdf, part.pages)
 
-    def sectors_shown(self, maps: MapPages, hexes: set[str]) -> list[Sector]:
-        size = maps.sector_size(PAPER[self.paper])
-        overlap = self.layouts.sector.overlap * self.art.hex_pt * 0.866
-        return [s for s in sectors(self.art, size, overlap) if self.scene_art.within(s.window) & hexes]
+    @property
+    def tiles(self) -> list[Sector]:
+        """The kit's map tiles on this paper as sectors: each tile's window and core in map points."""
+        if self._tiles is None:
+            from kitgen.products.mapsheets import Tiling, map_tiling
+            from kitgen.render.style import map_style
+
+            style = map_style()
+            t = map_tiling(self.art.width, self.art.height, style, self.paper)
+            bleed = style.tiles.bleed_mm * MM
+
+            def in_map(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+                return (box[0] - bleed, box[1] - bleed, box[2] - bleed, box[3] - bleed)
+
+            self._tiles = [
+                Sector(Tiling.label(col, row), in_map(t.window(col, row)), in_map(t.core_rect(col, row)))
+                for row in range(t.rows)
+                for col in range(t.columns)
+            ]
+        return self._tiles
+
+    def sectors_shown(self, hexes: set[str]) -> list[Sector]:
+        """The tiles whose core holds one of `hexes`: the sectors a packet prints."""
+        return [t for t in self.tiles if self.scene_art.within(t.core) & hexes]
 
     def map_pages(self, maps: MapPages, scene: Scene, shown: list[Sector], who: str, note: str) -> list[Page]:
         pages: list[Page] = [
@@ -128,7 +167,7 @@ class Packets:
                 partial(
                     maps.overview_page,
                     scene=scene,
-                    shown=shown,
+                    shown=self.tiles,
                     title=f"{who}: the whole map",
                     note=note,
                     after=partial(self._sector_index, shown=shown, viewer=scene.viewer),
@@ -140,7 +179,14 @@ class Packets:
                 (
                     f"Map sector {sector.key}",
                     f"sector-{sector.key}",
-                    partial(maps.sector_page, scene=scene, sector=sector, title=f"Sector {sector.key}", note=note),
+                    partial(
+                        maps.sector_page,
+                        scene=scene,
+                        sector=sector,
+                        tiles=self.tiles,
+                        title=f"Sector {sector.key}",
+                        note=note,
+                    ),
                 )
             )
         if scene.stacks:
@@ -149,8 +195,7 @@ class Packets:
 
     def _sector_index(self, sheet: Sheet, y: float, shown: list[Sector], viewer: str | None) -> float:
         keys = ", ".join(s.key for s in shown)
-        size = f"{self.layouts.sector.hex_across * 25.4 / 72:.0f} mm"
-        y = sheet.para(sheet.left, y, sheet.span, say("sector_index", keys=keys, size=size))
+        y = sheet.para(sheet.left, y, sheet.span, say("sector_index", keys=keys))
         y -= sheet.st.gap
         start = self.b.start
         rows = []

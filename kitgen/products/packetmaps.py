@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from kitgen.render.fonts import SANS, SANS_BOLD
+from kitgen.render.fonts import SANS, SANS_BOLD, text_width
 from kitgen.render.mapembed import MapSlot
 from kitgen.render.packetstyle import OverviewPage, SectorPage
-from kitgen.render.pages import MM, faction_mark, hex_colour, ink_on
+from kitgen.render.pages import faction_mark, hex_colour, ink_on
 from kitgen.render.scene import Overlay, Scene, Sector
 from kitgen.render.sceneart import SceneArt
 from kitgen.render.unitmarks import ARM_LETTERS
@@ -40,131 +40,178 @@ class MapPages:
         self.names = {f.id: f.name for f in campaign.scenario.meta.factions}
         self.draw = scene_art
 
-    def sector_window(self, sheet: Sheet) -> tuple[float, float, float, float]:
-        """The map window on a sector page: under the band, above the legend and stack list."""
-        st = self.st
-        top = sheet.top - sheet.st.band_mm * MM - sheet.st.gap
-        bottom = sheet.bottom + st.legend + self.list_height()
-        return (sheet.left, bottom, sheet.right - sheet.left, top - bottom)
-
-    def list_height(self) -> float:
-        return self.st.list_row * (self.st.stack_rows + 1) + 4
-
-    def sector_size(self, sheet_size: tuple[float, float]) -> tuple[float, float]:
-        """The window of every sector in map points, for pages of this size."""
-        from kitgen.render.formstyle import form_style
-        from kitgen.render.sheet import Sheet
-
-        probe = Sheet(None, form_style(), self.campaign.scenario, sheet_size, "")  # type: ignore[arg-type]  # its geometry only
-        _, _, w, h = self.sector_window(probe)
-        s = self.scale
-        return (w / s, h / s)
-
-    @property
-    def scale(self) -> float:
-        return self.st.hex_across / self.art.hex_pt
-
     def page_slot(
-        self, sheet: Sheet, window: tuple[float, float, float, float], at: tuple[float, float], s: float
+        self, sheet: Sheet, window: tuple[float, float, float, float], at: tuple[float, float], s: float, source: str
     ) -> None:
         page = sheet.c.getPageNumber() - 1
-        self.slots.append(MapSlot(page, window, at, s))
+        self.slots.append(MapSlot(page, window, at, s, source))
 
     # the sector page
 
-    def sector_page(self, sheet: Sheet, scene: Scene, sector: Sector, title: str, note: str) -> float:
+    def sector_page(
+        self, sheet: Sheet, scene: Scene, sector: Sector, tiles: Sequence[Sector], title: str, note: str
+    ) -> float:
+        """One map tile of the kit at its own scale (a landscape page with the tiles' margins):
+        from the tile's top-left corner as far as the page has room, the tile's own window at
+        most, with a dashed line where its neighbours' tiles begin; beside it a column with where
+        the sector lies, its stacks and the key."""
         faction = self.campaign.scenario.faction(scene.viewer) if scene.viewer else None
-        sheet.band(title, faction, note)
-        x, y, w, h = self.sector_window(sheet)
-        s = self.scale
-        wx0, wy0 = sector.window[0], sector.window[1]
-        self.page_slot(sheet, (x, y, w, h), (wx0, wy0), s)
+        top = sheet.band(title, faction, note)
+        st = self.st
+        wx0, _, wx1, wy1 = sector.window
+        w = min(sheet.span - st.side - sheet.st.gap, wx1 - wx0)
+        h = min(top - sheet.bottom, wy1 - sector.window[1])
+        x, y = sheet.left, top - h
+        window = (wx0, wy1 - h, wx0 + w, wy1)
+        self.page_slot(sheet, (x, y, w, h), (wx0, wy1 - h), 1.0, "sector")
         c = sheet.c
         c.saveState()
         p = c.beginPath()
         p.rect(x, y, w, h)
         c.clipPath(p, stroke=0, fill=0)
-        c.translate(x - s * wx0, y - s * wy0)
-        c.scale(s, s)
-        window = sector.window
-        self.draw.reach(c, scene, window, s)
+        c.translate(x - wx0, y - window[1])
+        plan = self.draw.plan(scene, window, 1.0, c.getPageNumber(), (x - wx0, y - window[1]))
+        self.draw.reach(c, scene, window, 1.0)
+        self.draw.marks(c, scene, plan)
+        self.draw.pieces(c, scene, plan)
         self.draw.owners(c, scene, window)
-        self.draw.marks(c, scene, window, s)
-        self.draw.pieces(c, scene, window, s)
+        self.draw.core_edges(c, sector, 1.0)
         c.restoreState()
         c.setStrokeColorRGB(0.1, 0.1, 0.1)
-        c.setLineWidth(self.st.frame)
+        c.setLineWidth(st.frame)
         c.rect(x, y, w, h, stroke=1, fill=0)
-        self._edge_ids(sheet, sector, (x, y, w, h))
-        self._stack_list(sheet, scene, sector, y)
-        self._legend(sheet, scene, sheet.bottom + self.st.legend - 2)
+        self._side(sheet, scene, sector, tiles, (x + w + sheet.st.gap, top), window)
         return sheet.bottom
 
-    def _edge_ids(self, sheet: Sheet, sector: Sector, box: tuple[float, float, float, float]) -> None:
-        """The hexes the window shows, under its frame, and which sectors border it."""
-        x, y, w, h = box
-        ids = sorted(self.draw.within(sector.window))
-        shown = f"{ids[0]}-{ids[-1]}" if ids else ""
-        size = self.st.list_font * 0.95
-        sheet.text(x + w, y - size * 1.3, f"Sector {sector.key}: hexes {shown}", size=size, align="right")
-
-    def _stack_list(self, sheet: Sheet, scene: Scene, sector: Sector, map_bottom: float) -> None:
-        """The stacks on this sheet, by key: what each marker holds."""
+    def _side(
+        self,
+        sheet: Sheet,
+        scene: Scene,
+        sector: Sector,
+        tiles: Sequence[Sector],
+        at: tuple[float, float],
+        window: tuple[float, float, float, float],
+    ) -> None:
+        """The column beside a sector: the tiles in small with this one dark, its hexes and
+        neighbours; the stacks it shows; the key."""
         st = self.st
-        here = [e for e in scene.stacks if e.hex in self.draw.within(sector.window)]
-        top = map_bottom - 12
-        w = sheet.text(sheet.left, top, "STACKS ON THIS SHEET", font=SANS_BOLD, size=st.list_font)
+        x, top = at
+        width = sheet.right - x
+        y = self._locator(sheet, sector, tiles, x, top, width)
+        ids = sorted(self.draw.within(sector.core))
+        near = sector_neighbours(sector, tiles)
+        from kitgen.products.packettext import say
+
+        text = say("sector_side", tile=sector.key, first=ids[0] if ids else "", last=ids[-1] if ids else "", near=near)
+        y = self._lines(sheet, x, y, width, text)
+        y -= st.list_row * 0.6
+        y = self._stack_list(sheet, scene, window, x, y, width)
+        self._legend(sheet, scene, x, width)
+
+    def _locator(
+        self, sheet: Sheet, sector: Sector, tiles: Sequence[Sector], x: float, top: float, width: float
+    ) -> float:
+        """The tile grid in small, each tile's core as it lies on the joined map, this one dark."""
+        x0 = min(t.core[0] for t in tiles)
+        y0 = min(t.core[1] for t in tiles)
+        x1 = max(t.core[2] for t in tiles)
+        y1 = max(t.core[3] for t in tiles)
+        k = min(width / (x1 - x0), width * 0.8 / (y1 - y0))
+        c = sheet.c
+        c.setLineWidth(0.5)
+        for t in tiles:
+            here = t.key == sector.key
+            c.setStrokeColorRGB(0.1, 0.1, 0.1)
+            if here:
+                c.setFillColorRGB(0.15, 0.15, 0.15)
+            else:
+                c.setFillColorRGB(1, 1, 1)
+            bx, by = x + (t.core[0] - x0) * k, top - (y1 - t.core[1]) * k
+            bw, bh = (t.core[2] - t.core[0]) * k, (t.core[3] - t.core[1]) * k
+            c.rect(bx, by, bw, bh, stroke=1, fill=1)
+            if here:
+                size = min(self.st.list_font * 1.3, bh * 0.7, bw * 0.85 / text_width(t.key, SANS_BOLD, 1.0))
+                sheet.text(
+                    bx + bw / 2,
+                    by + bh / 2 - size * 0.36,
+                    t.key,
+                    font=SANS_BOLD,
+                    size=size,
+                    align="centre",
+                    colour="#FFFFFF",
+                )
+        return top - (y1 - y0) * k - self.st.list_row * 1.4
+
+    def _lines(self, sheet: Sheet, x: float, y: float, width: float, text: str, *, font: str = SANS) -> float:
+        """`text` wrapped to the column; returns the baseline of the next line."""
+        st = self.st
+        for line in sheet.wrap(text, font, st.list_font, width):
+            sheet.text(x, y, line, font=font, size=st.list_font)
+            y -= st.list_row
+        return y
+
+    def _stack_list(
+        self, sheet: Sheet, scene: Scene, window: tuple[float, float, float, float], x: float, y: float, width: float
+    ) -> float:
+        """The stacks this sector shows, by key: what each holds, as far as the column has room."""
+        st = self.st
+        from kitgen.products.packettext import say
+
+        here = [e for e in scene.stacks if e.hex in self.draw.within(window)]
         if not here:
-            sheet.text(
-                sheet.left + w + 6,
-                top,
-                "none: every hex shows its units",
-                size=st.list_font,
-                colour=sheet.st.colours.muted,
-            )
-            return
-        lines: list[tuple[str, str, str]] = []
-        for e in here:
-            for k, (faction, text) in enumerate(e.lines):
-                lines.append((f"{e.key} ({e.hex})" if k == 0 else "", faction, text))
-        per_col = st.stack_rows
-        col_w = (sheet.right - sheet.left) / 2
-        for i, (key, faction, text) in enumerate(lines[: per_col * 2]):
-            col, row = divmod(i, per_col)
-            x = sheet.left + col * col_w
-            y = top - (row + 1) * st.list_row
-            sheet.text(x, y, key, font=SANS_BOLD, size=st.list_font)
-            size = st.list_font * 0.9
-            sheet.c.setFillColorRGB(*hex_colour(self.draw.colour(faction)))
-            key_w = st.stack_key
-            sheet.c.rect(x + key_w, y - 0.5, size, size, stroke=0, fill=1)
-            sheet.c.setFillColorRGB(*ink_on(self.draw.colour(faction)))
-            faction_mark(sheet.c, faction, x + key_w + size / 2, y - 0.5 + size / 2, size * 0.75)
-            sheet.text(x + key_w + size + 3, y, text, size=st.list_font, fit=col_w - key_w - size - 8)
-        if len(lines) > per_col * 2:
-            sheet.text(
-                sheet.right,
-                top,
-                "more on the stack list page",
-                size=st.list_font,
-                align="right",
-                colour=sheet.st.colours.muted,
-            )
+            return y
+        sheet.text(x, y, say("sector_stacks"), font=SANS_BOLD, size=st.list_font)
+        y -= st.list_row
+        floor = sheet.bottom + self.legend_height(sheet, scene, width) + st.list_row * 2
+        chip = st.list_font * 0.9
+        for n, e in enumerate(here):
+            need = st.list_row * (1 + sum(len(sheet.wrap(t, SANS, st.list_font, width - chip - 2)) for _, t in e.lines))
+            if y - need < floor:
+                sheet.text(
+                    x,
+                    y,
+                    say("sector_stacks_more", count=len(here) - n),
+                    size=st.list_font,
+                    colour=sheet.st.colours.muted,
+                )
+                return y - st.list_row
+            sheet.text(x, y, f"{e.key}  {e.hex}", font=SANS_BOLD, size=st.list_font)
+            y -= st.list_row
+            for faction, text in e.lines:
+                sheet.c.setFillColorRGB(*hex_colour(self.draw.colour(faction)))
+                sheet.c.setStrokeColorRGB(0.1, 0.1, 0.1)
+                sheet.c.setLineWidth(0.3)
+                sheet.c.rect(x, y - 0.5, chip, chip, stroke=1, fill=1)
+                sheet.c.setFillColorRGB(*ink_on(self.draw.colour(faction)))
+                faction_mark(sheet.c, faction, x + chip / 2, y - 0.5 + chip / 2, chip * 0.75)
+                y = self._lines(sheet, x + chip + 2, y, width - chip - 2, text)
+            y -= st.list_row * 0.3
+        return y
 
-    def _legend(self, sheet: Sheet, scene: Scene, y: float) -> None:
-        """What the pieces mean, in one strip."""
-        st = self.st
+    def legend_items(self, scene: Scene) -> list[str]:
         from kitgen.products.packettext import say
 
         letters = ", ".join(f"{v} {k}" for k, v in ARM_LETTERS.items())
         items = [say("legend_counter"), say("legend_stack"), say("legend_marks"), say("legend_owner")]
         if scene.viewer is not None:
             items[1:1] = [say("legend_glimpsed", letters=letters)]
-            items.append(say("legend_reach", bands=reach_bands_text(st.reach_bands)))
-        text = "   \u00b7   ".join(items)
-        lines = sheet.wrap(text, SANS, st.list_font * 0.95, sheet.right - sheet.left)
-        for k, line in enumerate(lines[:3]):
-            sheet.text(sheet.left, y - k * st.list_row, line, size=st.list_font * 0.95, colour=sheet.st.colours.heading)
+            items.append(say("legend_reach", bands=reach_bands_text(self.st.reach_bands)))
+        return items
+
+    def legend_height(self, sheet: Sheet, scene: Scene, width: float) -> float:
+        lines = sum(len(sheet.wrap(item, SANS, self.st.list_font, width)) for item in self.legend_items(scene))
+        return self.st.list_row * (lines + len(self.legend_items(scene)) * 0.3 + 1)
+
+    def _legend(self, sheet: Sheet, scene: Scene, x: float, width: float) -> None:
+        """What the pieces mean, at the column's foot."""
+        from kitgen.products.packettext import say
+
+        st = self.st
+        y = sheet.bottom + self.legend_height(sheet, scene, width) - st.list_row * 0.2
+        sheet.text(x, y, say("sector_key"), font=SANS_BOLD, size=st.list_font)
+        y -= st.list_row
+        for item in self.legend_items(scene):
+            y = self._lines(sheet, x, y, width, item) - st.list_row * 0.3
 
     # the overview
 
@@ -186,11 +233,12 @@ class MapPages:
             else None
         )
         y_top = sheet.band(title, faction, note)
-        room = y_top - sheet.bottom - self.ov.notes  # the notes under the map
-        s = min(sheet.span / self.art.width, room / self.art.height)
+        edge = self.ov.sector_font * 1.6 if shown else 0.0  # the tiles' rows and columns named outside the frame
+        room = y_top - edge - sheet.bottom - self.ov.notes  # the notes under the map
+        s = min((sheet.span - edge) / self.art.width, room / self.art.height)
         w, h = self.art.width * s, self.art.height * s
-        x, y = sheet.left + (sheet.span - w) / 2, y_top - h
-        self.page_slot(sheet, (x, y, w, h), (0.0, 0.0), s)
+        x, y = sheet.left + edge + (sheet.span - edge - w) / 2, y_top - edge - h
+        self.page_slot(sheet, (x, y, w, h), (0.0, 0.0), s, "overview")
         c = sheet.c
         c.saveState()
         p = c.beginPath()
@@ -201,16 +249,60 @@ class MapPages:
         if overlay is not None:
             self.draw.supply(c, overlay, s)
         else:
-            self.draw.dots(c, scene, s)
             self.draw.sector_frames(c, shown, s)
+            self.draw.dots(c, scene, s)
         c.restoreState()
         c.setStrokeColorRGB(0.1, 0.1, 0.1)
         c.setLineWidth(self.ov.frame)
         c.rect(x, y, w, h, stroke=1, fill=0)
+        self._tile_names(sheet, shown, (x, y, s), y + h)
         y -= 6
         if after is not None:
             y = after(sheet, y)
         return y
+
+    def _tile_names(self, sheet: Sheet, tiles: Sequence[Sector], at: tuple[float, float, float], top: float) -> None:
+        """The tiles' names as a grid reference: each column's number over it, each row's
+        letters left of it (tile B3 is row B, column 3)."""
+        x, y, s = at
+        size = self.ov.sector_font
+        columns: dict[str, tuple[float, float]] = {}
+        rows: dict[str, tuple[float, float]] = {}
+        for t in tiles:
+            letters = t.key.rstrip("0123456789")
+            columns[t.key[len(letters) :]] = (t.core[0], t.core[2])
+            rows[letters] = (t.core[1], t.core[3])
+        for name, (x0, x1) in columns.items():
+            mid = x + max(0.0, (x0 + x1) / 2) * s
+            sheet.text(mid, top + size * 0.45, name, font=SANS_BOLD, size=size, align="centre")
+        for name, (y0, y1) in rows.items():
+            mid = y + (y0 + y1) / 2 * s
+            sheet.text(x - size * 0.5, mid - size * 0.36, name, font=SANS_BOLD, size=size, align="right")
+
+
+def sector_neighbours(sector: Sector, tiles: Sequence[Sector]) -> str:
+    """The tiles that border `sector`'s core, by side: 'above A2, left B1, right B3, below C2'."""
+    x0, y0, x1, y1 = sector.core
+
+    def across(t: Sector) -> bool:
+        return t.core[0] < x1 and t.core[2] > x0
+
+    def level(t: Sector) -> bool:
+        return t.core[1] < y1 and t.core[3] > y0
+
+    near = []
+    for t in tiles:
+        if t.key == sector.key:
+            continue
+        if abs(t.core[1] - y1) < 1 and across(t):
+            near.append((0, f"above {t.key}"))
+        elif abs(t.core[2] - x0) < 1 and level(t):
+            near.append((1, f"left {t.key}"))
+        elif abs(t.core[0] - x1) < 1 and level(t):
+            near.append((2, f"right {t.key}"))
+        elif abs(t.core[3] - y0) < 1 and across(t):
+            near.append((3, f"below {t.key}"))
+    return ", ".join(text for _, text in sorted(near)) or "none"
 
 
 def reach_bands_text(bands: Sequence[int]) -> str:

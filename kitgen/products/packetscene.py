@@ -23,8 +23,22 @@ def _stands(u: UnitState) -> int:
 
 
 def _unit_piece(u: UnitState) -> Piece:
+    from kitgen.products.counters import stands_text
+    from kitgen.render.counterstyle import counter_style
+
     flags = ("out",) if u.in_supply is False else ()
-    return Piece(u.hex, u.faction, "unit", u.id, u.type, _stands(u), flags=flags + (("aboard",) if u.aboard else ()))
+    return Piece(
+        u.hex,
+        u.faction,
+        "unit",
+        u.id,
+        u.type,
+        _stands(u),
+        flags=flags + (("aboard",) if u.aboard else ()),
+        name=u.name,
+        strength=stands_text({k: n for k, n in u.stands.items() if n}, counter_style()),
+        traits=u.flags,
+    )
 
 
 def make_scene(
@@ -48,11 +62,18 @@ def make_scene(
         for s in view.sightings:
             if s.grade == "sized":
                 shown.setdefault(s.hex, []).append(Piece(s.hex, s.faction, "block", s.size, detail=s.arms))
+    ships = {s["id"] for s in state.ships} if view is None else set(view.ships)
+    trains = {t["id"] for t in state.trains} if view is None else set(view.trains)
+    for piece in _carriers(campaign, state, trains, ships):
+        shown.setdefault(piece.hex, []).append(piece)
     order = [f.id for f in campaign.scenario.meta.factions]
     pieces: dict[str, tuple[Piece, ...]] = {}
     stacks: list[StackEntry] = []
     for hex_id in sorted(shown):
-        here = sorted(shown[hex_id], key=lambda p: (order.index(p.faction) if p.faction in order else 99, p.label))
+        here = sorted(
+            shown[hex_id],
+            key=lambda p: (order.index(p.faction) if p.faction in order else 99, p.kind == "carrier", p.label),
+        )
         if len(here) <= 2:
             pieces[hex_id] = tuple(here)
             continue
@@ -62,14 +83,20 @@ def make_scene(
         factions = {p.faction for p in here}
         lead = here[0].faction if len(factions) == 1 else ""
         total = sum(p.stands or 0 for p in here if p.kind == "unit")
-        seen_all = all(p.kind == "unit" for p in here)
+        seen_all = all(p.kind != "block" for p in here)
         pieces[hex_id] = (
-            Piece(hex_id, lead, "stack", key, stands=total if seen_all else None, detail=tuple(p.label for p in here)),
+            Piece(
+                hex_id,
+                lead,
+                "stack",
+                key,
+                stands=total if seen_all else None,
+                detail=tuple(p.label for p in here),
+                top=here[0],
+            ),
         )
     knows = (lambda h: True) if view is None else view.knows_hex
     mine = (lambda f: True) if view is None else (lambda f: f == view.faction)
-    ships = {s["id"] for s in state.ships} if view is None else set(view.ships)
-    trains = {t["id"] for t in state.trains} if view is None else set(view.trains)
     board_towns = campaign.board.towns
     owners = {}
     for names in board_towns.values():
@@ -98,12 +125,36 @@ def make_scene(
     )
 
 
+def _carriers(campaign: Campaign, state: CampaignState, trains: set[str], ships: set[str]) -> list[Piece]:
+    """The trains and ships shown, as their counters print them (`kitgen.products.counters`)."""
+    transport = campaign.scenario.transport
+    found = []
+    for t in state.trains:
+        if t["id"] in trains:
+            kind, name = ("armoured_train", "Armoured Train") if t.get("armoured") else ("rr_train", "Train")
+            load = f"carries {transport.train.capacity} pts"
+            found.append(Piece(t["hex"], t["faction"], "carrier", str(t["id"]), kind, name=name, strength=load))
+    for x in state.ships:
+        if x["id"] in ships:
+            gunfire = int(x.get("gunfire", 0))
+            kind, load = (
+                ("warship", f"gunfire {gunfire}")
+                if gunfire
+                else ("transport", f"carries {transport.ship.capacity} pts")
+            )
+            name = str(x.get("name", x["id"]))
+            found.append(Piece(x["hex"], x["faction"], "carrier", str(x["id"]), kind, name=name, strength=load))
+    return found
+
+
 def _stack_line(p: Piece) -> str:
     if p.kind == "block":
         arms = ", ".join(p.detail) or "unknown arms"
         return f"a {p.label} stack seen: {arms}"
+    if p.kind == "carrier":
+        return f"{p.name} ({p.strength})"
     out = ", out of supply" if "out" in p.flags else ""
-    return f"{p.label} ({p.type.replace('_', ' ')}, {p.stands} stands{out})"
+    return f"{p.name or p.label} ({p.type.replace('_', ' ')}, {p.stands} stands{out})"
 
 
 def overlay_of(campaign: Campaign, state: CampaignState, faction: str) -> Overlay:

@@ -4,7 +4,7 @@ titled page in the outline; and a long table run over as many pages as it takes.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kitgen.model.scenario import Scenario
@@ -28,9 +28,10 @@ def sheets_part(
     duplex: bool = False,
     wide: frozenset[str] = frozenset(),
     style: FormStyle | None = None,
+    styles: Mapping[str, FormStyle] | None = None,
 ) -> Part:
     """A part of one Sheet per page, each titled page in the outline, on A4 or US Letter; the
-    pages whose keys are in `wide` are landscape."""
+    pages whose keys are in `wide` are landscape, and those in `styles` take their own style."""
     style = style or form_style()
     size = PAPER[paper]
     buffer = io.BytesIO()
@@ -41,7 +42,7 @@ def sheets_part(
         if heading:
             c.bookmarkPage(key)
             c.addOutlineEntry(heading, key, level=0)
-        sheet = Sheet(c, style, scenario, page_size, label)
+        sheet = Sheet(c, (styles or {}).get(key, style), scenario, page_size, label)
         sheet.finish(draw(sheet), number, len(pages))
     c.save()
     bookmarks = tuple((heading, number) for number, (heading, _, _) in enumerate(pages) if heading)

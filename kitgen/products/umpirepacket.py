@@ -20,7 +20,7 @@ def umpire_packet(p: Packets) -> PacketFile:
     maps = p.pages_for(slots)
     start = p.b.start
     scene = p.scenes["umpire"] = make_scene(p.c, start, None)
-    shown = p.sectors_shown(maps, scene.hexes())
+    shown = p.sectors_shown(scene.hexes())
     note = f"turn {p.b.turn}"
     pages: list[Page] = [("The week and the ledgers", "week", partial(_week, p))]
     pages += _checklist(p)

@@ -180,8 +180,10 @@ class MapArt:
 
     # --- drawing -------------------------------------------------------------------------
 
-    def draw(self, c: Canvas) -> None:
-        """Paint the whole map with the frame's bottom-left corner at the current origin."""
+    def draw(self, c: Canvas, *, names: bool = True, words: bool = True) -> None:
+        """Paint the whole map with the frame's bottom-left corner at the current origin; without
+        `names`, the towns' and places' labels are left to whoever draws over it (a packet's
+        sector, round its counters); without `words`, no text at all (a packet's overview)."""
         c.saveState()
         self._ground(c)
         self._symbols(c)
@@ -191,12 +193,14 @@ class MapArt:
         self._roads(c)
         self._rail(c)
         self._bridges(c)
-        self._ferries(c)
-        self._hex_ids(c)
+        self._ferries(c, words=words)
+        if words:
+            self._hex_ids(c)
         self._supply(c)
-        self._river_names(c)
-        self._places(c)
-        self._town_marks(c)
+        if words:
+            self._river_names(c)
+        self._places(c, names=names and words)
+        self._town_marks(c, names=names and words)
         c.restoreState()
         self._edges(c)
         c.setStrokeColorRGB(*hex_colour(self.style.colours.frame))
@@ -371,24 +375,25 @@ class MapArt:
                 c.line(*p0, *p1)
             self.drawn.bridges.add(pair)
 
-    def _ferries(self, c: Canvas) -> None:
+    def _ferries(self, c: Canvas, *, words: bool = True) -> None:
         """A.1: a ferry on its hexside: a disc across the river with the units it takes a turn."""
         for pair, units in sorted(self.board.ferries.items(), key=lambda kv: sorted(kv[0])):
             ends = self.hexside(*sorted(pair))
             x, y = ends.mean(axis=0)
-            self.ferry_mark(c, float(x), float(y), units)
+            self.ferry_mark(c, float(x), float(y), units, words=words)
             self.drawn.ferries.add((pair, units))
 
-    def ferry_mark(self, c: Canvas, x: float, y: float, units: int) -> None:
+    def ferry_mark(self, c: Canvas, x: float, y: float, units: int, *, words: bool = True) -> None:
         u = self.hex_pt / 72.0
-        r = 4.2 * u
+        r = 4.8 * u
         c.saveState()
         self.fill(c, self.style.colours.halo)
         self.stroke(c, self.style.colours.river, 1.0 * u)
         c.circle(x, y, r, stroke=1, fill=1)
         self.fill(c, self.style.colours.river)
-        c.setFont(SANS_BOLD, 5.2 * u)
-        c.drawCentredString(x, y - 1.8 * u, str(units))
+        if words:
+            c.setFont(SANS_BOLD, self.style.fonts.ferry * u)
+            c.drawCentredString(x, y - 0.36 * self.style.fonts.ferry * u, str(units))
         c.restoreState()
 
     def hex_id_spots(self) -> list[tuple[str, float, float, Box]]:
@@ -464,7 +469,7 @@ class MapArt:
             c.circle(x, y, r, stroke=1, fill=0)
         c.setDash()
 
-    def _town_marks(self, c: Canvas) -> None:
+    def _town_marks(self, c: Canvas, *, names: bool = True) -> None:
         """Each town hex's symbol at the hex's centre, sized by its best VP, and its label where
         it was placed; where towns share a hex, one symbol and their names stacked in one block,
         each with its VP."""
@@ -479,7 +484,8 @@ class MapArt:
             if anchor is not None:
                 self.anchor(c, x + radius + 5.5 * self.hex_pt / 72.0, y + 1.5 * self.hex_pt / 72.0)
                 self.drawn.symbols.append((keys[hex_id], anchor))
-            self._block(c, keys[hex_id], self.town_rows(hex_id))
+            if names:
+                self._block(c, keys[hex_id], self.town_rows(hex_id))
             for mark in marks:
                 self.drawn.towns.add((hex_id, mark.name))
 
@@ -514,16 +520,16 @@ class MapArt:
             font = SANS_BOLD if max((v or 0) for _, v in mark.vp) >= 3 else SANS
             rows.append(self.text_row(mark.shown, font, size, gap=1.6 * u if k else 0.0))
             if name_key(mark.shown) != name_key(mark.name):
-                rows.append(self.text_row(mark.name, SANS, size * 0.72, gap=-0.6 * u))
+                rows.append(self.text_row(mark.name, SANS, self.style.fonts.rules_name, gap=-0.6 * u))
             rows.append(
                 Row("", SANS_BOLD, self.style.fonts.vp, len(mark.vp) * box + 0.4 * u, box + 0.4 * u, -1.0 * u, mark.vp)
             )
         for name in self.places_in_town_hexes().get(hex_id, []):
-            rows.append(self.text_row(name, SANS_ITALIC, size * 0.85, gap=0.8 * u))
+            rows.append(self.text_row(name, SANS_ITALIC, self.style.fonts.place, gap=0.8 * u))
         return rows
 
     def place_rows(self, name: str) -> list[Row]:
-        return [self.text_row(name, SANS_ITALIC, self.style.fonts.town * 0.85)]
+        return [self.text_row(name, SANS_ITALIC, self.style.fonts.place)]
 
     @cached_property
     def label_spots(self) -> dict[str, Placed]:
@@ -596,21 +602,22 @@ class MapArt:
 
     @cached_property
     def covered_hex_ids(self) -> set[str]:
-        """The hex ids a label covers: left out, so nothing is printed over them."""
+        """The hex ids a label or a river's name covers: left out, so nothing is printed over them."""
         spots = self.hex_id_spots()
-        labels = [p.box for p in self.label_spots.values()]
+        labels = [shapely.box(*p.box) for p in self.label_spots.values()]
+        labels += [shape for _, _, shape in self.river_name_spots]
         if not labels or not spots:
             return set()
         ids = shapely.box(*np.array([box for _, _, _, box in spots]).T)
-        boxes = shapely.box(*np.array(labels).T)
+        boxes = np.array(labels, dtype=object)
         i, j = shapely.STRtree(boxes).query(ids, predicate="intersects")
         shared = shapely.area(shapely.intersection(ids[i], boxes[j])) > 1e-6
         return {spots[k][0] for k in i[shared].tolist()}
 
-    def _block(self, c: Canvas, key: str, rows: list[Row]) -> None:
-        """A label's rows in the box placed for it: centred above or below the symbol, ranged
-        towards it beside it; and its leader line, if it stands off."""
-        spot = self.label_spots[key]
+    def _block(self, c: Canvas, key: str, rows: list[Row], spot: Placed | None = None) -> None:
+        """A label's rows in the box placed for it (or at `spot`): centred above or below the
+        symbol, ranged towards it beside it; and its leader line, if it stands off."""
+        spot = spot or self.label_spots[key]
         x0, _, x1, top = spot.box
         for row in rows:
             top -= row.gap
@@ -684,14 +691,25 @@ class MapArt:
                 found.setdefault(at[x, y], []).append(name)
         return found
 
-    def _places(self, c: Canvas) -> None:
+    def _places(self, c: Canvas, *, names: bool = True) -> None:
         """Named places that are not towns: a small square and the name in italics."""
         u = self.hex_pt / 72.0
         for name, x, y in self.place_labels():
             self.place_marker(c, x, y)
             half = 1.6 * u + 0.3 * u
             self.drawn.symbols.append((name, (x - half, y - half, x + half, y + half)))
-            self._block(c, name, self.place_rows(name))
+            if names:
+                self._block(c, name, self.place_rows(name))
+
+    def label_rows(self) -> dict[str, list[Row]]:
+        """Every label's rows by its key (`label_spots`): a town hex's and a named place's."""
+        rows = {key: self.town_rows(h) for h, key in self.town_keys().items()}
+        rows.update((name, self.place_rows(name)) for name, _, _ in self.place_labels())
+        return rows
+
+    def draw_label(self, c: Canvas, key: str, rows: list[Row], spot: Placed) -> None:
+        """One label at `spot`: for a packet, which draws the names over its counters."""
+        self._block(c, key, rows, spot)
 
     def town_marker(self, c: Canvas, cx: float, cy: float, best_vp: int, owner: str | None = None) -> float:
         """A dot for a town, a square for a city (3 VP or more), sized by value; returns its radius.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from kitgen.render.style import layouts_dir
 
@@ -20,32 +20,37 @@ LIMIT = 64 << 20
 """A drawn map of the bundled scenario is about 0.3 MB."""
 
 
-def map_key(scenario: Scenario) -> str:
-    """A hash of the scenario, the map's layouts, the PDF library and kitgen's own code."""
+MapText = Literal["all", "no names", "none"]
+"""What text a clean map carries: all of it; all but the towns' and places' names (a packet's
+sectors draw those round their counters); none (a packet's overview, too small to read)."""
+
+
+def map_key(scenario: Scenario, text: MapText = "all") -> str:
+    """A hash of the scenario, the map's layouts, the PDF library, kitgen's own code and `text`."""
     import reportlab
 
     from kitgen.scenariocache import code_digest
 
-    digest = hashlib.sha256(f"kitgen-mapart 1 reportlab {reportlab.Version}\n".encode())
+    digest = hashlib.sha256(f"kitgen-mapart 2 reportlab {reportlab.Version} {text}\n".encode())
     digest.update(code_digest().encode())
     digest.update((layouts_dir() / "map.yaml").read_bytes())
     digest.update(scenario.model_dump_json().encode())
     return digest.hexdigest()[:32]
 
 
-def clean_map_pdf(art: MapArt, scenario: Scenario) -> bytes:
-    """The clean map alone, one page the map's size: from the cache, else drawn and kept."""
+def clean_map_pdf(art: MapArt, scenario: Scenario, text: MapText = "all") -> bytes:
+    """The clean map alone, one page the map's size, with `text`: from the cache, else drawn and kept."""
     from kitgen.errors import KitgenError, UsageError
     from kitgen.inputs import is_file, read_file
     from kitgen.scenariocache import KEEP, cache_dir, prune
 
-    path = cache_dir() / f"mapart-{scenario.meta.id}-{map_key(scenario)}.pdf"
+    path = cache_dir() / f"mapart-{scenario.meta.id}-{map_key(scenario, text)}.pdf"
     if is_file(path):
         with contextlib.suppress(KitgenError):
             data = read_file(path, limit=LIMIT)
             if data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF"):
                 return data
-    data = draw_map_pdf(art, scenario)
+    data = draw_map_pdf(art, scenario, text)
     from kitgen.outputs import write_atomic
 
     with contextlib.suppress(OSError, UsageError):
@@ -54,14 +59,14 @@ def clean_map_pdf(art: MapArt, scenario: Scenario) -> bytes:
     return data
 
 
-def draw_map_pdf(art: MapArt, scenario: Scenario) -> bytes:
+def draw_map_pdf(art: MapArt, scenario: Scenario, text: MapText = "all") -> bytes:
     import io
 
     from kitgen.render.pages import new_canvas
 
     buffer = io.BytesIO()
     c = new_canvas(buffer, (art.width, art.height), scenario, "map")
-    art.draw(c)
+    art.draw(c, names=text == "all", words=text != "none")
     c.showPage()
     c.save()
     return buffer.getvalue()

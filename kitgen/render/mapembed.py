@@ -8,6 +8,7 @@ draws itself: the counters, overlays and frames."""
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,51 +24,58 @@ class MapSlot:
     window: tuple[float, float, float, float]
     at: tuple[float, float]
     scale: float
+    map: str = "map"
+    """Which of the maps handed to `lay_map_under` goes under it."""
 
 
-def lay_map_under(packet: bytes, map_pdf: bytes | Any, slots: list[MapSlot]) -> bytes:
-    """The packet with the map's page drawn, clipped to its window, under each slot's page.
+def lay_map_under(packet: bytes, maps: Mapping[str, bytes | Any], slots: list[MapSlot]) -> bytes:
+    """The packet with a map's page drawn, clipped to its window, under each slot's page.
 
-    No stream is decoded: the map's content becomes the form as it is, filters and all, and
-    each page's contents become an array of a short stream that draws the form, then its own.
-    `map_pdf` is the map's PDF, or a pypdf reader of it (read once for several packets)."""
+    No stream is decoded: each map's content becomes a form as it is, filters and all, and each
+    page's contents become an array of a short stream that draws the form, then its own. `maps`
+    gives each map (a PDF, or a pypdf reader of it, read once for several packets) by the name
+    its slots use."""
     if not slots:
         return packet
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
-    art = (PdfReader(io.BytesIO(map_pdf)) if isinstance(map_pdf, bytes) else map_pdf).pages[0]
-    # an incremental update: the packet's bytes kept as they are, the form and the changed pages
+    from kitgen.render.pdffonts import fonts_of, rename
+
+    # an incremental update: the packet's bytes kept as they are, the forms and the changed pages
     # appended, so that nothing else of the packet is parsed or written again
     reader = PdfReader(io.BytesIO(packet))
     writer = PdfWriter(reader, incremental=True)
-    content = art.raw_get("/Contents").get_object()
-    form = content.clone(writer)
-    form.update(
-        {
-            NameObject("/Type"): NameObject("/XObject"),
-            NameObject("/Subtype"): NameObject("/Form"),
-            NameObject("/BBox"): ArrayObject(FloatObject(v) for v in art.mediabox),
-            NameObject("/Resources"): art["/Resources"].clone(writer),
-        }
-    )
-    # the map's subsets are tagged AAAAAA+... as the packet's own are: renamed with letters
-    # reportlab's tags never use (it uses A-K), so no two subsets share a name
-    from kitgen.render.pdffonts import fonts_of, rename
-
-    rename(fonts_of(form["/Resources"]), letters="LMNOPQRSTUVWXYZ")
-    ref = writer._add_object(form)
+    forms: dict[str, tuple[str, Any]] = {}
+    tags = 0
+    for k, name in enumerate(sorted({slot.map for slot in slots})):
+        source = maps[name]
+        art = (PdfReader(io.BytesIO(source)) if isinstance(source, bytes) else source).pages[0]
+        form = art.raw_get("/Contents").get_object().clone(writer)
+        form.update(
+            {
+                NameObject("/Type"): NameObject("/XObject"),
+                NameObject("/Subtype"): NameObject("/Form"),
+                NameObject("/BBox"): ArrayObject(FloatObject(v) for v in art.mediabox),
+                NameObject("/Resources"): art["/Resources"].clone(writer),
+            }
+        )
+        # the maps' subsets are tagged AAAAAA+... as the packet's own are: renamed with letters
+        # reportlab's tags never use (it uses A-K), so no two subsets share a name
+        tags = rename(fonts_of(form["/Resources"]), first=tags, letters="LMNOPQRSTUVWXYZ")
+        forms[name] = (f"{MAP_NAME}{k}", writer._add_object(form))
     for slot in slots:
         page = writer.pages[slot.page]
         resources = page.setdefault(NameObject("/Resources"), DictionaryObject())
         xobjects = resources.setdefault(NameObject("/XObject"), DictionaryObject())
-        xobjects[NameObject(MAP_NAME)] = ref
+        form_name, ref = forms[slot.map]
+        xobjects[NameObject(form_name)] = ref
         x, y, w, h = slot.window
         s = slot.scale
         under = DecodedStreamObject()
         under.set_data(
             f"q {x:.3f} {y:.3f} {w:.3f} {h:.3f} re W n "
-            f"{s:.6f} 0 0 {s:.6f} {x - s * slot.at[0]:.3f} {y - s * slot.at[1]:.3f} cm {MAP_NAME} Do Q\n".encode()
+            f"{s:.6f} 0 0 {s:.6f} {x - s * slot.at[0]:.3f} {y - s * slot.at[1]:.3f} cm {form_name} Do Q\n".encode()
         )
         own = page.raw_get("/Contents")
         parts = list(own.get_object()) if isinstance(own.get_object(), ArrayObject) else [own]

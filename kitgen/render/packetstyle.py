@@ -27,16 +27,19 @@ class MapPage(Model):
 
 
 class SectorPage(MapPage):
-    hex_across: Length
-    overlap: int = Field(ge=0, le=5)
-    counter_w: Length
-    counter_h: Length
-    counter_gap: Length
-    id_font: Length
-    min_font: Length
-    stands_font: Length
-    stack_rows: int = Field(ge=1)
-    stack_key: Length
+    """A sector page: one map tile of the kit at the tiles' scale, a column beside it, and the
+    units drawn as counters inside their hexes."""
+
+    margin: Length
+    side: Length
+    counter: Length
+    pair: Length
+    counter_drop: Length
+    name_font: Length
+    name_min: Length
+    figure_font: Length
+    words_font: Length
+    badge_font: Length
     reach_bands: list[int] = Field(min_length=1)
     """The most MP of each band of the reach tint but the last, rising: [1, 2, 4] gives 1 MP,
     2 MP, 3-4 MP and 5 or more."""

@@ -4,14 +4,13 @@ decides what goes in them (`packetscene`); `sceneart` draws them."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kitgen.render.unitmarks import Piece
 
 if TYPE_CHECKING:
-    from kitgen.render.mapart import MapArt
+    pass
 
 Window = tuple[float, float, float, float]
 """x0, y0, x1, y1 in the map's points."""
@@ -67,6 +66,10 @@ class Scene:
     """Hexes they can reach only by train (ringed)."""
     drawn: list[Piece] = field(default_factory=list)
     """Every piece the pages drew, in order: for the tests."""
+    placed: list[tuple[str, Window]] = field(default_factory=list)
+    """(hex, box in map points) of every square and badge the sector pages drew: for the tests."""
+    on_pages: list[tuple[int, Window]] = field(default_factory=list)
+    """(page from 1, box in page points) of every counter drawn: for the layout gate."""
 
     def hexes(self) -> set[str]:
         found = set(self.pieces) | {t[0] for t in self.trains} | {s[0] for s in self.ships}
@@ -75,23 +78,10 @@ class Scene:
 
 @dataclass(frozen=True)
 class Sector:
+    """One map tile of the kit as a packet prints it: its name (the tile's), the window a sector
+    page shows (the tile's, as far as the page has room) and the tile's core, the part it shows
+    once the tiles are joined, both in the map's points."""
+
     key: str
     window: Window
-
-
-def sectors(art: MapArt, size: tuple[float, float], overlap: float) -> list[Sector]:
-    """The map cut into windows of `size` (map points), each repeating `overlap` of its
-    neighbours, spread evenly; lettered by column from the west, numbered by row from the north."""
-
-    def starts(total: float, span: float) -> list[float]:
-        if span >= total:
-            return [(total - span) / 2]
-        n = math.ceil((total - overlap) / (span - overlap))
-        return [k * (total - span) / (n - 1) for k in range(n)] if n > 1 else [0.0]
-
-    xs, ys = starts(art.width, size[0]), starts(art.height, size[1])
-    found = []
-    for j, y in enumerate(reversed(ys)):
-        for i, x in enumerate(xs):
-            found.append(Sector(f"{chr(65 + i)}{j + 1}", (x, y, x + size[0], y + size[1])))
-    return found
+    core: Window

@@ -95,7 +95,13 @@ class MapWidths(Model):
 class MapFonts(Model):
     hex_id: float = Field(gt=0)
     town: float = Field(gt=0)
+    rules_name: float = Field(gt=0)
+    """The rules' name of a town, under its 1919 name where they differ."""
+    place: float = Field(gt=0)
+    """A named place (a rail point, a stanitsa) that is not a VP town."""
     vp: float = Field(gt=0)
+    ferry: float = Field(gt=0)
+    """The units a ferry takes a turn, in its disc."""
     river: float = Field(gt=0)
     legend: float = Field(gt=0)
     legend_title: float = Field(gt=0)

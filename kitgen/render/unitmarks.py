@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+from kitgen.render.fonts import SANS_BOLD, text_width
 from kitgen.render.pages import faction_mark, hex_colour, ink_on
 from kitgen.render.symbols import unit_symbol
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-PieceKind = Literal["unit", "block", "stack"]
+PieceKind = Literal["unit", "carrier", "block", "stack"]
 
 ARM_LETTERS = {"infantry": "I", "cavalry": "C", "guns": "G", "armour": "A", "other": "S"}
 """How a glimpsed stack names its arms of service (S: support)."""
@@ -24,13 +24,14 @@ ARM_LETTERS = {"infantry": "I", "cavalry": "C", "guns": "G", "armour": "A", "oth
 
 @dataclass(frozen=True)
 class Piece:
-    """One thing drawn in a hex: a unit counter, a glimpsed stack, or a stack marker."""
+    """One thing drawn in a hex: a unit's counter, a train's or ship's (a carrier), a glimpsed
+    stack, or a stack marker."""
 
     hex: str
     faction: str
     kind: PieceKind
     label: str
-    """A unit's id; a glimpsed stack's size; a stack marker's key."""
+    """A unit's, train's or ship's id; a glimpsed stack's size; a stack marker's key."""
     type: str = ""
     """A unit's type, for its symbol."""
     stands: int | None = None
@@ -38,6 +39,25 @@ class Piece:
     """A glimpsed stack's arms; a stack marker's unit ids."""
     flags: tuple[str, ...] = ()
     """'out' for a unit out of supply, 'aboard' for one at sea."""
+    name: str = ""
+    """A unit's name as its counter prints it."""
+    strength: str = ""
+    """A unit's stands by kind as its counter prints them ('3 inf 1 MG')."""
+    traits: tuple[str, ...] = ()
+    """A unit's flag letters (E elite, F fanatic, P partisan), as on its counter."""
+    top: Piece | None = None
+    """A stack marker's top piece: the counter drawn for the stack."""
+
+
+@dataclass(frozen=True)
+class CounterFaces:
+    """Type sizes of a counter on a packet map, in the drawing's units."""
+
+    name: float
+    name_min: float
+    figure: float
+    words: float
+    badge: float
 
 
 def fit_size(text: str, font: str, size: float, least: float, width: float) -> float:
@@ -53,92 +73,141 @@ def _frame(c: Canvas, x: float, y: float, w: float, h: float, fill: str, line: f
     c.roundRect(x, y, w, h, min(w, h) * 0.08, stroke=1, fill=1)
 
 
-def fit_line(c: Canvas, text: str, x: float, y: float, width: float, font: str, size: float, least: float) -> None:
-    """One line in `width`: shrunk to `least`, then condensed to 70 %, then cut with an ellipsis."""
-    size = fit_size(text, font, size, least, width)
-    natural = text_width(text, font, size)
-    squeeze = 1.0 if natural <= width else max(0.7, width / natural)
-    if natural * squeeze > width:
-        text = _clip(text, font, size * 1.0, width / squeeze)
-    t = c.beginText(x, y)
-    t.setFont(font, size)
-    t.setHorizScale(squeeze * 100)
-    t.textOut(text)
+def draw_piece(c: Canvas, piece: Piece, colour: str, x: float, y: float, size: float, faces: CounterFaces) -> None:
+    """The piece on a square (x, y, size) in the counters' art: a unit as its counter prints it
+    (out of supply, its back's pale fill and a black band under its stands); a glimpsed enemy
+    stack hatched, with its size and arms."""
+    if piece.kind == "block":
+        _block(c, piece, colour, x, y, size, faces)
+        return
+    unit = piece.top if piece.kind == "stack" and piece.top is not None else piece
+    if unit.kind == "block":
+        _block(c, unit, colour, x, y, size, faces)
+        return
+    _counter(c, unit, colour, x, y, size, faces)
+
+
+def _counter(c: Canvas, piece: Piece, colour: str, x: float, y: float, size: float, faces: CounterFaces) -> None:
+    from kitgen.render.counterart import back_fill, fit_text, name_forms
+    from kitgen.render.counterstyle import counter_style
+
+    style = counter_style()
+    out = "out" in piece.flags
+    fill = back_fill(colour, style) if out else colour
+    ink = ink_on(fill)
+    _frame(c, x, y, size, size, fill, max(0.35, size * 0.012))
+    pad = size * 0.06
+    mark = size * 0.2
+    sym_w, sym_h = size * 0.42, size * 0.26
+    mid = y + size * 0.46
+    c.setFillColorRGB(*ink)
+    faction_mark(c, piece.faction, x + pad + mark / 2, mid, mark)
+    c.setStrokeColorRGB(*ink)
+    unit_symbol(c, piece.type, x + (size - sym_w) / 2, mid - sym_h / 2, sym_w, sym_h, line=max(0.3, sym_h * 0.06))
+    letters = [style.flag_letters.get(t, t[:1].upper()) for t in piece.traits]
+    if letters:
+        c.setFont(SANS_BOLD, faces.name_min)
+        c.drawCentredString(x + size - pad - mark / 2, mid - faces.name_min * 0.36, "".join(letters))
+    # the name, above the symbol: the counter's own short forms, shrunk to fit
+    area = y + size - pad - (mid + sym_h / 2) - size * 0.03
+    text_size, lines = fit_text(
+        name_forms(piece.name or piece.label, style),
+        SANS_BOLD,
+        faces.name,
+        faces.name_min,
+        size - 2 * pad,
+        area,
+        1.15,
+        2,
+    )
+    lead = text_size * 1.15
+    block = (len(lines) - 1) * lead + text_size * 0.73
+    base = mid + sym_h / 2 + size * 0.03 + (area - block) / 2 + block - text_size * 0.73
+    c.setFillColorRGB(*ink)
+    c.setFont(SANS_BOLD, text_size)
+    for k, line in enumerate(lines):
+        c.drawCentredString(x + size / 2, base - k * lead, line)
+    # the strength, the counter's largest figures; out of supply, on a black band
+    strength = piece.strength or ("" if piece.stands is None else str(piece.stands))
+    if out:
+        band = faces.figure * 1.3
+        c.setFillColorRGB(*ink)
+        c.rect(x, y + pad * 0.6, size, band, stroke=0, fill=1)
+        c.setFillColorRGB(*hex_colour(fill))
+        strength = f"OoS {strength}"
+    _strength(c, strength, x + size / 2, y + pad * 0.6 + faces.figure * 0.33, size - 2 * pad, faces)
+
+
+def _strength(c: Canvas, text: str, cx: float, base: float, width: float, faces: CounterFaces) -> None:
+    """Figures large, the words between them smaller, both shrunk together to fit `width`, down
+    to the counters' floor; past it, the words go and the figures are summed ('3')."""
+    import re
+
+    runs = [(run, run.isdigit()) for run in re.split(r"(\d+)", text) if run]
+
+    def measure(k: float) -> float:
+        return sum(text_width(r, SANS_BOLD, (faces.figure if big else faces.words) * k) for r, big in runs)
+
+    k, floor = 1.0, faces.name_min / min(faces.figure, faces.words)
+    while k > floor and measure(k) > width:
+        k -= 0.02
+    if measure(k) > width:
+        total = sum(int(r) for r, big in runs if big)
+        runs, k = [(str(total), True)], 1.0
+    t = c.beginText(cx - measure(k) / 2, base)
+    for run, big in runs:
+        t.setFont(SANS_BOLD, (faces.figure if big else faces.words) * k)
+        t.textOut(run)
     c.drawText(t)
 
 
-def draw_piece(
-    c: Canvas, piece: Piece, colour: str, x: float, y: float, w: float, h: float, font: float, least: float, big: float
-) -> None:
-    """The piece in the box (x, y, w, h): the faction's colour, its mark in the corner; a unit
-    has its type symbol and stands above its id; a glimpsed stack is hatched with its size and arms."""
+def _block(c: Canvas, piece: Piece, colour: str, x: float, y: float, size: float, faces: CounterFaces) -> None:
+    """A glimpsed enemy stack: its colour hatched, its mark, its size and arms."""
     ink = ink_on(colour)
-    line = max(0.35, h * 0.03)
-    _frame(c, x, y, w, h, colour, line)
-    pad = h * 0.08
-    mark = h * 0.36
+    _frame(c, x, y, size, size, colour, max(0.35, size * 0.012))
+    pad = size * 0.06
+    mark = size * 0.24
+    c.saveState()
+    p = c.beginPath()
+    p.roundRect(x, y, size, size, size * 0.08)
+    c.clipPath(p, stroke=0, fill=0)
+    c.setStrokeColorRGB(*ink)
+    c.setLineWidth(0.4)
+    step = size * 0.14
+    k = -size
+    while k < size:
+        c.line(x + k, y, x + k + size, y + size)
+        k += step
+    c.restoreState()
     c.setFillColorRGB(*ink)
-    faction_mark(c, piece.faction, x + w - pad - mark / 2, y + h - pad - mark / 2, mark)
-    if piece.kind == "unit":
-        sym_h = h * 0.46
-        sym_w = sym_h * 1.5
-        sx, sy = x + pad * 1.2, y + h - pad - sym_h
-        c.setFillColorRGB(1, 1, 1)
-        c.rect(sx, sy, sym_w, sym_h, stroke=0, fill=1)
-        c.setStrokeColorRGB(0.1, 0.1, 0.1)
-        c.setFillColorRGB(0.1, 0.1, 0.1)
-        unit_symbol(c, piece.type, sx, sy, sym_w, sym_h, line=max(0.3, sym_h * 0.06))
-        stands = "" if piece.stands is None else str(piece.stands)
+    faction_mark(c, piece.faction, x + size - pad - mark / 2, y + size - pad - mark / 2, mark)
+    arms = "".join(ARM_LETTERS.get(a, "?") for a in piece.detail)
+    for k, (text, font) in enumerate(((piece.label, faces.figure), (arms, faces.name))):
+        if not text:
+            continue
+        fs = fit_size(text, SANS_BOLD, font, faces.name_min, size - 2 * pad)
+        tw = text_width(text, SANS_BOLD, fs)
+        ty = y + size * (0.42 - 0.26 * k)
+        c.setFillColorRGB(*hex_colour(colour))
+        c.rect(x + (size - tw) / 2 - 1, ty - fs * 0.3, tw + 2, fs * 1.15, stroke=0, fill=1)
         c.setFillColorRGB(*ink)
-        c.setFont(SANS_BOLD, big)
-        tx = sx + sym_w + pad * 1.5
-        c.drawString(tx, sy + sym_h / 2 - big * 0.36, stands)
-        if "out" in piece.flags:  # out of supply: a ringed O after the stands, not colour alone
-            ox = tx + text_width(stands, SANS_BOLD, big) + big * 0.45
-            c.setStrokeColorRGB(*ink)
-            c.setLineWidth(max(0.3, h * 0.035))
-            c.circle(ox, sy + sym_h / 2, big * 0.3, stroke=1, fill=0)
-        c.setFillColorRGB(*ink)
-        fit_line(c, piece.label, x + pad * 1.2, y + pad * 1.3, w - pad * 2.4, SANS, font, least)
-        return
-    if piece.kind == "block":
-        c.saveState()
-        p = c.beginPath()
-        p.roundRect(x, y, w, h, min(w, h) * 0.08)
-        c.clipPath(p, stroke=0, fill=0)
-        c.setStrokeColorRGB(*ink)
-        c.setLineWidth(0.4)
-        step = h * 0.28
-        k = -h
-        while k < w:
-            c.line(x + k, y, x + k + h, y + h)
-            k += step
-        c.restoreState()
-        label = f"{piece.label} {''.join(ARM_LETTERS.get(a, '?') for a in piece.detail)}"
-        size = fit_size(label, SANS_BOLD, big, least, w - 3 * pad - mark)
-        tw = text_width(label, SANS_BOLD, size)
-        bg = hex_colour(colour)
-        c.setFillColorRGB(*bg)
-        c.rect(x + pad, y + h / 2 - size * 0.55, tw + pad, size * 1.15, stroke=0, fill=1)
-        c.setFillColorRGB(*ink)
-        c.setFont(SANS_BOLD, size)
-        c.drawString(x + pad * 1.5, y + h / 2 - size * 0.35, label)
-        return
-    # a stack marker: its key large, the count of units under it
-    size = fit_size(piece.label, SANS_BOLD, big * 1.25, least, w * 0.5)
-    c.setFillColorRGB(*ink)
+        c.setFont(SANS_BOLD, fs)
+        c.drawCentredString(x + size / 2, ty, text)
+
+
+def draw_badge(c: Canvas, text: str, cx: float, top: float, size: float) -> tuple[float, float, float, float]:
+    """A stack's badge, white with a black frame, centred under its top counter; its box."""
+    w = text_width(text, SANS_BOLD, size) + size * 0.9
+    h = size * 1.35
+    x0, y0 = cx - w / 2, top - h
+    c.setFillColorRGB(1, 1, 1)
+    c.setStrokeColorRGB(0.1, 0.1, 0.1)
+    c.setLineWidth(max(0.35, size * 0.06))
+    c.roundRect(x0, y0, w, h, h * 0.25, stroke=1, fill=1)
+    c.setFillColorRGB(0.1, 0.1, 0.1)
     c.setFont(SANS_BOLD, size)
-    c.drawString(x + pad * 1.5, y + h / 2 - size * 0.36, piece.label)
-    note = f"{len(piece.detail)} units" + (f", {piece.stands}" if piece.stands is not None else "")
-    small = fit_size(note, SANS, font, least, w - 3 * pad - text_width(piece.label, SANS_BOLD, size) - mark)
-    c.setFont(SANS, small)
-    c.drawString(x + pad * 2.5 + text_width(piece.label, SANS_BOLD, size), y + h / 2 - small * 0.36, note)
-
-
-def _clip(text: str, font: str, size: float, width: float) -> str:
-    while text and text_width(text + "\u2026", font, size) > width:
-        text = text[:-1]
-    return text + "\u2026"
+    c.drawCentredString(cx, y0 + h / 2 - size * 0.36, text)
+    return (x0, y0, x0 + w, top)
 
 
 def draw_dot(c: Canvas, faction: str, colour: str, cx: float, cy: float, size: float, count: int, font: float) -> None:

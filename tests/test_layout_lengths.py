@@ -41,15 +41,15 @@ def test_the_bundled_packet_layouts_extend_the_map_layout() -> None:
     """Every packet map layout extends `map` and takes what it does not give."""
     style = load_layout(PacketStyle, layouts_dir() / "packets.yaml", named="layouts")
     assert style.layouts.sector.frame == style.layouts.map.frame
-    assert style.layouts.overview.legend == style.layouts.map.legend
+    assert style.layouts.overview.edge == style.layouts.map.edge
     assert style.layouts.sector.counter == pytest.approx(16 * MM)
 
 
 def test_a_layout_extends_another_and_adjusts_a_length(tmp_path: Path) -> None:
     """`+= 2mm` moves the inherited length; a key given anew replaces it."""
-    text = BASE.replace("    counter: 16mm ", "    counter: 16mm\n    legend: += 2mm\n    frame: 2pt   #", 1)
+    text = BASE.replace("    counter: 16mm ", "    counter: 16mm\n    edge: += 2mm\n    frame: 2pt   #", 1)
     style = _layouts(tmp_path, text).layouts
-    assert style.sector.legend == pytest.approx(style.map.legend + 2 * MM)
+    assert style.sector.edge == pytest.approx(style.map.edge + 2 * MM)
     assert style.sector.frame == 2.0 and style.overview.frame == style.map.frame
 
 

@@ -14,7 +14,7 @@ from kitgen.campaign import load_campaign
 from kitgen.engine.replay import replay
 from kitgen.engine.turnlog import MoveOrder, ResupplyOrder, TurnLog
 from kitgen.orders.entries import FactionOrders
-from kitgen.orders.rows import PATH_HEXES, field_name, order_rows
+from kitgen.orders.rows import PATH_HEXES, TICKS, field_name, order_rows, tick_name
 from kitgen.products.orderform import order_form_pdf
 from kitgen.record.merge import merge, splice
 from kitgen.render.pages import PAPER
@@ -81,8 +81,14 @@ def test_form_has_a_row_and_fields_for_each_unit_train_and_ship(camp: Path, tmp_
     fields = PdfReader(_form(camp, "whites", tmp_path)).get_fields() or {}
     for row in rows:
         assert field_name(row.id, "path") in fields
-        assert (field_name(row.id, "carry") in fields) == (row.kind != "unit")
-        assert (field_name(row.id, "special") in fields) == (row.kind != "train")
+        for unit, _ in row.carriable:  # a train's or ship's: a tick box for each unit it may take
+            assert tick_name(row.id, "carry", unit) in fields
+        assert row.kind == "unit" or {u.id for u in state.units if u.hex == row.hex and u.faction == "whites"} >= {
+            unit for unit, _ in row.carriable
+        }
+        for word in row.specials:
+            assert tick_name(row.id, "special", TICKS[word]) in fields
+        assert (field_name(row.id, "special") in fields) == (row.kind != "train" and row.specials != ("retreat",))
     assert fields["id-whites-turn"]["/V"] == str(TURN) and fields["id-whites-faction"]["/V"] == "whites"
 
 
@@ -96,12 +102,13 @@ def test_form_bytes_are_the_same_on_every_run(camp: Path) -> None:
 
 @pytest.mark.parametrize("paper", sorted(PAPER))
 def test_path_field_holds_its_hexes(camp: Path, tmp_path: Path, paper: str) -> None:
-    """Each path field, as printed, holds 12 hexes of 4 digits (16 for a ship) at its type size."""
+    """Each path field, as printed, holds 12 hexes of 4 digits (16 for a ship) at its type size:
+    a comb of a cell per digit, each cell wider than a digit in the form's embedded font."""
     import re
 
     from pypdf import PdfReader
 
-    from kitgen.render.fonts import text_width
+    from kitgen.render.fonts import SANS, text_width
 
     campaign = load_campaign(camp)
     kinds = {r.id: r.kind for r in order_rows(campaign, replay(campaign), "whites", TURN)}
@@ -114,9 +121,11 @@ def test_path_field_holds_its_hexes(camp: Path, tmp_path: Path, paper: str) -> N
             if not m:
                 continue
             size = float(re.search(r"([\d.]+) Tf", str(field["/DA"])).group(1))  # type: ignore[union-attr]
+            assert str(field["/DA"]).startswith("/KgSans ")
             x0, _, x1, _ = (float(v) for v in field["/Rect"])
-            hexes = " ".join(["3316"] * PATH_HEXES[kinds[m.group(1)]])
-            assert size >= 4 and text_width(hexes, "Helvetica", size) <= x1 - x0, (name, size, x1 - x0)
+            digits = 4 * PATH_HEXES[kinds[m.group(1)]]
+            assert int(field["/MaxLen"]) == digits and int(field["/Ff"]) & (1 << 24), name  # a comb
+            assert size >= 7 and text_width("0", SANS, size) < (x1 - x0) / digits, (name, size, x1 - x0)
             seen.add(m.group(1))
     assert seen == set(kinds)
 

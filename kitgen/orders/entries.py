@@ -107,7 +107,7 @@ def read_entries(campaign: Campaign, state: CampaignState, form: FilledForm, fac
         done.mentioned.add(entry.row)
         if entry.empty:
             continue
-        path = _hexes(entry, "path", entry.path, board.on_map, bad)
+        path = _hexes(entry, "path", entry.path, board.on_map, bad, len(row.hex))
         carry = _carry(entry, row, state, faction, bad)
         special = " ".join(entry.special.split()).lower()
         if path is None or carry is None:
@@ -131,10 +131,12 @@ Bad = Callable[[OrderEntry, str, msg.Msg], None]
 OnMap = Callable[[str], bool]
 
 
-def _hexes(entry: OrderEntry, part: str, text: str, on_map: OnMap, bad: Bad) -> list[str] | None:
+def _hexes(entry: OrderEntry, part: str, text: str, on_map: OnMap, bad: Bad, width: int = 4) -> list[str] | None:
     """The hex ids of a field, in order; None (and a problem) if one is no hex of the map. A
-    leading zero a spreadsheet dropped is put back first (`408` is `0408`)."""
+    leading zero a spreadsheet dropped is put back first (`408` is `0408`); digits run together
+    (typed into the form's boxes, which need no spaces) are cut into ids of `width` digits."""
     tokens = [restore_hex_id(t) for t in _SEPARATORS.split(text.strip()) if t]
+    tokens = [run for t in tokens for run in _cut(t, width)]
     wrong = [t for t in tokens if not _HEX.fullmatch(t)]
     if wrong:
         bad(entry, part, msg.orders_bad_hex(wrong[0]))
@@ -144,6 +146,13 @@ def _hexes(entry: OrderEntry, part: str, text: str, on_map: OnMap, bad: Bad) -> 
         bad(entry, part, msg.orders_off_map(off[0]))
         return None
     return tokens
+
+
+def _cut(token: str, width: int) -> list[str]:
+    """A run of digits longer than a hex id, and a whole number of them, as those ids."""
+    if token.isascii() and token.isdigit() and len(token) > width and len(token) % width == 0:
+        return [token[k : k + width] for k in range(0, len(token), width)]
+    return [token]
 
 
 def _carry(entry: OrderEntry, row: OrderRow, state: CampaignState, faction: str, bad: Bad) -> list[str] | None:
@@ -197,7 +206,7 @@ def _unit(
         orders.track.append(TrackOrder(unit=row.id, wreck=full[-1]))
         done.where[("track", row.id)] = Where(entry, "special")
     elif verb in ("repair", "emplace"):
-        hexes = _hexes(entry, "special", " ".join(args), lambda h: True, bad)
+        hexes = _hexes(entry, "special", " ".join(args), lambda h: True, bad, len(row.hex))
         if hexes is None:
             return
         if verb == "repair" and 1 <= len(hexes) <= 2:
@@ -251,7 +260,7 @@ def _ship(
     words = special.split()
     land = None
     if words:
-        hexes = _hexes(entry, "special", " ".join(words[1:]), on_map, bad) if words[0] == "land" else []
+        hexes = _hexes(entry, "special", " ".join(words[1:]), on_map, bad, len(row.hex)) if words[0] == "land" else []
         if hexes is None:
             return
         if words[0] != "land" or len(hexes) != 1:

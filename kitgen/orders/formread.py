@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem
 from kitgen.inputs import read_file
-from kitgen.orders.rows import CSV_COLUMNS, IDENTITY, PARTS, field_name, identity_name, unneutralise_cell
+from kitgen.orders.rows import CSV_COLUMNS, IDENTITY, PARTS, TICKS, field_name, identity_name, unneutralise_cell
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -35,6 +35,9 @@ MAX_FIELD_NODES = 200_000
 """Fields and their kids walked at most: a form has a few hundred; a hostile tree stops here."""
 
 _FIELD = re.compile(r"o-([a-z][a-z0-9_]*)-(" + "|".join(PARTS) + ")")
+_TICK = re.compile(r"o-([a-z][a-z0-9_]*)-(carry|special)-([a-z][a-z0-9_]*)")
+"""A check box: a unit a train or ship takes (`carry-<unit id>`), a special order (`special-<word>`)."""
+TICKED = "ticked"
 _IDENTITY = re.compile(r"id-([a-z][a-z0-9_]*)-(" + "|".join(IDENTITY) + ")")
 _KITGEN_LIKE = re.compile(
     r"\s*(o|id)\s*[-_.\s].*|.*[-_.\s]\s*(" + "|".join((*PARTS, *IDENTITY)) + r")\s*", re.IGNORECASE | re.DOTALL
@@ -88,11 +91,20 @@ def _read_pdf(path: Path, data: bytes) -> FilledForm:
     fields = _kitgen_fields(path, _pdf_fields(path, data))
     identities: dict[str, dict[str, str]] = {}
     parts: dict[str, dict[str, str]] = {}
+    ticks: dict[tuple[str, str], list[str]] = {}
     for name, value in sorted(fields.items()):
         if m := _IDENTITY.fullmatch(name):
             identities.setdefault(m.group(1), {})[m.group(2)] = value
         elif m := _FIELD.fullmatch(name):
             parts.setdefault(m.group(1), {})[m.group(2)] = value
+        elif (m := _TICK.fullmatch(name)) and value == TICKED:
+            ticks.setdefault((m.group(1), m.group(2)), []).append(m.group(3))
+            parts.setdefault(m.group(1), {})
+    words = {field: word for word, field in TICKS.items()}
+    for (row, part), ticked in ticks.items():
+        said = [words.get(t, t) for t in sorted(ticked, key=list(words).index)] if part == "special" else ticked
+        typed = parts[row].get(part, "")
+        parts[row][part] = " ".join([*said, typed]).strip()  # a ticked order first, then its hexes
     if not identities:
         raise KitgenError.at(path, 1, 1, msg.orders_not_a_form("a PDF with no kitgen order form fields"))
     if len(identities) > 1:
@@ -114,7 +126,7 @@ def _kitgen_fields(path: Path, fields: list[tuple[str, Any]]) -> dict[str, str]:
     found: dict[str, str] = {}
     said: set[str] = set()  # a name's problem is said once, for all its fields
     for name, value in fields:
-        exact = _FIELD.fullmatch(name) or _IDENTITY.fullmatch(name)
+        exact = _FIELD.fullmatch(name) or _IDENTITY.fullmatch(name) or _TICK.fullmatch(name)
         if not exact:
             if _KITGEN_LIKE.fullmatch(name) and name not in said:
                 problems.append(Problem.of(path, 1, 1, msg.orders_misspelt_field(name, _repairs(name))))
@@ -124,6 +136,9 @@ def _kitgen_fields(path: Path, fields: list[tuple[str, Any]]) -> dict[str, str]:
             if name not in said:
                 problems.append(Problem.of(path, 1, 1, msg.orders_field_twice(name, counts[name])))
                 said.add(name)
+            continue
+        if _TICK.fullmatch(name):
+            found[name] = TICKED if _ticked(value) else ""
             continue
         text = _text(value)
         if text is None:
@@ -145,6 +160,11 @@ def _repairs(name: str) -> list[str]:
     middle = re.sub(r"[^a-z0-9_]+", "_", rest[:cut] if cut > 0 else rest)  # ids are [a-z][a-z0-9_]*
     names = [field_name(middle, p) for p in PARTS] if prefix in ("o", None) else []
     return names + ([identity_name(middle, w) for w in IDENTITY] if prefix in ("id", None) else [])
+
+
+def _ticked(value: Any) -> bool:
+    """A check box's value: ticked unless it is Off (or none, or empty)."""
+    return value is not None and str(value).strip().lstrip("/") not in ("", "Off")
 
 
 def _text(value: Any) -> str | None:

@@ -25,6 +25,9 @@ IDENTITY = ("faction", "turn", "campaign", "state", "logs")
 PATH_HEXES: dict[RowKind, int] = {"unit": 12, "train": 12, "ship": 16}
 """The hexes a row's path field holds."""
 SUPPLY_WORDS = {None: "-", True: "in", False: "OUT"}
+UNIT_TICKS = ("retreat", "wreck", "repair", "emplace", "pick up", "resupply")
+PARTISAN_TICKS = ("evade", "ambush")
+"""II.D: a partisan unit's own special orders."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,31 @@ class OrderRow:
     label: str = ""
     """What the printed form names the row by: the unit's, train's or ship's name as its counter
     prints it (and the ship it is aboard); the id stays in the fields' names."""
+    carriable: tuple[tuple[str, str], ...] = ()
+    """A train's or ship's: (id, name) of each unit of its faction in its hex, which it may take
+    aboard where it starts (C.1, D.1): a tick box each on the form."""
+    specials: tuple[str, ...] = ()
+    """The special orders the row may be given (`TICKS`): a tick box each on the form."""
+
+
+TICKS = {
+    "retreat": "retreat",
+    "wreck": "wreck",
+    "repair": "repair",
+    "emplace": "emplace",
+    "pick up": "pickup",
+    "resupply": "resupply",
+    "evade": "evade",
+    "ambush": "ambush",
+    "land": "land",
+}
+"""Each special order the form offers a tick box for, by its word, and the word its field is named by."""
+
+
+def tick_name(row_id: str, part: str, what: str) -> str:
+    """The AcroForm check box of one tick of a row: `o-w_markov_1-special-retreat` (a special
+    order's word, `TICKS`), `o-r_train_1-carry-r_13th_army` (a unit the carrier takes)."""
+    return f"o-{row_id}-{part}-{what}"
 
 
 def field_name(row_id: str, part: str) -> str:
@@ -164,8 +192,13 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
     from kitgen.engine.piecenames import piece_names
 
     names = piece_names(state)
+    here: dict[str, list[tuple[str, str]]] = {}
+    for u in sorted(mine, key=lambda u: u.name):
+        if u.aboard is None:
+            here.setdefault(u.hex, []).append((u.id, u.name))
     for u in sorted(mine, key=lambda u: (u.aboard is not None, u.id)):
         who, target = targets.get(u.id, ("none", 0))
+        specials = UNIT_TICKS + (PARTISAN_TICKS if "partisan" in u.flags else ())
         rows.append(
             OrderRow(
                 id=u.id,
@@ -179,13 +212,28 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
                 target=target,
                 aboard=u.aboard,
                 label=u.name + (f" (aboard the {names.get(u.aboard, u.aboard)})" if u.aboard else ""),
+                specials=specials,
             )
         )
     train_mp = movement_row(s.movement, s.transport.train.unit_type).mp
     for t in sorted((t for t in state.trains if t["faction"] == faction), key=lambda t: str(t["id"])):
         kind = "armoured train" if t.get("armoured") else "train"
         train = str(t["id"])
-        rows.append(OrderRow(train, "train", str(t["hex"]), kind, "", train_mp, "", "", None, label=names[train]))
+        rows.append(
+            OrderRow(
+                train,
+                "train",
+                str(t["hex"]),
+                kind,
+                "",
+                train_mp,
+                "",
+                "",
+                None,
+                label=names[train],
+                carriable=tuple(here.get(str(t["hex"]), ())),
+            )
+        )
     for x in sorted((x for x in state.ships if x["faction"] == faction), key=lambda x: str(x["id"])):
         rows.append(
             OrderRow(
@@ -199,6 +247,8 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
                 "",
                 None,
                 label=names[str(x["id"])],
+                carriable=tuple(here.get(str(x["hex"]), ())),
+                specials=("land",),
             )
         )
     return rows

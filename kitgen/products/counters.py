@@ -50,6 +50,19 @@ def _chart_rows(rows: list[tuple[int, int]]) -> str:
     return ", ".join(str(a) if a == b else f"{a} to {b}" for a, b in runs)
 
 
+def train_face(scenario: Scenario, armoured: bool) -> tuple[str, str, str]:
+    """A train's counter: its symbol, its name and its load."""
+    load = f"carries {scenario.transport.train.capacity} pts"
+    return ("armoured_train", "Armoured Train", load) if armoured else ("rr_train", "Train", load)
+
+
+def ship_face(scenario: Scenario, name: str, gunfire: int) -> tuple[str, str, str]:
+    """A ship's counter: its symbol (a warship has gunfire), its name and its gunfire or load."""
+    if gunfire:
+        return ("warship", name, f"gunfire {gunfire}")
+    return ("transport", name, f"carries {scenario.transport.ship.capacity} pts")
+
+
 def counters_of(
     scenario: Scenario, style: CounterStyle | None = None, hexes: Mapping[str, str] | None = None
 ) -> list[Counter]:
@@ -81,16 +94,10 @@ def counters_of(
 
     for unit in scenario.setup.units:
         out.append(spec(unit.faction, unit, start(unit.at), unit.commander))
-    train_load = f"carries {scenario.transport.train.capacity} pts"
     for train in scenario.setup.trains:
-        kind = ("armoured_train", "Armoured Train") if train.armoured else ("rr_train", "Train")
-        out.append(Counter(train.faction, kind[0], kind[1], train_load, start(train.at)))
-    ship_load = f"carries {scenario.transport.ship.capacity} pts"
+        out.append(Counter(train.faction, *train_face(scenario, train.armoured), start(train.at)))
     for ship in scenario.setup.ships:
-        if ship.gunfire:
-            out.append(Counter(ship.faction, "warship", ship.name, f"gunfire {ship.gunfire}", start(ship.at)))
-        else:
-            out.append(Counter(ship.faction, "transport", ship.name, ship_load, start(ship.at)))
+        out.append(Counter(ship.faction, *ship_face(scenario, ship.name, ship.gunfire), start(ship.at)))
     for faction, slips in scenario.cards.piles.items():
         for slip in slips:
             out.extend(spec(faction, u, slip_label(scenario, faction, slip.id)) for u in slip.units)

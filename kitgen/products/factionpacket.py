@@ -30,8 +30,7 @@ def faction_packet(p: Packets, faction: str) -> PacketFile:
                 reach[h] = min(cost, reach.get(h, cost))
     rail = frozenset(h for r in reached for h in r.rail if h not in reach)
     scene = p.scenes[faction] = make_scene(p.c, p.believed(faction), view, reach=reach, rail=rail)
-    seen = set(view.occupied) | {s.hex for s in view.sightings}
-    shown = p.sectors_shown(seen)
+    shown = p.sectors_shown(scene.hexes())
     f = p.s.faction(faction)
     name = f.name if f else faction
     note = f"turn {p.b.turn}"

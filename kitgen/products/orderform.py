@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
+from reportlab.lib.colors import HexColor
 
 from kitgen.campaign import Campaign
 from kitgen.engine.state import CampaignState
 from kitgen.model.base import Model
 from kitgen.model.scenario import Faction
-from kitgen.orders.rows import PATH_HEXES, OrderRow, field_name, identity, identity_name, order_rows
+from kitgen.orders.rows import PATH_HEXES, TICKS, OrderRow, field_name, identity, identity_name, order_rows, tick_name
 from kitgen.products.sheetparts import sheets_part
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
 from kitgen.render.formstyle import FormStyle, form_style
@@ -34,23 +35,24 @@ DASH = "\u2013"
 FIELD_FONT = "Helvetica"
 """The viewer's font for typed text: one of the PDF standard fonts every viewer has."""
 INFO = ("unit", "hex", "type", "stands", "mp", "supply", "commander")
-ORDERS = ("path", "carry", "special")
 
 
 class OrderFormLayout(Model):
     """layouts/orderform.yaml: one paper's geometry of the order form."""
 
     info_row: Length = Field(gt=0)
-    field_row: Length = Field(gt=0)
+    path_row: Length = Field(gt=0)
+    path_box: Length = Field(gt=0)
+    order_row: Length = Field(gt=0)
+    tick: Length = Field(gt=0)
+    roll_box: Length = Field(gt=0)
     field_font: Length = Field(gt=0)
-    field_inset: Length = Field(ge=0)
     label_font: Length = Field(gt=0)
     field_border: Length = Field(gt=0)
     gap: Length = Field(ge=0)
     key_space: Length = Field(ge=0)
     identity_line: Length = Field(gt=0)
     info_columns: dict[str, float]
-    order_columns: dict[str, float]
 
 
 class OrderFormLayouts(Model):
@@ -77,8 +79,8 @@ def _header_h(st: FormStyle) -> float:
     return max(st.charts.header_row, st.fonts.header * 1.15 + PAD * 1.6)
 
 
-def rows_per_page() -> int:
-    """Rows that fit on one page on every paper (the pages are split before the paper is known)."""
+def _room() -> float:
+    """The height a page has for rows, on every paper (the pages are split before the paper is known)."""
     st = form_style()
     fits = []
     for paper, (_, height) in PAPER.items():
@@ -86,10 +88,16 @@ def rows_per_page() -> int:
         top = height - st.margin_mm * MM - st.band_mm * MM - st.gap
         top -= lay.identity_line + lay.gap
         top -= st.fonts.heading * 1.75 + 3.5  # the heading bar
-        top -= 2 * _header_h(st)
+        top -= _header_h(st)
         bottom = st.margin_mm * MM + st.footer_mm * MM + lay.key_space
-        fits.append(int((top - bottom) // (lay.info_row + lay.field_row)))
-    return max(1, min(fits))
+        fits.append(top - bottom)
+    return min(fits)
+
+
+def _width() -> float:
+    """The width a row has, on every paper."""
+    st = form_style()
+    return min(w for w, _ in PAPER.values()) - 2 * st.margin_mm * MM
 
 
 def order_form_pages(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> list[Page]:
@@ -97,8 +105,16 @@ def order_form_pages(campaign: Campaign, state: CampaignState, faction: str, tur
     turn - 1): as many pages as its rows need."""
     found = next(f for f in campaign.scenario.meta.factions if f.id == faction)
     rows = order_rows(campaign, state, faction, turn)
-    per = rows_per_page()
-    chunks = [rows[k : k + per] for k in range(0, len(rows), per)] or [[]]
+    lay, room, width = order_form_layouts()["a4"], _room(), _width()
+    chunks: list[list[OrderRow]] = [[]]
+    used = 0.0
+    for row in rows:
+        height = _row_height(lay, row, width)
+        if chunks[-1] and used + height > room:
+            chunks.append([])
+            used = 0.0
+        chunks[-1].append(row)
+        used += height
     ids = identity(campaign, state, faction, turn)
     pages: list[Page] = []
     for k, chunk in enumerate(chunks, start=1):
@@ -119,13 +135,15 @@ def order_form_pdf(campaign: Campaign, state: CampaignState, faction: str, turn:
         title="Order form",
         purpose=f"the {faction} orders for turn {turn}, to fill on screen or by hand",
     )
-    return part.pdf
+    from kitgen.render.formfields import embed_field_font
+
+    return embed_field_font(part.pdf)
 
 
 def _draw(sheet: Sheet, *, faction: Faction, turn: int, rows: Sequence[OrderRow], ids: dict[str, str] | None) -> float:
     st, lay = sheet.st, _layout_for((sheet.width, sheet.height))
     y = sheet.band("Order form", faction, f"{faction.name}, turn {turn}")
-    base = y - lay.identity_line + 3
+    base = y - lay.identity_line + 4
     x = sheet.left
     x += sheet.text(x, base, f"Written against the state after turn {turn - 1}", size=st.fonts.small)
     if ids is not None:
@@ -137,7 +155,7 @@ def _draw(sheet: Sheet, *, faction: Faction, turn: int, rows: Sequence[OrderRow]
             colour=st.colours.muted,
         )
         _identity_fields(sheet.c, faction.id, ids, sheet.left, base)
-    sheet.field(sheet.left + sheet.span * 0.62, base, "Written by", sheet.span * 0.38)
+    _written_by(sheet, lay, faction.id, sheet.left + sheet.span * 0.6, base, sheet.span * 0.4)
     y -= lay.identity_line + lay.gap
     y = sheet.heading(sheet.left, y, sheet.span, "Orders", "A, C, D, II.C")
     info = [
@@ -145,16 +163,9 @@ def _draw(sheet: Sheet, *, faction: Faction, turn: int, rows: Sequence[OrderRow]
     ]
     header: list[CellLike] = ["Unit", "Hex", "Type", "Stands", "MP", "Supply", "Commander (obeys on)"]
     y = sheet.table(sheet.left, y, sheet.span, info, [header], [], tint=False)
-    orders = [Column(lay.order_columns[k]) for k in ORDERS]
-    header = ["Path: the hexes to enter, in order", "Carries: unit ids (train, ship)", "Special order"]
-    y = sheet.table(sheet.left, y, sheet.span, orders, [header], [], tint=False)
     for k, row in enumerate(rows):
-        y = _row(sheet, lay, row, y, info, orders, tint=k % 2 == 1)
-    if rows:
-        sheet.stroke(st.colours.ink, st.widths.frame)
-        block = lay.info_row + lay.field_row
-        sheet.c.rect(sheet.left, y, sheet.span, block * len(rows), stroke=1, fill=0)
-    else:
+        y = _row(sheet, lay, row, y, info, tint=k % 2 == 1)
+    if not rows:
         y = sheet.para(sheet.left, y - 2, sheet.span, "The faction has no units, trains or ships on the map.")
     return _key(sheet, y - lay.gap)
 
@@ -174,25 +185,63 @@ def _target_text(row: OrderRow) -> str:
     return f"{row.commander} ({obeys})"
 
 
+def _ticks_of(row: OrderRow) -> list[tuple[str, str, str]]:
+    """(field part, what, label) of each tick box of the row, in order: a carrier's units to take
+    aboard, then its special orders."""
+    found = [("carry", unit, name) for unit, name in row.carriable]
+    return found + [("special", TICKS[word], word) for word in row.specials]
+
+
+def _tick_lines(lay: OrderFormLayout, row: OrderRow, width: float) -> list[list[tuple[str, str, str, float]]]:
+    """The row's tick boxes laid out in lines of `width`, each with its x from the line's start;
+    a ship's 'land' line also keeps room for the hex it lands on."""
+    lead = text_width(_tick_lead(row), SANS_BOLD, lay.label_font) + 6
+    lines: list[list[tuple[str, str, str, float]]] = [[]]
+    x = lead
+    for part, what, label in _ticks_of(row):
+        need = lay.tick + 3 + text_width(label, SANS, lay.label_font) + 10
+        if lines[-1] and x + need > width - _hex_box_room(lay, row):
+            lines.append([])
+            x = lead
+        lines[-1].append((part, what, label, x))
+        x += need
+    return lines
+
+
+def _tick_lead(row: OrderRow) -> str:
+    return {"unit": "Special:", "train": "Takes aboard:", "ship": "Takes aboard:"}[row.kind]
+
+
+def _hex_box_room(lay: OrderFormLayout, row: OrderRow) -> float:
+    """Room at the end of the first tick line for the hexes a special order names (repair 2, emplace or land 1)."""
+    if not row.specials or row.specials == ("retreat",):
+        return 0.0
+    return text_width("its hexes", SANS, lay.label_font) + 6 + 2 * lay.path_box + 2
+
+
+def _row_height(lay: OrderFormLayout, row: OrderRow, width: float) -> float:
+    lines = _tick_lines(lay, row, width) if _ticks_of(row) or row.kind != "unit" else []
+    return lay.info_row + lay.path_row + lay.order_row * max(1, len(lines))
+
+
 def _row(
     sheet: Sheet,
     lay: OrderFormLayout,
     row: OrderRow,
     top: float,
     info: Sequence[Column],
-    orders: Sequence[Column],
     *,
     tint: bool,
 ) -> float:
-    """One unit's two lines: what it is, printed; under it, the fields to fill."""
+    """One unit's block: what it is, printed; its path, a box a hex; its tick boxes."""
     st, c = sheet.st, sheet.c
-    block = lay.info_row + lay.field_row
+    block = _row_height(lay, row, sheet.span)
+    bottom = top - block
     if tint:
         sheet.fill(st.colours.tint)
-        c.rect(sheet.left, top - block, sheet.span, block, stroke=0, fill=1)
-    unit = row.label or row.id
+        c.rect(sheet.left, bottom, sheet.span, block, stroke=0, fill=1)
     mp = "" if row.mp is None else str(row.mp)
-    texts = [unit, row.hex, row.type, row.stands, mp, row.supply, _target_text(row)]
+    texts = [row.label or row.id, row.hex, row.type, row.stands, mp, row.supply, _target_text(row)]
     edges = _edges(sheet.left, sheet.span, info)
     size = st.fonts.table
     base = top - lay.info_row / 2 - size * 0.36
@@ -203,88 +252,144 @@ def _row(
             sheet.text((x0 + x1) / 2, base, text, font=font, size=size, align="centre", fit=x1 - x0 - 2 * PAD)
         else:
             sheet.text(x0 + PAD, base, text, font=font, size=size, fit=x1 - x0 - 2 * PAD)
-        if k:
-            sheet.stroke(st.colours.rule, st.widths.rule)
-            c.line(x0, top, x0, top - lay.info_row)
-    middle = top - lay.info_row
-    sheet.stroke(st.colours.rule, st.widths.rule)
-    c.line(sheet.left, middle, sheet.right, middle)
-    edges = _edges(sheet.left, sheet.span, orders)
-    wanted = {"path": True, "carry": row.kind != "unit", "special": row.kind != "train"}
-    labels = {"path": "path", "carry": "carries", "special": "special"}
-    for k, part in enumerate(ORDERS):
-        x0, x1 = edges[k], edges[k + 1]
-        if k:
-            sheet.stroke(st.colours.rule, st.widths.rule)
-            c.line(x0, middle, x0, middle - lay.field_row)
-        if not wanted[part]:
-            sheet.text(
-                (x0 + x1) / 2, middle - lay.field_row / 2 - size * 0.36, DASH, align="centre", colour=st.colours.muted
-            )
-            continue
-        label = labels[part]
-        w = sheet.text(
-            x0 + PAD,
-            middle - lay.field_row / 2 - lay.label_font * 0.36,
-            label,
-            size=lay.label_font,
-            colour=st.colours.muted,
-        )
-        fx = x0 + PAD + w + 2
-        box = (
-            fx,
-            middle - lay.field_row + lay.field_inset,
-            x1 - lay.field_inset - fx,
-            lay.field_row - 2 * lay.field_inset,
-        )
-        _field(sheet, lay, row, part, box)
-    bottom = top - block
+    y = top - lay.info_row
+    _path(sheet, lay, row, y)
+    y -= lay.path_row
+    _ticks(sheet, lay, row, y)
     sheet.stroke(st.colours.ink, st.widths.rule * 1.6)
     c.line(sheet.left, bottom, sheet.right, bottom)
     return bottom
 
 
-def path_font(lay: OrderFormLayout, row: OrderRow, width: float) -> float:
-    """The type size at which the row's path field holds its hexes (12, 16 for a ship) of 4 digits."""
-    room = text_width(" ".join(["0000"] * PATH_HEXES[row.kind]), FIELD_FONT, 1.0) + 2 * 2.0
-    return min(lay.field_font, width / room)
+def _boxes(
+    sheet: Sheet, lay: OrderFormLayout, x: float, top: float, count: int, height: float
+) -> tuple[float, float, float, float]:
+    """`count` hex boxes side by side from x under `top`; their whole (x, y, w, h)."""
+    w = lay.path_box * count
+    y = top - (lay.path_row - height) / 2 - height
+    sheet.fill(sheet.st.colours.paper)
+    sheet.stroke(sheet.st.colours.ink, lay.field_border)
+    for k in range(count):
+        sheet.c.rect(x + k * lay.path_box, y, lay.path_box, height, stroke=1, fill=1)
+    return (x, y, w, height)
 
 
-def _field(
-    sheet: Sheet, lay: OrderFormLayout, row: OrderRow, part: str, box: tuple[float, float, float, float]
-) -> None:
-    from reportlab.lib.colors import HexColor
+def _path(sheet: Sheet, lay: OrderFormLayout, row: OrderRow, top: float) -> None:
+    """The path: a box for each hex to enter (12, a ship 16), one field across them whose
+    characters fall four to a box (a comb); for a unit its commander's roll, a box that takes '10'."""
+    hexes = PATH_HEXES[row.kind]
+    height = lay.path_row * 0.8
+    box = _boxes(sheet, lay, sheet.left + PAD, top, hexes, height)
+    _comb(sheet, lay, field_name(row.id, "path"), box, hexes * len(row.hex), f"the {hexes} hexes to enter, in order")
+    if row.kind != "unit" or row.target is None or row.target < 1:
+        return
+    x = sheet.right - PAD - lay.roll_box
+    y = box[1]
+    sheet.fill(sheet.st.colours.paper)
+    sheet.c.rect(x, y, lay.roll_box, height, stroke=1, fill=1)
+    sheet.text(
+        x - 4,
+        y + height / 2 - lay.label_font * 0.36,
+        "roll",
+        size=lay.label_font,
+        align="right",
+        colour=sheet.st.colours.muted,
+    )
 
-    x, y, w, h = box
-    form = sheet.c.acroForm
-    common: dict[str, Any] = {
-        "name": field_name(row.id, part),
-        "x": x,
-        "y": y,
-        "width": w,
-        "height": h,
-        "borderWidth": lay.field_border,
-        "borderColor": HexColor(sheet.st.colours.rule),
-        "fillColor": HexColor(sheet.st.colours.paper),
-        "textColor": HexColor(sheet.st.colours.ink),
-        "fontName": FIELD_FONT,
-    }
-    if part == "special":
-        # a text field, not a choice: reportlab's choice field fails on an empty value, and
-        # several special orders carry hexes (repair HEX HEX, land HEX) a list cannot offer
-        tip = (
-            "land HEX"
-            if row.kind == "ship"
-            else "retreat, wreck, repair HEX HEX, emplace HEX, pick up, evade, ambush, resupply"
+
+def _ticks(sheet: Sheet, lay: OrderFormLayout, row: OrderRow, top: float) -> None:
+    """The row's tick boxes (check boxes on screen): its special orders, or the units a train or
+    ship takes aboard; after them, where a special order names hexes, their boxes."""
+    st = sheet.st
+    lines = _tick_lines(lay, row, sheet.span)
+    mid = top - lay.order_row / 2
+    sheet.text(sheet.left + PAD, mid - lay.label_font * 0.36, _tick_lead(row), font=SANS_BOLD, size=lay.label_font)
+    if not any(lines) and row.kind != "unit":
+        sheet.text(
+            sheet.left + PAD + text_width(_tick_lead(row), SANS_BOLD, lay.label_font) + 6,
+            mid - lay.label_font * 0.36,
+            "no unit of yours in its hex",
+            size=lay.label_font,
+            colour=st.colours.muted,
         )
-        form.textfield(value="", tooltip=tip, fontSize=lay.field_font, maxlen=40, **common)
-        return
-    if part == "path":
-        hexes = PATH_HEXES[row.kind]
-        tip = f"up to {hexes} hexes to enter, in order, e.g. 3316 3216"
-        form.textfield(value="", tooltip=tip, fontSize=path_font(lay, row, w), maxlen=hexes * 7, **common)
-        return
-    form.textfield(value="", tooltip="the ids of the units it carries", fontSize=lay.field_font, maxlen=400, **common)
+    for n, line in enumerate(lines):
+        y = top - n * lay.order_row - lay.order_row / 2
+        for part, what, label, dx in line:
+            x = sheet.left + PAD + dx
+            sheet.fill(st.colours.paper)
+            sheet.stroke(st.colours.ink, lay.field_border)
+            sheet.c.rect(x, y - lay.tick / 2, lay.tick, lay.tick, stroke=1, fill=1)
+            _check_box(sheet, lay, tick_name(row.id, part, what), (x, y - lay.tick / 2, lay.tick))
+            sheet.text(x + lay.tick + 3, y - lay.label_font * 0.36, label, size=lay.label_font)
+    room = _hex_box_room(lay, row)
+    if room:
+        count = 1 if row.specials == ("land",) else 2
+        x = sheet.right - PAD - count * lay.path_box
+        label = "hex landed on" if count == 1 else "its hexes"
+        sheet.text(
+            x - 4, mid - lay.label_font * 0.36, label, size=lay.label_font, align="right", colour=st.colours.muted
+        )
+        height = lay.order_row * 0.85
+        box = (x, mid - height / 2, count * lay.path_box, height)
+        sheet.fill(st.colours.paper)
+        for k in range(count):
+            sheet.c.rect(x + k * lay.path_box, box[1], lay.path_box, height, stroke=1, fill=1)
+        _comb(sheet, lay, field_name(row.id, "special"), box, count * len(row.hex), "the hexes its special order names")
+
+
+def _comb(
+    sheet: Sheet, lay: OrderFormLayout, name: str, box: tuple[float, float, float, float], length: int, tip: str
+) -> None:
+    """A text field over printed boxes, its characters spread evenly across them (a comb)."""
+    x, y, w, h = box
+    where: dict[str, Any] = {"x": x, "y": y, "width": w, "height": h}  # reportlab takes points, not only whole ones
+    sheet.c.acroForm.textfield(
+        name=name,
+        value="",
+        tooltip=tip,
+        **where,
+        borderWidth=0,
+        fillColor=None,
+        textColor=HexColor(sheet.st.colours.ink),
+        fontName=FIELD_FONT,
+        fontSize=lay.field_font,
+        maxlen=length,
+        fieldFlags="comb doNotScroll doNotSpellCheck",
+    )
+
+
+def _check_box(sheet: Sheet, lay: OrderFormLayout, name: str, box: tuple[float, float, float]) -> None:
+    x, y, size = box
+    where: dict[str, Any] = {"x": x, "y": y, "size": size}
+    sheet.c.acroForm.checkbox(
+        name=name,
+        **where,
+        checked=False,
+        buttonStyle="cross",
+        borderWidth=0,
+        fillColor=None,
+        textColor=HexColor(sheet.st.colours.ink),
+    )
+
+
+def _written_by(sheet: Sheet, lay: OrderFormLayout, faction: str, x: float, y: float, width: float) -> None:
+    """'Written by': a line for a pen, a field on screen (for people: the import reads none of it)."""
+    w = sheet.text(x, y, "Written by", font=SANS_BOLD, size=sheet.st.fonts.field)
+    x0 = x + w + PAD
+    sheet.writing_line(x0, x + width - PAD * 2, y - 1.5)
+    where: dict[str, Any] = {"x": x0, "y": y - 3, "width": x + width - PAD * 2 - x0, "height": lay.field_font * 1.6}
+    sheet.c.acroForm.textfield(
+        name=f"written_by_{faction}",
+        value="",
+        tooltip="who wrote these orders",
+        **where,
+        borderWidth=0,
+        fillColor=None,
+        textColor=HexColor(sheet.st.colours.ink),
+        fontName=FIELD_FONT,
+        fontSize=lay.field_font,
+        maxlen=60,
+    )
 
 
 def _identity_fields(c: Canvas, faction: str, ids: dict[str, str], x: float, y: float) -> None:
@@ -310,12 +415,14 @@ def _key(sheet: Sheet, y: float) -> float:
         sheet.left,
         y,
         sheet.span,
-        "Path: the hexes to enter, in order, separated by spaces, commas or dashes (3316 3216); the unit's own "
-        "hex may be left out; a path stops at the first hex of enemy units. Carries: the ids of the units a train "
-        "or ship takes aboard where it starts. Special: retreat (II.C.2), wreck (the track of the last hex "
-        "entered, C.2), repair HEX HEX (C.2), emplace HEX (a pontoon across to HEX, A.1), pick up (the pontoon), "
-        "evade or ambush (partisans, II.D), resupply (B.5); a ship: land HEX (A.3). Leave a row empty for no "
-        "order. Filled on screen, the form is read back by kitgen orders import.",
+        "Path: the hexes to enter, in order, one to a box (the unit's own hex may be left out); a path stops "
+        "at the first hex of enemy units. Roll: the commander's roll for the hex, if the umpire has it made at "
+        "the table. Special: tick one: retreat (II.C.2), wreck (the track of the last hex entered, C.2), repair "
+        "(the track between its hexes, C.2), emplace (a pontoon across to its hex, A.1), pick up (the "
+        "pontoon), resupply (B.5), evade or ambush (partisans, II.D); a ship: land (on its hex, A.3). Takes "
+        "aboard: tick the units a train or ship takes where it starts. Leave a row empty for no order. On "
+        "screen, type the hexes' digits alone: they fall four to a box. The form is read back by kitgen "
+        "orders import.",
         lead="Key:",
         size=st.fonts.small,
         colour=st.colours.muted,

@@ -112,7 +112,8 @@ class Packets:
 
         style = packet_form_style()
         sectors = frozenset(key for _, key, _ in pages if key.startswith("sector-"))
-        tight = style.model_copy(update={"margin_mm": self.layouts.sector.margin / MM})
+        sector = self.layouts.sector
+        tight = style.model_copy(update={"margin_mm": sector.margin / MM, "gap": sector.band_gap})
         part = sheets_part(
             self.s,
             self.paper,
@@ -131,7 +132,9 @@ class Packets:
             from pypdf import PdfReader
 
             self._map_readers = {k: PdfReader(io.BytesIO(pdf)) for k, pdf in self.map_pdfs.items()}
-        pdf = lay_map_under(part.pdf, self._map_readers, slots)
+        from kitgen.render.formfields import embed_field_font
+
+        pdf = lay_map_under(embed_field_font(part.pdf), self._map_readers, slots)
         return PacketFile(file, label, pdf, part.pages)
 
     @property

@@ -58,11 +58,16 @@ class MapPages:
         faction = self.campaign.scenario.faction(scene.viewer) if scene.viewer else None
         top = sheet.band(title, faction, note)
         st = self.st
-        wx0, _, wx1, wy1 = sector.window
-        w = min(sheet.span - st.side - sheet.st.gap, wx1 - wx0)
-        h = min(top - sheet.bottom, wy1 - sector.window[1])
+        wx0, wy0, wx1, wy1 = sector.window
+        # the part of the map the tile is for (its core, inside the map's frame) is shown whole:
+        # a tile of the last column or row has no neighbour to show the rest
+        cx1, cy0 = min(sector.core[2], self.art.width), max(sector.core[1], 0.0)
+        w = max(min(sheet.span - st.side - st.side_gap, wx1 - wx0), cx1 - wx0)
+        h = min(top - sheet.bottom, wy1 - wy0)
+        y1 = wy1 if wy1 - h <= cy0 else cy0 + h  # from the tile's top, else as high as the core's foot allows
         x, y = sheet.left, top - h
-        window = (wx0, wy1 - h, wx0 + w, wy1)
+        window = (wx0, y1 - h, wx0 + w, y1)
+        wy1 = y1
         self.page_slot(sheet, (x, y, w, h), (wx0, wy1 - h), 1.0, "sector")
         c = sheet.c
         c.saveState()
@@ -70,17 +75,18 @@ class MapPages:
         p.rect(x, y, w, h)
         c.clipPath(p, stroke=0, fill=0)
         c.translate(x - wx0, y - window[1])
-        plan = self.draw.plan(scene, window, 1.0, c.getPageNumber(), (x - wx0, y - window[1]))
-        self.draw.reach(c, scene, window, 1.0)
+        plan = self.draw.plan(scene, window, c.getPageNumber(), (x - wx0, y - window[1]))
+        scene.windows[plan.page] = (x, y, x + w, y + h)
+        self.draw.reach(c, scene, window)
         self.draw.marks(c, scene, plan)
         self.draw.pieces(c, scene, plan)
         self.draw.owners(c, scene, window)
-        self.draw.core_edges(c, sector, 1.0)
+        self.draw.core_edges(c, sector)
         c.restoreState()
         c.setStrokeColorRGB(0.1, 0.1, 0.1)
         c.setLineWidth(st.frame)
         c.rect(x, y, w, h, stroke=1, fill=0)
-        self._side(sheet, scene, sector, tiles, (x + w + sheet.st.gap, top), window)
+        self._side(sheet, scene, sector, tiles, (x + w + st.side_gap, top), window)
         return sheet.bottom
 
     def _side(
@@ -129,8 +135,8 @@ class MapPages:
             bx, by = x + (t.core[0] - x0) * k, top - (y1 - t.core[1]) * k
             bw, bh = (t.core[2] - t.core[0]) * k, (t.core[3] - t.core[1]) * k
             c.rect(bx, by, bw, bh, stroke=1, fill=1)
-            if here:
-                size = min(self.st.list_font * 1.3, bh * 0.7, bw * 0.85 / text_width(t.key, SANS_BOLD, 1.0))
+            size = min(self.st.list_font * 1.3, bh * 0.7, bw * 0.85 / text_width(t.key, SANS_BOLD, 1.0))
+            if here and size >= self.st.list_font:  # else the words under it name it
                 sheet.text(
                     bx + bw / 2,
                     by + bh / 2 - size * 0.36,

@@ -64,7 +64,7 @@ def make_scene(
                 shown.setdefault(s.hex, []).append(Piece(s.hex, s.faction, "block", s.size, detail=s.arms))
     ships = {s["id"] for s in state.ships} if view is None else set(view.ships)
     trains = {t["id"] for t in state.trains} if view is None else set(view.trains)
-    for piece in _carriers(campaign, state, trains, ships):
+    for piece in _carriers(campaign, state, trains, ships, None if view is None else view.faction):
         shown.setdefault(piece.hex, []).append(piece)
     order = [f.id for f in campaign.scenario.meta.factions]
     pieces: dict[str, tuple[Piece, ...]] = {}
@@ -107,10 +107,6 @@ def make_scene(
         viewer=None if view is None else view.faction,
         pieces=pieces,
         stacks=tuple(stacks),
-        trains=tuple((t["hex"], t["faction"], bool(t.get("armoured"))) for t in state.trains if t["id"] in trains),
-        ships=tuple(
-            (s["hex"], s["faction"], int(s.get("gunfire", 0)) > 0, s["id"]) for s in state.ships if s["id"] in ships
-        ),
         depots=tuple((d["hex"], d["faction"]) for d in state.depots if mine(d["faction"]) or knows(d["hex"])),
         pontoons=tuple(
             (p["hexes"][0], p["hexes"][1], p["faction"])
@@ -125,24 +121,27 @@ def make_scene(
     )
 
 
-def _carriers(campaign: Campaign, state: CampaignState, trains: set[str], ships: set[str]) -> list[Piece]:
-    """The trains and ships shown, as their counters print them (`kitgen.products.counters`)."""
-    transport = campaign.scenario.transport
+def _carriers(
+    campaign: Campaign, state: CampaignState, trains: set[str], ships: set[str], viewer: str | None
+) -> list[Piece]:
+    """The trains and ships shown, as their counters print them (`kitgen.products.counters`); an
+    enemy's by its kind alone (a warship, a transport), as a glimpse of it would tell."""
+    from kitgen.products.counters import ship_face, train_face
+
+    s = campaign.scenario
     found = []
     for t in state.trains:
         if t["id"] in trains:
-            kind, name = ("armoured_train", "Armoured Train") if t.get("armoured") else ("rr_train", "Train")
-            load = f"carries {transport.train.capacity} pts"
-            found.append(Piece(t["hex"], t["faction"], "carrier", str(t["id"]), kind, name=name, strength=load))
+            kind, name, load = train_face(s, bool(t.get("armoured")))
+            known = viewer is None or t["faction"] == viewer
+            found.append(
+                Piece(t["hex"], t["faction"], "carrier", str(t["id"]), kind, name=name, strength=load if known else "")
+            )
     for x in state.ships:
         if x["id"] in ships:
-            gunfire = int(x.get("gunfire", 0))
-            kind, load = (
-                ("warship", f"gunfire {gunfire}")
-                if gunfire
-                else ("transport", f"carries {transport.ship.capacity} pts")
-            )
-            name = str(x.get("name", x["id"]))
+            kind, name, load = ship_face(s, str(x.get("name", x["id"])), int(x.get("gunfire", 0)))
+            if viewer is not None and x["faction"] != viewer:
+                name, load = ("Warship" if kind == "warship" else "Transport"), ""
             found.append(Piece(x["hex"], x["faction"], "carrier", str(x["id"]), kind, name=name, strength=load))
     return found
 
@@ -152,7 +151,7 @@ def _stack_line(p: Piece) -> str:
         arms = ", ".join(p.detail) or "unknown arms"
         return f"a {p.label} stack seen: {arms}"
     if p.kind == "carrier":
-        return f"{p.name} ({p.strength})"
+        return f"{p.name} ({p.strength})" if p.strength else p.name
     out = ", out of supply" if "out" in p.flags else ""
     return f"{p.name or p.label} ({p.type.replace('_', ' ')}, {p.stands} stands{out})"
 

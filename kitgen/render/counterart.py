@@ -133,6 +133,59 @@ def fit_text(
     return low, [truncate(line, font, low, width) for line in out]
 
 
+def draw_name(
+    c: Canvas,
+    texts: Sequence[str],
+    cx: float,
+    width: float,
+    below: float,
+    top: float,
+    sizes: tuple[float, float],
+    leading: float,
+    lines: int,
+) -> None:
+    """A counter's name centred on `cx` in the space from `below` to `top`: the first of `texts`
+    (its short forms, longest first) that fits at the largest of `sizes` (most, least)."""
+    area = top - below
+    size, found = fit_text(texts, SANS_BOLD, sizes[0], sizes[1], width, area, leading, lines)
+    lead = size * leading
+    block = (len(found) - 1) * lead + size * 0.73  # cap height of the first line down to the last baseline
+    base = below + (area - block) / 2 + block - size * 0.73
+    c.setFont(SANS_BOLD, size)
+    for k, line in enumerate(found):
+        c.drawCentredString(cx, base - k * lead, line)
+
+
+def strength_line(
+    c: Canvas,
+    text: str,
+    cx: float,
+    base: float,
+    width: float,
+    figure: tuple[float, float],
+    words: tuple[float, float],
+) -> None:
+    """A counter's strength centred on `cx`: its figures in the largest type on the counter, the
+    words between them ('inf', 'carries') smaller, both shrunk together to fit `width` down to
+    their least (size, least); past that, the words go and the figures are summed ('3')."""
+    runs = [(run, run.isdigit()) for run in re.split(r"(\d+)", text) if run]
+
+    def measure(k: float) -> float:
+        return sum(text_width(r, SANS_BOLD, (figure[0] if big else words[0]) * k) for r, big in runs)
+
+    k = 1.0
+    floor = max(figure[1] / figure[0], words[1] / words[0])
+    while k > floor and measure(k) > width + EPS:
+        k -= 0.02
+    if measure(k) > width + EPS:
+        runs, k = [(str(sum(int(r) for r, big in runs if big)), True)], 1.0
+    t = c.beginText(cx - measure(k) / 2, base)
+    for run, big in runs:
+        t.setFont(SANS_BOLD, (figure[0] if big else words[0]) * k)
+        t.textOut(run)
+    c.drawText(t)
+
+
 def back_fill(colour: str, style: CounterStyle) -> str:
     """A back's fill: the faction colour lightened by the layout's share, and further while its
     ink reads at under the layout's contrast (a black faction's back would be mid-grey)."""
@@ -300,17 +353,11 @@ class Sheets:
         """The unit's name, centred in the space above the symbol row, shrunk or shortened to fit."""
         st, f = self.st, self.st.fonts
         top = y + self.size - st.padding
-        area = top - below - 1.0
         texts = name_forms(counter.name, st)
-        size, lines = fit_text(
-            texts, SANS_BOLD, f.name_max, f.name_min, self.size - 2 * st.padding, area, f.name_leading, f.name_lines
+        width = self.size - 2 * st.padding
+        draw_name(
+            c, texts, x + self.size / 2, width, below + 1.0, top, (f.name_max, f.name_min), f.name_leading, f.name_lines
         )
-        lead = size * f.name_leading
-        block = (len(lines) - 1) * lead + size * 0.73  # cap height of the first line down to the last baseline
-        base = below + 1.0 + (area - block) / 2 + block - size * 0.73
-        c.setFont(SANS_BOLD, size)
-        for k, line in enumerate(lines):
-            c.drawCentredString(x + self.size / 2, base - k * lead, line)
 
     def flags(self, c: Canvas, counter: Counter, cx: float, cy: float, fill: str, ink: RGB) -> None:
         st = self.st
@@ -343,23 +390,9 @@ class Sheets:
         c.setFillColorRGB(*ink)
 
     def strength(self, c: Canvas, text: str, cx: float, base: float, width: float) -> None:
-        """The strength line centred on `cx`: its figures in the largest type on the counter, the
-        words between them ('inf', 'carries') smaller; both shrink together to fit `width`."""
+        """The strength line centred on `cx` (`strength_line`)."""
         figure, words = self.faces["figure"], self.faces["stands"]
-        runs = [(run, run.isdigit()) for run in re.split(r"(\d+)", text) if run]
-
-        def measure(k: float) -> float:
-            return sum(text_width(r, SANS_BOLD, (figure[1] if big else words[1]) * k) for r, big in runs)
-
-        k = 1.0
-        floor = max(figure[2] / figure[1], words[2] / words[1])
-        while k > floor and measure(k) > width + EPS:
-            k -= 0.02
-        t = c.beginText(cx - measure(k) / 2, base)
-        for run, big in runs:
-            t.setFont(SANS_BOLD, (figure[1] if big else words[1]) * k)
-            t.textOut(run)
-        c.drawText(t)
+        strength_line(c, text, cx, base, width, (figure[1], figure[2]), (words[1], words[2]))
 
     def line(
         self, c: Canvas, text: str, face: str, cx: float, base: float, width: float, *, drop: bool = False

@@ -16,18 +16,23 @@ _FILES = {SANS: "Vera.ttf", SANS_BOLD: "VeraBd.ttf", SANS_ITALIC: "VeraIt.ttf", 
 @cache
 def register_fonts() -> None:
     """Register the TrueType fonts (subset and embedded by reportlab when a PDF uses them)."""
-    import reportlab
     from reportlab.lib.fonts import addMapping
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    folder = Path(reportlab.__file__).parent / "fonts"
-    for name, file in _FILES.items():
-        pdfmetrics.registerFont(TTFont(name, str(folder / file)))
+    for name in _FILES:
+        pdfmetrics.registerFont(TTFont(name, str(font_file(name))))
     addMapping(SANS, 0, 0, SANS)
     addMapping(SANS, 1, 0, SANS_BOLD)
     addMapping(SANS, 0, 1, SANS_ITALIC)
     addMapping(SANS, 1, 1, SANS_BOLD_ITALIC)
+
+
+def font_file(font: str = SANS) -> Path:
+    """The TrueType file of one of the kit's fonts."""
+    import reportlab
+
+    return Path(reportlab.__file__).parent / "fonts" / _FILES[font]
 
 
 def text_width(text: str, font: str, size: float) -> float:

@@ -182,8 +182,8 @@ class MapArt:
 
     def draw(self, c: Canvas, *, names: bool = True, words: bool = True) -> None:
         """Paint the whole map with the frame's bottom-left corner at the current origin; without
-        `names`, the towns' and places' labels are left to whoever draws over it (a packet's
-        sector, round its counters); without `words`, no text at all (a packet's overview)."""
+        `names`, the towns', places' and rivers' names are left to whoever draws over it (a
+        packet's sector, round its counters); without `words`, no text at all (a packet's overview)."""
         c.saveState()
         self._ground(c)
         self._symbols(c)
@@ -197,7 +197,7 @@ class MapArt:
         if words:
             self._hex_ids(c)
         self._supply(c)
-        if words:
+        if names and words:
             self._river_names(c)
         self._places(c, names=names and words)
         self._town_marks(c, names=names and words)

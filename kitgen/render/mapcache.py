@@ -21,8 +21,8 @@ LIMIT = 64 << 20
 
 
 MapText = Literal["all", "no names", "none"]
-"""What text a clean map carries: all of it; all but the towns' and places' names (a packet's
-sectors draw those round their counters); none (a packet's overview, too small to read)."""
+"""What text a clean map carries: all of it; all but the towns', places' and rivers' names (a
+packet's sectors draw those round their counters); none (a packet's overview, too small to read)."""
 
 
 def map_key(scenario: Scenario, text: MapText = "all") -> str:
@@ -31,7 +31,7 @@ def map_key(scenario: Scenario, text: MapText = "all") -> str:
 
     from kitgen.scenariocache import code_digest
 
-    digest = hashlib.sha256(f"kitgen-mapart 2 reportlab {reportlab.Version} {text}\n".encode())
+    digest = hashlib.sha256(f"kitgen-mapart 3 reportlab {reportlab.Version} {text}\n".encode())
     digest.update(code_digest().encode())
     digest.update((layouts_dir() / "map.yaml").read_bytes())
     digest.update(scenario.model_dump_json().encode())

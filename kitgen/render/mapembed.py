@@ -24,7 +24,7 @@ class MapSlot:
     window: tuple[float, float, float, float]
     at: tuple[float, float]
     scale: float
-    map: str = "map"
+    map: str
     """Which of the maps handed to `lay_map_under` goes under it."""
 
 

@@ -16,9 +16,6 @@ from kitgen.render.style import layouts_dir, load_layout
 
 class MapPage(Model):
     frame: Length
-    list_font: Length
-    list_row: Length
-    legend: Length
     tint: float = Field(ge=0, le=1)
     tint_lightness: float = Field(ge=0, le=1)
     edge: Length
@@ -31,7 +28,11 @@ class SectorPage(MapPage):
     units drawn as counters inside their hexes."""
 
     margin: Length
+    band_gap: Length
     side: Length
+    side_gap: Length
+    list_font: Length
+    list_row: Length
     counter: Length
     pair: Length
     counter_drop: Length

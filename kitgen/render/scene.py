@@ -5,12 +5,8 @@ decides what goes in them (`packetscene`); `sceneart` draws them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from kitgen.render.unitmarks import Piece
-
-if TYPE_CHECKING:
-    pass
 
 Window = tuple[float, float, float, float]
 """x0, y0, x1, y1 in the map's points."""
@@ -48,10 +44,6 @@ class Scene:
     pieces: dict[str, tuple[Piece, ...]]
     """Hex -> the pieces drawn in it (at most two; more make a stack marker)."""
     stacks: tuple[StackEntry, ...]
-    trains: tuple[tuple[str, str, bool], ...] = ()
-    """(hex, faction, armoured)."""
-    ships: tuple[tuple[str, str, bool, str], ...] = ()
-    """(hex, faction, warship, id)."""
     depots: tuple[tuple[str, str], ...] = ()
     pontoons: tuple[tuple[str, str, str], ...] = ()
     """(hex, hex across, faction)."""
@@ -69,11 +61,12 @@ class Scene:
     placed: list[tuple[str, Window]] = field(default_factory=list)
     """(hex, box in map points) of every square and badge the sector pages drew: for the tests."""
     on_pages: list[tuple[int, Window]] = field(default_factory=list)
-    """(page from 1, box in page points) of every counter drawn: for the layout gate."""
+    """(page from 1, box in page points) of every counter and marker drawn: for the layout gate."""
+    windows: dict[int, Window] = field(default_factory=dict)
+    """Each sector page's map window (page from 1 -> box in page points): for the tests."""
 
     def hexes(self) -> set[str]:
-        found = set(self.pieces) | {t[0] for t in self.trains} | {s[0] for s in self.ships}
-        return found | {d[0] for d in self.depots} | {p[0] for p in self.pontoons} | set(self.wrecked)
+        return set(self.pieces) | {d[0] for d in self.depots} | {p[0] for p in self.pontoons} | set(self.wrecked)
 
 
 @dataclass(frozen=True)

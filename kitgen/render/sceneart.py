@@ -1,7 +1,8 @@
-"""Drawing a packet map's scene over the clean map, in the map's own points: counters, glimpsed
-stacks and stack markers, the marks of trains, ships, depots, pontoons, wrecked track and
-abandoned vehicles, town owners, a faction's reach and supply, and the overview's squares and
-sector frames. Every piece drawn is recorded in the scene."""
+"""Drawing a packet map's scene over the clean map, in the map's own points: on a sector, the
+counters of units, trains and ships inside their hexes, glimpsed stacks and stacks' top counters
+with their badges, the map's names round them, the marks of depots, pontoons, wrecked track and
+abandoned vehicles, town owners and a faction's reach; on the overview, the squares and the
+tiles' grid; and a faction's supply. Every counter drawn is recorded in the scene."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from kitgen.render.mapart import Row, rings_path
 from kitgen.render.packetstyle import OverviewPage, SectorPage
 from kitgen.render.pages import faction_mark, hex_colour, ink_on
 from kitgen.render.scene import Overlay, Scene, Sector, Window
-from kitgen.render.unitmarks import CounterFaces, Piece, draw_badge, draw_dot, draw_piece
+from kitgen.render.unitmarks import CounterFaces, Piece, draw_badge, draw_dot, draw_frame, draw_piece
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
 
 STEP = 1.6
 """Points between the edges of a stack's counters, up and right, on the page."""
+CROWDED = 1000.0
+"""The cost (`kitgen.render.labels`) past which a name placed again round counters covers a hex
+id, a mark or a counter: a town's is drawn all the same, a named place's is left out."""
 
 
 @dataclass(frozen=True)
@@ -36,13 +40,16 @@ class Plan:
     """A sector's counters laid out before they are drawn, and the names they would cover."""
 
     window: Window
-    scale: float
     laid: dict[str, list[tuple[Piece, Window]]]
     moved: dict[str, Placed]
     page: int = 0
     """The page it is drawn on (from 1) ..."""
     offset: tuple[float, float] = (0.0, 0.0)
-    """... where a map point (x, y) lands at (x * scale, y * scale) + offset."""
+    """... where a map point (x, y) lands at (x, y) + offset: a sector is printed at the map's scale."""
+
+    def to_page(self, box: Window) -> Window:
+        ox, oy = self.offset
+        return (box[0] + ox, box[1] + oy, box[2] + ox, box[3] + oy)
 
 
 class SceneArt:
@@ -86,45 +93,56 @@ class SceneArt:
 
     # geometry shared by a packet's sector pages
 
-    def layout(self, scene: Scene, window: Window, s: float) -> dict[str, list[tuple[Piece, Window]]]:
+    def layout(self, scene: Scene, window: Window) -> dict[str, list[tuple[Piece, Window]]]:
         """Where each hex's pieces go, inside the hex and under its id: one alone, two side by
-        side; in a hex the map's frame cuts, inside what the frame leaves of it, smaller if need be."""
+        side; inside what the map's frame and the page's window leave of the hex, smaller if need be."""
         st = self.st
+        w, h, reach = self.art.width, self.art.height, self.art.hex_pt
+        bounds = (max(window[0], 0.0), max(window[1], 0.0), min(window[2], w), min(window[3], h))
+        # a window that reaches the frame takes the hexes whose centres lie past it, in the bleed
+        grown = (
+            window[0] - reach if window[0] <= 0.01 else window[0],
+            window[1] - reach if window[1] <= 0.01 else window[1],
+            window[2] + reach if window[2] >= w - 0.01 else window[2],
+            window[3] + reach if window[3] >= h - 0.01 else window[3],
+        )
         found: dict[str, list[tuple[Piece, Window]]] = {}
         for hex_id, pieces in scene.pieces.items():
-            if hex_id not in self.within(window):
+            if hex_id not in self.within(grown):
                 continue
             cx, cy = (float(v) for v in self.art.centres[hex_id])
             n = 2 if len(pieces) == 2 else 1
             stack = pieces[0].kind == "stack"
-            squares = self._squares(cx, cy, n, (st.pair if n == 2 else st.counter) / s, s, stack=stack)
+            squares = self.squares(cx, cy, n, st.pair if n == 2 else st.counter, bounds, stack=stack)
             found[hex_id] = list(zip(pieces, squares, strict=True))
         return found
 
-    def _squares(self, cx: float, cy: float, n: int, size: float, s: float, *, stack: bool = False) -> list[Window]:
+    def squares(
+        self, cx: float, cy: float, n: int, size: float, bounds: Window, *, stack: bool = False
+    ) -> list[Window]:
         """`n` squares side by side, `size` across at most (smaller where they must be), as near
         the hex's centre (less the drop) as they lie inside the hex and clear of its id, and inside
-        the map's frame where what it leaves of the hex holds them; a stack's top counter with
-        room for the edges above it and the badge below."""
+        `bounds` (the map's frame, the page's window) where what they leave of the hex holds them;
+        a stack's top counter with room for the edges of the counters under it."""
         a = self.art.hex_pt / 2  # the apothem: a flat-topped hex
-        gap = 1.5 / s
-        up = 2 * STEP / s if stack else 0.0
-        down = (self.st.badge_font * 1.35 + 1.0) / s if stack else 0.0
+        gap = 1.5
+        up = 2 * STEP if stack else 0.0
         top = min(cy + a, self.art.height) - self.art.style.fonts.hex_id - 2.5  # under the id
-        for bottom, left, right, least in (
-            (max(cy - a, 0.0) + 0.5, 0.5, self.art.width - 0.5, 0.56),  # inside the frame
-            (cy - a, cx - 2 * a, cx + 2 * a, 0.3),  # a sliver of a hex at the frame: inside the hex only
+        bx0, by0, bx1, by1 = bounds
+        for low, left, right, high, least in (
+            (max(cy - a, by0) + 0.5, bx0 + 0.5, bx1 - 0.5, min(top, by1 - 0.5), 0.56),
+            (cy - a, cx - 2 * a, cx + 2 * a, top, 0.3),  # a sliver of a hex at an edge: inside the hex only
         ):
             for k in range(round((1 - least) / 0.04) + 1):
                 side = size * (1 - 0.04 * k)
                 width = n * side + (n - 1) * gap
-                level = max(min(cy - self.st.counter_drop / s - side / 2, top - side - up), bottom + down)
+                level = max(min(cy - self.st.counter_drop - side / 2, high - side - up), low)
                 across = max(min(cx - width / 2, right - width - up), left)
                 for dy in (0.0, 2, -2, 4, -4, 6, -6, 9, -9, 12, -12):
                     for dx in (0.0, 3, -3, 6, -6, 10, -10):
                         x0, y0 = across + dx, level + dy
-                        box = (x0, y0 - down, x0 + width + up, y0 + side + up)
-                        if box[3] > top or box[1] < bottom or box[0] < left or box[2] > right:
+                        box = (x0, y0, x0 + width + up, y0 + side + up)
+                        if box[3] > high or box[1] < low or box[0] < left or box[2] > right:
                             continue
                         if all(3**0.5 * abs(x - cx) + abs(y - cy) <= 2 * a for x in box[::2] for y in box[1::2]):
                             return [
@@ -133,8 +151,8 @@ class SceneArt:
         raise ValueError(f"no room for {n} counters of {size:.0f} pt in a hex of {2 * a:.0f} pt")
 
     def slots(self, hex_id: str) -> list[Window]:
-        """Beside the counters in a hex, for its marks: by the id left and right, then low left and
-        right (clear of a stack's badge)."""
+        """Beside the counters in a hex, for its marks: by the id left (a town's owner) and right,
+        then low right and left."""
         u = self.art.hex_pt / 72.0
         cx, cy = (float(v) for v in self.art.centres[hex_id])
         return [
@@ -144,32 +162,35 @@ class SceneArt:
             (cx - 20.5 * u, cy - 34 * u, cx - 12.5 * u, cy - 26 * u),
         ]
 
-    def plan(
-        self, scene: Scene, window: Window, s: float, page: int = 0, offset: tuple[float, float] = (0.0, 0.0)
-    ) -> Plan:
-        """Where the window's counters go, and the map's names they would cover; on `page`, the
-        map laid at `offset`."""
-        laid = self.layout(scene, window, s)
-        step = STEP / s
-        boxes = [box for spots in laid.values() for _, box in spots]
-        boxes += [
-            (b[0], b[1], b[2] + 2 * step, b[3] + 2 * step)
-            for spots in laid.values()
-            for p, b in spots
-            if p.kind == "stack"
-        ]
-        return Plan(window, s, laid, self._covered_labels(boxes, window), page, offset)
+    @staticmethod
+    def marks_of(scene: Scene) -> dict[str, list[tuple[str, str]]]:
+        """Each hex's marks, (faction, letters) in order: depots (D), abandoned vehicles (AB),
+        wrecked track (X, no faction)."""
+        found: dict[str, list[tuple[str, str]]] = {}
+        for hex_id, faction in scene.depots:
+            found.setdefault(hex_id, []).append((faction, "D"))
+        for hex_id, faction in scene.abandoned:
+            found.setdefault(hex_id, []).append((faction, "AB"))
+        for hex_id in scene.wrecked:
+            found.setdefault(hex_id, []).append(("", "X"))
+        return found
+
+    def plan(self, scene: Scene, window: Window, page: int = 0, offset: tuple[float, float] = (0.0, 0.0)) -> Plan:
+        """Where the window's counters go, and the map's names they, the marks and the owners'
+        flags would cover; on `page`, the map laid at `offset`."""
+        laid = self.layout(scene, window)
+        boxes = [_with_edges(box, p) for spots in laid.values() for p, box in spots]
+        boxes += [box for _, _, box in self.mark_spots(scene, Plan(window, laid, {}))]
+        boxes += [box for _, box in self.flag_spots(scene, window)]
+        return Plan(window, laid, self._covered_labels(boxes, window), page, offset)
 
     def pieces(self, c: Canvas, scene: Scene, plan: Plan) -> None:
         """Each hex's pieces as counters inside it (`layout`): a stack's top counter over the
-        edges of the rest, its badge beneath; then the map's names (its clean map under a sector
-        has none), each where the map places it, or, where a counter would cover it, placed again
-        round the counters. Every square and badge drawn is recorded with its hex."""
-        st, s = self.st, plan.scale
-        faces = CounterFaces(
-            st.name_font / s, st.name_min / s, st.figure_font / s, st.words_font / s, st.badge_font / s
-        )
-        step = STEP / s
+        edges of the rest, its badge over its foot; then the map's names (its clean map under a
+        sector has none), each where the map places it, or, where a counter would cover it,
+        placed again round the counters. Every square drawn is recorded with its hex."""
+        st = self.st
+        faces = CounterFaces(st.name_font, st.name_min, st.figure_font, st.words_font, st.badge_font)
         for hex_id, spots in plan.laid.items():
             for piece, (x, y, x1, _) in spots:
                 size = x1 - x
@@ -178,29 +199,41 @@ class SceneArt:
                     under = piece.top or piece
                     colour = self.colour(under.faction)
                     for k in (2, 1):  # the edges of the counters under the top one
-                        ex, ey = x + k * step, y + k * step
-                        self._edge(c, colour, ex, ey, size)
+                        ex, ey = x + k * STEP, y + k * STEP
+                        draw_frame(c, ex, ey, size, size, colour, max(0.35, size * 0.012))
                         scene.placed.append((hex_id, (ex, ey, ex + size, ey + size)))
                 draw_piece(c, piece, colour, x, y, size, faces)
                 scene.placed.append((hex_id, (x, y, x + size, y + size)))
-                ox, oy = plan.offset
-                scene.on_pages.append((plan.page, (x * s + ox, y * s + oy, (x + size) * s + ox, (y + size) * s + oy)))
+                scene.on_pages.append((plan.page, plan.to_page((x, y, x + size, y + size))))
                 scene.drawn.append(piece)
-                if piece.kind == "stack":
+                if piece.kind == "stack":  # over the top counter's strength: the stack's, not its
                     badge = f"{piece.label} \u00b7 {len(piece.detail)}"
-                    scene.placed.append((hex_id, draw_badge(c, badge, x + size / 2, y - 1.0 / s, faces.badge)))
+                    draw_badge(c, badge, x + size / 2, y + 1.5 + faces.badge * 1.35, faces.badge)
         taken = [box for _, box in scene.placed]
-        marked: dict[str, int] = {}
-        for hex_id, *_ in (*scene.depots, *scene.abandoned, *((h,) for h in scene.wrecked)):
-            marked[hex_id] = marked.get(hex_id, 0) + 1
-        for hex_id in plan.laid:
-            slots = self.slots(hex_id)
-            owned = any(m.name in scene.owners for m in self.art.towns.get(hex_id, ()))
-            taken += slots[: 1 + marked.get(hex_id, 0)] if owned or marked.get(hex_id) else []
+        taken += [box for _, _, box in self.mark_spots(scene, plan)]
+        taken += [box for _, box in self.flag_spots(scene, plan.window)]
+        self._rivers(c, plan, taken)
         self._names(c, plan, taken)
 
+    def _rivers(self, c: Canvas, plan: Plan, counters: list[Window]) -> None:
+        """The rivers' names in the window (its clean map under a sector has none), but one a
+        counter or mark would cover: a river is named again every few hexsides."""
+        import shapely
+
+        from kitgen.render.mapart import draw_label_along
+
+        art = self.art
+        boxes = shapely.box(*np.array(counters).T) if counters else np.array([])
+        tree = shapely.STRtree(boxes) if counters else None
+        for name, piece, shape in art.river_name_spots:
+            if not _meets(shape.bounds, plan.window):
+                continue
+            if tree is not None and len(tree.query(shape, predicate="intersects")):
+                continue
+            draw_label_along(c, name, piece, art.style.fonts.river, art.style.colours.river)
+
     def _covered_labels(self, boxes: list[Window], window: Window) -> dict[str, Placed]:
-        """The map's town labels in the window that a counter would cover, by key."""
+        """The map's labels in the window that one of `boxes` would cover, by key."""
         import shapely
 
         spots = [p for p in self.art.label_spots.values() if _meets(p.box, window)]
@@ -242,7 +275,7 @@ class SceneArt:
         ids = [box for h, _, _, box in art.hex_id_spots() if h not in hidden and _meets(box, window)]
         others += [shape.bounds for _, _, shape in art.river_name_spots if _meets(shape.bounds, window)]
         obstacles = Obstacles(list(self.obstacles.areas), list(self.obstacles.lines))
-        obstacles.add_boxes(ids, 100.0)  # a hex id the sector prints: dear to cover, not forbidden
+        obstacles.add_boxes(ids, 2000.0)  # a hex id the sector prints: dearer to cover than anything but a counter
         u = art.hex_pt / 72.0
         placed = place_labels(
             wants,
@@ -250,11 +283,14 @@ class SceneArt:
             frame=window,
             symbols=taken + others,
             gap=1.2 * u,
-            step=5.0 * u,
+            step=9.0 * u,  # further out than the map's own: round the counters, not a town's dot
             pad=0.8 * u,
             leader_cost=50.0,
         )
+        towns = set(art.town_keys().values())
         for spot in placed:  # no leader: it would cross the counter over the town's marker
+            if spot.cost >= CROWDED and spot.key not in towns:
+                continue  # a named place with no clear spot round the counters is left out, as maps thin names
             art.draw_label(c, spot.key, rows[spot.key], replace(spot, leader=None))
 
     @cached_property
@@ -286,47 +322,40 @@ class SceneArt:
     def obstacles(self) -> Obstacles:
         return self.art.label_obstacles()
 
-    @staticmethod
-    def _edge(c: Canvas, colour: str, x: float, y: float, size: float) -> None:
-        c.setFillColorRGB(*hex_colour(colour))
-        c.setStrokeColorRGB(0.1, 0.1, 0.1)
-        c.setLineWidth(max(0.35, size * 0.012))
-        c.roundRect(x, y, size, size, size * 0.08, stroke=1, fill=1)
-
-    def marks(self, c: Canvas, scene: Scene, plan: Plan) -> None:
-        """Depots, abandoned vehicles and wrecked track low in their hexes, or, beside counters,
-        in the hex's free corners; pontoons on their hexsides. (Trains and ships are counters.)"""
+    def mark_spots(self, scene: Scene, plan: Plan) -> list[tuple[str, str, Window]]:
+        """(faction, letters, box) of each depot, abandoned vehicles and wrecked track in the window:
+        low in its hex, or, beside counters, in the hex's free corners (three at most, one of each kind)."""
         hp = self.art.hex_pt
         box = hp * 0.2
-        window = plan.window
-        found: dict[str, list[tuple[str, str]]] = {}
-        for hex_id, faction in scene.depots:
-            found.setdefault(hex_id, []).append((faction, "D"))
-        for hex_id, faction in scene.abandoned:
-            found.setdefault(hex_id, []).append((faction, "AB"))
-        for hex_id in scene.wrecked:
-            found.setdefault(hex_id, []).append(("", "X"))
-        for hex_id, marks in sorted(found.items()):
-            if hex_id not in self.within(window):
+        found = []
+        for hex_id, marks in sorted(self.marks_of(scene).items()):
+            if hex_id not in self.within(plan.window):
                 continue
             cx, cy = (float(v) for v in self.art.centres[hex_id])
             if hex_id in plan.laid:
-                spots = [(x0, y0, x1 - x0) for x0, y0, x1, _ in self.slots(hex_id)[1:]]
+                spots = self.slots(hex_id)[1:]
             else:
                 spots = [
-                    (cx + hp * 0.2, cy - hp * 0.42, box),
-                    (cx + hp * 0.2, cy + hp * 0.22, box),
-                    (cx - hp * 0.4, cy - hp * 0.42, box),
+                    (cx + hp * 0.2, cy - hp * 0.42, cx + hp * 0.2 + box, cy - hp * 0.42 + box),
+                    (cx + hp * 0.2, cy + hp * 0.22, cx + hp * 0.2 + box, cy + hp * 0.22 + box),
+                    (cx - hp * 0.4, cy - hp * 0.42, cx - hp * 0.4 + box, cy - hp * 0.42 + box),
                 ]
-            for (faction, text), (x, y, size) in zip(marks, spots, strict=False):
-                if text == "X":
-                    self.cross(c, x + size / 2, y + size / 2, size * 0.4, "#000000", hp * 0.04)
-                    continue
-                self._letter(c, faction, text, x, y, size)
-                s, (ox, oy) = plan.scale, plan.offset  # a marker, as the kit's marker sheets print it
-                scene.on_pages.append((plan.page, (x * s + ox, y * s + oy, (x + size) * s + ox, (y + size) * s + oy)))
+            found += [(faction, text, spot) for (faction, text), spot in zip(marks, spots, strict=False)]
+        return found
+
+    def marks(self, c: Canvas, scene: Scene, plan: Plan) -> None:
+        """Depots, abandoned vehicles and wrecked track (`mark_spots`); pontoons on their hexsides.
+        (Trains and ships are counters.)"""
+        hp = self.art.hex_pt
+        for faction, text, (x, y, x1, _) in self.mark_spots(scene, plan):
+            size = x1 - x
+            if text == "X":
+                self.cross(c, x + size / 2, y + size / 2, size * 0.4, "#000000", hp * 0.04)
+                continue
+            self._letter(c, faction, text, x, y, size)
+            scene.on_pages.append((plan.page, plan.to_page((x, y, x1, y + size))))  # a marker, as the kit's
         for a, b, faction in scene.pontoons:
-            if a in self.art.centres and b in self.art.centres and a in self.within(window):
+            if a in self.art.centres and b in self.art.centres and a in self.within(plan.window):
                 ends = self.art.hexside(a, b)
                 c.setStrokeColorRGB(0.1, 0.1, 0.1)
                 c.setLineWidth(hp * 0.09)
@@ -356,37 +385,45 @@ class SceneArt:
         c.line(x - r, y - r, x + r, y + r)
         c.line(x - r, y + r, x + r, y - r)
 
-    def owners(self, c: Canvas, scene: Scene, window: Window) -> None:
-        """Each known town's owner: a small flag of its colour and mark beside the town's marker,
-        on the side its name is not; in a hex with counters, at the hex's top left, beside its id."""
+    def flag_spots(self, scene: Scene, window: Window) -> list[tuple[str, Window]]:
+        """(owner, box) of each known town's flag in the window: beside the town's marker, on the
+        side its name is not; in a hex with counters, in the slot by its id (shared by its towns)."""
         hp = self.art.hex_pt
         u = hp / 72.0
-        size = hp * 0.15
         keys = self.art.town_keys()
-        for hex_id, marks in self.art.towns.items():
+        found = []
+        for hex_id, marks in sorted(self.art.towns.items()):
             if hex_id not in self.within(window):
                 continue
             owners = [scene.owners[m.name] for m in marks if m.name in scene.owners]
             cx, cy = (float(v) for v in self.art.centres[hex_id])
             radius, _ = self.art.town_symbol(hex_id)
             spot = self.art.label_spots.get(keys[hex_id])
+            size = hp * 0.15
             for k, owner in enumerate(owners):
                 if hex_id in scene.pieces:
-                    x0, y0, x1, _ = self.slots(hex_id)[0]
-                    size = x1 - x0
-                    x, y = x0 - k * (size + u), y0
+                    x0, y0, x1, y1 = self.slots(hex_id)[0]
+                    size = min(x1 - x0, y1 - y0) / len(owners)
+                    x, y = x0 + k * size, y0
                 elif spot is not None and spot.side.endswith("left"):
                     x, y = cx + radius + u + k * (size + u), cy - size / 2
                 else:
                     x, y = cx - radius - u - size - k * (size + u), cy - size / 2
-                c.setFillColorRGB(*hex_colour(self.colour(owner)))
-                c.setStrokeColorRGB(0.1, 0.1, 0.1)
-                c.setLineWidth(0.5)
-                c.rect(x, y, size, size, stroke=1, fill=1)
-                c.setFillColorRGB(*ink_on(self.colour(owner)))
-                faction_mark(c, owner, x + size / 2, y + size / 2, size * 0.72)
+                found.append((owner, (x, y, x + size, y + size)))
+        return found
 
-    def reach(self, c: Canvas, scene: Scene, window: Window, s: float) -> None:
+    def owners(self, c: Canvas, scene: Scene, window: Window) -> None:
+        """Each known town's owner: a small flag of its colour and mark (`flag_spots`)."""
+        for owner, (x, y, x1, _) in self.flag_spots(scene, window):
+            size = x1 - x
+            c.setFillColorRGB(*hex_colour(self.colour(owner)))
+            c.setStrokeColorRGB(0.1, 0.1, 0.1)
+            c.setLineWidth(0.5)
+            c.rect(x, y, size, size, stroke=1, fill=1)
+            c.setFillColorRGB(*ink_on(self.colour(owner)))
+            faction_mark(c, owner, x + size / 2, y + size / 2, size * 0.72)
+
+    def reach(self, c: Canvas, scene: Scene, window: Window) -> None:
         """Where the viewer's units can march: the hexes tinted in its colour by band of the least
         MP spent, the cheapest darkest, under a thin line round them all; a ring in each hex only a
         train reaches. An area, so that it reads as nothing else on the map (a road is a line)."""
@@ -403,14 +440,14 @@ class SceneArt:
                 _fill_rings(c, self.area(frozenset(bands[band])))
             c.restoreState()
             c.setStrokeColorRGB(*colour)
-            c.setLineWidth(st.edge * 0.6 / s)
+            c.setLineWidth(st.edge * 0.6)
             _stroke_rings(c, self.area(frozenset(scene.reach)))
         inside = self.within(window)
         c.setStrokeColorRGB(*colour)
-        c.setLineWidth(st.edge / s)
+        c.setLineWidth(st.edge)
         for h in sorted(scene.rail & inside):
             cx, cy = self.art.centres[h]
-            c.circle(cx, cy, st.rail_ring / s, stroke=1, fill=0)
+            c.circle(cx, cy, st.rail_ring, stroke=1, fill=0)
 
     def dots(self, c: Canvas, scene: Scene, s: float) -> None:
         ov = self.ov
@@ -434,13 +471,13 @@ class SceneArt:
             scene.drawn.append(lead)
             scene.drawn.extend(pieces[1:])
 
-    def core_edges(self, c: Canvas, sector: Sector, s: float) -> None:
+    def core_edges(self, c: Canvas, sector: Sector) -> None:
         """Where the tiles to the right of and below this one are laid: dashed, as the tiles print it."""
         x0, y0, x1, y1 = sector.core
         wx0, wy0, wx1, wy1 = sector.window
         c.setStrokeColorRGB(0, 0, 0)
-        c.setLineWidth(0.6 / s)
-        c.setDash(3 / s, 2 / s)
+        c.setLineWidth(0.6)
+        c.setDash(3, 2)
         if x1 < wx1 - 0.5:
             c.line(x1, wy0, x1, wy1)
         if y0 > wy0 + 0.5:
@@ -534,6 +571,12 @@ def _fill_rings(c: Canvas, area: object) -> None:
     """An area filled in the current fill: its rings as one path, holes left open (fill mode 0,
     even-odd)."""
     c.drawPath(rings_path(c, _rings(area)), stroke=0, fill=1, fillMode=0)
+
+
+def _with_edges(box: Window, piece: Piece) -> Window:
+    """A counter's box, with the edges of a stack's under-counters above and right of it."""
+    up = 2 * STEP if piece.kind == "stack" else 0.0
+    return (box[0], box[1], box[2] + up, box[3] + up)
 
 
 def _meets(box: Window, window: Window) -> bool:

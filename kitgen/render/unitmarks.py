@@ -1,5 +1,5 @@
-"""Pieces on a packet map: unit counters, stack markers, the stacks a faction only glimpses, and
-the marks for trains, ships, depots, pontoons, wrecked track and abandoned vehicles.
+"""Pieces on a packet map, drawn in the counters' art: units', trains' and ships' counters, a
+stack's top counter and badge, the stacks a faction only glimpses, and the overview's squares.
 
 Colour never stands alone: every piece carries its faction's mark, and a glimpsed stack is
 hatched, so a grayscale copy reads the same."""
@@ -33,16 +33,17 @@ class Piece:
     label: str
     """A unit's, train's or ship's id; a glimpsed stack's size; a stack marker's key."""
     type: str = ""
-    """A unit's type, for its symbol."""
+    """A unit's type, or a train's or ship's kind (armoured_train, warship...), for its symbol."""
     stands: int | None = None
     detail: tuple[str, ...] = ()
     """A glimpsed stack's arms; a stack marker's unit ids."""
     flags: tuple[str, ...] = ()
     """'out' for a unit out of supply, 'aboard' for one at sea."""
     name: str = ""
-    """A unit's name as its counter prints it."""
+    """A unit's, train's or ship's name as its counter prints it (an enemy's train or ship: its kind)."""
     strength: str = ""
-    """A unit's stands by kind as its counter prints them ('3 inf 1 MG')."""
+    """A unit's stands by kind as its counter prints them ('3 inf 1 MG'); a train's or ship's load
+    or gunfire (none for an enemy's)."""
     traits: tuple[str, ...] = ()
     """A unit's flag letters (E elite, F fanatic, P partisan), as on its counter."""
     top: Piece | None = None
@@ -66,7 +67,7 @@ def fit_size(text: str, font: str, size: float, least: float, width: float) -> f
     return size
 
 
-def _frame(c: Canvas, x: float, y: float, w: float, h: float, fill: str, line: float) -> None:
+def draw_frame(c: Canvas, x: float, y: float, w: float, h: float, fill: str, line: float) -> None:
     c.setFillColorRGB(*hex_colour(fill))
     c.setStrokeColorRGB(0.1, 0.1, 0.1)
     c.setLineWidth(line)
@@ -84,18 +85,24 @@ def draw_piece(c: Canvas, piece: Piece, colour: str, x: float, y: float, size: f
     if unit.kind == "block":
         _block(c, unit, colour, x, y, size, faces)
         return
-    _counter(c, unit, colour, x, y, size, faces)
+    _counter(c, unit, colour, x, y, size, faces, foot=piece.kind != "stack")
 
 
-def _counter(c: Canvas, piece: Piece, colour: str, x: float, y: float, size: float, faces: CounterFaces) -> None:
-    from kitgen.render.counterart import back_fill, fit_text, name_forms
+def _counter(
+    c: Canvas, piece: Piece, colour: str, x: float, y: float, size: float, faces: CounterFaces, *, foot: bool = True
+) -> None:
+    """A unit, train or ship as its counter prints it (`kitgen.render.counterart`), at `size`:
+    its mark, symbol and flags, its name above, its strength below (not on a stack's top
+    counter: its badge goes there)."""
+    from kitgen.render.counterart import back_fill, draw_name, name_forms, strength_line
     from kitgen.render.counterstyle import counter_style
 
     style = counter_style()
     out = "out" in piece.flags
     fill = back_fill(colour, style) if out else colour
     ink = ink_on(fill)
-    _frame(c, x, y, size, size, fill, max(0.35, size * 0.012))
+    c.saveState()
+    draw_frame(c, x, y, size, size, fill, max(0.35, size * 0.012))
     pad = size * 0.06
     mark = size * 0.2
     sym_w, sym_h = size * 0.42, size * 0.26
@@ -108,63 +115,32 @@ def _counter(c: Canvas, piece: Piece, colour: str, x: float, y: float, size: flo
     if letters:
         c.setFont(SANS_BOLD, faces.name_min)
         c.drawCentredString(x + size - pad - mark / 2, mid - faces.name_min * 0.36, "".join(letters))
-    # the name, above the symbol: the counter's own short forms, shrunk to fit
-    area = y + size - pad - (mid + sym_h / 2) - size * 0.03
-    text_size, lines = fit_text(
-        name_forms(piece.name or piece.label, style),
-        SANS_BOLD,
-        faces.name,
-        faces.name_min,
-        size - 2 * pad,
-        area,
-        1.15,
-        2,
-    )
-    lead = text_size * 1.15
-    block = (len(lines) - 1) * lead + text_size * 0.73
-    base = mid + sym_h / 2 + size * 0.03 + (area - block) / 2 + block - text_size * 0.73
     c.setFillColorRGB(*ink)
-    c.setFont(SANS_BOLD, text_size)
-    for k, line in enumerate(lines):
-        c.drawCentredString(x + size / 2, base - k * lead, line)
+    below = mid + sym_h / 2 + size * 0.03
+    texts = name_forms(piece.name or piece.label, style)
+    draw_name(c, texts, x + size / 2, size - 2 * pad, below, y + size - pad, (faces.name, faces.name_min), 1.15, 2)
     # the strength, the counter's largest figures; out of supply, on a black band
     strength = piece.strength or ("" if piece.stands is None else str(piece.stands))
+    if not foot:
+        c.restoreState()
+        return
     if out:
         band = faces.figure * 1.3
         c.setFillColorRGB(*ink)
         c.rect(x, y + pad * 0.6, size, band, stroke=0, fill=1)
         c.setFillColorRGB(*hex_colour(fill))
         strength = f"OoS {strength}"
-    _strength(c, strength, x + size / 2, y + pad * 0.6 + faces.figure * 0.33, size - 2 * pad, faces)
-
-
-def _strength(c: Canvas, text: str, cx: float, base: float, width: float, faces: CounterFaces) -> None:
-    """Figures large, the words between them smaller, both shrunk together to fit `width`, down
-    to the counters' floor; past it, the words go and the figures are summed ('3')."""
-    import re
-
-    runs = [(run, run.isdigit()) for run in re.split(r"(\d+)", text) if run]
-
-    def measure(k: float) -> float:
-        return sum(text_width(r, SANS_BOLD, (faces.figure if big else faces.words) * k) for r, big in runs)
-
-    k, floor = 1.0, faces.name_min / min(faces.figure, faces.words)
-    while k > floor and measure(k) > width:
-        k -= 0.02
-    if measure(k) > width:
-        total = sum(int(r) for r, big in runs if big)
-        runs, k = [(str(total), True)], 1.0
-    t = c.beginText(cx - measure(k) / 2, base)
-    for run, big in runs:
-        t.setFont(SANS_BOLD, (faces.figure if big else faces.words) * k)
-        t.textOut(run)
-    c.drawText(t)
+    base = y + pad * 0.6 + faces.figure * 0.33
+    strength_line(
+        c, strength, x + size / 2, base, size - 2 * pad, (faces.figure, faces.name_min), (faces.words, faces.name_min)
+    )
+    c.restoreState()
 
 
 def _block(c: Canvas, piece: Piece, colour: str, x: float, y: float, size: float, faces: CounterFaces) -> None:
     """A glimpsed enemy stack: its colour hatched, its mark, its size and arms."""
     ink = ink_on(colour)
-    _frame(c, x, y, size, size, colour, max(0.35, size * 0.012))
+    draw_frame(c, x, y, size, size, colour, max(0.35, size * 0.012))
     pad = size * 0.06
     mark = size * 0.24
     c.saveState()
@@ -213,7 +189,7 @@ def draw_badge(c: Canvas, text: str, cx: float, top: float, size: float) -> tupl
 def draw_dot(c: Canvas, faction: str, colour: str, cx: float, cy: float, size: float, count: int, font: float) -> None:
     """A unit or stack on the overview: a square of the faction's colour with its mark, or, for
     more than one unit, their number."""
-    _frame(c, cx - size / 2, cy - size / 2, size, size, colour, 0.3)
+    draw_frame(c, cx - size / 2, cy - size / 2, size, size, colour, 0.3)
     c.setFillColorRGB(*ink_on(colour))
     if count > 1:
         c.setFont(SANS_BOLD, font)

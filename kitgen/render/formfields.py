@@ -1,0 +1,177 @@
+"""A PDF's form fields set in the kit's own embedded font, and drawn without any other.
+
+reportlab's AcroForm knows only the PDF's standard fonts, which no file embeds: a field's text
+would be set in whatever Helvetica the viewer has, and its check boxes drawn with ZapfDingbats.
+So once a part is made its fields are put right with pypdf: the whole sans face the pages use
+(not a subset: a player may type any letter) as the form's one font, each text field's typing
+set in it, and each field's look drawn as it stands empty with no font at all: a check box's
+cross as two strokes. Nothing then refers to the standard fonts, and the file no longer holds them.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from functools import cache
+from typing import Any
+
+FONT = "/KgSans"
+"""The form's font as its fields' default appearance names it."""
+_SIZE = re.compile(rb"([\d.]+)\s+Tf")
+
+
+def embed_field_font(pdf: bytes) -> bytes:
+    """The PDF with its form's fields set in the embedded sans face and drawn without fonts;
+    a PDF with no form comes back as it is."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import BooleanObject, DictionaryObject, NameObject, TextStringObject
+
+    reader = PdfReader(io.BytesIO(pdf))
+    root: Any = reader.trailer["/Root"]
+    if "/AcroForm" not in root:
+        return pdf
+    writer = PdfWriter(clone_from=reader)
+    font = writer._add_object(_font(writer))
+    form: Any = writer._root_object["/AcroForm"]
+    form[NameObject("/DR")] = DictionaryObject({NameObject("/Font"): DictionaryObject({NameObject(FONT): font})})
+    form[NameObject("/DA")] = TextStringObject(f"{FONT} 0 Tf 0 g")
+    form[NameObject("/NeedAppearances")] = BooleanObject(False)
+    for page in writer.pages:
+        for ref in page.get("/Annots", ()):
+            widget = ref.get_object()
+            if widget.get("/Subtype") != "/Widget":
+                continue
+            kind = widget.get("/FT") or widget.get("/Parent", DictionaryObject()).get_object().get("/FT")
+            if kind == "/Btn":
+                _check_box(writer, widget)
+            elif kind == "/Tx":
+                _text_field(writer, widget)
+    out = io.BytesIO()
+    writer.write(out)
+    # cloned again, so that only what the file still refers to is written: not the standard fonts
+    again = io.BytesIO()
+    PdfWriter(clone_from=PdfReader(io.BytesIO(out.getvalue()))).write(again)
+    return again.getvalue()
+
+
+def _rect(widget: Any) -> tuple[float, float]:
+    x0, y0, x1, y1 = (float(v) for v in widget["/Rect"])
+    return abs(x1 - x0), abs(y1 - y0)
+
+
+def _stream(writer: Any, size: tuple[float, float], content: bytes) -> Any:
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
+
+    stream = DecodedStreamObject()
+    stream.set_data(content)
+    stream.update(
+        {
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Form"),
+            NameObject("/BBox"): ArrayObject(
+                [FloatObject(0), FloatObject(0), FloatObject(size[0]), FloatObject(size[1])]
+            ),
+            NameObject("/Resources"): DictionaryObject(),
+        }
+    )
+    return writer._add_object(stream)
+
+
+def _text_field(writer: Any, widget: Any) -> None:
+    """Typing in the embedded face at the size the field was made with; empty, it draws nothing."""
+    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
+    found = _SIZE.search(str(widget.get("/DA", "")).encode())
+    size = float(found.group(1)) if found else 0.0
+    widget[NameObject("/DA")] = TextStringObject(f"{FONT} {size:g} Tf 0 g")
+    empty = _stream(writer, _rect(widget), b"/Tx BMC EMC\n")
+    widget[NameObject("/AP")] = DictionaryObject({NameObject("/N"): empty})
+
+
+def _check_box(writer: Any, widget: Any) -> None:
+    """Ticked, a cross drawn as two strokes inside its border; not, nothing (the page draws the box)."""
+    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
+    w, h = _rect(widget)
+    inset, width = min(w, h) * 0.22, min(w, h) * 0.12
+    cross = (
+        f"q 0 g 0 G {width:.2f} w 1 J {inset:.2f} {inset:.2f} m {w - inset:.2f} {h - inset:.2f} l "
+        f"{inset:.2f} {h - inset:.2f} m {w - inset:.2f} {inset:.2f} l S Q\n"
+    ).encode()
+    states = DictionaryObject(
+        {NameObject("/Yes"): _stream(writer, (w, h), cross), NameObject("/Off"): _stream(writer, (w, h), b"")}
+    )
+    widget[NameObject("/AP")] = DictionaryObject({NameObject("/N"): states})
+    widget[NameObject("/DA")] = TextStringObject(f"{FONT} 0 Tf 0 g")
+    mk = widget.get("/MK")
+    if mk is not None and "/CA" in mk:
+        del mk.get_object()["/CA"]  # the ZapfDingbats character it would draw
+
+
+@cache
+def _face() -> tuple[bytes, dict[str, Any]]:
+    """The sans face's file and what its font dictionaries say of it (per 1000 units of type)."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    from kitgen.render.fonts import font_file
+
+    path = font_file()
+    data = path.read_bytes()
+    face = TTFontFile(str(path))
+    widths = []
+    for code in range(32, 256):
+        try:
+            char = bytes([code]).decode("cp1252")
+        except UnicodeDecodeError:
+            widths.append(0)
+            continue
+        widths.append(round(face.charWidths.get(ord(char), face.defaultWidth)))
+    facts = {
+        "name": face.name.decode() if isinstance(face.name, bytes) else str(face.name),
+        "bbox": [round(v) for v in face.bbox],
+        "ascent": round(face.ascent),
+        "descent": round(face.descent),
+        "cap": round(face.capHeight),
+        "stem": round(face.stemV),
+        "italic": round(face.italicAngle),
+        "flags": 32,  # nonsymbolic: its glyphs are named by the WinAnsi encoding
+        "widths": widths,
+    }
+    return data, facts
+
+
+def _font(writer: Any) -> Any:
+    """The whole face as a simple TrueType font in WinAnsi encoding, its file embedded."""
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
+
+    data, facts = _face()
+    file = DecodedStreamObject()
+    file.set_data(data)
+    file[NameObject("/Length1")] = NumberObject(len(data))
+    name = NameObject("/" + facts["name"])
+    descriptor = DictionaryObject(
+        {
+            NameObject("/Type"): NameObject("/FontDescriptor"),
+            NameObject("/FontName"): name,
+            NameObject("/Flags"): NumberObject(facts["flags"]),
+            NameObject("/FontBBox"): ArrayObject(NumberObject(v) for v in facts["bbox"]),
+            NameObject("/ItalicAngle"): NumberObject(facts["italic"]),
+            NameObject("/Ascent"): NumberObject(facts["ascent"]),
+            NameObject("/Descent"): NumberObject(facts["descent"]),
+            NameObject("/CapHeight"): NumberObject(facts["cap"]),
+            NameObject("/StemV"): NumberObject(facts["stem"]),
+            NameObject("/FontFile2"): writer._add_object(file),
+        }
+    )
+    return DictionaryObject(
+        {
+            NameObject("/Type"): NameObject("/Font"),
+            NameObject("/Subtype"): NameObject("/TrueType"),
+            NameObject("/BaseFont"): name,
+            NameObject("/FirstChar"): NumberObject(32),
+            NameObject("/LastChar"): NumberObject(255),
+            NameObject("/Widths"): ArrayObject(NumberObject(w) for w in facts["widths"]),
+            NameObject("/Encoding"): NameObject("/WinAnsiEncoding"),
+            NameObject("/FontDescriptor"): writer._add_object(descriptor),
+        }
+    )

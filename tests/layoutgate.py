@@ -213,14 +213,16 @@ def _broken_words(page: int, pdf_page: Any, vocabulary: set[str]) -> list[Breach
 
 
 def _fonts(data: bytes) -> list[Breach]:
-    """Every font the file holds, embedded: a simple font has a font file in its descriptor; a
-    composite one, in its descendant's; Type 3 fonts are drawn, not embedded."""
+    """Every font the file uses, embedded: a simple font has a font file in its descriptor; a
+    composite one, in its descendant's; Type 3 fonts are drawn, not embedded. A font is used if
+    anything from the file's trailer leads to it (an incremental update leaves the objects it
+    replaced behind, used by nothing)."""
     import pikepdf
 
     found = []
     with pikepdf.open(io.BytesIO(data)) as pdf:
         seen: set[str] = set()
-        for obj in pdf.objects:
+        for obj in _reachable(pdf):
             if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != pikepdf.Name.Font:
                 continue
             subtype = str(obj.get("/Subtype", ""))
@@ -234,6 +236,28 @@ def _fonts(data: bytes) -> list[Breach]:
             if not embedded and name not in seen:
                 seen.add(name)
                 found.append(Breach(0, "unembedded_font", f"{name} ({subtype[1:]}) is not embedded"))
+    return found
+
+
+def _reachable(pdf: Any) -> list[Any]:
+    """Every indirect object the trailer leads to, each once."""
+    import pikepdf
+
+    found, seen = [], set()
+    stack: list[Any] = [pdf.trailer]
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, pikepdf.Object) and obj.is_indirect:
+            if obj.objgen in seen:
+                continue
+            seen.add(obj.objgen)
+            found.append(obj)
+        if isinstance(obj, pikepdf.Stream):
+            stack.extend(obj.stream_dict.values())
+        elif isinstance(obj, pikepdf.Dictionary):
+            stack.extend(obj.values())
+        elif isinstance(obj, pikepdf.Array):
+            stack.extend(obj)
     return found
 
 

@@ -1,4 +1,4 @@
-"""The battle setup sheets (kitgen/products/battlesheets.py): one sheet per contact ahead of a
+"""The battle setup sheets (kitgen/products/packets/battlesheets.py): one sheet per contact ahead of a
 turn's battles, with its units, its hex and the post-battle losses of the scenario's II.B.3."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from kitgen.engine.contacts_ahead import Contact, contacts_ahead
 from kitgen.engine.replay import replay
 from kitgen.engine.setup import initial_state
 from kitgen.engine.turn import read_log
-from kitgen.products.battlesheets import battle_layout, battle_sheet_pages, battle_sheets_pdf
+from kitgen.products.packets.battlesheets import battle_layout, battle_sheet_pages, battle_sheets_pdf
 from kitgen.rules.battle import losses
 from tests.boards import campaign_on, log, unit
 

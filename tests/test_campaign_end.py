@@ -267,8 +267,8 @@ def test_kitgen_state_says_the_last_turn_is_played_and_who_won() -> None:
 
 @cache
 def packet_texts(folder: Path, turn: int) -> dict[str, str]:
-    from kitgen.products.packetbuilder import Packets
     from kitgen.products.packets import packets_of
+    from kitgen.products.packets.builder import Packets
 
     campaign = load_campaign(folder)
     return {f.who: pdf_text(f.pdf) for f in packets_of(Packets(turn_basis(campaign, turn), "a4"))}

@@ -270,7 +270,7 @@ def test_II_A2_a_card_drawn_stays_in_force_for_its_turns_and_reaches_the_contact
 def test_II_A2_the_battle_sheet_prints_the_card_in_force() -> None:
     """The battle set-up sheet of a contact near Tsaritsyn, in turn 3 of the Tsaritsyn sample,
     prints the card's effect as a note beside the map."""
-    from kitgen.products.battlesheets import _notes
+    from kitgen.products.packets.battlesheets import _notes
 
     campaign = load_campaign(Path(__file__).resolve().parent.parent / "data" / "tsaritsyn-sample")
     states = [record.state for _, record in played(campaign)]

@@ -17,10 +17,10 @@ from pypdf import PdfReader
 from kitgen.campaign import Campaign, load_campaign
 from kitgen.engine.basis import turn_basis
 from kitgen.engine.state import CampaignState
-from kitgen.products.factionpacket import reaches
-from kitgen.products.packetbuilder import PacketFile, Packets
 from kitgen.products.packets import packets_of
-from kitgen.products.packetscene import make_scene
+from kitgen.products.packets.builder import PacketFile, Packets
+from kitgen.products.packets.faction import reaches
+from kitgen.products.packets.scene import make_scene
 from kitgen.render.scene import Scene
 from kitgen.render.unitmarks import Piece
 from tests.conftest import run_cli
@@ -491,8 +491,8 @@ def test_umpire_master_map_marks_trains_ships_and_depots(built: Built) -> None:
 def test_acetate_lies_on_the_map_tiles(built: Built) -> None:
     """The supply overlay for transparency: on the map tiles' own pages, one per tile it marks,
     each named for the tile it lies on."""
-    from kitgen.products.factionpacket import acetate
     from kitgen.products.mapsheets import MapSheet
+    from kitgen.products.packets.faction import acetate
     from kitgen.render.style import map_style
 
     tiling = MapSheet(built.campaign.hex_map, built.campaign.scenario, map_style()).tiling("a4")
@@ -855,7 +855,7 @@ def test_issue24_a_battle_is_told_with_allies_apart_and_every_stand_counted() ->
     from types import SimpleNamespace
 
     from kitgen.engine.state import BattleResult
-    from kitgen.products.lastturn import battle_lines
+    from kitgen.products.packets.lastturn import battle_lines
 
     p = SimpleNamespace(
         names={"reds": "Reds", "makhnovists": "Makhnovists", "whites": "Whites"},
@@ -877,7 +877,7 @@ def test_issue24_a_battle_is_told_with_allies_apart_and_every_stand_counted() ->
 
 def test_issue24_the_week_page_lists_the_battle_sheets_once() -> None:
     """The umpire's contents name the battle set-up sheets once, however many battles there are."""
-    from kitgen.products.packetbuilder import _contents
+    from kitgen.products.packets.builder import _contents
 
     pages = [("The week and the ledgers", "week", None)] + [
         (f"Battle at Town {k} (01{k:02d}), turn 3", f"b{k}", None) for k in range(30)

@@ -136,8 +136,9 @@ def order_form_pdf(campaign: Campaign, state: CampaignState, faction: str, turn:
         purpose=f"the {faction} orders for turn {turn}, to fill on screen or by hand",
     )
     from kitgen.render.formfields import embed_field_font
+    from kitgen.render.mapembed import update
 
-    return embed_field_font(part.pdf)
+    return update(part.pdf, embed_field_font)
 
 
 def _draw(sheet: Sheet, *, faction: Faction, turn: int, rows: Sequence[OrderRow], ids: dict[str, str] | None) -> float:

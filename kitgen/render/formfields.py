@@ -5,12 +5,11 @@ would be set in whatever Helvetica the viewer has, and its check boxes drawn wit
 So once a part is made its fields are put right with pypdf: the whole sans face the pages use
 (not a subset: a player may type any letter) as the form's one font, each text field's typing
 set in it, and each field's look drawn as it stands empty with no font at all: a check box's
-cross as two strokes. Nothing then refers to the standard fonts, and the file no longer holds them.
+cross as two strokes. Nothing then refers to the standard fonts.
 """
 
 from __future__ import annotations
 
-import io
 import re
 from functools import cache
 from typing import Any
@@ -20,19 +19,17 @@ FONT = "/KgSans"
 _SIZE = re.compile(rb"([\d.]+)\s+Tf")
 
 
-def embed_field_font(pdf: bytes) -> bytes:
-    """The PDF with its form's fields set in the embedded sans face and drawn without fonts;
-    a PDF with no form comes back as it is."""
-    from pypdf import PdfReader, PdfWriter
+def embed_field_font(writer: Any) -> None:
+    """The form of the PDF `writer` holds, its fields set in the embedded sans face and drawn
+    without fonts; a PDF with no form is left as it is. (Made as an incremental update, the
+    standard fonts' objects stay in the file's first part, referred to by nothing.)"""
     from pypdf.generic import BooleanObject, DictionaryObject, NameObject, TextStringObject
 
-    reader = PdfReader(io.BytesIO(pdf))
-    root: Any = reader.trailer["/Root"]
+    root: Any = writer._root_object
     if "/AcroForm" not in root:
-        return pdf
-    writer = PdfWriter(clone_from=reader)
+        return
     font = writer._add_object(_font(writer))
-    form: Any = writer._root_object["/AcroForm"]
+    form: Any = root["/AcroForm"].get_object()
     form[NameObject("/DR")] = DictionaryObject({NameObject("/Font"): DictionaryObject({NameObject(FONT): font})})
     form[NameObject("/DA")] = TextStringObject(f"{FONT} 0 Tf 0 g")
     form[NameObject("/NeedAppearances")] = BooleanObject(False)
@@ -46,12 +43,6 @@ def embed_field_font(pdf: bytes) -> bytes:
                 _check_box(writer, widget)
             elif kind == "/Tx":
                 _text_field(writer, widget)
-    out = io.BytesIO()
-    writer.write(out)
-    # cloned again, so that only what the file still refers to is written: not the standard fonts
-    again = io.BytesIO()
-    PdfWriter(clone_from=PdfReader(io.BytesIO(out.getvalue()))).write(again)
-    return again.getvalue()
 
 
 def _rect(widget: Any) -> tuple[float, float]:

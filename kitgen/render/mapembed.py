@@ -8,7 +8,7 @@ draws itself: the counters, overlays and frames."""
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,24 +28,33 @@ class MapSlot:
     """Which of the maps handed to `lay_map_under` goes under it."""
 
 
-def lay_map_under(packet: bytes, maps: Mapping[str, bytes | Any], slots: list[MapSlot]) -> bytes:
-    """The packet with a map's page drawn, clipped to its window, under each slot's page.
+def update(packet: bytes, *edits: Callable[[Any], None]) -> bytes:
+    """The packet with `edits` made to it (each given a pypdf writer over it) as an incremental
+    update: its bytes kept as they are, the new and changed objects appended, so that nothing
+    else of the packet is parsed or written again."""
+    from pypdf import PdfReader, PdfWriter
+
+    reader = PdfReader(io.BytesIO(packet))
+    writer = PdfWriter(reader, incremental=True)
+    for edit in edits:
+        edit(writer)
+    return _increment(packet, reader, writer)
+
+
+def lay_map_under(writer: Any, maps: Mapping[str, bytes | Any], slots: list[MapSlot]) -> None:
+    """A map's page drawn, clipped to its window, under each slot's page of the PDF `writer` holds.
 
     No stream is decoded: each map's content becomes a form as it is, filters and all, and each
     page's contents become an array of a short stream that draws the form, then its own. `maps`
     gives each map (a PDF, or a pypdf reader of it, read once for several packets) by the name
     its slots use."""
-    if not slots:
-        return packet
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfReader
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
     from kitgen.render.pdffonts import fonts_of, rename
 
-    # an incremental update: the packet's bytes kept as they are, the forms and the changed pages
-    # appended, so that nothing else of the packet is parsed or written again
-    reader = PdfReader(io.BytesIO(packet))
-    writer = PdfWriter(reader, incremental=True)
+    if not slots:
+        return
     forms: dict[str, tuple[str, Any]] = {}
     tags = 0
     for k, name in enumerate(sorted({slot.map for slot in slots})):
@@ -80,7 +89,6 @@ def lay_map_under(packet: bytes, maps: Mapping[str, bytes | Any], slots: list[Ma
         own = page.raw_get("/Contents")
         parts = list(own.get_object()) if isinstance(own.get_object(), ArrayObject) else [own]
         page[NameObject("/Contents")] = ArrayObject([writer._add_object(under), *parts])
-    return _increment(packet, reader, writer)
 
 
 def _increment(packet: bytes, reader: Any, writer: Any) -> bytes:

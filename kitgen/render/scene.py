@@ -1,6 +1,6 @@
 """What a packet map can show, as values: the pieces in each hex, the stack list, the marks, the
 owners known, a faction's supply overlay, and the sectors the map is cut into. `products`
-decides what goes in them (`packetscene`); `sceneart` draws them."""
+decides what goes in them (`kitgen.products.packets.scene`); `sceneart` draws them."""
 
 from __future__ import annotations
 

@@ -271,8 +271,7 @@ class SceneArt:
             )
             wants.append(Want(key, x1 - x0, y1 - y0, x, y, around, self.radius_of(key)))
         others = [p.box for k, p in art.label_spots.items() if k not in plan.moved and _meets(p.box, window)]
-        hidden = art.covered_hex_ids
-        ids = [box for h, _, _, box in art.hex_id_spots() if h not in hidden and _meets(box, window)]
+        ids = self.hex_ids_in(window)
         others += [shape.bounds for _, _, shape in art.river_name_spots if _meets(shape.bounds, window)]
         obstacles = Obstacles(list(self.obstacles.areas), list(self.obstacles.lines))
         obstacles.add_boxes(ids, 2000.0)  # a hex id the sector prints: dearer to cover than anything but a counter
@@ -317,6 +316,19 @@ class SceneArt:
 
     def radius_of(self, key: str) -> float:
         return self.symbols[key][3]
+
+    @cached_property
+    def _hex_id_boxes(self) -> np.ndarray:
+        """The box of every hex id the map prints (those a name covers are left out), once."""
+        hidden = self.art.covered_hex_ids
+        boxes = [box for h, _, _, box in self.art.hex_id_spots() if h not in hidden]
+        return np.array(boxes, dtype=float).reshape(-1, 4)
+
+    def hex_ids_in(self, window: Window) -> list[Window]:
+        """The boxes of the printed hex ids that meet the window."""
+        b = self._hex_id_boxes
+        mask = (b[:, 0] < window[2]) & (b[:, 2] > window[0]) & (b[:, 1] < window[3]) & (b[:, 3] > window[1])
+        return [tuple(row) for row in b[mask].tolist()]
 
     @cached_property
     def obstacles(self) -> Obstacles:

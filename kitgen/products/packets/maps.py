@@ -106,7 +106,7 @@ class MapPages:
         y = self._locator(sheet, sector, tiles, x, top, width)
         ids = sorted(self.draw.within(sector.core))
         near = sector_neighbours(sector, tiles)
-        from kitgen.products.packettext import say
+        from kitgen.products.packets.text import say
 
         text = say("sector_side", tile=sector.key, first=ids[0] if ids else "", last=ids[-1] if ids else "", near=near)
         y = self._lines(sheet, x, y, width, text)
@@ -161,7 +161,7 @@ class MapPages:
     ) -> float:
         """The stacks this sector shows, by key: what each holds, as far as the column has room."""
         st = self.st
-        from kitgen.products.packettext import say
+        from kitgen.products.packets.text import say
 
         here = [e for e in scene.stacks if e.hex in self.draw.within(window)]
         if not here:
@@ -195,7 +195,7 @@ class MapPages:
         return y
 
     def legend_items(self, scene: Scene) -> list[str]:
-        from kitgen.products.packettext import say
+        from kitgen.products.packets.text import say
 
         letters = ", ".join(f"{v} {k}" for k, v in ARM_LETTERS.items())
         items = [say("legend_counter"), say("legend_stack"), say("legend_marks"), say("legend_owner")]
@@ -210,7 +210,7 @@ class MapPages:
 
     def _legend(self, sheet: Sheet, scene: Scene, x: float, width: float) -> None:
         """What the pieces mean, at the column's foot."""
-        from kitgen.products.packettext import say
+        from kitgen.products.packets.text import say
 
         st = self.st
         y = sheet.bottom + self.legend_height(sheet, scene, width) - st.list_row * 0.2
@@ -326,7 +326,7 @@ def overlay_legend(
 ) -> float:
     """What a supply overlay shows, under it; for a faction's own (`out`: its units out of supply
     now), that it shows the supply as far as the faction knows, and which of its units are cut off."""
-    from kitgen.products.packettext import say
+    from kitgen.products.packets.text import say
 
     name = names.get(overlay.faction, overlay.faction)
     key = "supply_cut" if overlay.cut else "supply_legend" if out is None else "supply_believed"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kitgen.messages import plural
-from kitgen.products.packettext import say
+from kitgen.products.packets.text import say
 from kitgen.render.sheet import Cell, Column, Page, Sheet
 
 if TYPE_CHECKING:

@@ -13,11 +13,11 @@ from kitgen.engine.basis import TurnBasis
 from kitgen.engine.intel import FactionView, believed, faction_view, fought_in
 from kitgen.engine.state import CampaignState
 from kitgen.messages import ordinal, plural
-from kitgen.products.packetmaps import MapPages, overlay_legend
-from kitgen.products.packetscene import overlay_of
-from kitgen.products.packettext import say
+from kitgen.products.packets.maps import MapPages, overlay_legend
+from kitgen.products.packets.scene import overlay_of
+from kitgen.products.packets.text import say
 from kitgen.products.sheetparts import sheets_part, table_pages
-from kitgen.render.mapembed import MapSlot, lay_map_under
+from kitgen.render.mapembed import MapSlot, lay_map_under, update
 from kitgen.render.pages import MM
 from kitgen.render.scene import Overlay, Scene, Sector
 from kitgen.render.sceneart import SceneArt
@@ -134,7 +134,7 @@ class Packets:
             self._map_readers = {k: PdfReader(io.BytesIO(pdf)) for k, pdf in self.map_pdfs.items()}
         from kitgen.render.formfields import embed_field_font
 
-        pdf = lay_map_under(embed_field_font(part.pdf), self._map_readers, slots)
+        pdf = update(part.pdf, embed_field_font, partial(lay_map_under, maps=self._map_readers, slots=slots))
         return PacketFile(file, label, pdf, part.pages)
 
     @property

@@ -15,7 +15,7 @@ from kitgen.render.sheet import Column
 from kitgen.rules.paths import STOP_WORDS
 
 if TYPE_CHECKING:
-    from kitgen.products.packetpages import Packets
+    from kitgen.products.packets.lists import Packets
     from kitgen.render.sheet import Page
 
 KINDS = {

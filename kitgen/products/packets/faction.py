@@ -6,9 +6,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kitgen.engine.intel import FactionView
-from kitgen.products.packetbuilder import PacketFile, Packets, stands_text
-from kitgen.products.packetscene import make_scene
-from kitgen.products.packettext import say
+from kitgen.products.packets.builder import PacketFile, Packets, stands_text
+from kitgen.products.packets.scene import make_scene
+from kitgen.products.packets.text import say
 from kitgen.products.playeraids import placement_text
 from kitgen.render.mapembed import MapSlot
 from kitgen.render.sheet import Column, Page, Sheet
@@ -34,8 +34,8 @@ def faction_packet(p: Packets, faction: str) -> PacketFile:
     f = p.s.faction(faction)
     name = f.name if f else faction
     note = f"turn {p.b.turn}"
-    from kitgen.products.lastturn import last_turn_pages
-    from kitgen.products.packetpages import commander_pages
+    from kitgen.products.packets.lastturn import last_turn_pages
+    from kitgen.products.packets.lists import commander_pages
 
     pages = _forces(p, faction)
     pages += last_turn_pages(p, faction, p.b.before, p.b.after)
@@ -60,7 +60,7 @@ def reaches(p: Packets, faction: str, view: FactionView) -> list[Reach]:
 def _faction_extra(p: Packets, faction: str, reaches: list[Reach]) -> list[Page]:
     """Reach, and the order form to fill on paper or on screen."""
     from kitgen.products.orderform import order_form_pages
-    from kitgen.products.packetpages import reach_pages
+    from kitgen.products.packets.lists import reach_pages
 
     pages = reach_pages(p, faction, reaches, say("reach"))
     return pages + order_form_pages(p.c, p.b.start, faction, p.b.turn)

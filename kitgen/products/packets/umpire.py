@@ -6,9 +6,9 @@ from functools import partial
 
 from kitgen.engine.turnlog import TurnLog
 from kitgen.messages import plural
-from kitgen.products.packetbuilder import PacketFile, Packets
-from kitgen.products.packetscene import make_scene
-from kitgen.products.packettext import say
+from kitgen.products.packets.builder import PacketFile, Packets
+from kitgen.products.packets.scene import make_scene
+from kitgen.products.packets.text import say
 from kitgen.render.mapembed import MapSlot
 from kitgen.render.sheet import Column, Page, Sheet
 
@@ -39,8 +39,8 @@ def _umpire_extra(p: Packets) -> list[Page]:
     """What changed last turn; the rolls, the contacts and the battle sheets."""
     from kitgen.engine.changes import changes
     from kitgen.engine.contacts_ahead import contacts_ahead
-    from kitgen.products.battlesheets import battle_sheet_pages
-    from kitgen.products.packetpages import changes_pages, contacts_pages, rolls_pages
+    from kitgen.products.packets.battlesheets import battle_sheet_pages
+    from kitgen.products.packets.lists import changes_pages, contacts_pages, rolls_pages
 
     b = p.b
     contacts = contacts_ahead(p.c, b.after, b.log or TurnLog(turn=b.turn), b.source)

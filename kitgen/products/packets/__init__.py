@@ -2,8 +2,8 @@
 
 The umpire's holds the master map (every unit), each faction's supply, the ledgers, the rolls
 to make, the contacts and what changed since last turn, and a set-up sheet per battle
-(`umpirepacket`). A faction's holds only what it can know (`kitgen.engine.intel`): its map, its
-supply, where its stacks can reach, its lists and ledger, and its order form (`factionpacket`)."""
+(`umpire`). A faction's holds only what it can know (`kitgen.engine.intel`): its map, its
+supply, where its stacks can reach, its lists and ledger, and its order form (`faction`)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kitgen.engine.basis import past_the_end, turn_basis
-from kitgen.products.factionpacket import acetate, faction_packet
-from kitgen.products.packetbuilder import PacketFile, Packets
-from kitgen.products.umpirepacket import umpire_packet
+from kitgen.products.packets.builder import PacketFile, Packets
+from kitgen.products.packets.faction import acetate, faction_packet
+from kitgen.products.packets.umpire import umpire_packet
 
 if TYPE_CHECKING:
     from kitgen.campaign import Campaign

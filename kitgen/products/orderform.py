@@ -136,9 +136,11 @@ def order_form_pdf(campaign: Campaign, state: CampaignState, faction: str, turn:
         purpose=f"the {faction} orders for turn {turn}, to fill on screen or by hand",
     )
     from kitgen.render.formfields import embed_field_font
-    from kitgen.render.mapembed import update
+    from kitgen.render.mapembed import Increment
 
-    return update(part.pdf, embed_field_font)
+    inc = Increment(part.pdf)
+    embed_field_font(inc)
+    return inc.result()
 
 
 def _draw(sheet: Sheet, *, faction: Faction, turn: int, rows: Sequence[OrderRow], ids: dict[str, str] | None) -> float:

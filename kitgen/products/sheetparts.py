@@ -29,9 +29,11 @@ def sheets_part(
     wide: frozenset[str] = frozenset(),
     style: FormStyle | None = None,
     styles: Mapping[str, FormStyle] | None = None,
+    maps: Sequence[str] = (),
 ) -> Part:
     """A part of one Sheet per page, each titled page in the outline, on A4 or US Letter; the
-    pages whose keys are in `wide` are landscape, and those in `styles` take their own style."""
+    pages whose keys are in `wide` are landscape, and those in `styles` take their own style;
+    `maps` names the maps its pages draw (`kitgen.render.mapembed.place_map`), to fill once made."""
     style = style or form_style()
     size = PAPER[paper]
     buffer = io.BytesIO()
@@ -44,6 +46,10 @@ def sheets_part(
             c.addOutlineEntry(heading, key, level=0)
         sheet = Sheet(c, (styles or {}).get(key, style), scenario, page_size, label)
         sheet.finish(draw(sheet), number, len(pages))
+    if maps:
+        from kitgen.render.mapembed import define_maps
+
+        define_maps(c, maps)
     c.save()
     bookmarks = tuple((heading, number) for number, (heading, _, _) in enumerate(pages) if heading)
     return Part(

@@ -12,37 +12,49 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kitgen.render.mapembed import Increment
 
 FONT = "/KgSans"
 """The form's font as its fields' default appearance names it."""
 _SIZE = re.compile(rb"([\d.]+)\s+Tf")
 
 
-def embed_field_font(writer: Any) -> None:
-    """The form of the PDF `writer` holds, its fields set in the embedded sans face and drawn
-    without fonts; a PDF with no form is left as it is. (Made as an incremental update, the
-    standard fonts' objects stay in the file's first part, referred to by nothing.)"""
-    from pypdf.generic import BooleanObject, DictionaryObject, NameObject, TextStringObject
+def embed_field_font(inc: Increment) -> None:
+    """The form of the PDF `inc` updates, its fields set in the embedded sans face and drawn
+    without fonts; a PDF with no form is left as it is. (The standard fonts' objects stay in the
+    file's first part, referred to by nothing.)"""
+    from pypdf.generic import BooleanObject, DictionaryObject, IndirectObject, NameObject, TextStringObject
 
-    root: Any = writer._root_object
+    root_ref = inc.reader.trailer.raw_get("/Root")
+    root: Any = root_ref.get_object()
     if "/AcroForm" not in root:
         return
-    font = writer._add_object(_font(writer))
-    form: Any = root["/AcroForm"].get_object()
+    font = inc.add(_font(inc))
+    form_ref = root.raw_get("/AcroForm")
+    form: Any = form_ref.get_object()
     form[NameObject("/DR")] = DictionaryObject({NameObject("/Font"): DictionaryObject({NameObject(FONT): font})})
     form[NameObject("/DA")] = TextStringObject(f"{FONT} 0 Tf 0 g")
     form[NameObject("/NeedAppearances")] = BooleanObject(False)
-    for page in writer.pages:
+    inc.put(
+        form_ref if isinstance(form_ref, IndirectObject) else root_ref,
+        form if isinstance(form_ref, IndirectObject) else root,
+    )
+    for page in inc.reader.pages:
         for ref in page.get("/Annots", ()):
             widget = ref.get_object()
             if widget.get("/Subtype") != "/Widget":
                 continue
             kind = widget.get("/FT") or widget.get("/Parent", DictionaryObject()).get_object().get("/FT")
             if kind == "/Btn":
-                _check_box(writer, widget)
+                _check_box(inc, widget)
             elif kind == "/Tx":
-                _text_field(writer, widget)
+                _text_field(inc, widget)
+            else:
+                continue
+            inc.put(ref, widget)
 
 
 def _rect(widget: Any) -> tuple[float, float]:
@@ -50,7 +62,7 @@ def _rect(widget: Any) -> tuple[float, float]:
     return abs(x1 - x0), abs(y1 - y0)
 
 
-def _stream(writer: Any, size: tuple[float, float], content: bytes) -> Any:
+def _stream(inc: Increment, size: tuple[float, float], content: bytes) -> Any:
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
     stream = DecodedStreamObject()
@@ -65,21 +77,21 @@ def _stream(writer: Any, size: tuple[float, float], content: bytes) -> Any:
             NameObject("/Resources"): DictionaryObject(),
         }
     )
-    return writer._add_object(stream)
+    return inc.add(stream)
 
 
-def _text_field(writer: Any, widget: Any) -> None:
+def _text_field(inc: Increment, widget: Any) -> None:
     """Typing in the embedded face at the size the field was made with; empty, it draws nothing."""
     from pypdf.generic import DictionaryObject, NameObject, TextStringObject
 
     found = _SIZE.search(str(widget.get("/DA", "")).encode())
     size = float(found.group(1)) if found else 0.0
     widget[NameObject("/DA")] = TextStringObject(f"{FONT} {size:g} Tf 0 g")
-    empty = _stream(writer, _rect(widget), b"/Tx BMC EMC\n")
+    empty = _stream(inc, _rect(widget), b"/Tx BMC EMC\n")
     widget[NameObject("/AP")] = DictionaryObject({NameObject("/N"): empty})
 
 
-def _check_box(writer: Any, widget: Any) -> None:
+def _check_box(inc: Increment, widget: Any) -> None:
     """Ticked, a cross drawn as two strokes inside its border; not, nothing (the page draws the box)."""
     from pypdf.generic import DictionaryObject, NameObject, TextStringObject
 
@@ -90,7 +102,7 @@ def _check_box(writer: Any, widget: Any) -> None:
         f"{inset:.2f} {h - inset:.2f} m {w - inset:.2f} {inset:.2f} l S Q\n"
     ).encode()
     states = DictionaryObject(
-        {NameObject("/Yes"): _stream(writer, (w, h), cross), NameObject("/Off"): _stream(writer, (w, h), b"")}
+        {NameObject("/Yes"): _stream(inc, (w, h), cross), NameObject("/Off"): _stream(inc, (w, h), b"")}
     )
     widget[NameObject("/AP")] = DictionaryObject({NameObject("/N"): states})
     widget[NameObject("/DA")] = TextStringObject(f"{FONT} 0 Tf 0 g")
@@ -131,7 +143,7 @@ def _face() -> tuple[bytes, dict[str, Any]]:
     return data, facts
 
 
-def _font(writer: Any) -> Any:
+def _font(inc: Increment) -> Any:
     """The whole face as a simple TrueType font in WinAnsi encoding, its file embedded."""
     from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject
 
@@ -151,7 +163,7 @@ def _font(writer: Any) -> Any:
             NameObject("/Descent"): NumberObject(facts["descent"]),
             NameObject("/CapHeight"): NumberObject(facts["cap"]),
             NameObject("/StemV"): NumberObject(facts["stem"]),
-            NameObject("/FontFile2"): writer._add_object(file),
+            NameObject("/FontFile2"): inc.add(file),
         }
     )
     return DictionaryObject(
@@ -163,6 +175,6 @@ def _font(writer: Any) -> Any:
             NameObject("/LastChar"): NumberObject(255),
             NameObject("/Widths"): ArrayObject(NumberObject(w) for w in facts["widths"]),
             NameObject("/Encoding"): NameObject("/WinAnsiEncoding"),
-            NameObject("/FontDescriptor"): writer._add_object(descriptor),
+            NameObject("/FontDescriptor"): inc.add(descriptor),
         }
     )

@@ -1,109 +1,142 @@
 """The clean map drawn once and laid under the map pages of every packet.
 
 Drawing the map costs far more than everything a packet draws over it, and a turn writes a
-packet per player and one for the umpire. So the map is drawn once into a one-page PDF, and
-each packet's map pages reference that page as one form XObject (pypdf), under what the page
-draws itself: the counters, overlays and frames."""
+packet per player and one for the umpire. So the map is drawn once into a one-page PDF. A
+packet's page draws an empty form of the map's name where the map goes, clipped to its window
+and at its scale, before anything of its own (`place_map`); once the packet is made, an
+incremental update fills that form with the map's page (`Increment.fill_map`): the packet's
+bytes stay as they are, and only the form, the map's resources and what else changed are
+appended, without the rest of the packet being read."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-MAP_NAME = "/KgMap"
-
-
-@dataclass(frozen=True)
-class MapSlot:
-    """Where a page shows the map: the page (0-based), the window on the page it fills (x, y,
-    w, h in page points) and the map point (x, y) at the window's bottom-left, at `scale`."""
-
-    page: int
-    window: tuple[float, float, float, float]
-    at: tuple[float, float]
-    scale: float
-    map: str
-    """Which of the maps handed to `lay_map_under` goes under it."""
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 
-def update(packet: bytes, *edits: Callable[[Any], None]) -> bytes:
-    """The packet with `edits` made to it (each given a pypdf writer over it) as an incremental
-    update: its bytes kept as they are, the new and changed objects appended, so that nothing
-    else of the packet is parsed or written again."""
-    from pypdf import PdfReader, PdfWriter
-
-    reader = PdfReader(io.BytesIO(packet))
-    writer = PdfWriter(reader, incremental=True)
-    for edit in edits:
-        edit(writer)
-    return _increment(packet, reader, writer)
+def form_name(map_name: str) -> str:
+    """The form a packet's pages draw a map as (reportlab calls it `FormXob.<this>`)."""
+    return f"KgMap{map_name}"
 
 
-def lay_map_under(writer: Any, maps: Mapping[str, bytes | Any], slots: list[MapSlot]) -> None:
-    """A map's page drawn, clipped to its window, under each slot's page of the PDF `writer` holds.
+def place_map(
+    c: Canvas, window: tuple[float, float, float, float], at: tuple[float, float], scale: float, map_name: str
+) -> None:
+    """The map `map_name` under this page's window (x, y, w, h in page points), its point `at`
+    at the window's bottom-left corner, at `scale`: an empty form until `Increment.fill_map`."""
+    x, y, w, h = window
+    c.saveState()
+    p = c.beginPath()
+    p.rect(x, y, w, h)
+    c.clipPath(p, stroke=0, fill=0)
+    c.transform(scale, 0, 0, scale, x - scale * at[0], y - scale * at[1])
+    c.doForm(form_name(map_name))
+    c.restoreState()
 
-    No stream is decoded: each map's content becomes a form as it is, filters and all, and each
-    page's contents become an array of a short stream that draws the form, then its own. `maps`
-    gives each map (a PDF, or a pypdf reader of it, read once for several packets) by the name
-    its slots use."""
-    from pypdf import PdfReader
-    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
-    from kitgen.render.pdffonts import fonts_of, rename
+def define_maps(c: Canvas, names: Sequence[str]) -> None:
+    """The empty forms `place_map` draws, defined once in the document (filled later)."""
+    for name in names:
+        c.beginForm(form_name(name), 0, 0, 1, 1)
+        c.endForm()
 
-    if not slots:
-        return
-    forms: dict[str, tuple[str, Any]] = {}
-    tags = 0
-    for k, name in enumerate(sorted({slot.map for slot in slots})):
-        source = maps[name]
-        art = (PdfReader(io.BytesIO(source)) if isinstance(source, bytes) else source).pages[0]
-        form = art.raw_get("/Contents").get_object().clone(writer)
+
+class Increment:
+    """An incremental update of a PDF (pypdf's objects, read lazily): objects added, objects
+    changed, written after the PDF's own bytes under a cross-reference table of their own."""
+
+    def __init__(self, pdf: bytes) -> None:
+        from pypdf import PdfReader
+
+        self.pdf = pdf
+        self.reader = PdfReader(io.BytesIO(pdf))
+        size: Any = self.reader.trailer["/Size"]
+        self.next = int(size)
+        self.objects: dict[int, Any] = {}
+
+    def add(self, obj: Any) -> Any:
+        """A new object; its reference."""
+        from pypdf.generic import IndirectObject
+
+        ref = IndirectObject(self.next, 0, self.reader)
+        self.objects[self.next] = obj
+        self.next += 1
+        return ref
+
+    def put(self, ref: Any, obj: Any) -> None:
+        """The object of `ref` (one of the PDF's) written anew, as `obj`."""
+        self.objects[ref.idnum] = obj
+
+    def copy(self, obj: Any, memo: dict[tuple[int, int], Any]) -> Any:
+        """`obj` of another PDF with everything it refers to, added as new objects (each once:
+        `memo`); streams copied as they are encoded."""
+        from pypdf.generic import ArrayObject, DictionaryObject, EncodedStreamObject, IndirectObject, StreamObject
+
+        if isinstance(obj, IndirectObject):
+            key = (obj.idnum, obj.generation)
+            if key not in memo:
+                memo[key] = self.add(None)
+                self.objects[memo[key].idnum] = self.copy(obj.get_object(), memo)
+            return memo[key]
+        if isinstance(obj, StreamObject):
+            stream = EncodedStreamObject()
+            stream._data = obj._data  # as encoded: its filters are copied with its dictionary
+            for k, v in obj.items():
+                stream[k] = self.copy(v, memo)
+            return stream
+        if isinstance(obj, DictionaryObject):
+            return DictionaryObject({k: self.copy(v, memo) for k, v in obj.items()})
+        if isinstance(obj, ArrayObject):
+            return ArrayObject(self.copy(v, memo) for v in obj)
+        return obj
+
+    def fill_map(self, name: str, map_page: Any) -> None:
+        """The empty form `place_map` drew for the map `name`, filled with `map_page` (a page of
+        a pypdf reader): its content as it is, its resources copied."""
+        from pypdf.generic import ArrayObject, FloatObject, NameObject
+
+        ref = self._form_ref(f"/FormXob.{form_name(name)}")
+        if ref is None:
+            return
+        content = map_page.raw_get("/Contents").get_object()
+        form = self.copy(content, {})
         form.update(
             {
                 NameObject("/Type"): NameObject("/XObject"),
                 NameObject("/Subtype"): NameObject("/Form"),
-                NameObject("/BBox"): ArrayObject(FloatObject(v) for v in art.mediabox),
-                NameObject("/Resources"): art["/Resources"].clone(writer),
+                NameObject("/BBox"): ArrayObject(FloatObject(v) for v in map_page.mediabox),
+                NameObject("/Resources"): self.copy(map_page.raw_get("/Resources"), {}),
             }
         )
-        # the maps' subsets are tagged AAAAAA+... as the packet's own are: renamed with letters
-        # reportlab's tags never use (it uses A-K), so no two subsets share a name
-        tags = rename(fonts_of(form["/Resources"]), first=tags, letters="LMNOPQRSTUVWXYZ")
-        forms[name] = (f"{MAP_NAME}{k}", writer._add_object(form))
-    for slot in slots:
-        page = writer.pages[slot.page]
-        resources = page.setdefault(NameObject("/Resources"), DictionaryObject())
-        xobjects = resources.setdefault(NameObject("/XObject"), DictionaryObject())
-        form_name, ref = forms[slot.map]
-        xobjects[NameObject(form_name)] = ref
-        x, y, w, h = slot.window
-        s = slot.scale
-        under = DecodedStreamObject()
-        under.set_data(
-            f"q {x:.3f} {y:.3f} {w:.3f} {h:.3f} re W n "
-            f"{s:.6f} 0 0 {s:.6f} {x - s * slot.at[0]:.3f} {y - s * slot.at[1]:.3f} cm {form_name} Do Q\n".encode()
-        )
-        own = page.raw_get("/Contents")
-        parts = list(own.get_object()) if isinstance(own.get_object(), ArrayObject) else [own]
-        page[NameObject("/Contents")] = ArrayObject([writer._add_object(under), *parts])
+        self.put(ref, form)
+
+    def _form_ref(self, internal: str) -> Any:
+        for page in self.reader.pages:
+            xobjects = page.get("/Resources", {}).get("/XObject", {})
+            if internal in xobjects:
+                return xobjects.raw_get(internal)
+        return None
+
+    def result(self) -> bytes:
+        return _increment(self.pdf, self.reader.trailer, self.objects)
 
 
-def _increment(packet: bytes, reader: Any, writer: Any) -> bytes:
-    """The packet with the writer's new and changed objects appended, under a cross-reference
-    table of their own and a trailer pointing back to the packet's. (pypdf 7 writes its update's
-    cross-reference as a stream that leaves out its own entry, which qpdf's check warns of.)"""
+def _increment(packet: bytes, old: Any, objects: dict[int, Any]) -> bytes:
+    """The packet with `objects` (new and changed, by number) appended, under a cross-reference
+    table of their own and a trailer pointing back to the packet's (`old`)."""
     from pypdf.generic import DictionaryObject, NameObject, NumberObject
 
     out = io.BytesIO()
     out.write(packet if packet.endswith(b"\n") else packet + b"\n")
     positions: dict[int, int] = {}
-    for ref in sorted(writer.list_objects_in_increment(), key=lambda r: r.idnum):
-        positions[ref.idnum] = out.tell()
-        out.write(f"{ref.idnum} 0 obj\n".encode())
-        ref.get_object().write_to_stream(out)
+    for idnum in sorted(objects):
+        positions[idnum] = out.tell()
+        out.write(f"{idnum} 0 obj\n".encode())
+        objects[idnum].write_to_stream(out)
         out.write(b"\nendobj\n")
     table = out.tell()
     out.write(b"xref\n")
@@ -116,7 +149,6 @@ def _increment(packet: bytes, reader: Any, writer: Any) -> bytes:
     for run in runs:
         out.write(f"{run[0]} {len(run)}\n".encode())
         out.write(b"".join(f"{positions[i]:010d} 00000 n\r\n".encode() for i in run))  # 20 bytes an entry
-    old = reader.trailer
     trailer = DictionaryObject(
         {
             NameObject("/Size"): NumberObject(max(int(old["/Size"]), max(positions, default=0) + 1)),

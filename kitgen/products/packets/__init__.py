@@ -19,16 +19,63 @@ if TYPE_CHECKING:
     from kitgen.campaign import Campaign
 
 
-def packets_of(p: Packets, *, acetates: bool = False) -> list[PacketFile]:
+Job = tuple[str, str]
+"""One file of the week: ('umpire', ''), ('faction', id) or ('acetate', id)."""
+
+
+def jobs_of(p: Packets, *, acetates: bool = False) -> list[Job]:
     """The umpire's packet, then each faction's with units on the map (and, with `acetates`,
     its supply overlay for transparency)."""
-    files = [umpire_packet(p)]
+    jobs: list[Job] = [("umpire", "")]
     for f in p.s.meta.factions:
         if any(u.faction == f.id for u in p.b.start.units):
-            files.append(faction_packet(p, f.id))
+            jobs.append(("faction", f.id))
             if acetates:
-                files.append(acetate(p, f.id))
-    return files
+                jobs.append(("acetate", f.id))
+    return jobs
+
+
+def make(p: Packets, job: Job) -> PacketFile:
+    kind, faction = job
+    if kind == "umpire":
+        return umpire_packet(p)
+    return faction_packet(p, faction) if kind == "faction" else acetate(p, faction)
+
+
+def packets_of(p: Packets, *, acetates: bool = False) -> list[PacketFile]:
+    """Every file of the week (`jobs_of`), made one after another over one `Packets`."""
+    return [make(p, job) for job in jobs_of(p, acetates=acetates)]
+
+
+_SHARED: Packets | None = None
+"""The packets a forked worker makes its files over: the parent's, inherited whole."""
+
+
+def _made(job: Job) -> PacketFile:
+    assert _SHARED is not None
+    return make(_SHARED, job)
+
+
+def packets_at_once(p: Packets, *, acetates: bool = False) -> list[PacketFile]:
+    """The week's files (`packets_of`), each made in a process of its own on as many processors
+    as there are (forked, so each starts from the one drawing of the clean map); one after
+    another where processes cannot be forked. Each file is made from the same values either
+    way, so its bytes are the same."""
+    import multiprocessing
+    import os
+
+    global _SHARED
+    jobs = jobs_of(p, acetates=acetates)
+    workers = min(len(jobs), len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return packets_of(p, acetates=acetates)
+    p.warm()
+    _SHARED = p
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return pool.map(_made, jobs, chunksize=1)
+    finally:
+        _SHARED = None
 
 
 def build_packets(
@@ -42,7 +89,7 @@ def build_packets(
     refused = past_the_end(campaign, basis.after)
     if refused is not None:
         raise KitgenError([refused])
-    return packets_of(Packets(basis, paper), acetates=acetates)
+    return packets_at_once(Packets(basis, paper), acetates=acetates)
 
 
 def write_packets(folder: Path, out: Path, files: list[PacketFile]) -> list[Path]:

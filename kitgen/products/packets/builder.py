@@ -17,7 +17,7 @@ from kitgen.products.packets.maps import MapPages, overlay_legend
 from kitgen.products.packets.scene import overlay_of
 from kitgen.products.packets.text import say
 from kitgen.products.sheetparts import sheets_part, table_pages
-from kitgen.render.mapembed import MapSlot, lay_map_under, update
+from kitgen.render.mapembed import Increment
 from kitgen.render.pages import MM
 from kitgen.render.scene import Overlay, Scene, Sector
 from kitgen.render.sceneart import SceneArt
@@ -103,10 +103,10 @@ class Packets:
     def suffix(self) -> str:
         return f"turn-{self.b.turn:02d}-{self.paper}"
 
-    def pages_for(self, slots: list[MapSlot]) -> MapPages:
-        return MapPages(self.c, self.art, self.layouts.sector, self.layouts.overview, slots, self.scene_art)
+    def pages_for(self) -> MapPages:
+        return MapPages(self.c, self.art, self.layouts.sector, self.layouts.overview, self.scene_art)
 
-    def build(self, pages: list[Page], label: str, file: str, title: str, slots: list[MapSlot]) -> PacketFile:
+    def build(self, pages: list[Page], label: str, file: str, title: str) -> PacketFile:
         self.contents = _contents(pages)
         from kitgen.render.packetstyle import packet_form_style
 
@@ -125,17 +125,41 @@ class Packets:
             style=style,
             wide=sectors,
             styles=dict.fromkeys(sectors, tight),
+            maps=sorted(self.map_pdfs),
         )
+        from kitgen.render.formfields import embed_field_font
+
+        inc = Increment(part.pdf)
+        embed_field_font(inc)
+        for name, reader in self.map_readers().items():
+            inc.fill_map(name, reader.pages[0])
+        return PacketFile(file, label, inc.result(), part.pages)
+
+    def map_readers(self) -> dict[str, Any]:
+        """The clean maps read once (pypdf) for every packet's map pages; their font subsets
+        renamed with tags reportlab's never use (it uses A-K), so that no two of a packet share one."""
         if self._map_readers is None:
             import io
 
             from pypdf import PdfReader
 
-            self._map_readers = {k: PdfReader(io.BytesIO(pdf)) for k, pdf in self.map_pdfs.items()}
-        from kitgen.render.formfields import embed_field_font
+            from kitgen.render.pdffonts import fonts_of, rename
 
-        pdf = update(part.pdf, embed_field_font, partial(lay_map_under, maps=self._map_readers, slots=slots))
-        return PacketFile(file, label, pdf, part.pages)
+            self._map_readers = {k: PdfReader(io.BytesIO(pdf)) for k, pdf in sorted(self.map_pdfs.items())}
+            tags = 0
+            for reader in self._map_readers.values():
+                tags = rename(fonts_of(reader.pages[0]["/Resources"]), first=tags, letters="LMNOPQRSTUVWXYZ")
+        return self._map_readers
+
+    def warm(self) -> None:
+        """What every packet works out the same, worked out once: before the packets are made
+        in processes of their own, which would each work it out again."""
+        self.map_readers()
+        _ = self.tiles
+        self.rolls()
+        art, scene_art = self.art, self.scene_art
+        _ = art.label_spots, art.covered_hex_ids, art.river_name_spots
+        _ = scene_art.obstacles, scene_art.rows, scene_art.symbols, scene_art.hex_ids_in((0, 0, 0, 0))
 
     @property
     def tiles(self) -> list[Sector]:

@@ -10,7 +10,6 @@ from kitgen.products.packets.builder import PacketFile, Packets, stands_text
 from kitgen.products.packets.scene import make_scene
 from kitgen.products.packets.text import say
 from kitgen.products.playeraids import placement_text
-from kitgen.render.mapembed import MapSlot
 from kitgen.render.sheet import Column, Page, Sheet
 
 if TYPE_CHECKING:
@@ -19,8 +18,7 @@ if TYPE_CHECKING:
 
 def faction_packet(p: Packets, faction: str) -> PacketFile:
     """A faction's packet: only what it can know (`kitgen.engine.intel`)."""
-    slots: list[MapSlot] = []
-    maps = p.pages_for(slots)
+    maps = p.pages_for()
     view = p.view(faction)
     reached = reaches(p, faction, view)
     reach: dict[str, int] = {}
@@ -46,7 +44,7 @@ def faction_packet(p: Packets, faction: str) -> PacketFile:
     pages.append(p.supply_page(maps, scene, overlay, "Your supply", "supply", f"Supply: {name}", own=True))
     pages += _faction_extra(p, faction, reached)
     file = f"{faction}-{p.suffix()}.pdf"
-    return p.build(pages, faction, file, f"{name}' packet, turn {p.b.turn}", slots)
+    return p.build(pages, faction, file, f"{name}' packet, turn {p.b.turn}")
 
 
 def reaches(p: Packets, faction: str, view: FactionView) -> list[Reach]:

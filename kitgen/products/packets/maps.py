@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
-from kitgen.render.mapembed import MapSlot
+from kitgen.render.mapembed import place_map
 from kitgen.render.packetstyle import OverviewPage, SectorPage
 from kitgen.render.pages import faction_mark, hex_colour, ink_on
 from kitgen.render.scene import Overlay, Scene, Sector
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 class MapPages:
-    """Draws a packet's map pages onto Sheets, recording where the clean map goes under each."""
+    """Draws a packet's map pages onto Sheets, the clean map under each (`place_map`)."""
 
     def __init__(
         self,
@@ -32,19 +32,11 @@ class MapPages:
         art: MapArt,
         sector: SectorPage,
         overview: OverviewPage,
-        slots: list[MapSlot],
         scene_art: SceneArt,
     ) -> None:
         self.campaign, self.art, self.st, self.ov = campaign, art, sector, overview
-        self.slots = slots
         self.names = {f.id: f.name for f in campaign.scenario.meta.factions}
         self.draw = scene_art
-
-    def page_slot(
-        self, sheet: Sheet, window: tuple[float, float, float, float], at: tuple[float, float], s: float, source: str
-    ) -> None:
-        page = sheet.c.getPageNumber() - 1
-        self.slots.append(MapSlot(page, window, at, s, source))
 
     # the sector page
 
@@ -68,7 +60,7 @@ class MapPages:
         x, y = sheet.left, top - h
         window = (wx0, y1 - h, wx0 + w, y1)
         wy1 = y1
-        self.page_slot(sheet, (x, y, w, h), (wx0, wy1 - h), 1.0, "sector")
+        place_map(sheet.c, (x, y, w, h), (wx0, wy1 - h), 1.0, "sector")
         c = sheet.c
         c.saveState()
         p = c.beginPath()
@@ -244,7 +236,7 @@ class MapPages:
         s = min((sheet.span - edge) / self.art.width, room / self.art.height)
         w, h = self.art.width * s, self.art.height * s
         x, y = sheet.left + edge + (sheet.span - edge - w) / 2, y_top - edge - h
-        self.page_slot(sheet, (x, y, w, h), (0.0, 0.0), s, "overview")
+        place_map(sheet.c, (x, y, w, h), (0.0, 0.0), s, "overview")
         c = sheet.c
         c.saveState()
         p = c.beginPath()

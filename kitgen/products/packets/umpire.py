@@ -9,15 +9,13 @@ from kitgen.messages import plural
 from kitgen.products.packets.builder import PacketFile, Packets
 from kitgen.products.packets.scene import make_scene
 from kitgen.products.packets.text import say
-from kitgen.render.mapembed import MapSlot
 from kitgen.render.sheet import Column, Page, Sheet
 
 
 def umpire_packet(p: Packets) -> PacketFile:
     """The umpire's packet: the week and the ledgers, the master map, every faction's supply, the
     rolls to make, the contacts and what changed, and a set-up sheet per battle."""
-    slots: list[MapSlot] = []
-    maps = p.pages_for(slots)
+    maps = p.pages_for()
     start = p.b.start
     scene = p.scenes["umpire"] = make_scene(p.c, start, None)
     shown = p.sectors_shown(scene.hexes())
@@ -32,7 +30,7 @@ def umpire_packet(p: Packets) -> PacketFile:
         pages.append(p.supply_page(maps, scene, overlay, f"Supply: {f.name}", f"supply-{f.id}", f"Supply: {f.name}"))
     pages += _umpire_extra(p)
     name = f"umpire-{p.suffix()}.pdf"
-    return p.build(pages, "umpire", name, f"Umpire's packet, turn {p.b.turn}", slots)
+    return p.build(pages, "umpire", name, f"Umpire's packet, turn {p.b.turn}")
 
 
 def _umpire_extra(p: Packets) -> list[Page]:

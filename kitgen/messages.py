@@ -517,6 +517,11 @@ def orders_field_not_text(name: str, kind: str) -> str:
     return f"field {name}: found {kind}; expected the text typed into the field (or nothing)"
 
 
+@data("orders.tick_value")
+def orders_tick_value(name: str, kind: str) -> str:
+    return f"tick box {name}: found {kind}; expected it ticked (/Yes) or not (/Off or nothing)"
+
+
 @data("orders.field_twice")
 def orders_field_twice(name: str, count: int) -> str:
     return f"found {count} fields named {name}; expected one field of each name, as `kitgen orders form` makes it"
@@ -526,7 +531,8 @@ def orders_field_twice(name: str, count: int) -> str:
 def orders_misspelt_field(name: str, close: list[str]) -> str:
     return (
         f"found the field '{name}', which is named like a kitgen field but is none; expected o-<row id>-path, "
-        f"-carry or -special, or id-<faction>-faction, -turn, -campaign or -state{suggest(name.strip().lower(), close)}"
+        f"-carry or -special, a tick box o-<row id>-special-<order> or -carry-<unit id>, or id-<faction>-faction, "
+        f"-turn, -campaign or -state{suggest(name.strip().lower(), close)}"
     )
 
 

@@ -1301,6 +1301,12 @@ def _number() -> Any:
     return NumberObject(3417)
 
 
+def _no() -> Any:
+    from pypdf.generic import NameObject
+
+    return NameObject("/No")
+
+
 TRIGGERS |= {
     # inputs as people make them (kitgen.orders.formread, kitgen.engine.logcheck, kitgen.cli)
     "note.roll_unused": _roll_unused,
@@ -1310,6 +1316,7 @@ TRIGGERS |= {
         saved(_field("o-w_drozdovsky_1-special", "/T", _text("o-w_drozdovsky_1-path")))
     ),
     "orders.misspelt_field": orders_import(saved(_field("o-w_drozdovsky_1-path", "/T", _text("o-w_drozdovsky_1-pth")))),
+    "orders.tick_value": orders_import(saved(_field("o-w_drozdovsky_1-special-resupply", "/V", _no))),
     "orders.csv_delimiter": orders_import(_file("whites.csv", b"id;path;carry;special;x,id,path,carry,special\n")),
     "lookup.scenario_and_campaign": cli(
         "lookup", "town", "Kiev", "--scenario", "denikin-1919", "--campaign", str(SAMPLE)

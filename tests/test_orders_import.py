@@ -88,7 +88,7 @@ def test_form_has_a_row_and_fields_for_each_unit_train_and_ship(camp: Path, tmp_
         }
         for word in row.specials:
             assert tick_name(row.id, "special", TICKS[word]) in fields
-        assert (field_name(row.id, "special") in fields) == (row.kind != "train" and row.specials != ("retreat",))
+        assert (field_name(row.id, "special") in fields) == bool(row.specials)
     assert fields["id-whites-turn"]["/V"] == str(TURN) and fields["id-whites-faction"]["/V"] == "whites"
 
 
@@ -131,6 +131,42 @@ def test_path_field_holds_its_hexes(camp: Path, tmp_path: Path, paper: str) -> N
 
 
 # --- importing --------------------------------------------------------------------------------
+
+
+def _renamed(form: Path, old: str, new: str, value: str, out: Path) -> Path:
+    """The form with the field `old` named `new` and set to the name `value` (a tick box's)."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import NameObject, TextStringObject
+
+    writer = PdfWriter(clone_from=PdfReader(form))
+    for page in writer.pages:
+        for annot in page.get("/Annots") or []:
+            field = annot.get_object()
+            if field.get("/T") == old:
+                field[NameObject("/T")] = TextStringObject(new)
+                field[NameObject("/V")] = NameObject(value)
+    writer.write(out)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("o-w_crimea_azov_2-special-charge", "/Yes", "named like a kitgen field but is none"),
+        ("o-w_crimea_azov_2-special-resupply", "/No", "expected it ticked (/Yes) or not"),
+    ],
+)
+def test_a_tick_box_of_no_special_order_or_no_tick_is_an_error_naming_it(
+    camp: Path, tmp_path: Path, name: str, value: str, said: str
+) -> None:
+    """A check box kitgen never printed (a special order of no such word), or one set to a value
+    a tick box never holds, is an error naming the field: never a traceback, never a tick."""
+    form = _renamed(
+        _form(camp, "whites", tmp_path), "o-w_crimea_azov_2-special-resupply", name, value, tmp_path / "x.pdf"
+    )
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp), "--turn", str(TURN))
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert name in done.stderr and said in done.stderr, done.stderr
 
 
 def test_filled_pdf_is_merged_into_the_log_next_started_and_the_campaign_replays(camp: Path, tmp_path: Path) -> None:

@@ -306,10 +306,10 @@ def test_issue24_the_pencil_form_reads_its_boxes_and_ticks_back(tmp_path: Path) 
     assert run_cli("next", str(folder)).returncode == 0
     campaign = load_campaign(folder)
     basis = turn_basis(campaign)
-    rows = order_rows(campaign, basis.start, "reds", basis.turn)
+    rows = order_rows(campaign, basis.start, "whites", basis.turn)
     unit = next(r for r in rows if r.kind == "unit" and r.aboard is None and "repair" in r.specials)
     other = next(r for r in rows if r.kind == "unit" and r.aboard is None and r.id != unit.id)
-    train = next((r for r in rows if r.kind == "train" and r.carriable), None)
+    train = next(r for r in rows if r.kind == "train" and r.carriable)
     steps = [n for n in campaign.board.neighbours(unit.hex) if campaign.board.terrain.get(n) not in (None, "sea")]
     values = {
         f"o-{unit.id}-path": steps[0],
@@ -317,10 +317,9 @@ def test_issue24_the_pencil_form_reads_its_boxes_and_ticks_back(tmp_path: Path) 
         f"o-{unit.id}-special-repair": "/Yes",
         f"o-{unit.id}-special": unit.hex + steps[0],
     }
-    if train is not None:
-        values[f"o-{train.id}-carry-{train.carriable[0][0]}"] = "/Yes"
-        values[f"o-{train.id}-path"] = train.hex + next(iter(campaign.board.rail_neighbours(train.hex)))
-    packet = next(f for f in packets_of(Packets(basis, "a4")) if f.who == "reds")
+    values[f"o-{train.id}-carry-{train.carriable[0][0]}"] = "/Yes"
+    values[f"o-{train.id}-path"] = train.hex + next(iter(campaign.board.rail_neighbours(train.hex)))
+    packet = next(f for f in packets_of(Packets(basis, "a4")) if f.who == "whites")
     writer = PdfWriter(clone_from=PdfReader(_bytes_io(packet.pdf)))
     for page in writer.pages:
         writer.update_page_form_field_values(page, values, auto_regenerate=False)
@@ -332,8 +331,7 @@ def test_issue24_the_pencil_form_reads_its_boxes_and_ticks_back(tmp_path: Path) 
     log = (folder / "turns" / f"turn-{basis.turn:02d}.yaml").read_text(encoding="utf-8")
     assert re.search(rf"repair:\s*\[?\s*'?{unit.hex}'?,\s*'?{steps[0]}", log), log
     assert log.count(campaign.board.neighbours(other.hex)[0]) >= 2, log  # the digits cut into two hex ids
-    if train is not None:
-        assert train.carriable[0][0] in log, log
+    assert re.search(rf"carry:\s*\[?\s*'?{train.carriable[0][0]}", log), log
     fields = PdfReader(_bytes_io(packet.pdf)).trailer["/Root"]["/AcroForm"]
     fonts = fields["/DR"]["/Font"]
     assert list(fonts) == ["/KgSans"] and "/FontFile2" in fonts["/KgSans"]["/FontDescriptor"]

@@ -18,7 +18,6 @@ from kitgen.engine.turnlog import (
     ResupplyOrder,
     SeaOrder,
     TrackOrder,
-    restore_hex_id,
 )
 from kitgen.errors import Problem
 from kitgen.orders.formread import FilledForm, OrderEntry
@@ -132,12 +131,12 @@ OnMap = Callable[[str], bool]
 
 
 def _hexes(entry: OrderEntry, part: str, text: str, on_map: OnMap, bad: Bad, width: int = 4) -> list[str] | None:
-    """The hex ids of a field, in order; None (and a problem) if one is no hex of the map. A
-    leading zero a spreadsheet dropped is put back first (`408` is `0408`); digits run together
-    (typed into the form's boxes, which need no spaces) are cut into ids of `width` digits."""
-    tokens = [restore_hex_id(t) for t in _SEPARATORS.split(text.strip()) if t]
-    tokens = [run for t in tokens for run in _cut(t, width)]
-    wrong = [t for t in tokens if not _HEX.fullmatch(t)]
+    """The hex ids of a field, in order; None (and a problem) if one is no hex of the map, or not
+    of its `width` digits. Digits run together (typed into the form's boxes, which need no
+    spaces) are cut into ids of `width` digits; a leading zero a spreadsheet dropped is put back
+    (`408` is `0408`)."""
+    tokens = [_restore(run, width) for t in _SEPARATORS.split(text.strip()) if t for run in _cut(t, width)]
+    wrong = [t for t in tokens if not (_HEX.fullmatch(t) and len(t) == width)]
     if wrong:
         bad(entry, part, msg.orders_bad_hex(wrong[0]))
         return None
@@ -146,6 +145,11 @@ def _hexes(entry: OrderEntry, part: str, text: str, on_map: OnMap, bad: Bad, wid
         bad(entry, part, msg.orders_off_map(off[0]))
         return None
     return tokens
+
+
+def _restore(token: str, width: int) -> str:
+    """A hex id one digit short of the map's `width`: its leading zero, which a spreadsheet dropped."""
+    return "0" + token if token.isascii() and token.isdigit() and len(token) == width - 1 else token
 
 
 def _cut(token: str, width: int) -> list[str]:

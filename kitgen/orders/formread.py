@@ -21,7 +21,16 @@ from typing import TYPE_CHECKING, Any
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem
 from kitgen.inputs import read_file
-from kitgen.orders.rows import CSV_COLUMNS, IDENTITY, PARTS, TICKS, field_name, identity_name, unneutralise_cell
+from kitgen.orders.rows import (
+    CSV_COLUMNS,
+    IDENTITY,
+    PARTS,
+    TICKS,
+    field_name,
+    identity_name,
+    tick_name,
+    unneutralise_cell,
+)
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -100,9 +109,9 @@ def _read_pdf(path: Path, data: bytes) -> FilledForm:
         elif (m := _TICK.fullmatch(name)) and value == TICKED:
             ticks.setdefault((m.group(1), m.group(2)), []).append(m.group(3))
             parts.setdefault(m.group(1), {})
-    words = {field: word for word, field in TICKS.items()}
+    words = {field: word for word, field in TICKS.items()}  # a special's only: `_kitgen_fields` refused others
     for (row, part), ticked in ticks.items():
-        said = [words.get(t, t) for t in sorted(ticked, key=list(words).index)] if part == "special" else ticked
+        said = [words[t] for t in sorted(ticked, key=list(words).index)] if part == "special" else ticked
         typed = parts[row].get(part, "")
         parts[row][part] = " ".join([*said, typed]).strip()  # a ticked order first, then its hexes
     if not identities:
@@ -137,8 +146,16 @@ def _kitgen_fields(path: Path, fields: list[tuple[str, Any]]) -> dict[str, str]:
                 problems.append(Problem.of(path, 1, 1, msg.orders_field_twice(name, counts[name])))
                 said.add(name)
             continue
-        if _TICK.fullmatch(name):
-            found[name] = TICKED if _ticked(value) else ""
+        if tick := _TICK.fullmatch(name):
+            if tick.group(2) == "special" and tick.group(3) not in TICKS.values():
+                close = [tick_name(tick.group(1), "special", w) for w in TICKS.values()]
+                problems.append(Problem.of(path, 1, 1, msg.orders_misspelt_field(name, close)))
+                continue
+            ticked = _ticked(value)
+            if ticked is None:
+                problems.append(Problem.of(path, 1, 1, msg.orders_tick_value(name, _kind(value))))
+                continue
+            found[name] = TICKED if ticked else ""
             continue
         text = _text(value)
         if text is None:
@@ -162,9 +179,14 @@ def _repairs(name: str) -> list[str]:
     return names + ([identity_name(middle, w) for w in IDENTITY] if prefix in ("id", None) else [])
 
 
-def _ticked(value: Any) -> bool:
-    """A check box's value: ticked unless it is Off (or none, or empty)."""
-    return value is not None and str(value).strip().lstrip("/") not in ("", "Off")
+def _ticked(value: Any) -> bool | None:
+    """A check box's value: ticked for its one on-state (/Yes), not for /Off or none; None for
+    anything else, which is no tick box's."""
+    from pypdf.generic import NameObject, NullObject
+
+    if value is None or isinstance(value, NullObject) or value == NameObject("/Off"):
+        return False
+    return True if value == NameObject("/Yes") else None
 
 
 def _text(value: Any) -> str | None:

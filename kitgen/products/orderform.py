@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
 DASH = "\u2013"
 FIELD_FONT = "Helvetica"
-"""The viewer's font for typed text: one of the PDF standard fonts every viewer has."""
+"""The font reportlab makes a field with (it knows only the standard ones): a stand-in, each
+field set in the kit's embedded face once the form is made (`kitgen.render.formfields`)."""
 INFO = ("unit", "hex", "type", "stands", "mp", "supply", "commander")
 
 
@@ -158,7 +159,7 @@ def _draw(sheet: Sheet, *, faction: Faction, turn: int, rows: Sequence[OrderRow]
             colour=st.colours.muted,
         )
         _identity_fields(sheet.c, faction.id, ids, sheet.left, base)
-    _written_by(sheet, lay, faction.id, sheet.left + sheet.span * 0.6, base, sheet.span * 0.4)
+        _written_by(sheet, lay, faction.id, sheet.left + sheet.span * 0.6, base, sheet.span * 0.4)
     y -= lay.identity_line + lay.gap
     y = sheet.heading(sheet.left, y, sheet.span, "Orders", "A, C, D, II.C")
     info = [
@@ -188,43 +189,49 @@ def _target_text(row: OrderRow) -> str:
     return f"{row.commander} ({obeys})"
 
 
-def _ticks_of(row: OrderRow) -> list[tuple[str, str, str]]:
-    """(field part, what, label) of each tick box of the row, in order: a carrier's units to take
-    aboard, then its special orders."""
-    found = [("carry", unit, name) for unit, name in row.carriable]
-    return found + [("special", TICKS[word], word) for word in row.specials]
+Tick = tuple[str, str, str, float]
+"""(field part, what, label, x from the line's start) of one tick box."""
+Line = tuple[str, list[Tick]]
+"""A line of tick boxes and its lead word ('' for a group's lines after its first)."""
+LABEL_MOST = 150.0
+"""Points a tick box's label takes at most (a unit's name is cut to fit)."""
 
 
-def _tick_lines(lay: OrderFormLayout, row: OrderRow, width: float) -> list[list[tuple[str, str, str, float]]]:
-    """The row's tick boxes laid out in lines of `width`, each with its x from the line's start;
-    a ship's 'land' line also keeps room for the hex it lands on."""
-    lead = text_width(_tick_lead(row), SANS_BOLD, lay.label_font) + 6
-    lines: list[list[tuple[str, str, str, float]]] = [[]]
-    x = lead
-    for part, what, label in _ticks_of(row):
-        need = lay.tick + 3 + text_width(label, SANS, lay.label_font) + 10
-        if lines[-1] and x + need > width - _hex_box_room(lay, row):
-            lines.append([])
-            x = lead
-        lines[-1].append((part, what, label, x))
-        x += need
+def _tick_lines(lay: OrderFormLayout, row: OrderRow, width: float) -> list[Line]:
+    """The row's tick boxes in lines of `width`: a train's or ship's units to take aboard
+    ("Takes aboard:"), then its special orders ("Special:"), each group from a new line; the
+    special orders' first line keeps room at its end for the hexes they name."""
+    groups: list[tuple[str, list[tuple[str, str, str]]]] = []
+    if row.kind != "unit":
+        groups.append(("Takes aboard:", [("carry", unit, name) for unit, name in row.carriable]))
+    if row.specials:
+        groups.append(("Special:", [("special", TICKS[word], word) for word in row.specials]))
+    lines: list[Line] = []
+    for lead, ticks in groups:
+        start = text_width(lead, SANS_BOLD, lay.label_font) + 6
+        lines.append((lead, []))
+        x = start
+        for part, what, label in ticks:
+            need = lay.tick + 3 + min(text_width(label, SANS, lay.label_font), LABEL_MOST) + 10
+            room = width - (_hex_box_room(lay, row) if lead == "Special:" and len(lines[-1][0]) else 0.0)
+            if lines[-1][1] and x + need > room:
+                lines.append(("", []))
+                x = start
+            lines[-1][1].append((part, what, label, x))
+            x += need
     return lines
 
 
-def _tick_lead(row: OrderRow) -> str:
-    return {"unit": "Special:", "train": "Takes aboard:", "ship": "Takes aboard:"}[row.kind]
-
-
 def _hex_box_room(lay: OrderFormLayout, row: OrderRow) -> float:
-    """Room at the end of the first tick line for the hexes a special order names (repair 2, emplace or land 1)."""
-    if not row.specials or row.specials == ("retreat",):
+    """Room at the end of the first line of special orders for the hexes they name (repair 2,
+    emplace or land 1)."""
+    if not row.specials:
         return 0.0
     return text_width("its hexes", SANS, lay.label_font) + 6 + 2 * lay.path_box + 2
 
 
 def _row_height(lay: OrderFormLayout, row: OrderRow, width: float) -> float:
-    lines = _tick_lines(lay, row, width) if _ticks_of(row) or row.kind != "unit" else []
-    return lay.info_row + lay.path_row + lay.order_row * max(1, len(lines))
+    return lay.info_row + lay.path_row + lay.order_row * max(1, len(_tick_lines(lay, row, width)))
 
 
 def _row(
@@ -301,43 +308,42 @@ def _path(sheet: Sheet, lay: OrderFormLayout, row: OrderRow, top: float) -> None
 
 
 def _ticks(sheet: Sheet, lay: OrderFormLayout, row: OrderRow, top: float) -> None:
-    """The row's tick boxes (check boxes on screen): its special orders, or the units a train or
-    ship takes aboard; after them, where a special order names hexes, their boxes."""
+    """The row's tick boxes (check boxes on screen), line by line (`_tick_lines`); at the end
+    of the special orders' first line, boxes for the hexes they name."""
     st = sheet.st
-    lines = _tick_lines(lay, row, sheet.span)
-    mid = top - lay.order_row / 2
-    sheet.text(sheet.left + PAD, mid - lay.label_font * 0.36, _tick_lead(row), font=SANS_BOLD, size=lay.label_font)
-    if not any(lines) and row.kind != "unit":
-        sheet.text(
-            sheet.left + PAD + text_width(_tick_lead(row), SANS_BOLD, lay.label_font) + 6,
-            mid - lay.label_font * 0.36,
-            "no unit of yours in its hex",
-            size=lay.label_font,
-            colour=st.colours.muted,
-        )
-    for n, line in enumerate(lines):
+    for n, (lead, ticks) in enumerate(_tick_lines(lay, row, sheet.span)):
         y = top - n * lay.order_row - lay.order_row / 2
-        for part, what, label, dx in line:
+        base = y - lay.label_font * 0.36
+        if lead:
+            sheet.text(sheet.left + PAD, base, lead, font=SANS_BOLD, size=lay.label_font)
+        if lead == "Takes aboard:" and not ticks:
+            x = sheet.left + PAD + text_width(lead, SANS_BOLD, lay.label_font) + 6
+            sheet.text(x, base, "no unit of yours in its hex", size=lay.label_font, colour=st.colours.muted)
+        for part, what, label, dx in ticks:
             x = sheet.left + PAD + dx
             sheet.fill(st.colours.paper)
             sheet.stroke(st.colours.ink, lay.field_border)
             sheet.c.rect(x, y - lay.tick / 2, lay.tick, lay.tick, stroke=1, fill=1)
             _check_box(sheet, lay, tick_name(row.id, part, what), (x, y - lay.tick / 2, lay.tick))
-            sheet.text(x + lay.tick + 3, y - lay.label_font * 0.36, label, size=lay.label_font)
-    room = _hex_box_room(lay, row)
-    if room:
-        count = 1 if row.specials == ("land",) else 2
-        x = sheet.right - PAD - count * lay.path_box
-        label = "hex landed on" if count == 1 else "its hexes"
-        sheet.text(
-            x - 4, mid - lay.label_font * 0.36, label, size=lay.label_font, align="right", colour=st.colours.muted
-        )
-        height = lay.order_row * 0.85
-        box = (x, mid - height / 2, count * lay.path_box, height)
-        sheet.fill(st.colours.paper)
-        for k in range(count):
-            sheet.c.rect(x + k * lay.path_box, box[1], lay.path_box, height, stroke=1, fill=1)
-        _comb(sheet, lay, field_name(row.id, "special"), box, count * len(row.hex), "the hexes its special order names")
+            sheet.text(x + lay.tick + 3, base, label, size=lay.label_font, fit=LABEL_MOST)
+        if lead == "Special:":
+            _hex_boxes(sheet, lay, row, y)
+
+
+def _hex_boxes(sheet: Sheet, lay: OrderFormLayout, row: OrderRow, mid: float) -> None:
+    """The boxes for the hexes a special order names: two (repair), one for a ship (land)."""
+    st = sheet.st
+    count = 1 if row.specials == ("land",) else 2
+    x = sheet.right - PAD - count * lay.path_box
+    label = "hex landed on" if count == 1 else "its hexes"
+    sheet.text(x - 4, mid - lay.label_font * 0.36, label, size=lay.label_font, align="right", colour=st.colours.muted)
+    height = lay.order_row * 0.85
+    box = (x, mid - height / 2, count * lay.path_box, height)
+    sheet.fill(st.colours.paper)
+    sheet.stroke(st.colours.ink, lay.field_border)
+    for k in range(count):
+        sheet.c.rect(x + k * lay.path_box, box[1], lay.path_box, height, stroke=1, fill=1)
+    _comb(sheet, lay, field_name(row.id, "special"), box, count * len(row.hex), "the hexes its special order names")
 
 
 def _comb(

@@ -3,7 +3,8 @@
 reportlab's AcroForm knows only the PDF's standard fonts, which no file embeds: a field's text
 would be set in whatever Helvetica the viewer has, and its check boxes drawn with ZapfDingbats.
 So once a part is made its fields are put right with pypdf: the whole sans face the pages use
-(not a subset: a player may type any letter) as the form's one font, each text field's typing
+(not a subset: a player may type any letter the WinAnsi encoding holds, the Latin alphabets'; Cyrillic
+would need a composite font) as the form's one font, each text field's typing
 set in it, and each field's look drawn as it stands empty with no font at all: a check box's
 cross as two strokes. Nothing then refers to the standard fonts.
 """

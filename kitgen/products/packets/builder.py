@@ -335,11 +335,43 @@ class Packets:
         else:
             words.append(say("turn_of", turn=turn, last=last))
         y = sheet.para(sheet.left, y, sheet.span, " ".join(words)) - 3
+        y = self.turn_track(sheet, y) - 3
         conditions = [condition_text(s, c) for c in s.victory.win]
         if not conditions:
             return sheet.para(sheet.left, y, sheet.span, say("no_win")) - sheet.st.gap
         y = sheet.para(sheet.left, y, sheet.span, say("how_won")) - 2
         return sheet.bullets(sheet.left, y, sheet.span, [("", c) for c in conditions]) - sheet.st.gap
+
+    def turn_track(self, sheet: Sheet, y: float) -> float:
+        """The turn track, dated: each turn of the scenario (or, with no last turn, the next few)
+        with the days it stands for; this turn, the VP award turns (E.2) and the last marked."""
+        from kitgen.render.sheet import Cell
+
+        s, turn = self.s, self.b.turn
+        last = s.meta.turns.last
+        play_on = self.c.meta.play_on
+        final = max(turn, last) if last is not None else turn + 5
+        turns = range(1, final + 1)
+        awards = set(award_turns(s, 1, len(turns), play_on=play_on))
+        cells: list[list[Any]] = []
+        for t in turns:
+            days = turn_days(s, t)
+            marks = [say("track_now")] if t == turn else []
+            marks += [say("track_award")] if t in awards else []
+            marks += [say("track_last")] if t == last else []
+            cells.append([Cell(str(t), bold=t == turn), days_text(*days) if days else "", ", ".join(marks)])
+        across = 3
+        per = -(-len(cells) // across)
+        rows = []
+        for k in range(per):
+            row: list[Any] = []
+            for c in range(across):
+                n = c * per + k
+                row += cells[n] if n < len(cells) else ["", "", ""]
+            rows.append(row)
+        columns = [Column(0.4, "right"), Column(2.4), Column(1.1)] * across
+        header = [say("track_turn"), say("track_days"), ""] * across
+        return sheet.table(sheet.left, y, sheet.span, columns, [header], rows)
 
     # a faction's
 

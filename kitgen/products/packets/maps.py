@@ -1,6 +1,6 @@
 """The packets' map pages: the whole map as an overview with its sectors, each sector at a
 scale its counters read at, and each faction's supply overlay; all over the one clean map, and
-drawn from a `Scene` (`packetscene`) alone."""
+drawn from a `Scene` (`kitgen.products.packets.scene`) alone."""
 
 from __future__ import annotations
 

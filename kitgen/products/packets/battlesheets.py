@@ -447,14 +447,14 @@ def _forces(s: Scenario, contact: Contact, lay: BattleSheetLayout) -> _Table:
     """Each side's units as they enter: stands, flags, commander, supply, ammunition, fate if beaten."""
     ammo_units = {a.stand: a.unit for a in s.supply.ammo}
     columns = (
-        Column(2.6),
+        Column(2.9),
         Column(0.8),
-        Column(1.3),
-        Column(0.7),
+        Column(1.1),
+        Column(0.6),
         Column(1.4),
         Column(0.6, "centre"),
-        Column(1.6),
-        Column(0.85, "centre"),
+        Column(1.8),
+        Column(0.9, "centre"),
         Column(1.0),
     )
     header = (
@@ -464,7 +464,7 @@ def _forces(s: Scenario, contact: Contact, lay: BattleSheetLayout) -> _Table:
         "Flags",
         "Commander\n(dependability)",
         "Supply",
-        "Ammunition per stand\nas it enters (B.5-B.6)",
+        "Ammunition a stand\nenters with (B.5-B.6)",
         "Edge\nresupply",
         "If beaten\n(II.B.1)",
     )
@@ -516,23 +516,30 @@ def _report(s: Scenario, contact: Contact, turn: int, st: FormStyle, lay: Battle
     loads = [a.stand for a in s.supply.ammo if any(a.stand in u.full_ammo for u in units)]
     exempt = set(s.battle.loser.routed_lost_exempt)
     shade = st.colours.prohibited
-    columns = [Column(2.2)]
     top: list[CellLike] = ["unit"]
     under: list[CellLike] = [""]
     for key in ("lost", "routed"):
-        columns += [Column(0.7, "centre") for _ in kinds]
         top.append(Cell(key, span=len(kinds)))
         under += [k for k in kinds]
-    columns += [Column(0.8, "centre"), Column(0.8, "centre"), Column(1.1, "centre")]
     top += ["retreat", "surrender", "captured"]
     under += ["hex", "", "kind: n"]
     if loads:
-        columns += [Column(0.7, "centre") for _ in loads]
         top.append(Cell("ammo_left", span=len(loads)))
         under += list(loads)
-    columns.append(Column(0.8, "centre"))
     top.append("breakout")
     under.append("")
+    # each column as wide as its headings, which the umpire copies into the log as keys, and
+    # the unit column as its ids: measured in points (shares are normalised)
+    heads = [t.text if isinstance(t, Cell) else t for t in top for _ in range(t.span if isinstance(t, Cell) else 1)]
+    spanned = [isinstance(t, Cell) and t.span > 1 for t in top for _ in range(t.span if isinstance(t, Cell) else 1)]
+    texts = [[u, "" if wide else h] for h, u, wide in zip(heads, [str(x) for x in under], spanned, strict=True)]
+    texts[0] += [u.id for u in units]
+    columns = [
+        Column(
+            max(text_width(t, SANS_BOLD, st.fonts.header) for t in group) + 2 * PAD + 3, "left" if k == 0 else "centre"
+        )
+        for k, group in enumerate(texts)
+    ]
     rows: list[tuple[CellLike, ...]] = []
     for u in units:
         blank = Cell("", fill=shade)

@@ -720,6 +720,20 @@ def test_issue24_every_packet_page_passes_the_layout_gate(built: Built, paper: s
         assert not found, f"{who} ({paper}): " + "; ".join(str(b) for b in found[:10])
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_issue24_the_battle_sheets_pass_the_layout_gate(paper: str) -> None:
+    """Issue 24, item 9, on the umpire's packet of a turn whose orders are in (the sample's
+    turn 6): its battle set-up sheets (the small map at the map's own scale, the forces, the
+    battle report and the losses) pass the gate, A4 and US Letter."""
+    campaign = load_campaign(ROOT / "data" / "sample-campaign")
+    packets = Packets(turn_basis(campaign, 6), paper)
+    umpire = next(f for f in packets_of(packets) if f.who == "umpire")
+    titles = _page_titles(umpire.pdf)
+    assert any(t.startswith("Battle at") for t in titles.values()), titles
+    found = breaches(umpire.pdf, counters=_counters_on_pages(packets, "umpire", umpire.pdf))
+    assert not found, "; ".join(str(b) for b in found[:10])
+
+
 def test_issue24_every_counter_lies_inside_its_hex(built: Built) -> None:
     """Issue 24, item 2: "each centred in its hex and never crossing a hexside": every counter,
     the edges of a stack's under-counters and its badge, as the sector pages drew them (the

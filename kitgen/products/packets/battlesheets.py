@@ -24,9 +24,10 @@ from kitgen.model.base import Model
 from kitgen.model.scenario import Scenario
 from kitgen.products.sheetparts import sheets_part
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
-from kitgen.render.formstyle import FormStyle, form_style, stand_abbreviation
+from kitgen.render.formstyle import FormStyle, stand_abbreviation
 from kitgen.render.formstyle import short_stand_name as _short
 from kitgen.render.lengths import Length
+from kitgen.render.packetstyle import packet_form_style
 from kitgen.render.pages import MM, PAPER
 from kitgen.render.sheet import PAD, Cell, CellLike, Column, Page, Sheet
 from kitgen.render.style import layouts_dir, load_layout
@@ -198,7 +199,7 @@ def _table_piece(item: _Table, title: str, rows: tuple[tuple[CellLike, ...], ...
 def battle_sheet_pages(campaign: Campaign, contacts: list[Contact], turn: int) -> list[Page]:
     """One setup sheet per contact, in the order given; a contact whose units do not fit on one
     page continues on the next."""
-    st, lay = form_style(), battle_layout()
+    st, lay = packet_form_style(), battle_layout()
     pages: list[Page] = []
     for contact in contacts:
         items: list[_Block | _Table] = [
@@ -226,6 +227,7 @@ def battle_sheets_pdf(campaign: Campaign, contacts: list[Contact], turn: int, pa
         file=f"battles-turn-{turn:02d}-{paper}.pdf",
         title=f"Battle setup sheets, turn {turn}",
         purpose="one sheet per contact: the ground, both sides as they enter, and the battle report to copy",
+        style=packet_form_style(),
     )
     return part.pdf
 

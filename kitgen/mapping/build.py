@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
-import pyproj
 import shapely
 import shapely.geometry
 from shapely.geometry.base import BaseGeometry
@@ -85,6 +84,8 @@ def _from_board(scenario: Scenario, spec: BoardSpec) -> tuple[HexMap | None, lis
 
 
 def _from_geography(scenario: Scenario) -> tuple[HexMap | None, list[MapIssue]]:
+    import pyproj  # here, not at import: a map from the cache is never projected
+
     proj = MapProjection.for_map(scenario.map)
     try:
         box = proj.box(scenario.map)

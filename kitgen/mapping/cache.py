@@ -36,10 +36,12 @@ _INPUTS = {"meta", "movement", "towns", "railways", "map", "coast", "river_cours
 
 def input_key(scenario: Scenario) -> str:
     """A hash of the data the map is built from and of the code that builds it."""
-    import pyproj
+    from importlib.metadata import version
+
     import shapely
 
-    versions = f"shapely {shapely.__version__} geos {shapely.geos_version_string} pyproj {pyproj.__version__}"
+    # pyproj's version from its package's record: importing it costs a packet 0.1 s or more
+    versions = f"shapely {shapely.__version__} geos {shapely.geos_version_string} pyproj {version('pyproj')}"
     digest = hashlib.sha256(f"kitgen-map {SCHEMA_VERSION} {versions}\n".encode())
     package = Path(__file__).resolve().parent.parent
     for name in _BUILDER_FILES:

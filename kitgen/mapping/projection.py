@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pyproj
 
 from kitgen.model.geography import MapData
+
+if TYPE_CHECKING:
+    import pyproj
 
 LONLAT = "+proj=longlat +datum=WGS84 +no_defs"
 
@@ -34,10 +37,14 @@ class MapProjection:
 
     @cached_property
     def _forward(self) -> pyproj.Transformer:
+        import pyproj  # only where a map is projected: a packet's map comes drawn from the cache
+
         return pyproj.Transformer.from_crs(LONLAT, self.proj, always_xy=True)
 
     @cached_property
     def _inverse(self) -> pyproj.Transformer:
+        import pyproj
+
         return pyproj.Transformer.from_crs(self.proj, LONLAT, always_xy=True)
 
     def forward(self, lonlat: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

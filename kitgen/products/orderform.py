@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import Field
-from reportlab.lib.colors import HexColor
 
 from kitgen.campaign import Campaign
 from kitgen.engine.state import CampaignState
@@ -22,6 +21,7 @@ from kitgen.model.scenario import Faction
 from kitgen.orders.rows import PATH_HEXES, TICKS, OrderRow, field_name, identity, identity_name, order_rows, tick_name
 from kitgen.products.sheetparts import sheets_part
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+from kitgen.render.formfields import check_box, text_field
 from kitgen.render.formstyle import FormStyle, form_style
 from kitgen.render.lengths import Length
 from kitgen.render.pages import MM, PAPER
@@ -32,9 +32,6 @@ if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
 DASH = "\u2013"
-FIELD_FONT = "Helvetica"
-"""The font reportlab makes a field with (it knows only the standard ones): a stand-in, each
-field set in the kit's embedded face once the form is made (`kitgen.render.formfields`)."""
 INFO = ("unit", "hex", "type", "stands", "mp", "supply", "commander")
 
 
@@ -136,11 +133,11 @@ def order_form_pdf(campaign: Campaign, state: CampaignState, faction: str, turn:
         title="Order form",
         purpose=f"the {faction} orders for turn {turn}, to fill on screen or by hand",
     )
-    from kitgen.render.formfields import embed_field_font
+    from kitgen.render.formfields import add_fields
     from kitgen.render.mapembed import Increment
 
     inc = Increment(part.pdf)
-    embed_field_font(inc)
+    add_fields(inc, part.fields)
     return inc.result()
 
 
@@ -350,35 +347,11 @@ def _comb(
     sheet: Sheet, lay: OrderFormLayout, name: str, box: tuple[float, float, float, float], length: int, tip: str
 ) -> None:
     """A text field over printed boxes, its characters spread evenly across them (a comb)."""
-    x, y, w, h = box
-    where: dict[str, Any] = {"x": x, "y": y, "width": w, "height": h}  # reportlab takes points, not only whole ones
-    sheet.c.acroForm.textfield(
-        name=name,
-        value="",
-        tooltip=tip,
-        **where,
-        borderWidth=0,
-        fillColor=None,
-        textColor=HexColor(sheet.st.colours.ink),
-        fontName=FIELD_FONT,
-        fontSize=lay.field_font,
-        maxlen=length,
-        fieldFlags="comb doNotScroll doNotSpellCheck",
-    )
+    text_field(sheet.c, name, box, size=lay.field_font, maxlen=length, comb=True, tip=tip)
 
 
 def _check_box(sheet: Sheet, lay: OrderFormLayout, name: str, box: tuple[float, float, float]) -> None:
-    x, y, size = box
-    where: dict[str, Any] = {"x": x, "y": y, "size": size}
-    sheet.c.acroForm.checkbox(
-        name=name,
-        **where,
-        checked=False,
-        buttonStyle="cross",
-        borderWidth=0,
-        fillColor=None,
-        textColor=HexColor(sheet.st.colours.ink),
-    )
+    check_box(sheet.c, name, box)
 
 
 def _written_by(sheet: Sheet, lay: OrderFormLayout, faction: str, x: float, y: float, width: float) -> None:
@@ -386,36 +359,15 @@ def _written_by(sheet: Sheet, lay: OrderFormLayout, faction: str, x: float, y: f
     w = sheet.text(x, y, "Written by", font=SANS_BOLD, size=sheet.st.fonts.field)
     x0 = x + w + PAD
     sheet.writing_line(x0, x + width - PAD * 2, y - 1.5)
-    where: dict[str, Any] = {"x": x0, "y": y - 3, "width": x + width - PAD * 2 - x0, "height": lay.field_font * 1.6}
-    sheet.c.acroForm.textfield(
-        name=f"written_by_{faction}",
-        value="",
-        tooltip="who wrote these orders",
-        **where,
-        borderWidth=0,
-        fillColor=None,
-        textColor=HexColor(sheet.st.colours.ink),
-        fontName=FIELD_FONT,
-        fontSize=lay.field_font,
-        maxlen=60,
-    )
+    box = (x0, y - 3, x + width - PAD * 2 - x0, lay.field_font * 1.6)
+    text_field(sheet.c, f"written_by_{faction}", box, size=lay.field_font, maxlen=60, tip="who wrote these orders")
 
 
 def _identity_fields(c: Canvas, faction: str, ids: dict[str, str], x: float, y: float) -> None:
     """Hidden, read-only fields saying whose form it is, for the import to check."""
     for k, (what, value) in enumerate(sorted(ids.items())):
-        c.acroForm.textfield(
-            name=identity_name(faction, what),
-            value=value,
-            x=int(x) + k,
-            y=int(y),
-            width=1,
-            height=1,
-            borderWidth=0,
-            fieldFlags="readOnly",
-            annotationFlags="hidden",
-            maxlen=max(64, len(value)),
-        )
+        box = (float(int(x) + k), float(int(y)), 1.0, 1.0)
+        text_field(c, identity_name(faction, what), box, size=0, maxlen=max(64, len(value)), value=value, hidden=True)
 
 
 def _key(sheet: Sheet, y: float) -> float:

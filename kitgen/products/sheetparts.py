@@ -51,6 +51,8 @@ def sheets_part(
 
         define_maps(c, maps)
     c.save()
+    from kitgen.render.formfields import fields_on
+
     bookmarks = tuple((heading, number) for number, (heading, _, _) in enumerate(pages) if heading)
     return Part(
         file=file,
@@ -60,6 +62,7 @@ def sheets_part(
         pages=len(pages),
         bookmarks=bookmarks,
         duplex=duplex,
+        fields=tuple(fields_on(c)),
     )
 
 

@@ -1,66 +1,168 @@
-"""A PDF's form fields set in the kit's own embedded font, and drawn without any other.
+"""A PDF's form fields, in the kit's own embedded font and drawn without any other.
 
-reportlab's AcroForm knows only the PDF's standard fonts, which no file embeds: a field's text
-would be set in whatever Helvetica the viewer has, and its check boxes drawn with ZapfDingbats.
-So once a part is made its fields are put right with pypdf: the whole sans face the pages use
-(not a subset: a player may type any letter the WinAnsi encoding holds, the Latin alphabets'; Cyrillic
-would need a composite font) as the form's one font, each text field's typing
-set in it, and each field's look drawn as it stands empty with no font at all: a check box's
-cross as two strokes. Nothing then refers to the standard fonts.
+A page records each field where it draws its box (`text_field`, `check_box`); once the part is
+made, the fields are written into it as an incremental update (`add_fields`): the whole sans
+face the pages use (not a subset: a player may type any letter the WinAnsi encoding holds, the
+Latin alphabets'; Cyrillic would need a composite font) as the form's one font, each text
+field's typing set in it, and each field's look drawn as it stands empty with no font at all: a
+check box's cross as two strokes. reportlab's own fields would name the standard fonts, which no
+file embeds (Helvetica for typing, ZapfDingbats for a tick).
 """
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
     from kitgen.render.mapembed import Increment
 
 FONT = "/KgSans"
 """The form's font as its fields' default appearance names it."""
-_SIZE = re.compile(rb"([\d.]+)\s+Tf")
+PRINT, HIDDEN = 4, 2
+"""Annotation flags: printed; hidden."""
+READ_ONLY, DO_NOT_SPELL_CHECK, DO_NOT_SCROLL, COMB = 1, 1 << 22, 1 << 23, 1 << 24
+"""Field flags (ISO 32000-1, tables 221 and 228)."""
 
 
-def embed_field_font(inc: Increment) -> None:
-    """The form of the PDF `inc` updates, its fields set in the embedded sans face and drawn
-    without fonts; a PDF with no form is left as it is. (The standard fonts' objects stay in the
-    file's first part, referred to by nothing.)"""
-    from pypdf.generic import BooleanObject, DictionaryObject, IndirectObject, NameObject, TextStringObject
+@dataclass(frozen=True)
+class Field:
+    """One field of a page: a text field or a check box, where its box is drawn."""
 
-    root_ref = inc.reader.trailer.raw_get("/Root")
-    root: Any = root_ref.get_object()
-    if "/AcroForm" not in root:
+    page: int
+    """From 1."""
+    name: str
+    kind: Literal["text", "check"]
+    rect: tuple[float, float, float, float]
+    """x0, y0, x1, y1 in page points."""
+    size: float = 0.0
+    """The typing's type size (0: fitted by the viewer)."""
+    maxlen: int = 0
+    comb: bool = False
+    """Its characters spread evenly across it, one a cell (a box a hex id's digits)."""
+    value: str = ""
+    tip: str = ""
+    hidden: bool = False
+    """Hidden and read-only: what the form says of itself, for the import to check."""
+
+
+def fields_on(c: Canvas) -> list[Field]:
+    """The fields the pages of `c` recorded, in order."""
+    found: list[Field] = c.__dict__.setdefault("_kitgen_fields", [])
+    return found
+
+
+def text_field(
+    c: Canvas,
+    name: str,
+    box: tuple[float, float, float, float],
+    *,
+    size: float,
+    maxlen: int,
+    comb: bool = False,
+    tip: str = "",
+    value: str = "",
+    hidden: bool = False,
+) -> None:
+    """A text field over the box (x, y, w, h) this page draws."""
+    x, y, w, h = box
+    fields_on(c).append(
+        Field(c.getPageNumber(), name, "text", (x, y, x + w, y + h), size, maxlen, comb, value, tip, hidden)
+    )
+
+
+def check_box(c: Canvas, name: str, box: tuple[float, float, float], tip: str = "") -> None:
+    """A check box over the square (x, y, size) this page draws."""
+    x, y, size = box
+    fields_on(c).append(Field(c.getPageNumber(), name, "check", (x, y, x + size, y + size), tip=tip))
+
+
+def add_fields(inc: Increment, fields: tuple[Field, ...] | list[Field]) -> None:
+    """The fields written into the PDF `inc` updates: each a widget on its page, all in the
+    form's fields, typed in the embedded sans face."""
+    from pypdf.generic import (
+        ArrayObject,
+        BooleanObject,
+        DictionaryObject,
+        FloatObject,
+        NameObject,
+        NumberObject,
+        TextStringObject,
+    )
+
+    if not fields:
         return
     font = inc.add(_font(inc))
-    form_ref = root.raw_get("/AcroForm")
-    form: Any = form_ref.get_object()
-    form[NameObject("/DR")] = DictionaryObject({NameObject("/Font"): DictionaryObject({NameObject(FONT): font})})
-    form[NameObject("/DA")] = TextStringObject(f"{FONT} 0 Tf 0 g")
-    form[NameObject("/NeedAppearances")] = BooleanObject(False)
-    inc.put(
-        form_ref if isinstance(form_ref, IndirectObject) else root_ref,
-        form if isinstance(form_ref, IndirectObject) else root,
+    refs = []
+    by_page: dict[int, list[Any]] = {}
+    for f in fields:
+        page = inc.reader.pages[f.page - 1]
+        w, h = f.rect[2] - f.rect[0], f.rect[3] - f.rect[1]
+        widget = DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Annot"),
+                NameObject("/Subtype"): NameObject("/Widget"),
+                NameObject("/T"): TextStringObject(f.name),
+                NameObject("/Rect"): ArrayObject(FloatObject(round(v, 3)) for v in f.rect),
+                NameObject("/F"): NumberObject(HIDDEN if f.hidden else PRINT),
+                NameObject("/P"): page.indirect_reference,
+                NameObject("/MK"): DictionaryObject(),
+            }
+        )
+        if f.tip:
+            widget[NameObject("/TU")] = TextStringObject(f.tip)
+        if f.kind == "check":
+            inset, width = min(w, h) * 0.22, min(w, h) * 0.12
+            cross = (
+                f"q 0 g 0 G {width:.2f} w 1 J {inset:.2f} {inset:.2f} m {w - inset:.2f} {h - inset:.2f} l "
+                f"{inset:.2f} {h - inset:.2f} m {w - inset:.2f} {inset:.2f} l S Q\n"
+            ).encode()
+            states = {NameObject("/Yes"): _stream(inc, (w, h), cross), NameObject("/Off"): _stream(inc, (w, h), b"")}
+            widget.update(
+                {
+                    NameObject("/FT"): NameObject("/Btn"),
+                    NameObject("/V"): NameObject("/Off"),
+                    NameObject("/AS"): NameObject("/Off"),
+                    NameObject("/DA"): TextStringObject(f"{FONT} 0 Tf 0 g"),
+                    NameObject("/AP"): DictionaryObject({NameObject("/N"): DictionaryObject(states)}),
+                }
+            )
+        else:
+            flags = DO_NOT_SPELL_CHECK | (COMB | DO_NOT_SCROLL if f.comb else 0) | (READ_ONLY if f.hidden else 0)
+            widget.update(
+                {
+                    NameObject("/FT"): NameObject("/Tx"),
+                    NameObject("/V"): TextStringObject(f.value),
+                    NameObject("/DA"): TextStringObject(f"{FONT} {f.size:g} Tf 0 g"),
+                    NameObject("/Ff"): NumberObject(flags),
+                    NameObject("/AP"): DictionaryObject({NameObject("/N"): _stream(inc, (w, h), b"/Tx BMC EMC\n")}),
+                }
+            )
+            if f.maxlen:
+                widget[NameObject("/MaxLen")] = NumberObject(f.maxlen)
+        ref = inc.add(widget)
+        refs.append(ref)
+        by_page.setdefault(f.page, []).append(ref)
+    for number, annots in by_page.items():
+        page = inc.reader.pages[number - 1]
+        old = page.get("/Annots")
+        page[NameObject("/Annots")] = ArrayObject([*(old or []), *annots])
+        inc.put(page.indirect_reference, page)
+    form = DictionaryObject(
+        {
+            NameObject("/Fields"): ArrayObject(refs),
+            NameObject("/DR"): DictionaryObject({NameObject("/Font"): DictionaryObject({NameObject(FONT): font})}),
+            NameObject("/DA"): TextStringObject(f"{FONT} 0 Tf 0 g"),
+            NameObject("/NeedAppearances"): BooleanObject(False),
+        }
     )
-    for page in inc.reader.pages:
-        for ref in page.get("/Annots", ()):
-            widget = ref.get_object()
-            if widget.get("/Subtype") != "/Widget":
-                continue
-            kind = widget.get("/FT") or widget.get("/Parent", DictionaryObject()).get_object().get("/FT")
-            if kind == "/Btn":
-                _check_box(inc, widget)
-            elif kind == "/Tx":
-                _text_field(inc, widget)
-            else:
-                continue
-            inc.put(ref, widget)
-
-
-def _rect(widget: Any) -> tuple[float, float]:
-    x0, y0, x1, y1 = (float(v) for v in widget["/Rect"])
-    return abs(x1 - x0), abs(y1 - y0)
+    root_ref = inc.reader.trailer.raw_get("/Root")
+    root = root_ref.get_object()
+    root[NameObject("/AcroForm")] = inc.add(form)
+    inc.put(root_ref, root)
 
 
 def _stream(inc: Increment, size: tuple[float, float], content: bytes) -> Any:
@@ -73,43 +175,12 @@ def _stream(inc: Increment, size: tuple[float, float], content: bytes) -> Any:
             NameObject("/Type"): NameObject("/XObject"),
             NameObject("/Subtype"): NameObject("/Form"),
             NameObject("/BBox"): ArrayObject(
-                [FloatObject(0), FloatObject(0), FloatObject(size[0]), FloatObject(size[1])]
+                [FloatObject(0), FloatObject(0), FloatObject(round(size[0], 3)), FloatObject(round(size[1], 3))]
             ),
             NameObject("/Resources"): DictionaryObject(),
         }
     )
     return inc.add(stream)
-
-
-def _text_field(inc: Increment, widget: Any) -> None:
-    """Typing in the embedded face at the size the field was made with; empty, it draws nothing."""
-    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
-
-    found = _SIZE.search(str(widget.get("/DA", "")).encode())
-    size = float(found.group(1)) if found else 0.0
-    widget[NameObject("/DA")] = TextStringObject(f"{FONT} {size:g} Tf 0 g")
-    empty = _stream(inc, _rect(widget), b"/Tx BMC EMC\n")
-    widget[NameObject("/AP")] = DictionaryObject({NameObject("/N"): empty})
-
-
-def _check_box(inc: Increment, widget: Any) -> None:
-    """Ticked, a cross drawn as two strokes inside its border; not, nothing (the page draws the box)."""
-    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
-
-    w, h = _rect(widget)
-    inset, width = min(w, h) * 0.22, min(w, h) * 0.12
-    cross = (
-        f"q 0 g 0 G {width:.2f} w 1 J {inset:.2f} {inset:.2f} m {w - inset:.2f} {h - inset:.2f} l "
-        f"{inset:.2f} {h - inset:.2f} m {w - inset:.2f} {inset:.2f} l S Q\n"
-    ).encode()
-    states = DictionaryObject(
-        {NameObject("/Yes"): _stream(inc, (w, h), cross), NameObject("/Off"): _stream(inc, (w, h), b"")}
-    )
-    widget[NameObject("/AP")] = DictionaryObject({NameObject("/N"): states})
-    widget[NameObject("/DA")] = TextStringObject(f"{FONT} 0 Tf 0 g")
-    mk = widget.get("/MK")
-    if mk is not None and "/CA" in mk:
-        del mk.get_object()["/CA"]  # the ZapfDingbats character it would draw
 
 
 @cache

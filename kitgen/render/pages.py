@@ -8,7 +8,7 @@ import io
 import math
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts
 
@@ -51,6 +51,8 @@ class Part:
     """Printed on both sides, fronts on odd pages: it goes in the combined kit's two-sided file, on a right-hand page."""
     in_kit: bool = True
     """Joined into the combined kit (not the poster, nor a second imposition of the same pages)."""
+    fields: tuple[Any, ...] = ()
+    """Its form's fields (`kitgen.render.formfields.Field`), to write into its PDF once made."""
 
 
 def new_canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario, what: str) -> Canvas:

@@ -127,10 +127,10 @@ class Packets:
             styles=dict.fromkeys(sectors, tight),
             maps=sorted(self.map_pdfs),
         )
-        from kitgen.render.formfields import embed_field_font
+        from kitgen.render.formfields import add_fields
 
         inc = Increment(part.pdf)
-        embed_field_font(inc)
+        add_fields(inc, part.fields)
         for name, reader in self.map_readers().items():
             inc.fill_map(name, reader.pages[0])
         return PacketFile(file, label, inc.result(), part.pages)

@@ -12,8 +12,11 @@ from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import Problem
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from kitgen.campaign import Campaign
     from kitgen.engine.context import LogSource
+    from kitgen.engine.turn import TurnRecord
 
 
 @dataclass(frozen=True)
@@ -54,9 +57,11 @@ def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     if turn is None and logs:
         read[logs[-1][1]] = read_log(logs[-1][1])
     states = [initial_state(campaign)]
+    records = []
     for _, record in played(campaign, number - 1, read=read) if number > 1 else ():
         states.append(record.state)
-    if turn is None and logs and _in_progress(campaign, states[last - 1], logs[-1][1], *read[logs[-1][1]]):
+        records.append(record)
+    if turn is None and logs and _in_progress(campaign, states[last - 1], logs[-1][1], *read[logs[-1][1]], records):
         number, states = last, states[:last]
     after = states[number - 1]
     before = states[number - 2] if number > 1 else None
@@ -73,15 +78,26 @@ STARTED = "# kitgen next started this log"
 until its battles are reported, or `kitgen next` starts the following turn."""
 
 
-def _in_progress(campaign: Campaign, before: CampaignState, path: Path, log: TurnLog, source: LogSource) -> bool:
-    """The log (read already, from `path`) is of the turn being played: no battle reported yet,
-    and either started by `kitgen next` or with orders whose moves meet the enemy (battles
-    still to fight)."""
+def _in_progress(
+    campaign: Campaign,
+    before: CampaignState,
+    path: Path,
+    log: TurnLog,
+    source: LogSource,
+    records: Sequence[TurnRecord] = (),
+) -> bool:
+    """The log (read already, from `path`) is of the turn being played: its battles reported
+    but the turn still owing what `kitgen next` asks for (a unit left out of a report, a
+    breakout: `kitgen.record.unfinished`); or no battle reported yet, and either started by
+    `kitgen next` or with orders whose moves meet the enemy (battles still to fight)."""
     from kitgen.engine.contacts_ahead import contacts_ahead
     from kitgen.inputs import read_file
 
     if log.battles:
-        return False
+        from kitgen.record.unfinished import turn_owes
+
+        played = [r for r in records if r.state.turn == log.turn]
+        return bool(played) and not turn_owes(played[0], log, source).finished
     head = read_file(path, what="a turn log").decode("utf-8", "replace").splitlines()[:3]
     if any(line.startswith(STARTED) for line in head):
         return True

@@ -321,7 +321,7 @@ def _ticks(sheet: Sheet, lay: OrderFormLayout, row: OrderRow, top: float) -> Non
             sheet.fill(st.colours.paper)
             sheet.stroke(st.colours.ink, lay.field_border)
             sheet.c.rect(x, y - lay.tick / 2, lay.tick, lay.tick, stroke=1, fill=1)
-            _check_box(sheet, lay, tick_name(row.id, part, what), (x, y - lay.tick / 2, lay.tick))
+            check_box(sheet.c, tick_name(row.id, part, what), (x, y - lay.tick / 2, lay.tick))
             sheet.text(x + lay.tick + 3, base, label, size=lay.label_font, fit=LABEL_MOST)
         if lead == "Special:":
             _hex_boxes(sheet, lay, row, y)
@@ -348,10 +348,6 @@ def _comb(
 ) -> None:
     """A text field over printed boxes, its characters spread evenly across them (a comb)."""
     text_field(sheet.c, name, box, size=lay.field_font, maxlen=length, comb=True, tip=tip)
-
-
-def _check_box(sheet: Sheet, lay: OrderFormLayout, name: str, box: tuple[float, float, float]) -> None:
-    check_box(sheet.c, name, box)
 
 
 def _written_by(sheet: Sheet, lay: OrderFormLayout, faction: str, x: float, y: float, width: float) -> None:

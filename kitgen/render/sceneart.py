@@ -42,6 +42,10 @@ class Plan:
     window: Window
     laid: dict[str, list[tuple[Piece, Window]]]
     moved: dict[str, Placed]
+    marks: list[tuple[str, str, Window]]
+    """(faction, letters, box) of each depot, abandoned vehicles and wrecked track (`mark_spots`)."""
+    flags: list[tuple[str, Window]]
+    """(owner, box) of each town's owner's flag (`flag_spots`)."""
     page: int = 0
     """The page it is drawn on (from 1) ..."""
     offset: tuple[float, float] = (0.0, 0.0)
@@ -179,10 +183,10 @@ class SceneArt:
         """Where the window's counters go, and the map's names they, the marks and the owners'
         flags would cover; on `page`, the map laid at `offset`."""
         laid = self.layout(scene, window)
+        marks, flags = self.mark_spots(scene, window, laid), self.flag_spots(scene, window)
         boxes = [_with_edges(box, p) for spots in laid.values() for p, box in spots]
-        boxes += [box for _, _, box in self.mark_spots(scene, Plan(window, laid, {}))]
-        boxes += [box for _, box in self.flag_spots(scene, window)]
-        return Plan(window, laid, self._covered_labels(boxes, window), page, offset)
+        boxes += [box for _, _, box in marks] + [box for _, box in flags]
+        return Plan(window, laid, self._covered_labels(boxes, window), marks, flags, page, offset)
 
     def pieces(self, c: Canvas, scene: Scene, plan: Plan) -> None:
         """Each hex's pieces as counters inside it (`layout`): a stack's top counter over the
@@ -210,8 +214,7 @@ class SceneArt:
                     badge = f"{piece.label} \u00b7 {len(piece.detail)}"
                     draw_badge(c, badge, x + size / 2, y + 1.5 + faces.badge * 1.35, faces.badge)
         taken = [box for _, box in scene.placed]
-        taken += [box for _, _, box in self.mark_spots(scene, plan)]
-        taken += [box for _, box in self.flag_spots(scene, plan.window)]
+        taken += [box for _, _, box in plan.marks] + [box for _, box in plan.flags]
         self._rivers(c, plan, taken)
         self._names(c, plan, taken)
 
@@ -318,7 +321,7 @@ class SceneArt:
         return self.symbols[key][3]
 
     @cached_property
-    def _hex_id_boxes(self) -> np.ndarray:
+    def hex_id_boxes(self) -> np.ndarray:
         """The box of every hex id the map prints (those a name covers are left out), once."""
         hidden = self.art.covered_hex_ids
         boxes = [box for h, _, _, box in self.art.hex_id_spots() if h not in hidden]
@@ -326,7 +329,7 @@ class SceneArt:
 
     def hex_ids_in(self, window: Window) -> list[Window]:
         """The boxes of the printed hex ids that meet the window."""
-        b = self._hex_id_boxes
+        b = self.hex_id_boxes
         mask = (b[:, 0] < window[2]) & (b[:, 2] > window[0]) & (b[:, 1] < window[3]) & (b[:, 3] > window[1])
         return [tuple(row) for row in b[mask].tolist()]
 
@@ -334,17 +337,19 @@ class SceneArt:
     def obstacles(self) -> Obstacles:
         return self.art.label_obstacles()
 
-    def mark_spots(self, scene: Scene, plan: Plan) -> list[tuple[str, str, Window]]:
+    def mark_spots(
+        self, scene: Scene, window: Window, laid: dict[str, list[tuple[Piece, Window]]]
+    ) -> list[tuple[str, str, Window]]:
         """(faction, letters, box) of each depot, abandoned vehicles and wrecked track in the window:
         low in its hex, or, beside counters, in the hex's free corners (three at most, one of each kind)."""
         hp = self.art.hex_pt
         box = hp * 0.2
         found = []
         for hex_id, marks in sorted(self.marks_of(scene).items()):
-            if hex_id not in self.within(plan.window):
+            if hex_id not in self.within(window):
                 continue
             cx, cy = (float(v) for v in self.art.centres[hex_id])
-            if hex_id in plan.laid:
+            if hex_id in laid:
                 spots = self.slots(hex_id)[1:]
             else:
                 spots = [
@@ -359,7 +364,7 @@ class SceneArt:
         """Depots, abandoned vehicles and wrecked track (`mark_spots`); pontoons on their hexsides.
         (Trains and ships are counters.)"""
         hp = self.art.hex_pt
-        for faction, text, (x, y, x1, _) in self.mark_spots(scene, plan):
+        for faction, text, (x, y, x1, _) in plan.marks:
             size = x1 - x
             if text == "X":
                 self.cross(c, x + size / 2, y + size / 2, size * 0.4, "#000000", hp * 0.04)
@@ -424,9 +429,9 @@ class SceneArt:
                 found.append((owner, (x, y, x + size, y + size)))
         return found
 
-    def owners(self, c: Canvas, scene: Scene, window: Window) -> None:
+    def owners(self, c: Canvas, plan: Plan) -> None:
         """Each known town's owner: a small flag of its colour and mark (`flag_spots`)."""
-        for owner, (x, y, x1, _) in self.flag_spots(scene, window):
+        for owner, (x, y, x1, _) in plan.flags:
             size = x1 - x
             c.setFillColorRGB(*hex_colour(self.colour(owner)))
             c.setStrokeColorRGB(0.1, 0.1, 0.1)

@@ -159,7 +159,7 @@ class Packets:
         self.rolls()
         art, scene_art = self.art, self.scene_art
         _ = art.label_spots, art.covered_hex_ids, art.river_name_spots
-        _ = scene_art.obstacles, scene_art.rows, scene_art.symbols, scene_art.hex_ids_in((0, 0, 0, 0))
+        _ = scene_art.obstacles, scene_art.rows, scene_art.symbols, scene_art.hex_id_boxes
 
     @property
     def tiles(self) -> list[Sector]:

@@ -72,7 +72,7 @@ class MapPages:
         self.draw.reach(c, scene, window)
         self.draw.marks(c, scene, plan)
         self.draw.pieces(c, scene, plan)
-        self.draw.owners(c, scene, window)
+        self.draw.owners(c, plan)
         self.draw.core_edges(c, sector)
         c.restoreState()
         c.setStrokeColorRGB(0.1, 0.1, 0.1)

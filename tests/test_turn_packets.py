@@ -734,6 +734,33 @@ def test_issue24_the_battle_sheets_pass_the_layout_gate(paper: str) -> None:
     assert not found, "; ".join(str(b) for b in found[:10])
 
 
+def test_packets_are_never_forked_from_a_process_with_other_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fork copies the locks other threads hold, and its child can hang on one: kitgen run
+    inside a threaded process (a test runner's worker) makes its packets one after another, and
+    they are the files made in processes of their own."""
+    import multiprocessing
+    import threading
+
+    from kitgen.products.packets import packets_at_once
+
+    campaign = load_campaign(ROOT / "data" / "tsaritsyn-sample")
+    expected = [f.pdf for f in packets_of(Packets(turn_basis(campaign), "a4"))]
+
+    def refused(*args: object) -> None:
+        raise AssertionError("forked with another thread alive")
+
+    monkeypatch.setattr(multiprocessing, "get_context", refused)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        made = [f.pdf for f in packets_at_once(Packets(turn_basis(campaign), "a4"))]
+    finally:
+        stop.set()
+        other.join()
+    assert made == expected
+
+
 def test_issue24_every_counter_lies_inside_its_hex(built: Built) -> None:
     """Issue 24, item 2: "each centred in its hex and never crossing a hexside": every counter,
     the edges of a stack's under-counters and its badge, as the sector pages drew them (the

@@ -59,15 +59,19 @@ def _made(job: Job) -> PacketFile:
 def packets_at_once(p: Packets, *, acetates: bool = False) -> list[PacketFile]:
     """The week's files (`packets_of`), each made in a process of its own on as many processors
     as there are (forked, so each starts from the one drawing of the clean map); one after
-    another where processes cannot be forked. Each file is made from the same values either
+    another where processes cannot be forked safely (a single thread only). Each file is made from the same values either
     way, so its bytes are the same."""
     import multiprocessing
     import os
+    import threading
 
     global _SHARED
     jobs = jobs_of(p, acetates=acetates)
     workers = min(len(jobs), len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    # a process with other threads (kitgen run inside a test runner, say) is never forked: a
+    # lock another thread holds at the fork stays held in the child, and the child hangs on it
+    alone = threading.active_count() == 1
+    if workers < 2 or not alone or "fork" not in multiprocessing.get_all_start_methods():
         return packets_of(p, acetates=acetates)
     p.warm()
     _SHARED = p

@@ -398,6 +398,49 @@ def test_clean_map_cache_gives_the_drawn_map_and_survives_damage(
     assert entry.read_bytes() == drawn
 
 
+def test_label_places_kept_between_runs_are_the_ones_worked_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The map's label places kept on disk are those worked out afresh, and a packet made with
+    them is the same file byte for byte; a damaged entry is worked out again."""
+    import pickle
+
+    from kitgen.render.mapart import MapArt
+    from kitgen.render.mapcache import place_labels_once
+    from kitgen.render.style import map_style
+
+    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path))
+    campaign = load_campaign(ROOT / "data" / "tsaritsyn-sample")
+
+    def fresh() -> MapArt:
+        return MapArt(campaign.hex_map, campaign.scenario, map_style())
+
+    worked_out = fresh().label_places()
+    place_labels_once(fresh(), campaign.scenario)
+    (entry,) = tmp_path.glob("maplabels-*.pickle")
+    kept = fresh()
+    place_labels_once(kept, campaign.scenario)
+    assert "label_spots" in kept.__dict__, "the kept places were not taken"
+    assert pickle.dumps(kept.label_places()) == pickle.dumps(worked_out)
+
+    basis = turn_basis(campaign, None)
+    cold = tmp_path / "cold"
+    monkeypatch.setenv("KITGEN_CACHE", str(cold))
+    first = [f.pdf for f in packets_of(Packets(basis, "a4"))]
+    again = [f.pdf for f in packets_of(Packets(basis, "a4"))]
+    assert list(cold.glob("maplabels-*.pickle"))
+    assert again == first
+
+    entry.write_bytes(b"not a pickle")
+    damaged = fresh()
+    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path))
+    place_labels_once(damaged, campaign.scenario)
+    assert pickle.dumps(damaged.label_places()) == pickle.dumps(worked_out)
+    assert pickle.dumps(pickle.loads(entry.read_bytes())) == pickle.dumps(worked_out), (
+        "the damaged entry was not kept afresh"
+    )
+
+
 def test_fog_nothing_hidden_changes_a_faction_packet(built: Built) -> None:
     """Players write orders without knowing where the enemy is: take away every enemy a faction
     cannot see and wreck a stretch of track it cannot see, and its supply overlay, its reach and

@@ -29,6 +29,7 @@ def kit_builders(
     """(what, build) for each part of the kit, in the order of the box's contents. With
     `background` (default: where there is a second core to fork a process onto), the parts of
     BACKGROUND are built in a worker process from the start, and their build waits for it."""
+    from kitgen.forking import can_fork
     from kitgen.mapping.places import place_hexes
     from kitgen.products.booklet import build_booklet
     from kitgen.products.cards import build_cards
@@ -47,15 +48,7 @@ def kit_builders(
         ("set-up chart", lambda: build_setup_chart(scenario, hex_ids, paper)),
         ("forms", lambda: build_forms(scenario, paper)),
     ]
-    yield from _in_background(steps) if (_can_fork() if background is None else background) else steps
-
-
-def _can_fork() -> bool:
-    """A second core, and fork (a worker that starts with this process's memory)."""
-    import os
-    import sys
-
-    return sys.platform.startswith("linux") and len(os.sched_getaffinity(0)) > 1
+    yield from _in_background(steps) if (can_fork() if background is None else background) else steps
 
 
 def _in_background(steps: list[tuple[str, Builder]]) -> list[tuple[str, Builder]]:
@@ -66,10 +59,12 @@ def _in_background(steps: list[tuple[str, Builder]]) -> list[tuple[str, Builder]
     from concurrent.futures import Future, ProcessPoolExecutor
     from functools import partial
 
+    from kitgen.forking import start_worker
+
     _JOBS.update((what, build) for what, build in steps if what in BACKGROUND)
     parent = os.getpid()
     pool = ProcessPoolExecutor(
-        1, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent, initargs=(parent,)
+        1, mp_context=multiprocessing.get_context("fork"), initializer=start_worker, initargs=(parent,)
     )
     try:
         futures = {what: pool.submit(_run_job, what) for what in _JOBS}  # the first forks the worker
@@ -86,19 +81,6 @@ def _in_background(steps: list[tuple[str, Builder]]) -> list[tuple[str, Builder]
                 pool.shutdown()
 
     return [(what, partial(result, what, futures[what]) if what in futures else build) for what, build in steps]
-
-
-def _die_with_parent(parent: int) -> None:
-    """In the worker: end when kitgen does, even if it is killed outright (Linux's
-    PR_SET_PDEATHSIG), so that no worker is left waiting for work that will never come."""
-    import contextlib
-    import ctypes
-    import signal
-
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # killed before the line above ran
-        os._exit(1)
 
 
 def _run_job(what: str) -> list[Part]:

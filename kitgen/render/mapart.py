@@ -103,6 +103,17 @@ class Row:
     vp: tuple[tuple[str, int | None], ...] = ()
 
 
+@dataclass(frozen=True)
+class LabelPlaces:
+    """Where the map's names go, worked out from its geometry alone: the same for every drawing
+    of one map, so kept between runs (`kitgen.render.mapcache.place_labels_once`)."""
+
+    labels: dict[str, Placed]
+    rivers: list[tuple[str, Points, shapely.Polygon]]
+    covered: set[str]
+    obstacles: Obstacles
+
+
 class MapArt:
     """Everything the map shows, in points; (0, 0) is the frame's bottom-left corner."""
 
@@ -567,7 +578,7 @@ class MapArt:
             )
         placed = place_labels(
             wants,
-            self.label_obstacles(),
+            self.label_obstacles,
             frame=(0.0, 0.0, self.width, self.height),
             symbols=symbols,
             gap=1.2 * u,
@@ -577,6 +588,20 @@ class MapArt:
         )
         return {p.key: p for p in placed}
 
+    def label_places(self) -> LabelPlaces:
+        return LabelPlaces(self.label_spots, self.river_name_spots, self.covered_hex_ids, self.label_obstacles)
+
+    def recall(self, places: LabelPlaces) -> None:
+        """Take the label places of an earlier run of this same map instead of working them out."""
+        # a cached_property is kept in the instance's __dict__: filling it is what computing it does
+        self.__dict__.update(
+            label_spots=places.labels,
+            river_name_spots=places.rivers,
+            covered_hex_ids=places.covered,
+            label_obstacles=places.obstacles,
+        )
+
+    @cached_property
     def label_obstacles(self) -> Obstacles:
         """What a name should not cover, and what covering it costs: a hex id (left out, then)
         by its area; rail, rivers, open water, roads and the coast by the length crossed."""

@@ -335,7 +335,7 @@ class SceneArt:
 
     @cached_property
     def obstacles(self) -> Obstacles:
-        return self.art.label_obstacles()
+        return self.art.label_obstacles
 
     def mark_spots(
         self, scene: Scene, window: Window, laid: dict[str, list[tuple[Piece, Window]]]

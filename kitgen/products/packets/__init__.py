@@ -59,27 +59,31 @@ def _made(job: Job) -> PacketFile:
 def packets_at_once(p: Packets, *, acetates: bool = False) -> list[PacketFile]:
     """The week's files (`packets_of`), each made in a process of its own on as many processors
     as there are (forked, so each starts from the one drawing of the clean map); one after
-    another where processes cannot be forked safely (a single thread only). Each file is made from the same values either
-    way, so its bytes are the same."""
+    another where a fork is not safe (`kitgen.forking.can_fork`). Each file is made from the same
+    values either way, so its bytes are the same."""
     import multiprocessing
     import os
-    import threading
+
+    from kitgen.forking import can_fork, processors, start_worker
 
     global _SHARED
     jobs = jobs_of(p, acetates=acetates)
-    workers = min(len(jobs), len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
-    # a process with other threads (kitgen run inside a test runner, say) is never forked: a
-    # lock another thread holds at the fork stays held in the child, and the child hangs on it
-    alone = threading.active_count() == 1
-    if workers < 2 or not alone or "fork" not in multiprocessing.get_all_start_methods():
+    workers = min(len(jobs), processors())
+    if workers < 2 or not can_fork():
         return packets_of(p, acetates=acetates)
     p.warm()
     _SHARED = p
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=start_worker, initargs=(os.getpid(),))
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return pool.map(_made, jobs, chunksize=1)
+        made = pool.map(_made, jobs, chunksize=1)
+        pool.close()  # the workers leave when the queue runs dry, holding none of its locks
+    except BaseException:
+        pool.terminate()
+        raise
     finally:
+        pool.join()
         _SHARED = None
+    return made
 
 
 def build_packets(

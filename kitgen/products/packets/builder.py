@@ -57,7 +57,7 @@ class Packets:
         self.s = self.c.scenario
         self.art: MapArt = MapArt(self.c.hex_map, self.s, map_style())
         self.layouts = packet_style()
-        from kitgen.render.mapcache import clean_map_pdf
+        from kitgen.render.mapcache import clean_map_pdf, place_labels_once
 
         self.map_pdfs = {
             "sector": clean_map_pdf(self.art, self.s, "no names"),
@@ -65,6 +65,7 @@ class Packets:
         }
         """The clean map under the sectors (their names drawn round the counters) and under the
         overviews (no text: at their scale none could be read)."""
+        place_labels_once(self.art, self.s)
         self.names = {f.id: f.name for f in self.s.meta.factions}
         from kitgen.engine.piecenames import piece_names
 

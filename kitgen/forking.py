@@ -1,0 +1,40 @@
+"""Work forked onto the machine's other processors, safely: where a fork is safe, and with
+workers that end with kitgen and never outlive it waiting for work."""
+
+from __future__ import annotations
+
+import os
+
+
+def processors() -> int:
+    """The processors this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+
+
+def can_fork() -> bool:
+    """Linux with fork, a second processor, and this process a single thread: a fork copies only
+    the thread that forks, so a lock another thread held (kitgen run inside a test runner, say)
+    would stay held in the child for ever."""
+    import sys
+    import threading
+
+    return sys.platform.startswith("linux") and processors() > 1 and threading.active_count() == 1
+
+
+def start_worker(parent: int) -> None:
+    """In a forked worker, first: Ctrl-C is the parent's to act on; SIGTERM (how a pool stops its
+    workers) ends the worker at once, not through kitgen's clean-exit handler, which would unwind
+    it through the pool's queue locks; and the worker ends when kitgen does, even if it is killed
+    outright (Linux's PR_SET_PDEATHSIG), so none is left waiting for work that will never come."""
+    import contextlib
+    import ctypes
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # killed before the line above ran
+        os._exit(1)

@@ -175,7 +175,7 @@ def test_a_ruling_the_template_prints_but_the_data_lacks_is_named_at_its_line() 
 def test_a_bad_booklet_layout_is_a_file_line_column_error(tmp_path: Path) -> None:
     """layouts/booklet.yaml is read like every other layouts file: bounded, and checked by its model."""
     layout = tmp_path / "booklet.yaml"
-    layout.write_text(LAYOUT.read_text(encoding="utf-8").replace("half_scale: 0.82", "half_scale: 1.5"))
+    layout.write_text(LAYOUT.read_text(encoding="utf-8").replace("half_scale: 0.95", "half_scale: 1.5"))
     with pytest.raises(KitgenError) as caught:
         booklet_style(layout)
     (problem,) = caught.value.problems
@@ -355,7 +355,9 @@ def typeset_at(size_name: str) -> Typeset:
     }[size_name]
     size = (HALF if half else PAPER)[paper]
     blocks, built_tables = booklet_text(scenario), tables(scenario, place_hexes(scenario, built))
-    return typeset(scenario, blocks, built_tables, size, style, scale=style.half_scale if half else 1.0)
+    if half:
+        return typeset(scenario, blocks, built_tables, size, style, scale=style.half_scale, columns=style.half_columns)
+    return typeset(scenario, blocks, built_tables, size, style)
 
 
 SIZES = ["a4", "a5", "letter", "half-letter"]
@@ -490,3 +492,73 @@ def test_A1_the_worked_example_of_a_stop_is_the_engines_and_the_seeds_numbers() 
         "it stops in the forest hex across the river, and the rest of its path is dropped."
     )
     assert " ".join(example.split()) in body
+
+
+SEED_HEADINGS = ["MP", "Open", "Forest", "Mountain", "Marsh", "Crossable River"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_issue25_the_movement_table_reads_back_whole_in_its_columns(size: str) -> None:
+    """Issue 25: "The movement table is corrupted in the booklets ... 'MP' wraps to 'M/P' and
+    'Marsh' to 'Mars/h'": read back from the page as drawn (PyMuPDF's words), the table's
+    heading row holds each of the seed's headings whole (or its printed short form), in order,
+    on one line; and each unit's row holds the seed's values whole, each under its heading."""
+    import pymupdf
+
+    t = typeset_at(size)
+    fitted = dict(t.tables)["movement"]
+    short = {v: k for k, v in booklet_style().abbreviations.items()}
+    with pymupdf.open(stream=t.pdf, filetype="pdf") as doc:
+        page = next(p for p in doc if "Unit type" in p.get_text() and "Infantry" in p.get_text())
+        words = page.get_text("words")  # (x0, y0, x1, y1, word, block, line, n)
+    head = next(w for w in words if w[4] == "Unit")
+    top = head[1]
+    first_row = min(w[1] for w in words if w[4] == "Infantry" and w[1] > top)
+    lefts = _column_lefts(fitted.widths, head[0] - fitted.pad)
+    heading: dict[int, list[tuple[float, float, str]]] = {}
+    for x0, y0, x1, _, word, *_ in words:
+        if top - 1.0 <= y0 < first_row - 1.0 and x0 > head[0] + 1.0:
+            column = max(c for c, left in enumerate(lefts) if x0 >= left - 0.5)
+            assert x1 <= lefts[column] + fitted.widths[column] + 0.5, (size, word)  # whole, in its column
+            heading.setdefault(column, []).append((y0, x0, word))
+    printed = [" ".join(w for *_, w in sorted(heading[c])) for c in sorted(heading)]
+    assert printed[0] == "type" and printed[1:] == fitted.rows[0][1:], (size, printed)
+    for seen, want in zip(fitted.rows[0][1:], SEED_HEADINGS, strict=True):
+        assert short.get(seen, seen).lower() == want.lower(), (size, seen, want)
+    for unit, values in seed_text.movement_table().items():
+        name = unit.split()[0]
+        row = [w for w in words if w[4] == name and w[1] > top]
+        assert row, (size, unit)
+        line = sorted((w for w in words if abs(w[1] - row[0][1]) < 1.0), key=lambda w: w[0])
+        cells = [w for w in line if w[0] >= lefts[1] - 0.5]
+        if unit == "RR Trains":
+            assert cells[0][4] == values[0] and cells[0][0] < lefts[2], (size, cells)
+            continue
+        assert [w[4] for w in cells] == values, (size, unit, [w[4] for w in cells])
+        for w, left, right in zip(cells, lefts[1:], lefts[2:] + [lefts[-1] + fitted.widths[-1]], strict=True):
+            assert left - 0.5 <= w[0] and w[2] <= right + 0.5, (size, unit, w[4], left, right)
+
+
+def _column_lefts(widths: list[float], x0: float) -> list[float]:
+    lefts, x = [], x0
+    for width in widths:
+        lefts.append(x)
+        x += width
+    return lefts
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_issue25_every_booklet_page_passes_the_gate_at_the_print_minimums(size: str) -> None:
+    """Issue 25: "The A5 and half-letter booklets keep the minimums (one column on A5 if two will
+    not go)": text 8 pt and tables 7 pt as set (the booklet's styles at its scale, every table's
+    fitted size), and every page passes the layout gate (no type under 7 pt, nothing over
+    anything, nothing off the page, no word broken, every font embedded, qpdf clean)."""
+    from tests.layoutgate import assert_passes
+
+    style = booklet_style()
+    k = style.half_scale if size in ("a5", "half-letter") else 1.0
+    f = style.fonts
+    assert min(f.body, f.running, f.clause, f.rule) * k >= 8.0 - 1e-9, (size, k)
+    t = typeset_at(size)
+    assert min(fitted.size for _, fitted in t.tables) >= 7.0 - 1e-9
+    assert_passes(t.pdf, name=f"the {size} booklet")

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kitgen.render.fonts import SANS, register_fonts, text_width
-from kitgen.render.tablefit import Span, fit
+from kitgen.render.tablefit import ROOM, Span, fit
 
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789-.'", min_size=1, max_size=14)
 CELLS = st.lists(WORDS, min_size=0, max_size=6).map(" ".join)
@@ -28,8 +28,9 @@ def test_columns_fill_the_width_and_hold_every_word_or_the_table_is_refused(
     size, pad = 7.5, 3.0
     widths = fit(rows, [SANS] * len(rows), size, pad, width)
     longest = [
-        max((text_width(w, SANS, size) for r in rows for w in r[c].split()), default=0.0) for c in range(len(rows[0]))
-    ]
+        max((text_width(w, SANS, size) + ROOM for r in rows for w in r[c].split()), default=0.0)
+        for c in range(len(rows[0]))
+    ]  # each word with the room a line breaker's rounding needs
     if widths is None:
         assert sum(x + 2 * pad for x in longest) > width  # refused only when the words cannot fit
         return
@@ -43,7 +44,7 @@ def test_a_table_whose_lines_fit_gives_each_column_room_as_its_longest_line() ->
     rows = [["Town", "VP"], ["Ekaterinoslav", "3"]]
     widths = fit(rows, [SANS, SANS], 8, 2, 200)
     assert widths is not None
-    lines = [text_width("Ekaterinoslav", SANS, 8) + 4, text_width("VP", SANS, 8) + 4]
+    lines = [text_width("Ekaterinoslav", SANS, 8) + ROOM + 4, text_width("VP", SANS, 8) + ROOM + 4]
     assert widths[0] / widths[1] == pytest.approx(lines[0] / lines[1])
 
 

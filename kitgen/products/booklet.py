@@ -327,7 +327,7 @@ def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> li
     blocks, built = booklet_text(scenario), tables(scenario, hex_ids)  # the same text at both sizes
     full = typeset(scenario, blocks, built, PAPER[paper], style)
     single, marks = full.pdf, full.outline
-    small = typeset(scenario, blocks, built, HALF[paper], style, scale=style.half_scale).pdf
+    small = typeset(scenario, blocks, built, HALF[paper], style, scale=style.half_scale, columns=style.half_columns).pdf
     imposed, sheets = impose_saddle(small, PAPER[paper])
     name = {"a4": "A4", "letter": "US Letter"}[paper]
     half = {"a4": "A5", "letter": "half-letter"}[paper]

@@ -134,7 +134,7 @@ def cell(text: str, style: ParagraphStyle, width: float) -> str | Flowable:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     plain = text == " ".join(text.split())
-    if text and plain and stringWidth(text, style.fontName, style.fontSize) < width - 0.01:
+    if text and plain and stringWidth(text, style.fontName, style.fontSize) <= width + 0.01:
         return text
     return LaidOut(escape(text), style)
 
@@ -183,8 +183,9 @@ def typeset(
     size: tuple[float, float],
     style: BookletStyle,
     scale: float = 1.0,
+    columns: int = 2,
 ) -> Typeset:
-    """The booklet's blocks and tables as a PDF on pages of `size`."""
+    """The booklet's blocks and tables as a PDF on pages of `size`, in `columns` (1 or 2)."""
     from reportlab.lib.colors import Color
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import (
@@ -260,7 +261,7 @@ def typeset(
     gutter = st.gutter_mm * 72 / 25.4 * k
     w, h = size
     full = w - 2 * margin
-    column = (full - gutter) / 2
+    column = (full - gutter) / 2 if columns == 2 else full
     outline: list[tuple[str, int]] = []
     used: dict[int, dict[str, float]] = {}
     ends: set[int] = set()
@@ -330,7 +331,7 @@ def typeset(
             c.setFont(SANS_BOLD, fs.running * k * 1.15)
             c.drawRightString(w - margin, foot, str(doc.page))
         c.line(margin, top - 3 * k, w - margin, top - 3 * k)
-        c.setFont(SANS, fs.running * k * 0.8)
+        c.setFont(SANS, fs.running * k)
         (c.drawRightString if left_page else c.drawString)(w - margin if left_page else margin, foot, edition())
         stamp(c)
         output_intent(c)
@@ -355,7 +356,7 @@ def typeset(
         topMargin=margin,
         bottomMargin=margin,
     )
-    two = [frame(margin, column, "left"), frame(margin + column + gutter, column, "right")]
+    two = [frame(margin, column, "left"), frame(margin + column + gutter, column, "right")][:columns]
     doc.addPageTemplates(
         [
             PageTemplate(
@@ -462,7 +463,7 @@ def typeset(
     toc.dotsMinLevel = 1
     toc.levelStyles = [
         ps("toc0", SANS_BOLD, fs.body, fs.body * 1.25, spaceBefore=3.5 * k),
-        ps("toc1", SANS, fs.table, fs.table * 1.28, leftIndent=9 * k),
+        ps("toc1", SANS, fs.body, fs.body * 1.25, leftIndent=9 * k),
     ]
     story += [LaidOut("Contents", heads[0]), toc, FrameBreak()]  # the designer's notes beside it
     make_item = _item(item)
@@ -498,8 +499,8 @@ def typeset(
     doc.multiBuild(story)
     pages = max(used) if used else 0
     ends.update({1, pages})  # the cover and the last page
-    columns = {p: 2 if {"left", "right"} & set(frames) else 1 for p, frames in used.items()}
-    fill = tuple(sum(used.get(p, {}).values()) / columns.get(p, 1) for p in range(1, pages + 1))
+    per_page = {p: columns if {"left", "right"} & set(frames) else 1 for p, frames in used.items()}
+    fill = tuple(sum(used.get(p, {}).values()) / per_page.get(p, 1) for p in range(1, pages + 1))
     return Typeset(doc.filename.getvalue(), tuple(outline), fill, frozenset(ends), tuple(set_tables.items()))
 
 
@@ -530,12 +531,21 @@ def cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: B
     c.setFillColorRGB(1, 1, 1)
     c.setFont(SANS_BOLD, st.fonts.title * k)
     c.drawCentredString(w / 2, h - band * 0.45, scenario.meta.title)
+    margin = st.margin_mm * 2.8346 * k
+    room = w - 2 * margin
+
+    def fitted(lines: Sequence[str], font: str, size: float) -> list[str]:
+        """The lines, each broken where it is wider than the page between its margins."""
+        from reportlab.lib.utils import simpleSplit
+
+        return [part for line in lines for part in simpleSplit(line, font, size, room)]
+
     c.setFont(SANS, 12.5 * k)
-    c.drawCentredString(w / 2, h - band * 0.45 - 26 * k, scenario.meta.subtitle)
+    for n, line in enumerate(fitted([scenario.meta.subtitle], SANS, 12.5 * k)):
+        c.drawCentredString(w / 2, h - band * 0.45 - (26 + 15 * n) * k, line)
     c.setFont(SANS_BOLD, 15 * k)
     c.drawCentredString(w / 2, h - band + 20 * k, "RULES OF PLAY")
-    margin = st.margin_mm * 2.8346 * k
-    _cover_map(c, scenario, margin, h * 0.34, w - 2 * margin, h - band - h * 0.34 - 14 * k)
+    _cover_map(c, scenario, margin, h * 0.34, room, h - band - h * 0.34 - 14 * k)
     factions = scenario.meta.factions
     size_mark, gap = 24 * k, 30 * k
     total = len(factions) * size_mark + (len(factions) - 1) * gap
@@ -549,12 +559,19 @@ def cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: B
         x += size_mark + gap
     c.setFont(SANS, 9.5 * k)
     c.setFillColorRGB(0.3, 0.3, 0.3)
-    for n, line in enumerate(st.cover_note):
-        c.drawCentredString(w / 2, h * 0.17 - n * 13 * k, line)
-    c.setFont(SANS, 7.5 * k)
+    note = (
+        fitted([" ".join(st.cover_note)], SANS, 9.5 * k)
+        if len(fitted(st.cover_note, SANS, 9.5 * k)) > len(st.cover_note)
+        else list(st.cover_note)
+    )
+    for n, line in enumerate(note):  # under the factions' names; one paragraph where its lines must break
+        c.drawCentredString(w / 2, y - (34 + 13 * n) * k, line)
+    small = st.fonts.running * k
+    c.setFont(SANS, small)
     c.setFillColorRGB(0.4, 0.4, 0.4)
-    for n, line in enumerate([*st.credits, edition()]):
-        c.drawCentredString(w / 2, margin * 0.9 + (len(st.credits) - n) * 10 * k, line)
+    foot = fitted([*st.credits, edition()], SANS, small)
+    for n, line in enumerate(foot):
+        c.drawCentredString(w / 2, margin * 0.9 + (len(foot) - 1 - n) * small * 1.3, line)
     c.restoreState()
 
 

@@ -50,6 +50,9 @@ class BookletStyle(Model):
     credits: list[str] = []
     """Lines of credits at the foot of the cover."""
     half_scale: float = Field(gt=0, le=1)
+    """The A5/half-letter booklet's sizes, as a part of the full page's."""
+    half_columns: int = Field(1, ge=1, le=2)
+    """Columns of the A5/half-letter booklet: one, so that its type keeps the print minimums."""
     fonts: BookletFonts
     colours: BookletColours
 

@@ -76,5 +76,10 @@ def fit(
     return widths
 
 
+ROOM = 0.5
+"""Points given each word beyond its measured width: a cell exactly as wide as its word would
+have the line breaker, rounding, break the word ('M' over 'P')."""
+
+
 def _longest_word(text: str, font: str, size: float) -> float:
-    return max((text_width(w, font, size) for w in text.split()), default=0.0)
+    return max((text_width(w, font, size) + ROOM for w in text.split()), default=0.0)

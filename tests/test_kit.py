@@ -263,15 +263,47 @@ def _font_names(reader: PdfReader) -> list[str]:
 
 @pytest.mark.parametrize("name", EXPECTED)
 def test_print_shop_every_page_declares_its_trim_and_bleed(kit: tuple[Path, str], name: str) -> None:
-    """Issue 14: "Every part declares TrimBox and BleedBox", inside its MediaBox."""
+    """Issue 14: "Every part declares TrimBox and BleedBox", inside its MediaBox; issue 25: "Every
+    rules and booklet page ... has no TrimBox or BleedBox" (read before pypdf's accessors, which
+    fill in a missing box with the MediaBox)."""
     out, _ = kit
-    for page in PdfReader(out / name).pages:
+    for number, page in enumerate(PdfReader(out / name).pages, 1):
+        assert "/TrimBox" in page and "/BleedBox" in page, (name, number)
         media, trim, bleed = page.mediabox, page.trimbox, page.bleedbox
-        assert "/TrimBox" in page and "/BleedBox" in page, name
         for box in (trim, bleed):
             assert media.left <= box.left and media.bottom <= box.bottom, name
             assert box.right <= media.right and box.top <= media.top, name
         assert bleed.left <= trim.left and trim.right <= bleed.right, name
+        assert bleed.bottom <= trim.bottom and trim.top <= bleed.top, name
+
+
+CUT = {"cards-a4.pdf": "card", "counters-a4.pdf": "counter", "map-tiles-a4.pdf": "tile"}
+
+
+@pytest.mark.parametrize("name", sorted(CUT))
+def test_issue25_parts_that_are_cut_declare_their_real_trim_and_bleed(kit: tuple[Path, str], name: str) -> None:
+    """Issue 25, item 8: "Parts that are cut (cards, counters, map tiles, posters) declare their
+    real bleed and trim": on every page of pieces, the TrimBox is the outline of the pieces'
+    cuts, inside the page's margins (not the page), and on the cards the BleedBox runs the
+    cards' bleed past it."""
+    from kitgen.render.cardstyle import card_style
+    from kitgen.render.pages import MM
+
+    out, _ = kit
+    bleed_pt = card_style().card.bleed_mm * MM
+    pieces = 0
+    for number, page in enumerate(PdfReader(out / name).pages, 1):
+        media, trim, bleed = page.mediabox, page.trimbox, page.bleedbox
+        if trim == media:
+            assert CUT[name] == "tile" and number <= 2, (name, number)  # the tiles' assembly page and key
+            continue
+        pieces += 1
+        assert media.left < trim.left and trim.right < media.right, (name, number)
+        assert media.bottom < trim.bottom and trim.top < media.top, (name, number)
+        if CUT[name] == "card":
+            outside = float(trim.left) - float(bleed.left)
+            assert outside == pytest.approx(bleed_pt, abs=0.01), (name, number, outside)
+    assert pieces >= 4, name
 
 
 @pytest.mark.parametrize("name", EXPECTED)

@@ -368,7 +368,7 @@ def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import DictionaryObject, NameObject
 
-    from kitgen.render.pages import copy_output_intent
+    from kitgen.render.pages import copy_output_intent, uncut
 
     reader = PdfReader(io.BytesIO(pdf))
     pages = list(reader.pages)
@@ -382,7 +382,7 @@ def impose_saddle(pdf: bytes, sheet: tuple[float, float]) -> tuple[bytes, int]:
     forms = [_page_form(page, writer) for page in pages]
     for s in range(total // 4):
         for left, right in ((total - 1 - 2 * s, 2 * s), (2 * s + 1, total - 2 - 2 * s)):
-            side = writer.add_blank_page(width=sw, height=sh)
+            side = uncut(writer.add_blank_page(width=sw, height=sh))  # the sheet is folded, not cut
             placed = [(f"/P{index + 1}", index, dx) for index, dx in ((left, x0), (right, x0 + pw)) if index < n]
             xobjects = DictionaryObject({NameObject(name): forms[index] for name, index, _ in placed})
             side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})

@@ -49,7 +49,7 @@ from kitgen.render.cardtext import (
     fit,
 )
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, text_width
-from kitgen.render.pages import MM, PAPER, Part, new_canvas
+from kitgen.render.pages import MM, PAPER, Part, declare_cut, new_canvas
 from kitgen.render.wording import signed
 
 if TYPE_CHECKING:
@@ -443,7 +443,9 @@ def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) 
             cards[k][1](c, x, y)
             c.restoreState()
         draw_crop_marks(c, used, s, paper)
+        declare_cut(c, [(x, y, x + w, y + h) for x, y in used], [bleed_box(paper, k - sheet.start, s) for k in sheet])
         c.showPage()
+        back_trims, back_bleeds = [], []
         for k in sheet:
             x, y = backs[k - sheet.start]
             x0, y0, x1, y1 = bleed_box(paper, k - sheet.start, s)
@@ -453,6 +455,9 @@ def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) 
             c.translate(x, y)
             c.doForm(_back_form(cards[k][0]))
             c.restoreState()
+            back_trims.append((x, y, x + w, y + h))
+            back_bleeds.append((mirror, y0, mirror + x1 - x0, y1))
+        declare_cut(c, back_trims, back_bleeds)
         c.showPage()
         page += 2
     c.save()

@@ -161,7 +161,7 @@ def _joined(scenario: Scenario, joined: list[Part], paper: str, kind: str, what:
 
     from kitgen import __version__
     from kitgen.buildinfo import build_epoch
-    from kitgen.render.pages import copy_output_intent
+    from kitgen.render.pages import copy_output_intent, uncut
 
     two_sided = kind == "duplex"
     first = 2  # page 1 is the contents
@@ -179,7 +179,7 @@ def _joined(scenario: Scenario, joined: list[Part], paper: str, kind: str, what:
     w, h = PAPER[paper]
     for part, start, blank in zip(joined, starts, blanks, strict=True):
         if blank:
-            writer.add_blank_page(width=w, height=h)
+            uncut(writer.add_blank_page(width=w, height=h))
         writer.append(PdfReader(io.BytesIO(part.pdf)), import_outline=False)
         top = writer.add_outline_item(title=part.title, page_number=start - 1)
         for title, page in part.bookmarks:

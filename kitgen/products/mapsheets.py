@@ -19,7 +19,7 @@ from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts, text_width
 from kitgen.render.mapart import Canvas, MapArt
 from kitgen.render.mapfurniture import draw_check_bar, draw_map_furniture
 from kitgen.render.mapkey import draw_band, draw_key_page
-from kitgen.render.pages import crop_marks, new_canvas
+from kitgen.render.pages import crop_marks, declare_cut, new_canvas
 from kitgen.render.style import MapStyle
 
 MM = 72 / 25.4
@@ -331,6 +331,7 @@ class MapSheet:
         c.restoreState()
         ww, wh = t.window_size
         crop_marks(c, left, bottom, ww, wh, bleed=1.2 * MM, length=min(5 * MM, t.margin - 2.5 * MM))
+        declare_cut(c, [(left, bottom, left + ww, bottom + wh)], [])  # the map prints only inside its window
         self._tile_footer(c, t, col, row)
 
     def _marks(self, c: Canvas, t: Tiling) -> None:

@@ -312,6 +312,7 @@ def typeset(
     def decorate(c: Any, doc: Any) -> None:
         """Mirrored running heads: on a left-hand (even) page the title and the folio at the
         outer left, on a right-hand page the part and the folio at the outer right."""
+        whole_page(c)
         c.saveState()
         c.setFillColorRGB(*ink)
         c.setStrokeColorRGB(*accent)
@@ -337,6 +338,15 @@ def typeset(
         output_intent(c)
         c.restoreState()
 
+    def whole_page(c: Any) -> None:
+        """The page is printed whole and trimmed nowhere (a booklet's pages are its sheets)."""
+        c.setTrimBox((0, 0, w, h))
+        c.setBleedBox((0, 0, w, h))
+
+    def on_cover(c: Any, _doc: Any) -> None:
+        whole_page(c)
+        cover(c, scenario, size, k, st)
+
     def frame(x: float, width: float, name: str) -> Frame:
         return Frame(
             x, margin, width, h - 2 * margin, id=name, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0
@@ -359,9 +369,7 @@ def typeset(
     two = [frame(margin, column, "left"), frame(margin + column + gutter, column, "right")][:columns]
     doc.addPageTemplates(
         [
-            PageTemplate(
-                id="cover", frames=[frame(margin, full, "cover")], onPage=lambda c, _d: cover(c, scenario, size, k, st)
-            ),
+            PageTemplate(id="cover", frames=[frame(margin, full, "cover")], onPage=on_cover),
             PageTemplate(id="body", frames=two, onPageEnd=decorate),
             PageTemplate(id="wide", frames=[frame(margin, full, "wide")], onPageEnd=decorate),
         ]

@@ -258,7 +258,7 @@ class Sheets:
                     names.append(self.faction_name(self.groups[h.group][0]))
             return f"Counters, sheet {sheet + 1}: {', '.join(names)}"
 
-        sheet_pairs(c, self.layout.sheets, 0, "sheet", title, self.page, bookmarks)
+        sheet_pairs(c, self.layout, 0, "sheet", title, self.page, bookmarks)
 
     def page(self, c: Canvas, sheet: int, back: bool) -> None:
         g, st = self.layout.grid, self.st

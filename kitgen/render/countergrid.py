@@ -167,22 +167,32 @@ def counter_positions(style: CounterStyle, paper: str, n: int) -> list[tuple[flo
 
 def sheet_pairs(
     c: Canvas,
-    count: int,
+    layout: Layout,
     first: int,
     key: str,
     title_of: Callable[[int], str],
     draw: Callable[[Canvas, int, bool], None],
     bookmarks: list[tuple[str, int]],
 ) -> None:
-    """`count` sheets from sheet `first` of the file: each front then its back, the front in the
-    outline under `title_of(sheet)`."""
-    for sheet in range(count):
+    """The layout's sheets from sheet `first` of the file: each front then its back, the front in
+    the outline under `title_of(sheet)`, each page trimmed round its counters (they bleed no
+    further: the cut runs along their edges)."""
+    from kitgen.render.pages import declare_cut
+
+    g = layout.grid
+    for sheet in range(layout.sheets):
         title = title_of(sheet)
         bookmarks.append((title, 2 * (first + sheet)))
         c.bookmarkPage(f"{key}{sheet}")
         c.addOutlineEntry(title, f"{key}{sheet}", level=0)
         for back in (False, True):
             draw(c, sheet, back)
+            pieces = [
+                (g.back_x(x) if back else x, y, (g.back_x(x) if back else x) + g.size, y + g.size)
+                for x, y in ((s.x, s.y) for s in layout.slots if s.sheet == sheet)
+            ]
+            if pieces:
+                declare_cut(c, pieces, [])
             c.showPage()
 
 

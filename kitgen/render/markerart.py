@@ -135,7 +135,7 @@ class MarkerSheets:
         many = self.layout.sheets > 1
         sheet_pairs(
             c,
-            self.layout.sheets,
+            self.layout,
             first_sheet,
             "markers",
             lambda sheet: "Markers" + (f", sheet {sheet + 1}" if many else ""),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -128,6 +129,32 @@ def set_page(c: Canvas, size: tuple[float, float]) -> None:
     c.setPageSize(size)
     c.setTrimBox((0, 0, *size))
     c.setBleedBox((0, 0, *size))
+
+
+def uncut(page: Any) -> Any:
+    """A page pypdf made (a blank, an imposed sheet) declared printed whole and trimmed nowhere:
+    its trim and bleed boxes are the page."""
+    page.trimbox = page.mediabox
+    page.bleedbox = page.mediabox
+    return page
+
+
+def declare_cut(
+    c: Canvas, trims: Sequence[tuple[float, float, float, float]], bleeds: Sequence[tuple[float, float, float, float]]
+) -> None:
+    """This page's print boxes for a sheet of pieces cut from it (cards, counters, a map tile):
+    the trim round every piece's cut, the bleed round every piece's bleed (x0, y0, x1, y1 each,
+    within the page)."""
+    c.setTrimBox(_round_box(_union(trims)))
+    c.setBleedBox(_round_box(_union([*trims, *bleeds])))
+
+
+def _union(boxes: Sequence[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _round_box(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    return (round(box[0], 3), round(box[1], 3), round(box[2], 3), round(box[3], 3))
 
 
 def crop_marks(

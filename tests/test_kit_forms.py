@@ -539,3 +539,60 @@ def test_II_B3_losses_on_every_aid(charts: dict[str, Part], paper: str, faction:
     page = pypdf.PdfReader(io.BytesIO(charts[paper].pdf)).pages[2 * FACTIONS.index(faction) + 1]
     drawn = flat(page.extract_text())  # in the order drawn: a wrapped cell's lines one after another
     assert f"{routed[1]}% desert or are captured unless Elite/Fanatic" in drawn
+
+
+def _squares(pdf: bytes, page: int) -> list[tuple[float, float, float]]:
+    """(x0, top, side) in points, y down, of every stroked, unfilled square drawn on the page
+    (1-based) between 1.5 mm and 25 mm a side: the forms' tick and roll boxes."""
+    import pymupdf
+
+    found = []
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        for d in doc[page - 1].get_drawings():
+            r = d["rect"]
+            blank = d.get("fill") in (None, (1.0, 1.0, 1.0))  # a box is filled with the paper's white
+            if (
+                blank
+                and d.get("color") is not None
+                and abs(r.width - r.height) < 0.2
+                and 1.5 * MM <= r.width <= 25 * MM
+            ):
+                found.append((r.x0, r.y0, r.width))
+    return found
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_issue25_tick_boxes_take_a_pencil_and_roll_boxes_take_two_digits(
+    scenario: Scenario, forms: dict[str, Part], paper: str
+) -> None:
+    """Issue 25, item 9: "Tick boxes are 2.4 mm; the command-roll boxes on the umpire's record are
+    4 mm and will not take '10'": every box drawn on the blank forms is at least 4 mm a side, and
+    the umpire's record has a box of at least 6 mm for each commander's roll."""
+    pdf = forms[paper].pdf
+    pages = len(pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    for page in range(1, pages + 1):
+        small = [round(side / MM, 2) for *_, side in _squares(pdf, page) if side < 4 * MM - 0.05]
+        assert not small, (paper, page, small[:5])
+    roll = [side for *_, side in _squares(pdf, pages) if side >= 6 * MM - 0.05]
+    assert len(roll) >= len(scenario.commanders), (paper, len(roll))
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_issue25_the_aids_forms_and_setup_chart_pass_the_layout_gate(
+    scenario: Scenario, charts: dict[str, Part], forms: dict[str, Part], paper: str
+) -> None:
+    """Issue 25, item 1: "Player aids are 7.1 pt ...": every page of the player aids, the blank
+    forms and the set-up chart passes the layout gate (no type under 7 pt, nothing over
+    anything, nothing off the page, no word broken, fonts embedded, qpdf clean), and the aids'
+    and forms' running text is set at 8 pt at least."""
+    from kitgen.mapping.cache import hex_map
+    from kitgen.mapping.places import place_hexes
+    from kitgen.products.setupchart import build_setup_chart
+    from tests.layoutgate import assert_passes
+
+    assert form_style().fonts.body >= 8.0
+    built, _ = hex_map(scenario)
+    assert built is not None
+    (chart,) = build_setup_chart(scenario, place_hexes(scenario, built), paper)
+    for part in (charts[paper], forms[paper], chart):
+        assert_passes(part.pdf, name=part.file)

@@ -223,13 +223,13 @@ def _order_form(sheet: Sheet) -> float:
     y = sheet.heading(sheet.left, y, sheet.span, "Orders", "A, C, D")
     cells = fm.path_hexes
     columns = [
-        Column(0.35, "centre"),
-        Column(2.0),
-        Column(0.75, "centre"),
+        Column(0.4, "centre"),
+        Column(1.75),
+        Column(1.0, "centre"),
         Column(0.75 * cells, boxes=cells),  # a box for each hex, as wide as a hex id written by hand
-        Column(1.25, "centre"),
-        Column(0.85, "centre"),
-        Column(1.6),
+        Column(1.45, "centre"),  # three 4 mm tick boxes and their letters
+        Column(1.0, "centre"),  # two
+        Column(1.1),
     ]
     header: list[CellLike] = [
         "No.",
@@ -334,10 +334,10 @@ def _battle_sheet(sheet: Sheet) -> float:
         x = sheet.ticks(x, base, ["Charismatic"], gap=12)
         sheet.field(x, base, "Allies", sheet.right - x)
         y = base - 6
-        columns = [Column(2.4), Column(1.6), Column(0.75, "centre")]
+        columns = [Column(2.1), Column(1.6), Column(0.75, "centre")]
         header: list[CellLike] = ["Unit", "Stands\ninf / MG / cav / art / other", "In\nsupply"]
         for a in ammo.values():
-            columns.append(Column(0.8, "centre"))
+            columns.append(Column(0.9, "centre"))
             header.append(f"{_short(stands.get(a.stand, a.stand)).capitalize()}\n{a.unit} /{a.rounds}")
         columns += [Column(0.7, "centre"), Column(0.7, "centre"), Column(0.7, "centre")]
         header += ["Stands\nlost", "Routed", "Elite /\nFanatic"]
@@ -380,7 +380,7 @@ def _battle_sheet(sheet: Sheet) -> float:
     sheet.ticks(rx + half * 0.7, base, ["Surrendered"])
     base -= st.fonts.field * 2.4
     x = rx + sheet.text(rx, base, f"Equipment ({b.winner.equipment.roll}):", font=SANS_BOLD, size=st.fonts.field) + 6
-    bsz = st.forms.box * 1.6
+    bsz = st.forms.roll_box
     while x + bsz < rx + half:
         sheet.box(x, base - 2, bsz)
         x += bsz + 3
@@ -424,17 +424,26 @@ def _umpire_sheet(sheet: Sheet) -> float:
     rx = sheet.left + label_w + PAD * 2
     rw = sheet.right - rx - PAD
     line = st.fonts.field * 2.1
-    bsz = st.forms.box * 1.7
+    bsz = st.forms.roll_box
     chip_w = (
         max(text_width(f.name, SANS_BOLD, st.fonts.small + 0.6) for f in factions) + st.fonts.field * 1.55 + PAD * 2
     )
 
+    lift = (st.fonts.small + 0.6) * 0.35  # from a line's baseline to the middle of its small type
+    box_line = bsz + 4  # the pitch of lines of roll boxes
+    pitch = bsz + 2.5
+
+    def box_base(y: float) -> float:
+        """The baseline of a line of roll boxes whose top is at y: the boxes centred on its type."""
+        return y - 3 - bsz / 2 - lift
+
     def roll_boxes(x: float, base: float, n: int, label: str = "") -> float:
+        """`n` roll boxes after `label`, as many as the cell holds."""
         if label:
             x += sheet.text(x, base, label, size=st.fonts.small + 0.6) + 4
-        for _ in range(n):
-            sheet.box(x, base - 3, bsz)
-            x += bsz + 2.5
+        for _ in range(min(n, int((rx + rw - x + 2.5) // pitch))):
+            sheet.box(x, base + lift - bsz / 2, bsz)
+            x += pitch
         return x
 
     def supply(y: float) -> float:
@@ -450,41 +459,46 @@ def _umpire_sheet(sheet: Sheet) -> float:
         return base - line * 0.4
 
     def commands(y: float) -> float:
-        """A box for each commander (II.C.1), numbered by his rank, in one line a faction."""
-        base = y - line * 0.75
+        """A box for each commander (II.C.1), its rank in its corner, a line a faction (or more)."""
+        base = box_base(y)
         ranks = {f.id: sum(1 for c in s.commanders if c.faction == f.id) for f in factions}
         x0 = rx + chip_w + 6
-        pitch = min(bsz + 2.5, (rx + rw - x0) / max(1, *ranks.values()))
-        size = min(bsz, pitch - 1.8)
+        per_line = max(1, int((rx + rw - x0 + 2.5) // pitch))  # more commanders run on to a second line
         tiny = st.fonts.min
+        chip_h = st.fonts.field * 1.55
         for f in factions:
-            sheet.chip(rx, base - 4, st.fonts.field * 1.55, f, size=st.fonts.small + 0.6, width=chip_w)
+            sheet.chip(rx, base + lift - chip_h / 2, chip_h, f, size=st.fonts.small + 0.6, width=chip_w)
             for k in range(ranks[f.id]):
-                x = x0 + k * pitch
-                sheet.box(x, base - 3, size)
-                sheet.text(
-                    x + size / 2, base - 3 + size + 0.8, str(k + 1), size=tiny, align="centre", colour=st.colours.muted
-                )
-            base -= line * 0.9
-        return base + line * 0.9 - line * 0.4
+                if k and k % per_line == 0:
+                    base -= box_line
+                x = x0 + (k % per_line) * pitch
+                bottom = base + lift - bsz / 2
+                sheet.box(x, bottom, bsz)
+                sheet.text(x + 1.2, bottom + bsz - tiny * 0.95, str(k + 1), size=tiny, colour=st.colours.muted)
+            base -= box_line
+        return base + box_line + lift - bsz / 2 - 4
 
     def event(y: float) -> float:
-        base = y - line * 0.75
+        base = box_base(y)
         ev = s.events
         x = roll_boxes(rx, base, 1, f"{ev.roll}:")
         x += 6
         on = either([str(d) for d in ev.draw_on])
         sheet.field(x, base, f"card on {on}:", rx + rw - x)
-        return base - line * 0.4
+        return base + lift - bsz / 2 - 4
 
     def movement(y: float) -> float:
-        base = y - line * 0.75
-        for b in mv.breakdown:
-            label = f"{names.get(b.unit_type, b.unit_type)} ({b.roll}, lost on {either([str(v) for v in b.fails_on])}):"
+        base = box_base(y)
+        labels = [
+            f"{names.get(b.unit_type, b.unit_type)} ({b.roll}, lost on {either([str(v) for v in b.fails_on])}):"
+            for b in mv.breakdown
+        ]
+        x = rx + max((text_width(t, SANS, st.fonts.small + 0.6) for t in labels), default=0.0) + 6
+        for label in labels:
             sheet.text(rx, base, label, size=st.fonts.small + 0.6)
-            roll_boxes(rx + rw * 0.34, base, fm.roll_boxes)
-            base -= line * 0.9
-        return base + line * 0.9 - line * 0.4
+            roll_boxes(x, base, fm.roll_boxes)
+            base -= box_line
+        return base + box_line + lift - bsz / 2 - 4
 
     def contacts(y: float) -> float:
         p = s.partisans
@@ -507,10 +521,10 @@ def _umpire_sheet(sheet: Sheet) -> float:
         return sheet.table(rx, y - 3, rw, columns, [header], rows, row_h=fm.form_row * 0.9) - 4
 
     def post(y: float) -> float:
-        base = y - line * 0.75
+        base = box_base(y)
         x = sheet.ticks(rx, base, ["Losses applied", "Retreats made", "Returns noted"], size=st.fonts.small + 0.6)
         roll_boxes(x, base, 5, f"Equipment {s.battle.winner.equipment.roll}:")
-        return base - line * 0.4
+        return base + lift - bsz / 2 - 4
 
     def track(y: float) -> float:
         base = y - line * 0.75
@@ -558,13 +572,14 @@ def _umpire_sheet(sheet: Sheet) -> float:
         ms = v.makhnovist_strength
         mf = s.faction(ms.faction)
         if mf:
-            base = yy - line * 0.75
-            w = sheet.chip(rx, base - 4, st.fonts.field * 1.55, mf, size=st.fonts.small + 0.6, width=chip_w)
+            base = box_base(yy)
+            chip_h = st.fonts.field * 1.55
+            w = sheet.chip(rx, base + lift - chip_h / 2, chip_h, mf, size=st.fonts.small + 0.6, width=chip_w)
             x = roll_boxes(rx + w + 6, base, 1, f"strength {ms.roll}:")
             mods = ", ".join(f"{signed(m.value)}" for m in ms.modifiers)
             x = roll_boxes(x + 8, base, 1, f"modifiers ({mods}):")
             sheet.field(x + 8, base, "row:", rx + rw - x - 8)
-            yy = base - line * 0.4
+            yy = base + lift - bsz / 2 - 4
         return yy - 2
 
     draws = (supply, orders, commands, event, movement, contacts, battles, post, track, award)

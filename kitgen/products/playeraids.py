@@ -398,7 +398,7 @@ def _command(
     tw = sheet.left + width - tx
     if width == sheet.span:
         tw = tw * groups / max(groups, 3)
-    columns = [Column(0.5, "centre"), Column(2.75), Column(0.7, "centre"), Column(0.45, "centre")] * groups
+    columns = [Column(0.45, "centre"), Column(3.1), Column(0.6, "centre"), Column(0.4, "centre")] * groups
     header: list[CellLike] = ["No.", "Commander", "Dep.", "C"] * groups
     rows: list[list[CellLike]] = []
     for r in range(rows_n):
@@ -509,7 +509,7 @@ def _modifier_text(m: Modifier) -> str:
 
 
 def _strength_chart(sheet: Sheet, y: float) -> float:
-    s, st = sheet.s, sheet.st
+    s = sheet.s
     v = s.victory
     ms = v.makhnovist_strength
     faction = s.faction(ms.faction)
@@ -546,7 +546,7 @@ def _strength_chart(sheet: Sheet, y: float) -> float:
     key = ", ".join(f"{a} {n}" for a, n in used.items())
     columns = [Column(0.55, "centre"), Column(6.5)]
     header: list[CellLike] = ["Roll", f"The movement, and the forces it fields (stands: {key})"]
-    return sheet.table(sheet.left, y - 2, sheet.span, columns, [header], rows, wrap=True, size=st.fonts.table - 0.3)
+    return sheet.table(sheet.left, y - 2, sheet.span, columns, [header], rows, wrap=True)
 
 
 def _num(n: int) -> str:

@@ -73,6 +73,9 @@ class FormLayout(Model):
     ledger_turns: int = Field(ge=1)
     roll_boxes: int = Field(ge=1)
     box: Length = Field(gt=0)
+    """A tick box's side."""
+    roll_box: Length = Field(gt=0)
+    """A box for a written roll: room for two digits ("10")."""
 
     @property
     def vp_lap(self) -> int:

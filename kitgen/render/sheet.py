@@ -54,6 +54,40 @@ class Column:
 CellLike = Cell | str
 
 
+def broken_headings(st: FormStyle, edges: Sequence[float], cells: Sequence[Cell]) -> list[Cell]:
+    """A header row's cells between column `edges`, each heading too wide for its column even at
+    the smallest size broken into lines between its words ("Lost for / good"), never shrunk below it."""
+    from dataclasses import replace
+
+    from reportlab.lib.utils import simpleSplit
+
+    col, found = 0, []
+    for cell in cells:
+        w = edges[col + cell.span] - edges[col] - 2 * PAD
+        plain = cell.text and not (cell.runs or cell.boxes or cell.mark)
+        if plain and any(text_width(line, SANS_BOLD, st.fonts.min) > w for line in cell.text.split("\n")):
+            cell = replace(cell, text="\n".join(simpleSplit(cell.text, SANS_BOLD, st.fonts.header, w)))
+        found.append(cell)
+        col += cell.span
+    return found
+
+
+def header_height(
+    st: FormStyle, width: float, columns: Sequence[Column], headers: Sequence[Sequence[CellLike]]
+) -> float:
+    """The height of a table's header rows, `width` wide, as `Sheet.table` draws them."""
+    total = sum(col.share for col in columns)
+    edges = [0.0]
+    for col in columns:
+        edges.append(edges[-1] + width * col.share / total)
+    return sum(_header_row_h(st, broken_headings(st, edges, [_cell(v) for v in header])) for header in headers)
+
+
+def _header_row_h(st: FormStyle, cells: Sequence[Cell]) -> float:
+    lines = max(len(c.text.split("\n")) for c in cells)
+    return max(st.charts.header_row, lines * st.fonts.header * 1.15 + PAD * 1.6)
+
+
 def _cell(value: CellLike) -> Cell:
     return value if isinstance(value, Cell) else Cell(value)
 
@@ -244,7 +278,7 @@ class Sheet:
         size = size or self.st.fonts.field
         b = self.st.forms.box
         for label in labels:
-            self.box(x, y - 0.5, b)
+            self.box(x, y + size * 0.35 - b / 2, b)  # centred on the label's type
             x += b + 2.5
             x += self.text(x, y, label, size=size) + gap
         return x
@@ -254,7 +288,7 @@ class Sheet:
         b = self.st.forms.box
         h = self.st.fonts.field * 1.55
         for f in factions:
-            self.box(x, y - 0.5, b)
+            self.box(x, y + self.st.fonts.field * 0.35 - b / 2, b)
             x += b + 3
             x += self.chip(x, y - h * 0.3, h, f, size=self.st.fonts.small + 0.6) + 9
         return x
@@ -375,9 +409,8 @@ class Sheet:
         top = y
 
         for header in headers:
-            cells = [_cell(v) for v in header]
-            lines = max(len(c.text.split("\n")) for c in cells)
-            h = max(st.charts.header_row, lines * st.fonts.header * 1.15 + PAD * 1.6)
+            cells = broken_headings(st, edges, [_cell(v) for v in header])
+            h = _header_row_h(st, cells)
             self._row(edges, columns, cells, y, h, SANS_BOLD, st.fonts.header, st.colours.header, header=True)
             y -= h
         header_bottom = y
@@ -403,8 +436,10 @@ class Sheet:
             self.c.line(x, header_bottom, x + width, header_bottom)
         return y
 
-    def _row_height(self, edges: Sequence[float], cells: Sequence[Cell], size: float, least: float) -> float:
-        """A wrapped body row's height: its tallest cell's lines."""
+    def _row_height(
+        self, edges: Sequence[float], cells: Sequence[Cell], size: float, least: float, *, bold: bool = False
+    ) -> float:
+        """A wrapped row's height: its tallest cell's lines (`bold`: a header row's)."""
         h, col = least, 0
         for cell in cells:
             w = edges[col + cell.span] - edges[col] - 2 * PAD
@@ -412,20 +447,20 @@ class Sheet:
             if cell.runs:
                 n = round(self.runs_paragraph(cell.runs, cs).wrap(w, 1e6)[1] / (cs * 1.2))
             else:
-                n = len(self.wrap(cell.text, SANS_BOLD if cell.bold else SANS, cs, w))
+                n = len(self.wrap(cell.text, SANS_BOLD if cell.bold or bold else SANS, cs, w))
             h = max(h, n * cs * 1.2 + PAD * 1.4)
             col += cell.span
         return h
 
-    def _overflows(self, edges: Sequence[float], cells: Sequence[Cell], size: float) -> bool:
-        """Whether a line of the row is wider than its cell even at the style's smallest size:
-        such a row wraps rather than run over its neighbour."""
+    def _overflows(self, edges: Sequence[float], cells: Sequence[Cell], size: float, *, bold: bool = False) -> bool:
+        """Whether a line of the row (`bold`: a header row) is wider than its cell even at the
+        style's smallest size: such a row wraps rather than run over its neighbour."""
         least, col = self.st.fonts.min, 0
         for cell in cells:
             w = edges[col + cell.span] - edges[col] - 2 * PAD
             if cell.mark:
                 w -= min(self.st.charts.row - PAD, (cell.size or size) * 1.5) + PAD
-            font = SANS_BOLD if cell.bold else SANS
+            font = SANS_BOLD if cell.bold or bold else SANS
             lines = cell.text.split("\n") if cell.text and not (cell.runs or cell.boxes) else []
             if any(text_width(line, font, least) > w for line in lines):
                 return True
@@ -510,7 +545,7 @@ class Sheet:
             return
         if not cell.text:
             return
-        lines = self.wrap(cell.text, font, size, inner) if wrap and "\n" not in cell.text else cell.text.split("\n")
+        lines = self.wrap(cell.text, font, size, inner) if wrap else cell.text.split("\n")  # keeps a "\n" break
         leading = size * 1.15 if not wrap else size * 1.2
         block = leading * (len(lines) - 1)
         base = y + h / 2 + block / 2 - size * 0.36
@@ -531,7 +566,7 @@ class Sheet:
         b = self.st.forms.box
         size = self.st.fonts.small
         parts = [b + 2 + text_width(label, SANS, size) for label in labels]
-        gap = 5.0
+        gap = 4.0
         total = sum(parts) + gap * (len(parts) - 1)
         x = (x0 + x1 - total) / 2 if align == "centre" else x0
         for label, part in zip(labels, parts, strict=True):

@@ -126,13 +126,11 @@ def _heading_h(st: FormStyle) -> float:
     return st.fonts.heading * 1.75 + 3.5
 
 
-def _header_h(st: FormStyle, headers: Sequence[Sequence[CellLike]]) -> float:
+def _header_h(st: FormStyle, width: float, columns: Sequence[Column], headers: Sequence[Sequence[CellLike]]) -> float:
     """As Sheet.table sizes its header rows."""
-    total = 0.0
-    for header in headers:
-        lines = max(len((c.text if isinstance(c, Cell) else c).split("\n")) for c in header)
-        total += max(st.charts.header_row, lines * st.fonts.header * 1.15 + PAD * 1.6)
-    return total
+    from kitgen.render.sheet import header_height
+
+    return header_height(st, width, columns, headers)
 
 
 def _content_height(st: FormStyle) -> float:
@@ -164,7 +162,7 @@ def _flow(items: Sequence[_Block | _Table], st: FormStyle, split_rows: int) -> l
             room -= item.height + st.gap
             continue
         rows, first, title = list(item.rows), True, item.title
-        head = _heading_h(st) + _header_h(st, item.headers)
+        head = _heading_h(st) + _header_h(st, _content_width(st), item.columns, item.headers)
         while rows or first:
             lead = item.lead.height if first and item.lead else 0.0
             fit = max(0, math.floor((room - head - lead) / item.row_h))
@@ -280,7 +278,7 @@ def _top(campaign: Campaign, contact: Contact, st: FormStyle, lay: BattleSheetLa
     size = st.fonts.small
     leading = st.charts.leading * size / st.fonts.body
     lines = sum(len(_wrap(text, size, panel_w - _lead_w(lead, size))) for lead, text in notes)
-    neighbours_h = _header_h(st, [["Dir"]]) + 6 * lay.rows.neighbour
+    neighbours_h = _header_h(st, panel_w, NEIGHBOUR_COLUMNS, [NEIGHBOUR_HEADER]) + 6 * lay.rows.neighbour
     panel_h = neighbours_h + 4 + len(notes) * 2.5 + lines * leading + size
     height = max(map_h, panel_h)
 
@@ -336,12 +334,15 @@ def _notes(s: Scenario, contact: Contact) -> list[tuple[str, str]]:
     return notes
 
 
+NEIGHBOUR_COLUMNS = (Column(0.45, "centre"), Column(0.6, "centre"), Column(0.9), Column(1.9), Column(0.9), Column(1.2))
+NEIGHBOUR_HEADER = ("Dir", "Hex", "Terrain", "Hexside", "Rail / road", "Units there")
+
+
 def _neighbour_table(
     sheet: Sheet, s: Scenario, contact: Contact, x: float, y: float, width: float, lay: BattleSheetLayout
 ) -> float:
     terrains = {t.id: t.name for t in s.movement.terrain} | {"sea": "Sea"}
-    columns = (Column(0.45, "centre"), Column(0.6, "centre"), Column(0.9), Column(1.9), Column(0.9), Column(1.2))
-    header = ("Dir", "Hex", "Terrain", "Hexside", "Rail / road", "Units there")
+    columns, header = NEIGHBOUR_COLUMNS, NEIGHBOUR_HEADER
     rows = []
     for n in contact.neighbours:
         side = []
@@ -466,7 +467,7 @@ def _forces(s: Scenario, contact: Contact, lay: BattleSheetLayout) -> _Table:
         "Flags",
         "Commander\n(dependability)",
         "Supply",
-        "Ammunition a stand\nenters with (B.5-B.6)",
+        "Ammunition\nper stand",  # as it enters: B.5-B.6, named in the heading
         "Edge\nresupply",
         "If beaten\n(II.B.1)",
     )
@@ -622,7 +623,9 @@ def _losses(s: Scenario, contact: Contact, st: FormStyle, lay: BattleSheetLayout
     size = st.fonts.small
     leading = st.charts.leading * size / st.fonts.body
     note_h = len(_wrap(note, size, _content_width(st))) * leading + size
-    height = _heading_h(st) + _header_h(st, [header]) + len(rows) * lay.rows.losses + 4 + note_h
+    height = (
+        _heading_h(st) + _header_h(st, _content_width(st), columns, [header]) + len(rows) * lay.rows.losses + 4 + note_h
+    )
 
     def draw(sheet: Sheet, y: float) -> float:
         y = sheet.heading(sheet.left, y, sheet.span, "Post-battle losses", "II.B.3")

@@ -21,16 +21,18 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and processors() > 1 and threading.active_count() == 1
 
 
-def start_worker(parent: int) -> None:
-    """In a forked worker, first: Ctrl-C is the parent's to act on; SIGTERM (how a pool stops its
-    workers) ends the worker at once, not through kitgen's clean-exit handler, which would unwind
-    it through the pool's queue locks; and the worker ends when kitgen does, even if it is killed
-    outright (Linux's PR_SET_PDEATHSIG), so none is left waiting for work that will never come."""
+def start_worker(parent: int, interruptible: bool = False) -> None:
+    """In a forked worker, first: Ctrl-C is the parent's to act on (unless `interruptible`: a
+    worker whose pool is only shut down once its work is collected must stop on Ctrl-C itself);
+    SIGTERM (how a pool stops its workers) ends the worker at once, not through kitgen's
+    clean-exit handler, which would unwind it through the pool's queue locks; and the worker ends
+    when kitgen does, even if it is killed outright (Linux's PR_SET_PDEATHSIG), so none is left
+    waiting for work that will never come."""
     import contextlib
     import ctypes
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.default_int_handler if interruptible else signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)

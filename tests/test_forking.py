@@ -8,7 +8,9 @@ import sys
 import textwrap
 import threading
 
-from kitgen.forking import can_fork
+import pytest
+
+from kitgen.forking import can_fork, processors
 
 SCRIPT = textwrap.dedent(
     """
@@ -50,3 +52,11 @@ def test_no_fork_while_another_thread_runs() -> None:
     finally:
         stop.set()
         other.join()
+
+
+@pytest.mark.skipif(processors() < 2, reason="one processor: kitgen never forks")
+def test_a_single_threaded_process_on_two_processors_forks() -> None:
+    """The other side: alone in its process, on a machine of two processors or more, kitgen forks."""
+    code = "from kitgen.forking import can_fork; print(can_fork())"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert done.stdout.strip() == "True", done.stderr

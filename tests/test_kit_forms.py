@@ -573,8 +573,25 @@ def test_issue25_tick_boxes_take_a_pencil_and_roll_boxes_take_two_digits(
     for page in range(1, pages + 1):
         small = [round(side / MM, 2) for *_, side in _squares(pdf, page) if side < 4 * MM - 0.05]
         assert not small, (paper, page, small[:5])
-    roll = [side for *_, side in _squares(pdf, pages) if side >= 6 * MM - 0.05]
-    assert len(roll) >= len(scenario.commanders), (paper, len(roll))
+    import pymupdf
+
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        umpire = doc[pages - 1]
+
+        def top(label: str) -> float:
+            (found, *_) = umpire.search_for(label)
+            return float(found.y0)
+
+        bands = [top(x) for x in ("Command rolls", "Random event", "Movement", "Contacts", "Post-battle", "Track")]
+    roll = [(y, side) for _, y, side in _squares(pdf, pages) if side >= 6 * MM - 0.05]
+
+    def between(upper: float, lower: float) -> int:
+        return sum(1 for y, _ in roll if upper - 6 <= y < lower - 6)
+
+    assert between(bands[0], bands[1]) == len(scenario.commanders), paper  # a box a commander (II.C.1)
+    kinds = len(scenario.movement.breakdown)
+    assert between(bands[2], bands[3]) == kinds * form_style().forms.roll_boxes, paper  # every one asked for
+    assert between(bands[4], bands[5]) == 5, paper  # the equipment rolls of II.B
 
 
 @pytest.mark.parametrize("paper", PAPERS)

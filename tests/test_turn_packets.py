@@ -419,8 +419,13 @@ def test_label_places_kept_between_runs_are_the_ones_worked_out(
     place_labels_once(fresh(), campaign.scenario)
     (entry,) = tmp_path.glob("maplabels-*.pickle")
     kept = fresh()
-    place_labels_once(kept, campaign.scenario)
-    assert "label_spots" in kept.__dict__, "the kept places were not taken"
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the labels were placed again, not taken from the cache")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("kitgen.render.mapart.place_labels", never)
+        place_labels_once(kept, campaign.scenario)
     assert pickle.dumps(kept.label_places()) == pickle.dumps(worked_out)
 
     basis = turn_basis(campaign, None)

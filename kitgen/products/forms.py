@@ -437,14 +437,19 @@ def _umpire_sheet(sheet: Sheet) -> float:
         """The baseline of a line of roll boxes whose top is at y: the boxes centred on its type."""
         return y - 3 - bsz / 2 - lift
 
-    def roll_boxes(x: float, base: float, n: int, label: str = "") -> float:
-        """`n` roll boxes after `label`, as many as the cell holds."""
+    def roll_boxes(x: float, base: float, n: int, label: str = "") -> tuple[float, float]:
+        """`n` roll boxes after `label`, running on to further lines under the first box where the
+        cell is full; returns the x after the last box and the baseline of its line."""
         if label:
             x += sheet.text(x, base, label, size=st.fonts.small + 0.6) + 4
-        for _ in range(min(n, int((rx + rw - x + 2.5) // pitch))):
+        first, room = x, max(1, int((rx + rw - x + 2.5) // pitch))
+        per_line = math.ceil(n / math.ceil(n / room))  # the lines the boxes need, filled evenly
+        for k in range(n):
+            if k and k % per_line == 0:
+                x, base = first, base - box_line
             sheet.box(x, base + lift - bsz / 2, bsz)
             x += pitch
-        return x
+        return x, base
 
     def supply(y: float) -> float:
         base = y - line * 0.75
@@ -481,7 +486,7 @@ def _umpire_sheet(sheet: Sheet) -> float:
     def event(y: float) -> float:
         base = box_base(y)
         ev = s.events
-        x = roll_boxes(rx, base, 1, f"{ev.roll}:")
+        x, base = roll_boxes(rx, base, 1, f"{ev.roll}:")
         x += 6
         on = either([str(d) for d in ev.draw_on])
         sheet.field(x, base, f"card on {on}:", rx + rw - x)
@@ -496,7 +501,7 @@ def _umpire_sheet(sheet: Sheet) -> float:
         x = rx + max((text_width(t, SANS, st.fonts.small + 0.6) for t in labels), default=0.0) + 6
         for label in labels:
             sheet.text(rx, base, label, size=st.fonts.small + 0.6)
-            roll_boxes(x, base, fm.roll_boxes)
+            _, base = roll_boxes(x, base, fm.roll_boxes)
             base -= box_line
         return base + box_line + lift - bsz / 2 - 4
 
@@ -523,7 +528,7 @@ def _umpire_sheet(sheet: Sheet) -> float:
     def post(y: float) -> float:
         base = box_base(y)
         x = sheet.ticks(rx, base, ["Losses applied", "Retreats made", "Returns noted"], size=st.fonts.small + 0.6)
-        roll_boxes(x, base, 5, f"Equipment {s.battle.winner.equipment.roll}:")
+        _, base = roll_boxes(x, base, 5, f"Equipment {s.battle.winner.equipment.roll}:")
         return base + lift - bsz / 2 - 4
 
     def track(y: float) -> float:
@@ -575,9 +580,9 @@ def _umpire_sheet(sheet: Sheet) -> float:
             base = box_base(yy)
             chip_h = st.fonts.field * 1.55
             w = sheet.chip(rx, base + lift - chip_h / 2, chip_h, mf, size=st.fonts.small + 0.6, width=chip_w)
-            x = roll_boxes(rx + w + 6, base, 1, f"strength {ms.roll}:")
+            x, base = roll_boxes(rx + w + 6, base, 1, f"strength {ms.roll}:")
             mods = ", ".join(f"{signed(m.value)}" for m in ms.modifiers)
-            x = roll_boxes(x + 8, base, 1, f"modifiers ({mods}):")
+            x, base = roll_boxes(x + 8, base, 1, f"modifiers ({mods}):")
             sheet.field(x + 8, base, "row:", rx + rw - x - 8)
             yy = base + lift - bsz / 2 - 4
         return yy - 2

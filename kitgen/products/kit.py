@@ -64,7 +64,7 @@ def _in_background(steps: list[tuple[str, Builder]]) -> list[tuple[str, Builder]
     _JOBS.update((what, build) for what, build in steps if what in BACKGROUND)
     parent = os.getpid()
     pool = ProcessPoolExecutor(
-        1, mp_context=multiprocessing.get_context("fork"), initializer=start_worker, initargs=(parent,)
+        1, mp_context=multiprocessing.get_context("fork"), initializer=start_worker, initargs=(parent, True)
     )
     try:
         futures = {what: pool.submit(_run_job, what) for what in _JOBS}  # the first forks the worker

@@ -191,8 +191,7 @@ def sheet_pairs(
                 (g.back_x(x) if back else x, y, (g.back_x(x) if back else x) + g.size, y + g.size)
                 for x, y in ((s.x, s.y) for s in layout.slots if s.sheet == sheet)
             ]
-            if pieces:
-                declare_cut(c, pieces, [])
+            declare_cut(c, pieces or [(0.0, 0.0, g.page_w, g.page_h)], [])  # boxes carry on to later pages
             c.showPage()
 
 

@@ -63,10 +63,13 @@ def place_labels_once(art: MapArt, scenario: Scenario) -> None:
     """The map's label places (`MapArt.label_places`) from the cache, else worked out and kept:
     placing every town's and place's name round the others is the slowest part of a packet's
     map that the clean map does not already hold."""
+    import shapely
+
     from kitgen.render.mapart import LabelPlaces
     from kitgen.scenariocache import KEEP, cache_dir, prune, read_private, write_private
 
     digest = hashlib.sha256(map_key(scenario, "all").encode())
+    digest.update(f"shapely {shapely.__version__} GEOS {shapely.geos_version_string}".encode())  # placement is GEOS's
     digest.update(art.style.model_dump_json().encode())
     digest.update(repr((art.width, art.height, len(art.centres))).encode())
     path = cache_dir() / f"maplabels-{scenario.meta.id}-{digest.hexdigest()[:32]}.pickle"

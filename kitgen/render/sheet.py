@@ -436,10 +436,8 @@ class Sheet:
             self.c.line(x, header_bottom, x + width, header_bottom)
         return y
 
-    def _row_height(
-        self, edges: Sequence[float], cells: Sequence[Cell], size: float, least: float, *, bold: bool = False
-    ) -> float:
-        """A wrapped row's height: its tallest cell's lines (`bold`: a header row's)."""
+    def _row_height(self, edges: Sequence[float], cells: Sequence[Cell], size: float, least: float) -> float:
+        """A wrapped body row's height: its tallest cell's lines."""
         h, col = least, 0
         for cell in cells:
             w = edges[col + cell.span] - edges[col] - 2 * PAD
@@ -447,20 +445,20 @@ class Sheet:
             if cell.runs:
                 n = round(self.runs_paragraph(cell.runs, cs).wrap(w, 1e6)[1] / (cs * 1.2))
             else:
-                n = len(self.wrap(cell.text, SANS_BOLD if cell.bold or bold else SANS, cs, w))
+                n = len(self.wrap(cell.text, SANS_BOLD if cell.bold else SANS, cs, w))
             h = max(h, n * cs * 1.2 + PAD * 1.4)
             col += cell.span
         return h
 
-    def _overflows(self, edges: Sequence[float], cells: Sequence[Cell], size: float, *, bold: bool = False) -> bool:
-        """Whether a line of the row (`bold`: a header row) is wider than its cell even at the
-        style's smallest size: such a row wraps rather than run over its neighbour."""
+    def _overflows(self, edges: Sequence[float], cells: Sequence[Cell], size: float) -> bool:
+        """Whether a line of the row is wider than its cell even at the style's smallest size:
+        such a row wraps rather than run over its neighbour."""
         least, col = self.st.fonts.min, 0
         for cell in cells:
             w = edges[col + cell.span] - edges[col] - 2 * PAD
             if cell.mark:
                 w -= min(self.st.charts.row - PAD, (cell.size or size) * 1.5) + PAD
-            font = SANS_BOLD if cell.bold or bold else SANS
+            font = SANS_BOLD if cell.bold else SANS
             lines = cell.text.split("\n") if cell.text and not (cell.runs or cell.boxes) else []
             if any(text_width(line, font, least) > w for line in lines):
                 return True

@@ -73,15 +73,17 @@ def packets_at_once(p: Packets, *, acetates: bool = False) -> list[PacketFile]:
         return packets_of(p, acetates=acetates)
     p.warm()
     _SHARED = p
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=start_worker, initargs=(os.getpid(),))
     try:
-        made = pool.map(_made, jobs, chunksize=1)
-        pool.close()  # the workers leave when the queue runs dry, holding none of its locks
-    except BaseException:
-        pool.terminate()
-        raise
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=start_worker, initargs=(os.getpid(),))
+        try:
+            made = pool.map(_made, jobs, chunksize=1)
+            pool.close()  # the workers leave when the queue runs dry, holding none of its locks
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
     finally:
-        pool.join()
         _SHARED = None
     return made
 

@@ -62,7 +62,10 @@ def test_every_town_of_the_seed_is_in_the_booklet_with_its_vp_and_hex() -> None:
     for seed_name, red, white, ukrn in seed_text.vp_table():
         town = scenario.find_town(seed_name)
         assert town is not None, seed_name
-        assert f"{town.name} {red} {white} {ukrn}" in body, seed_name
+        # issue 25, item 3: "one set of names": the VP table names each town as the map prints it
+        # (its 1919 name), the rules' name beside it where they differ
+        mapped = town.name if town.shown_name == town.name else f"{town.shown_name} ({town.name})"
+        assert f"{mapped} {red} {white} {ukrn}" in body, seed_name
         assert f"{town.name} {hexes[town.name]}" in body, seed_name  # the index of towns
         if town.name_1919 and town.name_1919 != town.name:
             assert f"{town.name} {hexes[town.name]} {town.name_1919}" in body, seed_name
@@ -562,3 +565,27 @@ def test_issue25_every_booklet_page_passes_the_gate_at_the_print_minimums(size: 
     t = typeset_at(size)
     assert min(fitted.size for _, fitted in t.tables) >= 7.0 - 1e-9
     assert_passes(t.pdf, name=f"the {size} booklet")
+
+
+def test_issue25_the_booklet_names_a_town_as_the_map_prints_it() -> None:
+    """Issue 25, item 3: "The booklet's VP table prints the rules' Soviet names (Kirovograd,
+    Donetsk ...). The map, cards and packets print the 1919 names": wherever the booklet's text
+    names a town whose 1919 name differs, the 1919 name is printed with it (as "Elisavetgrad
+    (Kirovograd)" in the VP table, or the 1919 name alone with its hex in the set-up); only the
+    index of towns and a unit's own name keep the rules' name by itself."""
+    scenario = load_scenario(BUNDLED)
+    body = text()
+    units = [u.name for u in scenario.setup.units] + [
+        u.name for r in scenario.cards.makhnovist_strength for u in r.units
+    ]
+    start = body.index("Index of towns Every town")  # the index's own part, not its running heads
+    index, rest = body[start:], body[:start]
+    for unit in units:
+        rest = rest.replace(unit, "")
+    renamed = [t for t in scenario.towns if t.shown_name != t.name]
+    assert renamed
+    for town in renamed:
+        assert f"{town.shown_name} ({town.name})" in rest, town.name  # the VP table
+        alone = re.sub(rf"{re.escape(town.shown_name)} \({re.escape(town.name)}\)", "", rest)
+        assert not re.search(rf"\b{re.escape(town.name)}\b", alone), town.name
+        assert town.name in index and town.shown_name in index, town.name

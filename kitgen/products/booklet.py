@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from kitgen import messages as msg
 from kitgen.errors import KitgenError
 from kitgen.messages import ordinal
-from kitgen.model.scenario import Scenario, name_key
+from kitgen.model.scenario import Scenario, Town, name_key
 from kitgen.products.worked import stop_example
 from kitgen.render.bookletstyle import booklet_style
 from kitgen.render.pages import HALF, PAPER, Part
@@ -226,7 +226,7 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, list[list[s
     scoring = [f for f in s.meta.factions if f.scores_vp]
     short = [f.adjective if len(f.adjective) <= 5 else f.adjective[:3] + "." for f in scoring]
     vp = [["Town", *short]]
-    vp += [[t.name, *["-" if t.vp.get(f.id) is None else str(t.vp[f.id]) for f in scoring]] for t in s.towns]
+    vp += [[_as_mapped(t), *["-" if t.vp.get(f.id) is None else str(t.vp[f.id]) for f in scoring]] for t in s.towns]
     strength = [[f"{s.victory.makhnovist_strength.roll} + modifiers", "Forces for the next turns"]]
     for row in s.cards.makhnovist_strength:
         span = str(row.low) if row.low == row.high else f"{row.low} to {row.high}"
@@ -248,7 +248,10 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, list[list[s
     reinforcements.append(["Threshold", *[str(s.victory.thresholds.get(f.id, "-")) for f in charted]])
 
     def at(place: str) -> str:
-        return f"{place} ({hex_ids[name_key(place)]})" if name_key(place) in hex_ids else place
+        """A place and its hex, a town by the name the map prints (its 1919 name)."""
+        town = s.find_town(place)
+        shown = town.shown_name if town is not None else place
+        return f"{shown} ({hex_ids[name_key(place)]})" if name_key(place) in hex_ids else shown
 
     setup = [["Unit", "Stands", "Commander", "Starts at (hex)"]]
     for f in s.meta.factions:
@@ -282,6 +285,11 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, list[list[s
         "setup": setup,
         "assets": assets,
     }
+
+
+def _as_mapped(town: Town) -> str:
+    """A town as the map names it: its 1919 name, the rules' name after it where they differ."""
+    return town.shown_name if town.shown_name == town.name else f"{town.shown_name} ({town.name})"
 
 
 def losses_rows(s: Scenario) -> list[list[str]]:

@@ -18,7 +18,7 @@ import pypdf
 import pytest
 
 from kitgen.errors import KitgenError
-from kitgen.model.scenario import Scenario
+from kitgen.model.scenario import Scenario, name_key
 from kitgen.products.forms import build_forms
 from kitgen.products.playeraids import build_charts
 from kitgen.render.formstyle import form_style
@@ -613,3 +613,27 @@ def test_issue25_the_aids_forms_and_setup_chart_pass_the_layout_gate(
     (chart,) = build_setup_chart(scenario, place_hexes(scenario, built), paper)
     for part in (charts[paper], forms[paper], chart):
         assert_passes(part.pdf, name=part.file)
+
+
+def test_issue25_the_setup_chart_names_a_town_as_the_map_prints_it(scenario: Scenario) -> None:
+    """Issue 25, item 3: "one set of names": the set-up chart places units and lists the towns
+    held by the 1919 names the map prints (Iuzovka, not the rules' Donetsk)."""
+    from kitgen.mapping.cache import hex_map
+    from kitgen.mapping.places import place_hexes
+    from kitgen.products.setupchart import build_setup_chart
+
+    built, _ = hex_map(scenario)
+    assert built is not None
+    (chart,) = build_setup_chart(scenario, place_hexes(scenario, built), "a4")
+    body = " ".join(page_texts(chart))
+    for unit in [u.name for u in scenario.setup.units]:
+        body = body.replace(unit, "")  # a unit's own name may hold a town's (Donetsk Insurgent Corps)
+    renamed = [t for t in scenario.towns if t.shown_name != t.name]
+    placed = {name_key(t.name) for t in renamed} & {name_key(x.at) for x in scenario.setup.units}
+    assert placed, "no unit of the set-up starts in a renamed town"
+    for town in renamed:
+        assert not re.search(rf"\b{re.escape(town.name)}\b", body), town.name
+        factions = {f.id for f in scenario.meta.factions}
+        held = {name_key(t) for t, owner in scenario.setup.owners.items() if owner in factions}  # not 'none'
+        if name_key(town.name) in placed | held:
+            assert town.shown_name in body, town.name

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from kitgen.model.scenario import Faction, Scenario
-from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts, text_width
 from kitgen.render.formstyle import FormStyle
 from kitgen.render.pages import MM, faction_mark, hex_colour, ink_on
 
@@ -96,6 +96,7 @@ class Sheet:
     """One page being drawn: its content frame, the title band, sections and tables, the footer."""
 
     def __init__(self, c: Canvas, style: FormStyle, scenario: Scenario, size: tuple[float, float], label: str) -> None:
+        register_fonts()  # a sheet may measure text before anything is drawn (a probe of a part's rows)
         self.c, self.st, self.s = c, style, scenario
         self.width, self.height = size
         margin = style.margin_mm * MM

@@ -170,6 +170,11 @@ class Scenario(Model):
         """The town of any of its names (the first in towns.yaml if two share one)."""
         return self._towns_by_key.get(name_key(name))
 
+    def shown_place(self, place: str) -> str:
+        """A place as the map prints it: a town by its 1919 name, anything else as written."""
+        town = self.find_town(place)
+        return town.shown_name if town is not None else place
+
     def find_commander(self, name: str) -> Commander | None:
         return self._commanders_by_key.get(name_key(name))
 

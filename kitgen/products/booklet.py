@@ -249,8 +249,7 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, list[list[s
 
     def at(place: str) -> str:
         """A place and its hex, a town by the name the map prints (its 1919 name)."""
-        town = s.find_town(place)
-        shown = town.shown_name if town is not None else place
+        shown = s.shown_place(place)
         return f"{shown} ({hex_ids[name_key(place)]})" if name_key(place) in hex_ids else shown
 
     setup = [["Unit", "Stands", "Commander", "Starts at (hex)"]]

@@ -19,12 +19,6 @@ COLUMNS = [Column(0.55, "centre"), Column(1.6), Column(2.9), Column(1.6), Column
 HEADER = ["Hex", "Place", "Unit", "Stands", "Commander"]
 
 
-def shown(scenario: Scenario, place: str) -> str:
-    """A place as the map prints it: a town by its 1919 name, anything else as written."""
-    town = scenario.find_town(place)
-    return town.shown_name if town is not None else place
-
-
 def setup_rows(scenario: Scenario, hexes: Mapping[str, str], faction: Faction) -> list[list[str]]:
     """The faction's starting units, trains, ships and depots, by hex then as the set-up lists them."""
     labels = counter_style()
@@ -34,22 +28,24 @@ def setup_rows(scenario: Scenario, hexes: Mapping[str, str], faction: Faction) -
         return hexes.get(name_key(at), "off map")
 
     rows = [
-        [hex_of(u.at), shown(scenario, u.at), u.name, stands_text(u.stands, labels), u.commander or ""]
+        [hex_of(u.at), scenario.shown_place(u.at), u.name, stands_text(u.stands, labels), u.commander or ""]
         for u in setup.units
         if u.faction == faction.id
     ]
     rows += [
-        [hex_of(t.at), shown(scenario, t.at), "Armoured train" if t.armoured else "Train", "", ""]
+        [hex_of(t.at), scenario.shown_place(t.at), "Armoured train" if t.armoured else "Train", "", ""]
         for t in setup.trains
         if t.faction == faction.id
     ]
     rows += [
-        [hex_of(x.at), shown(scenario, x.at), x.name, f"gunfire {x.gunfire}" if x.gunfire else "transport", ""]
+        [hex_of(x.at), scenario.shown_place(x.at), x.name, f"gunfire {x.gunfire}" if x.gunfire else "transport", ""]
         for x in setup.ships
         if x.faction == faction.id
     ]
     rows += [
-        [hex_of(d.at), shown(scenario, d.at), "Supply depot", "", ""] for d in setup.depots if d.faction == faction.id
+        [hex_of(d.at), scenario.shown_place(d.at), "Supply depot", "", ""]
+        for d in setup.depots
+        if d.faction == faction.id
     ]
     return sorted(rows, key=lambda r: r[0])
 
@@ -84,7 +80,7 @@ def _setup_page(sheet: Sheet, *, scenario: Scenario, hexes: Mapping[str, str], f
     gap = sheet.st.gap
     y = sheet.band(faction.name, faction, f"Set-up, {scenario.setup.date}")
     y = sheet.table(sheet.left, y, sheet.span, COLUMNS, [HEADER], setup_rows(scenario, hexes, faction), wrap=True)
-    held = sorted(shown(scenario, t) for t, owner in scenario.setup.owners.items() if owner == faction.id)
+    held = sorted(scenario.shown_place(t) for t, owner in scenario.setup.owners.items() if owner == faction.id)
     y -= gap
     if held:
         y = sheet.para(sheet.left, y, sheet.span, ", ".join(held) + ".", lead="Towns held:")

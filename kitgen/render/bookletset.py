@@ -17,7 +17,7 @@ from kitgen import messages as msg
 from kitgen.errors import KitgenError
 from kitgen.render.bookletstyle import LAYOUT, BookletStyle
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, register_fonts
-from kitgen.render.pages import diamond, hex_colour
+from kitgen.render.pages import diamond, hex_colour, set_page
 from kitgen.render.tablefit import Span, fit, measure
 
 if TYPE_CHECKING:
@@ -312,7 +312,7 @@ def typeset(
     def decorate(c: Any, doc: Any) -> None:
         """Mirrored running heads: on a left-hand (even) page the title and the folio at the
         outer left, on a right-hand page the part and the folio at the outer right."""
-        whole_page(c)
+        set_page(c, size)  # printed whole and trimmed nowhere: a booklet's pages are its sheets
         c.saveState()
         c.setFillColorRGB(*ink)
         c.setStrokeColorRGB(*accent)
@@ -338,13 +338,8 @@ def typeset(
         output_intent(c)
         c.restoreState()
 
-    def whole_page(c: Any) -> None:
-        """The page is printed whole and trimmed nowhere (a booklet's pages are its sheets)."""
-        c.setTrimBox((0, 0, w, h))
-        c.setBleedBox((0, 0, w, h))
-
     def on_cover(c: Any, _doc: Any) -> None:
-        whole_page(c)
+        set_page(c, size)  # printed whole and trimmed nowhere: a booklet's pages are its sheets
         cover(c, scenario, size, k, st)
 
     def frame(x: float, width: float, name: str) -> Frame:

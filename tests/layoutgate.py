@@ -1,6 +1,7 @@
 """The layout gate (issue 24): what a printed page must never show, read back from the PDF.
 
-A page fails on type below the minimums (text 7 pt, hex ids 5 pt, counters 4.5 pt), text over
+A page fails on type below the minimums (text 7 pt, hex ids 5 pt, counters 5 pt, and the least
+an area declares for itself: a card's foot strip, 5 pt), text over
 other text or across a counter's edge, text off its page, a word broken inside a table cell, an
 unembedded font, or a warning of qpdf's check (`qpdf --check`, through pikepdf). The text is
 read with PyMuPDF, span by span, each span's box cut to its glyphs' height; two spans clash when
@@ -19,7 +20,7 @@ from typing import Any
 
 MIN_TEXT = 7.0
 MIN_HEX_ID = 5.0
-MIN_COUNTER = 4.5
+MIN_COUNTER = 5.0
 HEX_ID = re.compile(r"^\d{4}$")
 WORD = re.compile(r"[A-Za-z]+")
 CLASH_X = 0.8
@@ -49,6 +50,15 @@ class Breach:
 
 
 @dataclass(frozen=True)
+class Area:
+    """A part of a page with its own least type size (issue 25: a card's foot strip, 5 pt)."""
+
+    box: Box
+    least: float
+    what: str
+
+
+@dataclass(frozen=True)
 class Span:
     text: str
     size: float
@@ -59,9 +69,15 @@ class Span:
     """Its text whole, where a clipping path (a map's window) cuts it."""
 
 
-def breaches(pdf: bytes | Path, *, counters: Mapping[int, Sequence[Box]] | None = None) -> list[Breach]:
+def breaches(
+    pdf: bytes | Path,
+    *,
+    counters: Mapping[int, Sequence[Box]] | None = None,
+    areas: Mapping[int, Sequence[Area]] | None = None,
+) -> list[Breach]:
     """Every breach of the gate in the PDF; `counters` gives, page by page (from 1), the boxes of
-    the counters drawn there, in PyMuPDF's page space."""
+    the counters drawn there, and `areas` the parts with a least type size of their own, in
+    PyMuPDF's page space."""
     import pymupdf
 
     data = pdf.read_bytes() if isinstance(pdf, Path) else pdf
@@ -71,7 +87,7 @@ def breaches(pdf: bytes | Path, *, counters: Mapping[int, Sequence[Box]] | None 
         vocabulary = {w.lower() for spans in pages for s in spans for w in WORD.findall(s.text) if len(w) > 1}
         for number, (page, spans) in enumerate(zip(doc, pages, strict=True), 1):
             boxes = list((counters or {}).get(number, ()))
-            found += _small_type(number, spans, boxes)
+            found += _small_type(number, spans, boxes, (areas or {}).get(number, ()))
             found += _overlaps(number, spans, boxes)
             found += _off_page(number, spans, (page.rect.x0, page.rect.y0, page.rect.x1, page.rect.y1))
             found += _broken_words(number, page, vocabulary)
@@ -80,9 +96,15 @@ def breaches(pdf: bytes | Path, *, counters: Mapping[int, Sequence[Box]] | None 
     return found
 
 
-def assert_passes(pdf: bytes | Path, *, counters: Mapping[int, Sequence[Box]] | None = None, name: str = "") -> None:
+def assert_passes(
+    pdf: bytes | Path,
+    *,
+    counters: Mapping[int, Sequence[Box]] | None = None,
+    areas: Mapping[int, Sequence[Area]] | None = None,
+    name: str = "",
+) -> None:
     """Fail with the first breaches if the PDF does not pass the gate."""
-    found = breaches(pdf, counters=counters)
+    found = breaches(pdf, counters=counters, areas=areas)
     if found:
         shown = "\n  ".join(str(b) for b in found[:25])
         more = f"\n  ... and {len(found) - 25} more" if len(found) > 25 else ""
@@ -145,11 +167,14 @@ def _spans(page: Any) -> list[Span]:
     return spans
 
 
-def _small_type(page: int, spans: Iterable[Span], counters: Sequence[Box]) -> list[Breach]:
+def _small_type(page: int, spans: Iterable[Span], counters: Sequence[Box], areas: Sequence[Area]) -> list[Breach]:
     found = []
     for s in spans:
+        area = next((a for a in areas if _inside(s.box, a.box)), None)
         if any(_inside(s.box, c) for c in counters):
             least, what = MIN_COUNTER, "counter text"
+        elif area is not None:
+            least, what = area.least, area.what
         elif HEX_ID.match(s.text) or HEX_ID.match(s.whole) and s.text in s.whole:
             least, what = MIN_HEX_ID, "a hex id"
         else:

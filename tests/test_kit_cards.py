@@ -6,7 +6,6 @@ Text is checked with pypdf; pixels with poppler's pdftoppm at 150 dpi."""
 from __future__ import annotations
 
 import io
-import math
 import re
 import shutil
 import subprocess
@@ -20,7 +19,7 @@ from PIL import Image
 from kitgen.loader import load_scenario
 from kitgen.model.forces import Effect
 from kitgen.model.scenario import Scenario
-from kitgen.products.cards import CardOverflow, build_cards, decks, effect_text, event_front
+from kitgen.products.cards import CardOverflow, build_cards, effect_text, event_front
 from kitgen.render.cardsheet import (
     back_slots,
     card_slots,
@@ -89,33 +88,58 @@ def colour(value: str) -> np.ndarray:
     return np.array([round(v * 255) for v in hex_colour(value)])
 
 
-def deck_pages(part: Part, title: str) -> range:
-    """The pages of one deck (fronts and backs): the decks follow each other card by card, so a
-    deck runs from its bookmarked sheet to the sheet of its last card."""
-    every = decks(load_scenario("denikin-1919"), STYLE)
-    before = 0
-    for deck in every:
-        if deck.title == title:
-            first, last = before, before + len(deck.fronts) - 1
-            assert dict(part.bookmarks)[title] == 2 * (first // 9)
-            return range(2 * (first // 9), 2 * (last // 9) + 2)
-        before += len(deck.fronts)
-    raise KeyError(title)
+Placed = tuple[int, int, str, str, str]
+"""(sheet, slot, deck title, front colour, back colour) of a card."""
 
 
-def front_colours(scenario: Scenario, sheet: int) -> list[str | None]:
-    """The colour each slot of a sheet's fronts bleeds in, from the decks in order: the event
-    deck's own, a pile's and a commander's their faction's; None for an empty slot."""
-    colours: list[str] = [STYLE.colours.events] * len(scenario.cards.events)
+def placed(scenario: Scenario, paper: str) -> list[Placed]:
+    """Every card's place, written out from the rules the cards follow: the decks in order (the
+    events, each faction's pile in the scenario's order, the commanders by faction), each card
+    on the next free slot of nine, except that a card of other colours than the one before
+    starts a new row of three, or on US Letter, where the rows butt, a new sheet (issue 25,
+    item 7: "gutters ... where neighbours differ")."""
     order = [f.id for f in scenario.meta.factions]
+
+    def faction_colour(faction: str) -> str:
+        found = scenario.faction(faction)
+        return found.colour if found else STYLE.colours.events
+
+    events = STYLE.colours.events
+    looks = [("Event deck", events, events)] * len(scenario.cards.events)
     for faction in sorted(scenario.cards.piles, key=lambda f: order.index(f) if f in order else len(order)):
         found = scenario.faction(faction)
-        colours += [found.colour if found else STYLE.colours.events] * len(scenario.cards.piles[faction])
+        title = f"{found.adjective if found else faction} reinforcement pile"
+        looks += [(title, faction_colour(faction), faction_colour(faction))] * len(scenario.cards.piles[faction])
     for m in sorted(scenario.commanders, key=lambda m: order.index(m.faction) if m.faction in order else len(order)):
-        found = scenario.faction(m.faction)
-        colours.append(found.colour if found else STYLE.colours.events)
-    chunk = colours[9 * sheet : 9 * sheet + 9]
-    return [*chunk, *([None] * (9 - len(chunk)))]
+        looks.append(("Commanders", faction_colour(m.faction), STYLE.colours.commanders_back))
+    out: list[Placed] = []
+    sheet = slot = 0
+    for k, (title, front, back) in enumerate(looks):
+        if k and (front, back) != looks[k - 1][1:]:
+            if paper == "letter" and slot:
+                sheet, slot = sheet + 1, 0
+            elif slot % 3:
+                slot += 3 - slot % 3
+        if slot == 9:
+            sheet, slot = sheet + 1, 0
+        out.append((sheet, slot, title, front, back))
+        slot += 1
+    return out
+
+
+def deck_pages(scenario: Scenario, paper: str, title: str) -> range:
+    """The pages of one deck, fronts and backs: from the sheet of its first card to that of its last."""
+    sheets = [sheet for sheet, _, deck, _, _ in placed(scenario, paper) if deck == title]
+    return range(2 * min(sheets), 2 * max(sheets) + 2)
+
+
+def front_colours(scenario: Scenario, paper: str, sheet: int) -> list[str | None]:
+    """The colour each slot of a sheet's fronts bleeds in; None for an empty slot."""
+    slots: list[str | None] = [None] * 9
+    for on, slot, _, front, _ in placed(scenario, paper):
+        if on == sheet:
+            slots[slot] = front
+    return slots
 
 
 # --- content ---------------------------------------------------------------------------------
@@ -158,12 +182,12 @@ def test_59_events_make_7_sheets_of_fronts_each_followed_by_its_backs(
     pages = texts["a4"]
     with_titles = [k for k, t in enumerate(pages) if any(words(e.title) in t for e in scenario.cards.events)]
     assert with_titles == [0, 2, 4, 6, 8, 10, 12]
-    assert deck_pages(part, "Event deck") == range(0, 14)
+    assert deck_pages(scenario, "a4", "Event deck") == range(0, 14)
     for k in range(1, 14, 2):  # backs: the deck's name, no card text
         assert pages[k].count("EVENTS") == (9 if k < 13 else 59 - 6 * 9)
-    # issue 14: "Decks fill sheets continuously, a new deck starting on the next free card"
-    total = 59 + sum(len(slips) for slips in scenario.cards.piles.values()) + len(scenario.commanders)
-    assert part.pages == 2 * math.ceil(total / 9)
+    # issue 14: "a new deck starting on the next free card", and issue 25: on the next free row
+    # where its colours differ (A4's rows have gutters): the Red pile shares the events' last sheet
+    assert part.pages == 2 * (placed(scenario, "a4")[-1][0] + 1)
     assert pages[12].count("EVENT") > 0 and "RED PILE" in pages[12].upper().replace("\n", " ")
 
 
@@ -186,8 +210,7 @@ def test_commander_cards_give_rating_rank_charisma_and_the_obey_odds(
     parts: dict[str, tuple[Part, Path]], texts: dict[str, list[str]], scenario: Scenario
 ) -> None:
     """II.C.1 obey on a D10 at or under the rating; II.C.3 rank; II.C.5 charisma."""
-    part = parts["a4"][0]
-    pages = " ".join(texts["a4"][k] for k in deck_pages(part, "Commanders"))
+    pages = " ".join(texts["a4"][k] for k in deck_pages(scenario, "a4", "Commanders"))
     for commander in scenario.commanders:
         same = sum(c.faction == commander.faction for c in scenario.commanders)
         card = pages[pages.index(f"COMMANDER {commander.name} ") :]
@@ -411,11 +434,11 @@ def test_background_bleeds_3mm_past_the_trim(parts: dict[str, tuple[Part, Path]]
     the page's margins, paper."""
     part, path = parts[paper]
     page_w, page_h = PAPER[paper]
-    commanders = deck_pages(part, "Commanders")
     scenario = load_scenario("denikin-1919")
-    for page in (0, commanders.start):
+    commanders = deck_pages(scenario, paper, "Commanders")
+    for page in (0, commanders.start, commanders.stop - 2):
         image = render(path, page)
-        for (x, y), want in zip(card_slots(paper, STYLE), front_colours(scenario, page // 2), strict=True):
+        for (x, y), want in zip(card_slots(paper, STYLE), front_colours(scenario, paper, page // 2), strict=True):
             if want is None:
                 continue
             slots = card_slots(paper, STYLE)
@@ -445,26 +468,27 @@ def test_background_bleeds_3mm_past_the_trim(parts: dict[str, tuple[Part, Path]]
 def test_the_back_page_mirrors_a_partly_filled_last_sheet(
     parts: dict[str, tuple[Part, Path]], scenario: Scenario
 ) -> None:
-    """The last sheet holds what is left of the cards after the full sheets; its back page has
-    backs only behind them, mirrored: the back of the card in column c is in column 2 - c, same row."""
+    """The last sheet holds what is left of the cards; its back page has backs only behind them,
+    mirrored: the back of the card in column c is in column 2 - c, same row."""
     part, path = parts["a4"]
     page_h = PAPER["a4"][1]
-    last = deck_pages(part, "Commanders").stop - 2
-    total = len(scenario.cards.events) + sum(map(len, scenario.cards.piles.values())) + len(scenario.commanders)
-    used = total % 9
-    assert last == part.pages - 2 and 3 < used < 9  # a partly filled sheet, its slot 3 used
+    last = deck_pages(scenario, "a4", "Commanders").stop - 2
+    used = [slot for sheet, slot, *_ in placed(scenario, "a4") if sheet == last // 2]
+    # a partly filled sheet, with a row whose first card has no third beside it
+    lone = next(k for k in (0, 3, 6) if k in used and k + 2 not in used)
+    assert last == part.pages - 2
     front, back = render(path, last), render(path, last + 1)
 
     def filled(image: np.ndarray, x: float, y: float) -> bool:
         return bool(pixel(image, page_h, x + 1.5 * MM, y + CARD_H / 2).min() < 240)
 
     fronts, backs = card_slots("a4", STYLE), back_slots("a4", STYLE)
-    assert [filled(front, x, y) for x, y in fronts] == [k < used for k in range(9)]
-    assert [filled(back, x, y) for x, y in backs] == [k < used for k in range(9)]
-    # slot 3 (row 2, column 1) is filled on the front; behind it, column 3 of the back page
-    assert filled(back, *fronts[5]) and not filled(back, *fronts[3])
+    assert [filled(front, x, y) for x, y in fronts] == [k in used for k in range(9)]
+    assert [filled(back, x, y) for x, y in backs] == [k in used for k in range(9)]
+    # that row's first slot is filled on the front; behind it, its third column on the back page
+    assert filled(back, *fronts[lone + 2]) and not filled(back, *fronts[lone])
     green = colour(STYLE.colours.commanders_back)
-    for x, y in backs[:used]:
+    for x, y in [backs[k] for k in used]:
         # inside the trim, the deck's colour under its faint lattice
         assert np.abs(pixel(back, page_h, x + 1.5 * MM, y + CARD_H / 2) - green).max() <= 40
 
@@ -473,10 +497,10 @@ def test_the_back_page_mirrors_a_partly_filled_last_sheet(
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_page_sizes_are_exact(parts: dict[str, tuple[Part, Path]], paper: str) -> None:
+def test_page_sizes_are_exact(parts: dict[str, tuple[Part, Path]], paper: str, scenario: Scenario) -> None:
     part, path = parts[paper]
     reader = pypdf.PdfReader(path)
-    assert len(reader.pages) == part.pages == 38
+    assert len(reader.pages) == part.pages == 2 * (placed(scenario, paper)[-1][0] + 1)
     for page in reader.pages:
         assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(PAPER[paper], abs=0.01)
     assert part.file == f"cards-{paper}.pdf"
@@ -527,3 +551,95 @@ def test_cards_name_each_town_once_by_its_1919_name(scenario: Scenario) -> None:
     for effect in placed:
         town = scenario.find_town(effect.at or "")
         assert town is not None and town.shown_name in effect_text(effect, scenario)
+
+
+# --- issue 25: gutters where neighbours differ, seamless backs, the layout gate --------------------
+
+
+def _shared_cuts(paper: str) -> list[tuple[int, int, bool]]:
+    """(slot, neighbour, across) for every two slots that butt: across a shared column cut, or
+    down a shared row cut."""
+    pairs = []
+    for slot in range(9):
+        row, col = divmod(slot, 3)
+        if shared_columns(paper, STYLE) and col < 2:
+            pairs.append((slot, slot + 1, True))
+        if shared_rows(paper, STYLE) and row < 2:
+            pairs.append((slot, slot + 3, False))
+    return pairs
+
+
+@poppler
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_issue25_no_two_cards_of_different_colours_share_a_cut(parts: dict[str, tuple[Part, Path]], paper: str) -> None:
+    """Issue 25, item 7: "A 1 mm mis-cut shows the neighbour's colour where two decks of different
+    colours meet": on every page, fronts and backs, two cards that butt along a cut are of one
+    colour, read 1.5 mm inside each trim from the rendered page."""
+    part, path = parts[paper]
+    page_h = PAPER[paper][1]
+    for page in range(part.pages):
+        image = render(path, page)
+        slots = card_slots(paper, STYLE) if page % 2 == 0 else back_slots(paper, STYLE)
+        for a, b, across in _shared_cuts(paper):
+            (ax, ay), (bx, by) = slots[a], slots[b]
+            if across:  # slot a left of b on the fronts, right of it on the mirrored backs
+                left, right = sorted([(ax, ay), (bx, by)])
+                cut = right[0]
+                here, there = (cut - 1.5 * MM, ay + CARD_H / 2), (cut + 1.5 * MM, ay + CARD_H / 2)
+            else:
+                here, there = (ax + CARD_W / 2, ay + 1.5 * MM), (ax + CARD_W / 2, ay - 1.5 * MM)
+            one, two = pixel(image, page_h, *here), pixel(image, page_h, *there)
+            empty = max(one.min(), two.min()) >= 250  # paper on one side: a slot left empty
+            assert empty or np.abs(one - two).max() <= 40, (paper, page, a, b, one, two)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_issue25_the_back_lattice_is_centred_and_runs_on_across_a_shared_cut(paper: str) -> None:
+    """Issue 25, item 7: "backs whose pattern is seamless or centred per card": the lattice
+    crosses at the card's centre and goes a whole number of steps across and down the card, so
+    every back is the same and the lines of two butting backs meet at their shared cut."""
+    from kitgen.render.cardart import LATTICE_MM, lattice_steps
+
+    across, down = lattice_steps(CARD_W, CARD_H)
+    assert across == pytest.approx(LATTICE_MM * MM, rel=0.1) and down == pytest.approx(LATTICE_MM * MM, rel=0.1)
+    assert (CARD_W / across) == pytest.approx(round(CARD_W / across))
+    assert (CARD_H / down) == pytest.approx(round(CARD_H / down))
+    backs = back_slots(paper, STYLE)
+    for a, b, along in _shared_cuts(paper):
+        shift = backs[b][0] - backs[a][0] if along else backs[b][1] - backs[a][1]
+        step = across if along else down
+        assert shift / step == pytest.approx(round(shift / step), abs=1e-6), (paper, a, b)
+
+
+@pytest.mark.parametrize("name", ["denikin-1919", "tsaritsyn-1919"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_issue25_every_card_page_passes_the_layout_gate(name: str, paper: str) -> None:
+    """Issue 25, item 1: the layout gate over every page of the cards, A4 and US Letter: text at
+    7 pt at least (titles, labels, the commander's D10 track, the backs' subtitles), the foot
+    strip's note and printed reference at 5 pt at least ("card footers 5 pt"), nothing over
+    anything, fonts embedded, qpdf's check clean."""
+    from kitgen.render.cardart import foot_strip
+    from tests.layoutgate import Area, assert_passes
+
+    [part] = build_cards(load_scenario(name), paper)
+    page_h = PAPER[paper][1]
+    feet = []
+    for x, y in card_slots(paper, STYLE):
+        box = foot_strip(x, y, STYLE)
+        feet.append(Area((box.x, page_h - box.top, box.x + box.w, page_h - box.y), 5.0, "a card's foot"))
+    assert_passes(part.pdf, areas={page: feet for page in range(1, part.pages + 1, 2)}, name=part.file)
+
+
+def test_issue25_a_card_of_other_colours_starts_a_new_row_or_where_rows_butt_a_new_sheet() -> None:
+    """Issue 25, item 7, on a hand-made run of cards (two red, four blue, one red again) in a
+    3 x 3 sheet: with gutters between the rows, the blues start the second row and the last red
+    the third; where the rows butt, each change of colour starts a new sheet."""
+    from kitgen.products.cards import Place, card_places
+
+    red, blue = ("#C00000", "#C00000"), ("#0000C0", "#0000C0")
+    looks = [red, red, blue, blue, blue, blue, red]
+    gutters = card_places(looks, 3, 3, rows_butt=False)
+    assert gutters == [Place(0, 0), Place(0, 1), Place(0, 3), Place(0, 4), Place(0, 5), Place(0, 6), Place(1, 0)]
+    butting = card_places(looks, 3, 3, rows_butt=True)
+    assert butting == [Place(0, 0), Place(0, 1), Place(1, 0), Place(1, 1), Place(1, 2), Place(1, 3), Place(2, 0)]
+    assert card_places([red] * 10, 3, 3, rows_butt=True)[-1] == Place(1, 0)  # one colour: filled in turn

@@ -34,15 +34,26 @@ POPPLER = all(shutil.which(tool) for tool in ("pdffonts", "pdftoppm"))
 DPI = 100
 
 
+@pytest.fixture(scope="module")
+def hexes(scenario: Scenario) -> dict[str, str]:
+    """Each place's hex on the map, as the kit gives them to the counters' set-up line."""
+    from kitgen.mapping.cache import hex_map
+    from kitgen.mapping.places import place_hexes
+
+    built, _ = hex_map(scenario)
+    assert built is not None
+    return dict(place_hexes(scenario, built))
+
+
 @pytest.fixture(scope="module", params=["a4", "letter"])
-def part(request: pytest.FixtureRequest, scenario: Scenario) -> Part:
-    (built,) = build_counters(scenario, request.param)
+def part(request: pytest.FixtureRequest, scenario: Scenario, hexes: dict[str, str]) -> Part:
+    (built,) = build_counters(scenario, request.param, hexes)
     return built
 
 
 @pytest.fixture(scope="module")
-def a4(scenario: Scenario) -> Part:
-    (built,) = build_counters(scenario, "a4")
+def a4(scenario: Scenario, hexes: dict[str, str]) -> Part:
+    (built,) = build_counters(scenario, "a4", hexes)
     return built
 
 
@@ -137,10 +148,12 @@ def test_counters_grouped_by_faction_in_scenario_order(scenario: Scenario) -> No
     assert factions == sorted(factions, key=order.index)
 
 
-def test_every_counter_is_printed_with_its_name_and_small_print(scenario: Scenario, part: Part) -> None:
+def test_every_counter_is_printed_with_its_name_and_small_print(
+    scenario: Scenario, part: Part, hexes: dict[str, str]
+) -> None:
     text = front_text(part)
     style = counter_style()
-    for c in counters_of(scenario):
+    for c in counters_of(scenario, style, hexes):
         assert squeeze(c.note) in text, c.note
         assert any(squeeze(form) in text for form in name_forms(c.name, style)), c.name
         assert squeeze(c.stands) in text
@@ -197,8 +210,8 @@ def test_fronts_and_backs_alternate(a4: Part) -> None:
     assert [page for _, page in a4.bookmarks] == list(range(0, len(pages), 2))
 
 
-def test_two_builds_identical(scenario: Scenario, a4: Part) -> None:
-    (again,) = build_counters(scenario, "a4")
+def test_two_builds_identical(scenario: Scenario, a4: Part, hexes: dict[str, str]) -> None:
+    (again,) = build_counters(scenario, "a4", hexes)
     assert again.pdf == a4.pdf
 
 
@@ -521,3 +534,36 @@ def test_every_back_reads_at_AAA_contrast(scenario: Scenario, a4: Part) -> None:
             assert best_contrast(rgb) >= 7, (f.id, rgb)
     black = [rgb for rgb in used if len({round(v, 3) for v in rgb}) == 1 and 0.5 <= rgb[0] < 1]
     assert black and min(v[0] for v in black) >= 0x99 / 255 - 0.005  # the Makhnovists' grey
+
+
+@pytest.mark.parametrize("name", ["denikin-1919", "tsaritsyn-1919"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_issue25_the_counter_and_marker_sheets_pass_the_layout_gate(name: str, paper: str) -> None:
+    """Issue 25, item 1: "counter text 5 pt": every page of the counter sheets, the units' and
+    the markers', fronts and backs, passes the layout gate with each piece's own box: its name,
+    size mark, strength, commander and set-up line at 5 pt at least and inside its edges, the
+    sheets' titles and keys at 7 pt."""
+    from kitgen.loader import load_scenario
+    from kitgen.mapping.cache import hex_map
+    from kitgen.mapping.places import place_hexes
+    from kitgen.render.countergrid import piece_boxes
+    from tests.layoutgate import assert_passes
+
+    scenario = load_scenario(name)
+    board, _ = hex_map(scenario)
+    assert board is not None
+    hexes = place_hexes(scenario, board)
+    (built,) = build_counters(scenario, paper, hexes)
+    units, markers = counter_sheets(scenario, paper, hexes)
+    page_h = PAPER[paper][1]
+    boxes: dict[int, list[tuple[float, float, float, float]]] = {}
+    page = 1
+    for layout in (units.layout, markers.layout):
+        for sheet in range(layout.sheets):
+            for back in (False, True):
+                boxes[page] = [
+                    (x0, page_h - y1, x1, page_h - y0) for x0, y0, x1, y1 in piece_boxes(layout, sheet, back)
+                ]
+                page += 1
+    assert page - 1 == built.pages and all(boxes.values())
+    assert_passes(built.pdf, counters=boxes, name=built.file)

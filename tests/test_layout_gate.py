@@ -11,7 +11,7 @@ import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from kitgen.render.fonts import SANS, register_fonts
-from tests.layoutgate import Box, breaches
+from tests.layoutgate import Area, Box, breaches
 
 A4 = (595.28, 841.89)
 
@@ -99,16 +99,35 @@ def test_a_qpdf_warning_is_refused() -> None:
 
 
 def test_text_across_a_counters_edge_is_refused_and_inside_it_may_be_smaller() -> None:
-    """A counter's own text may be 4.5 pt; a town name across its edge is refused."""
+    """A counter's own text may be 5 pt (issue 25: "counter text 5 pt"); a town name across its
+    edge is refused."""
     counter: Box = (100.0, 300.0, 130.0, 330.0)  # PyMuPDF's space: y down from the top
 
     def draw(c: Canvas) -> None:
         c.rect(100, A4[1] - 330, 30, 30)
-        text(c, 104, A4[1] - 315, "2-4-3", size=4.6)
+        text(c, 104, A4[1] - 315, "2-4-3", size=5)
         text(c, 120, A4[1] - 305, "Mikhailovka")
 
     found = kinds(page(draw), counters={1: [counter]})
     assert found == ["over_counter"]
+
+
+def test_counter_text_under_5_pt_is_refused() -> None:
+    """Issue 25, item 1: "counter text 5 pt": a strength at 4.6 pt inside a counter is refused."""
+    counter: Box = (100.0, 300.0, 130.0, 330.0)
+    pdf = page(lambda c: text(c, 104, A4[1] - 315, "2-4-3", size=4.6))
+    assert kinds(pdf, counters={1: [counter]}) == ["small_type"]
+
+
+@pytest.mark.parametrize(("size", "refused"), [(4.6, True), (5.0, False)])
+def test_an_area_with_its_own_least_type_size(size: float, refused: bool) -> None:
+    """Issue 25, item 1: "card footers 5 pt": inside a declared foot strip type may go down to
+    5 pt and no further; the same words outside it are held to the text's 7 pt."""
+    foot = Area((100.0, 300.0, 250.0, 320.0), 5.0, "a card's foot")
+    inside = page(lambda c: text(c, 104, A4[1] - 310, "Discard after use", size=size))
+    assert ("small_type" in [b.kind for b in breaches(inside, areas={1: [foot]})]) is refused
+    outside = page(lambda c: text(c, 104, A4[1] - 400, "Discard after use", size=size))
+    assert "small_type" in [b.kind for b in breaches(outside, areas={1: [foot]})]
 
 
 def test_a_few_letters_overprinted_at_the_end_of_a_long_line_are_refused() -> None:

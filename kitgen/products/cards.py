@@ -5,7 +5,8 @@ Every card is printed with a bleed (its background runs past the trim). Neighbou
 two bleeds apart where the gutters fit, so the bleeds meet in the gutter and never overlap, and
 butt, sharing their cut, where they do not (the columns on both papers, the rows on US Letter).
 Crop marks stand outside the grid only, on every cut line, never nearer the paper's edge than
-the layouts' clearance. The decks follow one another card by card; each sheet of fronts is
+the layouts' clearance. The decks follow one another card by card, a card of other colours than
+the one before on a row (or, where the rows butt, a sheet) of its own; each sheet of fronts is
 followed by its backs, mirrored for printing double-sided with a flip on the long edge: the back
 of the card in column c stands in column (columns - 1 - c) of the same row.
 """
@@ -36,7 +37,15 @@ from kitgen.render.cardart import (
     spaced,
     title_band,
 )
-from kitgen.render.cardsheet import back_slots, bleed_box, card_slots, clip, draw_crop_marks
+from kitgen.render.cardsheet import (
+    SEAM,
+    back_slots,
+    bleed_box,
+    card_slots,
+    clip,
+    draw_crop_marks,
+    shared_rows,
+)
 from kitgen.render.cardstyle import CardStyle, card_style
 from kitgen.render.cardtext import (
     CardOverflow,
@@ -218,7 +227,7 @@ def event_front(c: Canvas, x: float, y: float, card: EventCard, scenario: Scenar
         who = effect.faction if effect.kind not in ("alliance", "umpire", "track_destroyed") else None
         bullet = faction_bullet(scenario, who, pal.ink, pal.accent)
         items.append(Para(runs, fonts.body, pal.ink, bullet=bullet, space_before=0.35 if k else 0.0))
-    laid = fit(items, text.w, text.h, fonts.body_min / fonts.body, f"event card '{card.id}'")
+    laid = fit(items, text.w, text.h, fonts.body_min, f"event card '{card.id}'")
     draw_block(c, laid, text.x, text.top - (text.h - laid.height) * 0.4, text.w)
     note = "Return to the deck and reshuffle" if card.returns_to_deck else "Discard after use"
     card_foot(c, foot, pal, style, note, event_label(scenario, card.id), strong=card.returns_to_deck)
@@ -258,7 +267,7 @@ def slip_front(c: Canvas, x: float, y: float, faction: str, slip: Slip, scenario
         items.append(Divider(fonts.body, pal.accent, height=1.6))
         items.append(Para((("Replacement stands", SANS_BOLD),), fonts.body, pal.ink, bullet=plus_bullet(pal)))
         items.append(_stand_tokens(scenario, slip.replacements, fonts.body * 0.9, pal, 1.6 / 0.9))
-    laid = fit(items, text.w, text.h, fonts.body_min / fonts.body, f"slip '{slip.id}'")
+    laid = fit(items, text.w, text.h, fonts.body_min, f"slip '{slip.id}'")
     draw_block(c, laid, text.x, text.top - (text.h - laid.height) * 0.4, text.w)
     note = "Back into the pile" if slip.returns_to_pile else "Set aside: does not return"
     card_foot(c, foot, pal, style, note, slip_label(scenario, faction, slip.id), strong=not slip.returns_to_pile)
@@ -298,7 +307,7 @@ def commander_front(c: Canvas, x: float, y: float, commander: Commander, scenari
             space_before=0.2,
         ),
     ]
-    laid = fit(words, text.w, text.h / 3, fonts.body_min / fonts.body, f"commander '{commander.name}'")
+    laid = fit(words, text.w, text.h / 3, fonts.body_min, f"commander '{commander.name}'")
     charisma_h = 9.5 * MM
     gap = (text.h - disc_h - track_h - laid.height - charisma_h) / 4
     if gap < 0:
@@ -332,8 +341,8 @@ def commander_front(c: Canvas, x: float, y: float, commander: Commander, scenari
         c.setFillColorRGB(*(pal.colour if obeys else pal.paper))
         c.rect(bx + 0.3, top - track_h, cell - 0.6, track_h, stroke=1, fill=1)
         c.setFillColorRGB(*(pal.on_colour if obeys else pal.muted))
-        c.setFont(SANS_BOLD if obeys else SANS, fonts.foot * 1.1)
-        c.drawCentredString(bx + cell / 2, top - track_h / 2 - fonts.foot * 0.4, str(k))
+        c.setFont(SANS_BOLD if obeys else SANS, fonts.track)
+        c.drawCentredString(bx + cell / 2, top - track_h / 2 - fonts.track * 0.36, str(k))
     c.restoreState()
     top -= track_h + gap
     draw_block(c, laid, text.x, top, text.w)
@@ -356,6 +365,8 @@ class Deck:
     """For the bookmarks: 'Event deck', 'Red reinforcement pile', 'Commanders'."""
     back: Back
     fronts: tuple[Callable[[Canvas, float, float], None], ...]
+    colours: tuple[str, ...]
+    """The colour each front bleeds in (a commander's his faction's)."""
 
 
 def decks(scenario: Scenario, style: CardStyle) -> list[Deck]:
@@ -364,6 +375,7 @@ def decks(scenario: Scenario, style: CardStyle) -> list[Deck]:
         "Event deck",
         Back(style.colours.events, "Events", "Random event  II.A", (None,)),
         tuple(partial(event_front, card=card, scenario=scenario, style=style) for card in scenario.cards.events),
+        (style.colours.events,) * len(scenario.cards.events),
     )
     order = [f.id for f in scenario.meta.factions]
     piles = sorted(scenario.cards.piles, key=lambda f: order.index(f) if f in order else len(order))
@@ -381,6 +393,7 @@ def decks(scenario: Scenario, style: CardStyle) -> list[Deck]:
                     partial(slip_front, faction=faction, slip=slip, scenario=scenario, style=style)
                     for slip in scenario.cards.piles[faction]
                 ),
+                (_colour(scenario, faction, style),) * len(scenario.cards.piles[faction]),
             )
         )
     commanders = sorted(scenario.commanders, key=lambda m: order.index(m.faction) if m.faction in order else len(order))
@@ -390,30 +403,58 @@ def decks(scenario: Scenario, style: CardStyle) -> list[Deck]:
             "Commanders",
             Back(style.colours.commanders_back, "Commanders", "Command control  II.C", marks),
             tuple(partial(commander_front, commander=m, scenario=scenario, style=style) for m in commanders),
+            tuple(_colour(scenario, m.faction, style) for m in commanders),
         )
     )
     return out
+
+
+def _colour(scenario: Scenario, faction: str, style: CardStyle) -> str:
+    found = scenario.faction(faction)
+    return found.colour if found else style.colours.events
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a card is printed: its sheet and its slot there (row by row from the top left)."""
+
+    sheet: int
+    slot: int
+
+
+def card_places(looks: Sequence[tuple[str, str]], columns: int, rows: int, *, rows_butt: bool) -> list[Place]:
+    """Each card's place, in order, from its looks (front colour, back colour): the next free
+    slot, except that a card that looks unlike the card before starts a new row, or a new sheet
+    where the rows butt, so that no two cards of different colours share a cut and a mis-cut
+    never shows a neighbour's colour (issue 25, item 7)."""
+    places: list[Place] = []
+    sheet, slot = 0, 0
+    for k, look in enumerate(looks):
+        if k and look != looks[k - 1] and slot % columns:
+            slot += columns - slot % columns  # to the next row
+        if k and look != looks[k - 1] and rows_butt and slot:
+            slot = columns * rows  # to the next sheet
+        if slot == columns * rows:
+            sheet, slot = sheet + 1, 0
+        places.append(Place(sheet, slot))
+        slot += 1
+    return places
 
 
 def _back_form(deck: int) -> str:
     return f"kitgenCardBack{deck}"
 
 
-def sheets(count: int, per_sheet: int) -> list[range]:
-    """The card indices on each sheet of a deck of `count` cards."""
-    return [range(k, min(k + per_sheet, count)) for k in range(0, count, per_sheet)]
-
-
 def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) -> list[Part]:
     """The cards as one part: the decks one after another, filling the sheets' slots in turn (a
-    deck starts on the next free card, not a new sheet), each sheet of fronts followed by its
-    backs, every card's back its own deck's."""
+    deck starts on the next free row of cards, or the next sheet where the rows butt, when its
+    colours differ: `card_places`), each sheet of fronts followed by its backs, every card's back
+    its own deck's."""
     s = style or card_style()
     size = PAPER[paper]
     buf = io.BytesIO()
     c = new_canvas(buf, size, scenario, "cards")
     fronts, backs = card_slots(paper, s), back_slots(paper, s)
-    per_sheet = len(fronts)
     g = s.card
     w, h, bleed = g.width_mm * MM, g.height_mm * MM, g.bleed_mm * MM
     every = decks(scenario, s)
@@ -424,34 +465,39 @@ def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) 
         draw_back(c, deck.back, scenario, s)
         c.endForm()
     cards = [(number, front) for number, deck in enumerate(every) for front in deck.fronts]
+    looks = [(colour, deck.back.colour) for deck in every for colour in deck.colours]
+    places = card_places(looks, g.columns, g.rows, rows_butt=shared_rows(paper, s))
     firsts: dict[int, int] = {}
     for k, (number, _) in enumerate(cards):
         firsts.setdefault(number, k)
     bookmarks: list[tuple[str, int]] = []
     page = 0
-    for sheet in sheets(len(cards), per_sheet):
+    for sheet in range(places[-1].sheet + 1 if places else 0):
+        on = [(k, p.slot) for k, p in enumerate(places) if p.sheet == sheet]
         for number, first in firsts.items():
-            if first in sheet:
+            if places[first].sheet == sheet:
                 title = every[number].title
                 bookmarks.append((title, page))
                 c.bookmarkPage(f"deck{number}")
                 c.addOutlineEntry(title, f"deck{number}", level=0)
-        used = [fronts[k - sheet.start] for k in sheet]
-        for k, (x, y) in zip(sheet, used, strict=True):
+        used = [fronts[slot] for _, slot in on]
+        for k, slot in on:
+            x, y = fronts[slot]
             c.saveState()
-            clip(c, bleed_box(paper, k - sheet.start, s))
+            clip(c, bleed_box(paper, slot, s, seam=SEAM))
             cards[k][1](c, x, y)
             c.restoreState()
         draw_crop_marks(c, used, s, paper)
-        declare_cut(c, [(x, y, x + w, y + h) for x, y in used], [bleed_box(paper, k - sheet.start, s) for k in sheet])
+        declare_cut(c, [(x, y, x + w, y + h) for x, y in used], [bleed_box(paper, slot, s) for _, slot in on])
         c.showPage()
         back_trims, back_bleeds = [], []
-        for k in sheet:
-            x, y = backs[k - sheet.start]
-            x0, y0, x1, y1 = bleed_box(paper, k - sheet.start, s)
+        for k, slot in on:
+            x, y = backs[slot]
+            x0, y0, x1, y1 = bleed_box(paper, slot, s)
             mirror = size[0] - x1  # the back's box: mirrored across the page, like its card
             c.saveState()
-            clip(c, (mirror, y0, mirror + x1 - x0, y1))
+            g0, h0, g1, h1 = bleed_box(paper, slot, s, seam=SEAM)
+            clip(c, (size[0] - g1, h0, size[0] - g0, h1))
             c.translate(x, y)
             c.doForm(_back_form(cards[k][0]))
             c.restoreState()

@@ -13,6 +13,7 @@ from kitgen.render.cardstyle import CardStyle
 from kitgen.render.cardtext import (
     RGB,
     Bullet,
+    CardOverflow,
     fit_title,
 )
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, text_width
@@ -149,8 +150,16 @@ def card_frame(c: Canvas, x: float, y: float, style: CardStyle, pal: Palette) ->
     band_box = Box(x + safe, panel.top + 1.2 * MM, w - 2 * safe, h - safe - panel.h - border - 1.2 * MM)
     foot = f.foot_mm * MM
     text_box = Box(panel.x + pad, panel.y + foot + 0.8 * MM, panel.w - 2 * pad, panel.h - foot - pad - 0.8 * MM)
-    foot_box = Box(panel.x + pad, panel.y + inner, panel.w - 2 * pad, foot - inner)
-    return band_box, text_box, foot_box
+    return band_box, text_box, foot_strip(x, y, style)
+
+
+def foot_strip(x: float, y: float, style: CardStyle) -> Box:
+    """The foot strip of the card whose trim's lower-left corner is (x, y): its discard or
+    return note and its printed reference, the only type on a card under 7 pt."""
+    f = style.frame
+    border, inner, pad = f.border_mm * MM, f.inner_mm * MM, f.padding_mm * MM
+    w = style.card.width_mm * MM
+    return Box(x + border + pad, y + border + inner, w - 2 * border - 2 * pad, f.foot_mm * MM - inner)
 
 
 def title_band(
@@ -210,6 +219,8 @@ def card_foot(c: Canvas, box: Box, pal: Palette, style: CardStyle, note: str, ca
     room = box.w - id_w - 2.5 * MM
     if note_w > room:
         size = fonts.foot * room / note_w
+        if size < fonts.foot_min - 1e-6:
+            raise CardOverflow(f"the foot note '{note}' does not fit beside '{card_id}' at {fonts.foot_min:g} pt")
         note_w = room
     if strong:
         pad = 1.0 * MM
@@ -304,6 +315,17 @@ class Back:
     """Faction marks in the medallion (None: the event deck's hex)."""
 
 
+LATTICE_MM = 3.6
+"""The card back's lattice step, about: each card fits it a whole number of times."""
+
+
+def lattice_steps(w: float, h: float) -> tuple[float, float]:
+    """The lattice's steps across and down a card w x h: the nearest to `LATTICE_MM` that go a
+    whole number of times into each side."""
+    step = LATTICE_MM * MM
+    return w / max(1, round(w / step)), h / max(1, round(h / step))
+
+
 def draw_back(c: Canvas, back: Back, scenario: Scenario, style: CardStyle) -> None:
     """A card back at (0, 0): the colour and a lattice to the bleed, a medallion with the deck's
     mark(s), the deck's name and the scenario's title."""
@@ -316,19 +338,21 @@ def draw_back(c: Canvas, back: Back, scenario: Scenario, style: CardStyle) -> No
     c.saveState()
     c.setFillColorRGB(*pal.colour)
     c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-    # the lattice: diagonals both ways, clipped to the bleed box
+    # the lattice: diagonals both ways, clipped to the bleed box, crossing at the card's centre
+    # and fitting a whole number of times across and down, so that every back is the same and
+    # the lattice runs on without a seam where butting cards share a cut
     clip = c.beginPath()
     clip.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed)
     c.clipPath(clip, stroke=0, fill=0)
     c.setStrokeColorRGB(*faint)
     c.setLineWidth(0.5)
-    step = 3.6 * MM
-    span = w + h + 4 * bleed
-    k = -span
-    while k <= span:
-        c.line(w / 2 + k - span, h / 2 - span, w / 2 + k + span, h / 2 + span)
-        c.line(w / 2 + k - span, h / 2 + span, w / 2 + k + span, h / 2 - span)
-        k += step
+    across, down = lattice_steps(w, h)
+    reach = math.ceil((w / 2 + bleed) / across + (h / 2 + bleed) / down) + 1
+    t = (h / 2 + bleed) / down + 1
+    for k in range(-reach, reach + 1):
+        x = w / 2 + k * across
+        c.line(x - t * across, h / 2 - t * down, x + t * across, h / 2 + t * down)
+        c.line(x - t * across, h / 2 + t * down, x + t * across, h / 2 - t * down)
     # no frame near the trim: a duplex shift of a millimetre or two would show on it, where the
     # full-bleed lattice and a centred medallion look the same shifted
     border = style.frame.border_mm * MM  # the safe area, for the name plate and the title

@@ -53,19 +53,26 @@ def shared_columns(paper: str, style: CardStyle | None = None) -> bool:
     return _butt(g.columns, g.width_mm, PAPER[paper][0], style)
 
 
-def bleed_box(paper: str, slot: int, style: CardStyle | None = None) -> tuple[float, float, float, float]:
+SEAM = 0.3
+"""Points a card's ground runs past a cut it shares with a neighbour of its own colours: no
+hairline of paper shows between two fills that only meet."""
+
+
+def bleed_box(
+    paper: str, slot: int, style: CardStyle | None = None, *, seam: float = 0.0
+) -> tuple[float, float, float, float]:
     """(x0, y0, x1, y1) a card in slot `slot` may print into: its trim plus the bleed, except
-    along a cut it shares with a neighbour."""
+    along a cut it shares with a neighbour, where it stops `seam` past the cut."""
     s = style or card_style()
     g = s.card
     x, y = card_slots(paper, s)[slot]
     w, h, bleed = g.width_mm * MM, g.height_mm * MM, g.bleed_mm * MM
     row, col = divmod(slot, g.columns)
     rows, cols = shared_rows(paper, s), shared_columns(paper, s)
-    top = 0.0 if rows and row > 0 else bleed
-    bottom = 0.0 if rows and row < g.rows - 1 else bleed
-    left = 0.0 if cols and col > 0 else bleed
-    right = 0.0 if cols and col < g.columns - 1 else bleed
+    top = seam if rows and row > 0 else bleed
+    bottom = seam if rows and row < g.rows - 1 else bleed
+    left = seam if cols and col > 0 else bleed
+    right = seam if cols and col < g.columns - 1 else bleed
     return x - left, y - bottom, x + w + right, y + h + top
 
 

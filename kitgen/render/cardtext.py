@@ -84,7 +84,7 @@ class _Paragraph(Flowable):
     """A Para at a scale: platypus's Paragraph, indented for its bullet, the bullet drawn on its
     first line."""
 
-    def __init__(self, item: Para, scale: float) -> None:
+    def __init__(self, item: Para, scale: float, floor: float) -> None:
         from xml.sax.saxutils import escape
 
         from reportlab.lib import colors
@@ -93,7 +93,7 @@ class _Paragraph(Flowable):
         from reportlab.platypus import Paragraph
 
         super().__init__()
-        self.item, self.size = item, item.size * scale
+        self.item, self.size = item, max(item.size * scale, floor)
         self.indent = self.size * 1.6 if item.bullet else 0.0
         self.spaceBefore = item.space_before * self.size
         style = ParagraphStyle(
@@ -127,7 +127,7 @@ class _Paragraph(Flowable):
 
 
 class _Divider(Flowable):
-    def __init__(self, item: Divider, scale: float) -> None:
+    def __init__(self, item: Divider, scale: float, floor: float) -> None:
         super().__init__()
         self.item = item
         self.h = item.height * item.size * scale
@@ -144,9 +144,9 @@ class _Divider(Flowable):
 class _Tokens(Flowable):
     """Stand tokens in rows that wrap at the block's width."""
 
-    def __init__(self, item: Tokens, scale: float) -> None:
+    def __init__(self, item: Tokens, scale: float, floor: float) -> None:
         super().__init__()
-        self.item, self.size = item, item.size * scale
+        self.item, self.size = item, max(item.size * scale, floor)
         self.placed: list[tuple[str, str, float, float]] = []
         """(kind, label, x, top) from the flowable's top-left."""
         self.fits = True
@@ -193,25 +193,28 @@ class Laid:
     scale: float
 
 
-def lay_out(items: Sequence[Item], width: float, scale: float) -> Laid:
-    """The block at `scale` times each item's type size, `width` wide."""
-    flowables = tuple(FLOWABLES[type(item)](item, scale) for item in items)
+def lay_out(items: Sequence[Item], width: float, scale: float, floor: float = 0.0) -> Laid:
+    """The block at `scale` times each item's type size, never under `floor` points, `width` wide."""
+    flowables = tuple(FLOWABLES[type(item)](item, scale, floor) for item in items)
     height = 0.0
     for f in flowables:
         height += getattr(f, "spaceBefore", 0.0) + f.wrap(width, 1e6)[1]
     return Laid(flowables, width, height, all(f.fits for f in flowables), scale)
 
 
-def fit(items: Sequence[Item], width: float, height: float, smallest: float, what: str) -> Laid:
-    """The block at the largest scale (1 down to `smallest`) at which it fits the box."""
+def fit(items: Sequence[Item], width: float, height: float, floor: float, what: str) -> Laid:
+    """The block at the largest scale (from 1 down) at which it fits the box, no type shrunk
+    under `floor` points: the smaller sizes stop at the floor while the larger go on shrinking."""
     import math
 
+    largest = max((item.size for item in items if not isinstance(item, Divider)), default=floor)
+    smallest = min(1.0, floor / largest)
     steps = max(1, math.ceil((1 - smallest) / STEP))
     for k in range(steps + 1):
-        laid = lay_out(items, width, max(smallest, 1 - STEP * k))
+        laid = lay_out(items, width, max(smallest, 1 - STEP * k), floor)
         if laid.fits and laid.height <= height:
             return laid
-    raise CardOverflow(f"{what}: the text does not fit the card even at {smallest:.0%} of its type size")
+    raise CardOverflow(f"{what}: the text does not fit the card even with its type at {floor:g} pt")
 
 
 def draw_block(c: Canvas, laid: Laid, x: float, top: float, width: float) -> None:
@@ -285,9 +288,17 @@ def stand_symbol(c: Canvas, kind: str, x: float, y: float, w: float, h: float, *
         if kind == "machine_gun":
             c.setFillColorRGB(*fill)
             c.rect(cx - w * 0.22, cy - h * 0.2, w * 0.44, h * 0.4, stroke=0, fill=1)
+            # the weapon sign of APP-6 (an arrow up, a bar across its foot), not letters too
+            # small to read at a token's size
+            c.line(cx, cy - h * 0.14, cx, cy + h * 0.1)
+            c.line(cx - w * 0.1, cy - h * 0.14, cx + w * 0.1, cy - h * 0.14)
+            head = c.beginPath()
+            head.moveTo(cx - w * 0.07, cy + h * 0.04)
+            head.lineTo(cx, cy + h * 0.17)
+            head.lineTo(cx + w * 0.07, cy + h * 0.04)
+            head.close()
             c.setFillColorRGB(*ink)
-            c.setFont(SANS_BOLD, h * 0.36)
-            c.drawCentredString(cx, cy - h * 0.13, "MG")
+            c.drawPath(head, stroke=0, fill=1)
     elif kind in ("cavalry", "tachanka"):
         c.line(x, y, x1, y1)
         if kind == "tachanka":

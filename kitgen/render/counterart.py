@@ -166,22 +166,27 @@ def strength_line(
     words: tuple[float, float],
 ) -> None:
     """A counter's strength centred on `cx`: its figures in the largest type on the counter, the
-    words between them ('inf', 'carries') smaller, both shrunk together to fit `width` down to
-    their least (size, least); past that, the words go and the figures are summed ('3')."""
+    words between them ('inf', 'carries') smaller, shrunk together to fit `width`, each no further
+    than its least (size, least), the figures going on shrinking once the words are at theirs;
+    past that, the words go and the figures are summed ('3')."""
     runs = [(run, run.isdigit()) for run in re.split(r"(\d+)", text) if run]
 
+    def size(big: bool, k: float) -> float:
+        most, least = figure if big else words
+        return max(least, most * k)
+
     def measure(k: float) -> float:
-        return sum(text_width(r, SANS_BOLD, (figure[0] if big else words[0]) * k) for r, big in runs)
+        return sum(text_width(r, SANS_BOLD, size(big, k)) for r, big in runs)
 
     k = 1.0
-    floor = max(figure[1] / figure[0], words[1] / words[0])
+    floor = figure[1] / figure[0]
     while k > floor and measure(k) > width + EPS:
         k -= 0.02
     if measure(k) > width + EPS:
         runs, k = [(str(sum(int(r) for r, big in runs if big)), True)], 1.0
     t = c.beginText(cx - measure(k) / 2, base)
     for run, big in runs:
-        t.setFont(SANS_BOLD, (figure[0] if big else words[0]) * k)
+        t.setFont(SANS_BOLD, size(big, k))
         t.textOut(run)
     c.drawText(t)
 

@@ -165,6 +165,17 @@ def counter_positions(style: CounterStyle, paper: str, n: int) -> list[tuple[flo
     return [(s.x, s.y) for s in lay_out(style, paper, [n]).slots if s.index < n]
 
 
+def piece_boxes(layout: Layout, sheet: int, back: bool) -> list[tuple[float, float, float, float]]:
+    """(x0, y0, x1, y1), in points from the page's lower left, of every piece on a sheet's front
+    or (mirrored for long-edge duplex) its back."""
+    g = layout.grid
+    return [
+        (g.back_x(s.x) if back else s.x, s.y, (g.back_x(s.x) if back else s.x) + g.size, s.y + g.size)
+        for s in layout.slots
+        if s.sheet == sheet
+    ]
+
+
 def sheet_pairs(
     c: Canvas,
     layout: Layout,
@@ -187,10 +198,7 @@ def sheet_pairs(
         c.addOutlineEntry(title, f"{key}{sheet}", level=0)
         for back in (False, True):
             draw(c, sheet, back)
-            pieces = [
-                (g.back_x(x) if back else x, y, (g.back_x(x) if back else x) + g.size, y + g.size)
-                for x, y in ((s.x, s.y) for s in layout.slots if s.sheet == sheet)
-            ]
+            pieces = piece_boxes(layout, sheet, back)
             declare_cut(c, pieces or [(0.0, 0.0, g.page_w, g.page_h)], [])  # boxes carry on to later pages
             c.showPage()
 

@@ -72,7 +72,6 @@ class MarkerStyle(Model):
     glyph: float = Field(gt=0)
     glyph_min: float = Field(gt=0)
     note: float = Field(gt=0)
-    note_min: float = Field(gt=0)
     mark: float = Field(gt=0)
     control: int = Field(ge=0)
     command_rows: int = Field(ge=0)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kitgen.render.fonts import SANS, SANS_BOLD
+from kitgen.render.fonts import SANS, SANS_BOLD, text_width
 from kitgen.render.pages import faction_mark, hex_colour, ink_on
 from kitgen.render.symbols import bridging_sign
 from kitgen.render.unitmarks import fit_size
@@ -56,12 +56,12 @@ def draw_marker(
     caption = fit_size(face.caption, SANS_BOLD, st.caption, st.caption_min, width)
     c.setFont(SANS_BOLD, caption)
     c.drawCentredString(cx, y + size - pad - caption * 0.75, face.caption)
-    if face.note:
-        note = fit_size(face.note, SANS, st.note, st.note_min, width)
-        c.setFont(SANS, note)
-        c.drawCentredString(cx, y + pad + note * 0.2, face.note)
+    lines = note_lines(face.note, st, width)
+    c.setFont(SANS, st.note)
+    for k, line in enumerate(lines):
+        c.drawCentredString(cx, y + pad + st.note * (0.2 + 1.1 * (len(lines) - 1 - k)), line)
     top = y + size - pad - caption * 1.05
-    bottom = y + pad + st.note * 1.1
+    bottom = y + pad + st.note * 1.1 * max(1, len(lines))
     cy = (top + bottom) / 2
     room = top - bottom
     if face.reverse:  # a band of ink across the middle, the sign in the ground's colour
@@ -91,6 +91,21 @@ def draw_marker(
         c.setFont(SANS_BOLD, glyph)
         c.drawCentredString(cx + side / 2, cy - glyph * 0.36, face.glyph)
     c.restoreState()
+
+
+def note_lines(note: str, st: MarkerStyle, width: float) -> list[str]:
+    """A marker's foot note at its type size: one line, or two where one will not go (a cut-off
+    depot's 'D6 1: empty, +1/use'); never smaller than the counters' least type."""
+    from kitgen.render.counterart import wrap
+
+    if not note:
+        return []
+    if text_width(note, SANS, st.note) <= width:
+        return [note]
+    wrapped = wrap(note, SANS, st.note, width)
+    if wrapped is None or len(wrapped) > 2:
+        raise ValueError(f"the marker note '{note}' does not fit in two lines at {st.note:g} pt")
+    return wrapped
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from kitgen.messages import Msg
@@ -39,8 +39,14 @@ class KitgenError(Exception):
     """Input that kitgen cannot use; carries every problem found, not just the first."""
 
     def __init__(self, problems: list[Problem]) -> None:
+        if isinstance(problems, str):
+            problems = _rewrapped(KitgenError).problems
         self.problems = sorted(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+    def __reduce__(self) -> tuple[type[KitgenError], tuple[list[Problem]]]:
+        # rebuilt from its problems, not its text, when a worker process hands it back
+        return (type(self), (self.problems,))
 
     @classmethod
     def at(cls, file: Path | str, line: int, column: int, msg: Msg) -> KitgenError:
@@ -51,11 +57,31 @@ class UsageError(Exception):
     """A command-line argument that names nothing kitgen knows (not tied to a file)."""
 
     def __init__(self, msg: Msg) -> None:
-        self.msg = msg
+        if isinstance(msg, str):
+            msg = _rewrapped(UsageError).msg
+        self.msg: Msg = msg
         super().__init__(msg.text)
+
+    def __reduce__(self) -> tuple[type[UsageError], tuple[Msg]]:
+        return (type(self), (self.msg,))
 
     def __str__(self) -> str:
         return escape_controls(self.msg.text)
+
+
+E = TypeVar("E", KitgenError, UsageError)
+
+
+def _rewrapped(kind: type[E]) -> E:
+    """The error being handled, which a library re-raises as `kind(its words)` (reportlab's
+    platypus annotates an exception raised while it builds a document so): the words cannot
+    give back its problems, the error it handles can."""
+    import sys
+
+    current = sys.exc_info()[1]
+    if not isinstance(current, kind):
+        raise TypeError(f"{kind.__name__} takes its problems, not a text")
+    return current
 
 
 _CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")

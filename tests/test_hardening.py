@@ -346,3 +346,38 @@ def test_default_output_folders_never_collide(tmp_path: Path) -> None:
     assert sorted(p.name for p in made.iterdir()) == ["map"]
     assert sorted(p.name for p in (made / "map").glob("*.pdf")) == ["map-poster.pdf", "map-tiles-a4.pdf"]
     assert "output/SCENARIO/kit-PAPER/" in " ".join(kitgen("kit", "--help").stdout.split())
+
+
+def test_a_bad_layout_met_while_platypus_builds_a_document_keeps_its_problems() -> None:
+    """reportlab's platypus re-raises an exception raised while it builds a document as the same
+    type made from its text (`annotateException`): a bad layouts file met there (a map key's
+    style read by a booklet page) still reaches the user as its file:line:column, not as one
+    'problem' per letter of the message."""
+    import io
+
+    from reportlab.lib.pagesizes import A4
+    from reportlab.platypus import SimpleDocTemplate
+    from reportlab.platypus.doctemplate import ActionFlowable
+
+    from kitgen.errors import KitgenError, Problem, UsageError
+    from kitgen.messages import Msg
+
+    class Document(SimpleDocTemplate):  # type: ignore[misc]
+        error: Exception
+
+        def handle_boom(self) -> None:  # an action run by an ActionFlowable, as page templates are
+            raise self.error
+
+    def build(error: Exception) -> None:
+        doc = Document(io.BytesIO(), pagesize=A4)
+        doc.error = error
+        doc.build([ActionFlowable(("boom",))])
+
+    problem = Problem("layouts/map.yaml", 9, 11, "poster.key_in: found a list, expected a number", "value.wrong_type")
+    with pytest.raises(KitgenError) as raised:
+        build(KitgenError([problem]))
+    assert raised.value.problems == [problem]
+    usage = Msg("usage.demo", "usage", "no scenario 'x'")
+    with pytest.raises(UsageError) as wrong:
+        build(UsageError(usage))
+    assert wrong.value.msg == usage

@@ -5,10 +5,13 @@ The drawing records every label, symbol and hex id it paints, as a box in points
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
 import shapely
+from PIL import Image
 
 from kitgen.loader import load_scenario_map
 from kitgen.render.labels import Box
@@ -123,3 +126,115 @@ def test_the_label_goes_below_its_symbol_where_nothing_is_in_the_way() -> None:
         [want], obstacles, frame=(-100, -100, 100, 100), symbols=[], gap=1.0, step=6.0, pad=0.5, leader_cost=50.0
     )
     assert (free.side, moved.side) == ("below", "right") and free.leader is None and moved.leader is None
+
+
+# --- issue 25, item 5: smooth rail, knockouts, river names beside their river -------------------
+
+
+def test_issue25_a_railway_runs_smooth_through_the_same_hexes() -> None:
+    """Issue 25, item 5: "Rail runs as a smooth line through the hex centres (a spline through
+    the same hexes; the board is unchanged)": on three hexes in a bend, the drawn line starts and
+    ends at the end hexes' centres, crosses each hexside at its middle, bends without a corner and
+    never leaves the three hexes."""
+    from kitgen.render.mapart import smooth_through
+
+    across = 72.0  # flat to flat
+    side = across / np.sqrt(3)
+    centres = np.array([[0.0, 0.0], [across * np.sqrt(3) / 2, across / 2], [across * np.sqrt(3), 0.0]])
+    hexes = shapely.union_all(
+        [shapely.Point(*c).buffer(side, quad_segs=1).envelope.intersection(_hexagon(c, side)) for c in centres]
+    )
+    line = smooth_through(centres)
+    assert np.allclose(line[0], centres[0]) and np.allclose(line[-1], centres[-1])
+    for a, b in zip(centres, centres[1:], strict=False):
+        assert shapely.LineString(line).distance(shapely.Point(*((a + b) / 2))) < 1e-6
+    assert hexes.buffer(1e-6).contains(shapely.LineString(line))
+    turns = np.degrees(np.abs(np.diff(np.unwrap(np.arctan2(*np.diff(line, axis=0).T[::-1])))))
+    assert turns.max() < 15  # no corner: the straight line through the centres turns 60 degrees at once
+    assert np.array_equal(smooth_through(centres[:2]), centres[:2])  # two hexes: straight
+
+
+def _hexagon(centre: np.ndarray, side: float) -> shapely.Polygon:
+    """A flat-topped hexagon of corner radius `side` round `centre`."""
+    angles = np.radians(np.arange(0, 360, 60))
+    return shapely.Polygon(np.c_[centre[0] + side * np.cos(angles), centre[1] + side * np.sin(angles)])
+
+
+def test_issue25_every_railway_of_the_map_stays_in_its_hexes(art: MapArt) -> None:
+    """The smooth railways of the bundled map keep to the hexes the board links: each drawn line
+    lies within its hexes (found by the board's own centres), so the board is unchanged."""
+    from kitgen.render.mapart import link_chains
+
+    polygons = {h.id: shapely.Polygon(art.corners(h)) for h in art.map.hexes}
+    chains = [chain for chain in link_chains(art.board.rail) if len(chain) > 1]
+    assert len(chains) == len(art.rail_lines)
+    for chain, line in zip(chains, art.rail_lines, strict=True):
+        inside = shapely.union_all([polygons[h] for h in chain]).buffer(0.01)
+        assert inside.contains(shapely.LineString(line)), chain
+
+
+@pytest.mark.skipif(not shutil.which("pdftoppm"), reason="poppler-utils renders the page")
+def test_issue25_hex_ids_are_knocked_out_of_the_rail(art: MapArt) -> None:
+    """Issue 25, item 5: "rail runs through hex ids (2111-2113, ...) with no knockout": where a
+    railway crosses a hex id, the line stops short of the figures: rendered at 600 dpi, no
+    pixel of the id's box is as dark as the rail (the id itself is mid-grey)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    rails = shapely.union_all([shapely.LineString(line) for line in art.rail_lines])
+    inner = shapely.box(2, 2, art.width - 2, art.height - 2)  # clear of the frame's own dark line
+    crossed = [
+        (h, box)
+        for h, _, _, box in art.hex_id_spots()
+        if rails.intersects(shapely.box(*box)) and inner.contains(shapely.box(*box))
+    ]
+    assert len(crossed) >= 5
+    for hex_id, (x0, y0, x1, y1) in crossed[:: max(1, len(crossed) // 6)]:
+        buf = io.BytesIO()
+        c = Canvas(buf, pagesize=(x1 - x0, y1 - y0))
+        c.translate(-x0, -y0)
+        art.draw(c)
+        c.showPage()
+        c.save()
+        png = subprocess.run(
+            ["pdftoppm", "-r", "600", "-png", "-"], input=buf.getvalue(), capture_output=True, check=True
+        )
+        pixels = np.asarray(Image.open(io.BytesIO(png.stdout)).convert("L"))[2:-2, 2:-2]
+        assert pixels.min() > 70, (hex_id, int(pixels.min()))
+
+
+def test_issue25_river_names_sit_beside_their_river_clear_of_every_hexside(art: MapArt) -> None:
+    """Issue 25, item 5: "River names sit along their river, never over a hexside or under its
+    line" ("Southern Bug prints over hexes 0410 and 0813"; "Dnieper", "Oskol" and "Donets"
+    crossed by their own rivers): every river's name is placed, each inside one hex, crossing no
+    hexside and no hex id, and beside a side of its own river."""
+    size = art.style.fonts.river
+    rings = [shapely.LinearRing(art.corners(h)[:-1]) for h in art.map.hexes]
+    grid = shapely.STRtree(rings)
+    ids = [shapely.box(*box) for *_, box in art.hex_id_spots()]
+    rivers = {side.river for side in art.board.sides.values() if side.river and side.river_class}
+    placed = {name for name, _, _ in art.river_name_spots}
+    assert rivers <= placed | {name for name in rivers if _short_river(art, name)}
+    assert "Southern Bug" in placed
+    for name, _, shape in art.river_name_spots:
+        assert not len(grid.query(shape, predicate="intersects")), name
+        assert not any(shape.intersects(box) for box in ids), name
+        own = shapely.union_all(
+            [
+                shapely.LineString(art.hexside(*sorted(pair)))
+                for pair, side in art.board.sides.items()
+                if side.river == name and side.river_class
+            ]
+        )
+        assert art.style.widths.major_river / 2 < own.distance(shape) < 1.5 * size, name  # beside it
+
+
+def _short_river(art: MapArt, name: str) -> bool:
+    """A river no stretch of which runs 4 sides (too short to name)."""
+    from kitgen.render.mapart import link_chains
+
+    ends = [
+        frozenset(tuple(p) for p in np.round(art.hexside(*sorted(pair)), 1))
+        for pair, side in art.board.sides.items()
+        if side.river == name and side.river_class
+    ]
+    return all(len(chain) < 5 for chain in link_chains(ends))

@@ -164,10 +164,16 @@ class MapSheet:
         self.s = scenario
         self.style = style
         self.margin = style.poster.margin_in * 72
-        # the key band is laid out for a map some 40 inches wide; a smaller map gets a smaller key
-        self.band_scale = min(1.0, self.art.width / (40 * 72))
-        self.band = style.poster.band_in * 72 * self.band_scale
-        self.width = self.art.width + 2 * self.margin
+        poster = style.poster
+        self.wide = self.art.width >= poster.band_min_in * 72
+        """Whether the key runs in a band under the map; else it stands under it as a block."""
+        if self.wide:
+            key_w, key_h = self.art.width, poster.band_in * 72
+        else:
+            key_w, key_h = poster.key_width_in * 72, poster.key_height_in * 72
+        self.key = (key_w, key_h)
+        self.band = key_h + (0.0 if self.wide else self.margin)
+        self.width = max(self.art.width, key_w) + 2 * self.margin
         self.height = self.art.height + self.band + 2 * self.margin
         self.bleed = style.tiles.bleed_mm * MM
         self.area = (self.art.width + 2 * self.bleed, self.art.height + 2 * self.bleed)
@@ -180,13 +186,15 @@ class MapSheet:
 
     def draw(self, c: Canvas) -> None:
         c.saveState()
-        c.translate(self.margin, self.margin + self.band)
+        c.translate(self.margin + (self.width - 2 * self.margin - self.art.width) / 2, self.margin + self.band)
         self.draw_map(c)
         c.restoreState()
         c.saveState()
         c.translate(self.margin, self.margin)
-        c.scale(self.band_scale, self.band_scale)
-        draw_band(c, self.art, self.art.width / self.band_scale, self.band / self.band_scale)
+        if self.wide:
+            draw_band(c, self.art, *self.key)
+        else:
+            draw_key_page(c, self.art, *self.key)
         c.restoreState()
 
     def _define_map_form(self, c: Canvas) -> None:
@@ -414,7 +422,8 @@ class MapSheet:
         c.saveState()
         c.translate(ox, oy)
         c.scale(scale, scale)
-        c.doForm(MAP_FORM)
+        c.translate(self.bleed, self.bleed)
+        self.art.draw_art(c)  # a picture of the map: no words, which would print too small to read
         c.restoreState()
         c.setLineWidth(0.8)
         for row in range(t.rows):

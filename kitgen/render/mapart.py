@@ -14,6 +14,7 @@ poster, the A0/A1 posters and every tile show exactly the same drawing.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,30 @@ Node = TypeVar("Node", str, tuple[float, float])
 Points = npt.NDArray[np.float64]
 
 ASCENT, DESCENT = 0.76, 0.24
+KNOCKOUT = 0.8
+"""Points of a hex id's knockout round its figures, in its hex's ground colour: the lines under
+it (rail, roads, rivers) stop short of it."""
+SMOOTH_STEPS = 8
+"""Points per hex of a railway's smooth line."""
+
+
+def smooth_through(line: Points) -> Points:
+    """A line through hex centres drawn smooth: a quadratic Bezier curve across each hex from
+    the middle of the side it enters by to the middle of the side it leaves by, the centre its
+    control point, so it keeps inside the same hexes and crosses each hexside at its middle
+    (where a bridge is drawn); straight from the first centre and to the last."""
+    if len(line) < 3:
+        return line
+    mids = (line[:-1] + line[1:]) / 2
+    t = np.linspace(0.0, 1.0, SMOOTH_STEPS + 1)[1:, None]
+    out = [line[:1], mids[:1]]
+    for k in range(1, len(line) - 1):
+        a, control, b = mids[k - 1], line[k], mids[k]
+        out.append((1 - t) ** 2 * a + 2 * (1 - t) * t * control + t**2 * b)
+    out.append(line[-1:])
+    return np.vstack(out)
+
+
 """Of the kit's sans, as fractions of the type size (Vera: 760 and 240 per 1000)."""
 
 
@@ -237,7 +262,7 @@ class MapArt:
         self._river_hexsides(c)
         self.stroke(c, self.style.colours.rail, self.style.widths.rail)
         c.setLineJoin(1)
-        self.lines(c, self.link_lines(self.board.rail))
+        self.lines(c, self.rail_lines)
         for hex_id in self.towns:
             x, y = self.centres[hex_id]
             self.town_marker(c, float(x), float(y), self.best_vp(hex_id))
@@ -343,8 +368,13 @@ class MapArt:
         c.setDash()
         self.drawn.roads |= set(self.board.roads)
 
+    @cached_property
+    def rail_lines(self) -> list[Points]:
+        """The railways as drawn: smooth lines through the same hexes as the board's links."""
+        return [smooth_through(line) for line in self.link_lines(self.board.rail)]
+
     def _rail(self, c: Canvas) -> None:
-        rails = self.link_lines(self.board.rail)
+        rails = self.rail_lines
         self.drawn.rail |= set(self.board.rail)
         self.stroke(c, self.style.colours.rail, self.style.widths.rail)
         c.setLineCap(0)
@@ -407,6 +437,13 @@ class MapArt:
             c.drawCentredString(x, y - 0.36 * self.style.fonts.ferry * u, str(units))
         c.restoreState()
 
+    def ground_colour(self, hex_id: str) -> str:
+        """The colour a hex is painted: its terrain's, the sea's, or the land's."""
+        terrain = self.board.terrain.get(hex_id)
+        if terrain == SEA:
+            return self.style.colours.sea
+        return self.style.colours.terrain.get(terrain or "", self.style.colours.land)
+
     def hex_id_spots(self) -> list[tuple[str, float, float, Box]]:
         """(hex, x, baseline, box) of each hex id: at the top of the hex, or of the part of it
         the frame leaves."""
@@ -418,8 +455,8 @@ class MapArt:
             top = min(y + self.hex_pt / 2, self.height)
             x = min(max(x, half), self.width - half)
             base = top - size - 1.2
-            w = text_width(h.id, SANS, size) / 2 + 0.45  # the halo is 0.9 wide
-            box = (float(x - w), float(base - 0.45), float(x + w), float(base + ASCENT * size + 0.45))
+            w = text_width(h.id, SANS, size) / 2 + KNOCKOUT
+            box = (float(x - w), float(base - KNOCKOUT), float(x + w), float(base + ASCENT * size + KNOCKOUT))
             spots.append((h.id, float(x), float(base), box))
         return spots
 
@@ -428,7 +465,12 @@ class MapArt:
         hidden = self.covered_hex_ids
         for hex_id, x, base, box in self.hex_id_spots():
             if hex_id not in hidden:
-                self.halo_text(c, hex_id, x, base, SANS, size, self.style.colours.hex_id, halo=0.9)
+                # knocked out of the rail, roads and river lines under it, in its hex's own ground
+                self.fill(c, self.ground_colour(hex_id))
+                c.roundRect(box[0], box[1], box[2] - box[0], box[3] - box[1], KNOCKOUT, stroke=0, fill=1)
+                self.fill(c, self.style.colours.hex_id)
+                c.setFont(SANS, size)
+                c.drawCentredString(x, base, hex_id)
                 self.drawn.hex_ids.append((hex_id, box))
 
     def unit_square(self, c: Canvas, faction: str, x0: float, y0: float, size: float) -> None:
@@ -608,7 +650,7 @@ class MapArt:
         u = self.hex_pt / 72.0
         found = Obstacles()
         found.add_boxes([box for _, _, _, box in self.hex_id_spots()], 2.0)
-        found.add_lines(self.link_lines(self.board.rail), 4.0)
+        found.add_lines(self.rail_lines, 4.0)
         found.add_lines(self.link_lines(self.board.roads), 2.0)
         for river_class, price in (("major", 6.0), ("crossable", 4.0)):
             sides = sorted(sorted(pair) for pair, x in self.board.sides.items() if x.river_class == river_class)
@@ -824,7 +866,7 @@ class MapArt:
     def _edges(self, c: Canvas) -> None:
         """Supply edges: a band in the faction's colour outside the frame where rail leaves the map."""
         u = self.hex_pt / 72.0
-        band = 7 * u
+        band = 10 * u  # inside the tiles' 4 mm bleed, and room for its 7 pt words
         for faction_id, edge, (p0, p1) in self.edge_marks():
             faction = self.s.faction(faction_id)
             if faction is None:
@@ -836,13 +878,14 @@ class MapArt:
             self.stroke(c, "#1E1E1E", 0.5 * u)
             c.drawPath(rings_path(c, [np.array([p0, p1, q1, q0])]), stroke=1, fill=1)
             self.fill(c, readable_on(faction.colour))
-            c.setFont(SANS_BOLD, 4.8 * u)
+            size = self.style.fonts.supply_edge * u
+            c.setFont(SANS_BOLD, size)
             mid = (p0 + p1 + q0 + q1) / 4
             c.saveState()
             c.translate(*mid)
             if edge in ("west", "east"):
                 c.rotate(90)
-            c.drawCentredString(0, -1.7 * u, f"{faction.adjective.upper()} SUPPLY")
+            c.drawCentredString(0, -0.36 * size, f"{faction.adjective.upper()} SUPPLY")
             c.restoreState()
 
     def _river_names(self, c: Canvas) -> None:
@@ -851,12 +894,52 @@ class MapArt:
 
     @cached_property
     def river_name_spots(self) -> list[tuple[str, Points, shapely.Polygon]]:
-        """(river, stretch of hexsides, the name's outline) of each river name: once on every
-        stretch of 4 sides or more, and again every 12 sides along a long one."""
+        """(river, the name's centre line, its outline) of each river name: once on every stretch
+        of 4 sides or more, and again every 12 sides along a long one (`_river_name_pieces`)."""
         size = self.style.fonts.river
         return [(name, piece, label_along_shape(name, piece, size)) for name, piece in self._river_name_pieces()]
 
     def _river_name_pieces(self) -> list[tuple[str, Points]]:
+        """(river, centre line) of each river name, set beside one hexside of its stretch (the one
+        nearest the stretch's middle that has room), parallel to it inside one of its two hexes:
+        clear of the river's own line, of every other hexside and of the hex ids."""
+        size = self.style.fonts.river
+        height = (ASCENT + DESCENT) * size
+        gap = self.style.widths.major_river / 2 + 1.2
+        grid = shapely.STRtree([shapely.LinearRing(self.corners(h)[:-1]) for h in self.map.hexes])
+        rivers = shapely.STRtree(
+            [
+                shapely.LineString(self.hexside(*sorted(pair)))
+                for pair, side in self.board.sides.items()
+                if side.river_class
+            ]
+        )
+        ids = shapely.STRtree(shapely.box(*np.array([box for *_, box in self.hex_id_spots()]).T))
+        frame = shapely.box(0, 0, self.width, self.height)
+
+        def clear(shape: shapely.Polygon) -> bool:
+            return (
+                frame.contains(shape)
+                and not len(grid.query(shape.buffer(0.3), predicate="intersects"))
+                and not len(rivers.query(shape.buffer(gap - 0.3), predicate="intersects"))
+                and not len(ids.query(shape, predicate="intersects"))
+            )
+
+        def beside(name: str, line: Points) -> Points | None:
+            half = text_width(name, SANS_ITALIC, size) / 2
+            middle = (len(line) - 2) / 2
+            for k in sorted(range(len(line) - 1), key=lambda k: (abs(k - middle), k)):
+                p, q = line[k], line[k + 1]
+                along = (q - p) / np.linalg.norm(q - p)
+                normal = np.array([-along[1], along[0]])
+                # a little further into the hex, where it widens, if a long name needs it
+                for extra, side in itertools.product((0.0, 1.5, 3.0, 4.5, 6.0), (1.0, -1.0)):
+                    centre = (p + q) / 2 + side * normal * (gap + extra + height / 2)
+                    piece = np.array([centre - along * half, centre, centre + along * half])
+                    if clear(label_along_shape(name, piece, size)):
+                        return piece
+            return None
+
         found = []
         by_river: dict[str, list[frozenset[str]]] = {}
         for pair, side in self.board.sides.items():
@@ -871,7 +954,9 @@ class MapArt:
                 if sides < 4:
                     continue
                 for start in range(0, max(sides - 3, 1), 12):
-                    found.append((name, line[start : min(start + 5, len(line))]))
+                    piece = beside(name, line[start : min(start + 5, len(line))])
+                    if piece is not None:
+                        found.append((name, piece))
         return found
 
 
@@ -950,16 +1035,15 @@ def label_along_shape(text: str, line: Points, size: float) -> shapely.Polygon:
         return shapely.Polygon()
     (cx, cy), angle = _along(line)
     half = text_width(text, SANS_ITALIC, size) / 2
-    corners = np.array(
-        [[-half, 2 - DESCENT * size], [half, 2 - DESCENT * size], [half, 2 + ASCENT * size], [-half, 2 + ASCENT * size]]
-    )
+    rise = (ASCENT + DESCENT) * size / 2
+    corners = np.array([[-half, -rise], [half, -rise], [half, rise], [-half, rise]])
     a = math.radians(angle)
     turn = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
     return shapely.Polygon(corners @ turn + np.array([cx, cy]))
 
 
 def draw_label_along(c: Canvas, text: str, line: Points, size: float, colour: str) -> None:
-    """A name set along the middle of a line, upright."""
+    """A name set along the middle of a line, upright, its glyphs centred on the line."""
     if len(line) < 2:
         return
     register_fonts()
@@ -969,7 +1053,7 @@ def draw_label_along(c: Canvas, text: str, line: Points, size: float, colour: st
     c.rotate(angle)
     c.setFillColorRGB(*hex_colour(colour))
     c.setFont(SANS_ITALIC, size)
-    c.drawCentredString(0, 2, text)
+    c.drawCentredString(0, -(ASCENT - DESCENT) * size / 2, text)
     c.restoreState()
 
 

@@ -82,9 +82,9 @@ def north_arrow_at(art: MapArt) -> tuple[float, float, float] | None:
     return float(x), float(y), arrow.size_in * 72
 
 
-def draw_north_arrow(c: Canvas, x: float, y: float, length: float, *, note: bool = True) -> None:
-    """A north arrow centred on (x, y), `length` tall: a half-filled dart and an N above it, and
-    under it (with `note`) the projection's caveat."""
+def draw_north_arrow(c: Canvas, x: float, y: float, length: float) -> None:
+    """A north arrow centred on (x, y), `length` tall: a half-filled dart and an N above it (the
+    key says that north runs along the central meridian)."""
     half = length / 2
     wing = length * 0.22
     c.saveState()
@@ -112,10 +112,6 @@ def draw_north_arrow(c: Canvas, x: float, y: float, length: float, *, note: bool
         t.setTextOrigin(x - width / 2, y + half + size * 0.25)
         t.textOut("N")
     c.drawText(t)
-    if note:
-        c.setFont(SANS_ITALIC, 6)
-        c.setFillColorRGB(0.12, 0.12, 0.12)
-        c.drawCentredString(x, y - half - 9, "north along the central meridian")
     c.restoreState()
 
 
@@ -152,7 +148,7 @@ def draw_turn_track(
         c.setFont(SANS_BOLD, 9)
         c.drawString(bx + 3, by + box - 11, str(n))
         if scoring:
-            c.setFont(SANS_BOLD, 6.5)
+            c.setFont(SANS_BOLD, 7)
             c.drawRightString(bx + box - 3, by + 3, "VP")
         boxes.append((n, bx, by, box))
     c.restoreState()
@@ -171,7 +167,7 @@ def draw_check_bar(c: Canvas, x: float, y: float, length_mm: float) -> tuple[flo
     for i in range(0, int(length_mm // 10) + 1):
         tx = x + i * 10 * MM
         c.line(tx, y, tx, y + (5 if i % 5 == 0 else 3.5))
-    c.setFont(SANS, 6.5)
+    c.setFont(SANS, 7)
     c.drawRightString(x - 4, y, f"check: this bar measures {length_mm:g} mm")
     c.restoreState()
     return x, x + length

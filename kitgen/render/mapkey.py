@@ -7,9 +7,10 @@ import math
 from collections.abc import Callable
 
 import numpy as np
+from reportlab.lib.utils import simpleSplit
 
 from kitgen.render.counterstyle import counter_style
-from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC
+from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.mapart import Canvas, MapArt, hex_colour
 from kitgen.render.mapfurniture import draw_north_arrow, draw_turn_track, turn_box_size
 
@@ -45,25 +46,34 @@ def draw_key_page(c: Canvas, art: MapArt, width: float, height: float) -> None:
     100%: every symbol and line as the map prints it, the scale bar true, a north arrow and the
     turn record track with a box for a counter."""
     sizes = key_page_fonts(art)
+    about = _about(art)
+    block_w = max(text_width(art.s.meta.title, SANS_BOLD, sizes["title"]), *(text_width(a, SANS, 8) for a in about))
+    hexes = 5 if block_w + 18 + _scale_width(art, 5) <= width else 3  # a shorter bar where room is short
+    scale_w = _scale_width(art, hexes)
+    subtitle = simpleSplit(art.s.meta.subtitle, SANS, sizes["subtitle"], width - scale_w - 18)
     top = height
     c.setFillColorRGB(*hex_colour(art.style.colours.town))
     c.setFont(SANS_BOLD, sizes["title"])
     c.drawString(0, top - sizes["title"], art.s.meta.title)
     c.setFont(SANS, sizes["subtitle"])
-    c.drawString(0, top - sizes["title"] - sizes["subtitle"] * 1.5, art.s.meta.subtitle)
-    y = top - sizes["title"] - sizes["subtitle"] * 1.5 - 14
+    y = top - sizes["title"]
+    for line in subtitle:
+        y -= sizes["subtitle"] * 1.5
+        c.drawString(0, y, line)
+    y -= 14
     c.setFont(SANS, 8)
-    for line in _about(art):
+    for line in about:
         c.drawString(0, y, line)
         y -= 10
-    scale_w = 5 * art.map.hex_size_km * art.k + 30
-    _scale_bar(c, art, width - scale_w, top - 82, scale_w, 80)
+    _scale_bar(c, art, width - scale_w, top - 82, scale_w, 80, hexes=hexes)
     box = _box(art)
     track_rows = -(-art.style.furniture.turn_track.turns // _per_row(art, width))
     track_h = 22 + track_rows * box
-    draw_north_arrow(c, width - 20, track_h + 50, 54, note=False)
+    arrow = 54
+    draw_north_arrow(c, width - 20, track_h + 50, arrow)
     legend_top = y - 4
-    _legend(c, art, 0, track_h + 10, width, legend_top - track_h - 10, columns=2, label_size=sizes["legend"])
+    legend_w = width - arrow * 0.6  # clear of the north arrow
+    _legend(c, art, 0, track_h + 10, legend_w, legend_top - track_h - 10, columns=2, label_size=sizes["legend"])
     _turn_track(c, art, 0, track_h, per_row=_per_row(art, width))
 
 
@@ -145,7 +155,9 @@ def _legend(
         c.restoreState()
         c.setFillColorRGB(*hex_colour(style.colours.town))
         c.setFont(SANS, size)
-        c.drawString(ex + 40 * u, ey, label)
+        lines = simpleSplit(label, SANS, size, col_w - 40 * u - size)  # never into the next column
+        for k, line in enumerate(lines):
+            c.drawString(ex + 40 * u, ey + (len(lines) - 1) * size * 0.58 - k * size * 1.16, line)
 
 
 def _entries(art: MapArt) -> list[tuple[str, Draw]]:
@@ -283,9 +295,13 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
     return entries
 
 
-def _scale_bar(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float) -> None:
+def _scale_width(art: MapArt, hexes: int) -> float:
+    """The scale bar's width, its 'km' included, for a bar `hexes` long."""
+    return hexes * art.map.hex_size_km * art.k + 30
+
+
+def _scale_bar(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float, *, hexes: int = 5) -> None:
     fonts = art.style.fonts
-    hexes = 5
     km = hexes * art.map.hex_size_km
     length = km * art.k
     bar_y = y + h * 0.55

@@ -16,6 +16,13 @@ Length = float
 class PosterLayout(Model):
     margin_in: float = Field(ge=0)
     band_in: float = Field(gt=0)
+    band_min_in: float = Field(gt=0)
+    """The least map width the band is laid out for; under it, the key goes under the map as
+    the tiles' key page has it, at full size."""
+    key_width_in: float = Field(gt=0)
+    """That key's width ..."""
+    key_height_in: float = Field(gt=0)
+    """... and height."""
 
 
 class TileLayout(Model):
@@ -103,6 +110,8 @@ class MapFonts(Model):
     ferry: float = Field(gt=0)
     """The units a ferry takes a turn, in its disc."""
     river: float = Field(gt=0)
+    supply_edge: float = Field(gt=0)
+    """FACTION SUPPLY in a supply edge's band outside the frame."""
     legend: float = Field(gt=0)
     legend_title: float = Field(gt=0)
     title: float = Field(gt=0)

@@ -440,7 +440,7 @@ def _mini_map(sheet: Sheet, campaign: Campaign, contact: Contact, x: float, top:
     c.drawPath(rings_path(c, [battle]), stroke=1, fill=0)
     c.restoreState()
     arrow = lay.map.compass
-    draw_north_arrow(c, x + 5 * across / math.sqrt(3) - arrow * 0.3, top - arrow * 0.75, arrow, note=False)
+    draw_north_arrow(c, x + 5 * across / math.sqrt(3) - arrow * 0.3, top - arrow * 0.75, arrow)
 
 
 # --- the sides ------------------------------------------------------------------------------

@@ -1,0 +1,38 @@
+"""Issue 25, item 1: the layout gate over the printed map: the tiled set (its assembly page, its
+key page and every tile) on A4 and US Letter, and the poster at true scale, for both scenarios."""
+
+from __future__ import annotations
+
+import pytest
+
+from kitgen.loader import load_scenario_map
+from kitgen.products.mapsheets import MapSheet
+from kitgen.render.style import map_style
+from tests.layoutgate import assert_passes
+
+SCENARIOS = ["denikin-1919", "tsaritsyn-1919"]
+
+
+@pytest.fixture(scope="module", params=SCENARIOS)
+def sheet(request: pytest.FixtureRequest) -> MapSheet:
+    scenario, board = load_scenario_map(request.param)
+    return MapSheet(board, scenario, map_style())
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_issue25_every_page_of_the_map_tiles_passes_the_layout_gate(sheet: MapSheet, paper: str) -> None:
+    """ "the map's labels collide", "the subtitle runs through the scale bar": the assembly page
+    (the map as a picture, no type too small to read), the key page (the scale bar beside the
+    title block or, shorter, where a long subtitle leaves it room; the key's words wrapped in
+    their column) and every tile pass the gate: hex ids 5 pt, every other word 7 pt (the supply
+    edges' FACTION SUPPLY, the check bar's words), nothing over anything."""
+    pdf, _ = sheet.tiles(paper)
+    assert_passes(pdf, name=f"{sheet.s.meta.id} map tiles ({paper})")
+
+
+def test_issue25_the_poster_at_true_scale_passes_the_layout_gate(sheet: MapSheet) -> None:
+    """The poster at 100%: a map narrower than the key band is laid out for (the Tsaritsyn map)
+    has its key under it as a block at full size, never the band shrunk to 2.5 pt."""
+    assert_passes(sheet.poster("true"), name=f"{sheet.s.meta.id} map poster")
+    if sheet.s.meta.id == "tsaritsyn-1919":
+        assert not sheet.wide

@@ -178,7 +178,7 @@ def test_the_assembly_page_draws_each_tile_as_it_shows(a4: Path) -> None:
     cores = [t.core_rect(c, r) for r in range(t.rows) for c in range(t.columns)]
     # the white label plates are 14 pt tall; the map's own picture (its ground, its towns'
     # squares) is drawn in its own units, at another scale
-    tile_rects = [d for d in drawn if 20 < d[3] and d[2] < max(A4) and d[1] < max(A4)]
+    tile_rects = [d for d in drawn if d[3] > 20 and d[2] < max(A4) and d[1] < max(A4)]
     assert len(tile_rects) == len(cores)
     scale = tile_rects[0][2] / (cores[0][2] - cores[0][0])
     for d, (x0, y0, x1, y1) in zip(tile_rects, cores, strict=True):

@@ -43,6 +43,9 @@ Node = TypeVar("Node", str, tuple[float, float])
 Points = npt.NDArray[np.float64]
 
 ASCENT, DESCENT = 0.76, 0.24
+VP_PATTERNS = ("solid", "tint", "hatched")
+"""How each faction's VP cell is drawn, by its place in the scenario's order of factions: in
+grey, where two colours can print alike, the pattern still says whose a cell is."""
 KNOCKOUT = 0.8
 """Points of a hex id's knockout round its figures, in its hex's ground colour: the lines under
 it (rail, roads, rivers) stop short of it."""
@@ -803,30 +806,78 @@ class MapArt:
         box = self.style.fonts.vp + 2.4 * u
         x = cx - len(boxes) * box / 2
         c.setFont(SANS_BOLD, self.style.fonts.vp)
+        order = [f.id for f in self.s.meta.factions]
         for faction_id, value in boxes:
             faction = self.s.faction(faction_id)
-            colour = faction.colour if faction and value is not None else "#FFFFFF"
-            self.fill(c, colour)
-            self.stroke(c, "#1E1E1E", 0.35 * u)
-            c.rect(x, y, box, box, stroke=1, fill=1)
-            self.fill(c, readable_on(colour))
             text = "\u2013" if value is None else str(value)
-            if value is None:
+            if faction is None or value is None:
+                self.fill(c, "#FFFFFF")
+                self.stroke(c, "#1E1E1E", 0.35 * u)
+                c.rect(x, y, box, box, stroke=1, fill=1)
+                self.fill(c, "#000000")
                 c.drawCentredString(x + box / 2, y + (box - self.style.fonts.vp * 0.72) / 2, text)
-            else:  # the faction's mark too, small in the corner: grey vermilion and grey blue look alike
-                faction_mark(c, faction_id, x + box * 0.24, y + box * 0.74, box * 0.34)
-                self.fill(c, readable_on(colour))
-                c.setFont(SANS_BOLD, self.style.fonts.vp)
-                c.drawCentredString(x + box * 0.6, y + (box - self.style.fonts.vp * 0.72) / 2 - box * 0.06, text)
+            else:
+                pattern = VP_PATTERNS[order.index(faction_id) % len(VP_PATTERNS)]
+                ink = self.vp_cell(c, x, y, box, faction.colour, pattern)
+                # the faction's mark too, small in the corner, with the cell's pattern: in grey,
+                # a colour alone would not say whose the box is
+                self.fill(c, ink)
+                faction_mark(c, faction_id, x + box * 0.26, y + box * 0.72, box * 0.32)
+                figure = (x + box * 0.6, y + (box - self.style.fonts.vp * 0.72) / 2 - box * 0.06)
+                size = self.style.fonts.vp
+                if pattern == "hatched":  # the figure clear of the hatching round it
+                    self.halo_text(c, text, *figure, SANS_BOLD, size, ink, halo=1.4 * u, halo_colour=faction.colour)
+                else:
+                    self.fill(c, ink)
+                    c.setFont(SANS_BOLD, size)
+                    c.drawCentredString(*figure, text)
             x += box
 
+    def vp_cell(self, c: Canvas, x: float, y: float, box: float, colour: str, pattern: str) -> str:
+        """A faction's VP cell in its colour and its pattern (`VP_PATTERNS`); returns the ink its
+        figure reads in."""
+        u = self.hex_pt / 72.0
+        if pattern == "tint":  # a pale tint of the colour inside a border of it, the figure dark
+            r, g, b = (v + (1 - v) * 0.78 for v in hex_colour(colour))
+            c.setFillColorRGB(r, g, b)
+            self.stroke(c, colour, 1.0 * u)
+            c.rect(x + 0.5 * u, y + 0.5 * u, box - 1.0 * u, box - 1.0 * u, stroke=1, fill=1)
+            self.stroke(c, "#1E1E1E", 0.35 * u)
+            c.rect(x, y, box, box, stroke=1, fill=0)
+            return "#000000"
+        self.fill(c, colour)
+        self.stroke(c, "#1E1E1E", 0.35 * u)
+        c.rect(x, y, box, box, stroke=1, fill=1)
+        if pattern == "hatched":  # fine diagonals of the figure's ink across the colour
+            c.saveState()
+            clip = c.beginPath()
+            clip.rect(x, y, box, box)
+            c.clipPath(clip, stroke=0, fill=0)
+            self.stroke(c, readable_on(colour), 0.45 * u)
+            step = box / 4
+            for k in range(-4, 5):
+                c.line(x + k * step, y, x + k * step + box, y + box)
+            c.restoreState()
+        return readable_on(colour)
+
     def halo_text(
-        self, c: Canvas, text: str, cx: float, y: float, font: str, size: float, colour: str, *, halo: float = 0.0
+        self,
+        c: Canvas,
+        text: str,
+        cx: float,
+        y: float,
+        font: str,
+        size: float,
+        colour: str,
+        *,
+        halo: float = 0.0,
+        halo_colour: str | None = None,
     ) -> None:
-        """Text centred on cx with a halo in the paper's colour, so it reads over lines and fills."""
+        """Text centred on cx with a halo (in the paper's colour unless given), so it reads over
+        lines and fills."""
         width = text_width(text, font, size)
         c.saveState()
-        self.stroke(c, self.style.colours.halo, halo or size * 0.28)
+        self.stroke(c, halo_colour or self.style.colours.halo, halo or size * 0.28)
         c.setLineJoin(1)
         self.fill(c, colour)
         t = c.beginText()

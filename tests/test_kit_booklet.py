@@ -43,6 +43,11 @@ def parts(paper: str) -> tuple[Part, ...]:
     return tuple(build_booklet(scenario, place_hexes(scenario, built), paper))
 
 
+SET_AS_TYPED = str.maketrans({"\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+"""The booklet's typography undone (issue 25: en dashes in ranges, curly quotes), to find the
+data's own words in it."""
+
+
 @cache
 def text(paper: str = "a4") -> str:
     """The single-page booklet's text, whitespace squeezed to single spaces."""
@@ -86,7 +91,7 @@ def test_every_commander_of_the_seed_is_in_the_booklet_with_his_rating() -> None
 def test_the_movement_table_is_the_seeds() -> None:
     """A: the movement table, row by row as the seed prints it ('p*' prohibited)."""
     body = text()
-    printed = {"Armored Cars": "Armored Cars", "RR Trains": "RR Trains"}
+    printed = {"Armored Cars": "Armoured Cars", "RR Trains": "RR Trains"}  # issue 25: one spelling, the kit's
     for unit, (mp, *costs, river) in seed_text.movement_table().items():
         if unit == "RR Trains":
             assert f"RR Trains {mp} must be on railway track" in body
@@ -109,8 +114,9 @@ def test_the_reinforcement_chart_and_thresholds_are_the_seeds() -> None:
 def test_the_other_numbers_of_the_seed_are_in_the_booklet() -> None:
     """The numbers of the seed's prose: B.3 5 hexes, B.8 allotments 16/12/12, C.1 12 points and
     the stand points, D.1 16 hexes, D.3 16 points, II.B.3 40/60 and 55/45/50%, II.C 1-4 / 1-3,
-    II.D.4 3 batteries, A.4 2D6 on 2 or 3, A.5 D6 on 1."""
-    body = text()
+    II.D.4 3 batteries, A.4 2D6 on 2 or 3, A.5 D6 on 1 (the seed's hyphens in ranges are set as
+    en dashes, its quotes curly)."""
+    body = text().translate(SET_AS_TYPED)
     for phrase in (
         "no more than 5 hexes long",
         "Infantry stand 16 shots",
@@ -121,7 +127,7 @@ def test_the_other_numbers_of_the_seed_are_in_the_booklet() -> None:
         "Cavalry stand 3",
         "Artillery stand 4",
         "RR repair stand 3",
-        "Armored car 3",
+        "Armoured car 3",  # the seed's "Armored car 3", in the kit's one spelling
         "Tank 3",
         "Pontoon unit 5",
         "Supply depot 10",
@@ -144,7 +150,7 @@ def test_rulings_of_the_data_files_are_printed() -> None:
     """RULES-NOTES: "Where a note decides something, the kit's printed rules must say the same
     thing": each data file's rulings are in the booklet under their names."""
     scenario = load_scenario(BUNDLED)
-    body = text()
+    body = text().translate(SET_AS_TYPED)
     rulings = all_rulings(scenario)
     assert len(rulings) >= 14
     for (_, ruling_id), ruling_text in rulings.items():
@@ -306,7 +312,7 @@ def test_reruns_are_byte_identical_and_fonts_embedded(tmp_path: Path) -> None:
     assert [p.pdf for p in again] == [p.pdf for p in parts("a4")]
     reader = PdfReader(io.BytesIO(parts("a4")[0].pdf))
     assert reader.metadata is not None and reader.metadata.title == "Denikin's War: rules"
-    assert [o.title for o in reader.outline[:2]] == ["Designer's notes", "The turn"]  # type: ignore[union-attr]
+    assert [o.title for o in reader.outline[:2]] == ["Designer\u2019s notes", "The turn"]  # type: ignore[union-attr]
     pdf = tmp_path / "rules.pdf"
     pdf.write_bytes(parts("a4")[0].pdf)
     try:
@@ -589,3 +595,16 @@ def test_issue25_the_booklet_names_a_town_as_the_map_prints_it() -> None:
         alone = re.sub(rf"{re.escape(town.shown_name)} \({re.escape(town.name)}\)", "", rest)
         assert not re.search(rf"\b{re.escape(town.name)}\b", alone), town.name
         assert town.name in index and town.shown_name in index, town.name
+
+
+@pytest.mark.parametrize("size", ["a4", "a5"])
+def test_issue25_the_booklet_is_set_with_curly_quotes_and_en_dashes(size: str) -> None:
+    """Issue 25, item 2: "Typographic quotes, en dashes for ranges": no straight quote and no
+    hyphen between two figures anywhere in the booklet (1-4 is 1\u20134, 1919-1920 is 1919\u20131920),
+    and its apostrophes are curly (Denikin\u2019s)."""
+    which = 0 if size == "a4" else 1  # the A4 rules, or the A5 booklet imposed on A4
+    reader = PdfReader(io.BytesIO(parts("a4")[which].pdf))
+    body = re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+    assert "'" not in body and '"' not in body
+    assert not re.search(r"\d-\d", re.sub(r"\d{4}-\d\d-\d\d", "", body))  # a date is no range
+    assert "1919\u20131920" in body and "Designer\u2019s notes" in body

@@ -65,8 +65,13 @@ def texts(parts: dict[str, tuple[Part, Path]]) -> dict[str, list[str]]:
     }
 
 
+SET_AS_TYPED = str.maketrans({"\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+"""The cards' typography undone (issue 25: en dashes in ranges, curly quotes), to find the data's
+own words in them."""
+
+
 def words(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(text.translate(SET_AS_TYPED).split())
 
 
 def render(path: Path, page: int) -> np.ndarray:
@@ -643,3 +648,14 @@ def test_issue25_a_card_of_other_colours_starts_a_new_row_or_where_rows_butt_a_n
     butting = card_places(looks, 3, 3, rows_butt=True)
     assert butting == [Place(0, 0), Place(0, 1), Place(1, 0), Place(1, 1), Place(1, 2), Place(1, 3), Place(2, 0)]
     assert card_places([red] * 10, 3, 3, rows_butt=True)[-1] == Place(1, 0)  # one colour: filled in turn
+
+
+def test_issue25_the_cards_are_set_with_curly_quotes_and_en_dashes(parts: dict[str, tuple[Part, Path]]) -> None:
+    """Issue 25, item 2, on the cards: no straight quote and no hyphen between figures on any
+    card (Grigoriev\u2019s revolt of 7\u20138 May; obeys on 1\u201310)."""
+    import re
+
+    body = " ".join(" ".join(page.extract_text().split()) for page in pypdf.PdfReader(parts["a4"][1]).pages)
+    assert "'" not in body and '"' not in body
+    assert not re.search(r"\d-\d", body)
+    assert "Grigoriev\u2019s revolt of 7\u20138 May 1919" in body and "obeys on 1\u201310" in body

@@ -38,7 +38,7 @@ LOAD_POINTS = {
     "Cavalry": 3,
     "Artillery": 4,
     "RR repair": 3,
-    "Armored car": 3,
+    "Armoured car": 3,  # the seed's "armored car", in the kit's one spelling (issue 25)
     "Tank": 3,
     "Pontoon unit": 5,
     "Supply depot": 10,
@@ -89,8 +89,16 @@ def aids(charts: dict[str, Part]) -> dict[str, dict[str, str]]:
     for paper, part in charts.items():
         texts = page_texts(part)
         pages = dict(part.bookmarks)
-        out[paper] = {f: " ".join(texts[pages[f"Player aid: {f.capitalize()}"] :][:2]) for f in FACTIONS}  # both sides
+        out[paper] = {
+            f: " ".join(texts[pages[f"Player aid: {f.capitalize()}"] :][:2]).translate(SET_AS_TYPED) for f in FACTIONS
+        }  # both sides, the typography undone to find the data's words
     return out
+
+
+SET_AS_TYPED = str.maketrans({"\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+"""The aids' typography undone (issue 25: en dashes in ranges, curly quotes)."""
+SPELLED = {"Armored Cars": "Armoured Cars"}
+"""The seed's names as the kit spells them (issue 25: one spelling of every term)."""
 
 
 def column_text(part: Part, page: int, x0: float, x1: float) -> str:
@@ -189,7 +197,8 @@ def test_A_movement_table_on_every_aid(aids: dict[str, dict[str, str]], paper: s
     """A: 'Unit Type MP Open Forest Mountain Marsh Crossable River', row by row as the seed prints it."""
     text = aids[paper][faction]
     table = seed_text.movement_table()
-    for unit, values in table.items():
+    for seed_unit, values in table.items():
+        unit = SPELLED.get(seed_unit, seed_unit)
         if values[1].startswith("must be on RR track"):
             assert re.search(rf"{unit} {values[0]} on rail track only", text), unit
         else:
@@ -401,7 +410,7 @@ def test_umpires_turn_record(forms: dict[str, Part], paper: str) -> None:
     ]
     positions = [text.index(f"{k} {step}") for k, step in enumerate(steps, start=1)]
     assert positions == sorted(positions)
-    assert "Armored Cars (2D6, lost on 2 or 3)" in text and "Tanks (D6, lost on 1)" in text  # A.4, A.5
+    assert "Armoured Cars (2D6, lost on 2 or 3)" in text and "Tanks (D6, lost on 1)" in text  # A.4, A.5
     assert "card on 6" in text  # II.A.1
 
 

@@ -329,9 +329,14 @@ def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> li
     """The booklet on `paper` pages, and as an A5/half-letter booklet imposed for saddle
     stitching on `paper` sheets."""
     from kitgen.render.bookletset import typeset
+    from kitgen.render.wording import typographic
 
     style = booklet_style()
-    blocks, built = booklet_text(scenario), tables(scenario, hex_ids)  # the same text at both sizes
+    # the same text at both sizes, with curly quotes and en dashes in its ranges
+    blocks = [(kind, typographic(text)) for kind, text in booklet_text(scenario)]
+    built = {
+        name: [[typographic(cell) for cell in row] for row in rows] for name, rows in tables(scenario, hex_ids).items()
+    }
     full = typeset(scenario, blocks, built, PAPER[paper], style)
     single, marks = full.pdf, full.outline
     small = typeset(scenario, blocks, built, HALF[paper], style, scale=style.half_scale, columns=style.half_columns).pdf

@@ -98,7 +98,7 @@ def _stand_name(scenario: Scenario, kind: str) -> str:
 
 
 def stand_phrase(scenario: Scenario, kind: str, n: int) -> str:
-    """'3 infantry stands', '1 machine-gun stand', '2 armored cars' (the names of transport.yaml)."""
+    """'3 infantry stands', '1 machine-gun stand', '2 armoured cars' (the names of transport.yaml)."""
     return f"{n} {_plural(_stand_name(scenario, kind), n)}"
 
 

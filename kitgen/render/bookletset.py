@@ -19,6 +19,7 @@ from kitgen.render.bookletstyle import LAYOUT, BookletStyle
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, register_fonts
 from kitgen.render.pages import diamond, hex_colour, set_page
 from kitgen.render.tablefit import Span, fit, measure
+from kitgen.render.wording import typographic
 
 if TYPE_CHECKING:
     from reportlab.lib.styles import ParagraphStyle
@@ -324,7 +325,7 @@ def typeset(
         Doc.first_on_page, Doc.carried = None, Doc.section
         foot = margin * 0.45
         if left_page:
-            c.drawString(margin, top, scenario.meta.title)
+            c.drawString(margin, top, typographic(scenario.meta.title))
             c.setFont(SANS_BOLD, fs.running * k * 1.15)
             c.drawString(margin, foot, str(doc.page))
         else:
@@ -533,7 +534,7 @@ def cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: B
     c.rect(0, h - band, w, band, stroke=0, fill=1)
     c.setFillColorRGB(1, 1, 1)
     c.setFont(SANS_BOLD, st.fonts.title * k)
-    c.drawCentredString(w / 2, h - band * 0.45, scenario.meta.title)
+    c.drawCentredString(w / 2, h - band * 0.45, typographic(scenario.meta.title))
     margin = st.margin_mm * 2.8346 * k
     room = w - 2 * margin
 
@@ -544,7 +545,7 @@ def cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: B
         return [part for line in lines for part in simpleSplit(line, font, size, room)]
 
     c.setFont(SANS, 12.5 * k)
-    for n, line in enumerate(fitted([scenario.meta.subtitle], SANS, 12.5 * k)):
+    for n, line in enumerate(fitted([typographic(scenario.meta.subtitle)], SANS, 12.5 * k)):
         c.drawCentredString(w / 2, h - band * 0.45 - (26 + 15 * n) * k, line)
     c.setFont(SANS_BOLD, 15 * k)
     c.drawCentredString(w / 2, h - band + 20 * k, "RULES OF PLAY")
@@ -562,17 +563,14 @@ def cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: B
         x += size_mark + gap
     c.setFont(SANS, 9.5 * k)
     c.setFillColorRGB(0.3, 0.3, 0.3)
-    note = (
-        fitted([" ".join(st.cover_note)], SANS, 9.5 * k)
-        if len(fitted(st.cover_note, SANS, 9.5 * k)) > len(st.cover_note)
-        else list(st.cover_note)
-    )
+    lines = [typographic(line) for line in st.cover_note]
+    note = fitted([" ".join(lines)], SANS, 9.5 * k) if len(fitted(lines, SANS, 9.5 * k)) > len(lines) else lines
     for n, line in enumerate(note):  # under the factions' names; one paragraph where its lines must break
         c.drawCentredString(w / 2, y - (34 + 13 * n) * k, line)
     small = st.fonts.running * k
     c.setFont(SANS, small)
     c.setFillColorRGB(0.4, 0.4, 0.4)
-    foot = fitted([*st.credits, edition()], SANS, small)
+    foot = fitted([*(typographic(line) for line in st.credits), edition()], SANS, small)
     for n, line in enumerate(foot):
         c.drawCentredString(w / 2, margin * 0.9 + (len(foot) - 1 - n) * small * 1.3, line)
     c.restoreState()

@@ -18,6 +18,7 @@ from kitgen.render.cardtext import (
 )
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_BOLD_ITALIC, SANS_ITALIC, text_width
 from kitgen.render.pages import MM, diamond, faction_mark, hex_colour, ink_on, rgb_luminance
+from kitgen.render.wording import typographic
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -194,6 +195,7 @@ def title_band(
             mx = cx + side * (box.w / 2 - mark_size / 2 - 0.5 * MM)
             deck_mark(c, mark, mx, box.y + (room_top - box.y) / 2, mark_size)
         text_w = box.w - 2 * mark_size - 5 * MM
+    title = typographic(title)
     size, lines = fit_title(title, SANS_BOLD, title_size or fonts.title, title_min or fonts.title_min, text_w, 2)
     lead = size * 1.08
     block = lead * (len(lines) - 1) + size * 0.72
@@ -396,7 +398,7 @@ def draw_back(c: Canvas, back: Back, scenario: Scenario, style: CardStyle) -> No
     sub_y = plate_y - fonts.back_sub * 1.8
     c.setFillColorRGB(*mix(pal.colour, on, 0.8))
     spaced(c, back.subtitle.upper(), SANS_BOLD, fonts.back_sub, cx, sub_y, 0.6)
-    title = scenario.meta.title
+    title = typographic(scenario.meta.title)
     c.setFont(SANS_BOLD_ITALIC, fonts.back_sub * 1.25)
     c.drawCentredString(cx, border + 4.2 * MM, title)
     c.restoreState()

@@ -16,6 +16,7 @@ from reportlab.platypus import Flowable
 
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
 from kitgen.render.pages import diamond
+from kitgen.render.wording import typographic
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -108,7 +109,9 @@ class _Paragraph(Flowable):
             splitLongWords=False,  # a word too long for the block shrinks the block instead
         )
         # words of neighbouring runs stand a space apart, as in running text
-        text = " ".join(f'<font name="{font}">{escape(run.strip())}</font>' for run, font in item.runs if run.strip())
+        text = " ".join(
+            f'<font name="{font}">{typographic(escape(run.strip()))}</font>' for run, font in item.runs if run.strip()
+        )
         self.para = Paragraph(text, style)
         self.fits = True
 

@@ -13,6 +13,7 @@ from kitgen.model.scenario import Faction, Scenario
 from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts, text_width
 from kitgen.render.formstyle import FormStyle
 from kitgen.render.pages import MM, faction_mark, hex_colour, ink_on
+from kitgen.render.wording import typographic
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -169,7 +170,9 @@ class Sheet:
         style = ParagraphStyle(
             "runs", fontName=SANS, fontSize=size, leading=size * 1.2, textColor=colors.Color(*rgb), spaceShrinkage=0
         )
-        return Paragraph(" ".join(f'<font name="{font}">{escape(text)}</font>' for text, font in runs), style)
+        return Paragraph(
+            " ".join(f'<font name="{font}">{typographic(escape(text))}</font>' for text, font in runs), style
+        )
 
     def para(
         self,

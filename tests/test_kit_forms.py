@@ -646,3 +646,33 @@ def test_issue25_the_setup_chart_names_a_town_as_the_map_prints_it(scenario: Sce
         held = {name_key(t) for t, owner in scenario.setup.owners.items() if owner in factions}  # not 'none'
         if name_key(town.name) in placed | held:
             assert town.shown_name in body, town.name
+
+
+def _every_unit_name(scenario: Scenario) -> list[str]:
+    """Every name a unit of the kit goes by: the set-up's, the piles', the events', the chart's."""
+    names = [u.name for u in scenario.setup.units]
+    names += [u.name for slips in scenario.cards.piles.values() for slip in slips for u in slip.units]
+    names += [u.name for row in scenario.cards.makhnovist_strength for u in row.units]
+    for card in scenario.cards.events:
+        names += [u.name for effect in card.effects for u in (effect.units or ())]
+    return sorted(set(names), key=len, reverse=True)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_issue25_the_aids_and_cards_name_towns_as_the_map_prints_them(
+    scenario: Scenario, charts: dict[str, Part], paper: str
+) -> None:
+    """Issue 25, item 3: "Every printed table and text names towns as the map does": on the
+    player aids and the cards no town goes by the rules' name alone (Donetsk, Kirovograd) where
+    the map prints its 1919 name; a unit's own name may hold one (Donetsk Insurgent Corps)."""
+    from kitgen.products.cards import build_cards
+
+    (cards,) = build_cards(scenario, paper)
+    for part in (charts[paper], cards):
+        body = " ".join(page_texts(part))
+        for unit in _every_unit_name(scenario):
+            body = body.replace(unit, "")
+        for town in (t for t in scenario.towns if t.shown_name != t.name):
+            for found in re.finditer(rf"\b{re.escape(town.name)}\b", body):
+                beside = body[max(0, found.start() - len(town.shown_name) - 3) : found.start()]
+                assert town.shown_name in beside, (part.file, town.name, body[found.start() - 40 : found.end() + 20])

@@ -36,3 +36,28 @@ def test_issue25_the_poster_at_true_scale_passes_the_layout_gate(sheet: MapSheet
     assert_passes(sheet.poster("true"), name=f"{sheet.s.meta.id} map poster")
     if sheet.s.meta.id == "tsaritsyn-1919":
         assert not sheet.wide
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_issue25_the_maps_turn_track_is_dated(name: str) -> None:
+    """Issue 25, item 4: "the turn track has no dates": the map key's turn record says how long a
+    turn is and dates each box with its turn's first day (the set-up's start, then a turn's days
+    on), and marks the scenario's last turn END where it has one."""
+    import datetime
+    import io
+
+    import pypdf
+
+    scenario, board = load_scenario_map(name)
+    sheet = MapSheet(board, scenario, map_style())
+    pdf, _ = sheet.tiles("a4")
+    key = " ".join(pypdf.PdfReader(io.BytesIO(pdf)).pages[1].extract_text().split())
+    days = scenario.meta.turns.days
+    assert f"a turn stands for {days} day" in key
+    assert scenario.setup.start is not None
+    start = datetime.date.fromisoformat(scenario.setup.start)
+    second = start + datetime.timedelta(days=days)
+    assert f"{start.day} {start.strftime('%b')} {start.year}" in key
+    assert f"{second.day} {second.strftime('%b')}" in key
+    if scenario.meta.turns.last is not None:
+        assert "END" in key

@@ -4,6 +4,7 @@ drawn at a given point, in points, on any reportlab canvas."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
@@ -129,11 +130,21 @@ def turn_box_size(counter_mm: float, over_mm: float) -> float:
 
 
 def draw_turn_track(
-    c: Canvas, x: float, top: float, *, turns: int, per_row: int, box: float, every: int
+    c: Canvas,
+    x: float,
+    top: float,
+    *,
+    turns: int,
+    per_row: int,
+    box: float,
+    every: int,
+    dates: Sequence[str] = (),
+    last: int | None = None,
 ) -> list[tuple[int, float, float, float]]:
     """The turn record track: boxes numbered 1..turns, `per_row` a row, the first row's top at
-    `top`; every `every`-th box shaded and marked VP (towns score). Returns (turn, x, y, side) of
-    each box, bottom-left corner."""
+    `top`; every `every`-th box shaded and marked VP (towns score); each box dated with its
+    turn's first day from `dates`, and the scenario's `last` turn marked END. Returns (turn, x,
+    y, side) of each box, bottom-left corner."""
     boxes = []
     c.saveState()
     c.setLineWidth(0.8)
@@ -147,9 +158,14 @@ def draw_turn_track(
         c.setFillColorRGB(0.12, 0.12, 0.12)
         c.setFont(SANS_BOLD, 9)
         c.drawString(bx + 3, by + box - 11, str(n))
+        if n == last:
+            c.drawRightString(bx + box - 3, by + box - 11, "END")
         if scoring:
             c.setFont(SANS_BOLD, 7)
             c.drawRightString(bx + box - 3, by + 3, "VP")
+        if n <= len(dates):
+            c.setFont(SANS, 7)
+            c.drawString(bx + 3, by + 3, dates[n - 1])
         boxes.append((n, bx, by, box))
     c.restoreState()
     return boxes

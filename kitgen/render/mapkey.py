@@ -89,16 +89,40 @@ def _per_row(art: MapArt, width: float) -> int:
 
 def _turn_track(c: Canvas, art: MapArt, x: float, top: float, per_row: int | None = None) -> None:
     """The turn record track, its heading's top at `top`: a box a turn, each big enough for a counter."""
+    from kitgen.rules.ending import MONTHS, turn_days
+
     track = art.style.furniture.turn_track
     every = art.s.victory.award_every_turns
+    days = art.s.meta.turns.days
     c.setFillColorRGB(*hex_colour(art.style.colours.town))
     c.setFont(SANS_BOLD, 11)
     c.drawString(x, top - 11, "Turn record")
     c.setFont(SANS, 7.5)
     c.drawString(
-        x + 80, top - 10, f"a turn marker moves a box each strategic turn; shaded: towns score VP (every {every})"
+        x + 80,
+        top - 10,
+        f"a turn stands for {days} day{'s' if days != 1 else ''}; the turn marker moves a box each turn; "
+        f"shaded: towns score VP (every {every})",
     )
-    draw_turn_track(c, x, top - 18, turns=track.turns, per_row=per_row or track.per_row, box=_box(art), every=every)
+    dates, year = [], None
+    for n in range(1, track.turns + 1):
+        span = turn_days(art.s, n)
+        if span is None:
+            break
+        day = span[0]
+        dates.append(f"{day.day} {MONTHS[day.month - 1][:3]}" + (f" {day.year}" if day.year != year else ""))
+        year = day.year
+    draw_turn_track(
+        c,
+        x,
+        top - 18,
+        turns=track.turns,
+        per_row=per_row or track.per_row,
+        box=_box(art),
+        every=every,
+        dates=dates,
+        last=art.s.meta.turns.last,
+    )
 
 
 def _about(art: MapArt) -> list[str]:

@@ -61,3 +61,27 @@ def test_issue25_the_maps_turn_track_is_dated(name: str) -> None:
     assert f"{second.day} {second.strftime('%b')}" in key
     if scenario.meta.turns.last is not None:
         assert "END" in key
+
+
+@pytest.mark.parametrize("size", ["a0", "a1", "2xa1", "36x48"])
+def test_issue25_every_print_shop_poster_passes_the_layout_gate(sheet: MapSheet, size: str) -> None:
+    """Issue 25, item 1: "the map at every poster size": a poster that must shrink the map draws
+    its hexes smaller and keeps its type, key and margins at full size (never hex ids under 5 pt,
+    as the A1 poster's 3.4 pt were); a small map on a big sheet is enlarged whole. Every page
+    passes the gate, and the poster's trim is the standard size."""
+    import io
+
+    import pypdf
+
+    from kitgen.products.mapsheets import POSTER
+
+    pdf = sheet.poster(size)
+    assert_passes(pdf, name=f"{sheet.s.meta.id} {size} poster")
+    short, long = POSTER[size]
+    trim = (long, short) if sheet.width >= sheet.height else (short, long)
+    halves = 2 if size == "2xa1" else 1  # A0 cut down the middle into two A1 pages
+    pages = pypdf.PdfReader(io.BytesIO(pdf)).pages
+    assert len(pages) == halves
+    for page in pages:
+        box = page.trimbox
+        assert (float(box.width), float(box.height)) == pytest.approx((trim[0] / halves, trim[1]), abs=0.5)

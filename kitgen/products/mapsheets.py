@@ -204,11 +204,38 @@ class MapSheet:
         c.endForm()
 
     def poster_scale(self, size: str) -> float:
+        """The map's scale on a standard poster, against true scale: the whole sheet enlarged to
+        fill the trim; or, where it must shrink, its hexes drawn smaller with the type, key and
+        margins kept at full size (`_print_sheet`)."""
         if size == "true":
             return 1.0
+        sheet = self._print_sheet(size)
+        if sheet is self:
+            short, long = POSTER[size]
+            trim = (long, short) if self.width >= self.height else (short, long)
+            return min(trim[0] / self.width, trim[1] / self.height)
+        return sheet.style.hex_across_in / self.style.hex_across_in
+
+    def _print_sheet(self, size: str) -> MapSheet:
+        """The sheet for a standard poster: the map drawn with smaller (or larger) hexes, its
+        type, lines, key and margins at their true sizes, so that what prints never shrinks
+        below what the true-scale map prints (issue 25: the layout gate at every poster size)."""
         short, long = POSTER[size]
-        page = (long, short) if self.width >= self.height else (short, long)
-        return min(page[0] / self.width, page[1] / self.height)
+        trim = (long, short) if self.width >= self.height else (short, long)
+        scale = min(trim[0] / self.width, trim[1] / self.height)
+        sheet = self
+        if scale >= 1:  # a small map on a big sheet: the whole sheet enlarged, its type with it
+            return self
+        for _ in range(4):  # the key's shape depends on the map's width: settle on one
+            sheet = MapSheet(
+                self.art.map, self.s, self.style.model_copy(update={"hex_across_in": self.style.hex_across_in * scale})
+            )
+            fixed_w, fixed_h = sheet.width - sheet.art.width, sheet.height - sheet.art.height
+            fit = min((trim[0] - fixed_w) / sheet.art.width, (trim[1] - fixed_h) / sheet.art.height)
+            if 0.999 <= fit <= 1.0:
+                break
+            scale *= fit * 0.9995
+        return sheet
 
     def poster(self, size: str = "true") -> bytes:
         """The whole sheet on one page at true scale; or, for a print shop, scaled to fit a
@@ -229,7 +256,9 @@ class MapSheet:
         past the join (its bleed) so that no white shows where they butt."""
         short, long = POSTER[size]
         trim = (long, short) if self.width >= self.height else (short, long)
+        sheet = self._print_sheet(size)
         scale = self.poster_scale(size)
+        grow = scale if sheet is self else 1.0  # the sheet enlarged whole, or drawn as it is
         slug = self.style.print_poster.slug_mm * MM
         halves = 2 if size == "2xa1" else 1
         part_w = trim[0] / halves
@@ -246,9 +275,9 @@ class MapSheet:
             path.rect(slug - left, slug, part_w + left + right, trim[1])
             c.clipPath(path, stroke=0, fill=0)
             c.translate(slug - half * part_w, slug)
-            c.translate((trim[0] - self.width * scale) / 2, (trim[1] - self.height * scale) / 2)
-            c.scale(scale, scale)
-            self.draw(c)
+            c.translate((trim[0] - sheet.width * grow) / 2, (trim[1] - sheet.height * grow) / 2)
+            c.scale(grow, grow)
+            sheet.draw(c)
             c.restoreState()
             crop_marks(c, slug, slug, part_w, trim[1], bleed=max(join, 2 * MM), length=min(slug - join - MM, 6 * MM))
             c.setFillColorRGB(0, 0, 0)
@@ -257,7 +286,7 @@ class MapSheet:
             c.drawString(
                 slug + 10 * MM,
                 slug / 2 - 2,
-                f"{self.s.meta.title} map, {POSTER_NAMES[size]}{where}, at {scale:.0%} of true scale: "
+                f"{self.s.meta.title} map, {POSTER_NAMES[size]}{where}, its hexes at {scale:.0%} of true size: "
                 "trim at the crop marks" + ("" if halves == 1 else "; butt the halves at the join"),
             )
             c.showPage()
@@ -452,11 +481,15 @@ def write_map_sheets(
     files = [SheetFile(out / "map-poster.pdf", 1, "the whole map on one sheet at true scale, for a plotter")]
     pdfs = [sheet.poster("true")]
     if poster != "true":
+        from kitgen.render.counterstyle import counter_style
+
         scale = sheet.poster_scale(poster)
-        hex_ids = style.fonts.hex_id * scale
+        hex_mm = style.hex_across_in * 25.4 * scale
+        small = hex_mm < counter_style().counter_mm
+        kept = "the whole sheet enlarged" if scale >= 1 else "type and key at full size"
         purpose = (
-            f"the map on {POSTER_NAMES[poster]} for a print shop, with crop marks (scaled to {scale:.0%}: hex ids "
-            f"print at {hex_ids:.1f} pt" + (", too small to play on; for display)" if hex_ids < 4.5 else ")")
+            f"the map on {POSTER_NAMES[poster]} for a print shop, with crop marks (hexes {hex_mm:.0f} mm across, "
+            f"{scale:.0%} of true size; {kept}" + ("; too small for the counters: for display)" if small else ")")
         )
         files.append(SheetFile(out / f"map-poster-{poster}.pdf", 2 if poster == "2xa1" else 1, purpose))
         pdfs.append(sheet.poster(poster))

@@ -43,6 +43,8 @@ Node = TypeVar("Node", str, tuple[float, float])
 Points = npt.NDArray[np.float64]
 
 ASCENT, DESCENT = 0.76, 0.24
+CAP = 0.73
+"""A capital's height, in type sizes (Bitstream Vera)."""
 VP_PATTERNS = ("solid", "tint", "hatched")
 """How each faction's VP cell is drawn, by its place in the scenario's order of factions: in
 grey, where two colours can print alike, the pattern still says whose a cell is."""
@@ -429,15 +431,16 @@ class MapArt:
 
     def ferry_mark(self, c: Canvas, x: float, y: float, units: int, *, words: bool = True) -> None:
         u = self.hex_pt / 72.0
-        r = 4.8 * u
+        size = self.style.fonts.ferry * max(u, 1.0)  # smaller hexes (a print-shop poster), the same type
+        r = max(4.8 * u, size * 0.68)
         c.saveState()
         self.fill(c, self.style.colours.halo)
         self.stroke(c, self.style.colours.river, 1.0 * u)
         c.circle(x, y, r, stroke=1, fill=1)
         self.fill(c, self.style.colours.river)
         if words:
-            c.setFont(SANS_BOLD, self.style.fonts.ferry * u)
-            c.drawCentredString(x, y - 0.36 * self.style.fonts.ferry * u, str(units))
+            c.setFont(SANS_BOLD, size)
+            c.drawCentredString(x, y - 0.36 * size, str(units))
         c.restoreState()
 
     def ground_colour(self, hex_id: str) -> str:
@@ -672,10 +675,12 @@ class MapArt:
 
     @cached_property
     def covered_hex_ids(self) -> set[str]:
-        """The hex ids a label or a river's name covers: left out, so nothing is printed over them."""
+        """The hex ids a label, a river's name or the map's furniture covers: left out, so nothing
+        is printed over them."""
         spots = self.hex_id_spots()
         labels = [shapely.box(*p.box) for p in self.label_spots.values()]
         labels += [shape for _, _, shape in self.river_name_spots]
+        labels += [shapely.box(*box) for box in self.furniture_boxes()]
         if not labels or not spots:
             return set()
         ids = shapely.box(*np.array([box for _, _, _, box in spots]).T)
@@ -683,6 +688,23 @@ class MapArt:
         i, j = shapely.STRtree(boxes).query(ids, predicate="intersects")
         shared = shapely.area(shapely.intersection(ids[i], boxes[j])) > 1e-6
         return {spots[k][0] for k in i[shared].tolist()}
+
+    def furniture_boxes(self) -> list[Box]:
+        """What the map's furniture covers: the seas' and regions' names and the north arrow
+        (set where the layout puts them, at their own sizes even where the hexes are small)."""
+        from kitgen.render.mapfurniture import north_arrow_at, placed_names
+
+        furniture = self.style.furniture
+        boxes: list[Box] = []
+        for name in placed_names(self):  # capitals: from the baseline up (J and Q dip a little)
+            look = furniture.sea_name if name.kind == "sea" else furniture.region_name
+            below = 0.1 * look.size if set(name.text) & set("JQ") else 0.0
+            boxes.append((name.x - name.width / 2, name.y - below, name.x + name.width / 2, name.y + CAP * look.size))
+        arrow = north_arrow_at(self)
+        if arrow is not None:
+            x, y, length = arrow
+            boxes.append((x - length * 0.25, y - length / 2, x + length * 0.25, y + length * 0.85))
+        return boxes
 
     def _block(self, c: Canvas, key: str, rows: list[Row], spot: Placed | None = None) -> None:
         """A label's rows in the box placed for it (or at `spot`): centred above or below the
@@ -917,7 +939,8 @@ class MapArt:
     def _edges(self, c: Canvas) -> None:
         """Supply edges: a band in the faction's colour outside the frame where rail leaves the map."""
         u = self.hex_pt / 72.0
-        band = 10 * u  # inside the tiles' 4 mm bleed, and room for its 7 pt words
+        size = self.style.fonts.supply_edge * max(u, 1.0)  # smaller hexes, the same type
+        band = max(10 * u, size * 1.43)  # inside the tiles' 4 mm bleed, and room for its words
         for faction_id, edge, (p0, p1) in self.edge_marks():
             faction = self.s.faction(faction_id)
             if faction is None:
@@ -929,14 +952,22 @@ class MapArt:
             self.stroke(c, "#1E1E1E", 0.5 * u)
             c.drawPath(rings_path(c, [np.array([p0, p1, q1, q0])]), stroke=1, fill=1)
             self.fill(c, readable_on(faction.colour))
-            size = self.style.fonts.supply_edge * u
             c.setFont(SANS_BOLD, size)
             mid = (p0 + p1 + q0 + q1) / 4
             c.saveState()
             c.translate(*mid)
             if edge in ("west", "east"):
                 c.rotate(90)
-            c.drawCentredString(0, -0.36 * size, f"{faction.adjective.upper()} SUPPLY")
+            room = float(np.linalg.norm(p1 - p0)) - 2 * u
+            words = next(
+                (
+                    w
+                    for w in (f"{faction.adjective.upper()} SUPPLY", "SUPPLY")
+                    if text_width(w, SANS_BOLD, size) <= room
+                ),
+                "",
+            )
+            c.drawCentredString(0, -0.36 * size, words)
             c.restoreState()
 
     def _river_names(self, c: Canvas) -> None:
@@ -953,7 +984,8 @@ class MapArt:
     def _river_name_pieces(self) -> list[tuple[str, Points]]:
         """(river, centre line) of each river name, set beside one hexside of its stretch (the one
         nearest the stretch's middle that has room), parallel to it inside one of its two hexes:
-        clear of the river's own line, of every other hexside and of the hex ids."""
+        clear of the river's own line, of every other hexside, of the hex ids and of the seas' and
+        regions' names."""
         size = self.style.fonts.river
         height = (ASCENT + DESCENT) * size
         gap = self.style.widths.major_river / 2 + 1.2
@@ -965,7 +997,8 @@ class MapArt:
                 if side.river_class
             ]
         )
-        ids = shapely.STRtree(shapely.box(*np.array([box for *_, box in self.hex_id_spots()]).T))
+        taken = [box for *_, box in self.hex_id_spots()] + self.furniture_boxes()
+        ids = shapely.STRtree(shapely.box(*np.array(taken).T))
         frame = shapely.box(0, 0, self.width, self.height)
 
         def clear(shape: shapely.Polygon) -> bool:

@@ -91,7 +91,7 @@ def breaches(
             found += _overlaps(number, spans, boxes)
             found += _off_page(number, spans, (page.rect.x0, page.rect.y0, page.rect.x1, page.rect.y1))
             found += _broken_words(number, page, vocabulary)
-    found += _fonts(data)
+    found += fonts_unembedded(data)
     found += qpdf_problems(data)
     return found
 
@@ -237,7 +237,7 @@ def _broken_words(page: int, pdf_page: Any, vocabulary: set[str]) -> list[Breach
     return found
 
 
-def _fonts(data: bytes) -> list[Breach]:
+def fonts_unembedded(data: bytes) -> list[Breach]:
     """Every font the file uses, embedded: a simple font has a font file in its descriptor; a
     composite one, in its descendant's; Type 3 fonts are drawn, not embedded. A font is used if
     anything from the file's trailer leads to it (an incremental update leaves the objects it

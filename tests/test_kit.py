@@ -364,3 +364,25 @@ def test_the_readmes_page_counts_are_the_kits(kit: tuple[Path, str]) -> None:
     assert sorted(rows) == sorted(EXPECTED)
     for name, pages in rows.items():
         assert len(PdfReader(out / name).pages) == int(pages), (name, pages)
+
+
+@pytest.mark.parametrize("name", ["campaign-kit-duplex", "campaign-kit-single-sided"])
+def test_issue25_the_combined_kits_contents_page_passes_the_layout_gate(kit: tuple[Path, str], name: str) -> None:
+    """Issue 25, item 1, on the pages the combined kits add to the parts (each part's own pages
+    pass the gate in its own tests): the contents page, and the whole file's fonts and qpdf's
+    check."""
+    import io
+
+    from pypdf import PdfWriter
+
+    from tests.layoutgate import assert_passes, fonts_unembedded, qpdf_problems
+
+    folder, _ = kit
+    pdf = (folder / f"{name}-a4.pdf").read_bytes()
+    first = PdfWriter()
+    first.add_page(PdfReader(io.BytesIO(pdf)).pages[0])
+    page = io.BytesIO()
+    first.write(page)
+    assert_passes(page.getvalue(), name=f"{name}: contents page")
+    whole = fonts_unembedded(pdf) + qpdf_problems(pdf)
+    assert not whole, whole

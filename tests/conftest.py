@@ -68,6 +68,13 @@ def run_cli(*args: str, cwd: Path | None = None) -> Run:
     return Run(code if isinstance(code, int) else 1, out.getvalue(), err.getvalue())
 
 
+SET_AS_TYPED = str.maketrans({"\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+"""Printed typography undone (issue 25: en dashes in ranges, curly quotes), to find the data's
+own words in a booklet, a card or an aid."""
+SPELLED = {"Armored Cars": "Armoured Cars"}
+"""The seed's names as the kit spells them (issue 25: one spelling of every term)."""
+
+
 @pytest.fixture(scope="session")
 def scenario() -> Scenario:
     return load_scenario(BUNDLED)

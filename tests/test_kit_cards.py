@@ -30,6 +30,7 @@ from kitgen.render.cardsheet import (
 )
 from kitgen.render.cardstyle import card_style
 from kitgen.render.pages import MM, PAPER, Part, hex_colour, new_canvas
+from tests.conftest import SET_AS_TYPED
 
 STYLE = card_style()
 CARD_W, CARD_H = 63 * MM, 88 * MM
@@ -63,11 +64,6 @@ def texts(parts: dict[str, tuple[Part, Path]]) -> dict[str, list[str]]:
         paper: [words(page.extract_text()) for page in pypdf.PdfReader(path).pages]
         for paper, (_, path) in parts.items()
     }
-
-
-SET_AS_TYPED = str.maketrans({"\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
-"""The cards' typography undone (issue 25: en dashes in ranges, curly quotes), to find the data's
-own words in them."""
 
 
 def words(text: str) -> str:

@@ -24,6 +24,7 @@ from kitgen.products.playeraids import build_charts
 from kitgen.render.formstyle import form_style
 from kitgen.render.pages import Part
 from tests import seed_text
+from tests.conftest import SET_AS_TYPED, SPELLED
 
 MM = 72 / 25.4
 SIZES = {"a4": (210 * MM, 297 * MM), "letter": (612.0, 792.0)}  # 595.28 x 841.89, 612 x 792
@@ -93,12 +94,6 @@ def aids(charts: dict[str, Part]) -> dict[str, dict[str, str]]:
             f: " ".join(texts[pages[f"Player aid: {f.capitalize()}"] :][:2]).translate(SET_AS_TYPED) for f in FACTIONS
         }  # both sides, the typography undone to find the data's words
     return out
-
-
-SET_AS_TYPED = str.maketrans({"\u2013": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
-"""The aids' typography undone (issue 25: en dashes in ranges, curly quotes)."""
-SPELLED = {"Armored Cars": "Armoured Cars"}
-"""The seed's names as the kit spells them (issue 25: one spelling of every term)."""
 
 
 def column_text(part: Part, page: int, x0: float, x1: float) -> str:

@@ -7,6 +7,7 @@ import pytest
 from kitgen.model.scenario import Scenario
 from kitgen.rules.movement import unit_type
 from tests import seed_text
+from tests.conftest import SPELLED
 
 UNIT_ROWS = {
     "Infantry": "infantry",
@@ -34,7 +35,7 @@ def test_A_table_every_cell(scenario: Scenario) -> None:
     assert [t.id for t in scenario.movement.terrain] == terrain
     for row_name, cells in table.items():
         unit = unit_type(scenario.movement, UNIT_ROWS[row_name])
-        assert unit.name == row_name
+        assert unit.name == SPELLED.get(row_name, row_name)  # the seed's name, in the kit's one spelling
         assert unit.mp == int(cells[0]), row_name
         if row_name == "RR Trains":
             assert all(c == "must be on RR track" for c in cells[1:])

@@ -40,7 +40,7 @@ class KitgenError(Exception):
 
     def __init__(self, problems: list[Problem]) -> None:
         if isinstance(problems, str):
-            problems = _rewrapped(KitgenError).problems
+            problems = _rewrapped(KitgenError, problems).problems
         self.problems = sorted(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
 
@@ -58,7 +58,7 @@ class UsageError(Exception):
 
     def __init__(self, msg: Msg) -> None:
         if isinstance(msg, str):
-            msg = _rewrapped(UsageError).msg
+            msg = _rewrapped(UsageError, msg).msg
         self.msg: Msg = msg
         super().__init__(msg.text)
 
@@ -72,14 +72,14 @@ class UsageError(Exception):
 E = TypeVar("E", KitgenError, UsageError)
 
 
-def _rewrapped(kind: type[E]) -> E:
+def _rewrapped(kind: type[E], text: str) -> E:
     """The error being handled, which a library re-raises as `kind(its words)` (reportlab's
-    platypus annotates an exception raised while it builds a document so): the words cannot
-    give back its problems, the error it handles can."""
+    platypus annotates an exception raised while it builds a document so, its words round the
+    error's own): the words cannot give back its problems, the error it handles can."""
     import sys
 
     current = sys.exc_info()[1]
-    if not isinstance(current, kind):
+    if not isinstance(current, kind) or str(current) not in text:
         raise TypeError(f"{kind.__name__} takes its problems, not a text")
     return current
 

@@ -97,8 +97,8 @@ def placed(scenario: Scenario, paper: str) -> list[Placed]:
     """Every card's place, written out from the rules the cards follow: the decks in order (the
     events, each faction's pile in the scenario's order, the commanders by faction), each card
     on the next free slot of nine, except that a card of other colours than the one before
-    starts a new row of three, or on US Letter, where the rows butt, a new sheet (issue 25,
-    item 7: "gutters ... where neighbours differ")."""
+    starts a new row of three, and on US Letter, where the rows butt, leaves a row empty before
+    it (issue 25, item 7: "gutters ... where neighbours differ")."""
     order = [f.id for f in scenario.meta.factions]
 
     def faction_colour(faction: str) -> str:
@@ -117,11 +117,11 @@ def placed(scenario: Scenario, paper: str) -> list[Placed]:
     sheet = slot = 0
     for k, (title, front, back) in enumerate(looks):
         if k and (front, back) != looks[k - 1][1:]:
-            if paper == "letter" and slot:
-                sheet, slot = sheet + 1, 0
-            elif slot % 3:
+            if slot % 3:
                 slot += 3 - slot % 3
-        if slot == 9:
+            if paper == "letter" and slot:
+                slot += 3  # a row left empty between
+        if slot >= 9:
             sheet, slot = sheet + 1, 0
         out.append((sheet, slot, title, front, back))
         slot += 1
@@ -634,7 +634,7 @@ def test_issue25_every_card_page_passes_the_layout_gate(name: str, paper: str) -
 def test_issue25_a_card_of_other_colours_starts_a_new_row_or_where_rows_butt_a_new_sheet() -> None:
     """Issue 25, item 7, on a hand-made run of cards (two red, four blue, one red again) in a
     3 x 3 sheet: with gutters between the rows, the blues start the second row and the last red
-    the third; where the rows butt, each change of colour starts a new sheet."""
+    the next sheet; where the rows butt, a row is left empty at each change of colour."""
     from kitgen.products.cards import Place, card_places
 
     red, blue = ("#C00000", "#C00000"), ("#0000C0", "#0000C0")
@@ -642,7 +642,7 @@ def test_issue25_a_card_of_other_colours_starts_a_new_row_or_where_rows_butt_a_n
     gutters = card_places(looks, 3, 3, rows_butt=False)
     assert gutters == [Place(0, 0), Place(0, 1), Place(0, 3), Place(0, 4), Place(0, 5), Place(0, 6), Place(1, 0)]
     butting = card_places(looks, 3, 3, rows_butt=True)
-    assert butting == [Place(0, 0), Place(0, 1), Place(1, 0), Place(1, 1), Place(1, 2), Place(1, 3), Place(2, 0)]
+    assert butting == [Place(0, 0), Place(0, 1), Place(0, 6), Place(0, 7), Place(0, 8), Place(1, 0), Place(1, 6)]
     assert card_places([red] * 10, 3, 3, rows_butt=True)[-1] == Place(1, 0)  # one colour: filled in turn
 
 

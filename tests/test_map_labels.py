@@ -206,7 +206,7 @@ def test_issue25_river_names_sit_beside_their_river_clear_of_every_hexside(art: 
     """Issue 25, item 5: "River names sit along their river, never over a hexside or under its
     line" ("Southern Bug prints over hexes 0410 and 0813"; "Dnieper", "Oskol" and "Donets"
     crossed by their own rivers): every river's name is placed, each inside one hex, crossing no
-    hexside and no hex id, and beside a side of its own river."""
+    hexside, no hex id and no railway, and beside a side of its own river."""
     size = art.style.fonts.river
     rings = [shapely.LinearRing(art.corners(h)[:-1]) for h in art.map.hexes]
     grid = shapely.STRtree(rings)
@@ -215,9 +215,11 @@ def test_issue25_river_names_sit_beside_their_river_clear_of_every_hexside(art: 
     placed = {name for name, _, _ in art.river_name_spots}
     assert rivers <= placed | {name for name in rivers if _short_river(art, name)}
     assert "Southern Bug" in placed
+    rails = shapely.union_all([shapely.LineString(line) for line in art.rail_lines])
     for name, _, shape in art.river_name_spots:
         assert not len(grid.query(shape, predicate="intersects")), name
         assert not any(shape.intersects(box) for box in ids), name
+        assert shape.distance(rails) > 2.2, name  # clear of the railways and their ties ("Desna" over a bridge)
         own = shapely.union_all(
             [
                 shapely.LineString(art.hexside(*sorted(pair)))

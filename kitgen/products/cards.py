@@ -6,7 +6,7 @@ two bleeds apart where the gutters fit, so the bleeds meet in the gutter and nev
 butt, sharing their cut, where they do not (the columns on both papers, the rows on US Letter).
 Crop marks stand outside the grid only, on every cut line, never nearer the paper's edge than
 the layouts' clearance. The decks follow one another card by card, a card of other colours than
-the one before on a row (or, where the rows butt, a sheet) of its own; each sheet of fronts is
+the one before starting a new row (and, where the rows butt, a row left empty before it); each sheet of fronts is
 followed by its backs, mirrored for printing double-sided with a flip on the long edge: the back
 of the card in column c stands in column (columns - 1 - c) of the same row.
 """
@@ -424,17 +424,18 @@ class Place:
 
 def card_places(looks: Sequence[tuple[str, str]], columns: int, rows: int, *, rows_butt: bool) -> list[Place]:
     """Each card's place, in order, from its looks (front colour, back colour): the next free
-    slot, except that a card that looks unlike the card before starts a new row, or a new sheet
-    where the rows butt, so that no two cards of different colours share a cut and a mis-cut
-    never shows a neighbour's colour (issue 25, item 7)."""
+    slot, except that a card that looks unlike the card before starts a new row, and where the
+    rows butt leaves a row empty between them, so that no two cards of different colours share a
+    cut and a mis-cut never shows a neighbour's colour (issue 25, item 7)."""
     places: list[Place] = []
     sheet, slot = 0, 0
     for k, look in enumerate(looks):
-        if k and look != looks[k - 1] and slot % columns:
-            slot += columns - slot % columns  # to the next row
-        if k and look != looks[k - 1] and rows_butt and slot:
-            slot = columns * rows  # to the next sheet
-        if slot == columns * rows:
+        if k and look != looks[k - 1]:
+            if slot % columns:
+                slot += columns - slot % columns  # to the next row
+            if rows_butt and slot:
+                slot += columns  # and one more, left empty
+        if slot >= columns * rows:
             sheet, slot = sheet + 1, 0
         places.append(Place(sheet, slot))
         slot += 1
@@ -447,8 +448,8 @@ def _back_form(deck: int) -> str:
 
 def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) -> list[Part]:
     """The cards as one part: the decks one after another, filling the sheets' slots in turn (a
-    deck starts on the next free row of cards, or the next sheet where the rows butt, when its
-    colours differ: `card_places`), each sheet of fronts followed by its backs, every card's back
+    card of other colours than the one before starts on the next row, a row left empty between
+    where the rows butt: `card_places`), each sheet of fronts followed by its backs, every card's back
     its own deck's."""
     s = style or card_style()
     size = PAPER[paper]
@@ -466,6 +467,7 @@ def build_cards(scenario: Scenario, paper: str, style: CardStyle | None = None) 
         c.endForm()
     cards = [(number, front) for number, deck in enumerate(every) for front in deck.fronts]
     looks = [(colour, deck.back.colour) for deck in every for colour in deck.colours]
+    assert len(looks) == len(cards), "a deck's colours run beside its fronts"
     places = card_places(looks, g.columns, g.rows, rows_butt=shared_rows(paper, s))
     firsts: dict[int, int] = {}
     for k, (number, _) in enumerate(cards):

@@ -176,6 +176,8 @@ class MapSheet:
         self.width = max(self.art.width, key_w) + 2 * self.margin
         self.height = self.art.height + self.band + 2 * self.margin
         self.bleed = style.tiles.bleed_mm * MM
+        self._printed: dict[str, MapSheet] = {}
+        """The sheets of the print-shop posters, by size, once worked out."""
         self.area = (self.art.width + 2 * self.bleed, self.art.height + 2 * self.bleed)
         """The map area the tiles cover: the frame and a strip round it (the supply-edge bands)."""
 
@@ -220,13 +222,15 @@ class MapSheet:
         """The sheet for a standard poster: the map drawn with smaller (or larger) hexes, its
         type, lines, key and margins at their true sizes, so that what prints never shrinks
         below what the true-scale map prints (issue 25: the layout gate at every poster size)."""
+        if size in self._printed:
+            return self._printed[size]
         short, long = POSTER[size]
         trim = (long, short) if self.width >= self.height else (short, long)
         scale = min(trim[0] / self.width, trim[1] / self.height)
         sheet = self
         if scale >= 1:  # a small map on a big sheet: the whole sheet enlarged, its type with it
             return self
-        for _ in range(4):  # the key's shape depends on the map's width: settle on one
+        for _ in range(8):  # the key's shape depends on the map's width: settle on one that fits
             sheet = MapSheet(
                 self.art.map, self.s, self.style.model_copy(update={"hex_across_in": self.style.hex_across_in * scale})
             )
@@ -235,6 +239,9 @@ class MapSheet:
             if 0.999 <= fit <= 1.0:
                 break
             scale *= fit * 0.9995
+        if sheet.width > trim[0] + 0.5 or sheet.height > trim[1] + 0.5:
+            raise ValueError(f"the map does not settle onto the {POSTER_NAMES[size]} poster")  # never cropped
+        self._printed[size] = sheet
         return sheet
 
     def poster(self, size: str = "true") -> bytes:

@@ -43,14 +43,21 @@ Node = TypeVar("Node", str, tuple[float, float])
 Points = npt.NDArray[np.float64]
 
 ASCENT, DESCENT = 0.76, 0.24
+"""Of the kit's sans, as fractions of the type size (Vera: 760 and 240 per 1000)."""
 CAP = 0.73
 """A capital's height, in type sizes (Bitstream Vera)."""
 VP_PATTERNS = ("solid", "tint", "hatched")
 """How each faction's VP cell is drawn, by its place in the scenario's order of factions: in
 grey, where two colours can print alike, the pattern still says whose a cell is."""
+EVEN_ODD = 0
+"""reportlab's FILL_EVEN_ODD (not in its type stubs): a clip of a rectangle and the boxes inside
+it is the rectangle less the boxes."""
+BRIDGE_DROP = 5.0
+"""Points (at 1 in a hex) a hex id stands lower where its hex's top side carries a bridge's bars
+or a ferry's disc, which reach 4.5 into the hex."""
 KNOCKOUT = 0.8
-"""Points of a hex id's knockout round its figures, in its hex's ground colour: the lines under
-it (rail, roads, rivers) stop short of it."""
+"""Points of a hex id's knockout round its figures: the railways and roads under it stop that
+far short of it."""
 SMOOTH_STEPS = 8
 """Points per hex of a railway's smooth line."""
 
@@ -70,9 +77,6 @@ def smooth_through(line: Points) -> Points:
         out.append((1 - t) ** 2 * a + 2 * (1 - t) * t * control + t**2 * b)
     out.append(line[-1:])
     return np.vstack(out)
-
-
-"""Of the kit's sans, as fractions of the type size (Vera: 760 and 240 per 1000)."""
 
 
 def hex_colour(value: str) -> tuple[float, float, float]:
@@ -231,8 +235,12 @@ class MapArt:
         self._grid(c)
         self._sea_hexsides(c)
         self._river_hexsides(c)
+        c.saveState()
+        if words:  # the lines stop short of the hex ids printed over them
+            self._knock_out_hex_ids(c)
         self._roads(c)
         self._rail(c)
+        c.restoreState()
         self._bridges(c)
         self._ferries(c, words=words)
         if words:
@@ -443,39 +451,55 @@ class MapArt:
             c.drawCentredString(x, y - 0.36 * size, str(units))
         c.restoreState()
 
-    def ground_colour(self, hex_id: str) -> str:
-        """The colour a hex is painted: its terrain's, the sea's, or the land's."""
-        terrain = self.board.terrain.get(hex_id)
-        if terrain == SEA:
-            return self.style.colours.sea
-        return self.style.colours.terrain.get(terrain or "", self.style.colours.land)
-
     def hex_id_spots(self) -> list[tuple[str, float, float, Box]]:
         """(hex, x, baseline, box) of each hex id: at the top of the hex, or of the part of it
         the frame leaves."""
         size = self.style.fonts.hex_id
         half = text_width("0000", SANS, size) / 2 + 1.0
+        below = self._marked_tops()
         spots = []
         for h in self.map.hexes:
             x, y = self.centres[h.id]
             top = min(y + self.hex_pt / 2, self.height)
             x = min(max(x, half), self.width - half)
             base = top - size - 1.2
+            if h.id in below:  # under the bars of a bridge or the disc of a ferry on its top side
+                base -= BRIDGE_DROP * self.hex_pt / 72.0
             w = text_width(h.id, SANS, size) / 2 + KNOCKOUT
             box = (float(x - w), float(base - KNOCKOUT), float(x + w), float(base + ASCENT * size + KNOCKOUT))
             spots.append((h.id, float(x), float(base), box))
         return spots
 
+    def _marked_tops(self) -> set[str]:
+        """The hexes whose top side has a bridge or a ferry drawn across it."""
+        marked = {pair for pair, side in self.board.sides.items() if side.bridge and (side.river_class or side.sea)}
+        marked |= set(self.board.ferries)
+        found = set()
+        for pair in marked:
+            a, b = sorted(pair, key=lambda h: float(self.centres[h][1]))
+            if abs(float(self.centres[a][0]) - float(self.centres[b][0])) < 1e-6:  # one above the other
+                found.add(a)
+        return found
+
+    def _knock_out_hex_ids(self, c: Canvas) -> None:
+        """Clip what is drawn next to the frame less the boxes of the hex ids that will be
+        printed: a railway or road running through an id stops short of its figures, and
+        nothing else (a bridge's bars, the coast) is covered."""
+        path = c.beginPath()
+        path.rect(0, 0, self.width, self.height)
+        hidden = self.covered_hex_ids
+        for hex_id, _, _, (x0, y0, x1, y1) in self.hex_id_spots():
+            if hex_id not in hidden:
+                path.rect(x0, y0, x1 - x0, y1 - y0)
+        c.clipPath(path, stroke=0, fill=0, fillMode=EVEN_ODD)
+
     def _hex_ids(self, c: Canvas) -> None:
         size = self.style.fonts.hex_id
         hidden = self.covered_hex_ids
+        self.fill(c, self.style.colours.hex_id)
+        c.setFont(SANS, size)
         for hex_id, x, base, box in self.hex_id_spots():
             if hex_id not in hidden:
-                # knocked out of the rail, roads and river lines under it, in its hex's own ground
-                self.fill(c, self.ground_colour(hex_id))
-                c.roundRect(box[0], box[1], box[2] - box[0], box[3] - box[1], KNOCKOUT, stroke=0, fill=1)
-                self.fill(c, self.style.colours.hex_id)
-                c.setFont(SANS, size)
                 c.drawCentredString(x, base, hex_id)
                 self.drawn.hex_ids.append((hex_id, box))
 
@@ -984,8 +1008,8 @@ class MapArt:
     def _river_name_pieces(self) -> list[tuple[str, Points]]:
         """(river, centre line) of each river name, set beside one hexside of its stretch (the one
         nearest the stretch's middle that has room), parallel to it inside one of its two hexes:
-        clear of the river's own line, of every other hexside, of the hex ids and of the seas' and
-        regions' names."""
+        clear of the river's own line, of every other hexside, of the hex ids, of the railways,
+        roads, bridges and ferries, and of the seas' and regions' names."""
         size = self.style.fonts.river
         height = (ASCENT + DESCENT) * size
         gap = self.style.widths.major_river / 2 + 1.2
@@ -1000,6 +1024,13 @@ class MapArt:
         taken = [box for *_, box in self.hex_id_spots()] + self.furniture_boxes()
         ids = shapely.STRtree(shapely.box(*np.array(taken).T))
         frame = shapely.box(0, 0, self.width, self.height)
+        u = self.hex_pt / 72.0
+        lines = [shapely.LineString(line).buffer(2.6 * u) for line in self.rail_lines]  # the ties' reach
+        lines += [shapely.LineString(line).buffer(1.0 * u) for line in self.link_lines(self.board.roads)]
+        for pair, side in self.board.sides.items():  # a bridge's bars, a ferry's disc
+            if (side.bridge and (side.river_class or side.sea)) or pair in self.board.ferries:
+                lines.append(shapely.Point(*self.hexside(*sorted(pair)).mean(axis=0)).buffer(5.2 * u))
+        marks = shapely.STRtree(lines)
 
         def clear(shape: shapely.Polygon) -> bool:
             return (
@@ -1007,6 +1038,7 @@ class MapArt:
                 and not len(grid.query(shape.buffer(0.3), predicate="intersects"))
                 and not len(rivers.query(shape.buffer(gap - 0.3), predicate="intersects"))
                 and not len(ids.query(shape, predicate="intersects"))
+                and not len(marks.query(shape, predicate="intersects"))
             )
 
         def beside(name: str, line: Points) -> Points | None:

@@ -28,37 +28,35 @@ def signed(value: int) -> str:
 
 
 _TAG = re.compile(r"(<[^>]*>)")
-_RANGE = re.compile(r"(?<=\d)-(?=\d)")
+_RANGE = re.compile(r"(?<![\d-])(\d+)-(\d+)(?![-\d])")
+"""Two figures joined by one hyphen, and no third: 1-4 and 1919-1920, not a date (2026-12-02)."""
 _OPENS_AFTER = " \t\n([{\u2013\u2014/"
+_ENTITIES = (("&#x27;", "'"), ("&#39;", "'"), ("&apos;", "'"), ("&quot;", '"'), ("&#x22;", '"'), ("&#34;", '"'))
 
 
 def typographic(text: str) -> str:
     """Printed text as a typesetter sets it: curly quotes and apostrophes, and an en dash between
-    the two ends of a range of figures (1-6, 1919-1920, 2111-2113); markup (`<b>`, `<font
-    name="...">`) is left as it is."""
-    return "".join(
-        part if part.startswith("<") else _curl(_RANGE.sub("\u2013", _unquote(part))) for part in _TAG.split(text)
-    )
+    the two ends of a range of figures (1-6, 1919-1920, 2111-2113; a date keeps its hyphens);
+    markup (`<b>`, `<font name="...">`) is left as it is, and a quote after it is curled by the
+    text before it (`<b>Denikin</b>'s`)."""
+    out, before = [], " "
+    for part in _TAG.split(text):
+        if part.startswith("<"):
+            out.append(part)
+            continue
+        for entity, quote in _ENTITIES:  # escaped quotes as quotes: a curly one needs no escape
+            part = part.replace(entity, quote)
+        done = _curl(_RANGE.sub("\\1\u2013\\2", part), before)
+        out.append(done)
+        before = done[-1] if done else before
+    return "".join(out)
 
 
-def _unquote(text: str) -> str:
-    """Markup's escaped quotes as quotes, to be curled (a curly quote needs no escape)."""
-    for entity, quote in (
-        ("&#x27;", "'"),
-        ("&#39;", "'"),
-        ("&apos;", "'"),
-        ("&quot;", '"'),
-        ("&#x22;", '"'),
-        ("&#34;", '"'),
-    ):
-        text = text.replace(entity, quote)
-    return text
-
-
-def _curl(text: str) -> str:
+def _curl(text: str, start: str) -> str:
+    """Straight quotes curled by what stands before them (`start` before the first character)."""
     out = []
     for k, ch in enumerate(text):
-        before = text[k - 1] if k else " "
+        before = text[k - 1] if k else start
         opening = before in _OPENS_AFTER
         if ch == '"':
             out.append("\u201c" if opening else "\u201d")

@@ -52,9 +52,6 @@ grey, where two colours can print alike, the pattern still says whose a cell is.
 EVEN_ODD = 0
 """reportlab's FILL_EVEN_ODD (not in its type stubs): a clip of a rectangle and the boxes inside
 it is the rectangle less the boxes."""
-BRIDGE_DROP = 5.0
-"""Points (at 1 in a hex) a hex id stands lower where its hex's top side carries a bridge's bars
-or a ferry's disc, which reach 4.5 into the hex."""
 KNOCKOUT = 0.8
 """Points of a hex id's knockout round its figures: the railways and roads under it stop that
 far short of it."""
@@ -456,30 +453,16 @@ class MapArt:
         the frame leaves."""
         size = self.style.fonts.hex_id
         half = text_width("0000", SANS, size) / 2 + 1.0
-        below = self._marked_tops()
         spots = []
         for h in self.map.hexes:
             x, y = self.centres[h.id]
             top = min(y + self.hex_pt / 2, self.height)
             x = min(max(x, half), self.width - half)
             base = top - size - 1.2
-            if h.id in below:  # under the bars of a bridge or the disc of a ferry on its top side
-                base -= BRIDGE_DROP * self.hex_pt / 72.0
             w = text_width(h.id, SANS, size) / 2 + KNOCKOUT
             box = (float(x - w), float(base - KNOCKOUT), float(x + w), float(base + ASCENT * size + KNOCKOUT))
             spots.append((h.id, float(x), float(base), box))
         return spots
-
-    def _marked_tops(self) -> set[str]:
-        """The hexes whose top side has a bridge or a ferry drawn across it."""
-        marked = {pair for pair, side in self.board.sides.items() if side.bridge and (side.river_class or side.sea)}
-        marked |= set(self.board.ferries)
-        found = set()
-        for pair in marked:
-            a, b = sorted(pair, key=lambda h: float(self.centres[h][1]))
-            if abs(float(self.centres[a][0]) - float(self.centres[b][0])) < 1e-6:  # one above the other
-                found.add(a)
-        return found
 
     def _knock_out_hex_ids(self, c: Canvas) -> None:
         """Clip what is drawn next to the frame less the boxes of the hex ids that will be

@@ -213,10 +213,14 @@ class MapSheet:
             return 1.0
         sheet = self._print_sheet(size)
         if sheet is self:
-            short, long = POSTER[size]
-            trim = (long, short) if self.width >= self.height else (short, long)
+            trim = self._trim(size)
             return min(trim[0] / self.width, trim[1] / self.height)
         return sheet.style.hex_across_in / self.style.hex_across_in
+
+    def _trim(self, size: str) -> tuple[float, float]:
+        """A standard poster's trim, turned the way the sheet is (landscape for a wide one)."""
+        short, long = POSTER[size]
+        return (long, short) if self.width >= self.height else (short, long)
 
     def _print_sheet(self, size: str) -> MapSheet:
         """The sheet for a standard poster: the map drawn with smaller (or larger) hexes, its
@@ -224,8 +228,7 @@ class MapSheet:
         below what the true-scale map prints (issue 25: the layout gate at every poster size)."""
         if size in self._printed:
             return self._printed[size]
-        short, long = POSTER[size]
-        trim = (long, short) if self.width >= self.height else (short, long)
+        trim = self._trim(size)
         scale = min(trim[0] / self.width, trim[1] / self.height)
         sheet = self
         if scale >= 1:  # a small map on a big sheet: the whole sheet enlarged, its type with it
@@ -261,8 +264,7 @@ class MapSheet:
         marks at the trim's corners and a note; the sheet is scaled to fit the trim and centred.
         On 2 x A1 the A0 trim is cut down the middle into two A1 pages, each running a little
         past the join (its bleed) so that no white shows where they butt."""
-        short, long = POSTER[size]
-        trim = (long, short) if self.width >= self.height else (short, long)
+        trim = self._trim(size)
         sheet = self._print_sheet(size)
         scale = self.poster_scale(size)
         grow = scale if sheet is self else 1.0  # the sheet enlarged whole, or drawn as it is

@@ -4,6 +4,10 @@ workers that end with kitgen and never outlive it waiting for work."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def processors() -> int:
@@ -40,3 +44,41 @@ def start_worker(parent: int, interruptible: bool = False) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # killed before the line above ran
         os._exit(1)
+
+
+_JOBS: dict[str, Callable[[], Any]] = {}
+"""The jobs of the worker being started, by name: the forked worker inherits them (a closure
+cannot be pickled over to it); empty again once it has started."""
+
+
+def in_worker(jobs: dict[str, Callable[[], T]]) -> dict[str, Callable[[], T]]:
+    """`jobs` started now, in order, in one forked worker process; for each, a call that waits
+    for its result (or raises its error). The worker ends once every result is collected."""
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from functools import partial
+
+    _JOBS.update(jobs)
+    pool = ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("fork"), initializer=start_worker, initargs=(os.getpid(), True)
+    )
+    try:
+        futures = {name: pool.submit(_run_job, name) for name in jobs}  # the first forks the worker
+    finally:
+        _JOBS.clear()
+    waiting = set(futures)
+
+    def result(name: str, future: Future[T]) -> T:
+        try:
+            return future.result()
+        finally:
+            waiting.discard(name)
+            if not waiting:
+                pool.shutdown()
+
+    return {name: partial(result, name, future) for name, future in futures.items()}
+
+
+def _run_job(name: str) -> Any:
+    """In the worker: the job named `name`."""
+    return _JOBS[name]()

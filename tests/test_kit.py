@@ -177,8 +177,8 @@ needs_fork = pytest.mark.skipif(
 
 @needs_fork
 def test_parts_built_in_the_background_are_the_same() -> None:
-    """The map and cards built in a forked worker while the booklet is set are byte for byte
-    the parts built one after another in this process."""
+    """The parts built in a forked worker while the booklet is set are byte for byte the parts
+    built one after another in this process."""
     from kitgen.loader import load_scenario_map
     from kitgen.products.kit import BACKGROUND, kit_builders
 
@@ -192,20 +192,35 @@ def test_parts_built_in_the_background_are_the_same() -> None:
 
 
 @needs_fork
+def test_the_joined_files_are_the_same_joined_in_the_background() -> None:
+    """The single-sided file joined in a forked worker while this process joins the two-sided
+    one is byte for byte the file joined here."""
+    from kitgen.loader import load_scenario_map
+    from kitgen.products.kit import build_parts, combined, kit_builders
+
+    scenario, hex_map = load_scenario_map("denikin-1919")
+    parts = build_parts(list(kit_builders(scenario, hex_map, "a4", background=False)))
+    joined = [combined(scenario, parts, "a4", background=background) for background in (True, False)]
+    assert [(p.file, p.pdf) for p in joined[0]] == [(p.file, p.pdf) for p in joined[1]]
+    assert [p.file for p in joined[0]] == ["campaign-kit-duplex-a4.pdf", "campaign-kit-single-sided-a4.pdf"]
+
+
+@needs_fork
 def test_a_part_that_fails_in_the_background_fails_the_kit(monkeypatch: pytest.MonkeyPatch) -> None:
     """The worker's error is raised where the part is asked for."""
     from kitgen.loader import load_scenario_map
-    from kitgen.products.kit import kit_builders
+    from kitgen.products.kit import BACKGROUND, kit_builders
 
     def broken(*_: object) -> list[object]:
-        raise RuntimeError("the cards broke")
+        raise RuntimeError("the aids broke")
 
-    monkeypatch.setattr("kitgen.products.cards.build_cards", broken)
+    monkeypatch.setattr("kitgen.products.playeraids.build_charts", broken)
     scenario, hex_map = load_scenario_map("denikin-1919")
     steps = dict(kit_builders(scenario, hex_map, "a4", background=True))
     assert [p.file for p in steps["map"]()] == ["map-poster.pdf", "map-tiles-a4.pdf"]
-    with pytest.raises(RuntimeError, match="the cards broke"):
-        steps["cards"]()
+    assert "player aids" in BACKGROUND
+    with pytest.raises(RuntimeError, match="the aids broke"):
+        steps["player aids"]()
 
 
 def test_the_setup_chart_lists_every_starting_unit_in_its_hex(kit: tuple[Path, str]) -> None:

@@ -51,7 +51,7 @@ def log_name(turn: int) -> str:
 
 def next_log(campaign: Campaign, state: CampaignState) -> NextLog:
     """The log of the turn after `state`, as `kitgen next` writes it."""
-    import jinja2
+    from kitgen.templates import environment
 
     turn = state.turn + 1
     ahead = rolls_ahead(campaign, state, turn)
@@ -78,10 +78,9 @@ def next_log(campaign: Campaign, state: CampaignState) -> NextLog:
     )
     from kitgen.outputs import yaml_comment, yaml_scalar, yaml_string
 
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATE.parent),
+    env = environment(
+        TEMPLATE.parent,
         autoescape=False,  # YAML, not HTML: every value goes through the YAML emitter (`y`, `q`)
-        undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,

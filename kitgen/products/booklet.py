@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from kitgen import messages as msg
 from kitgen.errors import KitgenError
@@ -30,15 +31,11 @@ TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.
 
 def booklet_text(scenario: Scenario) -> list[Block]:
     """The booklet as blocks: the template filled from the scenario (values escaped)."""
-    import jinja2
     from markupsafe import Markup
 
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATE.parent),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-    )
+    from kitgen.templates import environment
+
+    env = environment(TEMPLATE.parent, autoescape=True, keep_trailing_newline=True)
     s = scenario
     names = {f.id: f.name for f in s.meta.factions}
 
@@ -325,9 +322,15 @@ def _stands(stands: dict[str, int]) -> str:
     return ", ".join(f"{n} {label(k, n)}" for k, n in stands.items())
 
 
-def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> list[Part]:
+BookletSize = Literal["pages", "folded"]
+"""The booklet on the paper's own pages, or on half-size pages imposed for folding."""
+
+
+def build_booklet(
+    scenario: Scenario, hex_ids: dict[str, str], paper: str, sizes: Sequence[BookletSize] = ("pages", "folded")
+) -> list[Part]:
     """The booklet on `paper` pages, and as an A5/half-letter booklet imposed for saddle
-    stitching on `paper` sheets."""
+    stitching on `paper` sheets (or those of `sizes` alone)."""
     from kitgen.render.bookletset import typeset
     from kitgen.render.wording import typographic
 
@@ -337,33 +340,38 @@ def build_booklet(scenario: Scenario, hex_ids: dict[str, str], paper: str) -> li
     built = {
         name: [[typographic(cell) for cell in row] for row in rows] for name, rows in tables(scenario, hex_ids).items()
     }
-    full = typeset(scenario, blocks, built, PAPER[paper], style)
-    single, marks = full.pdf, full.outline
-    small = typeset(scenario, blocks, built, HALF[paper], style, scale=style.half_scale, columns=style.half_columns).pdf
-    imposed, sheets = impose_saddle(small, PAPER[paper])
     name = {"a4": "A4", "letter": "US Letter"}[paper]
     half = {"a4": "A5", "letter": "half-letter"}[paper]
-    return [
-        Part(
-            f"rules-{paper}.pdf",
-            "Rules booklet",
-            f"the rules, tables and rulings on {name} pages, to read and play by",
-            single,
-            _pages(single),
-            marks,
-            duplex=True,  # printed two-sided like a book: its cover on a right-hand page
-        ),
-        Part(
-            f"rules-booklet-{half.lower()}.pdf",
-            f"Rules booklet ({half}, saddle-stitched)",
-            f"the same rules as {'an' if half == 'A5' else 'a'} {half} booklet: print {name} landscape double-sided (flip on the short edge), "
-            f"fold and staple; {sheets} sheets",
-            imposed,
-            _pages(imposed),
-            duplex=True,
-            in_kit=False,  # the same pages as the rules above, imposed for folding
-        ),
-    ]
+    parts = []
+    if "pages" in sizes:
+        full = typeset(scenario, blocks, built, PAPER[paper], style)
+        parts.append(
+            Part(
+                f"rules-{paper}.pdf",
+                "Rules booklet",
+                f"the rules, tables and rulings on {name} pages, to read and play by",
+                full.pdf,
+                _pages(full.pdf),
+                full.outline,
+                duplex=True,  # printed two-sided like a book: its cover on a right-hand page
+            )
+        )
+    if "folded" in sizes:
+        small = typeset(scenario, blocks, built, HALF[paper], style, scale=style.half_scale, columns=style.half_columns)
+        imposed, sheets = impose_saddle(small.pdf, PAPER[paper])
+        parts.append(
+            Part(
+                f"rules-booklet-{half.lower()}.pdf",
+                f"Rules booklet ({half}, saddle-stitched)",
+                f"the same rules as {'an' if half == 'A5' else 'a'} {half} booklet: print {name} landscape double-sided "
+                f"(flip on the short edge), fold and staple; {sheets} sheets",
+                imposed,
+                _pages(imposed),
+                duplex=True,
+                in_kit=False,  # the same pages as the rules above, imposed for folding
+            )
+        )
+    return parts
 
 
 def _pages(pdf: bytes) -> int:

@@ -4,7 +4,6 @@ contents page, with an outline of parts and their sections: the two-sided parts 
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,12 +14,9 @@ from kitgen.render.pages import PAPER, PAPER_NAMES, Part
 
 Builder = Callable[[], list[Part]]
 
-BACKGROUND = ("map", "cards")
-"""The parts a second process builds while this one sets the booklet: about as long together."""
-
-_JOBS: dict[str, Builder] = {}
-"""The background builders by name, for the forked worker, which inherits them (a closure
-cannot be pickled over to it); empty again once the worker has started."""
+BACKGROUND = ("folded booklet", "map", "player aids", "set-up chart", "forms")
+"""The parts a second process builds while this one sets the booklet and the rest: about as
+long together (`make bench` shows the kit's time)."""
 
 
 def kit_builders(
@@ -30,62 +26,89 @@ def kit_builders(
     `background` (default: where there is a second core to fork a process onto), the parts of
     BACKGROUND are built in a worker process from the start, and their build waits for it."""
     from kitgen.forking import can_fork
-    from kitgen.mapping.places import place_hexes
-    from kitgen.products.booklet import build_booklet
-    from kitgen.products.cards import build_cards
-    from kitgen.products.counters import build_counters
-    from kitgen.products.forms import build_forms
-    from kitgen.products.playeraids import build_charts
-    from kitgen.products.setupchart import build_setup_chart
 
-    hex_ids = place_hexes(scenario, hex_map)
+    kit = _Builders(scenario, hex_map, paper)
     steps: list[tuple[str, Builder]] = [
-        ("rules booklet", lambda: build_booklet(scenario, hex_ids, paper)),
-        ("map", lambda: map_parts(scenario, hex_map, paper)),
-        ("counters", lambda: build_counters(scenario, paper, hex_ids)),
-        ("cards", lambda: build_cards(scenario, paper)),
-        ("player aids", lambda: build_charts(scenario, paper)),
-        ("set-up chart", lambda: build_setup_chart(scenario, hex_ids, paper)),
-        ("forms", lambda: build_forms(scenario, paper)),
+        ("rules booklet", kit.booklet),
+        ("folded booklet", kit.folded_booklet),
+        ("map", kit.map),
+        ("counters", kit.counters),
+        ("cards", kit.cards),
+        ("player aids", kit.aids),
+        ("set-up chart", kit.setup_chart),
+        ("forms", kit.forms),
     ]
     yield from _in_background(steps) if (can_fork() if background is None else background) else steps
+
+
+def build_parts(steps: list[tuple[str, Builder]], started: Callable[[str], None] = lambda _: None) -> list[Part]:
+    """The parts of `steps` (`kit_builders`) in the box's order, this process's own built
+    first, while the worker builds the rest, then the worker's collected; `started` is told of
+    each as it begins."""
+    made: dict[str, list[Part]] = {}
+    for what, build in sorted(steps, key=lambda step: step[0] in BACKGROUND):
+        started(what)
+        made[what] = build()
+    return [part for what, _ in steps for part in made[what]]
+
+
+class _Builders:
+    """Each part's builder, importing its module only when it runs: a worker forked before
+    the imports shares none of their cost with this process."""
+
+    def __init__(self, scenario: Scenario, hex_map: HexMap, paper: str) -> None:
+        from kitgen.mapping.places import place_hexes
+
+        self.s, self.hex_map, self.paper = scenario, hex_map, paper
+        self.hex_ids = place_hexes(scenario, hex_map)
+
+    def booklet(self) -> list[Part]:
+        from kitgen.products.booklet import build_booklet
+
+        return build_booklet(self.s, self.hex_ids, self.paper, ("pages",))
+
+    def folded_booklet(self) -> list[Part]:
+        from kitgen.products.booklet import build_booklet
+
+        return build_booklet(self.s, self.hex_ids, self.paper, ("folded",))
+
+    def map(self) -> list[Part]:
+        return map_parts(self.s, self.hex_map, self.paper)
+
+    def counters(self) -> list[Part]:
+        from kitgen.products.counters import build_counters
+
+        return build_counters(self.s, self.paper, self.hex_ids)
+
+    def cards(self) -> list[Part]:
+        from kitgen.products.cards import build_cards
+
+        return build_cards(self.s, self.paper)
+
+    def aids(self) -> list[Part]:
+        from kitgen.products.playeraids import build_charts
+
+        return build_charts(self.s, self.paper)
+
+    def setup_chart(self) -> list[Part]:
+        from kitgen.products.setupchart import build_setup_chart
+
+        return build_setup_chart(self.s, self.hex_ids, self.paper)
+
+    def forms(self) -> list[Part]:
+        from kitgen.products.forms import build_forms
+
+        return build_forms(self.s, self.paper)
 
 
 def _in_background(steps: list[tuple[str, Builder]]) -> list[tuple[str, Builder]]:
     """`steps` with those of BACKGROUND started now in one forked worker process, in order,
     and their build the worker's result. Each part is built alone from the same state as in
     this process, so its bytes are the same."""
-    import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
-    from functools import partial
+    from kitgen.forking import in_worker
 
-    from kitgen.forking import start_worker
-
-    _JOBS.update((what, build) for what, build in steps if what in BACKGROUND)
-    parent = os.getpid()
-    pool = ProcessPoolExecutor(
-        1, mp_context=multiprocessing.get_context("fork"), initializer=start_worker, initargs=(parent, True)
-    )
-    try:
-        futures = {what: pool.submit(_run_job, what) for what in _JOBS}  # the first forks the worker
-    finally:
-        _JOBS.clear()
-    waiting = set(futures)
-
-    def result(what: str, future: Future[list[Part]]) -> list[Part]:
-        try:
-            return future.result()
-        finally:
-            waiting.discard(what)
-            if not waiting:
-                pool.shutdown()
-
-    return [(what, partial(result, what, futures[what]) if what in futures else build) for what, build in steps]
-
-
-def _run_job(what: str) -> list[Part]:
-    """In the worker: build the part named `what`."""
-    return _JOBS[what]()
+    started = in_worker({what: build for what, build in steps if what in BACKGROUND})
+    return [(what, started.get(what, build)) for what, build in steps]
 
 
 def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
@@ -116,39 +139,44 @@ def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
     ]
 
 
-def combined(scenario: Scenario, parts: list[Part], paper: str) -> list[Part]:
+def combined(scenario: Scenario, parts: list[Part], paper: str, *, background: bool | None = None) -> list[Part]:
     """The parts that print on `paper` (the poster stays a file of its own) joined in two files,
     so that a printer set for one side or both is set once per file: `campaign-kit-duplex-PAPER.pdf`
     (the parts printed on both sides: rules, counters, cards) and
-    `campaign-kit-single-sided-PAPER.pdf` (the rest), each behind a contents page."""
+    `campaign-kit-single-sided-PAPER.pdf` (the rest), each behind a contents page. With
+    `background` (default: where a fork is safe) the second is joined in a worker meanwhile."""
+    from functools import partial
+
+    from kitgen.forking import can_fork, in_worker
+
     joined = [p for p in parts if p.in_kit]
     two = [p for p in joined if p.duplex]
     one = [p for p in joined if not p.duplex]
-    made = []
+    jobs: dict[str, Callable[[], Part]] = {}
     if two:
-        made.append(
-            _joined(
-                scenario,
-                two,
-                paper,
-                "duplex",
-                "the two-sided parts",
-                "the parts printed on both sides in one file, behind a contents page, each starting "
-                "on a right-hand page: print it double-sided (flip on the long edge)",
-            )
+        jobs["duplex"] = partial(
+            _joined,
+            scenario,
+            two,
+            paper,
+            "duplex",
+            "the two-sided parts",
+            "the parts printed on both sides in one file, behind a contents page, each starting "
+            "on a right-hand page: print it double-sided (flip on the long edge)",
         )
     if one:
-        made.append(
-            _joined(
-                scenario,
-                one,
-                paper,
-                "single-sided",
-                "the one-sided parts",
-                "the parts printed on one side in one file, behind a contents page",
-            )
+        jobs["single-sided"] = partial(
+            _joined,
+            scenario,
+            one,
+            paper,
+            "single-sided",
+            "the one-sided parts",
+            "the parts printed on one side in one file, behind a contents page",
         )
-    return made
+    if len(jobs) == 2 and (can_fork() if background is None else background):
+        jobs.update(in_worker({"single-sided": jobs["single-sided"]}))
+    return [join() for join in jobs.values()]
 
 
 def _joined(scenario: Scenario, joined: list[Part], paper: str, kind: str, what: str, purpose: str) -> Part:

@@ -1,8 +1,8 @@
 """The printed map: a one-sheet poster and the same sheet tiled over A4 or US Letter pages.
 
-The poster sheet (map and key band) is drawn once as a PDF form; the poster places it whole,
-and every tile places it through a window, so a tile's overlap strip shows exactly what its
-neighbour prints there.
+The map and its furniture are drawn once, as a one-page PDF kept on disk, and filled into a
+form that the poster places whole, over its key, and every tile places through a window, so a
+tile's overlap strip shows exactly what its neighbour prints there.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from kitgen.mapping.hexmap import HexMap
 from kitgen.model.scenario import Scenario
 from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts, text_width
 from kitgen.render.mapart import Canvas, MapArt
+from kitgen.render.mapembed import define_maps, form_name
 from kitgen.render.mapfurniture import draw_check_bar, draw_map_furniture
 from kitgen.render.mapkey import draw_band, draw_key_page
 from kitgen.render.pages import crop_marks, declare_cut, new_canvas
+from kitgen.render.recorded import Picture
 from kitgen.render.style import MapStyle
 
 MM = 72 / 25.4
@@ -33,8 +35,8 @@ POSTER = {
 """Trim sizes (short side, long side) of the posters for a print shop; "2xa1" is two A1 sheets
 side by side (about A0), cut at the join."""
 POSTER_NAMES = {"a0": "A0", "a1": "A1", "2xa1": "2 x A1", "36x48": "36 x 48 in"}
-FORM = "kitgenMapSheet"
-MAP_FORM = "kitgenMapArea"
+MAP = "Area"
+"""The map (`MapSheet.map_pdf`) as the poster and the tiles place it (`kitgen.render.mapembed`)."""
 OVERLAY_FORM = "kitgenOverlay"
 
 
@@ -186,11 +188,19 @@ class MapSheet:
         self.art.draw(c)
         draw_map_furniture(c, self.art)
 
+    @property
+    def map_origin(self) -> tuple[float, float]:
+        """Where on the sheet the map's frame has its bottom-left corner: centred over the key."""
+        return self.margin + (self.width - 2 * self.margin - self.art.width) / 2, self.margin + self.band
+
     def draw(self, c: Canvas) -> None:
         c.saveState()
-        c.translate(self.margin + (self.width - 2 * self.margin - self.art.width) / 2, self.margin + self.band)
+        c.translate(*self.map_origin)
         self.draw_map(c)
         c.restoreState()
+        self._draw_key(c)
+
+    def _draw_key(self, c: Canvas) -> None:
         c.saveState()
         c.translate(self.margin, self.margin)
         if self.wide:
@@ -199,11 +209,38 @@ class MapSheet:
             draw_key_page(c, self.art, *self.key)
         c.restoreState()
 
-    def _define_map_form(self, c: Canvas) -> None:
-        c.beginForm(MAP_FORM, 0, 0, *self.area)
+    def map_pdf(self) -> bytes:
+        """The map and its furniture alone on one page the size of `area` (the frame `bleed` in
+        from its corner): what the poster and every tile lay down, drawn once and kept on disk."""
+        import hashlib
+
+        from kitgen.render.mapcache import kept_map_pdf, map_key
+
+        digest = hashlib.sha256(map_key(self.s, "all").encode())
+        digest.update(f"sheet {self.style.model_dump_json()} {self.area}".encode())
+        return kept_map_pdf(self.s, digest.hexdigest()[:32], self._draw_map_pdf)
+
+    def _draw_map_pdf(self) -> bytes:
+        out = io.BytesIO()
+        c = _canvas(out, self.area, self.s, "map")
         c.translate(self.bleed, self.bleed)
         self.draw_map(c)
-        c.endForm()
+        c.showPage()
+        c.save()
+        return out.getvalue()
+
+    def _picture(self) -> Picture:
+        from kitgen.render.mapcache import map_picture
+
+        picture = map_picture(self.s, self.style, lambda: self.art)
+        assert picture is not None  # a sheet has its map
+        return picture
+
+    def _with_map(self, pdf: bytes) -> bytes:
+        """`pdf` with the map filled into the form its pages place (`MAP`)."""
+        from kitgen.render.mapembed import fill_maps, read_maps
+
+        return fill_maps(pdf, read_maps({MAP: self.map_pdf()}))
 
     def poster_scale(self, size: str) -> float:
         """The map's scale on a standard poster, against true scale: the whole sheet enlarged to
@@ -254,10 +291,16 @@ class MapSheet:
             return self._print_poster(size)
         out = io.BytesIO()
         c = _canvas(out, (self.width, self.height), self.s, "map poster")
-        self.draw(c)
+        c.saveState()
+        c.translate(*self.map_origin)
+        c.translate(-self.bleed, -self.bleed)
+        c.doForm(form_name(MAP))
+        c.restoreState()
+        self._draw_key(c)
         c.showPage()
+        define_maps(c, [MAP])
         c.save()
-        return out.getvalue()
+        return self._with_map(out.getvalue())
 
     def _print_poster(self, size: str) -> bytes:
         """The trim box is the standard size exactly; the page adds a slug round it with crop
@@ -310,7 +353,6 @@ class MapSheet:
         t = self.tiling(paper)
         out = io.BytesIO()
         c = _canvas(out, (t.page_w, t.page_h), self.s, f"map tiles ({paper.upper() if paper == 'a4' else 'US Letter'})")
-        self._define_map_form(c)
         self._outline(c, "Assembly")
         self._assembly(c, t, paper)
         c.showPage()
@@ -322,8 +364,9 @@ class MapSheet:
             for col in range(t.columns):
                 self._tile(c, t, col, row)
                 c.showPage()
+        define_maps(c, [MAP])
         c.save()
-        return out.getvalue(), t
+        return self._with_map(out.getvalue()), t
 
     def overlay_tiles(
         self,
@@ -362,7 +405,7 @@ class MapSheet:
         c.save()
         return out.getvalue(), printed
 
-    def _tile(self, c: Canvas, t: Tiling, col: int, row: int, form: str = MAP_FORM) -> None:
+    def _tile(self, c: Canvas, t: Tiling, col: int, row: int, form: str = form_name(MAP)) -> None:
         """One tile: the form (the map, or an overlay of it) through the tile's window, the
         registration marks, crop marks and footer."""
         wx0, wy0, wx1, wy1 = t.window(col, row)
@@ -461,7 +504,7 @@ class MapSheet:
         c.translate(ox, oy)
         c.scale(scale, scale)
         c.translate(self.bleed, self.bleed)
-        self.art.draw_art(c)  # a picture of the map: no words, which would print too small to read
+        self._picture().draw(c)  # a picture of the map: no words, which would print too small to read
         c.restoreState()
         c.setLineWidth(0.8)
         for row in range(t.rows):

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from reportlab.lib.styles import ParagraphStyle
 
     from kitgen.model.scenario import Scenario
+    from kitgen.render.mapart import MapArt
+    from kitgen.render.recorded import Picture
 
 Block = tuple[str, str]
 """(kind, text): part, rule, para, ruling, item, quote or table."""
@@ -205,6 +207,7 @@ def typeset(
     from reportlab.platypus.tableofcontents import TableOfContents
 
     from kitgen.buildinfo import edition, stamp
+    from kitgen.render.contentskept import contents_key, keep, recall
     from kitgen.render.pages import output_intent
 
     register_fonts()
@@ -500,7 +503,13 @@ def typeset(
             follows = blocks[n + 1][0] if n + 1 < len(blocks) else ""
             introduces = text.rstrip().endswith(":") and follows in ("item", "table")
             story.append(LaidOut(text, lead_in if introduces else body))
+    kept = contents_key(scenario.meta.id, blocks, built, size, style.model_dump_json(), scale, columns)
+    seed = recall(kept)
+    toc.addEntries(seed)  # set in one pass, not two, when the last identical run's are right
     doc.multiBuild(story)
+    entries = toc._entries  # type: ignore[attr-defined]  # the entries the last pass printed
+    if entries != seed:
+        keep(kept, scenario.meta.id, entries)
     pages = max(used) if used else 0
     ends.update({1, pages})  # the cover and the last page
     per_page = {p: columns if {"left", "right"} & set(frames) else 1 for p, frames in used.items()}
@@ -576,30 +585,37 @@ def cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: B
     c.restoreState()
 
 
-_cover_art: dict[int, Any] = {}
-"""The cover's map by scenario: platypus sets the booklet in several passes, each drawing the cover."""
+_cover_art: dict[int, Picture | None] = {}
+"""The cover's map by scenario: platypus may set the booklet in several passes, each drawing the cover."""
 
 
 def _cover_map(c: Any, scenario: Scenario, x: float, y: float, width: float, height: float) -> None:
     """The campaign's clean map, scaled into the box and framed: the art of the cover."""
-    from kitgen.mapping.cache import hex_map
-    from kitgen.render.mapart import MapArt
+    from kitgen.render.mapcache import map_picture
     from kitgen.render.style import map_style
 
-    art = _cover_art.get(id(scenario))
+    if id(scenario) not in _cover_art:
+        _cover_art[id(scenario)] = map_picture(scenario, map_style(), lambda: _art(scenario))
+    art = _cover_art[id(scenario)]
     if art is None:
-        built, _ = hex_map(scenario)
-        if built is None:
-            return
-        art = _cover_art[id(scenario)] = MapArt(built, scenario, map_style())  # kept: every pass draws it
+        return
     scale = min(width / art.width, height / art.height)
     mw, mh = art.width * scale, art.height * scale
     left, bottom = x + (width - mw) / 2, y + (height - mh) / 2
     c.saveState()
     c.translate(left, bottom)
     c.scale(scale, scale)
-    art.draw_art(c)
+    art.draw(c)
     c.restoreState()
     c.setStrokeColorRGB(0.15, 0.15, 0.15)
     c.setLineWidth(0.8)
     c.rect(left, bottom, mw, mh, stroke=1, fill=0)
+
+
+def _art(scenario: Scenario) -> MapArt | None:
+    from kitgen.mapping.cache import hex_map
+    from kitgen.render.mapart import MapArt
+    from kitgen.render.style import map_style
+
+    built, _ = hex_map(scenario)
+    return None if built is None else MapArt(built, scenario, map_style())

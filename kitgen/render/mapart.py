@@ -36,6 +36,7 @@ from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts, text_width
 from kitgen.render.labels import Box, Obstacles, Placed, Want, place_labels
 from kitgen.render.pages import faction_mark
+from kitgen.render.recorded import Picture, record
 from kitgen.render.style import MapStyle
 
 Canvas = Any  # reportlab.pdfgen.canvas.Canvas, imported lazily
@@ -266,7 +267,16 @@ class MapArt:
 
     def draw_art(self, c: Canvas) -> None:
         """The map as a picture, for a cover: terrain, sea, rivers and the railways as plain
-        lines, the towns as their markers; no grid, ids, labels or symbols (cheap to draw)."""
+        lines, the towns as their markers; no grid, ids, labels or symbols (cheap to draw, and
+        drawn once: every later picture lays down the same operators)."""
+        self.picture.draw(c)
+
+    @cached_property
+    def picture(self) -> Picture:
+        """What `draw_art` draws (kept between runs: `kitgen.render.mapcache.map_picture`)."""
+        return record(self._paint_art, self.width, self.height)
+
+    def _paint_art(self, c: Canvas) -> None:
         c.saveState()
         self._ground(c)
         self._river_hexsides(c)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 from kitgen.render.style import layouts_dir
@@ -15,6 +16,8 @@ from kitgen.render.style import layouts_dir
 if TYPE_CHECKING:
     from kitgen.model.scenario import Scenario
     from kitgen.render.mapart import MapArt
+    from kitgen.render.recorded import Picture
+    from kitgen.render.style import MapStyle
 
 LIMIT = 64 << 20
 """A drawn map of the bundled scenario is about 0.3 MB."""
@@ -40,17 +43,23 @@ def map_key(scenario: Scenario, text: MapText = "all") -> str:
 
 def clean_map_pdf(art: MapArt, scenario: Scenario, text: MapText = "all") -> bytes:
     """The clean map alone, one page the map's size, with `text`: from the cache, else drawn and kept."""
+    return kept_map_pdf(scenario, map_key(scenario, text), lambda: draw_map_pdf(art, scenario, text))
+
+
+def kept_map_pdf(scenario: Scenario, key: str, draw: Callable[[], bytes]) -> bytes:
+    """A drawing of the scenario's map from the cache under `key` (a hash of everything that
+    draws it), else `draw`n and kept."""
     from kitgen.errors import KitgenError, UsageError
     from kitgen.inputs import is_file, read_file
     from kitgen.scenariocache import KEEP, cache_dir, prune
 
-    path = cache_dir() / f"mapart-{scenario.meta.id}-{map_key(scenario, text)}.pdf"
+    path = cache_dir() / f"mapart-{scenario.meta.id}-{key}.pdf"
     if is_file(path):
         with contextlib.suppress(KitgenError):
             data = read_file(path, limit=LIMIT)
             if data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF"):
                 return data
-    data = draw_map_pdf(art, scenario, text)
+    data = draw()
     from kitgen.outputs import write_atomic
 
     with contextlib.suppress(OSError, UsageError):
@@ -92,3 +101,25 @@ def draw_map_pdf(art: MapArt, scenario: Scenario, text: MapText = "all") -> byte
     c.showPage()
     c.save()
     return buffer.getvalue()
+
+
+def map_picture(scenario: Scenario, style: MapStyle, art: Callable[[], MapArt | None]) -> Picture | None:
+    """The map as a picture (`MapArt.draw_art`) in `style`, from the cache, else drawn from
+    `art` (made only then: a cover needs none of its look-up tables) and kept; None if there
+    is no map to draw."""
+    from kitgen.render.recorded import Picture
+    from kitgen.scenariocache import KEEP, cache_dir, prune, read_private, write_private
+
+    digest = hashlib.sha256(map_key(scenario, "none").encode())
+    digest.update(f"picture {style.model_dump_json()}".encode())
+    path = cache_dir() / f"mappicture-{scenario.meta.id}-{digest.hexdigest()[:32]}.pickle"
+    found = read_private(path)
+    if isinstance(found, Picture) and isinstance(found.code, str):
+        return found
+    drawn = art()
+    if drawn is None:
+        return None
+    picture = drawn.picture
+    write_private(path, picture)
+    prune(f"mappicture-{scenario.meta.id}-*.pickle", KEEP)
+    return picture

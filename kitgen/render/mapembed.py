@@ -11,7 +11,7 @@ appended, without the rest of the packet being read."""
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -163,3 +163,27 @@ def _increment(packet: bytes, old: Any, objects: dict[int, Any]) -> bytes:
     trailer.write_to_stream(out)
     out.write(f"\nstartxref\n{table}\n%%EOF\n".encode())
     return out.getvalue()
+
+
+def read_maps(pdfs: Mapping[str, bytes]) -> dict[str, Any]:
+    """The maps `pdfs` (one page each, by name) read with pypdf, to fill the forms of the pages
+    that place them; their font subsets renamed with tags reportlab's never use (it uses A-K),
+    so that no two fonts of a file filled with them share one."""
+    from pypdf import PdfReader
+
+    from kitgen.render.pdffonts import fonts_of, rename
+
+    readers = {name: PdfReader(io.BytesIO(pdf)) for name, pdf in sorted(pdfs.items())}
+    tags = 0
+    for reader in readers.values():
+        tags = rename(fonts_of(reader.pages[0]["/Resources"]), first=tags, letters="LMNOPQRSTUVWXYZ")
+    return readers
+
+
+def fill_maps(pdf: bytes, readers: Mapping[str, Any]) -> bytes:
+    """`pdf` with the forms its pages placed (`place_map`, `define_maps`) filled with the maps
+    `readers` hold (`read_maps`), as an incremental update."""
+    inc = Increment(pdf)
+    for name, reader in readers.items():
+        inc.fill_map(name, reader.pages[0])
+    return inc.result()

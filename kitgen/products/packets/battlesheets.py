@@ -80,13 +80,9 @@ def battle_layout(path: Path | None = None) -> BattleSheetLayout:
 @cache
 def _sentences() -> Any:
     """The template's macros, as a module: one per sentence the sheets print."""
-    import jinja2
+    from kitgen.templates import environment
 
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(layouts_dir()),
-        autoescape=False,  # drawn on the page as plain text, never read as markup
-        undefined=jinja2.StrictUndefined,
-    )
+    env = environment(layouts_dir(), autoescape=False)  # drawn on the page as plain text, never read as markup
     return env.get_template(TEMPLATE).module
 
 

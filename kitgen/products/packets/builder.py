@@ -140,16 +140,9 @@ class Packets:
         """The clean maps read once (pypdf) for every packet's map pages; their font subsets
         renamed with tags reportlab's never use (it uses A-K), so that no two of a packet share one."""
         if self._map_readers is None:
-            import io
+            from kitgen.render.mapembed import read_maps
 
-            from pypdf import PdfReader
-
-            from kitgen.render.pdffonts import fonts_of, rename
-
-            self._map_readers = {k: PdfReader(io.BytesIO(pdf)) for k, pdf in sorted(self.map_pdfs.items())}
-            tags = 0
-            for reader in self._map_readers.values():
-                tags = rename(fonts_of(reader.pages[0]["/Resources"]), first=tags, letters="LMNOPQRSTUVWXYZ")
+            self._map_readers = read_maps(self.map_pdfs)
         return self._map_readers
 
     def warm(self) -> None:

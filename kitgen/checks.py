@@ -125,6 +125,10 @@ def check_scenario(parts: dict[str, BaseModel], docs: dict[str, Located]) -> lis
         _check_cards(r, cards, parts)
     if events := get("events.yaml"):
         r.faces("events.yaml", ("draw_on",), events.draw_on, events.roll)
+    if supply := get("supply.yaml"):
+        cut = supply.depot_cutoff  # B.7: a roll at or under these, so each a face of the die
+        for key in ("empties_on_first_use", "added_each_further_use"):
+            r.faces("supply.yaml", ("depot_cutoff", key), [getattr(cut, key)], cut.roll)
     if partisans := get("partisans.yaml"):
         r.faces("partisans.yaml", ("ambush", "succeeds_at"), [partisans.ambush.succeeds_at], partisans.ambush.roll)
         for roll, judged in (("evade", EVADE_CONDITIONS), ("ambush", AMBUSH_CONDITIONS)):

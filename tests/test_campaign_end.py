@@ -41,7 +41,7 @@ from kitgen.rules.ending import (
 )
 from kitgen.scenariofolders import data_dir
 from tests import seed_text
-from tests.conftest import edit, run_cli
+from tests.conftest import SET_AS_TYPED, edit, run_cli
 
 INTRO = data_dir() / "tsaritsyn-1919"
 INTRO_SAMPLE = data_dir() / "tsaritsyn-sample"
@@ -75,7 +75,7 @@ def squeeze(text: str) -> str:
 
 
 def pdf_text(pdf: bytes) -> str:
-    return squeeze(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages))
+    return squeeze(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)).translate(SET_AS_TYPED)
 
 
 # --- the pure function: hand-made states ------------------------------------------------------

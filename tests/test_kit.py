@@ -18,6 +18,7 @@ from kitgen.cli import app
 from kitgen.errors import UsageError
 from kitgen.outputs import MANIFEST
 from kitgen.render.pages import PAPER
+from tests.conftest import SET_AS_TYPED
 
 EXPECTED = [
     "rules-a4.pdf",
@@ -235,7 +236,8 @@ def test_the_setup_chart_lists_every_starting_unit_in_its_hex(kit: tuple[Path, s
     scenario, hex_map = load_scenario_map("denikin-1919")
     hexes = place_hexes(scenario, hex_map)
     reader = PdfReader(out / "setup-chart-a4.pdf")
-    printed = {page.extract_text().splitlines()[0]: page.extract_text() for page in reader.pages}
+    texts = [page.extract_text().translate(SET_AS_TYPED) for page in reader.pages]  # quotes as typed
+    printed = {text.splitlines()[0]: text for text in texts}
     for faction in scenario.meta.factions:
         rows = {(row[0], row[2]) for row in setup_rows(scenario, hexes, faction)}
         units = [u for u in scenario.setup.units if u.faction == faction.id]

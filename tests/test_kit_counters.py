@@ -29,6 +29,7 @@ from kitgen.render.counterstyle import counter_style
 from kitgen.render.fonts import SANS_BOLD, register_fonts, text_width
 from kitgen.render.pages import MM, PAPER, Part
 from kitgen.render.symbols import GLYPHS, unit_symbol
+from tests.conftest import SET_AS_TYPED
 
 POPPLER = all(shutil.which(tool) for tool in ("pdffonts", "pdftoppm"))
 DPI = 100
@@ -67,7 +68,8 @@ def first_marker_page(part: Part) -> int:
 
 
 def squeeze(text: str) -> str:
-    return re.sub(r"\s+", "", text)
+    """Without white space, and the kit's curly quotes and dashes as the data types them."""
+    return re.sub(r"\s+", "", text).translate(SET_AS_TYPED)
 
 
 def front_text(part: Part) -> str:

@@ -60,8 +60,8 @@ FACTIONS = ("reds", "whites", "ukrainians", "makhnovists")
 
 
 def flat(text: str) -> str:
-    """Whitespace collapsed, and the typographic dashes and minus read as '-'."""
-    return " ".join(text.replace("\u2212", "-").replace("\u2013", "-").split())
+    """Whitespace collapsed, the typographic dashes and minus read as '-' and curly quotes as straight."""
+    return " ".join(text.replace("\u2212", "-").translate(SET_AS_TYPED).split())
 
 
 def page_texts(part: Part) -> list[str]:

@@ -17,7 +17,7 @@ from kitgen.products.mapsheets import Tiling
 from kitgen.render.counterstyle import counter_style
 from kitgen.render.mapfurniture import turn_box_size
 from kitgen.render.style import map_style
-from tests.conftest import kitgen_map
+from tests.conftest import SET_AS_TYPED, kitgen_map
 from tests.test_map_print import A4, FIRST_TILE, LETTER, MM, page_sizes, parse_pnm, tiling
 
 pytestmark = pytest.mark.skipif(
@@ -29,14 +29,14 @@ A1 = (594 * MM, 841 * MM)
 
 
 def text_of(pdf: Path, page: int) -> str:
-    return pypdf.PdfReader(pdf).pages[page - 1].extract_text()
+    return str(pypdf.PdfReader(pdf).pages[page - 1].extract_text()).translate(SET_AS_TYPED)
 
 
 def pages_text(pdf: Path) -> list[str]:
     """Each page's text, by poppler's pdftotext (quick over pages that place the whole map as a
     form, where pypdf would read every label of it)."""
     run = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True, text=True, check=True)
-    return run.stdout.split("\f")
+    return run.stdout.translate(SET_AS_TYPED).split("\f")
 
 
 def operations(pdf: Path, page: int) -> list[tuple[list[float], bytes]]:

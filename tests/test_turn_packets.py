@@ -23,7 +23,7 @@ from kitgen.products.packets.faction import reaches
 from kitgen.products.packets.scene import make_scene
 from kitgen.render.scene import Scene
 from kitgen.render.unitmarks import Piece
-from tests.conftest import run_cli
+from tests.conftest import SET_AS_TYPED, run_cli
 from tests.layoutgate import breaches, qpdf_problems
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +45,8 @@ class Built:
 def _text(pdf: bytes, tmp: Path, name: str) -> str:
     path = tmp / name
     path.write_bytes(pdf)
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    run = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True)
+    return run.stdout.translate(SET_AS_TYPED)  # curly quotes and dashes as the data types them
 
 
 @pytest.fixture(scope="module", params=SAMPLES)

@@ -217,6 +217,16 @@ def test_roll_outside_the_die(scenario_copy: Path) -> None:
     assert found.message == "breakdown[0].fails_on: found 1, expected a roll of 2D6: 2 to 12"
 
 
+def test_B7_depot_cutoff_numbers_are_faces_of_its_die(scenario_copy: Path) -> None:
+    """B.7: a cut-off depot empties on a roll at or under its number, so the number is a face
+    of the die; the marker's back prints it ('D6 1: empty, +1/use')."""
+    edit(scenario_copy / "supply.yaml", "empties_on_first_use: 1", "empties_on_first_use: 7")
+    found = _one(scenario_copy)
+    assert found.code == "check.roll_off_die"
+    assert found.message == "depot_cutoff.empties_on_first_use: found 7, expected a roll of D6: 1 to 6"
+    assert Path(found.file).name == "supply.yaml" and found.line == 17
+
+
 def test_missing_and_unknown_files(scenario_copy: Path) -> None:
     (scenario_copy / "battle.yaml").unlink()
     (scenario_copy / "extra.yaml").write_text("a: 1\n")

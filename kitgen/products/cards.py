@@ -248,7 +248,7 @@ def _stand_tokens(scenario: Scenario, stands: dict[str, int], size: float, pal: 
 
 def slip_front(c: Canvas, x: float, y: float, faction: str, slip: Slip, scenario: Scenario, style: CardStyle) -> None:
     found = scenario.faction(faction)
-    pal = Palette.of(found.colour if found else style.colours.events, style)
+    pal = Palette.of(_colour(scenario, faction, style), style)
     band, text, foot = card_frame(c, x, y, style, pal)
     adjective = found.adjective if found else faction
     title_band(c, band, pal, style, f"{adjective} pile  II.E", slip_kind(slip), faction)
@@ -284,7 +284,7 @@ def obey_text(rating: int) -> str:
 
 def commander_front(c: Canvas, x: float, y: float, commander: Commander, scenario: Scenario, style: CardStyle) -> None:
     found = scenario.faction(commander.faction)
-    pal = Palette.of(found.colour if found else style.colours.events, style)
+    pal = Palette.of(_colour(scenario, commander.faction, style), style)
     band, text, foot = card_frame(c, x, y, style, pal)
     fonts = style.fonts
     adjective = found.adjective if found else commander.faction
@@ -386,9 +386,7 @@ def decks(scenario: Scenario, style: CardStyle) -> list[Deck]:
         out.append(
             Deck(
                 f"{adjective} reinforcement pile",
-                Back(
-                    found.colour if found else style.colours.events, adjective, "Reinforcement pile  II.E", (faction,)
-                ),
+                Back(_colour(scenario, faction, style), adjective, "Reinforcement pile  II.E", (faction,)),
                 tuple(
                     partial(slip_front, faction=faction, slip=slip, scenario=scenario, style=style)
                     for slip in scenario.cards.piles[faction]
@@ -410,6 +408,7 @@ def decks(scenario: Scenario, style: CardStyle) -> list[Deck]:
 
 
 def _colour(scenario: Scenario, faction: str, style: CardStyle) -> str:
+    """A faction's card colour; the events' for a name that is no faction."""
     found = scenario.faction(faction)
     return found.colour if found else style.colours.events
 

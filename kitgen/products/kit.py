@@ -257,6 +257,7 @@ def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: s
     from kitgen.render.bookletstyle import booklet_style
     from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
     from kitgen.render.pages import MM, faction_chip, hex_colour, new_canvas
+    from kitgen.render.wording import curled
 
     w, h = PAPER[paper]
     out = io.BytesIO()
@@ -268,9 +269,9 @@ def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: s
     c.rect(0, h - band, w, band, stroke=0, fill=1)
     c.setFillColorRGB(1, 1, 1)
     c.setFont(SANS_BOLD, 34)
-    c.drawString(margin, h - band + 30 * MM, scenario.meta.title)
+    c.drawString(margin, h - band + 30 * MM, curled(scenario.meta.title))
     c.setFont(SANS, 12)
-    c.drawString(margin, h - band + 21 * MM, scenario.meta.subtitle)
+    c.drawString(margin, h - band + 21 * MM, curled(scenario.meta.subtitle))
     c.setFont(SANS_BOLD, 14)
     c.drawString(margin, h - band + 9 * MM, f"The campaign kit: {what}")
     y = h - band - 16 * MM
@@ -289,7 +290,7 @@ def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: s
         c.setFillColorRGB(0.25, 0.25, 0.25)
         c.setFont(SANS_ITALIC, 9)
         note = f"{part.purpose[:1].upper()}{part.purpose[1:]}. {part.pages} page{'s' if part.pages != 1 else ''}, {part.file}"
-        for line in simpleSplit(note, SANS_ITALIC, 9, w - 2 * margin - 14):
+        for line in simpleSplit(curled(note), SANS_ITALIC, 9, w - 2 * margin - 14):
             y -= 12
             c.drawString(margin + 14, y, line)
         y -= 22
@@ -304,7 +305,9 @@ def _contents(scenario: Scenario, parts: list[Part], starts: list[int], paper: s
     c.setFont(SANS, 8)
     c.setFillColorRGB(0.35, 0.35, 0.35)
     c.drawString(
-        margin, margin, f"Made by kitgen from the scenario's data ({scenario.meta.id}); {PAPER_NAMES[paper]} pages."
+        margin,
+        margin,
+        curled(f"Made by kitgen from the scenario's data ({scenario.meta.id}); {PAPER_NAMES[paper]} pages."),
     )
     c.showPage()
     c.save()

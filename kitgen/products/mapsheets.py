@@ -23,6 +23,7 @@ from kitgen.render.mapkey import draw_band, draw_key_page
 from kitgen.render.pages import crop_marks, declare_cut, new_canvas
 from kitgen.render.recorded import Picture
 from kitgen.render.style import MapStyle
+from kitgen.render.wording import curled
 
 MM = 72 / 25.4
 PAPER = {"a4": (210 * MM, 297 * MM), "letter": (8.5 * 72, 11 * 72)}
@@ -338,8 +339,10 @@ class MapSheet:
             c.drawString(
                 slug + 10 * MM,
                 slug / 2 - 2,
-                f"{self.s.meta.title} map, {POSTER_NAMES[size]}{where}, its hexes at {scale:.0%} of true size: "
-                "trim at the crop marks" + ("" if halves == 1 else "; butt the halves at the join"),
+                curled(
+                    f"{self.s.meta.title} map, {POSTER_NAMES[size]}{where}, its hexes at {scale:.0%} of true size: "
+                    "trim at the crop marks" + ("" if halves == 1 else "; butt the halves at the join")
+                ),
             )
             c.showPage()
         c.save()
@@ -481,7 +484,7 @@ class MapSheet:
         m = t.margin
         c.setFillColorRGB(0, 0, 0)
         c.setFont(SANS_BOLD, 16)
-        c.drawString(m, t.page_h - m - 16, f"{self.s.meta.title}: assembling the map")
+        c.drawString(m, t.page_h - m - 16, curled(f"{self.s.meta.title}: assembling the map"))
         lines = [
             f"{t.columns * t.rows} tiles, {t.columns} across and {t.rows} down, printed on "
             f"{'A4' if paper == 'a4' else 'US Letter'} at 100% (no 'fit to page'): each tile's check bar "
@@ -494,7 +497,7 @@ class MapSheet:
         c.setFont(SANS, 9)
         y = t.page_h - m - 36
         for line in lines:
-            c.drawString(m, y, line)
+            c.drawString(m, y, curled(line))
             y -= 12
         avail_w, avail_h = t.page_w - 2 * m, y - m
         scale = min(avail_w / t.sheet_w, avail_h / t.sheet_h)

@@ -26,6 +26,7 @@ from kitgen.render.counterstyle import CounterStyle
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.pages import contrast, faction_mark, hex_colour, ink_on
 from kitgen.render.symbols import unit_symbol
+from kitgen.render.wording import curled
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -146,6 +147,7 @@ def draw_name(
 ) -> None:
     """A counter's name centred on `cx` in the space from `below` to `top`: the first of `texts`
     (its short forms, longest first) that fits at the largest of `sizes` (most, least)."""
+    texts = [curled(t) for t in texts]
     area = top - below
     size, found = fit_text(texts, SANS_BOLD, sizes[0], sizes[1], width, area, leading, lines)
     lead = size * leading
@@ -405,7 +407,7 @@ class Sheets:
         """One centred line in `face` (stands, commander, small), shrunk to fit; with `drop`, leading
         words are left out (a slip's 'slip') rather than the end cut."""
         font, high, low = self.faces[face]
-        words = text.split()
+        words = curled(text).split()
         while drop and len(words) > 1 and text_width(" ".join(words), font, low) > width:
             words.pop(0)
         if words:
@@ -416,7 +418,7 @@ class Sheets:
     def small_print(self, c: Canvas, text: str, cx: float, y: float, width: float) -> None:
         """The small print where there is no commander: one line, or two when it is long."""
         f, st = self.st.fonts, self.st
-        size, lines = fit_text([text], SANS, f.small, f.small_min, width, f.small * 2.4, 1.15, 2)
+        size, lines = fit_text([curled(text)], SANS, f.small, f.small_min, width, f.small * 2.4, 1.15, 2)
         c.setFont(SANS, size)
         for k, line in enumerate(lines):
             c.drawCentredString(cx, y + st.lines.small + (len(lines) - 1 - k) * size * 1.2, line)

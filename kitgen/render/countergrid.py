@@ -206,6 +206,9 @@ def sheet_pairs(
 def sheet_title(c: Canvas, g: Grid, style: CounterStyle, text: str, key: str) -> None:
     """A sheet's title line over the grid, and its key at the right where both fit."""
     from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+    from kitgen.render.wording import curled
+
+    text, key = curled(text), curled(key)
 
     base = g.top + style.title_mm * MM * 0.4
     left, right = g.x0, g.x(g.columns - 1) + g.size
@@ -224,6 +227,9 @@ def sheet_title(c: Canvas, g: Grid, style: CounterStyle, text: str, key: str) ->
 def heading_text(c: Canvas, style: CounterStyle, x: float, y: float, bold: str, more: str) -> None:
     """A group's heading in its row (bottom edge y): its name in bold, then `more` in grey."""
     from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+    from kitgen.render.wording import curled
+
+    bold, more = curled(bold), curled(more)
 
     size = style.fonts.heading
     base = heading_base(style, y)

@@ -234,12 +234,12 @@ class MapArt:
         self._sea_hexsides(c)
         self._river_hexsides(c)
         c.saveState()
-        if words:  # the lines stop short of the hex ids printed over them
+        if words:  # the lines and bridges stop short of the hex ids printed over them
             self._knock_out_hex_ids(c)
         self._roads(c)
         self._rail(c)
-        c.restoreState()
         self._bridges(c)
+        c.restoreState()
         self._ferries(c, words=words)
         if words:
             self._hex_ids(c)
@@ -476,8 +476,8 @@ class MapArt:
 
     def _knock_out_hex_ids(self, c: Canvas) -> None:
         """Clip what is drawn next to the frame less the boxes of the hex ids that will be
-        printed: a railway or road running through an id stops short of its figures, and
-        nothing else (a bridge's bars, the coast) is covered."""
+        printed: a railway, road or bridge's bar running through an id stops short of its
+        figures, and nothing else (the coast, a river) is covered."""
         path = c.beginPath()
         path.rect(0, 0, self.width, self.height)
         hidden = self.covered_hex_ids

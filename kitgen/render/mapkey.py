@@ -13,6 +13,7 @@ from kitgen.render.counterstyle import counter_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.mapart import Canvas, MapArt, hex_colour
 from kitgen.render.mapfurniture import draw_north_arrow, draw_turn_track, turn_box_size
+from kitgen.render.wording import curled
 
 Draw = Callable[[Canvas, float, float], None]
 
@@ -46,15 +47,16 @@ def draw_key_page(c: Canvas, art: MapArt, width: float, height: float) -> None:
     100%: every symbol and line as the map prints it, the scale bar true, a north arrow and the
     turn record track with a box for a counter."""
     sizes = key_page_fonts(art)
-    about = _about(art)
-    block_w = max(text_width(art.s.meta.title, SANS_BOLD, sizes["title"]), *(text_width(a, SANS, 8) for a in about))
+    about = [curled(a) for a in _about(art)]
+    title = curled(art.s.meta.title)
+    block_w = max(text_width(title, SANS_BOLD, sizes["title"]), *(text_width(a, SANS, 8) for a in about))
     hexes = 5 if block_w + 18 + _scale_width(art, 5) <= width else 3  # a shorter bar where room is short
     scale_w = _scale_width(art, hexes)
-    subtitle = simpleSplit(art.s.meta.subtitle, SANS, sizes["subtitle"], width - scale_w - 18)
+    subtitle = simpleSplit(curled(art.s.meta.subtitle), SANS, sizes["subtitle"], width - scale_w - 18)
     top = height
     c.setFillColorRGB(*hex_colour(art.style.colours.town))
     c.setFont(SANS_BOLD, sizes["title"])
-    c.drawString(0, top - sizes["title"], art.s.meta.title)
+    c.drawString(0, top - sizes["title"], title)
     c.setFont(SANS, sizes["subtitle"])
     y = top - sizes["title"]
     for line in subtitle:
@@ -140,9 +142,9 @@ def _title_block(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float)
     top = y + h
     c.setFillColorRGB(*hex_colour(art.style.colours.town))
     c.setFont(SANS_BOLD, fonts.title)
-    c.drawString(x, top - fonts.title, s.meta.title)
+    c.drawString(x, top - fonts.title, curled(s.meta.title))
     c.setFont(SANS, fonts.subtitle)
-    c.drawString(x, top - fonts.title - fonts.subtitle * 1.6, s.meta.subtitle)
+    c.drawString(x, top - fonts.title - fonts.subtitle * 1.6, curled(s.meta.subtitle))
     lines = [
         f"Campaign map. One hex is {art.map.hex_size_km:g} km across the flats; hex ids are CCRR,",
         "columns west to east, rows north to south.",
@@ -179,7 +181,7 @@ def _legend(
         c.restoreState()
         c.setFillColorRGB(*hex_colour(style.colours.town))
         c.setFont(SANS, size)
-        lines = simpleSplit(label, SANS, size, col_w - 40 * u - size)  # never into the next column
+        lines = simpleSplit(curled(label), SANS, size, col_w - 40 * u - size)  # never into the next column
         for k, line in enumerate(lines):
             c.drawString(ex + 40 * u, ey + (len(lines) - 1) * size * 0.58 - k * size * 1.16, line)
 

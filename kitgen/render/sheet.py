@@ -13,7 +13,7 @@ from kitgen.model.scenario import Faction, Scenario
 from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts, text_width
 from kitgen.render.formstyle import FormStyle
 from kitgen.render.pages import MM, faction_mark, hex_colour, ink_on
-from kitgen.render.wording import typographic
+from kitgen.render.wording import curled, typographic
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -130,9 +130,12 @@ class Sheet:
         align: Align = "left",
         colour: str | tuple[float, float, float] | None = None,
         fit: float | None = None,
+        literal: bool = False,
     ) -> float:
-        """Draw one line at baseline y; shrink it (not below the style's minimum) to fit `fit` points.
-        Returns the width drawn."""
+        """Draw one line at baseline y, set with curly quotes and en dashes (`curled`) unless it is
+        `literal` (what the umpire copies into a log, as it must be typed); shrink it (not below
+        the style's minimum) to fit `fit` points. Returns the width drawn."""
+        text = text if literal else curled(text)
         size = size or self.st.fonts.body
         if fit is not None:
             while size > self.st.fonts.min and text_width(text, font, size) > fit:

@@ -46,10 +46,19 @@ def typographic(text: str) -> str:
             continue
         for entity, quote in _ENTITIES:  # escaped quotes as quotes: a curly one needs no escape
             part = part.replace(entity, quote)
-        done = _curl(_RANGE.sub("\\1\u2013\\2", part), before)
+        done = _curl(_RANGE.sub(_EN_DASH, part), before)
         out.append(done)
         before = done[-1] if done else before
     return "".join(out)
+
+
+_EN_DASH = "\\1\u2013\\2"
+_STRAIGHT = re.compile("[\"'-]")
+
+
+def curled(text: str) -> str:
+    """Plain text (no markup) as `typographic` sets it; the same string when there is nothing to set."""
+    return _curl(_RANGE.sub(_EN_DASH, text), " ") if _STRAIGHT.search(text) else text
 
 
 def _curl(text: str, start: str) -> str:

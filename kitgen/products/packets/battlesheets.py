@@ -559,7 +559,11 @@ def _report(s: Scenario, contact: Contact, turn: int, st: FormStyle, lay: Battle
 
     def lead(sheet: Sheet, y: float) -> float:
         base = y - size - 2
-        x = sheet.left + sheet.text(sheet.left, base, f'hex: "{contact.hex}"', font=SANS_BOLD, size=size) + 14
+        x = (
+            sheet.left
+            + sheet.text(sheet.left, base, f'hex: "{contact.hex}"', font=SANS_BOLD, size=size, literal=True)
+            + 14
+        )
         x += sheet.text(x, base, "winner:", font=SANS_BOLD, size=size) + 6
         factions = [f for f in (s.faction(w) for w in winners) if f is not None]
         x = sheet.faction_ticks(x, base, factions) + 6

@@ -9,7 +9,7 @@ SCENARIO ?= denikin-1919
 OUT ?= output
 PAPER ?= a4
 
-.PHONY: kit test fuzz lint bench system-deps geodata clean
+.PHONY: kit test test-slow fuzz lint bench system-deps geodata clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -50,6 +50,11 @@ geodata: $(STAMP)
 
 test: lint system-deps
 	$(BIN)/python -m pytest -q -n auto
+
+# The installed package as a user gets it: pipx installs the wheel, its dependencies from the
+# package registry (a few minutes the first time); CI runs it after make test.
+test-slow: system-deps $(STAMP)
+	$(BIN)/python -m pytest -q -m slow
 
 # The long fuzzing profile: 20 times CI's cases (over 20,000), with the count printed at the end.
 fuzz: $(STAMP)

@@ -211,6 +211,40 @@ def new_campaign(folder: Path, scenario_name: str, seed: int) -> list[Path]:
     return [folder / CAMPAIGN_FILE, folder / SETUP_FILE, folder / TURNS]
 
 
+def sample_campaigns() -> list[str]:
+    """The sample campaigns kitgen ships, by name (each a campaign folder of its `data/`)."""
+    from kitgen.scenariofolders import data_dir
+
+    root = data_dir()
+    return sorted(p.parent.name for p in root.glob(f"*/{CAMPAIGN_FILE}")) if root.is_dir() else []
+
+
+def copy_sample(name: str, folder: Path) -> list[Path]:
+    """The sample campaign `name` copied into a new (or empty) folder: campaign.yaml, its set-up
+    and its played turns, to replay or play on; written whole or not at all."""
+    from kitgen.inputs import read_file
+    from kitgen.outputs import ProductFolder
+    from kitgen.scenariofolders import data_dir
+
+    known = sample_campaigns()
+    if name not in known:
+        raise UsageError(msg.samples_unknown(name, known))
+    found = kind_of(folder)
+    if found is Kind.FOLDER and list_folder(folder):
+        raise UsageError(msg.new_not_empty(str(folder)))
+    if found not in (Kind.FOLDER, Kind.MISSING):
+        raise UsageError(msg.out_folder_not_folder(str(folder), found.value))
+    source = data_dir() / name
+    turns = sorted(p for p in list_folder(source / TURNS) if p.suffix == ".yaml") if (source / TURNS).is_dir() else []
+    written = [folder / CAMPAIGN_FILE, folder / SETUP_FILE, folder / TURNS]
+    with ProductFolder(folder, manifest=False) as made:
+        made.write(CAMPAIGN_FILE, read_file(source / CAMPAIGN_FILE))
+        made.write(SETUP_FILE, read_file(source / SETUP_FILE))
+        made.folder_inside(TURNS)
+        written += [made.write_inside(TURNS, log.name, read_file(log)) for log in turns]
+    return written
+
+
 def _relative(source: Path, folder: Path) -> str:
     """The scenario folder as campaign.yaml gives it: relative to the campaign folder."""
     try:

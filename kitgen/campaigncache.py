@@ -54,7 +54,9 @@ def answer_key(folder: Path, words: list[str]) -> str | None:
     digest.update(str(scenario.resolve()).encode())
     if _folder(digest, scenario) is None or _folder(digest, scenario / "geo") is None:
         return None
-    layouts = Path(__file__).resolve().parent.parent / "layouts"
+    from kitgen.packagedata import shipped
+
+    layouts = shipped("layouts")
     if _folder(digest, layouts) is None:
         return None
     return digest.hexdigest()[:32]

@@ -36,11 +36,14 @@ if TYPE_CHECKING:
     from kitgen.errors import Problem
     from kitgen.model.scenario import Scenario
 
+HELP = {"help_option_names": ["-h", "--help"]}
+"""-h as well as --help, on every command: a group's context passes it to its commands'."""
+
 app = typer.Typer(
     help="Print-ready campaign kits for the 1919-1920 South Russia hex-map campaign.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    add_completion=False,
+    context_settings=HELP,
 )
 scenario_app = typer.Typer(help="Show the bundled or a given scenario.", no_args_is_help=True)
 lookup_app = typer.Typer(help="Answer a rules question at the table from the scenario's data.", no_args_is_help=True)
@@ -302,9 +305,31 @@ def new_command(
 ) -> None:
     """Start a campaign of a scenario: campaign.yaml, the set-up to edit, and turns/ for the logs."""
     from kitgen.campaign import new_campaign
+    from kitgen.errors import escape_controls
 
     for path in new_campaign(folder, scenario, seed):
-        typer.echo(f"wrote {path}")
+        typer.echo(escape_controls(f"wrote {path}"))
+
+
+@app.command("samples")
+def samples_command(
+    folder: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Argument(help="The folder to copy the sample campaign into (new or empty); none: list the samples."),
+    ] = None,
+    sample: Annotated[str, typer.Option("--sample", help="Which sample campaign.")] = "sample-campaign",
+) -> None:
+    """Copy a sample campaign kitgen ships into a folder, to replay (`kitgen state`) or play on
+    (`kitgen next`); with no folder, list the samples."""
+    from kitgen.campaign import copy_sample, sample_campaigns
+    from kitgen.errors import escape_controls
+
+    if folder is None:
+        for name in sample_campaigns():
+            typer.echo(name)
+        return
+    for path in copy_sample(sample, folder):
+        typer.echo(escape_controls(f"wrote {path}"))
 
 
 @app.command("next")
@@ -845,7 +870,7 @@ def main() -> None:
         from kitgen.errors import KitgenError, UsageError, escape_controls
 
         try:
-            _app_for(sys.argv[1:])()
+            _app_for(sys.argv[1:])(prog_name="kitgen")  # `python -m kitgen` is `kitgen`
         except KitgenError as exc:
             for problem in exc.problems:
                 typer.echo(str(problem), err=True)  # escaped by Problem.__str__
@@ -885,9 +910,8 @@ def _app_for(argv: list[str]) -> typer.Typer:
     trimmed = copy.copy(app)
     commands = [c for c in app.registered_commands if name(c) == words[0]]
     groups = [g for g in app.registered_groups if g.name == words[0]]
-    if commands:
+    if commands:  # with the app's callback: a group, not one command
         trimmed.registered_commands, trimmed.registered_groups = commands, []
-        trimmed.registered_callback = typer.models.TyperInfo(callback=_group)  # a group, not one command
         return trimmed
     if not groups or groups[0].typer_instance is None:
         return app
@@ -900,7 +924,23 @@ def _app_for(argv: list[str]) -> typer.Typer:
     return trimmed
 
 
-def _group() -> None:
+def _version(asked: bool) -> None:
+    if asked:
+        from kitgen.packagedata import versions
+
+        typer.echo(versions())
+        raise typer.Exit()
+
+
+@app.callback()
+def _group(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", is_eager=True, callback=_version, help="Print kitgen's version and its scenarios'."
+        ),
+    ] = False,
+) -> None:
     """Print-ready campaign kits for the 1919-1920 South Russia hex-map campaign."""
 
 

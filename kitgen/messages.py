@@ -713,6 +713,11 @@ def new_not_empty(folder: str) -> str:
     return f"{folder} is not an empty folder; expected a new or empty folder for the new campaign"
 
 
+@usage("samples.unknown")
+def samples_unknown(name: str, known: list[str]) -> str:
+    return f"no sample campaign '{name}'; expected {one_of(known) if known else 'a bundled one (none are)'}{suggest(name, known)}"
+
+
 @usage("new.bad_seed")
 def new_bad_seed(seed: int, most: int) -> str:
     return f"--seed {seed}: expected a whole number from 0 to {most:,}"

@@ -345,6 +345,7 @@ class ProductFolder:
         stay, but those written again."""
         self.staging: Path | None = None
         self.names: list[str] = []
+        self.folders: list[str] = []
 
     def __enter__(self) -> ProductFolder:
         refuse_protected(self.folder)
@@ -380,11 +381,22 @@ class ProductFolder:
             self.names.append(name)
         return self.folder / name
 
+    def write_inside(self, folder: str, name: str, data: bytes) -> Path:
+        """Stage one file of the set in a folder of it staged before (`folder_inside`)."""
+        if self.staging is None or not (_plain_name(folder) and _plain_name(name)) or folder not in self.folders:
+            raise ValueError(f"not a file of a product's folder: {folder!r}/{name!r}")
+        try:
+            _write_new(self.staging / folder / name, data)
+        except OSError as exc:
+            raise _refused(self.folder / folder / name, exc) from None
+        return self.folder / folder / name
+
     def folder_inside(self, name: str) -> Path:
         """Stage an empty folder of the set."""
         if self.staging is None or not _plain_name(name):
             raise ValueError(f"not a folder name of a product: {name!r}")
         (self.staging / name).mkdir()
+        self.folders.append(name)
         return self.folder / name
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:

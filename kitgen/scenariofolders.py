@@ -11,9 +11,12 @@ DEFAULT_SCENARIO = "denikin-1919"
 
 
 def data_dir() -> Path:
-    """Where bundled scenarios live: $KITGEN_DATA, else the `data/` folder of the checkout."""
+    """Where bundled scenarios and sample campaigns live: $KITGEN_DATA, else the `data/` kitgen
+    ships (`kitgen.packagedata`)."""
+    from kitgen.packagedata import shipped
+
     env = os.environ.get("KITGEN_DATA")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "data"
+    return Path(env) if env else shipped("data")
 
 
 def bundled_scenarios() -> list[str]:

@@ -837,6 +837,7 @@ TRIGGERS: dict[str, Trigger] = {
     "note.editor_file": _turns(_write("turn-01.yaml~")),
     "note.not_a_log": _turns(_write("README.txt", "our notes\n")),
     "new.not_empty": _new_in_a_full_folder,
+    "samples.unknown": lambda tmp: cli_codes("samples", str(tmp / "copy"), "--sample", "sample-campaing"),
     "new.bad_seed": _bad_seed,
     "setup.off_map": scenario_map(
         "setup.yaml", "stands: {armoured_car: 2}, at: Kharkov}", "stands: {armoured_car: 2}, at: Tarnopol}"

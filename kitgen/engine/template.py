@@ -5,16 +5,16 @@ words are layouts/next-turn.yaml.j2's; this module gives it the values."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from kitgen.campaign import Campaign
 from kitgen.engine.ahead import RollAhead, before_orders, rolls_ahead
 from kitgen.engine.basis import STARTED
 from kitgen.engine.state import CampaignState, UnitState
+from kitgen.packagedata import shipped
 from kitgen.rules.movement import movement_row
 
-TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "next-turn.yaml.j2"
+TEMPLATE = shipped("layouts") / "next-turn.yaml.j2"
 
 
 @dataclass(frozen=True)

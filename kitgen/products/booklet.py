@@ -7,13 +7,13 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from kitgen import messages as msg
 from kitgen.errors import KitgenError
 from kitgen.messages import ordinal
 from kitgen.model.scenario import Scenario, Town, name_key
+from kitgen.packagedata import shipped
 from kitgen.products.worked import stop_example
 from kitgen.render.bookletstyle import booklet_style
 from kitgen.render.pages import HALF, PAPER, Part
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from kitgen.render.bookletset import Block
 
-TEMPLATE = Path(__file__).resolve().parent.parent.parent / "layouts" / "booklet.md.j2"
+TEMPLATE = shipped("layouts") / "booklet.md.j2"
 
 
 def booklet_text(scenario: Scenario) -> list[Block]:

@@ -130,7 +130,10 @@ class MapStyle(Model):
 
 
 def layouts_dir() -> Path:
-    return Path(__file__).resolve().parent.parent.parent / "layouts"
+    """The styles and templates of the printed parts (`kitgen.packagedata`)."""
+    from kitgen.packagedata import shipped
+
+    return shipped("layouts")
 
 
 M = TypeVar("M", bound=Model)

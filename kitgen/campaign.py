@@ -212,11 +212,11 @@ def new_campaign(folder: Path, scenario_name: str, seed: int) -> list[Path]:
 
 
 def sample_campaigns() -> list[str]:
-    """The sample campaigns kitgen ships, by name (each a campaign folder of its `data/`)."""
-    from kitgen.scenariofolders import data_dir
+    """The sample campaigns kitgen ships, by name (each a campaign folder of its `data/`; not
+    of $KITGEN_DATA, a club's own scenarios)."""
+    from kitgen.packagedata import shipped
 
-    root = data_dir()
-    return sorted(p.parent.name for p in root.glob(f"*/{CAMPAIGN_FILE}")) if root.is_dir() else []
+    return sorted(p.parent.name for p in shipped("data").glob(f"*/{CAMPAIGN_FILE}"))
 
 
 def copy_sample(name: str, folder: Path) -> list[Path]:
@@ -224,7 +224,7 @@ def copy_sample(name: str, folder: Path) -> list[Path]:
     and its played turns, to replay or play on; written whole or not at all."""
     from kitgen.inputs import read_file
     from kitgen.outputs import ProductFolder
-    from kitgen.scenariofolders import data_dir
+    from kitgen.packagedata import shipped
 
     known = sample_campaigns()
     if name not in known:
@@ -234,7 +234,7 @@ def copy_sample(name: str, folder: Path) -> list[Path]:
         raise UsageError(msg.new_not_empty(str(folder)))
     if found not in (Kind.FOLDER, Kind.MISSING):
         raise UsageError(msg.out_folder_not_folder(str(folder), found.value))
-    source = data_dir() / name
+    source = shipped("data") / name
     turns = sorted(p for p in list_folder(source / TURNS) if p.suffix == ".yaml") if (source / TURNS).is_dir() else []
     written = [folder / CAMPAIGN_FILE, folder / SETUP_FILE, folder / TURNS]
     with ProductFolder(folder, manifest=False) as made:

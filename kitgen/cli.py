@@ -326,7 +326,7 @@ def samples_command(
 
     if folder is None:
         for name in sample_campaigns():
-            typer.echo(name)
+            typer.echo(escape_controls(name))
         return
     for path in copy_sample(sample, folder):
         typer.echo(escape_controls(f"wrote {path}"))
@@ -634,10 +634,11 @@ def scenario_show(
 @scenario_app.command("list")
 def scenario_list() -> None:
     """List the bundled scenarios."""
+    from kitgen.errors import escape_controls
     from kitgen.scenariofolders import bundled_scenarios, data_dir
 
     for name in bundled_scenarios():
-        typer.echo(f"{name}\t{data_dir() / name}")
+        typer.echo(f"{escape_controls(name)}\t{escape_controls(str(data_dir() / name))}")
 
 
 @lookup_app.command("move")

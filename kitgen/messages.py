@@ -713,6 +713,14 @@ def new_not_empty(folder: str) -> str:
     return f"{folder} is not an empty folder; expected a new or empty folder for the new campaign"
 
 
+@usage("install.incomplete")
+def install_incomplete(folder: str, package: str) -> str:
+    return (
+        f"found no {folder}/ in the installed kitgen at {package}; expected it there, as the wheel installs it: "
+        "install kitgen again (pipx reinstall kitgen)"
+    )
+
+
 @usage("samples.unknown")
 def samples_unknown(name: str, known: list[str]) -> str:
     return f"no sample campaign '{name}'; expected {one_of(known) if known else 'a bundled one (none are)'}{suggest(name, known)}"

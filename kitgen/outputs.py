@@ -382,8 +382,9 @@ class ProductFolder:
         return self.folder / name
 
     def write_inside(self, folder: str, name: str, data: bytes) -> Path:
-        """Stage one file of the set in a folder of it staged before (`folder_inside`)."""
-        if self.staging is None or not (_plain_name(folder) and _plain_name(name)) or folder not in self.folders:
+        """Stage one file of the set in a folder of it staged before (`folder_inside`): only in a
+        set with no manifest (a new campaign), whose manifest would list files, not folders."""
+        if self.manifest or self.staging is None or folder not in self.folders or not _plain_name(name):
             raise ValueError(f"not a file of a product's folder: {folder!r}/{name!r}")
         try:
             _write_new(self.staging / folder / name, data)

@@ -399,6 +399,23 @@ def _new_in_a_full_folder(tmp: Path) -> set[str]:
     return cli_codes("new", str(tmp / "c"))
 
 
+def _installed_without_layouts(tmp: Path) -> set[str]:
+    """kitgen as an installed package whose layouts/ went missing (no checkout round it)."""
+    import importlib.resources
+
+    import kitgen.packagedata as shipping
+
+    site = tmp / "site-packages" / "kitgen"
+    site.mkdir(parents=True)
+    files, where = importlib.resources.files, shipping.__file__
+    importlib.resources.files = lambda _: site  # type: ignore[assignment]
+    shipping.__file__ = str(site / "packagedata.py")
+    try:
+        return produced(lambda: shipping.shipped("layouts"))
+    finally:
+        importlib.resources.files, shipping.__file__ = files, where
+
+
 def _foreign_files(tmp: Path) -> set[str]:
     # The kit and the map render every page before they open their folder (seconds of work),
     # so the folder they write through is opened here directly, as they open it.
@@ -838,6 +855,7 @@ TRIGGERS: dict[str, Trigger] = {
     "note.not_a_log": _turns(_write("README.txt", "our notes\n")),
     "new.not_empty": _new_in_a_full_folder,
     "samples.unknown": lambda tmp: cli_codes("samples", str(tmp / "copy"), "--sample", "sample-campaing"),
+    "install.incomplete": _installed_without_layouts,
     "new.bad_seed": _bad_seed,
     "setup.off_map": scenario_map(
         "setup.yaml", "stands: {armoured_car: 2}, at: Kharkov}", "stands: {armoured_car: 2}, at: Tarnopol}"

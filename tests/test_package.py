@@ -58,6 +58,20 @@ def test_version_names_kitgen_and_each_scenarios_data(tmp_path: Path) -> None:
     assert data_digest(copy / "tsaritsyn-1919") != before
 
 
+def test_scenario_folders_names_are_printed_as_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder under KITGEN_DATA named with terminal escapes is listed with them shown, never sent."""
+    odd = tmp_path / "data" / "club\x1b]0;owned\x07\x1b[31m"
+    odd.mkdir(parents=True)
+    (odd / "scenario.yaml").write_text("id: club\n")
+    monkeypatch.setenv("KITGEN_DATA", str(tmp_path / "data"))
+    for args in (["scenario", "list"], ["--version"]):
+        run = run_cli(*args)
+        assert run.returncode == 0 and "club" in run.stdout, args
+        assert "\x1b" not in run.stdout and "\x07" not in run.stdout and "\\x1b" in run.stdout, args
+    assert "KITGEN_DATA" in run_cli("--version").stdout
+    assert run_cli("samples").stdout.split() == SAMPLES  # the samples are kitgen's own, whatever KITGEN_DATA says
+
+
 def _command_paths() -> list[list[str]]:
     """Every command and group of the app, as the words that name it."""
     import typer
@@ -163,10 +177,10 @@ def test_samples_never_writes_over_a_folder_of_the_users(tmp_path: Path) -> None
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The sdist and wheel `python -m build` makes of the checkout (its backend from this venv),
-    and, beside them in `direct/`, the wheel built straight from the tree."""
+    """The sdist and wheel `python -m build` makes of the checkout (the wheel built from the
+    sdist; its backend from this venv), and in `direct/` the wheel built straight from the tree."""
     out = tmp_path_factory.mktemp("dist")
-    for args, where in ((["--sdist", "--wheel"], out), (["--wheel"], out / "direct")):
+    for args, where in (([], out), (["--wheel"], out / "direct")):
         run = subprocess.run(
             [sys.executable, "-m", "build", "--no-isolation", *args, "--outdir", str(where), str(ROOT)],
             capture_output=True,
@@ -197,12 +211,21 @@ def test_the_wheel_and_sdist_carry_kitgens_version_and_the_sdist_builds_the_same
     from_sdist, from_tree = contents(_wheel(dist)), contents(_wheel(dist / "direct"))
     assert from_sdist == from_tree
     names = set(from_tree)
-    for shipped in ("kitgen/data/denikin-1919/scenario.yaml", "kitgen/data/sample-campaign/turns/turn-01.yaml"):
-        assert shipped in names
+    for shipped in (
+        "kitgen/data/denikin-1919/scenario.yaml",
+        "kitgen/data/denikin-1919/geo/coast.geojson",
+        "kitgen/data/sample-campaign/turns/turn-01.yaml",
+        "kitgen/render/srgb.icc",
+        "kitgen/schema/state.schema.json",
+        "kitgen/py.typed",
+    ):
+        assert shipped in names, shipped
     assert {f"kitgen/layouts/{p.name}" for p in (ROOT / "layouts").iterdir()} <= names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
     metadata = from_tree[f"kitgen-{__version__}.dist-info/METADATA"].decode()
     assert f"Version: {__version__}" in metadata and "License-Expression: MIT AND LGPL-3.0-or-later" in metadata
+    licences = {n.rsplit("/", 1)[-1] for n in names if "/licenses/" in n}
+    assert licences == {"LICENSE", "LGPL-3.0.txt", "GPL-3.0.txt"}
 
 
 @pytest.fixture(scope="module")

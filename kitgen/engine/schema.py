@@ -139,7 +139,10 @@ def schema_text() -> str:
     return json.dumps(state_schema(), indent=1, sort_keys=True) + "\n"
 
 
-if __name__ == "__main__":
-    SCHEMA_FILE.parent.mkdir(exist_ok=True)
-    SCHEMA_FILE.write_text(schema_text(), encoding="utf-8")
+if __name__ == "__main__":  # a developer's tool: the checkout's schema written anew from the models
+    from kitgen.outputs import write_atomic
+
+    if not (SCHEMA_FILE.parents[1] / "pyproject.toml").is_file():
+        raise SystemExit("python -m kitgen.engine.schema rewrites a checkout's schema/; this kitgen is installed")
+    write_atomic(SCHEMA_FILE, schema_text().encode("utf-8"))
     print(f"wrote {SCHEMA_FILE}", file=sys.stderr)

@@ -11,7 +11,9 @@ import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from kitgen.mapping.hexmap import HexMap
 from kitgen.model.scenario import Scenario
@@ -239,9 +241,16 @@ class MapSheet:
 
     def _with_map(self, pdf: bytes) -> bytes:
         """`pdf` with the map filled into the form its pages place (`MAP`)."""
-        from kitgen.render.mapembed import fill_maps, read_maps
+        from kitgen.render.mapembed import fill_maps
 
-        return fill_maps(pdf, read_maps({MAP: self.map_pdf()}))
+        return fill_maps(pdf, self._maps)
+
+    @cached_property
+    def _maps(self) -> dict[str, Any]:
+        """The map read once (`read_maps`) for the poster and the tiles alike."""
+        from kitgen.render.mapembed import read_maps
+
+        return read_maps({MAP: self.map_pdf()})
 
     def poster_scale(self, size: str) -> float:
         """The map's scale on a standard poster, against true scale: the whole sheet enlarged to

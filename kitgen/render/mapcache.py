@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from kitgen.render.style import layouts_dir
 
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from kitgen.render.mapart import MapArt
     from kitgen.render.recorded import Picture
     from kitgen.render.style import MapStyle
+
+T = TypeVar("T")
 
 LIMIT = 64 << 20
 """A drawn map of the bundled scenario is about 0.3 MB."""
@@ -75,19 +77,37 @@ def place_labels_once(art: MapArt, scenario: Scenario) -> None:
     import shapely
 
     from kitgen.render.mapart import LabelPlaces
-    from kitgen.scenariocache import KEEP, cache_dir, prune, read_private, write_private
 
     digest = hashlib.sha256(map_key(scenario, "all").encode())
     digest.update(f"shapely {shapely.__version__} GEOS {shapely.geos_version_string}".encode())  # placement is GEOS's
     digest.update(art.style.model_dump_json().encode())
     digest.update(repr((art.width, art.height, len(art.centres))).encode())
-    path = cache_dir() / f"maplabels-{scenario.meta.id}-{digest.hexdigest()[:32]}.pickle"
+    places = _kept("maplabels", scenario, digest, LabelPlaces, art.label_places)
+    if places is not None:  # worked out here, or an earlier run's
+        art.recall(places)
+
+
+def _kept(
+    kind: str,
+    scenario: Scenario,
+    digest: Any,
+    made: type[T],
+    make: Callable[[], T | None],
+    whole: Callable[[T], bool] = lambda _: True,
+) -> T | None:
+    """A value of the scenario's map kept under `digest` (a hash of everything that makes it)
+    when the cache holds one of type `made` and `whole`; else `make`d and kept (None, nothing to keep)."""
+    from kitgen.scenariocache import KEEP, cache_dir, prune, read_private, write_private
+
+    path = cache_dir() / f"{kind}-{scenario.meta.id}-{digest.hexdigest()[:32]}.pickle"
     found = read_private(path)
-    if isinstance(found, LabelPlaces):
-        art.recall(found)
-        return
-    write_private(path, art.label_places())
-    prune(f"maplabels-{scenario.meta.id}-*.pickle", KEEP)
+    if isinstance(found, made) and whole(found):
+        return found
+    value = make()
+    if value is not None:
+        write_private(path, value)
+        prune(f"{kind}-{scenario.meta.id}-*.pickle", KEEP)
+    return value
 
 
 def draw_map_pdf(art: MapArt, scenario: Scenario, text: MapText = "all") -> bytes:
@@ -108,18 +128,12 @@ def map_picture(scenario: Scenario, style: MapStyle, art: Callable[[], MapArt | 
     `art` (made only then: a cover needs none of its look-up tables) and kept; None if there
     is no map to draw."""
     from kitgen.render.recorded import Picture
-    from kitgen.scenariocache import KEEP, cache_dir, prune, read_private, write_private
 
     digest = hashlib.sha256(map_key(scenario, "none").encode())
     digest.update(f"picture {style.model_dump_json()}".encode())
-    path = cache_dir() / f"mappicture-{scenario.meta.id}-{digest.hexdigest()[:32]}.pickle"
-    found = read_private(path)
-    if isinstance(found, Picture) and isinstance(found.code, str):
-        return found
-    drawn = art()
-    if drawn is None:
-        return None
-    picture = drawn.picture
-    write_private(path, picture)
-    prune(f"mappicture-{scenario.meta.id}-*.pickle", KEEP)
-    return picture
+
+    def draw() -> Picture | None:
+        drawn = art()
+        return None if drawn is None else drawn.picture
+
+    return _kept("mappicture", scenario, digest, Picture, draw, lambda kept: isinstance(kept.code, str))

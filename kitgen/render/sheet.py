@@ -66,8 +66,9 @@ def broken_headings(st: FormStyle, edges: Sequence[float], cells: Sequence[Cell]
     for cell in cells:
         w = edges[col + cell.span] - edges[col] - 2 * PAD
         plain = cell.text and not (cell.runs or cell.boxes or cell.mark)
-        if plain and any(text_width(line, SANS_BOLD, st.fonts.min) > w for line in cell.text.split("\n")):
-            cell = replace(cell, text="\n".join(simpleSplit(cell.text, SANS_BOLD, st.fonts.header, w)))
+        text = curled(cell.text)  # measured as `Sheet.text` sets it
+        if plain and any(text_width(line, SANS_BOLD, st.fonts.min) > w for line in text.split("\n")):
+            cell = replace(cell, text="\n".join(simpleSplit(text, SANS_BOLD, st.fonts.header, w)))
         found.append(cell)
         col += cell.span
     return found
@@ -316,10 +317,12 @@ class Sheet:
             self.mark(faction.id, self.left + h * 0.55, self.top - h / 2, h * 0.68, ink)
             x = self.left + h * 1.1
         right = self.right - h * 0.3
-        # the title (shrunk if it must be) and its note keep clear of the scenario's names on the right
+        # the title (shrunk if it must be) and its note keep clear of the scenario's names on the
+        # right, each measured as `text` sets it
+        title, note = curled(title), note and curled(note)
         block = max(
-            text_width(self.s.meta.title, SANS_BOLD, st.fonts.band_note),
-            text_width(self.s.meta.subtitle, SANS, st.fonts.small),
+            text_width(curled(self.s.meta.title), SANS_BOLD, st.fonts.band_note),
+            text_width(curled(self.s.meta.subtitle), SANS, st.fonts.small),
         )
         room = right - block - 10 - x
         size = st.fonts.title
@@ -466,7 +469,7 @@ class Sheet:
             if cell.mark:
                 w -= min(self.st.charts.row - PAD, (cell.size or size) * 1.5) + PAD
             font = SANS_BOLD if cell.bold else SANS
-            lines = cell.text.split("\n") if cell.text and not (cell.runs or cell.boxes) else []
+            lines = curled(cell.text).split("\n") if cell.text and not (cell.runs or cell.boxes) else []
             if any(text_width(line, font, least) > w for line in lines):
                 return True
             col += cell.span

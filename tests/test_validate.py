@@ -218,8 +218,9 @@ def test_roll_outside_the_die(scenario_copy: Path) -> None:
 
 
 def test_B7_depot_cutoff_numbers_are_faces_of_its_die(scenario_copy: Path) -> None:
-    """B.7: a cut-off depot empties on a roll at or under its number, so the number is a face
-    of the die; the marker's back prints it ('D6 1: empty, +1/use')."""
+    """B.7: "If a depot is cut off from supply lines, first turn it is utilized for resupply roll
+    a D6 and on a 1 emptied. Second turn utilized would be a 1, 2 emptied, etc." The numbers are
+    faces of the die (the depot marker's back prints them: 'D6 1: empty, +1/use')."""
     edit(scenario_copy / "supply.yaml", "empties_on_first_use: 1", "empties_on_first_use: 7")
     found = _one(scenario_copy)
     assert found.code == "check.roll_off_die"

@@ -1037,3 +1037,44 @@ def orders_import(
     if done.stale:
         typer.echo(f"{display_path(filled)}: warning: {done.stale} (imported with --stale-ok)", err=True)
     typer.echo(import_report(done))
+
+
+@orders_app.command("scan")
+def orders_scan(
+    scans: Annotated[
+        list[Path],
+        typer.Argument(help="Scanned pages: PNG, JPEG or TIFF pictures, or PDFs of scans; any order, any way up."),
+    ],
+    campaign: Annotated[Path, typer.Option(help="The campaign folder.")],
+    accept: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--accept",
+            help="Settle a doubt: UNIT:STEP=DIR, UNIT:special=WORD, UNIT:toward=DIR (none for no mark), "
+            "or UNIT:path=read (the steps as marked). Give it once for each doubt.",
+        ),
+    ] = None,
+    review: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="Write the pages read, straightened, with what was read drawn over them (a PDF)."),
+    ] = None,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Refuse a faction's orders if the rules make any of them void.")
+    ] = False,
+) -> None:
+    """Read paper order forms back from scans or photos, and import each faction's orders into the
+    turn being played, as `orders import` does. A page that cannot be read, or a mark in doubt,
+    and nothing is imported: each is named, to rescan or settle with --accept."""
+    from kitgen.record.report import import_report
+    from kitgen.scan.intake import scan_orders
+
+    _folder_argument(campaign, "a campaign folder")
+    done = scan_orders(campaign, scans, accept or [], review=review, strict=strict)
+    figures = done.figures
+    typer.echo(f"read {figures.pages} pages: {figures.marks} bubbles marked, no doubts")
+    for imported in done.imported:
+        for warning in imported.warnings:
+            typer.echo(str(warning), err=True)
+        typer.echo(import_report(imported))
+    if review is not None:
+        typer.echo(f"wrote {review}")

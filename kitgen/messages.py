@@ -1664,3 +1664,140 @@ def record_restore_breaks(text: str) -> str:
 @data("record.restore_gap")
 def record_restore_gap(turn: int, last: int) -> str:
     return f"found a backup of turn {turn}, and the last log is of turn {last}; expected no gap between them: nothing was written"
+
+
+# kitgen orders scan: paper order forms read back
+
+
+@data("scan.not_a_picture")
+def scan_not_a_picture(found: str) -> str:
+    return f"found {found}; expected a scanned order form: a PNG, JPEG or TIFF picture, or a PDF of scanned pages"
+
+
+@data("scan.no_code")
+def scan_no_code(markers: int) -> str:
+    seen = f"{markers} of its 4 corner markers" if markers else "none of its corner markers"
+    return (
+        f"found no kitgen QR code on the page ({seen}); expected a page of a kitgen order form, flat, whole and "
+        "in focus: rescan it at 150 dpi or more, or photograph it square on in good light"
+    )
+
+
+@data("scan.other_code")
+def scan_other_code(text: str) -> str:
+    return f"found a QR code reading '{text}'; expected the QR code of a kitgen order form (KG2/...)"
+
+
+@data("scan.wrong_form")
+def scan_wrong_form(what: str, found: str, expected: str) -> str:
+    return f"found a form for {what} {found}; expected {what} {expected}: this page is not for this campaign's turn"
+
+
+@data("scan.stale")
+def scan_stale(printed: str, now: str) -> str:
+    return (
+        f"found a form printed from state {printed}, and the campaign's state is now {now}; expected a form printed "
+        "from today's state: its rows may differ, so no bubble of it is read (print the form again, or type the "
+        "orders into the log)"
+    )
+
+
+@data("scan.markers")
+def scan_markers(found: int) -> str:
+    return (
+        f"found {found} of the page's 4 corner markers; expected at least 3 to straighten the page: rescan it "
+        "with its corners inside the picture"
+    )
+
+
+@data("scan.not_flat")
+def scan_not_flat(error: float, most: float) -> str:
+    return (
+        f"found the page's corner markers {error:.1f} mm out of place; expected at most {most:.1f} mm: the page is "
+        "folded, curled or the photo is distorted; lay it flat and rescan it"
+    )
+
+
+@data("scan.faint")
+def scan_faint(ring: float, least: float) -> str:
+    return (
+        f"found the bubbles' rings {ring:.0%} as dark as the corner markers; expected {least:.0%} or more: the "
+        "picture is too blurred or too faint to read; rescan it in focus and in even light"
+    )
+
+
+@data("scan.doubt_marks")
+def scan_doubt_marks(unit: str, where: str, marks: str, key: str) -> str:
+    return (
+        f"{unit}, {where}: found {marks}; expected one bubble filled or none: settle it with "
+        f"--accept {key}=ANSWER, or clean the marks and rescan"
+    )
+
+
+@data("scan.doubt_gap")
+def scan_doubt_gap(unit: str, step: int, key: str) -> str:
+    return (
+        f"{unit}, step {step}: found a step marked after an empty one; expected the steps filled in order from 1: "
+        f"settle each with --accept {key}=DIR or none"
+    )
+
+
+@data("scan.doubt_hexes")
+def scan_doubt_hexes(unit: str, hexes: int, unit_id: str) -> str:
+    return (
+        f"{unit}: found {hexes} hexes written and no step's bubble filled; expected the steps' bubbles, which "
+        f"kitgen reads (the hexes are for people): settle it with --accept {unit_id}:STEP=DIR for each step, or "
+        f"--accept {unit_id}:path=read for no move"
+    )
+
+
+@data("scan.doubt_count")
+def scan_doubt_count(unit: str, hexes: int, steps: int, unit_id: str) -> str:
+    return (
+        f"{unit}: found {hexes} hexes written and {steps} steps marked; expected as many hexes as steps: check the "
+        f"row against its hexes, then --accept {unit_id}:path=read to take the steps as marked"
+    )
+
+
+@data("scan.doubt_toward")
+def scan_doubt_toward(unit: str, marks: str, key: str) -> str:
+    return (
+        f"{unit}, toward: found {marks} with no repair, emplace or land filled; expected a side only for those "
+        f"special orders: settle it with --accept {key}=none or with the special order (--accept UNIT:special=WORD)"
+    )
+
+
+@data("scan.step_off_map")
+def scan_step_off_map(unit: str, step: int) -> str:
+    return f"{unit}, step {step}: found a step that leaves the map; expected every step onto a hex of the map"
+
+
+@data("scan.page_twice")
+def scan_page_twice(faction: str, page: int, other: str) -> str:
+    return (
+        f"found page {page} of the {faction} form a second time (first in {other}); expected each page once: "
+        "remove one of the scans"
+    )
+
+
+@usage("scan.bad_accept")
+def scan_bad_accept(found: str, expected: str) -> str:
+    return f"found --accept '{found}'; expected {expected}"
+
+
+@usage("scan.accept_unknown")
+def scan_accept_unknown(found: str, rows: str) -> str:
+    return f"found --accept for '{found}', which no scanned page has a row for; expected one of: {rows}"
+
+
+@data("orders.toward_sides")
+def orders_toward_sides(found: str) -> str:
+    return f"found the sides '{found}'; expected one side (N, NE, SE, S, SW or NW) for the special order to face"
+
+
+@data("orders.toward_alone")
+def orders_toward_alone(special: str) -> str:
+    return (
+        f"found a side marked for the special order '{special}'; expected a side only with repair (the next hex), "
+        "emplace (the hex across) or land (the hex landed on), and no hexes typed as well"
+    )

@@ -135,6 +135,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     tried = _FUZZ_CASES["workers"] + CASES["count"]
     if tried:
         terminalreporter.write_line(f"fuzzing: {tried:,} cases tried, each ended in success or catalogued errors")
+    for report in terminalreporter.getreports("passed") + terminalreporter.getreports("failed"):
+        for name, value in getattr(report, "user_properties", ()):
+            if name == "figures" and report.when == "call":
+                terminalreporter.write_line(f"{report.nodeid.split('::')[-1]}: {value}")
 
 
 # --- the printed map, built once per session (each xdist worker its own) -------------------

@@ -36,6 +36,8 @@ from tests.conftest import ROOT, SAMPLE, run_cli
 SHEPETOVKA = "0407"
 """Where the Reds' 1st Ukrainian Soviet Division starts: a hex whose id a spreadsheet shortens."""
 UNIT = "r_1st_ukr_div"
+OTHER = "r_13th_army_42nd"
+"""Another unit of the Reds' form."""
 TSARITSYN_SAMPLE = SAMPLE.parent / "tsaritsyn-sample"
 
 
@@ -270,10 +272,10 @@ def _renamed(old: str, new: str) -> Callable[[dict[Any, Any]], None]:
 
 
 def test_two_fields_of_one_name_is_an_error_naming_the_name(camp: Path, tmp_path: Path) -> None:
-    """The unit's special field renamed to its path field's name: which of the two holds the path
-    cannot be known, so neither wins."""
+    """Another row's path field renamed to the unit's path field's name: which of the two holds
+    the unit's path cannot be known, so neither wins."""
     path = field_name(UNIT, "path")
-    filled = _saved(camp, tmp_path, {path: "0408"}, _renamed(field_name(UNIT, "special"), path))
+    filled = _saved(camp, tmp_path, {path: "0408"}, _renamed(field_name(OTHER, "path"), path))
     done = _import(filled, camp)
     assert done.returncode == 1
     assert f"filled.pdf:1:1: found 2 fields named {path}; expected one field of each name" in done.stderr

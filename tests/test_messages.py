@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import yaml
 
@@ -1331,9 +1332,7 @@ TRIGGERS |= {
     "note.roll_unused": _roll_unused,
     "orders.pdf_password": orders_import(saved(user_password="secret", owner_password="u", algorithm="RC4-128")),
     "orders.field_not_text": orders_import(saved(_field("o-w_drozdovsky_1-path", "/V", _number))),
-    "orders.field_twice": orders_import(
-        saved(_field("o-w_drozdovsky_1-special", "/T", _text("o-w_drozdovsky_1-path")))
-    ),
+    "orders.field_twice": orders_import(saved(_field("o-w_at_yuzovka-path", "/T", _text("o-w_drozdovsky_1-path")))),
     "orders.misspelt_field": orders_import(saved(_field("o-w_drozdovsky_1-path", "/T", _text("o-w_drozdovsky_1-pth")))),
     "orders.tick_value": orders_import(saved(_field("o-w_drozdovsky_1-special-resupply", "/V", _no))),
     "orders.csv_delimiter": orders_import(_file("whites.csv", b"id;path;carry;special;x,id,path,carry,special\n")),
@@ -1393,3 +1392,183 @@ def test_each_entry_is_triggered(code: str, tmp_path: Path) -> None:
             assert seen.file and seen.line >= 1 and seen.column >= 1, seen
         if seen.status is not None:
             assert seen.status == {"data": 1, "usage": 2, "note": seen.status}[kind], seen
+
+
+# --- paper order forms read back from scans (kitgen.scan) ---------------------------------------
+
+
+def orders_scan(make: Callable[[Path, Path], list[Path]], *extra: str) -> Trigger:
+    """A trigger: `kitgen orders scan` of the files `make(campaign, tmp)` into turn 1 of a new
+    campaign (its log as `kitgen next` writes it); `extra` are more options of the scan."""
+
+    def trigger(tmp: Path) -> set[str]:
+        folder = campaign(tmp)
+        assert run_cli("next", str(folder)).returncode == 0
+        files = make(folder, tmp)
+        return cli_codes("orders", "scan", *map(str, files), "--campaign", str(folder), *extra)
+
+    return trigger
+
+
+Marks = Callable[[Any], list[Any]]
+"""The pencil marks on a page, from its plan (`tests.penciled.Pencil`)."""
+
+
+def _scan(
+    marks: Marks = lambda plan: [],
+    *,
+    change: Callable[[Any, Any], Any] | None = None,
+    written: Callable[[Any], dict[tuple[str, int], str]] | None = None,
+    twice: bool = False,
+) -> Callable[[Path, Path], list[Path]]:
+    """A scan of the first page of the Whites' form for turn 1, at 200 dpi, with pencil `marks`,
+    hexes `written`, and then `change(image, plan)` made to the picture."""
+
+    def make(folder: Path, tmp: Path) -> list[Path]:
+        import numpy as np
+
+        from tests.penciled import filled_page, printed, save
+
+        form = printed(folder, "whites")
+        plan = form.plans[0]
+        image = filled_page(form, 0, marks(plan), np.random.default_rng(7), written=written(plan) if written else None)
+        if change is not None:
+            image = change(image, plan)
+        save(image, tmp / "scan.png")
+        return [tmp / "scan.png"] * (2 if twice else 1)
+
+    return make
+
+
+def _first(plan: Any) -> str:
+    return str(plan.rows[0].row.id)
+
+
+def _blank(image: Any, plan: Any) -> Any:
+    return np.full_like(image, 250)
+
+
+def _qr_saying(text: Callable[[Any], str]) -> Callable[[Any, Any], Any]:
+    """The page with its QR code painted over by another saying `text(its code)`."""
+
+    def change(image: Any, plan: Any) -> Any:
+        import cv2
+
+        dpi = 200 / 72
+        x0, top, side = plan.qr[0] * dpi, (plan.size[1] - plan.qr[1] - plan.layout.qr) * dpi, plan.layout.qr * dpi
+        code = cv2.QRCodeEncoder.create().encode(text(plan))
+        drawn = cv2.resize(code, (round(side), round(side)), interpolation=cv2.INTER_NEAREST)
+        image[round(top) : round(top) + drawn.shape[0], round(x0) : round(x0) + drawn.shape[1]] = drawn
+        return image
+
+    return change
+
+
+def _kitgen_code(**changed: Any) -> Callable[[Any], str]:
+    """The code of the Whites' first page of turn 1 with `changed` fields."""
+
+    def text(plan: Any) -> str:
+        from dataclasses import replace
+
+        from kitgen.campaign import load_campaign
+        from kitgen.engine.basis import turn_basis
+        from kitgen.orders.rows import campaign_key, state_key
+        from kitgen.orders.sheetplan import FormPage
+
+        folder = _SPACE["root"] / "campaign"
+        campaign = load_campaign(folder)
+        start = turn_basis(campaign, 1).start
+        page = FormPage(campaign_key(campaign), state_key(start), 1, 1, 1, 99, "a4")
+        return replace(page, **changed).code()
+
+    return text
+
+
+def _no_markers(image: Any, plan: Any) -> Any:
+    """Two corner markers covered (a scan cut short of the page's corners)."""
+    dpi = 200 / 72
+    for _, x, y in plan.markers[:2]:
+        top = (plan.size[1] - y - plan.layout.marker) * dpi
+        image[
+            max(0, round(top) - 10) : round(top + plan.layout.marker * dpi) + 10,
+            max(0, round(x * dpi) - 10) : round((x + plan.layout.marker) * dpi) + 10,
+        ] = 255
+    return image
+
+
+def _moved_marker(image: Any, plan: Any) -> Any:
+    """One corner marker 5 mm out of its place (the corner of the page bent back)."""
+    dpi = 200 / 72
+    _, x, y = plan.markers[2]
+    top, left, side = (
+        round((plan.size[1] - y - plan.layout.marker) * dpi),
+        round(x * dpi),
+        round(plan.layout.marker * dpi),
+    )
+    patch = image[top : top + side, left : left + side].copy()
+    image[top - 3 : top + side + 3, left - 3 : left + side + 3] = 255
+    shift = round(5 / 25.4 * 200)
+    image[top - shift : top - shift + side, left - shift : left - shift + side] = patch
+    return image
+
+
+def _rows_blurred(image: Any, plan: Any) -> Any:
+    """The rows out of focus, the top of the page (its QR code) sharp: a phone held at a slant."""
+    import cv2
+
+    top = round((plan.size[1] - plan.rows_top) * 200 / 72)
+    image[top:] = cv2.GaussianBlur(image[top:], (0, 0), 9)
+    return image
+
+
+def _off_the_map(plan: Any) -> list[Any]:
+    """Twelve steps of the first row the same way: off the map, if the way is chosen well."""
+    from kitgen.campaign import load_campaign
+    from kitgen.mapping.hexgrid import DIRECTION_NAMES
+
+    grid = load_campaign(_SPACE["root"] / "campaign").board.grid
+    row = plan.rows[0].row
+    for side in DIRECTION_NAMES:
+        cell, steps = grid.parse_id(row.hex), 0
+        while cell is not None and steps < 12:
+            cell, steps = grid.toward(cell, side), steps + 1
+        if cell is None:
+            return [(row.id, "step", k, side, "fill") for k in range(1, steps + 1)]
+    raise AssertionError("no way off the map in 12 steps from the first row's hex")
+
+
+def _pdf_toward(*sides: str, special: str = "") -> Callable[[Path, Path], Path]:
+    """The Whites' form saved with the first unit's side bubbles ticked, and its special order."""
+    yes = lambda: __import__("pypdf").generic.NameObject("/Yes")  # noqa: E731
+    changes = [_field(f"o-w_drozdovsky_1-toward-{side}", "/V", yes) for side in sides]
+    if special:
+        changes.append(_field(f"o-w_drozdovsky_1-special-{special}", "/V", yes))
+    return saved(lambda field: [change(field) for change in changes] and None)
+
+
+TRIGGERS |= {
+    "scan.not_a_picture": orders_scan(lambda folder, tmp: [_file("junk.png", b"no picture")(folder, tmp)]),
+    "scan.no_code": orders_scan(_scan(change=_blank)),
+    "scan.other_code": orders_scan(_scan(change=_qr_saying(lambda plan: "https://example.com/menu"))),
+    "scan.wrong_form": orders_scan(_scan(change=_qr_saying(_kitgen_code(turn=9)))),
+    "scan.stale": orders_scan(_scan(change=_qr_saying(_kitgen_code(state="0123456789ab")))),
+    "scan.markers": orders_scan(_scan(change=_no_markers)),
+    "scan.not_flat": orders_scan(_scan(change=_moved_marker)),
+    "scan.faint": orders_scan(_scan(change=_rows_blurred)),
+    "scan.doubt_marks": orders_scan(_scan(lambda plan: [(_first(plan), "step", 1, "N", "half")])),
+    "scan.doubt_gap": orders_scan(_scan(lambda plan: [(_first(plan), "step", 2, "N", "fill")])),
+    "scan.doubt_hexes": orders_scan(_scan(written=lambda plan: {(_first(plan), 1): "3416"})),
+    "scan.doubt_count": orders_scan(
+        _scan(
+            lambda plan: [(_first(plan), "step", 1, "N", "fill")],
+            written=lambda plan: {(_first(plan), 1): "3416", (_first(plan), 2): "3415"},
+        )
+    ),
+    "scan.doubt_toward": orders_scan(_scan(lambda plan: [(_first(plan), "toward", 0, "NE", "fill")])),
+    "scan.step_off_map": orders_scan(_scan(_off_the_map)),
+    "scan.page_twice": orders_scan(_scan(twice=True)),
+    "scan.bad_accept": orders_scan(_scan(), "--accept", "nonsense"),
+    "scan.accept_unknown": orders_scan(_scan(), "--accept", "w_nobody:1=N"),
+    "orders.toward_sides": orders_import(_pdf_toward("n", "ne", special="emplace")),
+    "orders.toward_alone": orders_import(_pdf_toward("n")),
+}

@@ -13,6 +13,7 @@ import yaml
 from kitgen.campaign import load_campaign
 from kitgen.engine.replay import replay
 from kitgen.engine.turnlog import MoveOrder, ResupplyOrder, TurnLog
+from kitgen.mapping.hexgrid import DIRECTION_NAMES
 from kitgen.orders.entries import FactionOrders
 from kitgen.orders.rows import PATH_HEXES, TICKS, field_name, order_rows, tick_name
 from kitgen.products.orderform import order_form_pdf
@@ -88,7 +89,9 @@ def test_form_has_a_row_and_fields_for_each_unit_train_and_ship(camp: Path, tmp_
         }
         for word in row.specials:
             assert tick_name(row.id, "special", TICKS[word]) in fields
-        assert (field_name(row.id, "special") in fields) == bool(row.specials)
+        for side in DIRECTION_NAMES if row.specials else ():  # the hex a special order names: a side's bubble
+            assert tick_name(row.id, "toward", side.lower()) in fields
+        assert field_name(row.id, "special") not in fields
     assert fields["id-whites-turn"]["/V"] == str(TURN) and fields["id-whites-faction"]["/V"] == "whites"
 
 
@@ -102,8 +105,9 @@ def test_form_bytes_are_the_same_on_every_run(camp: Path) -> None:
 
 @pytest.mark.parametrize("paper", sorted(PAPER))
 def test_path_field_holds_its_hexes(camp: Path, tmp_path: Path, paper: str) -> None:
-    """Each path field, as printed, holds 12 hexes of 4 digits (16 for a ship) at its type size:
-    a comb of a cell per digit, each cell wider than a digit in the form's embedded font."""
+    """A row's path fields, as printed, hold 12 hexes of 4 digits (16 for a ship, over two lines)
+    at their type size: a comb of a cell per digit, each cell wider than a digit in the form's
+    embedded font."""
     import re
 
     from pypdf import PdfReader
@@ -112,22 +116,22 @@ def test_path_field_holds_its_hexes(camp: Path, tmp_path: Path, paper: str) -> N
 
     campaign = load_campaign(camp)
     kinds = {r.id: r.kind for r in order_rows(campaign, replay(campaign), "whites", TURN)}
-    seen = set()
+    held: dict[str, int] = {}
     for page in PdfReader(_form(camp, "whites", tmp_path, "--paper", paper)).pages:
         for annot in page.get("/Annots") or []:
             field = annot.get_object()
             name = str(field.get("/T", ""))
-            m = re.fullmatch(r"o-(.+)-path", name)
+            m = re.fullmatch(r"o-(.+)-path2?", name)
             if not m:
                 continue
             size = float(re.search(r"([\d.]+) Tf", str(field["/DA"])).group(1))  # type: ignore[union-attr]
             assert str(field["/DA"]).startswith("/KgSans ")
             x0, _, x1, _ = (float(v) for v in field["/Rect"])
-            digits = 4 * PATH_HEXES[kinds[m.group(1)]]
-            assert int(field["/MaxLen"]) == digits and int(field["/Ff"]) & (1 << 24), name  # a comb
+            digits = int(field["/MaxLen"])
+            assert digits % 4 == 0 and int(field["/Ff"]) & (1 << 24), name  # a comb of whole hexes
             assert size >= 7 and text_width("0", SANS, size) < (x1 - x0) / digits, (name, size, x1 - x0)
-            seen.add(m.group(1))
-    assert seen == set(kinds)
+            held[m.group(1)] = held.get(m.group(1), 0) + digits
+    assert held == {row: 4 * PATH_HEXES[kind] for row, kind in kinds.items()}
 
 
 # --- importing --------------------------------------------------------------------------------

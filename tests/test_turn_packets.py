@@ -296,7 +296,7 @@ def test_a_faction_packet_order_form_fills_and_imports(tmp_path: Path) -> None:
 
 def test_issue24_the_pencil_form_reads_its_boxes_and_ticks_back(tmp_path: Path) -> None:
     """Issue 24, item 6, filled on screen: a path typed as digits alone (they fall four to a
-    box), a special order ticked with its hexes in their boxes, a unit ticked aboard a train: all
+    box), a special order ticked with the side it faces, a unit ticked aboard a train: all
     read back by `kitgen orders import` into the turn's log; and the form's fields name no font
     but the embedded one."""
     from pypdf import PdfWriter
@@ -312,11 +312,13 @@ def test_issue24_the_pencil_form_reads_its_boxes_and_ticks_back(tmp_path: Path) 
     other = next(r for r in rows if r.kind == "unit" and r.aboard is None and r.id != unit.id)
     train = next(r for r in rows if r.kind == "train" and r.carriable)
     steps = [n for n in campaign.board.neighbours(unit.hex) if campaign.board.terrain.get(n) not in (None, "sea")]
-    values = {
-        f"o-{unit.id}-path": steps[0],
+    grid = campaign.board.grid
+    side = grid.direction(grid.parse_id(unit.hex), grid.parse_id(steps[0]))  # type: ignore[arg-type]
+    assert side is not None
+    values = {  # repair its own hex and the next, the side toward it ticked (issue 27)
         f"o-{other.id}-path": "".join(campaign.board.neighbours(other.hex)[:1] * 2),
         f"o-{unit.id}-special-repair": "/Yes",
-        f"o-{unit.id}-special": unit.hex + steps[0],
+        f"o-{unit.id}-toward-{side.lower()}": "/Yes",
     }
     values[f"o-{train.id}-carry-{train.carriable[0][0]}"] = "/Yes"
     values[f"o-{train.id}-path"] = train.hex + next(iter(campaign.board.rail_neighbours(train.hex)))
@@ -339,8 +341,8 @@ def test_issue24_the_pencil_form_reads_its_boxes_and_ticks_back(tmp_path: Path) 
 
 
 def test_issue24_the_pencil_form_has_room_for_a_pencil(built: Built) -> None:
-    """Issue 24, item 6, measured on the form's fields: twelve path boxes (a ship sixteen) of 11 mm
-    or more, tick boxes of 4 mm or more, a fillable "written by", and a tick box for every unit a
+    """Issue 24, item 6, measured on the form's fields: twelve path boxes (a ship sixteen, over two
+    lines) of 11 mm or more, tick boxes (issue 27: bubbles) of 4 mm or more, a fillable "written by", and a tick box for every unit a
     train or ship may take aboard."""
     from kitgen.orders.rows import order_rows
 
@@ -357,8 +359,8 @@ def test_issue24_the_pencil_form_has_room_for_a_pencil(built: Built) -> None:
                     widgets[str(w["/T"])] = (abs(x1 - x0), abs(y1 - y0))
         assert f"written_by_{faction}" in widgets
         for row in rows.values():
-            width, _ = widgets[f"o-{row.id}-path"]
-            boxes = 16 if row.kind == "ship" else 12
+            width = widgets[f"o-{row.id}-path"][0] + widgets.get(f"o-{row.id}-path2", (0.0, 0.0))[0]
+            boxes = 16 if row.kind == "ship" else 12  # a ship's over two lines
             assert width / boxes >= 11 * mm - 0.01, (row.id, width / boxes / mm)
             for unit, _ in row.carriable:
                 assert min(widgets[f"o-{row.id}-carry-{unit}"]) >= 4 * mm - 0.01

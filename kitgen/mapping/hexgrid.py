@@ -139,6 +139,13 @@ class HexGrid:
         step = (qb - qa, rb - ra)
         return DIRECTION_NAMES[DIRECTIONS.index(step)] if step in DIRECTIONS else None
 
+    def toward(self, cell: tuple[int, int], name: str) -> tuple[int, int] | None:
+        """The hex beside `cell` across its side `name` (N, NE, SE, S, SW, NW), or None off the grid."""
+        q, r = _axial(*cell)
+        dq, dr = DIRECTIONS[DIRECTION_NAMES.index(name)]
+        found = _offset(q + dq, r + dr)
+        return found if self.contains(*found) else None
+
     def locate(self, points: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
         """(col, row) of the hex holding each point, shape (n, 2); may fall outside the grid."""
         u = points[:, 0] - (self.left + self.side)

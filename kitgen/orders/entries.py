@@ -20,6 +20,7 @@ from kitgen.engine.turnlog import (
     TrackOrder,
 )
 from kitgen.errors import Problem
+from kitgen.mapping.hexgrid import DIRECTION_NAMES, HexGrid
 from kitgen.orders.formread import FilledForm, OrderEntry
 from kitgen.orders.rows import PATH_HEXES, OrderRow, order_rows
 
@@ -115,6 +116,11 @@ def read_entries(campaign: Campaign, state: CampaignState, form: FilledForm, fac
             bad(entry, "path", msg.orders_path_too_long(len(path), PATH_HEXES[row.kind], MAX_PATH))
             continue
         full = path if path[:1] == [row.hex] else [row.hex, *path]
+        if entry.toward.strip():
+            faced = _facing(entry, full, special, board.grid, bad)
+            if faced is None:
+                continue
+            special = faced
         if row.kind == "unit":
             _unit(done, entry, row, full, special, bad, choices)
         elif row.kind == "train":
@@ -157,6 +163,31 @@ def _cut(token: str, width: int) -> list[str]:
     if token.isascii() and token.isdigit() and len(token) > width and len(token) % width == 0:
         return [token[k : k + width] for k in range(0, len(token), width)]
     return [token]
+
+
+FACING = ("repair", "emplace", "land")
+"""The special orders that name a hex by the side they face (the form's 'toward' bubbles)."""
+
+
+def _facing(entry: OrderEntry, full: list[str], special: str, grid: HexGrid, bad: Bad) -> str | None:
+    """The special order with the hexes its side names: repair the path's last hex and the next
+    across the side, emplace across it, land on the hex across it; None (and a problem) if the
+    side is given twice, for another order, with hexes typed as well, or off the map."""
+    sides = entry.toward.upper().split()
+    words = special.split()
+    if len(sides) > 1 or sides[0] not in DIRECTION_NAMES:
+        bad(entry, "toward", msg.orders_toward_sides(entry.toward))
+        return None
+    if not words or words[0] not in FACING or len(words) > 1:
+        bad(entry, "toward", msg.orders_toward_alone(special or "none"))
+        return None
+    cell = grid.parse_id(full[-1])
+    across = grid.toward(cell, sides[0]) if cell else None
+    if across is None:
+        bad(entry, "toward", msg.orders_off_map(f"{sides[0]} of {full[-1]}"))
+        return None
+    hex_id = grid.hex_id(*across)
+    return f"repair {full[-1]} {hex_id}" if words[0] == "repair" else f"{words[0]} {hex_id}"
 
 
 def _carry(entry: OrderEntry, row: OrderRow, state: CampaignState, faction: str, bad: Bad) -> list[str] | None:

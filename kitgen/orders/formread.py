@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem
 from kitgen.inputs import read_file
+from kitgen.mapping.hexgrid import DIRECTION_NAMES
 from kitgen.orders.rows import (
     CSV_COLUMNS,
     IDENTITY,
+    MORE_PATH,
     PARTS,
     TICKS,
     field_name,
@@ -43,9 +45,11 @@ MAX_ROWS = 2000
 MAX_FIELD_NODES = 200_000
 """Fields and their kids walked at most: a form has a few hundred; a hostile tree stops here."""
 
-_FIELD = re.compile(r"o-([a-z][a-z0-9_]*)-(" + "|".join(PARTS) + ")")
-_TICK = re.compile(r"o-([a-z][a-z0-9_]*)-(carry|special)-([a-z][a-z0-9_]*)")
-"""A check box: a unit a train or ship takes (`carry-<unit id>`), a special order (`special-<word>`)."""
+_FIELD = re.compile(r"o-([a-z][a-z0-9_]*)-(" + "|".join((*PARTS, MORE_PATH)) + ")")
+_TICK = re.compile(r"o-([a-z][a-z0-9_]*)-(carry|special|toward)-([a-z][a-z0-9_]*)")
+"""A check box: a unit a train or ship takes (`carry-<unit id>`), a special order
+(`special-<word>`), the side it faces (`toward-<direction>`, in lower case)."""
+SIDES = tuple(d.lower() for d in DIRECTION_NAMES)
 TICKED = "ticked"
 _IDENTITY = re.compile(r"id-([a-z][a-z0-9_]*)-(" + "|".join(IDENTITY) + ")")
 _KITGEN_LIKE = re.compile(
@@ -69,24 +73,29 @@ class OrderEntry:
     carry: str
     special: str
     line: int = 1
-    """The row's line in a CSV file (1 for a PDF's fields)."""
+    """The row's line in a CSV file (1 for a PDF's fields; a scan's page in its file)."""
+    toward: str = ""
+    """The side its special order faces (N, NE, SE, S, SW, NW): the hex across it, from where the
+    path ends, is the one the order names (repair's next, emplace's across, land's)."""
+    source: Path | None = None
+    """The file the row was read from, where it is not the form's (a scan of several files)."""
 
     @property
     def empty(self) -> bool:
-        return not (self.path.strip() or self.carry.strip() or self.special.strip())
+        return not (self.path.strip() or self.carry.strip() or self.special.strip() or self.toward.strip())
 
 
 @dataclass(frozen=True)
 class FilledForm:
     file: Path
     kind: str
-    """'pdf' or 'csv'."""
+    """'pdf', 'csv' or 'scan'."""
     identity: dict[str, str]
     """faction, turn, campaign, state, as the PDF's hidden fields say (empty for a CSV)."""
     entries: tuple[OrderEntry, ...]
 
     def problem(self, entry: OrderEntry | None, message: msg.Msg) -> Problem:
-        return Problem.of(self.file, entry.line if entry else 1, 1, message)
+        return Problem.of(entry.source or self.file if entry else self.file, entry.line if entry else 1, 1, message)
 
 
 def read_filled(path: Path) -> FilledForm:
@@ -112,8 +121,13 @@ def _read_pdf(path: Path, data: bytes) -> FilledForm:
     words = {field: word for word, field in TICKS.items()}  # a special's only: `_kitgen_fields` refused others
     for (row, part), ticked in ticks.items():
         said = [words[t] for t in sorted(ticked, key=list(words).index)] if part == "special" else ticked
+        if part == "toward":
+            parts[row]["toward"] = " ".join(d.upper() for d in sorted(ticked, key=SIDES.index))
+            continue
         typed = parts[row].get(part, "")
         parts[row][part] = " ".join([*said, typed]).strip()  # a ticked order first, then its hexes
+    for got in parts.values():  # a ship's path goes on from its first line's boxes to its second's
+        got["path"] = " ".join(t for t in (got.get("path", ""), got.pop(MORE_PATH, "")) if t.strip())
     if not identities:
         raise KitgenError.at(path, 1, 1, msg.orders_not_a_form("a PDF with no kitgen order form fields"))
     if len(identities) > 1:
@@ -121,7 +135,8 @@ def _read_pdf(path: Path, data: bytes) -> FilledForm:
     ((faction, ids),) = identities.items()
     ids = {**ids, "faction": ids.get("faction", faction)}
     entries = tuple(
-        OrderEntry(row, got.get("path", ""), got.get("carry", ""), got.get("special", "")) for row, got in parts.items()
+        OrderEntry(row, got.get("path", ""), got.get("carry", ""), got.get("special", ""), toward=got.get("toward", ""))
+        for row, got in parts.items()
     )
     return FilledForm(path, "pdf", ids, entries)
 
@@ -147,8 +162,9 @@ def _kitgen_fields(path: Path, fields: list[tuple[str, Any]]) -> dict[str, str]:
                 said.add(name)
             continue
         if tick := _TICK.fullmatch(name):
-            if tick.group(2) == "special" and tick.group(3) not in TICKS.values():
-                close = [tick_name(tick.group(1), "special", w) for w in TICKS.values()]
+            known = TICKS.values() if tick.group(2) == "special" else SIDES
+            if tick.group(2) != "carry" and tick.group(3) not in known:
+                close = [tick_name(tick.group(1), tick.group(2), w) for w in known]
                 problems.append(Problem.of(path, 1, 1, msg.orders_misspelt_field(name, close)))
                 continue
             ticked = _ticked(value)

@@ -18,6 +18,8 @@ from kitgen.rules.movement import movement_row
 RowKind = Literal["unit", "train", "ship"]
 PARTS = ("path", "carry", "special")
 """What the player writes on a row."""
+MORE_PATH = "path2"
+"""The field of a path's second line of boxes (a ship's steps after its first line's)."""
 CSV_COLUMNS = ("id", "hex", "type", "stands", "mp", "supply", "commander", "target", *PARTS)
 """The columns of an order form as a spreadsheet, in order."""
 IDENTITY = ("faction", "turn", "campaign", "state", "logs")

@@ -1,6 +1,9 @@
 """The faction order form: one row per unit, train and ship of the faction, pre-filled from the
-state the orders are written against, with fillable fields (AcroForm) for the path, what a
-carrier takes and a special order. Printed empty, its ruled boxes take a pen just as well.
+state the orders are written against. Each row's path is a line of steps, a small hexagon of
+six bubbles each (the side the unit leaves its hex by), the hex written under it; its special
+orders, the side they face and a carrier's cargo are bubbles too. Corner markers and a QR code
+let `kitgen orders scan` read a page filled in pencil back (`kitgen.orders.sheetplan` holds
+where everything stands); fillable fields (AcroForm) over the same boxes take orders on screen.
 
 The fields' names (`kitgen.orders.rows`) are what `kitgen orders import` reads back; hidden,
 read-only fields say the faction, turn and campaign the form is for."""
@@ -8,116 +11,54 @@ read-only fields say the faction, turn and campaign the form is for."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, partial
-from pathlib import Path
+from functools import partial
 from typing import TYPE_CHECKING
-
-from pydantic import Field
 
 from kitgen.campaign import Campaign
 from kitgen.engine.state import CampaignState
-from kitgen.model.base import Model
 from kitgen.model.scenario import Faction
-from kitgen.orders.rows import PATH_HEXES, TICKS, OrderRow, field_name, identity, identity_name, order_rows, tick_name
+from kitgen.orders.rows import MORE_PATH, OrderRow, field_name, identity, identity_name, order_rows, tick_name
+from kitgen.orders.sheetplan import (
+    HEADER,
+    LABEL_MOST,
+    MARKER_CELLS,
+    MARKERS,
+    SIDES,
+    Bubble,
+    FormPage,
+    OrderFormLayout,
+    PagePlan,
+    RowPlan,
+    bubble_lines,
+    info_columns,
+    page_plan,
+    split_pages,
+)
 from kitgen.products.sheetparts import sheets_part
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
 from kitgen.render.formfields import check_box, text_field
-from kitgen.render.formstyle import FormStyle, form_style
-from kitgen.render.lengths import Length
-from kitgen.render.pages import MM, PAPER
+from kitgen.render.formstyle import form_style
+from kitgen.render.pages import PAPER
 from kitgen.render.sheet import PAD, CellLike, Column, Page, Sheet
-from kitgen.render.style import layouts_dir, load_layout
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
 DASH = "\u2013"
-INFO = ("unit", "hex", "type", "stands", "mp", "supply", "commander")
-
-
-class OrderFormLayout(Model):
-    """layouts/orderform.yaml: one paper's geometry of the order form."""
-
-    info_row: Length = Field(gt=0)
-    path_row: Length = Field(gt=0)
-    path_box: Length = Field(gt=0)
-    order_row: Length = Field(gt=0)
-    tick: Length = Field(gt=0)
-    roll_box: Length = Field(gt=0)
-    field_font: Length = Field(gt=0)
-    label_font: Length = Field(gt=0)
-    field_border: Length = Field(gt=0)
-    gap: Length = Field(ge=0)
-    key_space: Length = Field(ge=0)
-    identity_line: Length = Field(gt=0)
-    info_columns: dict[str, float]
-
-
-class OrderFormLayouts(Model):
-    layouts: dict[str, OrderFormLayout]
-    """By paper: a4, letter."""
-
-
-@cache
-def order_form_layouts(path: Path | None = None) -> dict[str, OrderFormLayout]:
-    """The order form's layouts by paper, from layouts/orderform.yaml."""
-    return load_layout(OrderFormLayouts, path or layouts_dir() / "orderform.yaml", named="layouts").layouts
-
-
-def _layout_for(size: tuple[float, float]) -> OrderFormLayout:
-    layouts = order_form_layouts()
-    for paper, paper_size in PAPER.items():
-        if paper in layouts and all(abs(a - b) < 0.5 for a, b in zip(paper_size, size, strict=True)):
-            return layouts[paper]
-    return layouts["a4"]
-
-
-def _header_h(st: FormStyle) -> float:
-    """A one-line header row of Sheet.table."""
-    return max(st.charts.header_row, st.fonts.header * 1.15 + PAD * 1.6)
-
-
-def _room() -> float:
-    """The height a page has for rows, on every paper (the pages are split before the paper is known)."""
-    st = form_style()
-    fits = []
-    for paper, (_, height) in PAPER.items():
-        lay = order_form_layouts().get(paper, order_form_layouts()["a4"])
-        top = height - st.margin_mm * MM - st.band_mm * MM - st.gap
-        top -= lay.identity_line + lay.gap
-        top -= st.fonts.heading * 1.75 + 3.5  # the heading bar
-        top -= _header_h(st)
-        bottom = st.margin_mm * MM + st.footer_mm * MM + lay.key_space
-        fits.append(top - bottom)
-    return min(fits)
-
-
-def _width() -> float:
-    """The width a row has, on every paper."""
-    st = form_style()
-    return min(w for w, _ in PAPER.values()) - 2 * st.margin_mm * MM
 
 
 def order_form_pages(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> list[Page]:
     """The order form of `faction` for turn `turn`, written against `state` (the state after
     turn - 1): as many pages as its rows need."""
-    found = next(f for f in campaign.scenario.meta.factions if f.id == faction)
-    rows = order_rows(campaign, state, faction, turn)
-    lay, room, width = order_form_layouts()["a4"], _room(), _width()
-    chunks: list[list[OrderRow]] = [[]]
-    used = 0.0
-    for row in rows:
-        height = _row_height(lay, row, width)
-        if chunks[-1] and used + height > room:
-            chunks.append([])
-            used = 0.0
-        chunks[-1].append(row)
-        used += height
+    factions = [f.id for f in campaign.scenario.meta.factions]
+    found = campaign.scenario.meta.factions[factions.index(faction)]
+    chunks = split_pages(order_rows(campaign, state, faction, turn))
     ids = identity(campaign, state, faction, turn)
     pages: list[Page] = []
     for k, chunk in enumerate(chunks, start=1):
         title = f"Order form: {found.name}, turn {turn}" + (f" ({k} of {len(chunks)})" if len(chunks) > 1 else "")
-        draw = partial(_draw, faction=found, turn=turn, rows=chunk, ids=ids if k == 1 else None)
+        page = partial(FormPage, ids["campaign"], ids["state"], turn, factions.index(faction), k, len(chunks))
+        draw = partial(_draw, faction=found, turn=turn, rows=chunk, page=page, ids=ids if k == 1 else None)
         pages.append((title, f"orders-{faction}-{turn}-{k}", draw))
     return pages
 
@@ -141,34 +82,142 @@ def order_form_pdf(campaign: Campaign, state: CampaignState, faction: str, turn:
     return inc.result()
 
 
-def _draw(sheet: Sheet, *, faction: Faction, turn: int, rows: Sequence[OrderRow], ids: dict[str, str] | None) -> float:
-    st, lay = sheet.st, _layout_for((sheet.width, sheet.height))
+def paper_of(sheet: Sheet) -> str:
+    """The paper a sheet is, by its size (A4 for any other)."""
+    return next(
+        (
+            p
+            for p, size in PAPER.items()
+            if all(abs(a - b) < 0.5 for a, b in zip(size, (sheet.width, sheet.height), strict=True))
+        ),
+        "a4",
+    )
+
+
+def _draw(
+    sheet: Sheet,
+    *,
+    faction: Faction,
+    turn: int,
+    rows: Sequence[OrderRow],
+    page: partial[FormPage],
+    ids: dict[str, str] | None,
+) -> float:
+    # the page is read back by its plan, made from the forms' own style: a packet's style for its
+    # other pages must not move a bubble
+    sheet.st = st = form_style()
+    paper = paper_of(sheet)
+    plan = page_plan(rows, paper)
+    lay = plan.layout
+    # the markers stand in the page's margin: the frame is the plan's, inside them
+    sheet.left, sheet.right = plan.left, plan.right
+    sheet.top = sheet.height - lay.margin
+    sheet.bottom = lay.margin + st.footer_mm * 72 / 25.4
+    _markers(sheet, plan)
     y = sheet.band("Order form", faction, f"{faction.name}, turn {turn}")
-    base = y - lay.identity_line + 4
-    x = sheet.left
-    x += sheet.text(x, base, f"Written against the state after turn {turn - 1}", size=st.fonts.small)
-    if ids is not None:
-        x += sheet.text(
-            x + 8,
-            base,
-            f"campaign {ids['campaign']}, state {ids['state']}",
-            size=st.fonts.small,
-            colour=st.colours.muted,
-        )
-        _identity_fields(sheet.c, faction.id, ids, sheet.left, base)
-        _written_by(sheet, lay, faction.id, sheet.left + sheet.span * 0.6, base, sheet.span * 0.4)
-    y -= lay.identity_line + lay.gap
+    code = page(paper)
+    _identity_strip(sheet, plan, y, turn, code, faction.id, ids)
+    y -= lay.identity_strip + lay.gap
     y = sheet.heading(sheet.left, y, sheet.span, "Orders", "A, C, D, II.C")
-    info = [
-        Column(lay.info_columns[k], "left" if k in ("unit", "type", "stands", "commander") else "centre") for k in INFO
-    ]
-    header: list[CellLike] = ["Unit", "Hex", "Type", "Stands", "MP", "Supply", "Commander (obeys on)"]
+    info = info_columns(lay)
+    header: list[CellLike] = list(HEADER)
     y = sheet.table(sheet.left, y, sheet.span, info, [header], [], tint=False)
-    for k, row in enumerate(rows):
-        y = _row(sheet, lay, row, y, info, tint=k % 2 == 1)
+    if abs(y - plan.rows_top) > 0.01:
+        raise ValueError(f"order form: its rows start at {y:.2f} pt, its plan says {plan.rows_top:.2f} pt")
+    bubbles: dict[str, list[Bubble]] = {}
+    for b in plan.bubbles:
+        bubbles.setdefault(b.row, []).append(b)
+    for k, rp in enumerate(plan.rows):
+        _row(sheet, plan, rp, bubbles.get(rp.row.id, []), info, tint=k % 2 == 1)
+        y = rp.bottom
     if not rows:
         y = sheet.para(sheet.left, y - 2, sheet.span, "The faction has no units, trains or ships on the map.")
-    return _key(sheet, y - lay.gap)
+    if code.page == code.pages:
+        y = _key(sheet, y - lay.gap)
+    return y
+
+
+def _markers(sheet: Sheet, plan: PagePlan) -> None:
+    """The four corner markers: black cells of ArUco's 4x4 code in a black border, on white."""
+    c = sheet.c
+    cell = plan.layout.marker / MARKER_CELLS
+    sheet.fill(sheet.st.colours.paper)
+    for _, x, y in plan.markers:
+        c.rect(x - cell, y - cell, plan.layout.marker + 2 * cell, plan.layout.marker + 2 * cell, stroke=0, fill=1)
+    c.setFillColorRGB(0, 0, 0)
+    for number, x, y in plan.markers:
+        path = c.beginPath()
+        for r in range(MARKER_CELLS):
+            for col in range(MARKER_CELLS):
+                inner = 0 < r < MARKER_CELLS - 1 and 0 < col < MARKER_CELLS - 1
+                if inner and MARKERS[number][r - 1][col - 1] == "0":
+                    continue
+                path.rect(x + col * cell, y + plan.layout.marker - (r + 1) * cell, cell, cell)
+        c.drawPath(path, stroke=0, fill=1)
+
+
+def _identity_strip(
+    sheet: Sheet, plan: PagePlan, top: float, turn: int, code: FormPage, faction: str, ids: dict[str, str] | None
+) -> None:
+    """Under the band: what the form is written against and who wrote it; how to mark a step; the QR code."""
+    st, lay = sheet.st, plan.layout
+    size = st.fonts.small
+    x = sheet.left
+    line = top - size - 2
+    sheet.text(x, line, f"Written against the state after turn {turn - 1}", size=size)
+    sheet.text(
+        x,
+        line - size * 1.5,
+        f"Page {code.page} of {code.pages}  \u00b7  campaign {code.campaign}, state {code.state}",
+        size=size,
+        colour=st.colours.muted,
+    )
+    written = top - lay.identity_strip + 4
+    if ids is not None:
+        _identity_fields(sheet.c, faction, ids, x, line)
+        _written_by(sheet, lay, faction, x, written, sheet.span * 0.42)
+    _how_to_mark(sheet, lay, sheet.left + sheet.span * 0.46, top, plan.qr[0] - 8)
+    _qr(sheet.c, code.code(), plan.qr, lay.qr)
+
+
+def _how_to_mark(sheet: Sheet, lay: OrderFormLayout, x0: float, top: float, x1: float) -> None:
+    """A step as the rows print it, its sides named as the map's compass names them, and how to mark it."""
+    st = sheet.st
+    cy = top - lay.identity_strip / 2
+    cx = x0 + lay.hexagon + lay.bubble
+    _step(sheet, lay, cx, cy, "", marked="NE")
+    size = st.fonts.min
+    for d, (dx, dy) in SIDES.items():
+        r = lay.hexagon + lay.bubble / 2 + size * 0.9
+        sheet.text(cx + dx * r, cy + dy * r - size * 0.36, d, font=SANS_BOLD, size=size, align="centre", literal=True)
+    x = cx + lay.hexagon + lay.bubble + size * 2.2
+    words = (
+        "Fill one bubble a step: the side the unit leaves its hex by (here NE). Steps in order from 1; "
+        "leave the rest empty. Write each hex in the box under its step. Soft pencil; erase cleanly."
+    )
+    sheet.para(x, top - 2, x1 - x, words, size=size, colour=st.colours.ink)
+
+
+def _qr(c: Canvas, text: str, at: tuple[float, float], size: float) -> None:
+    """The page's QR code, black modules on white, a quiet zone of two modules inside `size`:
+    drawn as paths (reportlab's widget would set a font the page does not embed)."""
+    from reportlab.graphics.barcode import qrencoder
+
+    qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+    qr.addData(text)
+    qr.make()
+    n = qr.getModuleCount()  # type: ignore[no-untyped-call]
+    module = size / (n + 4)
+    x0, top = at[0] + 2 * module, at[1] + size - 2 * module
+    c.setFillColorRGB(1, 1, 1)
+    c.rect(at[0], at[1], size, size, stroke=0, fill=1)
+    c.setFillColorRGB(0, 0, 0)
+    path = c.beginPath()
+    for r in range(n):
+        for col in range(n):
+            if qr.isDark(r, col):  # type: ignore[no-untyped-call]
+                path.rect(x0 + col * module, top - (r + 1) * module, module, module)
+    c.drawPath(path, stroke=0, fill=1)
 
 
 def _edges(x: float, width: float, columns: Sequence[Column]) -> list[float]:
@@ -186,72 +235,26 @@ def _target_text(row: OrderRow) -> str:
     return f"{row.commander} ({obeys})"
 
 
-Tick = tuple[str, str, str, float]
-"""(field part, what, label, x from the line's start) of one tick box."""
-Line = tuple[str, list[Tick]]
-"""A line of tick boxes and its lead word ('' for a group's lines after its first)."""
-LABEL_MOST = 150.0
-"""Points a tick box's label takes at most (a unit's name is cut to fit)."""
-
-
-def _tick_lines(lay: OrderFormLayout, row: OrderRow, width: float) -> list[Line]:
-    """The row's tick boxes in lines of `width`: a train's or ship's units to take aboard
-    ("Takes aboard:"), then its special orders ("Special:"), each group from a new line; the
-    special orders' first line keeps room at its end for the hexes they name."""
-    groups: list[tuple[str, list[tuple[str, str, str]]]] = []
-    if row.kind != "unit":
-        groups.append(("Takes aboard:", [("carry", unit, name) for unit, name in row.carriable]))
-    if row.specials:
-        groups.append(("Special:", [("special", TICKS[word], word) for word in row.specials]))
-    lines: list[Line] = []
-    for lead, ticks in groups:
-        start = text_width(lead, SANS_BOLD, lay.label_font) + 6
-        lines.append((lead, []))
-        x = start
-        for part, what, label in ticks:
-            need = lay.tick + 3 + min(text_width(label, SANS, lay.label_font), LABEL_MOST) + 10
-            room = width - (_hex_box_room(lay, row) if lead == "Special:" and len(lines[-1][0]) else 0.0)
-            if lines[-1][1] and x + need > room:
-                lines.append(("", []))
-                x = start
-            lines[-1][1].append((part, what, label, x))
-            x += need
-    return lines
-
-
-def _hex_box_room(lay: OrderFormLayout, row: OrderRow) -> float:
-    """Room at the end of the first line of special orders for the hexes they name (repair 2,
-    emplace or land 1)."""
-    if not row.specials:
-        return 0.0
-    return text_width("its hexes", SANS, lay.label_font) + 6 + 2 * lay.path_box + 2
-
-
-def _row_height(lay: OrderFormLayout, row: OrderRow, width: float) -> float:
-    return lay.info_row + lay.path_row + lay.order_row * max(1, len(_tick_lines(lay, row, width)))
-
-
 def _row(
     sheet: Sheet,
-    lay: OrderFormLayout,
-    row: OrderRow,
-    top: float,
+    plan: PagePlan,
+    rp: RowPlan,
+    bubbles: Sequence[Bubble],
     info: Sequence[Column],
     *,
     tint: bool,
-) -> float:
-    """One unit's block: what it is, printed; its path, a box a hex; its tick boxes."""
-    st, c = sheet.st, sheet.c
-    block = _row_height(lay, row, sheet.span)
-    bottom = top - block
+) -> None:
+    """One unit's block: what it is, printed; its path, a step of bubbles and a hex box a hex;
+    its special orders, the side they face, or a carrier's cargo, a bubble each."""
+    st, c, lay, row = sheet.st, sheet.c, plan.layout, rp.row
     if tint:
         sheet.fill(st.colours.tint)
-        c.rect(sheet.left, bottom, sheet.span, block, stroke=0, fill=1)
+        c.rect(sheet.left, rp.bottom, sheet.span, rp.top - rp.bottom, stroke=0, fill=1)
     mp = "" if row.mp is None else str(row.mp)
     texts = [row.label or row.id, row.hex, row.type, row.stands, mp, row.supply, _target_text(row)]
     edges = _edges(sheet.left, sheet.span, info)
     size = st.fonts.table
-    base = top - lay.info_row / 2 - size * 0.36
+    base = rp.top - lay.info_row / 2 - size * 0.36
     for k, (text, col) in enumerate(zip(texts, info, strict=True)):
         x0, x1 = edges[k], edges[k + 1]
         font = SANS_BOLD if k == 0 else SANS
@@ -259,88 +262,106 @@ def _row(
             sheet.text((x0 + x1) / 2, base, text, font=font, size=size, align="centre", fit=x1 - x0 - 2 * PAD)
         else:
             sheet.text(x0 + PAD, base, text, font=font, size=size, fit=x1 - x0 - 2 * PAD)
-    y = top - lay.info_row
-    _path(sheet, lay, row, y)
-    y -= lay.path_row
-    _ticks(sheet, lay, row, y)
+    _path(sheet, plan, rp, [b for b in bubbles if b.part == "step"])
+    _lines(sheet, plan, rp, [b for b in bubbles if b.part != "step"])
     sheet.stroke(st.colours.ink, st.widths.rule * 1.6)
-    c.line(sheet.left, bottom, sheet.right, bottom)
-    return bottom
+    c.line(sheet.left, rp.bottom, sheet.right, rp.bottom)
 
 
-def _boxes(
-    sheet: Sheet, lay: OrderFormLayout, x: float, top: float, count: int, height: float
-) -> tuple[float, float, float, float]:
-    """`count` hex boxes side by side from x under `top`; their whole (x, y, w, h)."""
-    w = lay.path_box * count
-    y = top - (lay.path_row - height) / 2 - height
-    sheet.fill(sheet.st.colours.paper)
+def _path(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble]) -> None:
+    """The path's steps, each a hexagon of six bubbles over a box for the hex it enters; on
+    screen, one field across each line's boxes, its characters four to a box (a comb)."""
+    lay, row = plan.layout, rp.row
+    steps: dict[int, list[Bubble]] = {}
+    for b in bubbles:
+        steps.setdefault(b.step, []).append(b)
+    boxes = [box for box in plan.boxes if box.row == row.id]
+    for n, around in sorted(steps.items()):
+        cx = sum(b.x for b in around) / len(around)
+        cy = sum(b.y for b in around) / len(around)
+        _step(sheet, lay, cx, cy, str(n))
     sheet.stroke(sheet.st.colours.ink, lay.field_border)
-    for k in range(count):
-        sheet.c.rect(x + k * lay.path_box, y, lay.path_box, height, stroke=1, fill=1)
-    return (x, y, w, height)
-
-
-def _path(sheet: Sheet, lay: OrderFormLayout, row: OrderRow, top: float) -> None:
-    """The path: a box for each hex to enter (12, a ship 16), one field across them whose
-    characters fall four to a box (a comb); for a unit its commander's roll, a box that takes '10'."""
-    hexes = PATH_HEXES[row.kind]
-    height = lay.path_row * 0.8
-    box = _boxes(sheet, lay, sheet.left + PAD, top, hexes, height)
-    _comb(sheet, lay, field_name(row.id, "path"), box, hexes * len(row.hex), f"the {hexes} hexes to enter, in order")
-    if row.kind != "unit" or row.target is None or row.target < 1:
-        return
-    x = sheet.right - PAD - lay.roll_box
-    y = box[1]
     sheet.fill(sheet.st.colours.paper)
-    sheet.c.rect(x, y, lay.roll_box, height, stroke=1, fill=1)
-    sheet.text(
-        x - 4,
-        y + height / 2 - lay.label_font * 0.36,
-        "roll",
-        size=lay.label_font,
-        align="right",
-        colour=sheet.st.colours.muted,
-    )
+    for box in boxes:
+        sheet.c.rect(box.x, box.y, box.w, box.h, stroke=1, fill=1)
+    lines: dict[float, list[float]] = {}
+    for box in boxes:
+        lines.setdefault(box.y, []).append(box.x)
+    first = rp.top - lay.info_row - 2 - lay.step_height / 2
+    sheet.text(sheet.left + PAD, first - lay.label_font * 0.36, "Path", font=SANS_BOLD, size=lay.label_font)
+    for k, (y, xs) in enumerate(sorted(lines.items(), reverse=True)):
+        x0, x1 = min(xs), max(xs) + boxes[0].w
+        name = field_name(row.id, "path" if k == 0 else MORE_PATH)
+        tip = "the hexes to enter, in order" if k == 0 else "the path's hexes after the first line's"
+        text_field(
+            sheet.c, name, (x0, y, x1 - x0, boxes[0].h), size=lay.field_font, maxlen=len(xs) * 4, comb=True, tip=tip
+        )
 
 
-def _ticks(sheet: Sheet, lay: OrderFormLayout, row: OrderRow, top: float) -> None:
-    """The row's tick boxes (check boxes on screen), line by line (`_tick_lines`); at the end
-    of the special orders' first line, boxes for the hexes they name."""
+def _step(sheet: Sheet, lay: OrderFormLayout, cx: float, cy: float, number: str, marked: str = "") -> None:
+    """A step: a faint hexagon, its six bubbles on its sides, its number in the middle."""
+    import math
+
+    st, c = sheet.st, sheet.c
+    corner = lay.hexagon / math.cos(math.radians(30))
+    sheet.stroke(st.colours.rule, st.widths.rule)
+    path = c.beginPath()
+    for k in range(7):
+        a = math.radians(60 * k)
+        (path.moveTo if k == 0 else path.lineTo)(cx + corner * math.cos(a), cy + corner * math.sin(a))
+    c.drawPath(path, stroke=1, fill=0)
+    if number:
+        size = lay.label_font
+        sheet.text(cx, cy - size * 0.36, number, font=SANS_BOLD, size=size, align="centre", colour=st.colours.muted)
+    for d, (dx, dy) in SIDES.items():
+        _bubble(sheet, lay, cx + dx * lay.hexagon, cy + dy * lay.hexagon, filled=d == marked)
+
+
+def _bubble(sheet: Sheet, lay: OrderFormLayout, x: float, y: float, *, filled: bool = False) -> None:
+    """A bubble to fill: a dark ring on white (the scan measures what is inside against it)."""
     st = sheet.st
-    for n, (lead, ticks) in enumerate(_tick_lines(lay, row, sheet.span)):
-        y = top - n * lay.order_row - lay.order_row / 2
-        base = y - lay.label_font * 0.36
+    sheet.stroke(st.colours.ink, lay.ring)
+    sheet.fill(st.colours.ink if filled else st.colours.paper)
+    sheet.c.circle(x, y, lay.bubble / 2, stroke=1, fill=1)
+
+
+def _lines(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble]) -> None:
+    """The lines of bubbles under the path: lead words, bubbles and their labels, the roll box;
+    on screen, a check box over each bubble."""
+    st, lay, row = sheet.st, plan.layout, rp.row
+    lines = bubble_lines(row, lay, sheet.span)
+    for (lead, items), (_, mid) in zip(lines, rp.lines, strict=True):
+        base = mid - lay.label_font * 0.36
         if lead:
             sheet.text(sheet.left + PAD, base, lead, font=SANS_BOLD, size=lay.label_font)
-        if lead == "Takes aboard:" and not ticks:
+        for part, _, label, dx in items:
+            if part == "word":
+                sheet.text(sheet.left + dx, base, label, font=SANS_BOLD, size=lay.label_font)
+        if lead == "Takes aboard:" and not items:
             x = sheet.left + PAD + text_width(lead, SANS_BOLD, lay.label_font) + 6
             sheet.text(x, base, "no unit of yours in its hex", size=lay.label_font, colour=st.colours.muted)
-        for part, what, label, dx in ticks:
-            x = sheet.left + PAD + dx
-            sheet.fill(st.colours.paper)
-            sheet.stroke(st.colours.ink, lay.field_border)
-            sheet.c.rect(x, y - lay.tick / 2, lay.tick, lay.tick, stroke=1, fill=1)
-            check_box(sheet.c, tick_name(row.id, part, what), (x, y - lay.tick / 2, lay.tick))
-            sheet.text(x + lay.tick + 3, base, label, size=lay.label_font, fit=LABEL_MOST)
-        if lead == "Special:":
-            _hex_boxes(sheet, lay, row, y)
-
-
-def _hex_boxes(sheet: Sheet, lay: OrderFormLayout, row: OrderRow, mid: float) -> None:
-    """The boxes for the hexes a special order names: two (repair), one for a ship (land)."""
-    st = sheet.st
-    count = 1 if row.specials == ("land",) else 2
-    x = sheet.right - PAD - count * lay.path_box
-    label = "hex landed on" if count == 1 else "its hexes"
-    sheet.text(x - 4, mid - lay.label_font * 0.36, label, size=lay.label_font, align="right", colour=st.colours.muted)
-    height = lay.order_row * 0.85
-    box = (x, mid - height / 2, count * lay.path_box, height)
-    sheet.fill(st.colours.paper)
-    sheet.stroke(st.colours.ink, lay.field_border)
-    for k in range(count):
-        sheet.c.rect(x + k * lay.path_box, box[1], lay.path_box, height, stroke=1, fill=1)
-    _comb(sheet, lay, field_name(row.id, "special"), box, count * len(row.hex), "the hexes its special order names")
+    for b in bubbles:
+        _bubble(sheet, lay, b.x, b.y)
+        r = lay.bubble / 2
+        sheet.text(
+            b.x + r + 2.5,
+            b.y - lay.label_font * 0.36,
+            b.label,
+            size=lay.label_font,
+            fit=LABEL_MOST,
+            literal=b.part == "toward",
+        )
+        choice = b.choice.lower() if b.part == "toward" else b.choice
+        check_box(sheet.c, tick_name(row.id, b.part, choice), (b.x - r, b.y - r, 2 * r))
+    if rp.roll is not None:
+        x, y = rp.roll
+        h = lay.path_box
+        sheet.stroke(st.colours.ink, lay.field_border)
+        sheet.fill(st.colours.paper)
+        sheet.c.rect(x, y, lay.roll_box, h, stroke=1, fill=1)
+        sheet.text(
+            x + lay.roll_box / 2, y + h + 2.5, "roll", size=lay.label_font, align="centre", colour=st.colours.muted
+        )
 
 
 def _comb(
@@ -372,14 +393,15 @@ def _key(sheet: Sheet, y: float) -> float:
         sheet.left,
         y,
         sheet.span,
-        "Path: the hexes to enter, in order, one to a box (the unit's own hex may be left out); a path stops "
-        "at the first hex of enemy units. Roll: the commander's roll for the hex, if the umpire has it made at "
-        "the table. Special: tick one: retreat (II.C.2), wreck (the track of the last hex entered, C.2), repair "
-        "(the track between its hexes, C.2), emplace (a pontoon across to its hex, A.1), pick up (the "
-        "pontoon), resupply (B.5), evade or ambush (partisans, II.D); a ship: land (on its hex, A.3). Takes "
-        "aboard: tick the units a train or ship takes where it starts. Leave a row empty for no order. On "
-        "screen, type the hexes' digits alone: they fall four to a box. The form is read back by kitgen "
-        "orders import.",
+        "Path: fill one bubble a step, the side the unit leaves its hex by, from step 1 on; write the hex it "
+        "enters under each step (the umpire reads both, and they must agree). A path stops at the first hex "
+        "of enemy units. Roll: the commander's roll for the hex, if the umpire has it made at the table. "
+        "Special: fill one: retreat (II.C.2), wreck (the track of the last hex entered, C.2), repair (the "
+        "track of the last hex and, toward, the next, C.2), emplace (a pontoon across its side toward, A.1), "
+        "pick up (the pontoon), resupply (B.5), evade or ambush (partisans, II.D); a ship: land (on the hex "
+        "toward, A.3). Takes aboard: the units a train or ship takes where it starts. Leave a row empty for "
+        "no order. On screen, type the hexes' digits alone: they fall four to a box. kitgen orders scan reads "
+        "the page back from a scan or a photo; kitgen orders import reads it filled on screen.",
         lead="Key:",
         size=st.fonts.small,
         colour=st.colours.muted,

@@ -57,19 +57,20 @@ def log_path(campaign: Campaign, turn: int) -> Path:
 
 def import_orders(
     folder: Path,
-    filled: Path,
+    filled: Path | FilledForm,
     turn: int | None = None,
     *,
     amend: bool = False,
     stale_ok: bool = False,
     strict: bool = False,
 ) -> Imported:
-    """Read `filled` and merge its orders into the log of `turn` (default: the turn being played);
-    a KitgenError lists every problem, and then nothing is written."""
+    """Read `filled` (a file, or a form read already: a scan's pages) and merge its orders into
+    the log of `turn` (default: the turn being played); a KitgenError lists every problem, and
+    then nothing is written."""
     from kitgen.engine.ahead import before_orders
     from kitgen.engine.replay import replay, turn_logs
 
-    form = read_filled(filled)
+    form = read_filled(filled) if isinstance(filled, Path) else filled
     with campaign_lock(folder):
         campaign = load_campaign(folder)
         logs = turn_logs(campaign)
@@ -123,8 +124,8 @@ def _comments(text: str) -> Counter[str]:
 
 
 def _check_identity(campaign: Campaign, form: FilledForm, faction: str, turn: int) -> None:
-    """A PDF says whose form it is: another faction's, turn's or campaign's is refused."""
-    if form.kind != "pdf":
+    """A PDF or a scan says whose form it is: another faction's, turn's or campaign's is refused."""
+    if form.kind not in ("pdf", "scan"):
         return
     ids = form.identity
     problems: list[Problem] = []
@@ -143,7 +144,7 @@ def _stale(form: FilledForm, now: str, logs: str) -> msg.Msg | None:
     """A PDF printed from another state than the turn's orders are now written against, and what
     changed since: the logs of the turns named, or, their logs the same, kitgen's own play."""
     printed = form.identity.get("state")
-    if form.kind != "pdf" or printed == now:
+    if form.kind not in ("pdf", "scan") or printed == now:
         return None
     turns = changed_turns(form.identity.get("logs", ""), logs) if "logs" in form.identity else []
     if turns:

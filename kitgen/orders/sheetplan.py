@@ -1,0 +1,431 @@
+"""Where everything stands on a page of the order form: its corner markers and QR code, each
+row's steps (a small hexagon of six bubbles, the hex box under it), its bubbles for special
+orders and cargo. The form is drawn from this plan, and `kitgen orders scan` reads a scanned
+page back by the same plan, made again from the page's QR code: there are no template files.
+
+Lengths are PDF points from the page's lower left corner."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+
+from kitgen.mapping.hexgrid import DIRECTION_NAMES
+from kitgen.model.base import Model
+from kitgen.orders.rows import OrderRow
+from kitgen.render.lengths import Length
+
+if TYPE_CHECKING:
+    from kitgen.render.sheet import Column
+
+FORM_VERSION = 2
+"""The form's version in its QR code: a page of another version is not read by this geometry."""
+MARKERS: dict[int, tuple[str, str, str, str]] = {
+    0: ("0100", "1010", "1100", "1101"),
+    1: ("1111", "0000", "0110", "0101"),
+    2: ("1100", "1100", "1101", "0010"),
+    3: ("0110", "0110", "1011", "1001"),
+}
+"""The inner cells (1 black) of ArUco DICT_4X4_50's markers 0-3, top row first, as OpenCV draws
+them (a test checks them against OpenCV's dictionary): top left, top right, bottom right,
+bottom left of the page."""
+MARKER_CELLS = 6
+"""A marker's side in cells: its 4x4 code inside a black border one cell wide."""
+SIDES: dict[str, tuple[float, float]] = {
+    name: (math.sin(math.radians(60 * k)), math.cos(math.radians(60 * k))) for k, name in enumerate(DIRECTION_NAMES)
+}
+"""Each side of a flat-topped hex (N, NE, SE, S, SW, NW, as the map's hexes) as a unit vector
+from its centre to the side's middle: where that direction's bubble stands on a step."""
+Part = Literal["step", "special", "toward", "carry"]
+
+
+class OrderFormLayout(Model):
+    """layouts/orderform.yaml: one paper's geometry of the order form."""
+
+    margin: Length = Field(gt=0)
+    marker: Length = Field(gt=0)
+    marker_inset: Length = Field(gt=0)
+    qr: Length = Field(gt=0)
+    identity_strip: Length = Field(gt=0)
+    info_row: Length = Field(gt=0)
+    bubble: Length = Field(gt=0)
+    ring: Length = Field(gt=0)
+    hexagon: Length = Field(gt=0)
+    step: Length = Field(gt=0)
+    steps_per_line: int = Field(gt=0)
+    path_lead: Length = Field(ge=0)
+    path_box: Length = Field(gt=0)
+    order_row: Length = Field(gt=0)
+    roll_box: Length = Field(gt=0)
+    field_font: Length = Field(gt=0)
+    label_font: Length = Field(gt=0)
+    field_border: Length = Field(gt=0)
+    gap: Length = Field(ge=0)
+    key_space: Length = Field(ge=0)
+    info_columns: dict[str, float]
+
+    @property
+    def step_height(self) -> float:
+        """A step's hexagon of bubbles, top to bottom."""
+        return 2 * self.hexagon + self.bubble
+
+    @property
+    def path_line(self) -> float:
+        """One line of a path: its steps' hexagons over their hex boxes."""
+        return self.step_height + self.path_box + 5
+
+
+class OrderFormLayouts(Model):
+    layouts: dict[str, OrderFormLayout]
+    """By paper: a4, letter."""
+
+
+@cache
+def order_form_layouts(path: Path | None = None) -> dict[str, OrderFormLayout]:
+    """The order form's layouts by paper, from layouts/orderform.yaml."""
+    from kitgen.render.style import layouts_dir, load_layout
+
+    return load_layout(OrderFormLayouts, path or layouts_dir() / "orderform.yaml", named="layouts").layouts
+
+
+def layout_for(paper: str) -> OrderFormLayout:
+    layouts = order_form_layouts()
+    return layouts.get(paper, layouts["a4"])
+
+
+CAMPAIGN_CHARS, STATE_CHARS = 8, 10
+"""The leading characters of the campaign's and the state's keys the QR code carries: enough to
+tell them apart, few enough for a code of 25 modules a side, which a blurred 150 dpi scan reads."""
+
+
+@dataclass(frozen=True)
+class FormPage:
+    """Which page it is, as its QR code says: the campaign (`campaign_key`, its first
+    `CAMPAIGN_CHARS`), the state the orders are written against (`state_key`, its first
+    `STATE_CHARS`), the turn, the faction (its place in the
+    scenario's list), the page and the paper."""
+
+    campaign: str
+    state: str
+    turn: int
+    faction: int
+    page: int
+    pages: int
+    paper: str
+    version: int = FORM_VERSION
+
+    def code(self) -> str:
+        """The QR code's text, in QR's alphanumeric characters (a smaller code than bytes)."""
+        paper = "L" if self.paper == "letter" else "A"
+        keys = (self.campaign[:CAMPAIGN_CHARS].upper(), self.state[:STATE_CHARS].upper())
+        fields = (*keys, self.turn, self.faction, self.page, self.pages, paper)
+        return f"KG{self.version}/" + "/".join(map(str, fields))
+
+    @classmethod
+    def parse(cls, text: str) -> FormPage | None:
+        """The page a QR code's text names, or None if it is no kitgen form's."""
+        parts = text.strip().split("/")
+        if len(parts) != 8 or not parts[0].startswith("KG") or not parts[0][2:].isdigit():
+            return None
+        version, campaign, state, *numbers, paper = parts
+        if not all(n.isdigit() and len(n) <= 4 for n in numbers) or paper not in ("A", "L"):
+            return None
+        lengths = ((campaign, CAMPAIGN_CHARS), (state, STATE_CHARS))
+        if not all(len(k) == n and all(ch in "0123456789ABCDEF" for ch in k) for k, n in lengths):
+            return None
+        turn, faction, page, pages = map(int, numbers)
+        return cls(
+            campaign.lower(),
+            state.lower(),
+            turn,
+            faction,
+            page,
+            pages,
+            "letter" if paper == "L" else "a4",
+            int(version[2:]),
+        )
+
+
+@dataclass(frozen=True)
+class Bubble:
+    """One bubble: of a row's step (its `choice` a direction), special order (a special's
+    word, `TICKS`), the side that order faces (a direction), or a unit a carrier takes (its id)."""
+
+    row: str
+    part: Part
+    step: int
+    """The step's number, from 1; 0 for a bubble of no step."""
+    choice: str
+    x: float
+    y: float
+    label: str = ""
+    """The words printed beside it (a special's, a unit's name); none on a step."""
+
+
+@dataclass(frozen=True)
+class HexBox:
+    """The box under a step where a person writes the hex it enters."""
+
+    row: str
+    step: int
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass(frozen=True)
+class RowPlan:
+    row: OrderRow
+    top: float
+    bottom: float
+    lines: tuple[tuple[str, float], ...]
+    """Each line of bubbles under the path: its lead word ('' after a group's first) and its middle."""
+    roll: tuple[float, float] | None
+    """Where the commander's roll box stands (its lower left corner), for a unit that may roll."""
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    paper: str
+    size: tuple[float, float]
+    layout: OrderFormLayout
+    markers: tuple[tuple[int, float, float], ...]
+    """(marker id, x, y of its lower left corner); its side is `layout.marker`."""
+    qr: tuple[float, float]
+    """The QR code's lower left corner; its side is `layout.qr`."""
+    rows_top: float
+    rows: tuple[RowPlan, ...]
+    bubbles: tuple[Bubble, ...]
+    boxes: tuple[HexBox, ...]
+
+    @property
+    def left(self) -> float:
+        return self.layout.margin
+
+    @property
+    def right(self) -> float:
+        return self.size[0] - self.layout.margin
+
+    def marker_centres(self) -> dict[int, tuple[float, float]]:
+        half = self.layout.marker / 2
+        return {k: (x + half, y + half) for k, x, y in self.markers}
+
+
+def step_lines(row: OrderRow, lay: OrderFormLayout) -> list[int]:
+    """The steps on each line of the row's path: a ship's 16 in two lines of 8."""
+    from kitgen.orders.rows import PATH_HEXES
+
+    total = PATH_HEXES[row.kind]
+    count = math.ceil(total / lay.steps_per_line)
+    return [total // count + (1 if k < total % count else 0) for k in range(count)]
+
+
+Item = tuple[Part | Literal["word"], str, str, float]
+"""(part, choice, label, x from the line's start) of one bubble of a line; a 'word' is a group's
+lead set inline after another group (no bubble)."""
+LABEL_MOST = 150.0
+"""Points a bubble's label takes at most (a unit's name is cut to fit)."""
+TOWARD = "Toward:"
+"""The lead of the six bubbles for the side a special order faces."""
+
+
+def bubble_lines(row: OrderRow, lay: OrderFormLayout, width: float) -> list[tuple[str, list[Item]]]:
+    """The row's bubbles under its path, in lines of `width`: a train's or ship's units to take
+    aboard, its special orders and the side they face, each group from a new line but the side's,
+    which follows the specials where it fits."""
+    from kitgen.orders.rows import TICKS
+    from kitgen.render.fonts import SANS_BOLD, text_width
+
+    groups: list[tuple[str, list[tuple[Part, str, str]]]] = []
+    if row.kind != "unit":
+        groups.append(("Takes aboard:", [("carry", unit, name) for unit, name in row.carriable]))
+    if row.specials:
+        groups.append(("Special:", [("special", TICKS[word], word) for word in row.specials]))
+        groups.append((TOWARD, [("toward", d, d) for d in DIRECTION_NAMES]))
+    if not groups:
+        return []
+    lead_width = max(text_width(lead, SANS_BOLD, lay.label_font) for lead, _ in groups) + 6
+    lines: list[tuple[str, list[Item]]] = []
+
+    def room() -> float:
+        return width
+
+    for lead, bubbles in groups:
+        word = text_width(lead, SANS_BOLD, lay.label_font) + 4
+        total = word + sum(_need(label, lay) for _, _, label in bubbles)
+        end = _end(lines[-1][1], lay) if lines and lines[-1][1] else None
+        if lead == TOWARD and end is not None and end + 6 + total <= room():
+            lines[-1][1].append(("word", "", lead, end + 6))
+            x = end + 6 + word
+        else:
+            lines.append((lead, []))
+            x = lead_width
+        for part, choice, label in bubbles:
+            need = _need(label, lay)
+            if lines[-1][1] and x + need > room():
+                lines.append(("", []))
+                x = lead_width
+            lines[-1][1].append((part, choice, label, x))
+            x += need
+    return lines
+
+
+def _end(items: list[Item], lay: OrderFormLayout) -> float:
+    from kitgen.render.fonts import SANS_BOLD, text_width
+
+    part, _, label, x = items[-1]
+    return x + (text_width(label, SANS_BOLD, lay.label_font) + 4 if part == "word" else _need(label, lay))
+
+
+def _need(label: str, lay: OrderFormLayout) -> float:
+    from kitgen.render.fonts import SANS, text_width
+
+    return lay.bubble + 2.5 + min(text_width(label, SANS, lay.label_font), LABEL_MOST) + 5
+
+
+def _rolls(row: OrderRow) -> bool:
+    return row.kind == "unit" and row.target is not None and row.target >= 1
+
+
+def row_height(row: OrderRow, lay: OrderFormLayout, width: float) -> float:
+    lines = bubble_lines(row, lay, width)
+    return lay.info_row + lay.path_line * len(step_lines(row, lay)) + lay.order_row * max(1, len(lines))
+
+
+INFO = ("unit", "hex", "type", "stands", "mp", "supply", "commander")
+"""The printed columns of a row, by their shares in the layout."""
+HEADER = ("Unit", "Hex", "Type", "Stands", "MP", "Supply", "Commander (obeys on)")
+
+
+def info_columns(lay: OrderFormLayout) -> list[Column]:
+    from kitgen.render.sheet import Column
+
+    return [
+        Column(lay.info_columns[k], "left" if k in ("unit", "type", "stands", "commander") else "centre") for k in INFO
+    ]
+
+
+def header_height(paper: str) -> float:
+    """The header row of the rows' table, as Sheet.table draws it across the paper's frame."""
+    from kitgen.render.formstyle import form_style
+    from kitgen.render.pages import PAPER
+    from kitgen.render.sheet import header_height as table_header
+
+    lay = layout_for(paper)
+    return table_header(form_style(), PAPER[paper][0] - 2 * lay.margin, info_columns(lay), [list(HEADER)])
+
+
+def rows_top(paper: str) -> float:
+    """Where the rows start: under the band, the identity strip, the heading and the header row."""
+    from kitgen.render.formstyle import form_style
+    from kitgen.render.pages import MM, PAPER
+
+    st, lay = form_style(), layout_for(paper)
+    top = PAPER[paper][1] - lay.margin - st.band_mm * MM - st.gap
+    top -= lay.identity_strip + lay.gap
+    top -= st.fonts.heading * 1.75 + 3.5  # the heading bar, as Sheet.heading draws it
+    return top - header_height(paper)
+
+
+def room() -> float:
+    """The height a page has for rows, on every paper (the pages are split before the paper is
+    known); the last page's rows leave `key_space` for the key."""
+    from kitgen.render.formstyle import form_style
+    from kitgen.render.pages import MM, PAPER
+
+    st = form_style()
+    return min(rows_top(p) - layout_for(p).margin - st.footer_mm * MM for p in PAPER)
+
+
+def width() -> float:
+    """The width a row has, on every paper."""
+    from kitgen.render.pages import PAPER
+
+    return min(w - 2 * layout_for(p).margin for p, (w, _) in PAPER.items())
+
+
+def split_pages(rows: Sequence[OrderRow]) -> list[list[OrderRow]]:
+    """The rows, page by page: as many as fit the room every paper has."""
+    lay, space, span = layout_for("a4"), room(), width()
+    chunks: list[list[OrderRow]] = [[]]
+    used = 0.0
+    for row in rows:
+        height = row_height(row, lay, span)
+        if chunks[-1] and used + height > space:
+            chunks.append([])
+            used = 0.0
+        chunks[-1].append(row)
+        used += height
+    if used > space - lay.key_space and len(chunks[-1]) > 1:  # the key, under the last page's rows
+        chunks.append([chunks[-1].pop()])
+    return chunks
+
+
+def page_plan(rows: Sequence[OrderRow], paper: str) -> PagePlan:
+    """Where everything of a page of `rows` stands, on `paper`."""
+    from kitgen.render.pages import PAPER
+
+    lay = layout_for(paper)
+    w, h = PAPER[paper]
+    m, inset = lay.marker, lay.marker_inset
+    markers = (
+        (0, inset, h - inset - m),
+        (1, w - inset - m, h - inset - m),
+        (2, w - inset - m, inset),
+        (3, inset, inset),
+    )
+    qr = (w - lay.margin - lay.qr, _qr_bottom(paper))
+    left, span = lay.margin, width()
+    y = rows_top(paper)
+    plans: list[RowPlan] = []
+    bubbles: list[Bubble] = []
+    boxes: list[HexBox] = []
+    for row in rows:
+        top = y
+        y -= lay.info_row
+        step = 0
+        for count in step_lines(row, lay):
+            cy = y - 2 - lay.step_height / 2
+            for k in range(count):
+                step += 1
+                cx = left + lay.path_lead + (k + 0.5) * lay.step
+                bubbles.extend(
+                    Bubble(row.id, "step", step, d, cx + dx * lay.hexagon, cy + dy * lay.hexagon)
+                    for d, (dx, dy) in SIDES.items()
+                )
+                box_w = lay.step - 3
+                boxes.append(
+                    HexBox(row.id, step, cx - box_w / 2, y - 3 - lay.step_height - lay.path_box, box_w, lay.path_box)
+                )
+            y -= lay.path_line
+        lines = bubble_lines(row, lay, span)
+        mids: list[tuple[str, float]] = []
+        for n, (lead, items) in enumerate(lines):
+            mid = y - n * lay.order_row - lay.order_row / 2
+            mids.append((lead, mid))
+            for part, choice, label, dx in items:
+                if part != "word":
+                    bubbles.append(Bubble(row.id, part, 0, choice, left + dx + lay.bubble / 2, mid, label))
+        roll = None
+        if _rolls(row):  # at the first path line's end, under its word
+            roll = (left + span - lay.roll_box - 2, top - lay.info_row - 4 - lay.step_height + lay.path_box * 0.1)
+        y -= lay.order_row * max(1, len(lines))
+        plans.append(RowPlan(row, top, y, tuple(mids), roll))
+    return PagePlan(paper, (w, h), lay, markers, qr, rows_top(paper), tuple(plans), tuple(bubbles), tuple(boxes))
+
+
+def _qr_bottom(paper: str) -> float:
+    """The QR code's bottom: centred in the identity strip."""
+    from kitgen.render.formstyle import form_style
+    from kitgen.render.pages import MM, PAPER
+
+    st, lay = form_style(), layout_for(paper)
+    strip_top = PAPER[paper][1] - lay.margin - st.band_mm * MM - st.gap
+    return strip_top - (lay.identity_strip + lay.qr) / 2

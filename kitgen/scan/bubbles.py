@@ -1,0 +1,152 @@
+"""Every bubble of a straightened page measured and called marked, empty or in doubt: how much of
+its inside a pencil has darkened, and how dark, against the paper round it (so that shadow and
+uneven light do not count) and the black of the page's own markers (so that a pale photo reads
+as a crisp scan; a blurred ring is paler than its ink, a marker's middle is not). Its own ring
+checks the geometry: a bubble whose ring is not where the plan puts it is in doubt. And whether
+a hex box has writing in it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from kitgen.orders.sheetplan import Bubble, PagePlan
+from kitgen.scan.locate import SCALE
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+Call = Literal["marked", "empty", "doubt"]
+INK = 0.35
+"""A pixel is inked when it is darker than this share of the way from the paper to the markers' black."""
+MARKED_COVER, MARKED_MEAN = 0.75, 0.50
+"""A marked bubble: most of its inside inked, and dark on average: a soft pencil's mark."""
+EMPTY_COVER, EMPTY_MEAN = 0.05, 0.08
+"""An empty bubble: next to nothing inked, and light on average (a clean erasure is empty; the
+smudge of one that is not, or a light mark, is in doubt)."""
+INSIDE = 0.62
+"""The share of a bubble's radius measured as its inside: clear of its ring, blurred as it may be."""
+LEAST_RING = 0.22
+"""The page's rings at their median are this much of the markers' black at the least: a paler
+page is too blurred or too faint to read."""
+RING_SEEN = 0.45
+"""A bubble's ring is where the plan puts it when it is at least this share of the page's median ring."""
+
+
+@dataclass(frozen=True)
+class Measure:
+    bubble: Bubble
+    cover: float
+    """The share of its inside inked."""
+    mean: float
+    """Its inside's mean ink, 0 paper to 1 as dark as the markers."""
+    ring: float
+    """Its ring's darkness, on the same scale."""
+    call: Call
+
+
+def measure(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[list[Measure], float]:
+    """Each bubble's measure, and the page's median ring darkness (0 paper, 1 the markers' black)."""
+    import numpy as np
+
+    if not plan.bubbles:
+        return [], 1.0
+    r = plan.layout.bubble / 2 * SCALE
+    centres = np.array([(b.x, plan.size[1] - b.y) for b in plan.bubbles]) * SCALE
+    inside = _sample(flat, centres, _offsets(0.0, r * INSIDE))
+    ring_px = np.sort(_sample(flat, centres, _offsets(r - 1.5, r + 1.5)), axis=1)
+    paper = np.maximum(_sample(paper_level(flat), centres, _offsets(0.0, 0.5))[:, 0], 1.0)
+    black = _black(flat, plan, float(np.median(paper)))
+    ring = np.clip((1 - ring_px[:, : max(1, ring_px.shape[1] // 4)].mean(axis=1) / paper) / black, 0.0, 1.0)
+    ink = np.clip((1 - inside / paper[:, None]) / black, 0.0, 1.0)
+    cover = (ink > INK).mean(axis=1)
+    mean = ink.mean(axis=1)
+    usual = float(np.median(ring))
+    found = []
+    for b, c, m, g in zip(plan.bubbles, cover.tolist(), mean.tolist(), ring.tolist(), strict=True):
+        call: Call = "doubt"
+        if g < RING_SEEN * usual:
+            call = "doubt"  # no ring where the plan puts one: the page is not where it seems
+        elif c >= MARKED_COVER and m >= MARKED_MEAN:
+            call = "marked"
+        elif c <= EMPTY_COVER and m <= EMPTY_MEAN:
+            call = "empty"
+        found.append(Measure(b, c, m, g, call))
+    return found, usual
+
+
+PAPER_SPAN_MM = 7.0
+"""The paper's level at a point is the lightest within this much of it: wider than any pencil
+mark over a bubble and its ring, narrower than a shadow's fall across the page."""
+
+
+def paper_level(flat: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The paper's own grey at each pixel: the lightest near it (a morphological dilation, which
+    takes away marks and print smaller than `PAPER_SPAN_MM`), of the page smoothed first, and smoothed."""
+    from kitgen.scan.images import opencv
+
+    cv2 = opencv()
+    import numpy as np
+
+    side = int(PAPER_SPAN_MM / 25.4 * 72 * SCALE) | 1
+    kernel = np.ones((side, side), np.uint8)
+    calm = cv2.GaussianBlur(flat, (0, 0), 2.0)  # the noise's peaks out first: the lightest of them is no paper
+    level: npt.NDArray[np.uint8] = cv2.blur(cv2.dilate(calm, kernel), (side, side))
+    return level
+
+
+def _black(flat: npt.NDArray[np.uint8], plan: PagePlan, paper: float) -> float:
+    """How dark the markers' black is against the paper (1 for black ink on white paper)."""
+    import numpy as np
+
+    m = plan.layout.marker
+    cell = m / 6
+    found = []
+    for _, x, y in plan.markers:
+        # the border's cells: black on every marker, whatever its code
+        x0, y0 = x * SCALE, (plan.size[1] - y - m) * SCALE
+        strip = flat[
+            int(y0 + cell * 0.25 * SCALE) : int(y0 + cell * 0.75 * SCALE),
+            int(x0 + cell * SCALE) : int(x0 + (m - cell) * SCALE),
+        ]
+        if strip.size:
+            found.append(float(np.median(strip)))
+    level = float(np.median(found)) if found else 0.0
+    return max(1 - level / paper, 0.2)
+
+
+def written(flat: npt.NDArray[np.uint8], plan: PagePlan) -> dict[tuple[str, int], bool]:
+    """Whether each hex box has writing in it: dark pixels inside its border, away from it."""
+    import numpy as np
+
+    found: dict[tuple[str, int], bool] = {}
+    for box in plan.boxes:
+        x0, x1 = (box.x + 2.5) * SCALE, (box.x + box.w - 2.5) * SCALE
+        y0, y1 = (plan.size[1] - box.y - box.h + 2.5) * SCALE, (plan.size[1] - box.y - 2.5) * SCALE
+        patch = flat[int(y0) : int(y1), int(x0) : int(x1)]
+        paper = float(np.percentile(patch, 90)) if patch.size else 255.0
+        found[(box.row, box.step)] = bool(patch.size and (patch < paper - 70).mean() > 0.02)
+    return found
+
+
+def _offsets(inner: float, outer: float) -> npt.NDArray[np.float64]:
+    import numpy as np
+
+    n = int(outer) + 1
+    ys, xs = np.mgrid[-n : n + 1, -n : n + 1]
+    d = np.hypot(xs, ys)
+    keep = (d >= inner) & (d <= outer)
+    return np.column_stack([xs[keep], ys[keep]]).astype("float64")
+
+
+def _sample(
+    flat: npt.NDArray[np.uint8], centres: npt.NDArray[np.float64], offsets: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """The grey levels at each centre plus each offset, shape (centres, offsets)."""
+    import numpy as np
+
+    pts = np.rint(centres[:, None, :] + offsets[None, :, :]).astype(np.int64)
+    xs = np.clip(pts[..., 0], 0, flat.shape[1] - 1)
+    ys = np.clip(pts[..., 1], 0, flat.shape[0] - 1)
+    return flat[ys, xs].astype("float64")

@@ -1,0 +1,181 @@
+"""`kitgen orders scan`: scanned pages of order forms read, in any order and any way up, and
+each faction's orders handed to the same import as a form filled on screen (the lock, the
+state's check, the merge unit by unit, the backups and the void orders' warnings).
+
+Reading is all or nothing: a page that cannot be read, or a doubt not settled, and no faction's
+orders are imported; every problem and doubt is listed at once, and the review (if asked for)
+is written all the same, for the umpire to see them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kitgen import messages as msg
+from kitgen.errors import KitgenError, Problem, UsageError
+from kitgen.orders.formread import FilledForm, OrderEntry
+from kitgen.record.importer import Imported
+from kitgen.scan.readback import FACING, SPECIAL_WORDS, PageRead, RowRead, Settle, Unreadable
+
+if TYPE_CHECKING:
+    from kitgen.campaign import Campaign
+    from kitgen.scan.images import ScanPage
+
+
+@dataclass(frozen=True)
+class ScanFigures:
+    pages: int
+    marks: int
+    """Bubbles read as marked."""
+    doubts: int
+
+
+@dataclass(frozen=True)
+class Scanned:
+    reads: tuple[PageRead, ...]
+    imported: tuple[Imported, ...]
+    figures: ScanFigures
+
+
+def settle_from(accepts: Sequence[str]) -> Settle:
+    """The umpire's `--accept` answers; a malformed one is a usage error."""
+    from kitgen.scan.readback import parse_accept
+
+    answers: dict[tuple[str, str], str] = {}
+    for text in accepts:
+        try:
+            key, answer = parse_accept(text)
+        except ValueError as wrong:
+            raise UsageError(msg.scan_bad_accept(text, str(wrong))) from None
+        answers[key] = answer
+    return Settle(answers)
+
+
+def read_scans(folder: Path, files: Sequence[Path], settle: Settle) -> tuple[list[PageRead], list[Problem]]:
+    """Every page of `files` read against the turn being played: the pages read and the problems
+    of those that could not be (each at its file and page)."""
+    from kitgen.campaign import load_campaign
+    from kitgen.engine.basis import turn_basis
+    from kitgen.scan.readback import read_page
+
+    campaign = load_campaign(folder)
+    basis = turn_basis(campaign)
+    reads: list[PageRead] = []
+    problems: list[Problem] = []
+    seen: dict[tuple[str, int], PageRead] = {}
+    for scan in _pages(files, problems):
+        try:
+            read = read_page(campaign, basis.start, basis.turn, scan, settle)
+        except Unreadable as bad:
+            problems.append(Problem.of(scan.file, scan.page, 1, bad.message))
+            continue
+        first = seen.get((read.faction, read.code.page))
+        if first is not None:
+            where = f"{first.file}, page {first.page}"
+            problems.append(
+                Problem.of(scan.file, scan.page, 1, msg.scan_page_twice(read.faction, read.code.page, where))
+            )
+            continue
+        seen[(read.faction, read.code.page)] = read
+        reads.append(read)
+    rows = {r.row.id for read in reads for r in read.rows}
+    unknown = sorted({unit for unit, _ in settle.answers if unit not in rows})
+    if unknown:
+        raise UsageError(msg.scan_accept_unknown(unknown[0], ", ".join(sorted(rows)) or "none"))
+    return reads, problems
+
+
+def _pages(files: Sequence[Path], problems: list[Problem]) -> Iterator[ScanPage]:
+    """Every page of every file; a file that cannot be read is a problem, and the rest are read."""
+    from kitgen.scan.images import scan_pages
+
+    for path in files:
+        try:
+            yield from scan_pages(path)
+        except KitgenError as bad:
+            problems += bad.problems
+
+
+def scan_orders(
+    folder: Path,
+    files: Sequence[Path],
+    accepts: Sequence[str] = (),
+    *,
+    review: Path | None = None,
+    strict: bool = False,
+) -> Scanned:
+    """Read the scans, then import each faction's orders; a KitgenError lists every page that
+    could not be read and every doubt, and then nothing is imported."""
+    from kitgen.campaign import load_campaign
+    from kitgen.record.importer import import_orders
+
+    settle = settle_from(accepts)
+    reads, problems = read_scans(folder, files, settle)
+    if review is not None:
+        from kitgen.scan.review import write_review
+
+        write_review(review, reads)
+    campaign = load_campaign(folder)
+    for read in reads:
+        problems += [Problem.of(read.file, read.page, 1, d.message()) for d in read.doubts]
+    forms = {} if problems else _forms(campaign, reads, problems)
+    if problems:
+        raise KitgenError(problems)
+    imported = [
+        import_orders(folder, form, int(form.identity["turn"]), strict=strict) for _, form in sorted(forms.items())
+    ]
+    return Scanned(tuple(reads), tuple(imported), figures(reads))
+
+
+def figures(reads: Sequence[PageRead]) -> ScanFigures:
+    marks = sum(1 for read in reads for m in read.measures if m.call == "marked")
+    return ScanFigures(len(reads), marks, sum(len(read.doubts) for read in reads))
+
+
+def _forms(campaign: Campaign, reads: Sequence[PageRead], problems: list[Problem]) -> dict[str, FilledForm]:
+    """Each faction's form: the rows of all its pages read, as the import reads a filled PDF's."""
+    from kitgen.orders.rows import campaign_key
+
+    by_faction: dict[str, list[PageRead]] = {}
+    for read in reads:
+        by_faction.setdefault(read.faction, []).append(read)
+    forms: dict[str, FilledForm] = {}
+    for faction, pages in by_faction.items():
+        pages.sort(key=lambda r: r.code.page)
+        entries: list[OrderEntry] = []
+        for read in pages:
+            for row in read.rows:
+                entry = _entry(read, row, problems)
+                if entry is not None:
+                    entries.append(entry)
+        first = pages[0]
+        identity = {
+            "faction": faction,
+            "turn": str(first.code.turn),
+            "campaign": campaign_key(campaign),
+            "state": first.state,
+        }
+        forms[faction] = FilledForm(first.file, "scan", identity, tuple(entries))
+    return forms
+
+
+def _entry(read: PageRead, row: RowRead, problems: list[Problem]) -> OrderEntry | None:
+    """A row's entry as the import reads it: its path's hexes, cargo and special order."""
+    hexes = row.hexes
+    if hexes is None:
+        problems.append(
+            Problem.of(read.file, read.page, 1, msg.scan_step_off_map(row.row.label or row.row.id, len(row.steps)))
+        )
+        return None
+    word = SPECIAL_WORDS.get(row.special or "", "")
+    return OrderEntry(
+        row.row.id,
+        " ".join(hexes),
+        " ".join(row.carry),
+        word,
+        line=read.page,
+        toward=row.toward or "" if word in FACING else "",
+        source=read.file,
+    )

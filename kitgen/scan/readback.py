@@ -1,0 +1,276 @@
+"""A scanned page of an order form read back: the form it is (its QR code), its geometry made
+again from the campaign, every bubble called, and each row's orders, or the doubts that keep
+them from being read for certain. A doubt is never guessed: it names the unit, the step and the
+bubbles, and the umpire settles it (`Settle`) or rescans."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from kitgen import messages as msg
+from kitgen.mapping.hexgrid import DIRECTION_NAMES
+from kitgen.orders.rows import TICKS, OrderRow
+from kitgen.orders.sheetplan import FormPage, PagePlan
+from kitgen.scan.bubbles import Measure
+
+if TYPE_CHECKING:
+    from kitgen.campaign import Campaign
+    from kitgen.engine.state import CampaignState
+    from kitgen.scan.images import ScanPage
+
+DoubtKind = Literal["marks", "gap", "hexes", "count", "toward"]
+"""Why a row is in doubt: a part's bubbles are not one clear mark or none ('marks'); a step is
+marked after an empty one ('gap'); hexes are written with no step marked ('hexes'); the hexes
+written and the steps marked differ in number ('count'); a side is marked for no special order
+that faces one ('toward')."""
+SPECIAL_WORDS = {field: word for word, field in TICKS.items()}
+FACING = ("repair", "emplace", "land")
+CALLED = {"marked": "filled", "doubt": "unclear (half filled, smudged or a stray stroke)", "empty": "empty"}
+"""A bubble's call, as a doubt names it."""
+"""The special orders that face a side (`toward`)."""
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """Something on a row that cannot be read for certain."""
+
+    unit: str
+    name: str
+    kind: DoubtKind
+    part: str
+    """'step', 'special', 'toward', 'carry' or 'path'."""
+    step: int
+    """The step, from 1, or 0."""
+    bubbles: tuple[tuple[str, str], ...] = ()
+    """(choice, call) of each bubble of the part that is not empty."""
+    hexes: int = 0
+    steps: int = 0
+
+    def key(self) -> str:
+        """What `--accept` names it by: `UNIT:STEP`, `UNIT:special`, `UNIT:toward`, `UNIT:path`."""
+        what = str(self.step) if self.part == "step" else self.part
+        return f"{self.unit}:{what}"
+
+    def message(self) -> msg.Msg:
+        marks = ", ".join(f"{choice} {CALLED[call]}" for choice, call in self.bubbles) or "no mark"
+        where = f"step {self.step}" if self.part == "step" else self.part
+        if self.kind == "marks":
+            return msg.scan_doubt_marks(self.name, where, marks, self.key())
+        if self.kind == "gap":
+            return msg.scan_doubt_gap(self.name, self.step, self.key())
+        if self.kind == "hexes":
+            return msg.scan_doubt_hexes(self.name, self.hexes, self.unit)
+        if self.kind == "count":
+            return msg.scan_doubt_count(self.name, self.hexes, self.steps, self.unit)
+        return msg.scan_doubt_toward(self.name, marks, self.key())
+
+
+@dataclass(frozen=True)
+class RowRead:
+    """What one row says, read for certain where `doubts` is empty."""
+
+    row: OrderRow
+    steps: tuple[str, ...]
+    """The directions marked, step by step from the unit's hex."""
+    special: str | None
+    """A special order's word (`TICKS`), or None."""
+    toward: str | None
+    carry: tuple[str, ...]
+    doubts: tuple[Doubt, ...]
+    written: int
+    """The hex boxes with writing in them."""
+    hexes: tuple[str, ...] | None = None
+    """The hexes its steps enter, in order; None if a step leaves the map."""
+
+    @property
+    def empty(self) -> bool:
+        return not (self.steps or self.special or self.toward or self.carry)
+
+
+@dataclass(frozen=True)
+class PageRead:
+    file: Path
+    page: int
+    """The page in its file, from 1."""
+    code: FormPage
+    faction: str
+    state: str
+    """The key of the state it was read against (`state_key`), which its code's begins."""
+    plan: PagePlan
+    rows: tuple[RowRead, ...]
+    measures: tuple[Measure, ...]
+    flat: object
+    """The page straightened (a numpy array), for the review."""
+
+    @property
+    def doubts(self) -> list[Doubt]:
+        return [d for r in self.rows for d in r.doubts]
+
+
+@dataclass(frozen=True)
+class Settle:
+    """The umpire's answers to doubts: `UNIT:STEP=DIR`, `UNIT:special=WORD`, `UNIT:toward=DIR`
+    (`none` for no mark), `UNIT:path=read` (the steps as marked, whatever the hexes written say)."""
+
+    answers: Mapping[tuple[str, str], str] = field(default_factory=dict)
+
+    def get(self, unit: str, what: str) -> str | None:
+        return self.answers.get((unit, what))
+
+
+class Unreadable(Exception):
+    """A page that cannot be read: its message says why."""
+
+    def __init__(self, message: msg.Msg) -> None:
+        super().__init__(message.text)
+        self.message = message
+
+
+def read_page(campaign: Campaign, state: CampaignState, turn: int, scan: ScanPage, settle: Settle) -> PageRead:
+    """One scanned page read against the form it says it is, as printed from `state` for `turn`."""
+    from kitgen.orders.rows import campaign_key, order_rows, state_key
+    from kitgen.orders.sheetplan import CAMPAIGN_CHARS, STATE_CHARS, page_plan, split_pages
+    from kitgen.scan.bubbles import LEAST_RING, measure, written
+    from kitgen.scan.locate import MOST_ERROR_MM, find, straighten
+
+    found = find(scan.image)
+    if found.code is None:
+        if found.qr_text is not None:
+            raise Unreadable(msg.scan_other_code(found.qr_text[:40]))
+        raise Unreadable(msg.scan_no_code(len(found.markers)))
+    code = found.code
+    factions = [f.id for f in campaign.scenario.meta.factions]
+    if code.campaign != campaign_key(campaign)[:CAMPAIGN_CHARS]:
+        raise Unreadable(msg.scan_wrong_form("campaign", code.campaign, campaign_key(campaign)[:CAMPAIGN_CHARS]))
+    if code.turn != turn:
+        raise Unreadable(msg.scan_wrong_form("turn", str(code.turn), str(turn)))
+    if not 0 <= code.faction < len(factions):
+        raise Unreadable(msg.scan_wrong_form("faction", str(code.faction + 1), " or ".join(factions)))
+    faction = factions[code.faction]
+    if code.state != state_key(state)[:STATE_CHARS]:
+        raise Unreadable(msg.scan_stale(code.state, state_key(state)[:STATE_CHARS]))
+    chunks = split_pages(order_rows(campaign, state, faction, turn))
+    if code.pages != len(chunks) or not 1 <= code.page <= len(chunks):
+        raise Unreadable(msg.scan_wrong_form("page", f"{code.page} of {code.pages}", f"one of {len(chunks)} pages"))
+    plan = page_plan(chunks[code.page - 1], code.paper)
+    done = straighten(scan.image, plan, found)
+    if done is None:
+        raise Unreadable(msg.scan_markers(len(found.markers)))
+    flat, error = done
+    if error > MOST_ERROR_MM:
+        raise Unreadable(msg.scan_not_flat(error, MOST_ERROR_MM))
+    measures, ring = measure(flat, plan)
+    if ring < LEAST_RING:
+        raise Unreadable(msg.scan_faint(ring, LEAST_RING))
+    boxes = written(flat, plan)
+    by_row: dict[str, list[Measure]] = {}
+    for m in measures:
+        by_row.setdefault(m.bubble.row, []).append(m)
+    rows = []
+    for rp in plan.rows:
+        written_boxes = sum(boxes.get((rp.row.id, k), False) for k in range(1, 17))
+        row = _row(rp.row, by_row.get(rp.row.id, []), written_boxes, settle)
+        hexes = path_hexes(campaign, rp.row.hex, row.steps)
+        rows.append(replace(row, hexes=None if hexes is None else tuple(hexes)))
+    return PageRead(scan.file, scan.page, code, faction, state_key(state), plan, tuple(rows), tuple(measures), flat)
+
+
+def _row(row: OrderRow, measures: Sequence[Measure], written: int, settle: Settle) -> RowRead:
+    name = row.label or row.id
+    doubts: list[Doubt] = []
+
+    def one(part: str, step: int, group: Sequence[Measure]) -> str | None:
+        """The choice of a part whose bubbles allow one mark: the umpire's answer, the one mark, or None."""
+        answer = settle.get(row.id, str(step) if part == "step" else part)
+        if answer is not None:
+            return None if answer == "none" else answer
+        marked = [m.bubble.choice for m in group if m.call == "marked"]
+        shown = tuple((m.bubble.choice, m.call) for m in group if m.call != "empty")
+        if any(m.call == "doubt" for m in group) or len(marked) > 1:
+            doubts.append(Doubt(row.id, name, "marks", part, step, shown))
+            return None
+        return marked[0] if marked else None
+
+    steps: dict[int, list[Measure]] = {}
+    for m in measures:
+        if m.bubble.part == "step":
+            steps.setdefault(m.bubble.step, []).append(m)
+    path: list[str] = []
+    ended = 0
+    for n in sorted(steps):
+        before = len(doubts)
+        choice = one("step", n, steps[n])
+        if choice is None and len(doubts) == before:
+            ended = ended or n
+            continue
+        if ended and choice is not None:
+            doubts.append(Doubt(row.id, name, "gap", "step", n))
+        elif choice is not None:
+            path.append(choice)
+    specials = [m for m in measures if m.bubble.part == "special"]
+    special = one("special", 0, specials)
+    toward = one("toward", 0, [m for m in measures if m.bubble.part == "toward"])
+    word = SPECIAL_WORDS.get(special) if special else None
+    if toward is not None and word not in FACING and settle.get(row.id, "toward") is None:
+        doubts.append(Doubt(row.id, name, "toward", "toward", 0, ((toward, "marked"),)))
+    carry: list[str] = []
+    for m in measures:
+        if m.bubble.part != "carry":
+            continue
+        if m.call == "doubt":
+            doubts.append(Doubt(row.id, name, "marks", "carry", 0, ((m.bubble.label, "doubt"),)))
+        elif m.call == "marked":
+            carry.append(m.bubble.choice)
+    if settle.get(row.id, "path") != "read" and not any(d.part == "step" for d in doubts):
+        if written and not path:
+            doubts.append(Doubt(row.id, name, "hexes", "path", 0, hexes=written))
+        elif written and written != len(path):
+            doubts.append(Doubt(row.id, name, "count", "path", 0, hexes=written, steps=len(path)))
+    if special is not None and special not in TICKS.values():
+        special = None
+    return RowRead(row, tuple(path), special, toward, tuple(carry), tuple(doubts), written)
+
+
+def path_hexes(campaign: Campaign, start: str, steps: Sequence[str]) -> list[str] | None:
+    """The hexes a row's steps enter from `start`; None if a step leaves the map's grid."""
+    grid = campaign.board.grid
+    cell = grid.parse_id(start)
+    hexes: list[str] = []
+    for d in steps:
+        if cell is None:
+            return None
+        cell = grid.toward(cell, d)
+        if cell is None:
+            return None
+        hexes.append(grid.hex_id(*cell))
+    return hexes
+
+
+def parse_accept(text: str) -> tuple[tuple[str, str], str]:
+    """One `--accept UNIT:WHAT=ANSWER`; a ValueError says what is wrong."""
+    key, sep, answer = text.partition("=")
+    unit, colon, what = key.partition(":")
+    unit, what, answer = unit.strip(), what.strip().lower(), answer.strip()
+    if not (sep and colon and unit and what):
+        raise ValueError("UNIT:STEP=DIR, UNIT:special=WORD, UNIT:toward=DIR or UNIT:path=read")
+    if what.isdigit():
+        up = answer.upper()
+        if up not in DIRECTION_NAMES and answer.lower() != "none":
+            raise ValueError(f"a direction ({', '.join(DIRECTION_NAMES)}) or none")
+        return (unit, str(int(what))), up if up in DIRECTION_NAMES else "none"
+    if what == "special":
+        low = answer.lower()
+        if low != "none" and low not in TICKS and low not in TICKS.values():
+            raise ValueError(f"a special order ({', '.join(TICKS)}) or none")
+        return (unit, what), low if low == "none" else TICKS.get(low, low)
+    if what == "toward":
+        up = answer.upper()
+        if up not in DIRECTION_NAMES and answer.lower() != "none":
+            raise ValueError(f"a direction ({', '.join(DIRECTION_NAMES)}) or none")
+        return (unit, what), up if up in DIRECTION_NAMES else "none"
+    if what == "path" and answer.lower() == "read":
+        return (unit, what), "read"
+    raise ValueError("UNIT:STEP=DIR, UNIT:special=WORD, UNIT:toward=DIR or UNIT:path=read")

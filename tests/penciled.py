@@ -1,0 +1,299 @@
+"""Synthetic scans of order forms, made from the real form pages: marks like a soft pencil's
+(grey, irregular, partly filled, overrunning the bubble; stray strokes and erasures) and the
+faults of a scanner or a phone (rotation, perspective, resolution, blur, noise, JPEG, uneven
+light and shadow, pages upside down). Every mark is made with what it is, so that a test can
+tell a misread from a doubt."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from kitgen.orders.sheetplan import Bubble, PagePlan
+
+Mark = Literal["fill", "half", "erased", "stray"]
+CLEAR: tuple[Mark, ...] = ("fill",)
+"""Marks a reader must read right; the others it must call in doubt."""
+Image = npt.NDArray[np.uint8]
+
+
+def render(pdf: bytes, page: int, dpi: float) -> Image:
+    """A page of a PDF as a greyscale picture, as a printer and a clean scan would give it."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        image = doc[page].render(scale=dpi / 72, grayscale=True).to_numpy()
+    finally:
+        doc.close()
+    return np.ascontiguousarray(image[:, :, 0] if image.ndim == 3 else image)
+
+
+def at(plan: PagePlan, b: Bubble, dpi: float) -> tuple[float, float]:
+    """A bubble's centre in pixels of the page rendered at `dpi`."""
+    return b.x * dpi / 72, (plan.size[1] - b.y) * dpi / 72
+
+
+def pencil(image: Image, centre: tuple[float, float], radius: float, kind: Mark, rng: np.random.Generator) -> None:
+    """A pencil mark in the bubble of `radius` pixels at `centre`, drawn into `image`."""
+    x, y = centre
+    grey = int(rng.integers(40, 110))  # a soft pencil, pressed hard or lightly
+    if kind == "fill":
+        # an irregular blob over most of the bubble, often over its ring
+        reach = radius * rng.uniform(0.95, 1.35)
+        _blob(image, x, y, reach, grey, rng)
+    elif kind == "half":
+        # half the bubble or so: a blob pushed to one side of it
+        angle = rng.uniform(0, 2 * math.pi)
+        shift = radius * rng.uniform(0.45, 0.6)
+        _blob(
+            image, x + shift * math.cos(angle), y + shift * math.sin(angle), radius * rng.uniform(0.55, 0.7), grey, rng
+        )
+    elif kind == "erased":
+        # what an eraser leaves: a light grey smudge over the bubble
+        residue = int(rng.integers(170, 215))
+        _blob(image, x, y, radius * rng.uniform(0.9, 1.2), residue, rng, texture=18)
+    else:
+        # a stray stroke across the bubble
+        angle = rng.uniform(0, math.pi)
+        dx, dy = math.cos(angle) * radius * 1.6, math.sin(angle) * radius * 1.6
+        off = rng.uniform(-0.25, 0.25) * radius
+        thick = max(2, round(radius * rng.uniform(0.35, 0.5)))
+        p0 = (round(x - dx - off * math.sin(angle)), round(y - dy + off * math.cos(angle)))
+        p1 = (round(x + dx - off * math.sin(angle)), round(y + dy + off * math.cos(angle)))
+        cv2.line(image, p0, p1, grey, thick, cv2.LINE_AA)
+
+
+def _blob(image: Image, x: float, y: float, r: float, grey: int, rng: np.random.Generator, texture: int = 35) -> None:
+    """An irregular filled shape of about `r` round (x, y), grainy like graphite, darkening the picture."""
+    n = 18
+    angles = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    radii = r * rng.uniform(0.88, 1.08, n)
+    x0, y0 = max(0, int(x - 1.2 * r) - 2), max(0, int(y - 1.2 * r) - 2)
+    x1, y1 = min(image.shape[1], int(x + 1.2 * r) + 3), min(image.shape[0], int(y + 1.2 * r) + 3)
+    patch = image[y0:y1, x0:x1]
+    pts = np.column_stack([x - x0 + radii * np.cos(angles), y - y0 + radii * np.sin(angles)]).round().astype(np.int32)
+    mask = np.zeros_like(patch)
+    cv2.fillPoly(mask, [pts], 255)
+    grain = rng.normal(0, texture, patch.shape) if texture else np.zeros(patch.shape)
+    marked = np.clip(grey + grain, 0, 255).astype(np.uint8)
+    inside = mask > 0
+    patch[inside] = np.minimum(patch[inside], marked[inside])
+
+
+@dataclass(frozen=True)
+class Faults:
+    dpi: float
+    angle: float
+    perspective: float
+    blur: float
+    noise: float
+    jpeg: int | None
+    light: float
+    upside_down: bool
+
+
+def faults(rng: np.random.Generator) -> Faults:
+    return Faults(
+        dpi=float(rng.choice([150, 200, 240, 300])),
+        angle=float(rng.uniform(-8, 8)),
+        perspective=float(rng.uniform(0, 0.05)) if rng.random() < 0.4 else 0.0,
+        blur=float(rng.uniform(0, 1.0)),
+        noise=float(rng.uniform(0, 8)),
+        jpeg=int(rng.integers(55, 95)) if rng.random() < 0.5 else None,
+        light=float(rng.uniform(0, 0.35)),
+        upside_down=bool(rng.random() < 0.3),
+    )
+
+
+def degrade(image: Image, f: Faults, rng: np.random.Generator) -> Image:
+    """The page as a scanner or a phone hands it over: turned, skewed, blurred, noisy, unevenly lit."""
+    h, w = image.shape
+    # uneven light: a gradient of shadow across the page, and a darker corner
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    ramp = xx / w * math.cos(a) + yy / h * math.sin(a)
+    ramp = (ramp - ramp.min()) / max(float(np.ptp(ramp)), 1e-6)
+    lit = image.astype(np.float32) * (1 - f.light * ramp)
+    # rotation and perspective onto a larger canvas (the scanner's bed, the table)
+    pad = int(0.08 * max(h, w))
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    jitter = rng.uniform(-f.perspective, f.perspective, (4, 2)) * np.float32([w, h])
+    dst = src + jitter + pad
+    matrix = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    centre = (w / 2 + pad, h / 2 + pad)
+    turn = cv2.getRotationMatrix2D(centre, f.angle + (180 if f.upside_down else 0), 1.0)
+    turn3 = np.vstack([turn, [0, 0, 1]])
+    size = (w + 2 * pad, h + 2 * pad)
+    out = cv2.warpPerspective(lit, turn3 @ matrix, size, flags=cv2.INTER_LINEAR, borderValue=235)
+    if f.blur > 0.05:
+        out = cv2.GaussianBlur(out, (0, 0), f.blur)
+    out = out + rng.normal(0, f.noise, out.shape).astype(np.float32)
+    result = np.clip(out, 0, 255).astype(np.uint8)
+    if f.jpeg is not None:
+        ok, data = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, f.jpeg])
+        assert ok
+        result = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+    return result
+
+
+Pencil = tuple[str, str, int, str, Mark]
+"""(row id, part, step, choice, mark): a mark on one bubble of a form ('step', 'special', 'toward', 'carry')."""
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A faction's form as `kitgen orders form` prints it for the turn being played, and its pages' plans."""
+
+    pdf: bytes
+    plans: tuple[PagePlan, ...]
+    paper: str
+
+
+def printed(folder: object, faction: str, paper: str = "a4") -> Printed:
+    from pathlib import Path
+
+    from kitgen.campaign import load_campaign
+    from kitgen.engine.basis import turn_basis
+    from kitgen.orders.rows import order_rows
+    from kitgen.orders.sheetplan import page_plan, split_pages
+    from kitgen.products.orderform import order_form_pdf
+
+    campaign = load_campaign(Path(str(folder)))
+    basis = turn_basis(campaign)
+    rows = order_rows(campaign, basis.start, faction, basis.turn)
+    plans = tuple(page_plan(chunk, paper) for chunk in split_pages(rows))
+    return Printed(order_form_pdf(campaign, basis.start, faction, basis.turn, paper), plans, paper)
+
+
+def filled_page(
+    form: Printed,
+    page: int,
+    marks: list[Pencil],
+    rng: np.random.Generator,
+    *,
+    dpi: float = 200,
+    written: dict[tuple[str, int], str] | None = None,
+) -> Image:
+    """Page `page` (from 0) of the form printed at `dpi`, with pencil `marks` on its bubbles and
+    hexes `written` in its boxes ((row, step) -> text)."""
+    plan = form.plans[page]
+    image = render(form.pdf, page, dpi)
+    r = plan.layout.bubble / 2 * dpi / 72
+    where = {(b.row, b.part, b.step, b.choice): b for b in plan.bubbles}
+    for row, part, step, choice, kind in marks:
+        pencil(image, at(plan, where[(row, part, step, choice)], dpi), r, kind, rng)
+    for box in plan.boxes:
+        text = (written or {}).get((box.row, box.step))
+        if text:
+            x, y = box.x * dpi / 72, (plan.size[1] - box.y) * dpi / 72
+            cv2.putText(
+                image,
+                text,
+                (round(x + 2 * dpi / 72), round(y - 4 * dpi / 72)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                dpi / 300,
+                70,
+                max(1, round(dpi / 150)),
+            )
+    return image
+
+
+def save(image: Image, path: object) -> object:
+    ok, data = cv2.imencode(".png", image)
+    assert ok
+    from pathlib import Path
+
+    Path(str(path)).write_bytes(data.tobytes())
+    return path
+
+
+# --- a corpus of filled pages, each mark made with what it is -------------------------------
+
+
+@dataclass(frozen=True)
+class RowTruth:
+    """What a row of a synthetic page says: read for certain, or in doubt (`doubt` names why)."""
+
+    row: str
+    steps: tuple[str, ...]
+    special: str | None
+    toward: str | None
+    carry: tuple[str, ...]
+    doubt: str | None
+    marks: int
+
+
+FACING_FIELDS = ("repair", "emplace", "land")
+DOUBTS = ("half", "erased", "stray", "two", "gap", "count")
+
+
+def random_orders(
+    form: Printed, page: int, paths: dict[str, list[str]], rng: np.random.Generator, *, doubt_rate: float = 0.15
+) -> tuple[list[Pencil], dict[tuple[str, int], str], list[RowTruth]]:
+    """Random orders for the rows of a page: each row's path drawn from `paths` (the directions of
+    a path within its reach), a special order and its side, a carrier's cargo, the hexes written
+    under the steps on half the rows; and on some rows a doubt put in on purpose."""
+    from kitgen.mapping.hexgrid import DIRECTION_NAMES
+
+    plan = form.plans[page]
+    marks: list[Pencil] = []
+    written: dict[tuple[str, int], str] = {}
+    truths: list[RowTruth] = []
+    by_row: dict[str, list[Bubble]] = {}
+    for b in plan.bubbles:
+        by_row.setdefault(b.row, []).append(b)
+    for rp in plan.rows:
+        row = rp.row
+        bubbles = by_row.get(row.id, [])
+        steps_held = max((b.step for b in bubbles), default=0)
+        if rng.random() < 0.3:
+            truths.append(RowTruth(row.id, (), None, None, (), None, 0))
+            continue
+        way = paths.get(row.id, [])
+        steps = tuple(way[: int(rng.integers(0, min(len(way), steps_held) + 1))])
+        specials = [b.choice for b in bubbles if b.part == "special"]
+        special = str(rng.choice(specials)) if specials and rng.random() < 0.25 else None
+        toward = str(rng.choice(DIRECTION_NAMES)) if special in FACING_FIELDS and rng.random() < 0.8 else None
+        carriable = [b.choice for b in bubbles if b.part == "carry"]
+        carry = tuple(c for c in carriable if rng.random() < 0.5)
+        row_marks: list[Pencil] = [(row.id, "step", k, d, "fill") for k, d in enumerate(steps, start=1)]
+        row_marks += [(row.id, "special", 0, special, "fill")] if special else []
+        row_marks += [(row.id, "toward", 0, toward, "fill")] if toward else []
+        row_marks += [(row.id, "carry", 0, c, "fill") for c in carry]
+        if rng.random() < 0.5:
+            for k in range(1, len(steps) + 1):
+                written[(row.id, k)] = f"{int(rng.integers(100, 9999)):04d}"
+        doubt = str(rng.choice(DOUBTS)) if row_marks and rng.random() < doubt_rate else None
+        if doubt in ("half", "erased", "stray", "two") and not any(m[1] == "step" for m in row_marks):
+            doubt = "half"
+        if doubt == "half":
+            k = int(rng.integers(0, len(row_marks)))
+            row_marks[k] = (*row_marks[k][:4], "half")
+        elif doubt in ("erased", "stray", "two"):
+            step = int(rng.integers(1, len(steps) + 1))
+            others = [d for d in DIRECTION_NAMES if d != steps[step - 1]]
+            row_marks.append((row.id, "step", step, str(rng.choice(others)), "fill" if doubt == "two" else doubt))  # type: ignore[arg-type]
+        elif doubt == "gap":
+            if len(steps) >= 1 and len(steps) < steps_held:
+                gap = len(steps) + 2 if len(steps) + 2 <= steps_held else None
+                if gap is None:
+                    doubt = None
+                else:
+                    row_marks.append((row.id, "step", gap, str(rng.choice(DIRECTION_NAMES)), "fill"))
+            else:
+                doubt = None
+        elif doubt == "count":
+            if len(steps) < steps_held:
+                for k in range(1, len(steps) + 2):
+                    written[(row.id, k)] = f"{int(rng.integers(100, 9999)):04d}"
+            else:
+                doubt = None
+        marks += row_marks
+        truths.append(RowTruth(row.id, steps, special, toward, carry, doubt, len(row_marks)))
+    return marks, written, truths

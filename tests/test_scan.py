@@ -1,0 +1,381 @@
+"""Paper order forms read back (`kitgen orders scan`): the form's markers and code, blank forms
+at three resolutions, a corpus of synthetic scans with zero silent misreads, pages in any order
+and any way up, PDFs of scans, and a week played with paper forms for every faction."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kitgen.campaign import Campaign, load_campaign
+from kitgen.engine.basis import turn_basis
+from kitgen.mapping.hexgrid import DIRECTION_NAMES
+from kitgen.orders.sheetplan import MARKERS, FormPage, page_plan, split_pages
+from kitgen.scan.intake import read_scans
+from kitgen.scan.readback import PageRead, Settle, parse_accept
+from tests.conftest import run_cli
+from tests.penciled import (
+    Printed,
+    RowTruth,
+    degrade,
+    faults,
+    filled_page,
+    printed,
+    random_orders,
+    render,
+    save,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = {"denikin": ROOT / "data" / "sample-campaign", "tsaritsyn": ROOT / "data" / "tsaritsyn-sample"}
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Both sample campaigns, copied (each a turn being played)."""
+    root = tmp_path_factory.mktemp("samples")
+    found = {}
+    for name, source in SAMPLES.items():
+        shutil.copytree(source, root / name)
+        found[name] = root / name
+    return found
+
+
+def factions(folder: Path) -> list[str]:
+    return [f.id for f in load_campaign(folder).scenario.meta.factions]
+
+
+# --- the form's markers and code ----------------------------------------------------------------
+
+
+def test_markers_are_opencvs_aruco_4x4_markers_0_to_3() -> None:
+    """The markers the form prints are ArUco DICT_4X4_50's 0-3 as OpenCV draws them."""
+    import cv2
+
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    for number, rows in MARKERS.items():
+        drawn = cv2.aruco.generateImageMarker(dictionary, number, 6)
+        inner = ["".join("1" if v == 0 else "0" for v in line[1:5]) for line in drawn[1:5]]
+        assert tuple(inner) == rows, number
+        assert (drawn[0] == 0).all() and (drawn[:, 0] == 0).all()  # the black border
+
+
+@given(
+    st.text("0123456789abcdef", min_size=12, max_size=12),
+    st.text("0123456789abcdef", min_size=12, max_size=12),
+    st.integers(1, 999),
+    st.integers(0, 9),
+    st.integers(1, 60),
+    st.sampled_from(["a4", "letter"]),
+)
+def test_form_page_code_reads_back_what_it_says(
+    campaign: str, state: str, turn: int, faction: int, pages: int, paper: str
+) -> None:
+    page = FormPage(campaign, state, turn, faction, pages, pages, paper)
+    back = FormPage.parse(page.code())
+    assert back is not None
+    assert (back.campaign, back.state) == (campaign[:8], state[:10])
+    assert (back.turn, back.faction, back.page, back.pages, back.paper) == (turn, faction, pages, pages, paper)
+
+
+@pytest.mark.parametrize(
+    "text", ["", "KG2", "https://example.com", "KG2/ZZZZZZZZ/0123456789/1/0/1/1/A", "KG2/01234567/0123456789/1/0/1/1/Q"]
+)
+def test_a_code_that_is_no_form_is_none(text: str) -> None:
+    assert FormPage.parse(text) is None
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_bubble_stands_clear_of_every_other_and_inside_the_frame(samples: dict[str, Path], paper: str) -> None:
+    """A pencil's overrun into the next bubble, or a bubble in the markers' margin, would be read
+    as a mark: every two bubbles' centres stand a bubble and 1 mm apart, inside the content frame."""
+    campaign = load_campaign(samples["denikin"])
+    basis = turn_basis(campaign)
+    from kitgen.orders.rows import order_rows
+
+    for faction in factions(samples["denikin"]):
+        for chunk in split_pages(order_rows(campaign, basis.start, faction, basis.turn)):
+            plan = page_plan(chunk, paper)
+            xy = np.array([(b.x, b.y) for b in plan.bubbles])
+            gaps = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+            np.fill_diagonal(gaps, np.inf)
+            assert gaps.min() >= plan.layout.bubble + 1 / 25.4 * 72, faction
+            r = plan.layout.bubble / 2
+            assert xy[:, 0].min() - r >= plan.left and xy[:, 0].max() + r <= plan.right
+            assert xy[:, 1].min() - r >= plan.layout.margin and xy[:, 1].max() + r <= plan.size[1] - plan.layout.margin
+
+
+# --- blank forms ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dpi", [150, 200, 300])
+@pytest.mark.parametrize("sample", sorted(SAMPLES))
+def test_blank_forms_read_as_no_orders_with_their_identity(
+    samples: dict[str, Path], tmp_path: Path, sample: str, dpi: int
+) -> None:
+    """Every page of every faction's form, printed blank and scanned: 0 orders, each page's form known."""
+    folder = samples[sample]
+    files = []
+    for faction in factions(folder):
+        form = printed(folder, faction)
+        for page in range(len(form.plans)):
+            files.append(save(render(form.pdf, page, dpi), tmp_path / f"{faction}-{page}.png"))
+    reads, problems = read_scans(folder, files, Settle())
+    assert problems == []
+    assert sorted((r.faction, r.code.page) for r in reads) == sorted(
+        (f, k + 1) for f in factions(folder) for k in range(len(printed(folder, f).plans))
+    )
+    assert all(row.empty and not row.doubts for r in reads for row in r.rows)
+    assert all(m.call == "empty" for r in reads for m in r.measures)
+
+
+# --- the corpus ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    pages: int = 0
+    marks: int = 0
+    clear_rows: int = 0
+    doubt_rows: int = 0
+    flagged: int = 0
+    misread: int = 0
+    clear_flagged: int = 0
+
+    def __str__(self) -> str:
+        return (
+            f"{self.pages} pages, {self.marks} marks, {self.clear_rows} rows clear and {self.doubt_rows} in doubt; "
+            f"flagged {self.flagged}, clear rows flagged {self.clear_flagged}, misread {self.misread}"
+        )
+
+
+def reach_paths(campaign: Campaign, faction: str, rng: np.random.Generator) -> dict[str, list[str]]:
+    """A path for each row of the faction: a unit's to a hex of its reach (back from it, hex by
+    hex through cheaper ones), a train's or ship's a short walk on the map; as directions."""
+    from kitgen.engine.reach import faction_reach
+    from kitgen.orders.rows import order_rows
+
+    basis = turn_basis(campaign)
+    grid = campaign.board.grid
+    paths: dict[str, list[str]] = {}
+    for reach in faction_reach(campaign, basis.start, faction):
+        if not reach.land:
+            continue
+        cur = str(rng.choice(sorted(reach.land)))
+        way = [cur]
+        while cur != reach.hex:
+            cell = grid.parse_id(cur)
+            assert cell is not None
+            near = [grid.hex_id(*n) for n in grid.neighbours(*cell)]
+            cheaper = [h for h in near if reach.land.get(h, 10**6) < reach.land[cur]]
+            if not cheaper:
+                break
+            cur = min(cheaper, key=lambda h: reach.land[h])
+            way.append(cur)
+        way.reverse()
+        cells = [grid.parse_id(h) for h in way]
+        paths[reach.unit] = [grid.direction(a, b) or "N" for a, b in zip(cells, cells[1:], strict=False) if a and b]
+    for row in order_rows(campaign, basis.start, faction, basis.turn):
+        if row.kind != "unit":
+            cell = grid.parse_id(row.hex)
+            walk: list[str] = []
+            for _ in range(int(rng.integers(0, 8))):
+                side = str(rng.choice(DIRECTION_NAMES))
+                step = grid.toward(cell, side) if cell else None
+                if step is None:
+                    break
+                cell = step
+                walk.append(side)
+            paths[row.id] = walk
+    return paths
+
+
+def corpus(samples: dict[str, Path], tmp: Path, pages: int, seed: int) -> Iterator[tuple[Path, list[RowTruth], Path]]:
+    """`pages` synthetic scans of both samples' forms: (the scan, its rows' truth, its campaign)."""
+    rng = np.random.default_rng(seed)
+    forms: dict[tuple[str, str], tuple[Printed, dict[str, list[str]]]] = {}
+    for sample, folder in samples.items():
+        campaign = load_campaign(folder)
+        for faction in factions(folder):
+            forms[(sample, faction)] = (
+                printed(folder, faction, str(rng.choice(["a4", "letter"]))),
+                reach_paths(campaign, faction, rng),
+            )
+    keys = sorted(forms)
+    for n in range(pages):
+        sample, faction = keys[int(rng.integers(0, len(keys)))]
+        form, paths = forms[(sample, faction)]
+        page = int(rng.integers(0, len(form.plans)))
+        marks, written, truths = random_orders(form, page, paths, rng)
+        f = faults(rng)
+        image = degrade(filled_page(form, page, marks, rng, dpi=f.dpi, written=written), f, rng)
+        yield save(image, tmp / f"scan-{n:03d}.png"), truths, samples[sample]  # type: ignore[misc]
+
+
+def judge(read: PageRead, truths: list[RowTruth], figures: Figures) -> list[str]:
+    """Each row read against what was marked: a misread, or a row in doubt not flagged, or a clear row flagged."""
+    wrong = []
+    got = {r.row.id: r for r in read.rows}
+    for truth in truths:
+        row = got[truth.row]
+        figures.marks += truth.marks
+        if truth.doubt is not None:
+            figures.doubt_rows += 1
+            figures.flagged += bool(row.doubts)
+            if not row.doubts:
+                wrong.append(f"{truth.row}: a {truth.doubt} not flagged, read {row.steps}")
+            continue
+        figures.clear_rows += 1
+        if row.doubts:
+            figures.clear_flagged += 1
+            wrong.append(f"{truth.row}: clear, flagged {[d.message().text for d in row.doubts]}")
+            continue
+        said = (tuple(row.steps), row.special, row.toward, tuple(sorted(row.carry)))
+        if said != (truth.steps, truth.special, truth.toward, tuple(sorted(truth.carry))):
+            figures.misread += 1
+            wrong.append(f"{truth.row}: MISREAD {said}, marked {truth}")
+    return wrong
+
+
+def run_corpus(samples: dict[str, Path], tmp: Path, pages: int, seed: int) -> Figures:
+    figures = Figures()
+    wrong: list[str] = []
+    for scan, truths, folder in corpus(samples, tmp, pages, seed):
+        reads, problems = read_scans(folder, [scan], Settle())
+        assert problems == [], [str(p) for p in problems]
+        figures.pages += 1
+        wrong += [f"{scan.name}: {w}" for w in judge(reads[0], truths, figures)]
+    assert wrong == [], "\n".join(wrong[:20])
+    assert figures.misread == 0 and figures.clear_flagged == 0 and figures.flagged == figures.doubt_rows
+    return figures
+
+
+def test_corpus_of_scans_reads_every_clear_mark_and_flags_every_doubt(
+    samples: dict[str, Path], tmp_path: Path, record_property: pytest.RecordProperty
+) -> None:
+    """Synthetic scans of both samples' forms, random orders drawn from the units' reach, pencil
+    marks and a scanner's or phone's faults: zero silent misreads (a smaller corpus than the slow suite's)."""
+    figures = run_corpus(samples, tmp_path, 24, seed=27)
+    record_property("figures", f"scan corpus: {figures}")
+    assert figures.pages == 24 and figures.doubt_rows > 0 and figures.clear_rows > 0
+
+
+@pytest.mark.slow
+def test_corpus_of_300_scans_has_zero_silent_misreads(
+    samples: dict[str, Path], tmp_path: Path, record_property: pytest.RecordProperty
+) -> None:
+    """The issue's corpus: 300 pages, every clear mark read right, every doubt flagged."""
+    figures = run_corpus(samples, tmp_path, 300, seed=2027)
+    record_property("figures", f"scan corpus: {figures}")
+    assert figures.pages == 300
+
+
+# --- pages as they come -------------------------------------------------------------------------
+
+
+def test_pages_in_any_order_and_any_way_up_in_one_pdf(samples: dict[str, Path], tmp_path: Path) -> None:
+    """A PDF of scanned pages, out of order, some upside down, of two factions: every page read."""
+    import cv2
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    folder = samples["tsaritsyn"]
+    rng = np.random.default_rng(5)
+    images = []
+    for faction in factions(folder):
+        form = printed(folder, faction)
+        for page in range(len(form.plans)):
+            images.append(render(form.pdf, page, 150))
+    order = rng.permutation(len(images))
+    c = canvas.Canvas(str(tmp_path / "scans.pdf"), invariant=1)
+    for k in order:
+        image = images[k] if k % 2 else cv2.rotate(images[k], cv2.ROTATE_180)
+        ok, png = cv2.imencode(".png", image)
+        h, w = image.shape
+        c.setPageSize((w * 72 / 150, h * 72 / 150))
+        c.drawImage(ImageReader(__import__("io").BytesIO(png.tobytes())), 0, 0, w * 72 / 150, h * 72 / 150)
+        c.showPage()
+    c.save()
+    reads, problems = read_scans(folder, [tmp_path / "scans.pdf"], Settle())
+    assert problems == []
+    assert len(reads) == len(images) and [r.page for r in reads] == list(range(1, len(images) + 1))
+
+
+def test_accept_answers_are_read_and_checked() -> None:
+    assert parse_accept("r_1st:3=ne") == (("r_1st", "3"), "NE")
+    assert parse_accept("r_1st:special=pick up") == (("r_1st", "special"), "pickup")
+    assert parse_accept("r_1st:toward=none") == (("r_1st", "toward"), "none")
+    assert parse_accept("r_1st:path=read") == (("r_1st", "path"), "read")
+    for bad in ("r_1st", "r_1st:3=north", "r_1st:special=charge", ":3=N", "r_1st:path=guess"):
+        with pytest.raises(ValueError):
+            parse_accept(bad)
+
+
+# --- a week played with paper forms --------------------------------------------------------------
+
+
+def test_a_week_played_with_scanned_paper_forms_for_every_faction(samples: dict[str, Path], tmp_path: Path) -> None:
+    """Every faction's form printed, filled in pencil (paths within reach), scanned with a
+    scanner's faults, imported by `orders scan`, then `validate` and `state` run on the result;
+    a mark in doubt stops the import until --accept settles it."""
+    folder = tmp_path / "week"
+    shutil.copytree(samples["denikin"], folder)
+    assert run_cli("next", str(folder)).returncode == 0  # the turn's log, to take the orders
+    campaign = load_campaign(folder)
+    rng = np.random.default_rng(11)
+    files: list[Path] = []
+    expected: dict[str, list[str]] = {}
+    doubted = None
+    for faction in factions(folder):
+        form = printed(folder, faction)
+        paths = reach_paths(campaign, faction, rng)
+        for page, plan in enumerate(form.plans):
+            marks = []
+            for rp in plan.rows[:3]:
+                way = paths.get(rp.row.id, [])[:3]
+                marks += [(rp.row.id, "step", k, d, "fill") for k, d in enumerate(way, start=1)]
+                if way and rp.row.kind == "unit":
+                    expected.setdefault(faction, []).append(rp.row.id)
+            if doubted is None and plan.rows:
+                row = plan.rows[-1].row
+                marks.append((row.id, "step", 1, "N", "half"))
+                doubted = row.id
+            f = faults(rng)
+            image = degrade(filled_page(form, page, marks, rng, dpi=f.dpi), f, rng)
+            files.append(save(image, tmp_path / f"{faction}-{page}.jpg"))
+    before = (folder / "turns").glob("*.yaml")
+    logs = {p.name: p.read_bytes() for p in before}
+    refused = run_cli("orders", "scan", *map(str, files), "--campaign", str(folder))
+    assert refused.returncode != 0 and f"--accept {doubted}:1=" in refused.stderr
+    assert {p.name: p.read_bytes() for p in (folder / "turns").glob("*.yaml")} == logs  # nothing written
+    done = run_cli(
+        "orders",
+        "scan",
+        *map(str, reversed(files)),
+        "--campaign",
+        str(folder),
+        "--accept",
+        f"{doubted}:1=none",
+        "--review",
+        str(tmp_path / "review.pdf"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "review.pdf").read_bytes()[:5] == b"%PDF-"
+    last = sorted((folder / "turns").glob("turn-*.yaml"))[-1]
+    log = yaml.safe_load(last.read_text(encoding="utf-8"))
+    ordered = {o["unit"] for orders in (log.get("orders") or {}).values() for o in orders}
+    for faction, units in expected.items():
+        assert set(units) <= ordered, faction
+    assert doubted not in ordered
+    checked = run_cli("validate", str(folder))
+    assert checked.returncode == 0, checked.stderr  # void orders are warnings, as the import said
+    state = run_cli("state", str(folder))
+    assert state.returncode == 0, state.stderr

@@ -96,6 +96,9 @@ class Faults:
     jpeg: int | None
     light: float
     upside_down: bool
+    curl: float = 0.0
+    """How far the middle of the page stands off from where its corners put it (mm): a page not
+    quite flat under a phone, which no straightening by the corners can see."""
 
 
 def faults(rng: np.random.Generator) -> Faults:
@@ -108,12 +111,27 @@ def faults(rng: np.random.Generator) -> Faults:
         jpeg=int(rng.integers(55, 95)) if rng.random() < 0.5 else None,
         light=float(rng.uniform(0, 0.35)),
         upside_down=bool(rng.random() < 0.3),
+        curl=float(rng.uniform(0.3, 1.5)) if rng.random() < 0.35 else 0.0,
     )
+
+
+def _curled(image: Image, most: float, rng: np.random.Generator) -> Image:
+    """The page bulged: each point moved by up to `most` pixels, least at the edges, most inside."""
+    h, w = image.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    bulge = np.sin(np.pi * xx / w) * np.sin(np.pi * yy / h)
+    a, b = rng.uniform(-1, 1, 2)
+    wave = np.sin(2 * np.pi * xx / w * rng.uniform(0.5, 1.5))
+    map_x = xx + most * a * bulge * wave
+    map_y = yy + most * b * bulge
+    return cv2.remap(image, map_x.astype(np.float32), map_y.astype(np.float32), cv2.INTER_LINEAR, borderValue=255)
 
 
 def degrade(image: Image, f: Faults, rng: np.random.Generator) -> Image:
     """The page as a scanner or a phone hands it over: turned, skewed, blurred, noisy, unevenly lit."""
     h, w = image.shape
+    if f.curl:
+        image = _curled(image, f.curl * f.dpi / 25.4, rng)
     # uneven light: a gradient of shadow across the page, and a darker corner
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     a = rng.uniform(0, 2 * math.pi)

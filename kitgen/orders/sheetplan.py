@@ -78,7 +78,7 @@ class OrderFormLayout(Model):
     @property
     def path_line(self) -> float:
         """One line of a path: its steps' hexagons over their hex boxes."""
-        return self.step_height + self.path_box + 5
+        return self.step_height + self.path_box + 3
 
 
 class OrderFormLayouts(Model):

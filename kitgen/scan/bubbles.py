@@ -46,14 +46,16 @@ class Measure:
     call: Call
 
 
-def measure(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[list[Measure], float]:
-    """Each bubble's measure, and the page's median ring darkness (0 paper, 1 the markers' black)."""
+def measure(
+    flat: npt.NDArray[np.uint8], plan: PagePlan, centres: npt.NDArray[np.float64]
+) -> tuple[list[Measure], float]:
+    """Each bubble's measure at its centre (pixels of `flat`, as `register.registered` found
+    it), and the page's median ring darkness (0 paper, 1 the markers' black)."""
     import numpy as np
 
     if not plan.bubbles:
         return [], 1.0
     r = plan.layout.bubble / 2 * SCALE
-    centres = np.array([(b.x, plan.size[1] - b.y) for b in plan.bubbles]) * SCALE
     inside = _sample(flat, centres, _offsets(0.0, r * INSIDE))
     ring_px = np.sort(_sample(flat, centres, _offsets(r - 1.5, r + 1.5)), axis=1)
     paper = np.maximum(_sample(paper_level(flat), centres, _offsets(0.0, 0.5))[:, 0], 1.0)
@@ -116,15 +118,19 @@ def _black(flat: npt.NDArray[np.uint8], plan: PagePlan, paper: float) -> float:
     return max(1 - level / paper, 0.2)
 
 
-def written(flat: npt.NDArray[np.uint8], plan: PagePlan) -> dict[tuple[str, int], bool]:
-    """Whether each hex box has writing in it: dark pixels inside its border, away from it."""
+def written(
+    flat: npt.NDArray[np.uint8], plan: PagePlan, moves: dict[tuple[str, int], tuple[float, float]]
+) -> dict[tuple[str, int], bool]:
+    """Whether each hex box has writing in it: dark pixels inside its border, away from it; each
+    box moved as its step's bubbles were (`moves`, pixels)."""
     import numpy as np
 
     found: dict[tuple[str, int], bool] = {}
     for box in plan.boxes:
-        x0, x1 = (box.x + 2.5) * SCALE, (box.x + box.w - 2.5) * SCALE
-        y0, y1 = (plan.size[1] - box.y - box.h + 2.5) * SCALE, (plan.size[1] - box.y - 2.5) * SCALE
-        patch = flat[int(y0) : int(y1), int(x0) : int(x1)]
+        dx, dy = moves.get((box.row, box.step), (0.0, 0.0))
+        x0, x1 = (box.x + 3.5) * SCALE + dx, (box.x + box.w - 3.5) * SCALE + dx
+        y0, y1 = (plan.size[1] - box.y - box.h + 3.5) * SCALE + dy, (plan.size[1] - box.y - 3.5) * SCALE + dy
+        patch = flat[max(0, int(y0)) : max(0, int(y1)), max(0, int(x0)) : max(0, int(x1))]
         paper = float(np.percentile(patch, 90)) if patch.size else 255.0
         found[(box.row, box.step)] = bool(patch.size and (patch < paper - 70).mean() > 0.02)
     return found

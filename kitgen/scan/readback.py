@@ -55,7 +55,10 @@ class Doubt:
         return f"{self.unit}:{what}"
 
     def message(self) -> msg.Msg:
-        marks = ", ".join(f"{choice} {CALLED[call]}" for choice, call in self.bubbles) or "no mark"
+        said: dict[str, list[str]] = {}
+        for choice, call in self.bubbles:
+            said.setdefault(call, []).append(choice)
+        marks = "; ".join(f"{', '.join(chosen)} {CALLED[call]}" for call, chosen in said.items()) or "no mark"
         where = f"step {self.step}" if self.part == "step" else self.part
         if self.kind == "marks":
             return msg.scan_doubt_marks(self.name, where, marks, self.key())
@@ -131,10 +134,13 @@ class Unreadable(Exception):
 
 def read_page(campaign: Campaign, state: CampaignState, turn: int, scan: ScanPage, settle: Settle) -> PageRead:
     """One scanned page read against the form it says it is, as printed from `state` for `turn`."""
+    import numpy as np
+
     from kitgen.orders.rows import campaign_key, order_rows, state_key
     from kitgen.orders.sheetplan import CAMPAIGN_CHARS, STATE_CHARS, page_plan, split_pages
     from kitgen.scan.bubbles import LEAST_RING, measure, written
-    from kitgen.scan.locate import MOST_ERROR_MM, find, straighten
+    from kitgen.scan.locate import MOST_ERROR_MM, SCALE, find, straighten
+    from kitgen.scan.register import REACH_MM, registered
 
     found = find(scan.image)
     if found.code is None:
@@ -162,10 +168,19 @@ def read_page(campaign: Campaign, state: CampaignState, turn: int, scan: ScanPag
     flat, error = done
     if error > MOST_ERROR_MM:
         raise Unreadable(msg.scan_not_flat(error, MOST_ERROR_MM))
-    measures, ring = measure(flat, plan)
+    centres, bent = registered(flat, plan)
+    if bent:
+        raise Unreadable(msg.scan_not_flat(REACH_MM, MOST_ERROR_MM))
+    measures, ring = measure(flat, plan, centres)
     if ring < LEAST_RING:
         raise Unreadable(msg.scan_faint(ring, LEAST_RING))
-    boxes = written(flat, plan)
+    printed = np.array([(b.x, plan.size[1] - b.y) for b in plan.bubbles]) * SCALE
+    moves = {
+        (b.row, b.step): (float(dx), float(dy))
+        for b, (dx, dy) in zip(plan.bubbles, centres - printed, strict=True)
+        if b.part == "step"
+    }
+    boxes = written(flat, plan, moves)
     by_row: dict[str, list[Measure]] = {}
     for m in measures:
         by_row.setdefault(m.bubble.row, []).append(m)

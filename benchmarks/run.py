@@ -260,9 +260,53 @@ def main() -> None:
         figures.append(
             figure("kitgen kit, A4, its drawings not yet kept", process_each([forgetting(kit)] * 5, env=env))
         )
+        figures += scan_figures(env, Path(tmp))
     if not skip_test:
         figures.append(figure("make test (wall, one run)", process(["make", "test"], 1), under(180.0)))
     print_table(figures)
+
+
+SCAN_PAGES = 12
+
+
+def scan_figures(env: dict[str, str], tmp: Path) -> list[Figure]:
+    """`kitgen orders scan` of 12 pencilled pages of the sample's forms, each with a scanner's or
+    phone's faults (tests/penciled.py), whole process; and pages read a second."""
+    sys.path.insert(0, str(ROOT))
+    import numpy as np
+
+    from tests.penciled import degrade, faults, filled_page, printed, random_orders, save
+
+    folder = tmp / "scanned"
+    shutil.copytree(SAMPLE, folder)
+    subprocess.run([*KITGEN, "next", str(folder)], env=env, cwd=ROOT, check=True, capture_output=True)
+    rng = np.random.default_rng(10)
+    pages = []
+    for faction in ("reds", "whites", "ukrainians"):
+        form = printed(folder, faction)
+        for page in range(min(4, len(form.plans))):
+            marks, written, _ = random_orders(form, page, {}, rng, doubt_rate=0.0)
+            f = faults(rng)
+            image = degrade(filled_page(form, page, marks, rng, dpi=f.dpi, written=written), f, rng)
+            pages.append(str(save(image, tmp / f"scan-{faction}-{page}.jpg")))
+    scan = [*KITGEN, "orders", "scan", *pages[:SCAN_PAGES], "--campaign", str(folder)]
+    done = subprocess.run(scan, env=env, cwd=ROOT, capture_output=True, text=True)  # the orders in: later runs change nothing
+    if done.returncode != 0:
+        raise SystemExit(f"benchmark command failed: {done.stderr[-3000:]}")
+    seconds, peak = process(scan, 5, env=env)
+    count = len(pages[:SCAN_PAGES])
+    each = Figure(
+        f"kitgen orders scan, {count} pages (whole process)",
+        seconds,
+        peak,
+        f"under {count} s",
+        statistics.median(seconds) < count,
+    )
+    rate = count / each.median
+    return [
+        each,
+        Figure("  pages read a second", [rate], 0, "at least 1", rate >= 1, f"{rate:.1f}"),
+    ]
 
 
 def supply_figures(env: dict[str, str]) -> list[Figure]:

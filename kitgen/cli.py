@@ -1078,3 +1078,23 @@ def orders_scan(
         typer.echo(import_report(imported))
     if review is not None:
         typer.echo(f"wrote {review}")
+
+
+@orders_app.command("check")
+def orders_check(
+    scans: Annotated[
+        list[Path],
+        typer.Argument(help="The kit's scanner check page, filled in pencil, scanned or photographed."),
+    ],
+) -> None:
+    """Say how a scanner or phone reads the kit's scanner check page (Forms, its last page), line by
+    line, and whether it reads paper order forms; before the club's first paper orders."""
+    from kitgen.errors import KitgenError
+    from kitgen.scan.check import check_scans, report
+
+    reads, problems = check_scans(scans)
+    for read in reads:
+        typer.echo("\n".join(report(read)))
+        problems += read.problems()
+    if problems:
+        raise KitgenError(problems)

@@ -1801,3 +1801,16 @@ def orders_toward_alone(special: str) -> str:
         f"found a side marked for the special order '{special}'; expected a side only with repair (the next hex), "
         "emplace (the hex across) or land (the hex landed on), and no hexes typed as well"
     )
+
+
+@data("scan.check_missed")
+def scan_check_missed(line: str, found: str, calls: str) -> str:
+    return (
+        f"the scanner check's '{line}' line: found {found} ({calls}); expected every bubble as the line asks: "
+        "scan at 150 dpi or more, in focus and even light, with a soft pencil pressed firmly"
+    )
+
+
+@data("scan.not_check")
+def scan_not_check(found: str) -> str:
+    return f"found {found}; expected the kit's scanner check page (Forms, its last page), filled as it says"

@@ -277,9 +277,10 @@ def random_orders(
         steps = tuple(way[: int(rng.integers(0, min(len(way), steps_held) + 1))])
         specials = [b.choice for b in bubbles if b.part == "special"]
         special = str(rng.choice(specials)) if specials and rng.random() < 0.25 else None
+        special = None if special == "retreat" and not steps else special  # a retreat is along a path
         toward = str(rng.choice(DIRECTION_NAMES)) if special in FACING_FIELDS and rng.random() < 0.8 else None
         carriable = [b.choice for b in bubbles if b.part == "carry"]
-        carry = tuple(c for c in carriable if rng.random() < 0.5)
+        carry = tuple(c for c in carriable if rng.random() < 0.5) if steps else ()  # a carrier takes units to move them
         row_marks: list[Pencil] = [(row.id, "step", k, d, "fill") for k, d in enumerate(steps, start=1)]
         row_marks += [(row.id, "special", 0, special, "fill")] if special else []
         row_marks += [(row.id, "toward", 0, toward, "fill")] if toward else []
@@ -315,3 +316,35 @@ def random_orders(
         marks += row_marks
         truths.append(RowTruth(row.id, steps, special, toward, carry, doubt, len(row_marks)))
     return marks, written, truths
+
+
+def check_page(paper: str = "a4", dpi: float = 200, *, filled: bool = True, seed: int = 1) -> Image:
+    """The kit's scanner check page printed at `dpi`, filled in pencil as it asks (or left blank)."""
+    from kitgen.loader import load_scenario
+    from kitgen.orders.sheetplan import check_plan
+    from kitgen.products.forms import FORMS, build_forms
+
+    rng = np.random.default_rng(seed)
+    pdf = build_forms(load_scenario("denikin-1919"), paper)[0].pdf
+    plan = check_plan(paper)
+    image = render(pdf, FORMS.index("Scanner check"), dpi)
+    if not filled:
+        return image
+    r = plan.layout.bubble / 2 * dpi / 72
+    kinds: dict[str, Mark] = {"filled": "fill", "half": "half", "erased": "erased"}
+    for b in plan.bubbles:
+        if b.choice == "N" and b.row in kinds:
+            pencil(image, at(plan, b, dpi), r, kinds[b.row], rng)
+    for box in plan.boxes:
+        if box.row == "written":
+            x, y = box.x * dpi / 72, (plan.size[1] - box.y) * dpi / 72
+            cv2.putText(
+                image,
+                "3416",
+                (round(x + 2 * dpi / 72), round(y - 4 * dpi / 72)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                dpi / 300,
+                70,
+                max(1, round(dpi / 150)),
+            )
+    return image

@@ -1572,3 +1572,28 @@ TRIGGERS |= {
     "orders.toward_sides": orders_import(_pdf_toward("n", "ne", special="emplace")),
     "orders.toward_alone": orders_import(_pdf_toward("n")),
 }
+
+
+def _check_scan(filled: bool) -> Trigger:
+    """A trigger: `kitgen orders check` of the kit's scanner check page, filled or left blank."""
+
+    def trigger(tmp: Path) -> set[str]:
+        from tests.penciled import check_page, save
+
+        return cli_codes("orders", "check", str(save(check_page(filled=filled), tmp / "check.png")))
+
+    return trigger
+
+
+def _check_an_order_form(tmp: Path) -> set[str]:
+    """A trigger: `kitgen orders check` of a page of an order form, not the check page."""
+    folder = campaign(tmp)
+    assert run_cli("next", str(folder)).returncode == 0
+    (scan,) = _scan()(folder, tmp)
+    return cli_codes("orders", "check", str(scan))
+
+
+TRIGGERS |= {
+    "scan.check_missed": _check_scan(filled=False),
+    "scan.not_check": _check_an_order_form,
+}

@@ -379,3 +379,32 @@ def test_a_week_played_with_scanned_paper_forms_for_every_faction(samples: dict[
     assert checked.returncode == 0, checked.stderr  # void orders are warnings, as the import said
     state = run_cli("state", str(folder))
     assert state.returncode == 0, state.stderr
+
+
+# --- the scanner check ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_scanner_check_page_filled_as_it_asks_says_the_scanner_reads_forms(tmp_path: Path, paper: str) -> None:
+    """The kit's scanner check, filled as each line asks and scanned with a scanner's faults:
+    filled read as filled, empty as empty, half-filled and rubbed-out as unclear, the boxes' writing seen."""
+    from tests.penciled import check_page
+
+    rng = np.random.default_rng(3)
+    scan = save(degrade(check_page(paper), faults(rng), rng), tmp_path / "check.jpg")
+    done = run_cli("orders", "check", str(scan))
+    assert done.returncode == 0, done.stderr
+    assert "filled in full: 6 filled; the other bubbles: 30 empty" in done.stdout
+    assert "left empty: 36 empty" in done.stdout
+    assert "half filled: 6 unclear" in done.stdout
+    assert "it reads kitgen's order forms" in done.stdout
+
+
+def test_the_scanner_check_left_blank_says_what_was_missed(tmp_path: Path) -> None:
+    from tests.penciled import check_page
+
+    scan = save(check_page(filled=False), tmp_path / "blank.png")
+    done = run_cli("orders", "check", str(scan))
+    assert done.returncode == 1
+    assert "blank.png:1:1: the scanner check's 'filled' line: found 0 of 6 (6 empty)" in done.stderr
+    assert "it does not yet read kitgen's order forms right" in done.stdout

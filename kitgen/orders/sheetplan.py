@@ -429,3 +429,71 @@ def _qr_bottom(paper: str) -> float:
     st, lay = form_style(), layout_for(paper)
     strip_top = PAPER[paper][1] - lay.margin - st.band_mm * MM - st.gap
     return strip_top - (lay.identity_strip + lay.qr) / 2
+
+
+# --- the scanner check: a page to test a club's scanner or phone ------------------------------
+
+CHECK_LINES: tuple[tuple[str, str], ...] = (
+    ("filled", "Fill the N bubble of each step, as you would an order."),
+    ("empty", "Leave every bubble of these steps empty."),
+    ("half", "Fill only half of the N bubble of each step."),
+    ("erased", "Fill the N bubble of each step, then rub it out."),
+)
+"""The check page's lines of steps: what each is for, and what the club is asked to do."""
+CHECK_STEPS = 6
+CHECK_BOXES: tuple[tuple[str, str], ...] = (
+    ("written", "Write four digits in each box."),
+    ("blank", "Leave these boxes empty."),
+)
+CHECK_BOX_COUNT = 4
+
+
+@dataclass(frozen=True)
+class CheckPage:
+    """The scanner check page's QR code: its form version and paper."""
+
+    paper: str
+    version: int = FORM_VERSION
+
+    def code(self) -> str:
+        return f"KG{self.version}/CHECK/{'L' if self.paper == 'letter' else 'A'}"
+
+    @classmethod
+    def parse(cls, text: str) -> CheckPage | None:
+        parts = text.strip().split("/")
+        if len(parts) != 3 or parts[1] != "CHECK" or not parts[0].startswith("KG") or not parts[0][2:].isdigit():
+            return None
+        if parts[2] not in ("A", "L"):
+            return None
+        return cls("letter" if parts[2] == "L" else "a4", int(parts[0][2:]))
+
+
+def check_plan(paper: str) -> PagePlan:
+    """Where everything of the scanner check page stands: its lines of steps, each under the
+    words saying what to do, then its boxes; its markers and QR code as the order form's."""
+    from kitgen.render.pages import PAPER
+
+    base = page_plan([], paper)
+    lay = base.layout
+    left = base.left + lay.path_lead
+    y = rows_top(paper) - 4
+    bubbles: list[Bubble] = []
+    for name, _ in CHECK_LINES:
+        y -= lay.order_row  # the line's words
+        cy = y - 2 - lay.step_height / 2
+        for k in range(CHECK_STEPS):
+            cx = left + (k + 0.5) * lay.step
+            bubbles.extend(
+                Bubble(name, "step", k + 1, d, cx + dx * lay.hexagon, cy + dy * lay.hexagon)
+                for d, (dx, dy) in SIDES.items()
+            )
+        y -= lay.step_height + 2 + lay.gap
+    boxes: list[HexBox] = []
+    for name, _ in CHECK_BOXES:
+        y -= lay.order_row
+        for k in range(CHECK_BOX_COUNT):
+            boxes.append(
+                HexBox(name, k + 1, left + k * lay.step + 1.5, y - lay.path_box - 2, lay.step - 3, lay.path_box)
+            )
+        y -= lay.path_box + 2 + lay.gap
+    return PagePlan(paper, PAPER[paper], lay, base.markers, base.qr, rows_top(paper), (), tuple(bubbles), tuple(boxes))

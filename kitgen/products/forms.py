@@ -1,5 +1,5 @@
 """The blank forms to photocopy: the VP record and turn tracks, the VP ledger, the order form
-(two landscape sides), the battle setup sheet and the umpire's turn record.
+(two landscape sides), the battle setup sheet, the umpire's turn record and the scanner check.
 
 Every number printed here is read from the scenario and every look from layouts/forms.yaml;
 the code only chooses and orders what goes on each page."""
@@ -22,7 +22,15 @@ from kitgen.rules.sequence import turn_sequence
 
 # --- the forms -----------------------------------------------------------------------
 
-FORMS = ("VP record track", "VP ledger", "Order form", "Command rolls", "Battle setup sheet", "Umpire's turn record")
+FORMS = (
+    "VP record track",
+    "VP ledger",
+    "Order form",
+    "Command rolls",
+    "Battle setup sheet",
+    "Umpire's turn record",
+    "Scanner check",
+)
 WIDE = frozenset({"Order form", "Command rolls"})
 """The order form's two pages, landscape: a path of twelve hexes needs the width."""
 
@@ -37,6 +45,7 @@ def build_forms(scenario: Scenario, paper: str) -> list[Part]:
         _command_rolls,
         _battle_sheet,
         _umpire_sheet,
+        _scanner_check,
     ]
     pages = [(title, f"form-{k}", draw) for k, (title, draw) in enumerate(zip(FORMS, drawers, strict=True), start=1)]
     part = sheets_part(
@@ -48,11 +57,17 @@ def build_forms(scenario: Scenario, paper: str) -> list[Part]:
         title="Forms",
         purpose=(
             "blank forms to photocopy: VP record track and ledger, order form (two sides, landscape), "
-            "battle setup sheet, umpire's turn record"
+            "battle setup sheet, umpire's turn record, and a page to check a scanner or phone reads order forms"
         ),
         wide=frozenset(key for title, key, _ in pages if title in WIDE),
     )
     return [part]
+
+
+def _scanner_check(sheet: Sheet) -> float:
+    from kitgen.products.orderform import check_page
+
+    return check_page(sheet)
 
 
 def _scoring(s: Scenario) -> list[Faction]:

@@ -19,17 +19,22 @@ from kitgen.engine.state import CampaignState
 from kitgen.model.scenario import Faction
 from kitgen.orders.rows import MORE_PATH, OrderRow, field_name, identity, identity_name, order_rows, tick_name
 from kitgen.orders.sheetplan import (
+    CHECK_BOXES,
+    CHECK_LINES,
+    CHECK_STEPS,
     HEADER,
     LABEL_MOST,
     MARKER_CELLS,
     MARKERS,
     SIDES,
     Bubble,
+    CheckPage,
     FormPage,
     OrderFormLayout,
     PagePlan,
     RowPlan,
     bubble_lines,
+    check_plan,
     info_columns,
     page_plan,
     split_pages,
@@ -403,6 +408,63 @@ def _key(sheet: Sheet, y: float) -> float:
         "no order. On screen, type the hexes' digits alone: they fall four to a box. kitgen orders scan reads "
         "the page back from a scan or a photo; kitgen orders import reads it filled on screen.",
         lead="Key:",
+        size=st.fonts.small,
+        colour=st.colours.muted,
+    )
+
+
+def check_page(sheet: Sheet) -> float:
+    """The scanner check: lines of steps to fill as each says (fully, not at all, half, filled
+    and rubbed out) and boxes to write in, with the order form's markers and a QR code of its
+    own; `kitgen orders check` says how a club's scanner or phone reads it."""
+    sheet.st = st = form_style()
+    paper = paper_of(sheet)
+    plan = check_plan(paper)
+    lay = plan.layout
+    sheet.left, sheet.right = plan.left, plan.right
+    sheet.top = sheet.height - lay.margin
+    sheet.bottom = lay.margin + st.footer_mm * 72 / 25.4
+    _markers(sheet, plan)
+    y = sheet.band("Scanner check", None, "before the first paper orders")
+    words = (
+        "Print this page as you print the order forms. Fill it in soft pencil as each line says, then "
+        "scan or photograph it as you will the forms, and run kitgen orders check with the picture. It says "
+        "how each line was read, and whether your scanner or phone reads order forms."
+    )
+    sheet.para(sheet.left, y - 2, sheet.span * 0.42, words, size=st.fonts.small, colour=st.colours.ink)
+    _how_to_mark(sheet, lay, sheet.left + sheet.span * 0.46, y, plan.qr[0] - 8)
+    _qr(sheet.c, CheckPage(paper).code(), plan.qr, lay.qr)
+    y -= lay.identity_strip + lay.gap
+    sheet.heading(sheet.left, y, sheet.span, "Fill in pencil", "")
+    y = plan.rows_top - 4
+    steps: dict[str, list[Bubble]] = {}
+    for b in plan.bubbles:
+        steps.setdefault(b.row, []).append(b)
+    for (_, said), (number, line) in zip(CHECK_LINES, enumerate(steps.values(), start=1), strict=True):
+        sheet.text(sheet.left + PAD, y - lay.order_row * 0.7, f"{number}. {said}", font=SANS_BOLD, size=st.fonts.small)
+        y -= lay.order_row
+        for k in range(CHECK_STEPS):
+            around = [b for b in line if b.step == k + 1]
+            cx, cy = sum(b.x for b in around) / 6, sum(b.y for b in around) / 6
+            _step(sheet, lay, cx, cy, str(k + 1))
+        y -= lay.step_height + 2 + lay.gap
+    sheet.stroke(st.colours.ink, lay.field_border)
+    for n, (name, said) in enumerate(CHECK_BOXES, start=len(CHECK_LINES) + 1):
+        sheet.text(sheet.left + PAD, y - lay.order_row * 0.7, f"{n}. {said}", font=SANS_BOLD, size=st.fonts.small)
+        y -= lay.order_row
+        sheet.fill(st.colours.paper)
+        for box in (b for b in plan.boxes if b.row == name):
+            sheet.c.rect(box.x, box.y, box.w, box.h, stroke=1, fill=1)
+        y -= lay.path_box + 2 + lay.gap
+    return sheet.para(
+        sheet.left,
+        y - lay.gap,
+        sheet.span,
+        "A scanner that reads lines 1, 2, 5 and 6 right reads the order forms: every bubble filled is read, and no "
+        "empty one. Lines 3 and 4 show what kitgen asks the umpire about rather than guess: a half-filled "
+        "bubble, or a mark rubbed out but not quite gone. Scan at 150 dpi or more, in greyscale or colour; a "
+        "phone photograph square on, in even light, with the four corner squares in the picture.",
+        lead="What it shows:",
         size=st.fonts.small,
         colour=st.colours.muted,
     )

@@ -17,7 +17,13 @@ from kitgen.orders.sheetplan import FormPage, PagePlan
 from kitgen.scan.bubbles import Measure
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from kitgen.campaign import Campaign
+    from kitgen.scan.locate import Found
+
+    Flat = npt.NDArray[np.uint8]
     from kitgen.engine.state import CampaignState
     from kitgen.scan.images import ScanPage
 
@@ -134,13 +140,9 @@ class Unreadable(Exception):
 
 def read_page(campaign: Campaign, state: CampaignState, turn: int, scan: ScanPage, settle: Settle) -> PageRead:
     """One scanned page read against the form it says it is, as printed from `state` for `turn`."""
-    import numpy as np
-
     from kitgen.orders.rows import campaign_key, order_rows, state_key
     from kitgen.orders.sheetplan import CAMPAIGN_CHARS, STATE_CHARS, page_plan, split_pages
-    from kitgen.scan.bubbles import LEAST_RING, measure, written
-    from kitgen.scan.locate import MOST_ERROR_MM, SCALE, find, straighten
-    from kitgen.scan.register import REACH_MM, registered
+    from kitgen.scan.locate import find
 
     found = find(scan.image)
     if found.code is None:
@@ -162,7 +164,31 @@ def read_page(campaign: Campaign, state: CampaignState, turn: int, scan: ScanPag
     if code.pages != len(chunks) or not 1 <= code.page <= len(chunks):
         raise Unreadable(msg.scan_wrong_form("page", f"{code.page} of {code.pages}", f"one of {len(chunks)} pages"))
     plan = page_plan(chunks[code.page - 1], code.paper)
-    done = straighten(scan.image, plan, found)
+    flat, measures, boxes = look(scan.image, plan, found)
+    by_row: dict[str, list[Measure]] = {}
+    for m in measures:
+        by_row.setdefault(m.bubble.row, []).append(m)
+    rows = []
+    for rp in plan.rows:
+        written_boxes = sum(boxes.get((rp.row.id, k), False) for k in range(1, 17))
+        row = _row(rp.row, by_row.get(rp.row.id, []), written_boxes, settle)
+        hexes = path_hexes(campaign, rp.row.hex, row.steps)
+        rows.append(replace(row, hexes=None if hexes is None else tuple(hexes)))
+    return PageRead(scan.file, scan.page, code, faction, state_key(state), plan, tuple(rows), tuple(measures), flat)
+
+
+def look(
+    image: npt.NDArray[np.uint8], plan: PagePlan, found: Found
+) -> tuple[Flat, list[Measure], dict[tuple[str, int], bool]]:
+    """A page found straightened by its markers, its bubbles found where they lie and measured,
+    its hex boxes looked at; an `Unreadable` if it is too bent, too blurred or too faint."""
+    import numpy as np
+
+    from kitgen.scan.bubbles import LEAST_RING, measure, written
+    from kitgen.scan.locate import MOST_ERROR_MM, SCALE, straighten
+    from kitgen.scan.register import REACH_MM, registered
+
+    done = straighten(image, plan, found)
     if done is None:
         raise Unreadable(msg.scan_markers(len(found.markers)))
     flat, error = done
@@ -174,23 +200,13 @@ def read_page(campaign: Campaign, state: CampaignState, turn: int, scan: ScanPag
     measures, ring = measure(flat, plan, centres)
     if ring < LEAST_RING:
         raise Unreadable(msg.scan_faint(ring, LEAST_RING))
-    printed = np.array([(b.x, plan.size[1] - b.y) for b in plan.bubbles]) * SCALE
+    printed = np.array([(b.x, plan.size[1] - b.y) for b in plan.bubbles]).reshape(-1, 2) * SCALE
     moves = {
         (b.row, b.step): (float(dx), float(dy))
         for b, (dx, dy) in zip(plan.bubbles, centres - printed, strict=True)
         if b.part == "step"
     }
-    boxes = written(flat, plan, moves)
-    by_row: dict[str, list[Measure]] = {}
-    for m in measures:
-        by_row.setdefault(m.bubble.row, []).append(m)
-    rows = []
-    for rp in plan.rows:
-        written_boxes = sum(boxes.get((rp.row.id, k), False) for k in range(1, 17))
-        row = _row(rp.row, by_row.get(rp.row.id, []), written_boxes, settle)
-        hexes = path_hexes(campaign, rp.row.hex, row.steps)
-        rows.append(replace(row, hexes=None if hexes is None else tuple(hexes)))
-    return PageRead(scan.file, scan.page, code, faction, state_key(state), plan, tuple(rows), tuple(measures), flat)
+    return flat, measures, written(flat, plan, moves)
 
 
 def _row(row: OrderRow, measures: Sequence[Measure], written: int, settle: Settle) -> RowRead:

@@ -17,14 +17,16 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-REACH_MM = 2.1
+REACH_MM = 2.4
 """How far a group may stand off from where the corners put it."""
-STEP_MM = 0.3
-"""The moves tried, this far apart each way."""
-RIM_POINTS = 24
+COARSE_MM = 0.6
+"""A group's moves tried, this far apart each way."""
+STEP_MM = 0.2
+"""A bubble's own moves tried round its group's, this far apart."""
+RIM_POINTS = 16
 WEAK = 0.25
-NUDGE = 2
-"""A bubble whose own ring is seen may stand this many steps off its group."""
+NUDGE = 1
+"""A bubble whose own ring is seen may stand this many of its steps beyond its group's half step."""
 """A group whose best ring match is under this share of the page's usual is matched by its neighbours."""
 
 
@@ -44,35 +46,28 @@ def group_keys(plan: PagePlan) -> list[tuple[str, str, int, float]]:
 
 def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray[np.float64], bool]:
     """Each bubble's centre in pixels of `flat` where its group's rings are found, and whether
-    any group stood off further than `REACH_MM` (the page is too bent to read)."""
+    any group stood off further than `REACH_MM` (the page is too bent to read). Groups are moved
+    in steps of `COARSE_MM`, then each bubble by `STEP_MM` round its group's move."""
     import numpy as np
 
     centres: npt.NDArray[np.float64] = np.array([(b.x, plan.size[1] - b.y) for b in plan.bubbles], float) * SCALE
     if not len(centres):
         return centres, False
-    r = plan.layout.bubble / 2 * SCALE
-    angles = np.linspace(0, 2 * np.pi, RIM_POINTS, endpoint=False)
-    circle = np.column_stack([np.cos(angles), np.sin(angles)])
-    span = int(round(REACH_MM / STEP_MM))
-    shifts = np.array([(dx, dy) for dy in range(-span, span + 1) for dx in range(-span, span + 1)], float)
-    shifts *= STEP_MM / 25.4 * 72 * SCALE
-    light = flat.astype(np.float32)
+    pixel = 72 / 25.4 * SCALE
+    span = int(round(REACH_MM / COARSE_MM))
+    coarse = (
+        np.array([(dx, dy) for dy in range(-span, span + 1) for dx in range(-span, span + 1)], float)
+        * COARSE_MM
+        * pixel
+    )
+    from kitgen.scan.images import opencv
 
-    def dark(points: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        xs = np.clip(np.rint(points[..., 0]).astype(np.int64), 0, flat.shape[1] - 1)
-        ys = np.clip(np.rint(points[..., 1]).astype(np.int64), 0, flat.shape[0] - 1)
-        found: npt.NDArray[np.float64] = (255.0 - light[ys, xs]).astype(np.float64)
-        return found
-
-    # (bubbles, shifts, rim points): the rim, and the paper just inside and just outside it
-    at = centres[:, None, None, :] + shifts[None, :, None, :]
-    rim = dark(at + circle[None, None, :, :] * r).mean(axis=2)
-    inner = dark(at + circle[None, None, :, :] * (r * 0.55)).mean(axis=2)
-    outer = dark(at + circle[None, None, :, :] * (r + 3.5)).mean(axis=2)
-    score = rim - np.maximum(inner, outer)
-    keys = group_keys(plan)
+    # the coarse search on the page blurred: a ring's thin stroke, spread to a millimetre, is met
+    # by moves this far apart, and small print meets no ring
+    soft = opencv().GaussianBlur(flat, (0, 0), COARSE_MM / 2 * pixel)
+    score = _rings(soft, centres, coarse[None, :, :], plan.layout.bubble / 2 * SCALE)
     groups: dict[tuple[str, str, int, float], list[int]] = {}
-    for k, key in enumerate(keys):
+    for k, key in enumerate(group_keys(plan)):
         groups.setdefault(key, []).append(k)
     best: dict[tuple[str, str, int, float], tuple[int, float]] = {}
     for key, members in groups.items():
@@ -85,7 +80,7 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
     # words whose letters a ring can be matched to, so they move as the nearest steps moved
     anchors = {key: pick for key, pick in strong.items() if key[1] == "step"} or strong
     middles = {key: centres[members].mean(axis=0) for key, members in groups.items()}
-    moved = centres.copy()
+    base = np.zeros_like(centres)
     bent = False
     for key, members in groups.items():
         if key in anchors:
@@ -96,13 +91,39 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
             continue
         dx, dy = (pick % (2 * span + 1)) - span, (pick // (2 * span + 1)) - span
         bent |= max(abs(dx), abs(dy)) == span
-        for k in members:  # each bubble whose own ring is seen, within a step or two of its group
-            near = [
-                (dy + ey + span) * (2 * span + 1) + (dx + ex + span)
-                for ey in range(-NUDGE, NUDGE + 1)
-                for ex in range(-NUDGE, NUDGE + 1)
-                if abs(dx + ex) <= span and abs(dy + ey) <= span
-            ]
-            own = max(near, key=lambda j: score[k, j])
-            moved[k] += shifts[own if score[k, own] >= WEAK * usual else pick]
-    return moved, bent
+        base[members] = coarse[pick]
+    # each bubble whose own ring is seen, moved finely round its group's move
+    reach = int(COARSE_MM / 2 / STEP_MM) + NUDGE
+    fine = (
+        np.array([(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)], float)
+        * STEP_MM
+        * pixel
+    )
+    near = base[:, None, :] + fine[None, :, :]
+    own = _rings(flat, centres, near, plan.layout.bubble / 2 * SCALE)
+    pick_own = own.argmax(axis=1)
+    seen = own[np.arange(len(centres)), pick_own] >= WEAK * usual
+    centre_pick = len(fine) // 2
+    chosen = np.where(seen, pick_own, centre_pick)
+    return centres + near[np.arange(len(centres)), chosen], bent
+
+
+def _rings(
+    flat: npt.NDArray[np.uint8], centres: npt.NDArray[np.float64], shifts: npt.NDArray[np.float64], r: float
+) -> npt.NDArray[np.float32]:
+    """How well a printed ring of radius `r` stands at each centre moved by each of its shifts
+    (shape (1 or bubbles, shifts, 2)): the rim's darkness over the paper's just inside and outside it."""
+    import numpy as np
+
+    angles = np.linspace(0, 2 * np.pi, RIM_POINTS, endpoint=False)
+    circle = np.column_stack([np.cos(angles), np.sin(angles)]).astype(np.float32)
+    at = (centres[:, None, :] + shifts).astype(np.float32)[:, :, None, :]
+    high = np.array([flat.shape[1] - 1, flat.shape[0] - 1], np.int32)
+
+    def dark(radius: float) -> npt.NDArray[np.float32]:
+        pts = np.clip(np.rint(at + circle * radius).astype(np.int32), 0, high)
+        grey: npt.NDArray[np.float32] = flat[pts[..., 1], pts[..., 0]].mean(axis=2, dtype=np.float32)
+        return 255.0 - grey
+
+    found: npt.NDArray[np.float32] = dark(r) - np.maximum(dark(r * 0.55), dark(r + 3.5))
+    return found

@@ -271,30 +271,28 @@ SCAN_PAGES = 12
 
 def scan_figures(env: dict[str, str], tmp: Path) -> list[Figure]:
     """`kitgen orders scan` of 12 pencilled pages of the sample's forms, each with a scanner's or
-    phone's faults (tests/penciled.py), whole process; and pages read a second."""
-    sys.path.insert(0, str(ROOT))
-    import numpy as np
-
-    from tests.penciled import degrade, faults, filled_page, printed, random_orders, save
-
+    phone's faults (made by tests/penciled.py in a child Python, so that this process's memory
+    does not count in later figures), whole process; and pages read a second."""
     folder = tmp / "scanned"
     shutil.copytree(SAMPLE, folder)
     subprocess.run([*KITGEN, "next", str(folder)], env=env, cwd=ROOT, check=True, capture_output=True)
-    rng = np.random.default_rng(10)
-    pages = []
-    for faction in ("reds", "whites", "ukrainians"):
-        form = printed(folder, faction)
-        for page in range(min(4, len(form.plans))):
-            marks, written, _ = random_orders(form, page, {}, rng, doubt_rate=0.0)
-            f = faults(rng)
-            image = degrade(filled_page(form, page, marks, rng, dpi=f.dpi, written=written), f, rng)
-            pages.append(str(save(image, tmp / f"scan-{faction}-{page}.jpg")))
-    scan = [*KITGEN, "orders", "scan", *pages[:SCAN_PAGES], "--campaign", str(folder)]
-    done = subprocess.run(scan, env=env, cwd=ROOT, capture_output=True, text=True)  # the orders in: later runs change nothing
+    made = subprocess.run(
+        [sys.executable, str(Path(__file__)), "--make-scans", str(folder), str(tmp)],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    pages = made.stdout.split()[:SCAN_PAGES]
+    scan = [*KITGEN, "orders", "scan", *pages, "--campaign", str(folder)]
+    done = subprocess.run(
+        scan, env=env, cwd=ROOT, capture_output=True, text=True
+    )  # the orders in: later runs change nothing
     if done.returncode != 0:
         raise SystemExit(f"benchmark command failed: {done.stderr[-3000:]}")
     seconds, peak = process(scan, 5, env=env)
-    count = len(pages[:SCAN_PAGES])
+    count = len(pages)
     each = Figure(
         f"kitgen orders scan, {count} pages (whole process)",
         seconds,
@@ -303,10 +301,24 @@ def scan_figures(env: dict[str, str], tmp: Path) -> list[Figure]:
         statistics.median(seconds) < count,
     )
     rate = count / each.median
-    return [
-        each,
-        Figure("  pages read a second", [rate], 0, "at least 1", rate >= 1, f"{rate:.1f}"),
-    ]
+    return [each, Figure("  pages read a second", [rate], 0, "at least 1", rate >= 1, f"{rate:.1f}")]
+
+
+def make_scans(folder: Path, out: Path) -> None:
+    """Pencilled, scanned pages of the campaign's forms, their names printed."""
+    sys.path.insert(0, str(ROOT))
+    import numpy as np
+
+    from tests.penciled import degrade, faults, filled_page, printed, random_orders, save
+
+    rng = np.random.default_rng(10)
+    for faction in ("reds", "whites", "ukrainians"):
+        form = printed(folder, faction)
+        for page in range(min(4, len(form.plans))):
+            marks, written, _ = random_orders(form, page, {}, rng, doubt_rate=0.0)
+            f = faults(rng)
+            image = degrade(filled_page(form, page, marks, rng, dpi=f.dpi, written=written), f, rng)
+            print(save(image, out / f"scan-{faction}-{page}.jpg"))
 
 
 def supply_figures(env: dict[str, str]) -> list[Figure]:
@@ -356,5 +368,7 @@ def print_table(figures: list[Figure]) -> None:
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--in":
         child_main(sys.argv[2])
+    elif len(sys.argv) == 4 and sys.argv[1] == "--make-scans":
+        make_scans(Path(sys.argv[2]), Path(sys.argv[3]))
     else:
         main()

@@ -100,9 +100,21 @@ def campaign_key(campaign: Campaign) -> str:
 
 
 def state_key(state: CampaignState) -> str:
-    """A short hash of the state the orders are written against."""
+    """A short hash of the state the orders are written against (worked out once a state: the
+    pages of a faction's form, printed or scanned, all ask)."""
+    kept = _STATE_KEYS.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
     made = json.dumps(state.to_json(), sort_keys=True, default=str)
-    return hashlib.sha256(made.encode("utf-8")).hexdigest()[:12]
+    key = hashlib.sha256(made.encode("utf-8")).hexdigest()[:12]
+    _STATE_KEYS[id(state)] = (state, key)
+    if len(_STATE_KEYS) > 64:
+        _STATE_KEYS.pop(next(iter(_STATE_KEYS)))
+    return key
+
+
+_STATE_KEYS: dict[int, tuple[CampaignState, str]] = {}
+"""Each state's key by its identity (the state held, so that its id is not reused meanwhile)."""
 
 
 def identity(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> dict[str, str]:

@@ -10,7 +10,7 @@ read-only fields say the faction, turn and campaign the form is for."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -30,6 +30,7 @@ from kitgen.orders.sheetplan import (
     Bubble,
     CheckPage,
     FormPage,
+    Item,
     OrderFormLayout,
     PagePlan,
     RowPlan,
@@ -281,14 +282,20 @@ def _path(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble]) 
     for b in bubbles:
         steps.setdefault(b.step, []).append(b)
     boxes = [box for box in plan.boxes if box.row == row.id]
-    for n, around in sorted(steps.items()):
-        cx = sum(b.x for b in around) / len(around)
-        cy = sum(b.y for b in around) / len(around)
-        _step(sheet, lay, cx, cy, str(n))
-    sheet.stroke(sheet.st.colours.ink, lay.field_border)
-    sheet.fill(sheet.st.colours.paper)
-    for box in boxes:
-        sheet.c.rect(box.x, box.y, box.w, box.h, stroke=1, fill=1)
+    middles = {
+        n: (sum(b.x for b in around) / len(around), sum(b.y for b in around) / len(around))
+        for n, around in sorted(steps.items())
+    }
+    by_line: dict[float, list[int]] = {}
+    for n, (_, cy) in middles.items():
+        by_line.setdefault(round(cy, 3), []).append(n)
+    for numbers in by_line.values():
+        x0, y0 = middles[numbers[0]]
+        marks = [(middles[n][0] - x0, middles[n][1] - y0, str(n)) for n in numbers]
+        under = [(box.x - x0, box.y - y0, box.w, box.h) for box in boxes if box.step in numbers]
+        _placed(
+            sheet, ("steps", tuple(marks), tuple(under)), (x0, y0), partial(_steps, lay=lay, marks=marks, boxes=under)
+        )
     lines: dict[float, list[float]] = {}
     for box in boxes:
         lines.setdefault(box.y, []).append(box.x)
@@ -301,6 +308,40 @@ def _path(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble]) 
         text_field(
             sheet.c, name, (x0, y, x1 - x0, boxes[0].h), size=lay.field_font, maxlen=len(xs) * 4, comb=True, tip=tip
         )
+
+
+def _placed(sheet: Sheet, key: object, at: tuple[float, float], draw: Callable[[Sheet], None]) -> None:
+    """What `draw` draws round (0, 0), placed at `at`: drawn once a PDF, as a form (a PDF Form
+    XObject) that every row alike places again (a faction's rows share their lines of steps and of
+    special orders: drawn anew, they were most of the form's drawing)."""
+    c = sheet.c
+    made: dict[object, str] = c.__dict__.setdefault("_kitgen_order_parts", {})
+    name = made.get(key)
+    if name is None:
+        name = made[key] = f"KgOrderPart{len(made)}"
+        c.beginForm(name, -1000, -1000, 1000, 1000)
+        draw(sheet)
+        c.endForm()
+    c.saveState()
+    c.translate(*at)
+    c.doForm(name)
+    c.restoreState()
+
+
+def _steps(
+    sheet: Sheet,
+    *,
+    lay: OrderFormLayout,
+    marks: Sequence[tuple[float, float, str]],
+    boxes: Sequence[tuple[float, float, float, float]],
+) -> None:
+    """A line of steps round (0, 0), each numbered, and the hex boxes under them."""
+    for x, y, number in marks:
+        _step(sheet, lay, x, y, number)
+    sheet.stroke(sheet.st.colours.ink, lay.field_border)
+    sheet.fill(sheet.st.colours.paper)
+    for x, y, w, h in boxes:
+        sheet.c.rect(x, y, w, h, stroke=1, fill=1)
 
 
 def _step(sheet: Sheet, lay: OrderFormLayout, cx: float, cy: float, number: str, marked: str = "") -> None:
@@ -330,32 +371,47 @@ def _bubble(sheet: Sheet, lay: OrderFormLayout, x: float, y: float, *, filled: b
     sheet.c.circle(x, y, lay.bubble / 2, stroke=1, fill=1)
 
 
+def _bubble_lines(
+    sheet: Sheet,
+    *,
+    lay: OrderFormLayout,
+    said: Sequence[tuple[str, Sequence[Item], float]],
+    drawn: Sequence[tuple[float, float, str, str]],
+) -> None:
+    """A row's lines of bubbles round (0, the first line's middle): lead words, bubbles, labels."""
+    st = sheet.st
+    for lead, items, mid in said:
+        base = mid - lay.label_font * 0.36
+        if lead:
+            sheet.text(PAD, base, lead, font=SANS_BOLD, size=lay.label_font)
+        for part, _, label, dx in items:
+            if part == "word":
+                sheet.text(dx, base, label, font=SANS_BOLD, size=lay.label_font)
+        if lead == "Takes aboard:" and not items:
+            x = PAD + text_width(lead, SANS_BOLD, lay.label_font) + 6
+            sheet.text(x, base, "no unit of yours in its hex", size=lay.label_font, colour=st.colours.muted)
+    r = lay.bubble / 2
+    for x, y, label, kind in drawn:
+        _bubble(sheet, lay, x, y)
+        sheet.text(
+            x + r + 2.5, y - lay.label_font * 0.36, label, size=lay.label_font, fit=LABEL_MOST, literal=kind == "toward"
+        )
+
+
 def _lines(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble]) -> None:
     """The lines of bubbles under the path: lead words, bubbles and their labels, the roll box;
     on screen, a check box over each bubble."""
     st, lay, row = sheet.st, plan.layout, rp.row
     lines = bubble_lines(row, lay, sheet.span)
-    for (lead, items), (_, mid) in zip(lines, rp.lines, strict=True):
-        base = mid - lay.label_font * 0.36
-        if lead:
-            sheet.text(sheet.left + PAD, base, lead, font=SANS_BOLD, size=lay.label_font)
-        for part, _, label, dx in items:
-            if part == "word":
-                sheet.text(sheet.left + dx, base, label, font=SANS_BOLD, size=lay.label_font)
-        if lead == "Takes aboard:" and not items:
-            x = sheet.left + PAD + text_width(lead, SANS_BOLD, lay.label_font) + 6
-            sheet.text(x, base, "no unit of yours in its hex", size=lay.label_font, colour=st.colours.muted)
-    for b in bubbles:
-        _bubble(sheet, lay, b.x, b.y)
-        r = lay.bubble / 2
-        sheet.text(
-            b.x + r + 2.5,
-            b.y - lay.label_font * 0.36,
-            b.label,
-            size=lay.label_font,
-            fit=LABEL_MOST,
-            literal=b.part == "toward",
+    if lines:
+        x0, y0 = sheet.left, rp.lines[0][1]
+        said = tuple(
+            (lead, tuple(items), round(mid - y0, 3)) for (lead, items), (_, mid) in zip(lines, rp.lines, strict=True)
         )
+        drawn = tuple((b.x - x0, b.y - y0, b.label, b.part) for b in bubbles)
+        _placed(sheet, ("lines", said, drawn), (x0, y0), partial(_bubble_lines, lay=lay, said=said, drawn=drawn))
+    r = lay.bubble / 2
+    for b in bubbles:
         choice = b.choice.lower() if b.part == "toward" else b.choice
         check_box(sheet.c, tick_name(row.id, b.part, choice), (b.x - r, b.y - r, 2 * r))
     if rp.roll is not None:

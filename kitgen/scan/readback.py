@@ -158,8 +158,9 @@ def read_page(campaign: Campaign, state: CampaignState, turn: int, scan: ScanPag
     if not 0 <= code.faction < len(factions):
         raise Unreadable(msg.scan_wrong_form("faction", str(code.faction + 1), " or ".join(factions)))
     faction = factions[code.faction]
-    if code.state != state_key(state)[:STATE_CHARS]:
-        raise Unreadable(msg.scan_stale(code.state, state_key(state)[:STATE_CHARS]))
+    key = state_key(state)
+    if code.state != key[:STATE_CHARS]:
+        raise Unreadable(msg.scan_stale(code.state, key[:STATE_CHARS]))
     chunks = split_pages(order_rows(campaign, state, faction, turn))
     if code.pages != len(chunks) or not 1 <= code.page <= len(chunks):
         raise Unreadable(msg.scan_wrong_form("page", f"{code.page} of {code.pages}", f"one of {len(chunks)} pages"))
@@ -174,7 +175,7 @@ def read_page(campaign: Campaign, state: CampaignState, turn: int, scan: ScanPag
         row = _row(rp.row, by_row.get(rp.row.id, []), written_boxes, settle)
         hexes = path_hexes(campaign, rp.row.hex, row.steps)
         rows.append(replace(row, hexes=None if hexes is None else tuple(hexes)))
-    return PageRead(scan.file, scan.page, code, faction, state_key(state), plan, tuple(rows), tuple(measures), flat)
+    return PageRead(scan.file, scan.page, code, faction, key, plan, tuple(rows), tuple(measures), flat)
 
 
 def look(

@@ -19,7 +19,7 @@ import pytest
 
 from kitgen.errors import KitgenError
 from kitgen.model.scenario import Scenario, name_key
-from kitgen.products.forms import build_forms
+from kitgen.products.forms import FORMS, build_forms
 from kitgen.products.playeraids import build_charts
 from kitgen.render.formstyle import form_style
 from kitgen.render.pages import Part
@@ -128,7 +128,7 @@ def test_files_pages_and_sizes(charts: dict[str, Part], forms: dict[str, Part], 
     assert aid.file == f"player-aids-{paper}.pdf"
     assert form.file == f"forms-{paper}.pdf"
     assert aid.pages == 8 and aid.duplex, "a two-sided card per faction"
-    assert form.pages == 6
+    assert form.pages == 7  # the six forms and the scanner check (issue 27)
     for part in (aid, form):
         reader = pypdf.PdfReader(io.BytesIO(part.pdf))
         assert len(reader.pages) == part.pages
@@ -172,6 +172,7 @@ def test_bookmarks_point_at_their_pages(charts: dict[str, Part], forms: dict[str
             "Command rolls",
             "Battle setup sheet",
             "Umpire's turn record",
+            "Scanner check",
         ]
         assert [t for t, _ in part.bookmarks] == titles
         for title, page in part.bookmarks:
@@ -579,15 +580,16 @@ def test_issue25_tick_boxes_take_a_pencil_and_roll_boxes_take_two_digits(
         assert not small, (paper, page, small[:5])
     import pymupdf
 
+    record = FORMS.index("Umpire's turn record") + 1
     with pymupdf.open(stream=pdf, filetype="pdf") as doc:
-        umpire = doc[pages - 1]
+        umpire = doc[record - 1]
 
         def top(label: str) -> float:
             (found, *_) = umpire.search_for(label)
             return float(found.y0)
 
         bands = [top(x) for x in ("Command rolls", "Random event", "Movement", "Contacts", "Post-battle", "Track")]
-    roll = [(y, side) for _, y, side in _squares(pdf, pages) if side >= 6 * MM - 0.05]
+    roll = [(y, side) for _, y, side in _squares(pdf, record) if side >= 6 * MM - 0.05]
 
     def between(upper: float, lower: float) -> int:
         return sum(1 for y, _ in roll if upper - 6 <= y < lower - 6)

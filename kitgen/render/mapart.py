@@ -707,9 +707,9 @@ class MapArt:
         return {spots[k][0] for k in i[shared].tolist()}
 
     def furniture_boxes(self) -> list[Box]:
-        """What the map's furniture covers: the seas' and regions' names and the north arrow
+        """What the map's furniture covers: the seas' and regions' names and the compass
         (set where the layout puts them, at their own sizes even where the hexes are small)."""
-        from kitgen.render.mapfurniture import north_arrow_at, placed_names
+        from kitgen.render.mapfurniture import compass_reach, north_arrow_at, placed_names
 
         furniture = self.style.furniture
         boxes: list[Box] = []
@@ -720,7 +720,8 @@ class MapArt:
         arrow = north_arrow_at(self)
         if arrow is not None:
             x, y, length = arrow
-            boxes.append((x - length * 0.25, y - length / 2, x + length * 0.25, y + length * 0.85))
+            reach = compass_reach(length)
+            boxes.append((x - reach, y - reach, x + reach, y + reach))
         return boxes
 
     def _block(self, c: Canvas, key: str, rows: list[Row], spot: Placed | None = None) -> None:

@@ -4,9 +4,11 @@ drawn at a given point, in points, on any reportlab canvas."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kitgen.mapping.hexgrid import DIRECTION_NAMES
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.mapart import Canvas, MapArt, hex_colour
 from kitgen.render.style import NameStyle
@@ -83,15 +85,36 @@ def north_arrow_at(art: MapArt) -> tuple[float, float, float] | None:
     return float(x), float(y), arrow.size_in * 72
 
 
+COMPASS = 0.62
+"""The compass hexagon's inradius, as a share of the north arrow's length."""
+SIDE_LABEL = 0.15
+"""The six sides' names' size, as a share of the north arrow's length."""
+
+
+def compass_reach(length: float) -> float:
+    """How far the compass reaches from its centre, its sides' names included."""
+    return length * (COMPASS + SIDE_LABEL * 1.9)
+
+
 def draw_north_arrow(c: Canvas, x: float, y: float, length: float) -> None:
-    """A north arrow centred on (x, y), `length` tall: a half-filled dart and an N above it (the
-    key says that north runs along the central meridian)."""
+    """The map's compass centred on (x, y): a north arrow, `length` tall (a half-filled dart; the
+    key says that north runs along the central meridian), in a hexagon lying as the map's hexes
+    lie, its six sides named N, NE, SE, S, SW, NW as the order form's steps name them."""
     half = length / 2
     wing = length * 0.22
     c.saveState()
     c.setLineWidth(0.8)
     c.setLineJoin(1)
     c.setStrokeColorRGB(0.12, 0.12, 0.12)
+    inradius = length * COMPASS
+    corner = inradius / math.cos(math.radians(30))
+    hexagon = c.beginPath()  # an outline only: the map shows through, so it reads as no hex of the board
+    for k in range(7):
+        a = math.radians(60 * k)
+        (hexagon.moveTo if k == 0 else hexagon.lineTo)(x + corner * math.cos(a), y + corner * math.sin(a))
+    c.setDash(3, 2)
+    c.drawPath(hexagon, stroke=1, fill=0)
+    c.setDash()
     for side, fill in ((-1, (0.12, 0.12, 0.12)), (1, (1, 1, 1))):
         c.setFillColorRGB(*fill)
         path = c.beginPath()
@@ -100,18 +123,21 @@ def draw_north_arrow(c: Canvas, x: float, y: float, length: float) -> None:
         path.lineTo(x, y - half * 0.55)
         path.close()
         c.drawPath(path, stroke=1, fill=1)
-    size = length * 0.3
-    c.setFillColorRGB(1, 1, 1)
+    size = length * SIDE_LABEL
     c.setStrokeColorRGB(1, 1, 1)
     c.setLineWidth(size * 0.25)
     t = c.beginText()
     t.setFont(SANS_BOLD, size)
-    width = text_width("N", SANS_BOLD, size)
-    for mode, colour in ((1, (1, 1, 1)), (0, (0.12, 0.12, 0.12))):
-        t.setTextRenderMode(mode)
-        t.setFillColorRGB(*colour)
-        t.setTextOrigin(x - width / 2, y + half + size * 0.25)
-        t.textOut("N")
+    reach = inradius + size * 0.95
+    for k, name in enumerate(DIRECTION_NAMES):
+        a = math.radians(90 - 60 * k)
+        cx, cy = x + reach * math.cos(a), y + reach * math.sin(a)
+        width = text_width(name, SANS_BOLD, size)
+        for mode, colour in ((1, (1, 1, 1)), (0, (0.12, 0.12, 0.12))):
+            t.setTextRenderMode(mode)
+            t.setFillColorRGB(*colour)
+            t.setTextOrigin(cx - width / 2, cy - size * 0.36)
+            t.textOut(name)
     c.drawText(t)
     c.restoreState()
 

@@ -87,8 +87,9 @@ def north_arrow_at(art: MapArt) -> tuple[float, float, float] | None:
 
 COMPASS = 0.62
 """The compass hexagon's inradius, as a share of the north arrow's length."""
-SIDE_LABEL = 0.15
-"""The six sides' names' size, as a share of the north arrow's length."""
+SIDE_LABEL = 0.23
+"""The six sides' names' size, as a share of the north arrow's length: 7 pt or more where a battle
+sheet shows the map at half its size."""
 
 
 def compass_reach(length: float) -> float:

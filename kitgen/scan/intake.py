@@ -53,9 +53,12 @@ def settle_from(accepts: Sequence[str]) -> Settle:
     return Settle(answers)
 
 
-def read_scans(folder: Path, files: Sequence[Path], settle: Settle) -> tuple[list[PageRead], list[Problem]]:
-    """Every page of `files` read against the turn being played: the pages read and the problems
-    of those that could not be (each at its file and page)."""
+def read_scans(
+    folder: Path, files: Sequence[Path], settle: Settle, *, keep: bool = True
+) -> tuple[list[PageRead], list[Problem]]:
+    """Every page of `files` read against the turn being played: the pages read (each with its
+    picture straightened if `keep`, for a review) and the problems of those that could not be
+    (each at its file and page)."""
     from kitgen.campaign import load_campaign
     from kitgen.engine.basis import turn_basis
     from kitgen.scan.readback import read_page
@@ -67,7 +70,7 @@ def read_scans(folder: Path, files: Sequence[Path], settle: Settle) -> tuple[lis
     seen: dict[tuple[str, int], PageRead] = {}
     for scan in _pages(files, problems):
         try:
-            read = read_page(campaign, basis.start, basis.turn, scan, settle)
+            read = read_page(campaign, basis.start, basis.turn, scan, settle, keep=keep)
         except Unreadable as bad:
             problems.append(Problem.of(scan.file, scan.page, 1, bad.message))
             continue
@@ -112,7 +115,7 @@ def scan_orders(
     from kitgen.record.importer import import_orders
 
     settle = settle_from(accepts)
-    reads, problems = read_scans(folder, files, settle)
+    reads, problems = read_scans(folder, files, settle, keep=review is not None)
     if review is not None:
         from kitgen.scan.review import write_review
 

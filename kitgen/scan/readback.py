@@ -112,7 +112,7 @@ class PageRead:
     rows: tuple[RowRead, ...]
     measures: tuple[Measure, ...]
     flat: object
-    """The page straightened (a numpy array), for the review."""
+    """The page straightened (a numpy array), for the review; None when no review is asked for."""
 
     @property
     def doubts(self) -> list[Doubt]:
@@ -138,7 +138,9 @@ class Unreadable(Exception):
         self.message = message
 
 
-def read_page(campaign: Campaign, state: CampaignState, turn: int, scan: ScanPage, settle: Settle) -> PageRead:
+def read_page(
+    campaign: Campaign, state: CampaignState, turn: int, scan: ScanPage, settle: Settle, *, keep: bool = True
+) -> PageRead:
     """One scanned page read against the form it says it is, as printed from `state` for `turn`."""
     from kitgen.orders.rows import campaign_key, order_rows, state_key
     from kitgen.orders.sheetplan import CAMPAIGN_CHARS, STATE_CHARS, page_plan, split_pages
@@ -175,7 +177,9 @@ def read_page(campaign: Campaign, state: CampaignState, turn: int, scan: ScanPag
         row = _row(rp.row, by_row.get(rp.row.id, []), written_boxes, settle)
         hexes = path_hexes(campaign, rp.row.hex, row.steps)
         rows.append(replace(row, hexes=None if hexes is None else tuple(hexes)))
-    return PageRead(scan.file, scan.page, code, faction, key, plan, tuple(rows), tuple(measures), flat)
+    return PageRead(
+        scan.file, scan.page, code, faction, key, plan, tuple(rows), tuple(measures), flat if keep else None
+    )
 
 
 def look(

@@ -43,8 +43,10 @@ def review_pdf(reads: Sequence[PageRead]) -> bytes:
         plan = read.plan
         w, h = plan.size
         c.setPageSize((w + PANEL, h))
-        ok, jpeg = cv2.imencode(".jpg", read.flat, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        if ok:
+        ok, jpeg = (
+            cv2.imencode(".jpg", read.flat, [cv2.IMWRITE_JPEG_QUALITY, 80]) if read.flat is not None else (False, None)
+        )
+        if ok and jpeg is not None:
             c.drawImage(ImageReader(io.BytesIO(jpeg.tobytes())), 0, 0, w, h)
         r = plan.layout.bubble / 2
         for m in read.measures:

@@ -12,7 +12,7 @@ from reportlab.lib.utils import simpleSplit
 from kitgen.render.counterstyle import counter_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.mapart import Canvas, MapArt, hex_colour
-from kitgen.render.mapfurniture import draw_north_arrow, draw_turn_track, turn_box_size
+from kitgen.render.mapfurniture import compass_reach, draw_north_arrow, draw_turn_track, turn_box_size
 from kitgen.render.wording import curled
 
 Draw = Callable[[Canvas, float, float], None]
@@ -71,10 +71,11 @@ def draw_key_page(c: Canvas, art: MapArt, width: float, height: float) -> None:
     box = _box(art)
     track_rows = -(-art.style.furniture.turn_track.turns // _per_row(art, width))
     track_h = 22 + track_rows * box
-    arrow = 54
-    draw_north_arrow(c, width - 20, track_h + 50, arrow)
+    arrow = 40
+    reach = compass_reach(arrow)
+    draw_north_arrow(c, width - reach, track_h + 6 + reach, arrow)
     legend_top = y - 4
-    legend_w = width - arrow * 0.6  # clear of the north arrow
+    legend_w = width - 2 * reach - 4  # clear of the compass
     _legend(c, art, 0, track_h + 10, legend_w, legend_top - track_h - 10, columns=2, label_size=sizes["legend"])
     _turn_track(c, art, 0, track_h, per_row=_per_row(art, width))
 

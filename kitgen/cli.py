@@ -1061,23 +1061,31 @@ def orders_scan(
     strict: Annotated[
         bool, typer.Option("--strict", help="Refuse a faction's orders if the rules make any of them void.")
     ] = False,
+    partial: Annotated[
+        bool,
+        typer.Option(
+            "--partial", help="Import a form some of whose pages were not scanned (their units keep their orders)."
+        ),
+    ] = False,
 ) -> None:
     """Read paper order forms back from scans or photos, and import each faction's orders into the
     turn being played, as `orders import` does. A page that cannot be read, or a mark in doubt,
     and nothing is imported: each is named, to rescan or settle with --accept."""
+    from kitgen.errors import escape_controls
+    from kitgen.messages import plural
     from kitgen.record.report import import_report
     from kitgen.scan.intake import scan_orders
 
     _folder_argument(campaign, "a campaign folder")
-    done = scan_orders(campaign, scans, accept or [], review=review, strict=strict)
+    done = scan_orders(campaign, scans, accept or [], review=review, strict=strict, partial=partial)
     figures = done.figures
-    typer.echo(f"read {figures.pages} pages: {figures.marks} bubbles marked, no doubts")
+    typer.echo(f"read {plural(figures.pages, 'page')}: {plural(figures.marks, 'bubble')} marked, no doubts")
     for imported in done.imported:
         for warning in imported.warnings:
             typer.echo(str(warning), err=True)
         typer.echo(import_report(imported))
     if review is not None:
-        typer.echo(f"wrote {review}")
+        typer.echo(escape_controls(f"wrote {review}"))
 
 
 @orders_app.command("check")

@@ -1738,7 +1738,15 @@ def scan_doubt_marks(unit: str, where: str, marks: str, key: str) -> str:
 def scan_doubt_gap(unit: str, step: int, key: str) -> str:
     return (
         f"{unit}, step {step}: found a step marked after an empty one; expected the steps filled in order from 1: "
-        f"settle each with --accept {key}=DIR or none"
+        f"settle it with --accept {key}=none (no step there), or fill the steps before it and rescan"
+    )
+
+
+@data("scan.doubt_carry")
+def scan_doubt_carry(unit: str, marks: str, key: str) -> str:
+    return (
+        f"{unit}, takes aboard: found {marks}; expected each unit's bubble filled or empty: settle it with "
+        f"--accept {key}=UNIT,UNIT (every unit it takes, by id) or {key}=none"
     )
 
 
@@ -1786,8 +1794,11 @@ def scan_bad_accept(found: str, expected: str) -> str:
 
 
 @usage("scan.accept_unknown")
-def scan_accept_unknown(found: str, rows: str) -> str:
-    return f"found --accept for '{found}', which no scanned page has a row for; expected one of: {rows}"
+def scan_accept_unknown(found: str, doubts: str) -> str:
+    return (
+        f"found --accept for {found}, which settles no doubt of the pages scanned (an answer never overrides a "
+        f"clear mark); expected one of the doubts found: {doubts}"
+    )
 
 
 @data("orders.toward_sides")
@@ -1814,3 +1825,20 @@ def scan_check_missed(line: str, found: str, calls: str) -> str:
 @data("scan.not_check")
 def scan_not_check(found: str) -> str:
     return f"found {found}; expected the kit's scanner check page (Forms, its last page), filled as it says"
+
+
+@data("scan.crowded")
+def scan_crowded() -> str:
+    return (
+        "found more than one page of an order form in one picture; expected a page a picture (or a page of a "
+        "PDF): scan the pages apart"
+    )
+
+
+@data("scan.pages_missing")
+def scan_pages_missing(faction: str, missing: str, pages: int) -> str:
+    return (
+        f"found the {faction} form without {missing} (of its {pages}); expected every page of a faction's "
+        "form, so that no unit's orders are left behind: scan the missing pages too, or give --partial to "
+        "import the pages scanned (the units of the others keep the orders the log has)"
+    )

@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from kitgen.orders.sheetplan import Bubble, PagePlan
 
-Mark = Literal["fill", "half", "erased", "stray"]
+Mark = Literal["fill", "half", "erased", "stray", "dot", "circled"]
 CLEAR: tuple[Mark, ...] = ("fill",)
 """Marks a reader must read right; the others it must call in doubt."""
 Image = npt.NDArray[np.uint8]
@@ -58,6 +58,19 @@ def pencil(image: Image, centre: tuple[float, float], radius: float, kind: Mark,
         # what an eraser leaves: a light grey smudge over the bubble
         residue = int(rng.integers(170, 215))
         _blob(image, x, y, radius * rng.uniform(0.9, 1.2), residue, rng, texture=18)
+    elif kind == "dot":
+        # a dot in the middle: a pencil's touch, not a fill
+        _blob(image, x, y, radius * rng.uniform(0.4, 0.55), grey, rng)
+    elif kind == "circled":
+        # the bubble ringed round, not filled
+        cv2.circle(
+            image,
+            (round(x), round(y)),
+            round(radius * rng.uniform(1.25, 1.4)),
+            grey,
+            max(2, round(radius * 0.18)),
+            cv2.LINE_AA,
+        )
     else:
         # a stray stroke across the bubble
         angle = rng.uniform(0, math.pi)
@@ -248,7 +261,7 @@ class RowTruth:
 
 
 FACING_FIELDS = ("repair", "emplace", "land")
-DOUBTS = ("half", "erased", "stray", "two", "gap", "count")
+DOUBTS = ("half", "erased", "stray", "dot", "circled", "two", "gap", "count")
 
 
 def random_orders(
@@ -289,12 +302,12 @@ def random_orders(
             for k in range(1, len(steps) + 1):
                 written[(row.id, k)] = f"{int(rng.integers(100, 9999)):04d}"
         doubt = str(rng.choice(DOUBTS)) if row_marks and rng.random() < doubt_rate else None
-        if doubt in ("half", "erased", "stray", "two") and not any(m[1] == "step" for m in row_marks):
+        if doubt in ("half", "erased", "stray", "dot", "circled", "two") and not any(m[1] == "step" for m in row_marks):
             doubt = "half"
         if doubt == "half":
             k = int(rng.integers(0, len(row_marks)))
             row_marks[k] = (*row_marks[k][:4], "half")
-        elif doubt in ("erased", "stray", "two"):
+        elif doubt in ("erased", "stray", "dot", "circled", "two"):
             step = int(rng.integers(1, len(steps) + 1))
             others = [d for d in DIRECTION_NAMES if d != steps[step - 1]]
             row_marks.append((row.id, "step", step, str(rng.choice(others)), "fill" if doubt == "two" else doubt))  # type: ignore[arg-type]

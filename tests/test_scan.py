@@ -408,3 +408,71 @@ def test_the_scanner_check_left_blank_says_what_was_missed(tmp_path: Path) -> No
     assert done.returncode == 1
     assert "blank.png:1:1: the scanner check's 'filled' line: found 0 of 6 (6 empty)" in done.stderr
     assert "it does not yet read kitgen's order forms right" in done.stdout
+
+
+# --- what the umpire gives and what he is refused --------------------------------------------------
+
+
+def _week(samples: dict[str, Path], tmp_path: Path) -> Path:
+    """The Denikin sample with its next turn's log begun (the Tsaritsyn sample has ended)."""
+    folder = tmp_path / "week"
+    shutil.copytree(samples["denikin"], folder)
+    assert run_cli("next", str(folder)).returncode == 0
+    return folder
+
+
+def test_a_form_scanned_without_all_its_pages_is_refused_unless_partial(
+    samples: dict[str, Path], tmp_path: Path
+) -> None:
+    """The QR code says how many pages the form has: a page missing would leave its units' orders
+    behind unseen, so it is named; --partial imports the pages scanned."""
+    folder = _week(samples, tmp_path)
+    faction = factions(folder)[0]
+    form = printed(folder, faction)
+    assert len(form.plans) > 1
+    scan = save(render(form.pdf, 0, 200), tmp_path / "first.png")
+    logs = {p.name: p.read_bytes() for p in (folder / "turns").glob("*.yaml")}
+    refused = run_cli("orders", "scan", str(scan), "--campaign", str(folder))
+    assert refused.returncode == 1 and f"found the {faction} form without page" in refused.stderr
+    assert {p.name: p.read_bytes() for p in (folder / "turns").glob("*.yaml")} == logs
+    done = run_cli("orders", "scan", str(scan), "--campaign", str(folder), "--partial")
+    assert done.returncode == 0, done.stderr
+
+
+def test_an_answer_never_overrides_a_clear_mark(samples: dict[str, Path], tmp_path: Path) -> None:
+    """--accept settles a doubt the scan found, and nothing else: an answer for a step marked
+    clearly is refused, and nothing is written."""
+    folder = _week(samples, tmp_path)
+    faction = factions(folder)[0]
+    form = printed(folder, faction)
+    row = form.plans[0].rows[0].row
+    files = [
+        save(
+            filled_page(form, k, [(row.id, "step", 1, "N", "fill")] if k == 0 else [], np.random.default_rng(1)),
+            tmp_path / f"p{k}.png",
+        )
+        for k in range(len(form.plans))
+    ]
+    logs = {p.name: p.read_bytes() for p in (folder / "turns").glob("*.yaml")}
+    refused = run_cli("orders", "scan", *map(str, files), "--campaign", str(folder), "--accept", f"{row.id}:1=S")
+    assert refused.returncode != 0 and f"found --accept for {row.id}:1, which settles no doubt" in refused.stderr
+    assert {p.name: p.read_bytes() for p in (folder / "turns").glob("*.yaml")} == logs
+
+
+def test_a_picture_claiming_more_pixels_than_any_page_is_an_error_not_a_crash(
+    samples: dict[str, Path], tmp_path: Path
+) -> None:
+    """A small PNG whose header claims 9000 x 9000 pixels: refused by its size, before it is decoded."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 9000, 9000, 8, 0, 0, 0, 0))
+    png += chunk(b"IDAT", zlib.compress(b"\x00" * 64)) + chunk(b"IEND", b"")
+    (tmp_path / "bomb.png").write_bytes(png)
+    folder = _week(samples, tmp_path)
+    done = run_cli("orders", "scan", str(tmp_path / "bomb.png"), "--campaign", str(folder))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "bomb.png:1:1: found a file of" in done.stderr and "60,000,000 pixels" in done.stderr

@@ -24,8 +24,9 @@ from kitgen.render.lengths import Length
 if TYPE_CHECKING:
     from kitgen.render.sheet import Column
 
-FORM_VERSION = 2
-"""The form's version in its QR code: a page of another version is not read by this geometry."""
+FORM_VERSION = 3
+"""The form's version in its QR code: a page of another version is not read by this geometry
+(raise it whenever a bubble or box moves)."""
 MARKERS: dict[int, tuple[str, str, str, str]] = {
     0: ("0100", "1010", "1100", "1101"),
     1: ("1111", "0000", "0110", "0101"),

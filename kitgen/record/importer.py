@@ -63,10 +63,12 @@ def import_orders(
     amend: bool = False,
     stale_ok: bool = False,
     strict: bool = False,
+    check_only: bool = False,
 ) -> Imported:
     """Read `filled` (a file, or a form read already: a scan's pages) and merge its orders into
     the log of `turn` (default: the turn being played); a KitgenError lists every problem, and
-    then nothing is written."""
+    then nothing is written. With `check_only`, every check is made and nothing is written,
+    whatever the outcome (a scan's factions are all checked before any is written)."""
     from kitgen.engine.ahead import before_orders
     from kitgen.engine.replay import replay, turn_logs
 
@@ -113,7 +115,7 @@ def import_orders(
             raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch("the comments"))
         said = stale.text if stale is not None else None
         changes = tuple(merged.changes)
-        if text == on_disk.text:
+        if text == on_disk.text or check_only:
             return Imported(faction, number, path, None, changes, tuple(warnings), changed=False, stale=said)
         backup = commit(campaign.folder, on_disk, on_disk.encode(text), "orders import" + (" --amend" if amend else ""))
         return Imported(faction, number, path, backup, changes, tuple(warnings), stale=said)

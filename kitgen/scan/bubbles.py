@@ -27,6 +27,13 @@ EMPTY_COVER, EMPTY_MEAN = 0.05, 0.08
 smudge of one that is not, or a light mark, is in doubt)."""
 INSIDE = 0.62
 """The share of a bubble's radius measured as its inside: clear of its ring, blurred as it may be."""
+BAND = 0.85
+"""The rim of the inside, from `INSIDE` to this share of the radius: a filled bubble is inked
+there too; a dot in the middle is not."""
+BAND_MARKED, BAND_EMPTY = 0.5, 0.1
+AROUND_EMPTY = 0.35
+"""The share of the paper just round a bubble's ring that may be inked round an empty bubble (a
+neighbour's overrun, the step's hexagon): more is a ring drawn round it, in doubt."""
 LEAST_RING = 0.22
 """The page's rings at their median are this much of the markers' black at the least: a paler
 page is too blurred or too faint to read."""
@@ -57,6 +64,8 @@ def measure(
         return [], 1.0
     r = plan.layout.bubble / 2 * SCALE
     inside = _sample(flat, centres, _offsets(0.0, r * INSIDE))
+    band = _sample(flat, centres, _offsets(r * INSIDE, r * BAND))
+    around = _sample(flat, centres, _offsets(r + 2.5, r + 4.5))
     ring_px = np.sort(_sample(flat, centres, _offsets(r - 1.5, r + 1.5)), axis=1)
     paper = np.maximum(_sample(paper_level(flat), centres, _offsets(0.0, 0.5))[:, 0], 1.0)
     black = _black(flat, plan, float(np.median(paper)))
@@ -64,16 +73,27 @@ def measure(
     ink = np.clip((1 - inside / paper[:, None]) / black, 0.0, 1.0)
     cover = (ink > INK).mean(axis=1)
     mean = ink.mean(axis=1)
+    band_cover = (np.clip((1 - band / paper[:, None]) / black, 0.0, 1.0) > INK).mean(axis=1)
+    around_cover = (np.clip((1 - around / paper[:, None]) / black, 0.0, 1.0) > INK).mean(axis=1)
     usual = float(np.median(ring))
     found = []
-    for b, c, m, g in zip(plan.bubbles, cover.tolist(), mean.tolist(), ring.tolist(), strict=True):
+    rows = zip(
+        plan.bubbles,
+        cover.tolist(),
+        mean.tolist(),
+        ring.tolist(),
+        band_cover.tolist(),
+        around_cover.tolist(),
+        strict=True,
+    )
+    for b, c, m, g, bc, ac in rows:
         call: Call = "doubt"
         if g < RING_SEEN * usual:
             call = "doubt"  # no ring where the plan puts one: the page is not where it seems
-        elif c >= MARKED_COVER and m >= MARKED_MEAN:
-            call = "marked"
-        elif c <= EMPTY_COVER and m <= EMPTY_MEAN:
-            call = "empty"
+        elif c >= MARKED_COVER and m >= MARKED_MEAN and bc >= BAND_MARKED:
+            call = "marked"  # a dot in the middle alone is no fill
+        elif c <= EMPTY_COVER and m <= EMPTY_MEAN and bc <= BAND_EMPTY and ac <= AROUND_EMPTY:
+            call = "empty"  # a ring drawn round the bubble, or ink inside its rim, is no empty bubble
         found.append(Measure(b, c, m, g, call))
     return found, usual
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kitgen import messages as msg
-from kitgen.errors import Problem
+from kitgen.errors import Problem, escape_controls
 from kitgen.orders.sheetplan import CHECK_BOXES, CHECK_LINES
 from kitgen.scan.readback import Unreadable
 
@@ -118,7 +118,7 @@ def report(read: CheckRead) -> list[str]:
     """The check's reading, in lines for the terminal."""
     said = {"filled": "filled in full", "empty": "left empty", "half": "half filled", "erased": "filled and rubbed out"}
     out = [
-        f"{read.file.name}, page {read.page}: the scanner check ({read.paper}), {read.markers} of 4 markers, about {read.dpi:.0f} dpi"
+        f"{escape_controls(read.file.name)}, page {read.page}: the scanner check ({read.paper}), {read.markers} of 4 markers, about {read.dpi:.0f} dpi"
     ]
     for line in read.lines:
         out.append(f"  {said[line.line]}: {_calls(line.asked)}; the other bubbles: {_calls(line.others) or 'none'}")

@@ -22,6 +22,8 @@ MAX_SCAN_BYTES = 200 * 1024 * 1024
 MAX_PIXELS = 60_000_000
 """A page's pixels at most: A4 at 600 dpi is 35 million."""
 MAX_SCAN_PAGES = 200
+MAX_TIFF_PAGES = 40
+"""A TIFF's pages at most: they are decoded all at once (40 A4 pages at 200 dpi: 150 MB)."""
 PDF_DPI = 200
 """A PDF page's pictures are rendered at this resolution: enough for any bubble, fast to read."""
 IMAGES = {".png", ".jpg", ".jpeg", ".tif", ".tiff"}
@@ -54,12 +56,18 @@ def _image_pages(path: Path, data: bytes) -> Iterator[ScanPage]:
 
     raw = np.frombuffer(data, dtype=np.uint8)
     images: list[npt.NDArray[np.uint8]] = []
-    if _is_tiff(data):
-        ok, pages = cv2.imdecodemulti(raw, cv2.IMREAD_GRAYSCALE)
-        images = list(pages) if ok else []
-    elif len(data):
-        image = cv2.imdecode(raw, cv2.IMREAD_GRAYSCALE)
-        images = [] if image is None else [image]
+    try:
+        if _is_tiff(data):
+            count = cv2.imcount(str(path))  # the pages, counted before any is decoded
+            if count > MAX_TIFF_PAGES:
+                raise KitgenError.at(path, 1, 1, msg.orders_too_many_pages(count, MAX_TIFF_PAGES))
+            ok, pages = cv2.imdecodemulti(raw, cv2.IMREAD_GRAYSCALE)
+            images = list(pages) if ok else []
+        elif len(data):
+            image = cv2.imdecode(raw, cv2.IMREAD_GRAYSCALE)
+            images = [] if image is None else [image]
+    except cv2.error:  # a picture larger than MAX_PIXELS, or one OpenCV cannot make sense of
+        images = []
     if not images:
         raise KitgenError.at(
             path,

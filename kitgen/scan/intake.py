@@ -83,10 +83,11 @@ def read_scans(
             continue
         seen[(read.faction, read.code.page)] = read
         reads.append(read)
-    rows = {r.row.id for read in reads for r in read.rows}
-    unknown = sorted({unit for unit, _ in settle.answers if unit not in rows})
-    if unknown:
-        raise UsageError(msg.scan_accept_unknown(unknown[0], ", ".join(sorted(rows)) or "none"))
+    used = {key for read in reads for r in read.rows for key in r.answered}
+    unused = sorted(f"{unit}:{what}" for unit, what in settle.answers if f"{unit}:{what}" not in used)
+    if unused and not problems:  # a page that could not be read may hold the doubt it answers
+        doubts = sorted(d.key() for read in reads for d in read.doubts)
+        raise UsageError(msg.scan_accept_unknown(unused[0], ", ".join(doubts) or "none"))
     return reads, problems
 
 
@@ -108,9 +109,12 @@ def scan_orders(
     *,
     review: Path | None = None,
     strict: bool = False,
+    partial: bool = False,
 ) -> Scanned:
     """Read the scans, then import each faction's orders; a KitgenError lists every page that
-    could not be read and every doubt, and then nothing is imported."""
+    could not be read, every doubt and (unless `partial`) every page of a faction's form not
+    scanned, and then nothing is imported. Every faction's orders are checked before any is
+    written, so that a faction refused by the rules leaves the others unwritten too."""
     from kitgen.campaign import load_campaign
     from kitgen.record.importer import import_orders
 
@@ -123,13 +127,31 @@ def scan_orders(
     campaign = load_campaign(folder)
     for read in reads:
         problems += [Problem.of(read.file, read.page, 1, d.message()) for d in read.doubts]
+    if not partial:
+        problems += _missing(reads)
     forms = {} if problems else _forms(campaign, reads, problems)
     if problems:
         raise KitgenError(problems)
-    imported = [
-        import_orders(folder, form, int(form.identity["turn"]), strict=strict) for _, form in sorted(forms.items())
-    ]
+    ordered = sorted(forms.items())
+    for _, form in ordered:
+        import_orders(folder, form, int(form.identity["turn"]), strict=strict, check_only=True)
+    imported = [import_orders(folder, form, int(form.identity["turn"]), strict=strict) for _, form in ordered]
     return Scanned(tuple(reads), tuple(imported), figures(reads))
+
+
+def _missing(reads: Sequence[PageRead]) -> list[Problem]:
+    """A problem for each faction whose form was not scanned whole, at its first page read."""
+    pages: dict[str, list[PageRead]] = {}
+    for read in reads:
+        pages.setdefault(read.faction, []).append(read)
+    found = []
+    for faction, group in sorted(pages.items()):
+        first = min(group, key=lambda r: r.code.page)
+        missing = sorted(set(range(1, first.code.pages + 1)) - {r.code.page for r in group})
+        if missing:
+            said = ("page " if len(missing) == 1 else "pages ") + ", ".join(map(str, missing))
+            found.append(Problem.of(first.file, first.page, 1, msg.scan_pages_missing(faction, said, first.code.pages)))
+    return found
 
 
 def figures(reads: Sequence[PageRead]) -> ScanFigures:

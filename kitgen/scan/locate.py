@@ -28,32 +28,40 @@ class Found:
     """The QR code's text when it is no kitgen form's."""
     markers: dict[int, npt.NDArray[np.float64]]
     """Each marker found: its four corners in the picture (top left, top right, bottom right, bottom left)."""
+    crowded: bool = False
+    """Two markers of one corner, or two kitgen codes: more than one page in the picture."""
 
 
 def find(image: npt.NDArray[np.uint8]) -> Found:
     """The markers and QR code in a page's picture. The code is read from the page straightened
     by its markers at four times the scan's fineness (a small code in a blurred 150 dpi scan
     reads so), else from the picture as it is."""
-    markers = find_markers(image)
+    markers, twice = find_markers(image)
     texts: list[str] = []
     if len(markers) >= 3:
         for paper in _papers(markers):
             texts += _codes(_qr_patch(image, paper, markers))
     if not any(FormPage.parse(t) for t in texts):
         texts += _codes(image)
-    code = next((c for c in map(FormPage.parse, texts) if c is not None), None)
-    return Found(code, None if code or not texts else texts[0], markers)
+    codes = {c for c in map(FormPage.parse, texts) if c is not None}
+    if len(codes) < 2 and twice:  # a second page's code, beside the one straightened
+        codes |= {c for c in map(FormPage.parse, _codes(image)) if c is not None}
+    code = min(codes, key=lambda c: (c.faction, c.page)) if codes else None
+    return Found(code, None if code or not texts else texts[0], markers, twice or len(codes) > 1)
 
 
-def find_markers(image: npt.NDArray[np.uint8]) -> dict[int, npt.NDArray[np.float64]]:
-    """Each corner marker found: its four corners in the picture."""
+def find_markers(image: npt.NDArray[np.uint8]) -> tuple[dict[int, npt.NDArray[np.float64]], bool]:
+    """Each corner marker found: its four corners in the picture; and whether a corner's marker
+    was found twice (two pages in one picture)."""
     corners, ids, _ = _detector().detectMarkers(image)  # type: ignore[attr-defined]
     markers: dict[int, npt.NDArray[np.float64]] = {}
+    twice = False
     if ids is not None:
         for quad, number in zip(corners, ids.reshape(-1).tolist(), strict=True):
-            if 0 <= number <= 3 and number not in markers:
-                markers[number] = quad.reshape(4, 2).astype("float64")
-    return markers
+            if 0 <= number <= 3:
+                twice |= number in markers
+                markers.setdefault(number, quad.reshape(4, 2).astype("float64"))
+    return markers, twice
 
 
 def _codes(image: npt.NDArray[np.uint8]) -> list[str]:

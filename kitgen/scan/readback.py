@@ -66,6 +66,8 @@ class Doubt:
             said.setdefault(call, []).append(choice)
         marks = "; ".join(f"{', '.join(chosen)} {CALLED[call]}" for call, chosen in said.items()) or "no mark"
         where = f"step {self.step}" if self.part == "step" else self.part
+        if self.kind == "marks" and self.part == "carry":
+            return msg.scan_doubt_carry(self.name, marks, self.key())
         if self.kind == "marks":
             return msg.scan_doubt_marks(self.name, where, marks, self.key())
         if self.kind == "gap":
@@ -93,6 +95,8 @@ class RowRead:
     """The hex boxes with writing in them."""
     hexes: tuple[str, ...] | None = None
     """The hexes its steps enter, in order; None if a step leaves the map."""
+    answered: frozenset[str] = frozenset()
+    """The umpire's answers (`Doubt.key`) that settled a doubt of this row."""
 
     @property
     def empty(self) -> bool:
@@ -143,7 +147,7 @@ def read_page(
 ) -> PageRead:
     """One scanned page read against the form it says it is, as printed from `state` for `turn`."""
     from kitgen.orders.rows import campaign_key, order_rows, state_key
-    from kitgen.orders.sheetplan import CAMPAIGN_CHARS, STATE_CHARS, page_plan, split_pages
+    from kitgen.orders.sheetplan import CAMPAIGN_CHARS, FORM_VERSION, STATE_CHARS, page_plan, split_pages
     from kitgen.scan.locate import find
 
     found = find(scan.image)
@@ -152,6 +156,10 @@ def read_page(
             raise Unreadable(msg.scan_other_code(found.qr_text[:40]))
         raise Unreadable(msg.scan_no_code(len(found.markers)))
     code = found.code
+    if found.crowded:
+        raise Unreadable(msg.scan_crowded())
+    if code.version != FORM_VERSION:
+        raise Unreadable(msg.scan_wrong_form("form version", str(code.version), str(FORM_VERSION)))
     factions = [f.id for f in campaign.scenario.meta.factions]
     if code.campaign != campaign_key(campaign)[:CAMPAIGN_CHARS]:
         raise Unreadable(msg.scan_wrong_form("campaign", code.campaign, campaign_key(campaign)[:CAMPAIGN_CHARS]))
@@ -215,20 +223,32 @@ def look(
 
 
 def _row(row: OrderRow, measures: Sequence[Measure], written: int, settle: Settle) -> RowRead:
+    """A row read: each part's one mark or none, or a doubt; an umpire's answer settles a doubt
+    the marks raise, and only such a doubt (`RowRead.answered` names the answers used)."""
     name = row.label or row.id
     doubts: list[Doubt] = []
+    answered: set[str] = set()
 
-    def one(part: str, step: int, group: Sequence[Measure]) -> str | None:
-        """The choice of a part whose bubbles allow one mark: the umpire's answer, the one mark, or None."""
-        answer = settle.get(row.id, str(step) if part == "step" else part)
-        if answer is not None:
-            return None if answer == "none" else answer
+    def settled(doubt: Doubt) -> str | None:
+        """The umpire's answer to `doubt`, or None (and the doubt kept) if he gave none."""
+        answer = settle.get(row.id, doubt.key().split(":", 1)[1])
+        if answer is None:
+            doubts.append(doubt)
+            return None
+        answered.add(doubt.key())
+        return answer
+
+    def one(part: str, step: int, group: Sequence[Measure]) -> tuple[str | None, bool]:
+        """The choice of a part whose bubbles allow one mark (or the answer to its doubt), and
+        whether it is still in doubt."""
         marked = [m.bubble.choice for m in group if m.call == "marked"]
         shown = tuple((m.bubble.choice, m.call) for m in group if m.call != "empty")
         if any(m.call == "doubt" for m in group) or len(marked) > 1:
-            doubts.append(Doubt(row.id, name, "marks", part, step, shown))
-            return None
-        return marked[0] if marked else None
+            answer = settled(Doubt(row.id, name, "marks", part, step, shown))
+            if answer is None:
+                return None, True
+            return (None if answer == "none" else answer), False
+        return (marked[0] if marked else None), False
 
     steps: dict[int, list[Measure]] = {}
     for m in measures:
@@ -236,38 +256,48 @@ def _row(row: OrderRow, measures: Sequence[Measure], written: int, settle: Settl
             steps.setdefault(m.bubble.step, []).append(m)
     path: list[str] = []
     ended = 0
+    doubtful_steps = False
     for n in sorted(steps):
-        before = len(doubts)
-        choice = one("step", n, steps[n])
-        if choice is None and len(doubts) == before:
+        choice, doubtful = one("step", n, steps[n])
+        doubtful_steps |= doubtful
+        if doubtful:
+            continue
+        if choice is None:
             ended = ended or n
-            continue
-        if ended and choice is not None:
-            doubts.append(Doubt(row.id, name, "gap", "step", n))
-        elif choice is not None:
+        elif ended:
+            if settled(Doubt(row.id, name, "gap", "step", n)) is None:
+                doubtful_steps = True
+            # settled: the umpire says no step there (`none`); a direction leaves the gap as it is
+        else:
             path.append(choice)
-    specials = [m for m in measures if m.bubble.part == "special"]
-    special = one("special", 0, specials)
-    toward = one("toward", 0, [m for m in measures if m.bubble.part == "toward"])
+    special, _ = one("special", 0, [m for m in measures if m.bubble.part == "special"])
+    toward, _ = one("toward", 0, [m for m in measures if m.bubble.part == "toward"])
     word = SPECIAL_WORDS.get(special) if special else None
-    if toward is not None and word not in FACING and settle.get(row.id, "toward") is None:
-        doubts.append(Doubt(row.id, name, "toward", "toward", 0, ((toward, "marked"),)))
+    if toward is not None and word not in FACING:
+        answer = settled(Doubt(row.id, name, "toward", "toward", 0, ((toward, "marked"),)))
+        toward = None if answer == "none" else toward
+        if answer is not None and answer != "none":  # a side for no order that faces one stays in doubt
+            answered.discard(f"{row.id}:toward")
+            doubts.append(Doubt(row.id, name, "toward", "toward", 0, ((toward or answer, "marked"),)))
     carry: list[str] = []
-    for m in measures:
-        if m.bubble.part != "carry":
-            continue
-        if m.call == "doubt":
-            doubts.append(Doubt(row.id, name, "marks", "carry", 0, ((m.bubble.label, "doubt"),)))
-        elif m.call == "marked":
-            carry.append(m.bubble.choice)
-    if settle.get(row.id, "path") != "read" and not any(d.part == "step" for d in doubts):
+    cargo = [m for m in measures if m.bubble.part == "carry"]
+    unclear = tuple((m.bubble.choice, m.call) for m in cargo if m.call == "doubt")
+    if unclear:
+        answer = settled(Doubt(row.id, name, "marks", "carry", 0, unclear))
+        if answer is not None:
+            carry = [] if answer == "none" else [c for c in answer.split(",") if c]
+    else:
+        carry = [m.bubble.choice for m in cargo if m.call == "marked"]
+    if not doubtful_steps:
         if written and not path:
-            doubts.append(Doubt(row.id, name, "hexes", "path", 0, hexes=written))
+            settled(Doubt(row.id, name, "hexes", "path", 0, hexes=written))
         elif written and written != len(path):
-            doubts.append(Doubt(row.id, name, "count", "path", 0, hexes=written, steps=len(path)))
+            settled(Doubt(row.id, name, "count", "path", 0, hexes=written, steps=len(path)))
     if special is not None and special not in TICKS.values():
         special = None
-    return RowRead(row, tuple(path), special, toward, tuple(carry), tuple(doubts), written)
+    return RowRead(
+        row, tuple(path), special, toward, tuple(carry), tuple(doubts), written, answered=frozenset(answered)
+    )
 
 
 def path_hexes(campaign: Campaign, start: str, steps: Sequence[str]) -> list[str] | None:
@@ -285,14 +315,19 @@ def path_hexes(campaign: Campaign, start: str, steps: Sequence[str]) -> list[str
     return hexes
 
 
+ACCEPTED = (
+    "UNIT:STEP=DIR, UNIT:special=WORD, UNIT:toward=DIR, UNIT:carry=UNIT,UNIT (none for no mark) or UNIT:path=read"
+)
+
+
 def parse_accept(text: str) -> tuple[tuple[str, str], str]:
     """One `--accept UNIT:WHAT=ANSWER`; a ValueError says what is wrong."""
     key, sep, answer = text.partition("=")
     unit, colon, what = key.partition(":")
     unit, what, answer = unit.strip(), what.strip().lower(), answer.strip()
     if not (sep and colon and unit and what):
-        raise ValueError("UNIT:STEP=DIR, UNIT:special=WORD, UNIT:toward=DIR or UNIT:path=read")
-    if what.isdigit():
+        raise ValueError(ACCEPTED)
+    if what.isascii() and what.isdigit():
         up = answer.upper()
         if up not in DIRECTION_NAMES and answer.lower() != "none":
             raise ValueError(f"a direction ({', '.join(DIRECTION_NAMES)}) or none")
@@ -309,4 +344,9 @@ def parse_accept(text: str) -> tuple[tuple[str, str], str]:
         return (unit, what), up if up in DIRECTION_NAMES else "none"
     if what == "path" and answer.lower() == "read":
         return (unit, what), "read"
-    raise ValueError("UNIT:STEP=DIR, UNIT:special=WORD, UNIT:toward=DIR or UNIT:path=read")
+    if what == "carry":
+        ids = [t.strip() for t in answer.lower().split(",") if t.strip()]
+        if not ids or any(not t.replace("_", "").isalnum() or not t.isascii() for t in ids):
+            raise ValueError("the units it takes aboard, by id, separated by commas (or none)")
+        return (unit, what), ",".join(ids)
+    raise ValueError(ACCEPTED)

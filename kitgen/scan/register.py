@@ -50,7 +50,9 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
     in steps of `COARSE_MM`, then each bubble by `STEP_MM` round its group's move."""
     import numpy as np
 
-    centres: npt.NDArray[np.float64] = np.array([(b.x, plan.size[1] - b.y) for b in plan.bubbles], float) * SCALE
+    centres: npt.NDArray[np.float64] = (
+        np.array([(b.x, plan.size[1] - b.y) for b in plan.bubbles], float).reshape(-1, 2) * SCALE
+    )
     if not len(centres):
         return centres, False
     pixel = 72 / 25.4 * SCALE

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from kitgen.orders.sheetplan import Bubble, PagePlan
+from kitgen.orders.sheetplan import Bubble, HexBox, PagePlan
 
 Mark = Literal["fill", "half", "erased", "stray", "dot", "circled"]
 CLEAR: tuple[Mark, ...] = ("fill",)
@@ -222,17 +222,15 @@ def filled_page(
     for box in plan.boxes:
         text = (written or {}).get((box.row, box.step))
         if text:
-            x, y = box.x * dpi / 72, (plan.size[1] - box.y) * dpi / 72
-            cv2.putText(
-                image,
-                text,
-                (round(x + 2 * dpi / 72), round(y - 4 * dpi / 72)),
-                cv2.FONT_HERSHEY_SIMPLEX,
-                dpi / 300,
-                70,
-                max(1, round(dpi / 150)),
-            )
+            write(image, plan, box, text, dpi)
     return image
+
+
+def write(image: Image, plan: PagePlan, box: HexBox, text: str, dpi: float) -> None:
+    """`text` written in pencil in a hex box of the page printed at `dpi`."""
+    x, y = box.x * dpi / 72, (plan.size[1] - box.y) * dpi / 72
+    spot = (round(x + 2 * dpi / 72), round(y - 4 * dpi / 72))
+    cv2.putText(image, text, spot, cv2.FONT_HERSHEY_SIMPLEX, dpi / 300, 70, max(1, round(dpi / 150)))
 
 
 def save(image: Image, path: object) -> object:
@@ -350,14 +348,5 @@ def check_page(paper: str = "a4", dpi: float = 200, *, filled: bool = True, seed
             pencil(image, at(plan, b, dpi), r, kinds[b.row], rng)
     for box in plan.boxes:
         if box.row == "written":
-            x, y = box.x * dpi / 72, (plan.size[1] - box.y) * dpi / 72
-            cv2.putText(
-                image,
-                "3416",
-                (round(x + 2 * dpi / 72), round(y - 4 * dpi / 72)),
-                cv2.FONT_HERSHEY_SIMPLEX,
-                dpi / 300,
-                70,
-                max(1, round(dpi / 150)),
-            )
+            write(image, plan, box, "3416", dpi)
     return image

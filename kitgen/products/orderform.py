@@ -455,7 +455,8 @@ def _key(sheet: Sheet, y: float) -> float:
         y,
         sheet.span,
         "Path: fill one bubble a step, the side the unit leaves its hex by, from step 1 on; write the hex it "
-        "enters under each step (the umpire reads both, and they must agree). A path stops at the first hex "
+        "enters under each step, for people (a scan reads the bubbles, and asks when the hexes are fewer or "
+        "more). A path stops at the first hex "
         "of enemy units. Roll: the commander's roll for the hex, if the umpire has it made at the table. "
         "Special: fill one: retreat (II.C.2), wreck (the track of the last hex entered, C.2), repair (the "
         "track of the last hex and, toward, the next, C.2), emplace (a pontoon across its side toward, A.1), "

@@ -64,6 +64,11 @@ def review_pdf(reads: Sequence[PageRead]) -> bytes:
             if row.doubts:
                 c.setFillColorRGB(*DOUBT)
                 c.rect(plan.left - 7, rp.bottom, 4, rp.top - rp.bottom, stroke=0, fill=1)
+        c.setFont(SANS_BOLD, 7.5)
+        c.setFillColorRGB(*READ)
+        c.drawString(w + 6, h - 24, "blue ring: read as filled")
+        c.setFillColorRGB(*DOUBT)
+        c.drawString(w + 6, h - 34, "vermilion square, bar: in doubt")
         c.setFillColorRGB(*READ)
         c.setFont(SANS_BOLD, 8)
         said = f"{read.file.name}, page {read.page}: {read.faction}, form page {read.code.page} of {read.code.pages}"

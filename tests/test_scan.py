@@ -476,3 +476,26 @@ def test_a_picture_claiming_more_pixels_than_any_page_is_an_error_not_a_crash(
     done = run_cli("orders", "scan", str(tmp_path / "bomb.png"), "--campaign", str(folder))
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "bomb.png:1:1: found a file of" in done.stderr and "60,000,000 pixels" in done.stderr
+
+
+def test_one_factions_refused_orders_leave_every_faction_unwritten(samples: dict[str, Path], tmp_path: Path) -> None:
+    """Every faction's orders are checked before any is written: the Reds' clear move and the
+    Whites' train told to take a unit aboard with no path to take it along (an order the import
+    refuses) leave the log as it was."""
+    folder = _week(samples, tmp_path)
+    files: list[Path] = []
+    rng = np.random.default_rng(4)
+    for faction in ("reds", "whites"):
+        form = printed(folder, faction)
+        for k, plan in enumerate(form.plans):
+            marks: list[tuple[str, str, int, str, str]] = []
+            if faction == "reds" and k == 0:
+                marks = [(plan.rows[0].row.id, "step", 1, "N", "fill")]
+            carry = [b for b in plan.bubbles if b.part == "carry"]
+            if faction == "whites" and carry and not any(m[1] == "carry" for m in marks):
+                marks = [(carry[0].row, "carry", 0, carry[0].choice, "fill")]
+            files.append(save(filled_page(form, k, marks, rng), tmp_path / f"{faction}-{k}.png"))  # type: ignore[arg-type]
+    logs = {p.name: p.read_bytes() for p in (folder / "turns").glob("*.yaml")}
+    refused = run_cli("orders", "scan", *map(str, files), "--campaign", str(folder))
+    assert refused.returncode == 1 and "a path along the track for what it carries" in refused.stderr
+    assert {p.name: p.read_bytes() for p in (folder / "turns").glob("*.yaml")} == logs

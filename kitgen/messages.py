@@ -1842,3 +1842,12 @@ def scan_pages_missing(faction: str, missing: str, pages: int) -> str:
         "form, so that no unit's orders are left behind: scan the missing pages too, or give --partial to "
         "import the pages scanned (the units of the others keep the orders the log has)"
     )
+
+
+@data("scan.blank_form")
+def scan_blank_form(rows: str) -> str:
+    return (
+        f"found the kit's blank order form, which names no unit ({rows}); expected a page of a faction's form "
+        "printed for the turn (its packet, or `kitgen orders form`): type these orders into the log, by the "
+        "units' names written on the page"
+    )

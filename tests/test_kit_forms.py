@@ -128,7 +128,7 @@ def test_files_pages_and_sizes(charts: dict[str, Part], forms: dict[str, Part], 
     assert aid.file == f"player-aids-{paper}.pdf"
     assert form.file == f"forms-{paper}.pdf"
     assert aid.pages == 8 and aid.duplex, "a two-sided card per faction"
-    assert form.pages == 7  # the six forms and the scanner check (issue 27)
+    assert form.pages == 8  # the six forms, the paper order form and the scanner check (issue 27)
     for part in (aid, form):
         reader = pypdf.PdfReader(io.BytesIO(part.pdf))
         assert len(reader.pages) == part.pages
@@ -172,6 +172,7 @@ def test_bookmarks_point_at_their_pages(charts: dict[str, Part], forms: dict[str
             "Command rolls",
             "Battle setup sheet",
             "Umpire's turn record",
+            "Paper order form",
             "Scanner check",
         ]
         assert [t for t, _ in part.bookmarks] == titles

@@ -1598,7 +1598,18 @@ def _carry_page(folder: Path, tmp: Path) -> list[Path]:
     raise AssertionError("no train or ship of the Whites' may take a unit aboard")
 
 
+def _blank_form(folder: Path, tmp: Path) -> list[Path]:
+    """The kit's paper order form, printed and scanned blank."""
+    from kitgen.loader import load_scenario
+    from kitgen.products.forms import FORMS, build_forms
+    from tests.penciled import render, save
+
+    pdf = build_forms(load_scenario("denikin-1919"), "a4")[0].pdf
+    return [save(render(pdf, FORMS.index("Paper order form"), 200), tmp / "blank.png")]  # type: ignore[list-item]
+
+
 TRIGGERS |= {
+    "scan.blank_form": orders_scan(_blank_form),
     "scan.crowded": orders_scan(_scan(change=_side_by_side)),
     "scan.pages_missing": orders_scan(_scan()),
     "scan.doubt_carry": orders_scan(_carry_page, "--partial"),

@@ -499,3 +499,32 @@ def test_one_factions_refused_orders_leave_every_faction_unwritten(samples: dict
     refused = run_cli("orders", "scan", *map(str, files), "--campaign", str(folder))
     assert refused.returncode == 1 and "a path along the track for what it carries" in refused.stderr
     assert {p.name: p.read_bytes() for p in (folder / "turns").glob("*.yaml")} == logs
+
+
+def test_the_kits_blank_form_is_read_out_for_the_umpire_and_nothing_imported(
+    samples: dict[str, Path], tmp_path: Path
+) -> None:
+    """The kit's paper order form names no unit: its marks are read out, row by row, for the
+    umpire to type by the names written on it, and nothing is imported."""
+    from kitgen.loader import load_scenario
+    from kitgen.orders.sheetplan import blank_plan
+    from kitgen.products.forms import FORMS, build_forms
+    from tests.penciled import at, pencil
+
+    pdf = build_forms(load_scenario("denikin-1919"), "a4")[0].pdf
+    plan = blank_plan("a4")
+    image = render(pdf, FORMS.index("Paper order form"), 200)
+    rng = np.random.default_rng(2)
+    where = {(b.row, b.part, b.step, b.choice): b for b in plan.bubbles}
+    r = plan.layout.bubble / 2 * 200 / 72
+    for key in (("row1", "step", 1, "NE"), ("row1", "step", 2, "SE"), ("row3", "special", 0, "resupply")):
+        pencil(image, at(plan, where[key], 200), r, "fill", rng)
+    scan = save(degrade(image, faults(rng), rng), tmp_path / "blank.jpg")
+    folder = _week(samples, tmp_path)
+    logs = {p.name: p.read_bytes() for p in (folder / "turns").glob("*.yaml")}
+    done = run_cli("orders", "scan", str(scan), "--campaign", str(folder))
+    assert done.returncode == 1
+    assert (
+        "found the kit's blank order form, which names no unit (row 1: NE SE; row 3: no move, resupply)" in done.stderr
+    )
+    assert {p.name: p.read_bytes() for p in (folder / "turns").glob("*.yaml")} == logs

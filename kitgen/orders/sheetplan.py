@@ -498,3 +498,43 @@ def check_plan(paper: str) -> PagePlan:
             )
         y -= lay.path_box + 2 + lay.gap
     return PagePlan(paper, PAPER[paper], lay, base.markers, base.qr, rows_top(paper), (), tuple(bubbles), tuple(boxes))
+
+
+# --- the kit's blank order form: rows that name no unit ------------------------------------------
+
+BLANK_ROWS = 6
+"""The rows of the blank form's page: as many as a page of the faction's form holds."""
+
+
+@dataclass(frozen=True)
+class BlankPage:
+    """The blank order form's QR code: its form version and paper. Its rows name no unit."""
+
+    paper: str
+    version: int = FORM_VERSION
+
+    def code(self) -> str:
+        return f"KG{self.version}/BLANK/{'L' if self.paper == 'letter' else 'A'}"
+
+    @classmethod
+    def parse(cls, text: str) -> BlankPage | None:
+        parts = text.strip().split("/")
+        if len(parts) != 3 or parts[1] != "BLANK" or not parts[0].startswith("KG") or not parts[0][2:].isdigit():
+            return None
+        if parts[2] not in ("A", "L"):
+            return None
+        return cls("letter" if parts[2] == "L" else "a4", int(parts[0][2:]))
+
+
+def blank_rows() -> list[OrderRow]:
+    """The blank form's rows: a unit's special orders each, its name and hex to be written in."""
+    from kitgen.orders.rows import UNIT_TICKS
+
+    return [
+        OrderRow(f"row{k}", "unit", "", "", "", None, "", "", None, label=f"{k}.", specials=UNIT_TICKS)
+        for k in range(1, BLANK_ROWS + 1)
+    ]
+
+
+def blank_plan(paper: str) -> PagePlan:
+    return page_plan(blank_rows(), paper)

@@ -29,6 +29,7 @@ FORMS = (
     "Command rolls",
     "Battle setup sheet",
     "Umpire's turn record",
+    "Paper order form",
     "Scanner check",
 )
 WIDE = frozenset({"Order form", "Command rolls"})
@@ -45,6 +46,7 @@ def build_forms(scenario: Scenario, paper: str) -> list[Part]:
         _command_rolls,
         _battle_sheet,
         _umpire_sheet,
+        _paper_order_form,
         _scanner_check,
     ]
     pages = [(title, f"form-{k}", draw) for k, (title, draw) in enumerate(zip(FORMS, drawers, strict=True), start=1)]
@@ -57,11 +59,18 @@ def build_forms(scenario: Scenario, paper: str) -> list[Part]:
         title="Forms",
         purpose=(
             "blank forms to photocopy: VP record track and ledger, order form (two sides, landscape), "
-            "battle setup sheet, umpire's turn record, and a page to check a scanner or phone reads order forms"
+            "battle setup sheet, umpire's turn record, a paper order form of steps and bubbles, and a page to check a "
+            "scanner or phone reads order forms"
         ),
         wide=frozenset(key for title, key, _ in pages if title in WIDE),
     )
     return [part]
+
+
+def _paper_order_form(sheet: Sheet) -> float:
+    from kitgen.products.orderform import blank_page
+
+    return blank_page(sheet)
 
 
 def _scanner_check(sheet: Sheet) -> float:

@@ -27,6 +27,7 @@ from kitgen.orders.sheetplan import (
     MARKER_CELLS,
     MARKERS,
     SIDES,
+    BlankPage,
     Bubble,
     CheckPage,
     FormPage,
@@ -34,6 +35,7 @@ from kitgen.orders.sheetplan import (
     OrderFormLayout,
     PagePlan,
     RowPlan,
+    blank_plan,
     bubble_lines,
     check_plan,
     info_columns,
@@ -249,9 +251,11 @@ def _row(
     info: Sequence[Column],
     *,
     tint: bool,
+    fields: bool = True,
 ) -> None:
     """One unit's block: what it is, printed; its path, a step of bubbles and a hex box a hex;
-    its special orders, the side they face, or a carrier's cargo, a bubble each."""
+    its special orders, the side they face, or a carrier's cargo, a bubble each; with `fields`,
+    the fields that take them on screen."""
     st, c, lay, row = sheet.st, sheet.c, plan.layout, rp.row
     if tint:
         sheet.fill(st.colours.tint)
@@ -268,13 +272,13 @@ def _row(
             sheet.text((x0 + x1) / 2, base, text, font=font, size=size, align="centre", fit=x1 - x0 - 2 * PAD)
         else:
             sheet.text(x0 + PAD, base, text, font=font, size=size, fit=x1 - x0 - 2 * PAD)
-    _path(sheet, plan, rp, [b for b in bubbles if b.part == "step"])
-    _lines(sheet, plan, rp, [b for b in bubbles if b.part != "step"])
+    _path(sheet, plan, rp, [b for b in bubbles if b.part == "step"], fields=fields)
+    _lines(sheet, plan, rp, [b for b in bubbles if b.part != "step"], fields=fields)
     sheet.stroke(st.colours.ink, st.widths.rule * 1.6)
     c.line(sheet.left, rp.bottom, sheet.right, rp.bottom)
 
 
-def _path(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble]) -> None:
+def _path(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble], *, fields: bool = True) -> None:
     """The path's steps, each a hexagon of six bubbles over a box for the hex it enters; on
     screen, one field across each line's boxes, its characters four to a box (a comb)."""
     lay, row = plan.layout, rp.row
@@ -301,7 +305,7 @@ def _path(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble]) 
         lines.setdefault(box.y, []).append(box.x)
     first = rp.top - lay.info_row - 2 - lay.step_height / 2
     sheet.text(sheet.left + PAD, first - lay.label_font * 0.36, "Path", font=SANS_BOLD, size=lay.label_font)
-    for k, (y, xs) in enumerate(sorted(lines.items(), reverse=True)):
+    for k, (y, xs) in enumerate(sorted(lines.items(), reverse=True) if fields else ()):
         x0, x1 = min(xs), max(xs) + boxes[0].w
         name = field_name(row.id, "path" if k == 0 else MORE_PATH)
         tip = "the hexes to enter, in order" if k == 0 else "the path's hexes after the first line's"
@@ -398,7 +402,7 @@ def _bubble_lines(
         )
 
 
-def _lines(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble]) -> None:
+def _lines(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble], *, fields: bool = True) -> None:
     """The lines of bubbles under the path: lead words, bubbles and their labels, the roll box;
     on screen, a check box over each bubble."""
     st, lay, row = sheet.st, plan.layout, rp.row
@@ -411,7 +415,7 @@ def _lines(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble])
         drawn = tuple((b.x - x0, b.y - y0, b.label, b.part) for b in bubbles)
         _placed(sheet, ("lines", said, drawn), (x0, y0), partial(_bubble_lines, lay=lay, said=said, drawn=drawn))
     r = lay.bubble / 2
-    for b in bubbles:
+    for b in bubbles if fields else ():
         choice = b.choice.lower() if b.part == "toward" else b.choice
         check_box(sheet.c, tick_name(row.id, b.part, choice), (b.x - r, b.y - r, 2 * r))
     if rp.roll is not None:
@@ -525,3 +529,48 @@ def check_page(sheet: Sheet) -> float:
         size=st.fonts.small,
         colour=st.colours.muted,
     )
+
+
+def blank_page(sheet: Sheet) -> float:
+    """The kit's blank order form: the faction's form's rows, steps and bubbles, each row's unit
+    and hex to write in by hand. Its rows name no unit, so `kitgen orders scan` reads its marks
+    for the umpire to type, and imports none of them: a name written by hand is not read."""
+    sheet.st = st = form_style()
+    paper = paper_of(sheet)
+    plan = blank_plan(paper)
+    lay = plan.layout
+    sheet.left, sheet.right = plan.left, plan.right
+    sheet.top = sheet.height - lay.margin
+    sheet.bottom = lay.margin + st.footer_mm * 72 / 25.4
+    _markers(sheet, plan)
+    y = sheet.band("Paper order form", None, "to copy")
+    x, base = sheet.left, y - st.fonts.field * 1.6
+    for label, share in (("Faction", 0.22), ("Turn", 0.12)):
+        x = sheet.field(x, base, label, sheet.span * share)
+    sheet.field(sheet.left, base - st.fonts.field * 2.4, "Written by", sheet.span * 0.42)
+    sheet.para(
+        sheet.left,
+        base - st.fonts.field * 3.6,
+        sheet.span * 0.42,
+        "Write each unit's name as its counter prints it, and its hex. The umpire types these orders: "
+        "kitgen reads a page of the form printed for the turn (the packet's) back on its own.",
+        size=st.fonts.small,
+        colour=st.colours.muted,
+    )
+    _how_to_mark(sheet, lay, sheet.left + sheet.span * 0.46, y, plan.qr[0] - 8)
+    _qr(sheet.c, BlankPage(paper).code(), plan.qr, lay.qr)
+    y -= lay.identity_strip + lay.gap
+    y = sheet.heading(sheet.left, y, sheet.span, "Orders", "A, C, D, II.C")
+    info = info_columns(lay)
+    y = sheet.table(sheet.left, y, sheet.span, info, [list(HEADER)], [], tint=False)
+    bubbles: dict[str, list[Bubble]] = {}
+    for b in plan.bubbles:
+        bubbles.setdefault(b.row, []).append(b)
+    edges = _edges(sheet.left, sheet.span, info)
+    for k, rp in enumerate(plan.rows):
+        _row(sheet, plan, rp, bubbles.get(rp.row.id, []), info, tint=k % 2 == 1, fields=False)
+        sheet.stroke(st.colours.rule, st.widths.rule)
+        for x0, x1 in ((edges[0], edges[1]), (edges[1], edges[2])):  # the unit's name and hex, written in
+            sheet.c.line(x0 + PAD, rp.top - lay.info_row + 2, x1 - PAD, rp.top - lay.info_row + 2)
+        y = rp.bottom
+    return y

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 from kitgen import messages as msg
 from kitgen.mapping.hexgrid import DIRECTION_NAMES
 from kitgen.orders.rows import TICKS, OrderRow
-from kitgen.orders.sheetplan import FormPage, PagePlan
+from kitgen.orders.sheetplan import BlankPage, FormPage, PagePlan
 from kitgen.scan.bubbles import Measure
 
 if TYPE_CHECKING:
@@ -152,6 +152,9 @@ def read_page(
 
     found = find(scan.image)
     if found.code is None:
+        blank = BlankPage.parse(found.qr_text or "")
+        if blank is not None:
+            raise Unreadable(msg.scan_blank_form(_blank_rows(scan, blank, found)))
         if found.qr_text is not None:
             raise Unreadable(msg.scan_other_code(found.qr_text[:40]))
         raise Unreadable(msg.scan_no_code(len(found.markers)))
@@ -188,6 +191,26 @@ def read_page(
     return PageRead(
         scan.file, scan.page, code, faction, key, plan, tuple(rows), tuple(measures), flat if keep else None
     )
+
+
+def _blank_rows(scan: ScanPage, blank: BlankPage, found: Found) -> str:
+    """What each row of the kit's blank form says, in words for the umpire to type."""
+    from kitgen.orders.sheetplan import blank_plan
+
+    plan = blank_plan(blank.paper)
+    _, measures, boxes = look(scan.image, plan, found)
+    said = []
+    for k, rp in enumerate(plan.rows, start=1):
+        mine = [m for m in measures if m.bubble.row == rp.row.id]
+        written = sum(boxes.get((rp.row.id, n), False) for n in range(1, 13))
+        row = _row(rp.row, mine, written, Settle())
+        if row.doubts:
+            said.append(f"row {k}: in doubt ({', '.join(d.key().split(':', 1)[1] for d in row.doubts)})")
+        elif not row.empty:
+            special = SPECIAL_WORDS.get(row.special or "", "")
+            words = [" ".join(row.steps) or "no move", special + (f" {row.toward}" if row.toward else "")]
+            said.append(f"row {k}: " + ", ".join(w for w in words if w))
+    return "; ".join(said) or "no row marked"
 
 
 def look(

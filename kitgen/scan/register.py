@@ -127,5 +127,7 @@ def _rings(
         grey: npt.NDArray[np.float32] = flat[pts[..., 1], pts[..., 0]].mean(axis=2, dtype=np.float32)
         return 255.0 - grey
 
-    found: npt.NDArray[np.float32] = dark(r) - np.maximum(dark(r * 0.55), dark(r + 3.5))
+    # a filled bubble, darker inside than on its rim, says nothing of where it lies: it votes 0,
+    # never against the place its empty neighbours agree on
+    found: npt.NDArray[np.float32] = np.maximum(dark(r) - np.maximum(dark(r * 0.55), dark(r + 3.5)), 0.0)
     return found

@@ -30,7 +30,7 @@ INSIDE = 0.62
 BAND = 0.85
 """The rim of the inside, from `INSIDE` to this share of the radius: a filled bubble is inked
 there too; a dot in the middle is not."""
-BAND_MARKED, BAND_EMPTY = 0.5, 0.1
+BAND_MARKED, BAND_EMPTY = 0.5, 0.3
 AROUND_EMPTY = 0.35
 """The share of the paper just round a bubble's ring that may be inked round an empty bubble (a
 neighbour's overrun, the step's hexagon): more is a ring drawn round it, in doubt."""
@@ -65,7 +65,9 @@ def measure(
     r = plan.layout.bubble / 2 * SCALE
     inside = _sample(flat, centres, _offsets(0.0, r * INSIDE))
     band = _sample(flat, centres, _offsets(r * INSIDE, r * BAND))
-    around = _sample(flat, centres, _offsets(r + 2.5, r + 4.5))
+    ring_round = _offsets(r + 2.5, r + 4.5)
+    # the left half only: a bubble's label stands to its right, and a ring drawn round it goes round
+    around = _sample(flat, centres, ring_round[ring_round[:, 0] < -1.0])
     ring_px = np.sort(_sample(flat, centres, _offsets(r - 1.5, r + 1.5)), axis=1)
     paper = np.maximum(_sample(paper_level(flat), centres, _offsets(0.0, 0.5))[:, 0], 1.0)
     black = _black(flat, plan, float(np.median(paper)))

@@ -285,7 +285,7 @@ def scan_figures(env: dict[str, str], tmp: Path) -> list[Figure]:
         text=True,
     )
     pages = made.stdout.split()[:SCAN_PAGES]
-    scan = [*KITGEN, "orders", "scan", *pages, "--campaign", str(folder)]
+    scan = [*KITGEN, "orders", "scan", *pages, "--campaign", str(folder), "--partial"]  # four pages a faction
     done = subprocess.run(
         scan, env=env, cwd=ROOT, capture_output=True, text=True
     )  # the orders in: later runs change nothing

@@ -111,17 +111,8 @@ def _draw(
     page: partial[FormPage],
     ids: dict[str, str] | None,
 ) -> float:
-    # the page is read back by its plan, made from the forms' own style: a packet's style for its
-    # other pages must not move a bubble
-    sheet.st = st = form_style()
-    paper = paper_of(sheet)
-    plan = page_plan(rows, paper)
-    lay = plan.layout
-    # the markers stand in the page's margin: the frame is the plan's, inside them
-    sheet.left, sheet.right = plan.left, plan.right
-    sheet.top = sheet.height - lay.margin
-    sheet.bottom = lay.margin + st.footer_mm * 72 / 25.4
-    _markers(sheet, plan)
+    plan = _framed(sheet, partial(page_plan, rows))
+    lay, paper = plan.layout, plan.paper
     y = sheet.band("Order form", faction, f"{faction.name}, turn {turn}")
     code = page(paper)
     _identity_strip(sheet, plan, y, turn, code, faction.id, ids)
@@ -143,6 +134,19 @@ def _draw(
     if code.page == code.pages:
         y = _key(sheet, y - lay.gap)
     return y
+
+
+def _framed(sheet: Sheet, plan_of: Callable[[str], PagePlan]) -> PagePlan:
+    """The plan of a page kitgen reads back, on the sheet's paper, the sheet set to it: the
+    forms' own style (a packet's style for its other pages must not move a bubble), the frame
+    inside the markers' margin, and the markers drawn."""
+    sheet.st = st = form_style()
+    plan = plan_of(paper_of(sheet))
+    sheet.left, sheet.right = plan.left, plan.right
+    sheet.top = sheet.height - plan.layout.margin
+    sheet.bottom = plan.layout.margin + st.footer_mm * 72 / 25.4
+    _markers(sheet, plan)
+    return plan
 
 
 def _markers(sheet: Sheet, plan: PagePlan) -> None:
@@ -478,14 +482,8 @@ def check_page(sheet: Sheet) -> float:
     """The scanner check: lines of steps to fill as each says (fully, not at all, half, filled
     and rubbed out) and boxes to write in, with the order form's markers and a QR code of its
     own; `kitgen orders check` says how a club's scanner or phone reads it."""
-    sheet.st = st = form_style()
-    paper = paper_of(sheet)
-    plan = check_plan(paper)
-    lay = plan.layout
-    sheet.left, sheet.right = plan.left, plan.right
-    sheet.top = sheet.height - lay.margin
-    sheet.bottom = lay.margin + st.footer_mm * 72 / 25.4
-    _markers(sheet, plan)
+    plan = _framed(sheet, check_plan)
+    st, lay, paper = sheet.st, plan.layout, plan.paper
     y = sheet.band("Scanner check", None, "before the first paper orders")
     words = (
         "Print this page as you print the order forms. Fill it in soft pencil as each line says, then "
@@ -535,14 +533,8 @@ def blank_page(sheet: Sheet) -> float:
     """The kit's blank order form: the faction's form's rows, steps and bubbles, each row's unit
     and hex to write in by hand. Its rows name no unit, so `kitgen orders scan` reads its marks
     for the umpire to type, and imports none of them: a name written by hand is not read."""
-    sheet.st = st = form_style()
-    paper = paper_of(sheet)
-    plan = blank_plan(paper)
-    lay = plan.layout
-    sheet.left, sheet.right = plan.left, plan.right
-    sheet.top = sheet.height - lay.margin
-    sheet.bottom = lay.margin + st.footer_mm * 72 / 25.4
-    _markers(sheet, plan)
+    plan = _framed(sheet, blank_plan)
+    st, lay, paper = sheet.st, plan.layout, plan.paper
     y = sheet.band("Paper order form", None, "to copy")
     x, base = sheet.left, y - st.fonts.field * 1.6
     for label, share in (("Faction", 0.22), ("Turn", 0.12)):

@@ -450,23 +450,26 @@ CHECK_BOX_COUNT = 4
 
 
 @dataclass(frozen=True)
-class CheckPage:
-    """The scanner check page's QR code: its form version and paper."""
+class FixedPage:
+    """The QR code of a page that is the same in every campaign: the scanner check (`CHECK`) or
+    the kit's blank order form (`BLANK`), with its form version and paper."""
 
+    kind: Literal["CHECK", "BLANK"]
     paper: str
     version: int = FORM_VERSION
 
     def code(self) -> str:
-        return f"KG{self.version}/CHECK/{'L' if self.paper == 'letter' else 'A'}"
+        return f"KG{self.version}/{self.kind}/{'L' if self.paper == 'letter' else 'A'}"
 
     @classmethod
-    def parse(cls, text: str) -> CheckPage | None:
+    def parse(cls, text: str, kind: Literal["CHECK", "BLANK"]) -> FixedPage | None:
+        """The page a QR code's text names, if it is a `kind` page; else None."""
         parts = text.strip().split("/")
-        if len(parts) != 3 or parts[1] != "CHECK" or not parts[0].startswith("KG") or not parts[0][2:].isdigit():
+        if len(parts) != 3 or parts[1] != kind or not parts[0].startswith("KG") or not parts[0][2:].isdigit():
             return None
         if parts[2] not in ("A", "L"):
             return None
-        return cls("letter" if parts[2] == "L" else "a4", int(parts[0][2:]))
+        return cls(kind, "letter" if parts[2] == "L" else "a4", int(parts[0][2:]))
 
 
 def check_plan(paper: str) -> PagePlan:
@@ -504,26 +507,6 @@ def check_plan(paper: str) -> PagePlan:
 
 BLANK_ROWS = 6
 """The rows of the blank form's page: as many as a page of the faction's form holds."""
-
-
-@dataclass(frozen=True)
-class BlankPage:
-    """The blank order form's QR code: its form version and paper. Its rows name no unit."""
-
-    paper: str
-    version: int = FORM_VERSION
-
-    def code(self) -> str:
-        return f"KG{self.version}/BLANK/{'L' if self.paper == 'letter' else 'A'}"
-
-    @classmethod
-    def parse(cls, text: str) -> BlankPage | None:
-        parts = text.strip().split("/")
-        if len(parts) != 3 or parts[1] != "BLANK" or not parts[0].startswith("KG") or not parts[0][2:].isdigit():
-            return None
-        if parts[2] not in ("A", "L"):
-            return None
-        return cls("letter" if parts[2] == "L" else "a4", int(parts[0][2:]))
 
 
 def blank_rows() -> list[OrderRow]:

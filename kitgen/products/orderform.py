@@ -27,9 +27,8 @@ from kitgen.orders.sheetplan import (
     MARKER_CELLS,
     MARKERS,
     SIDES,
-    BlankPage,
     Bubble,
-    CheckPage,
+    FixedPage,
     FormPage,
     Item,
     OrderFormLayout,
@@ -492,7 +491,7 @@ def check_page(sheet: Sheet) -> float:
     )
     sheet.para(sheet.left, y - 2, sheet.span * 0.42, words, size=st.fonts.small, colour=st.colours.ink)
     _how_to_mark(sheet, lay, sheet.left + sheet.span * 0.46, y, plan.qr[0] - 8)
-    _qr(sheet.c, CheckPage(paper).code(), plan.qr, lay.qr)
+    _qr(sheet.c, FixedPage("CHECK", paper).code(), plan.qr, lay.qr)
     y -= lay.identity_strip + lay.gap
     sheet.heading(sheet.left, y, sheet.span, "Fill in pencil", "")
     y = plan.rows_top - 4
@@ -550,7 +549,7 @@ def blank_page(sheet: Sheet) -> float:
         colour=st.colours.muted,
     )
     _how_to_mark(sheet, lay, sheet.left + sheet.span * 0.46, y, plan.qr[0] - 8)
-    _qr(sheet.c, BlankPage(paper).code(), plan.qr, lay.qr)
+    _qr(sheet.c, FixedPage("BLANK", paper).code(), plan.qr, lay.qr)
     y -= lay.identity_strip + lay.gap
     y = sheet.heading(sheet.left, y, sheet.span, "Orders", "A, C, D, II.C")
     info = info_columns(lay)

@@ -71,12 +71,17 @@ def measure(
     ring_px = np.sort(_sample(flat, centres, _offsets(r - 1.5, r + 1.5)), axis=1)
     paper = np.maximum(_sample(paper_level(flat), centres, _offsets(0.0, 0.5))[:, 0], 1.0)
     black = _black(flat, plan, float(np.median(paper)))
-    ring = np.clip((1 - ring_px[:, : max(1, ring_px.shape[1] // 4)].mean(axis=1) / paper) / black, 0.0, 1.0)
-    ink = np.clip((1 - inside / paper[:, None]) / black, 0.0, 1.0)
+
+    def inked(grey: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """Each sample's ink: 0 the paper round its bubble, 1 as dark as the markers."""
+        return np.clip((1 - grey / paper[:, None]) / black, 0.0, 1.0)
+
+    ring = inked(ring_px[:, : max(1, ring_px.shape[1] // 4)].mean(axis=1, keepdims=True))[:, 0]
+    ink = inked(inside)
     cover = (ink > INK).mean(axis=1)
     mean = ink.mean(axis=1)
-    band_cover = (np.clip((1 - band / paper[:, None]) / black, 0.0, 1.0) > INK).mean(axis=1)
-    around_cover = (np.clip((1 - around / paper[:, None]) / black, 0.0, 1.0) > INK).mean(axis=1)
+    band_cover = (inked(band) > INK).mean(axis=1)
+    around_cover = (inked(around) > INK).mean(axis=1)
     usual = float(np.median(ring))
     found = []
     rows = zip(

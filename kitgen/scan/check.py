@@ -76,41 +76,38 @@ def check_scans(files: list[Path]) -> tuple[list[CheckRead], list[Problem]]:
     """Each check page among the files' pages, read; and the pages that could not be."""
     import numpy as np
 
-    from kitgen.orders.sheetplan import CheckPage, check_plan
-    from kitgen.scan.images import scan_pages
+    from kitgen.orders.sheetplan import FixedPage, check_plan
+    from kitgen.scan.images import pages_of
     from kitgen.scan.locate import find
     from kitgen.scan.readback import look
 
     reads: list[CheckRead] = []
     problems: list[Problem] = []
-    for path in files:
-        for scan in scan_pages(path):
-            found = find(scan.image)
-            code = CheckPage.parse(found.qr_text or "") if found.code is None else None
-            if code is None:
-                what = "an order form's page" if found.code is not None else found.qr_text
-                problems.append(Problem.of(scan.file, scan.page, 1, msg.scan_not_check(what or "no QR code")))
-                continue
-            plan = check_plan(code.paper)
-            try:
-                _, measures, boxes = look(scan.image, plan, found)
-            except Unreadable as bad:
-                problems.append(Problem.of(scan.file, scan.page, 1, bad.message))
-                continue
-            lines = []
-            for name, _ in CHECK_LINES:
-                mine = [m for m in measures if m.bubble.row == name]
-                asked = [m for m in mine if name == "empty" or m.bubble.choice == ASKED]
-                others = [m for m in mine if m not in asked]
-                lines.append(LineRead(name, Counter(m.call for m in asked), Counter(m.call for m in others)))
-            written = tuple(sum(boxes.get((name, k), False) for k in range(1, 5)) for name, _ in CHECK_BOXES)
-            side = float(np.median([np.linalg.norm(q[1] - q[0]) for q in found.markers.values()]))
-            dpi = side / (plan.layout.marker / 72)
-            reads.append(
-                CheckRead(
-                    scan.file, scan.page, code.paper, len(found.markers), dpi, tuple(lines), (written[0], written[1])
-                )
-            )
+    for scan in pages_of(files, problems):
+        found = find(scan.image)
+        code = FixedPage.parse(found.qr_text or "", "CHECK") if found.code is None else None
+        if code is None:
+            what = "an order form's page" if found.code is not None else found.qr_text
+            problems.append(Problem.of(scan.file, scan.page, 1, msg.scan_not_check(what or "no QR code")))
+            continue
+        plan = check_plan(code.paper)
+        try:
+            _, measures, boxes = look(scan.image, plan, found)
+        except Unreadable as bad:
+            problems.append(Problem.of(scan.file, scan.page, 1, bad.message))
+            continue
+        lines = []
+        for name, _ in CHECK_LINES:
+            mine = [m for m in measures if m.bubble.row == name]
+            asked = [m for m in mine if name == "empty" or m.bubble.choice == ASKED]
+            others = [m for m in mine if m not in asked]
+            lines.append(LineRead(name, Counter(m.call for m in asked), Counter(m.call for m in others)))
+        written = tuple(sum(boxes.get((name, k), False) for k in range(1, 5)) for name, _ in CHECK_BOXES)
+        side = float(np.median([np.linalg.norm(q[1] - q[0]) for q in found.markers.values()]))
+        dpi = side / (plan.layout.marker / 72)
+        reads.append(
+            CheckRead(scan.file, scan.page, code.paper, len(found.markers), dpi, tuple(lines), (written[0], written[1]))
+        )
     return reads, problems
 
 

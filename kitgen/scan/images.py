@@ -4,13 +4,13 @@ each or a TIFF of several) and PDFs of scanned pages, each a greyscale picture."
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kitgen import messages as msg
-from kitgen.errors import KitgenError
+from kitgen.errors import KitgenError, Problem
 from kitgen.inputs import read_file
 
 if TYPE_CHECKING:
@@ -48,6 +48,15 @@ def scan_pages(path: Path) -> Iterator[ScanPage]:
     if suffix not in IMAGES and suffix != ".pdf":
         raise KitgenError.at(path, 1, 1, msg.scan_not_a_picture(f"a file named {path.suffix or 'without a suffix'}"))
     yield from _image_pages(path, data)
+
+
+def pages_of(files: Sequence[Path], problems: list[Problem]) -> Iterator[ScanPage]:
+    """Every page of every file; a file that cannot be read is a problem, and the rest are read."""
+    for path in files:
+        try:
+            yield from scan_pages(path)
+        except KitgenError as bad:
+            problems += bad.problems
 
 
 def _image_pages(path: Path, data: bytes) -> Iterator[ScanPage]:

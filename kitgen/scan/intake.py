@@ -8,7 +8,7 @@ is written all the same, for the umpire to see them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +21,6 @@ from kitgen.scan.readback import FACING, SPECIAL_WORDS, PageRead, RowRead, Settl
 
 if TYPE_CHECKING:
     from kitgen.campaign import Campaign
-    from kitgen.scan.images import ScanPage
 
 
 @dataclass(frozen=True)
@@ -61,6 +60,7 @@ def read_scans(
     (each at its file and page)."""
     from kitgen.campaign import load_campaign
     from kitgen.engine.basis import turn_basis
+    from kitgen.scan.images import pages_of
     from kitgen.scan.readback import read_page
 
     campaign = load_campaign(folder)
@@ -68,7 +68,7 @@ def read_scans(
     reads: list[PageRead] = []
     problems: list[Problem] = []
     seen: dict[tuple[str, int], PageRead] = {}
-    for scan in _pages(files, problems):
+    for scan in pages_of(files, problems):
         try:
             read = read_page(campaign, basis.start, basis.turn, scan, settle, keep=keep)
         except Unreadable as bad:
@@ -89,17 +89,6 @@ def read_scans(
         doubts = sorted(d.key() for read in reads for d in read.doubts)
         raise UsageError(msg.scan_accept_unknown(unused[0], ", ".join(doubts) or "none"))
     return reads, problems
-
-
-def _pages(files: Sequence[Path], problems: list[Problem]) -> Iterator[ScanPage]:
-    """Every page of every file; a file that cannot be read is a problem, and the rest are read."""
-    from kitgen.scan.images import scan_pages
-
-    for path in files:
-        try:
-            yield from scan_pages(path)
-        except KitgenError as bad:
-            problems += bad.problems
 
 
 def scan_orders(

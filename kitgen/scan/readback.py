@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 from kitgen import messages as msg
 from kitgen.mapping.hexgrid import DIRECTION_NAMES
 from kitgen.orders.rows import TICKS, OrderRow
-from kitgen.orders.sheetplan import BlankPage, FormPage, PagePlan
+from kitgen.orders.sheetplan import FixedPage, FormPage, PagePlan
 from kitgen.scan.bubbles import Measure
 
 if TYPE_CHECKING:
@@ -152,7 +152,7 @@ def read_page(
 
     found = find(scan.image)
     if found.code is None:
-        blank = BlankPage.parse(found.qr_text or "")
+        blank = FixedPage.parse(found.qr_text or "", "BLANK")
         if blank is not None:
             raise Unreadable(msg.scan_blank_form(_blank_rows(scan, blank, found)))
         if found.qr_text is not None:
@@ -193,7 +193,7 @@ def read_page(
     )
 
 
-def _blank_rows(scan: ScanPage, blank: BlankPage, found: Found) -> str:
+def _blank_rows(scan: ScanPage, blank: FixedPage, found: Found) -> str:
     """What each row of the kit's blank form says, in words for the umpire to type."""
     from kitgen.orders.sheetplan import blank_plan
 

@@ -149,6 +149,22 @@ def _measure(name: str) -> dict[str, object]:
             campaign = load_campaign(build(Path(tmp) / "big", units=200, turns=100))
             state = replay(campaign)  # warm: the map and the scenario's look-up tables
             return {"seconds": _repeat(lambda: replay(campaign), 7), "turns": state.turn, "units": len(state.units)}
+    if name == "chronicle-long":
+        from replay_campaign import build
+
+        from kitgen.campaign import load_campaign
+        from kitgen.engine.history import course
+        from kitgen.products.chronicle import build_chronicle
+
+        with tempfile.TemporaryDirectory() as tmp:
+            campaign = load_campaign(build(Path(tmp) / "big", units=200, turns=100))
+            found: dict[str, object] = {}
+            for turns in (25, 50, 100):
+                build_chronicle(campaign, None, "a4", history=course(campaign, 2))  # warm: the map, its drawing
+                runs = _repeat(lambda t=turns: build_chronicle(campaign, None, "a4", history=course(campaign, t)), 3)
+                found[str(turns)] = runs
+            found["seconds"] = found["100"]
+            return found
     if name.startswith("grid-"):
         from kitgen.mapping.build import build_hex_map
         from kitgen.mapping.cache import hex_map
@@ -253,6 +269,14 @@ def main() -> None:
         figures.append(
             figure("kitgen turn data/sample-campaign (the week's 5 packets)", process(packets, 7, env=env), under(1.5))
         )
+        chronicle = [*KITGEN, "chronicle", str(SAMPLE), "--out", str(Path(tmp) / "chronicle.pdf")]
+        subprocess.run(chronicle, env=env, cwd=ROOT, check=True, capture_output=True)  # warm the map cache
+        figures.append(
+            figure(
+                "kitgen chronicle data/sample-campaign (6 turns, umpire's)", process(chronicle, 7, env=env), under(3.0)
+            )
+        )
+        figures += chronicle_figures(env)
         out = Path(tmp) / "kit"
         kit = [*KITGEN, "kit", "--out", str(out)]
         subprocess.run(kit, env=env, cwd=ROOT, check=True, capture_output=True)  # warm the map cache
@@ -319,6 +343,22 @@ def make_scans(folder: Path, out: Path) -> None:
             f = faults(rng)
             image = degrade(filled_page(form, page, marks, rng, dpi=f.dpi, written=written), f, rng)
             print(save(image, out / f"scan-{faction}-{page}.jpg"))
+
+
+def chronicle_figures(env: dict[str, str]) -> list[Figure]:
+    """The umpire's chronicle of 25, 50 and 100 turns of a 200-unit campaign (in process, history
+    included): linear if a turn costs as much at the end as at the start."""
+    r = in_child("chronicle-long", env)
+    peak = float(r["peak_mb"])  # type: ignore[arg-type]
+    found = [
+        Figure(f"chronicle of {n} turns, 200 units (in process)", [float(x) for x in r[str(n)]], peak)  # type: ignore[attr-defined]
+        for n in (25, 50, 100)
+    ]
+    ratio = found[2].median / found[0].median
+    found.append(
+        Figure("  ratio: 100 turns / 25 turns (linear: 4x)", [ratio], 0, "at most 5x", ratio <= 5.0, f"{ratio:.1f}x")
+    )
+    return found
 
 
 def supply_figures(env: dict[str, str]) -> list[Figure]:

@@ -297,6 +297,44 @@ def turn_command(
         typer.echo(f"wrote {path} ({f.pages} pages: {what} for {who})")
 
 
+@app.command("chronicle")
+def chronicle_command(
+    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    faction: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="A faction's edition (its id or name): only what it knew; default the umpire's."),
+    ] = None,
+    paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.a4,
+    out: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="The PDF to write; default DIR/chronicle/WHO-chronicle-turn-NN-PAPER.pdf."),
+    ] = None,
+) -> None:
+    """The campaign so far as a book: the war in charts, a map and a story for each turn, and the
+    end. The umpire's edition has everything; a faction's only what that faction knew."""
+    from kitgen.engine.views import faction_id
+    from kitgen.outputs import check_product_folder, write_out
+    from kitgen.products.chronicle import build_chronicle
+
+    campaign = _campaign(folder)
+    wanted = faction_id(campaign.scenario, faction) if faction is not None else None
+    if out is None:
+        check_product_folder(folder / "chronicle")
+    book = build_chronicle(campaign, wanted, paper.value)
+    if out is not None:
+        write_out(out, book.pdf)
+        path = out
+    else:
+        from kitgen.outputs import ProductFolder
+
+        with ProductFolder(folder / "chronicle", keep=True) as product:
+            path = product.write(book.name, book.pdf)
+    who = "the umpire" if wanted is None else campaign.scenario.faction_name(wanted)
+    from kitgen.errors import escape_controls
+
+    typer.echo(escape_controls(f"wrote {path} ({book.pages} pages: chronicle for {who})"))
+
+
 @app.command("new")
 def new_command(
     folder: Annotated[Path, typer.Argument(help="The campaign folder to create (new or empty).")],
@@ -449,6 +487,41 @@ def state_command(
     answer = work()
     typer.echo(answer.err, err=True, nl=False)
     _emit(answer.out, out)
+
+
+class HistoryFormat(StrEnum):
+    csv = "csv"
+    json = "json"
+
+
+class HistoryTable(StrEnum):
+    units = "units"
+    battles = "battles"
+    towns = "towns"
+
+
+@app.command("history")
+def history_command(
+    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    format: Annotated[
+        HistoryFormat, typer.Option("--format", "-f", help="csv: one table, for a spreadsheet; json: all three.")
+    ] = HistoryFormat.csv,
+    table: Annotated[
+        HistoryTable,
+        typer.Option(
+            help="csv: units (a row per unit per turn), battles (a row per battle) or towns (a row per change)."
+        ),
+    ] = HistoryTable.units,
+    out: Annotated[Optional[Path], typer.Option(help="Write to this file instead of standard output.")] = None,  # noqa: UP045
+) -> None:
+    """The campaign's history as data: a row per unit per turn (hex, stands, supply, carrier, owner
+    of its hex), per battle and per town that changed hands, from the set-up to the last log."""
+    from kitgen.engine.history import course
+    from kitgen.products.historydata import history_csv, history_json, history_tables
+
+    campaign = _campaign(folder)
+    tables = history_tables(campaign, course(campaign))
+    _emit(history_json(tables) if format is HistoryFormat.json else history_csv(tables, table.value), out)
 
 
 TurnOpt = Annotated[

@@ -190,6 +190,29 @@ def test_fog_drawn_pieces_match_the_grades(built: Built) -> None:
         assert expected <= shown_or_stacked, f"{faction}: enemies next to it not shown: {expected - shown_or_stacked}"
 
 
+def test_fog_memory_drawn_is_what_the_faction_saw_before(built: Built) -> None:
+    """A remembered stack drawn on a faction's map stands where that faction saw that enemy at
+    an earlier turn's start (the turn it is marked with, no more than the scenario's memory
+    turns ago) and in no hex it knows now; it names no unit id."""
+    b, board = built.packets.b, built.campaign.board
+    assert b.history is not None
+    horizon = built.campaign.scenario.meta.intel.memory_turns
+    remembered = 0
+    for faction in {u.faction for u in built.state.units}:
+        views = b.history.views(board, faction)
+        now = views[-1]
+        for piece in built.packets.scenes[faction].drawn:
+            if piece.kind != "memory":
+                continue
+            remembered += 1
+            seen = int(piece.label.removeprefix("T"))
+            assert 1 <= b.turn - seen <= horizon and piece.hex not in now.known
+            assert any(s.hex == piece.hex and s.faction == piece.faction for s in views[seen - 1].sightings)
+            assert not {u.id for u in built.state.units} & set(piece.detail)
+    if built.campaign.folder.name == "sample-campaign":
+        assert remembered, "the sample's packets remember some enemy: else this checks nothing"
+
+
 def _carrier_seen(built: Built, faction: str, piece: Piece) -> bool:
     """A train or ship a faction's map may show: its own anywhere, an enemy's only where the
     faction sees units in full or glimpses them (next to its own), and then by its kind alone:
@@ -942,15 +965,10 @@ def test_issue24_a_battle_is_told_with_allies_apart_and_every_stand_counted() ->
     """The last-turn page's battle: an ally on the player's side is named as fighting with him,
     not against him; stands lost for good count the routed who deserted; a unit taken or
     destroyed lost every stand, none back next turn."""
-    from types import SimpleNamespace
-
     from kitgen.engine.state import BattleResult
     from kitgen.products.packets.lastturn import battle_lines
 
-    p = SimpleNamespace(
-        names={"reds": "Reds", "makhnovists": "Makhnovists", "whites": "Whites"},
-        c=SimpleNamespace(board=SimpleNamespace(towns={"2129": ("Sevastopol",)})),
-    )
+    factions = {"reds": "Reds", "makhnovists": "Makhnovists", "whites": "Whites"}
     results = [
         BattleResult(0, "2129", "r_a", "reds", "loser", (), 1, 1, 2, "retreats", "2128"),
         BattleResult(0, "2129", "r_b", "reds", "loser", (), 1, 1, 0, "surrenders"),
@@ -958,7 +976,7 @@ def test_issue24_a_battle_is_told_with_allies_apart_and_every_stand_counted() ->
         BattleResult(0, "2129", "w_a", "whites", "winner", (), 0, 1, 0, "holds"),
     ]
     names = {"r_a": "Red A", "r_b": "Red B", "m_a": "Black Guard", "w_a": "White A"}
-    (line,) = battle_lines(p, "reds", results, names)  # type: ignore[arg-type]
+    (line,) = battle_lines(factions, {"2129": ("Sevastopol",)}, "reds", results, names)
     assert line.startswith("at Sevastopol (2129), with the Makhnovists, lost against the Whites.")
     assert "Red A: 3 stands lost for good, 1 back next turn; retreated to 2128" in line
     assert "Red B: all its stands lost; surrendered" in line

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kitgen.engine.history import History, TurnPlayed
 from kitgen.engine.state import CampaignState
 from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import Problem
@@ -36,6 +37,9 @@ class TurnBasis:
     log: TurnLog | None = None
     """The turn's own log, when its orders are in already: the contacts they make."""
     source: LogSource | None = None
+    history: History | None = None
+    """The turns before it, each with its start and end, and this turn's start: what each
+    faction saw and remembers (`History.memories`)."""
 
 
 def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
@@ -45,7 +49,7 @@ def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     from kitgen import messages as msg
     from kitgen.engine.replay import Read, played, turn_logs
     from kitgen.engine.setup import initial_state
-    from kitgen.engine.turn import play_phases, read_log
+    from kitgen.engine.turn import opening, read_log
     from kitgen.errors import KitgenError
 
     logs = turn_logs(campaign)
@@ -69,8 +73,12 @@ def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     own = [p for n, p in logs if n == number]
     if own:
         log, source = read[own[0]] if own[0] in read else read_log(own[0])
-    _, start = play_phases(campaign, after, TurnLog(turn=number), through="supply")
-    return TurnBasis(campaign, number, start, after, before, states[0].wrecked_track, log, source)
+    start = opening(campaign, after)
+    played_turns = tuple(
+        TurnPlayed(t, r.start or r.state, r.state) for t, r in enumerate(records[: number - 1], start=1)
+    )
+    history = History(states[0], played_turns, start)
+    return TurnBasis(campaign, number, start, after, before, states[0].wrecked_track, log, source, history)
 
 
 STARTED = "# kitgen next started this log"

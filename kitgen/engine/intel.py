@@ -77,12 +77,19 @@ class FactionView:
     ships: tuple[str, ...]
     """Ships it sees: its own, and others in or next to its hexes."""
     trains: tuple[str, ...]
+    fought: frozenset[str] = frozenset()
+    """Hexes it fought in last turn: it knows who holds them now."""
 
     def sees_in_full(self, unit_id: str) -> bool:
         return unit_id in self.own or any(unit_id in s.units for s in self.sightings)
 
     def knows_hex(self, hex_id: str) -> bool:
         return hex_id in self.occupied or hex_id in self.watched
+
+    @property
+    def known(self) -> frozenset[str]:
+        """Every hex whose enemies it knows now: where it stands, next to it, and where it fought."""
+        return self.occupied | self.watched | self.fought
 
     @property
     def enemy_hexes(self) -> frozenset[str]:
@@ -149,4 +156,5 @@ def faction_view(
         towns_known=towns,
         ships=ships,
         trains=trains,
+        fought=fought,
     )

@@ -62,6 +62,9 @@ class TurnRecord:
     """The contacts phase 6 found: each needs its battle in the log, with every unit in it."""
     unused_rolls: tuple[UnusedRoll, ...] = ()
     """Rolls the log gives that the turn did not ask for: not used, a warning at each one's line."""
+    start: CampaignState | None = None
+    """The state at the turn's start (phase 1 played: returning stands back, supply judged): what
+    its packets showed and each faction saw (`kitgen.engine.history`)."""
 
     @property
     def verdicts(self) -> tuple[Verdict, ...]:
@@ -104,10 +107,12 @@ def play_phases(
     source: LogSource | None = None,
     through: str | None = None,
     met: list[Met] | None = None,
+    opened: list[CampaignState] | None = None,
 ) -> tuple[Turn, CampaignState]:
     """The phases of the turn after `state` played in order from `log`, up to and including the
     phase named `through` (all of them by default), with the turn they were played in; `met`, if
-    given, gets the contacts found in phase 6."""
+    given, gets the contacts found in phase 6, and `opened` the state after phase 1 (the turn's
+    start, as its players wrote orders against it)."""
     if through is not None and through not in (names := [name for name, _ in PHASES]):
         raise ValueError(f"no phase {through!r}; the phases are {names}")
     turn = Turn(campaign, campaign.board, log, source or Unplaced(f"turn {log.turn} log"))
@@ -121,6 +126,8 @@ def play_phases(
             state = phase(turn, state)
             if name == "contacts" and met is not None:
                 met.extend(contacts_met(state))
+            if name == "supply" and opened is not None:
+                opened.append(state)
             if name == through:
                 break
     except BadRoll as bad:  # a given roll its dice cannot show, found where the turn uses it
@@ -128,6 +135,12 @@ def play_phases(
         message = msg.log_dice_out_of_range(bad.value, bad.dice, bad.low, bad.high)
         raise KitgenError([turn.source.problem(at, message.within(dotted(at)))]) from None
     return turn, state
+
+
+def opening(campaign: Campaign, state: CampaignState) -> CampaignState:
+    """The start of the turn after `state`, as its orders find it: phase 1 played (returning
+    stands back, supply judged, B.2) with no orders given."""
+    return play_phases(campaign, state, TurnLog(turn=state.turn + 1), through="supply")[1]
 
 
 def play_turn(
@@ -140,7 +153,8 @@ def play_turn(
     """The turn after `state`, played from `log` on the campaign's board; nothing of a log that
     cannot be played is applied. `source` says where the log's values stand, if it was read."""
     met: list[Met] = []
-    turn, state = play_phases(campaign, state, log, source=source, met=met)
+    opened: list[CampaignState] = []
+    turn, state = play_phases(campaign, state, log, source=source, met=met, opened=opened)
     unused = check_dice(turn.source, log, state)
     notes = tuple(
         turn.source.problem(at, msg.note_breakout_owed(owed.unit, owed.hex).within(dotted(at)))
@@ -148,7 +162,7 @@ def play_turn(
         for at in [("battles", owed.battle, "units", owed.part)]
     )
     done = replace(state, held={}, started_out=frozenset(), breakouts_owed=())
-    return TurnRecord(done, notes, state.breakouts_owed, tuple(met), unused_rolls=unused)
+    return TurnRecord(done, notes, state.breakouts_owed, tuple(met), unused_rolls=unused, start=opened[0])
 
 
 def contacts_met(state: CampaignState) -> list[Met]:

@@ -46,6 +46,14 @@ class TurnSettings(Model):
     """None: no last turn, the campaign goes on as long as the club plays it."""
 
 
+class IntelSettings(Model):
+    """What a faction remembers of the enemy (the designer's decision: the rules are silent): a
+    sighting stays on its map, marked with the turn it was made, for this many turns after it;
+    0 forgets everything not seen now."""
+
+    memory_turns: int = Field(default=3, ge=0, le=99)
+
+
 class ScenarioMeta(Model):
     id: PathName
     title: Text
@@ -53,6 +61,7 @@ class ScenarioMeta(Model):
     source: Text
     map: MapSettings
     turns: TurnSettings
+    intel: IntelSettings = IntelSettings()
     factions: list[Faction] = Field(min_length=2)
 
 

@@ -51,6 +51,8 @@ class Scene:
     abandoned: tuple[tuple[str, str], ...] = ()
     owners: dict[str, str] = field(default_factory=dict)
     """Town -> owner, for the towns whose owner the viewer knows."""
+    remembered: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Town -> (owner, turn last seen), for towns the viewer saw earlier and does not see now."""
     reach: dict[str, int] = field(default_factory=dict)
     """Hexes the viewer's units can reach by land this turn, each with the least MP any of them
     spends to end there (tinted by band on its map)."""

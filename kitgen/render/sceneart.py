@@ -17,7 +17,7 @@ from kitgen.render.fonts import SANS_BOLD, text_width
 from kitgen.render.labels import Obstacles, Placed
 from kitgen.render.mapart import Row, rings_path
 from kitgen.render.packetstyle import OverviewPage, SectorPage
-from kitgen.render.pages import faction_mark, hex_colour, ink_on
+from kitgen.render.pages import faction_mark, hex_colour, ink_on, luminance
 from kitgen.render.scene import Overlay, Scene, Sector, Window
 from kitgen.render.unitmarks import CounterFaces, Piece, draw_badge, draw_dot, draw_frame, draw_piece
 
@@ -44,8 +44,8 @@ class Plan:
     moved: dict[str, Placed]
     marks: list[tuple[str, str, Window]]
     """(faction, letters, box) of each depot, abandoned vehicles and wrecked track (`mark_spots`)."""
-    flags: list[tuple[str, Window]]
-    """(owner, box) of each town's owner's flag (`flag_spots`)."""
+    flags: list[tuple[str, Window, bool]]
+    """(owner, box, remembered) of each town's owner's flag (`flag_spots`)."""
     page: int = 0
     """The page it is drawn on (from 1) ..."""
     offset: tuple[float, float] = (0.0, 0.0)
@@ -185,7 +185,7 @@ class SceneArt:
         laid = self.layout(scene, window)
         marks, flags = self.mark_spots(scene, window, laid), self.flag_spots(scene, window)
         boxes = [_with_edges(box, p) for spots in laid.values() for p, box in spots]
-        boxes += [box for _, _, box in marks] + [box for _, box in flags]
+        boxes += [box for _, _, box in marks] + [box for _, box, _ in flags]
         return Plan(window, laid, self._covered_labels(boxes, window), marks, flags, page, offset)
 
     def pieces(self, c: Canvas, scene: Scene, plan: Plan) -> None:
@@ -214,7 +214,7 @@ class SceneArt:
                     badge = f"{piece.label} \u00b7 {len(piece.detail)}"
                     draw_badge(c, badge, x + size / 2, y + 1.5 + faces.badge * 1.35, faces.badge)
         taken = [box for _, box in scene.placed]
-        taken += [box for _, _, box in plan.marks] + [box for _, box in plan.flags]
+        taken += [box for _, _, box in plan.marks] + [box for _, box, _ in plan.flags]
         self._rivers(c, plan, taken)
         self._names(c, plan, taken)
 
@@ -402,9 +402,10 @@ class SceneArt:
         c.line(x - r, y - r, x + r, y + r)
         c.line(x - r, y + r, x + r, y - r)
 
-    def flag_spots(self, scene: Scene, window: Window) -> list[tuple[str, Window]]:
-        """(owner, box) of each known town's flag in the window: beside the town's marker, on the
-        side its name is not; in a hex with counters, in the slot by its id (shared by its towns)."""
+    def flag_spots(self, scene: Scene, window: Window) -> list[tuple[str, Window, bool]]:
+        """(owner, box, remembered) of each known town's flag in the window, and of each town's
+        owner as last seen: beside the town's marker, on the side its name is not; in a hex with
+        counters, in the slot by its id (shared by its towns)."""
         hp = self.art.hex_pt
         u = hp / 72.0
         keys = self.art.town_keys()
@@ -412,12 +413,16 @@ class SceneArt:
         for hex_id, marks in sorted(self.art.towns.items()):
             if hex_id not in self.within(window):
                 continue
-            owners = [scene.owners[m.name] for m in marks if m.name in scene.owners]
+            owners = [
+                (scene.owners[m.name], False) if m.name in scene.owners else (scene.remembered[m.name][0], True)
+                for m in marks
+                if m.name in scene.owners or m.name in scene.remembered
+            ]
             cx, cy = (float(v) for v in self.art.centres[hex_id])
             radius, _ = self.art.town_symbol(hex_id)
             spot = self.art.label_spots.get(keys[hex_id])
             size = hp * 0.15
-            for k, owner in enumerate(owners):
+            for k, (owner, old) in enumerate(owners):
                 if hex_id in scene.pieces:
                     x0, y0, x1, y1 = self.slots(hex_id)[0]
                     size = min(x1 - x0, y1 - y0) / len(owners)
@@ -426,18 +431,27 @@ class SceneArt:
                     x, y = cx + radius + u + k * (size + u), cy - size / 2
                 else:
                     x, y = cx - radius - u - size - k * (size + u), cy - size / 2
-                found.append((owner, (x, y, x + size, y + size)))
+                found.append((owner, (x, y, x + size, y + size), old))
         return found
 
     def owners(self, c: Canvas, plan: Plan) -> None:
-        """Each known town's owner: a small flag of its colour and mark (`flag_spots`)."""
-        for owner, (x, y, x1, _) in plan.flags:
+        """Each known town's owner: a small flag of its colour and mark (`flag_spots`); a town's
+        owner as last seen, a hollow flag framed in the colour, its mark in it."""
+        for owner, (x, y, x1, _), old in plan.flags:
             size = x1 - x
-            c.setFillColorRGB(*hex_colour(self.colour(owner)))
-            c.setStrokeColorRGB(0.1, 0.1, 0.1)
-            c.setLineWidth(0.5)
-            c.rect(x, y, size, size, stroke=1, fill=1)
-            c.setFillColorRGB(*ink_on(self.colour(owner)))
+            colour = self.colour(owner)
+            if old:
+                c.setFillColorRGB(1, 1, 1)
+                c.setStrokeColorRGB(*hex_colour(colour if luminance(colour) < 0.6 else "#7A7000"))
+                c.setLineWidth(size * 0.14)
+                c.rect(x, y, size, size, stroke=1, fill=1)
+                c.setFillColorRGB(0.25, 0.25, 0.25)
+            else:
+                c.setFillColorRGB(*hex_colour(colour))
+                c.setStrokeColorRGB(0.1, 0.1, 0.1)
+                c.setLineWidth(0.5)
+                c.rect(x, y, size, size, stroke=1, fill=1)
+                c.setFillColorRGB(*ink_on(colour))
             faction_mark(c, owner, x + size / 2, y + size / 2, size * 0.72)
 
     def reach(self, c: Canvas, scene: Scene, window: Window) -> None:
@@ -473,7 +487,7 @@ class SceneArt:
             cx, cy = self.art.centres[hex_id]
             count = sum(len(p.detail) if p.kind == "stack" else 1 for p in pieces)
             lead = pieces[0]
-            if lead.kind == "block":
+            if lead.kind in ("block", "memory"):
                 count = 1
             draw_dot(
                 c,
@@ -484,6 +498,7 @@ class SceneArt:
                 size,
                 count,
                 ov.marker_font / s,
+                age=lead.age if lead.kind == "memory" else None,
             )
             scene.drawn.append(lead)
             scene.drawn.extend(pieces[1:])

@@ -16,7 +16,7 @@ from kitgen.render.symbols import unit_symbol
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
-PieceKind = Literal["unit", "carrier", "block", "stack"]
+PieceKind = Literal["unit", "carrier", "block", "stack", "memory"]
 
 ARM_LETTERS = {"infantry": "I", "cavalry": "C", "guns": "G", "armour": "A", "other": "S"}
 """How a glimpsed stack names its arms of service (S: support)."""
@@ -48,6 +48,8 @@ class Piece:
     """A unit's flag letters (E elite, F fanatic, P partisan), as on its counter."""
     top: Piece | None = None
     """A stack marker's top piece: the counter drawn for the stack."""
+    age: int = 0
+    """A remembered stack: turns since it was seen (its `label` is the turn, 'T3')."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,9 @@ def draw_piece(c: Canvas, piece: Piece, colour: str, x: float, y: float, size: f
     stack hatched, with its size and arms."""
     if piece.kind == "block":
         _block(c, piece, colour, x, y, size, faces)
+        return
+    if piece.kind == "memory":
+        _remembered(c, piece, colour, x, y, size, faces)
         return
     unit = piece.top if piece.kind == "stack" and piece.top is not None else piece
     if unit.kind == "block":
@@ -171,6 +176,41 @@ def _block(c: Canvas, piece: Piece, colour: str, x: float, y: float, size: float
         c.drawCentredString(x + size / 2, ty, text)
 
 
+def faded(colour: str, age: int) -> str:
+    """A remembered stack's colour: the faction's, paler with each turn since it was seen."""
+    mix = min(0.6, 0.2 * max(0, age - 1))
+    r, g, b = hex_colour(colour)
+    return "#" + "".join(f"{round((v + (1 - v) * mix) * 255):02X}" for v in (r, g, b))
+
+
+def _remembered(c: Canvas, piece: Piece, colour: str, x: float, y: float, size: float, faces: CounterFaces) -> None:
+    """An enemy stack last seen some turns ago: white, framed dashed in its faction's colour
+    (paler with age) over a thin grey line, its mark, the turn it was seen large, its size
+    and arms below: news of then, told apart from what is seen now without colour."""
+    edge = faded(colour, piece.age)
+    c.saveState()
+    draw_frame(c, x, y, size, size, "#FFFFFF", max(0.3, size * 0.008))
+    c.setStrokeColorRGB(*hex_colour(edge))
+    c.setLineWidth(size * 0.07)
+    c.setDash(size * 0.12, size * 0.08)
+    inset = size * 0.06
+    c.roundRect(x + inset, y + inset, size - 2 * inset, size - 2 * inset, size * 0.06, stroke=1, fill=0)
+    c.restoreState()
+    pad = size * 0.1
+    mark = size * 0.2
+    c.setFillColorRGB(0.25, 0.25, 0.25)
+    faction_mark(c, piece.faction, x + size - pad - mark / 2, y + size - pad - mark / 2, mark)
+    arms = "".join(ARM_LETTERS.get(a, "?") for a in piece.detail if a in ARM_LETTERS)
+    lines = ((piece.label, faces.figure * 1.1, 0.5), (piece.name, faces.name, 0.27), (arms, faces.name, 0.12))
+    for text, font, at in lines:
+        if not text:
+            continue
+        fs = fit_size(text, SANS_BOLD, font, faces.name_min, size - 2 * pad)
+        c.setFillColorRGB(0.1, 0.1, 0.1)
+        c.setFont(SANS_BOLD, fs)
+        c.drawCentredString(x + size / 2, y + size * at, text)
+
+
 def draw_badge(c: Canvas, text: str, cx: float, top: float, size: float) -> tuple[float, float, float, float]:
     """A stack's badge, white with a black frame, centred under its top counter; its box."""
     w = text_width(text, SANS_BOLD, size) + size * 0.9
@@ -186,9 +226,32 @@ def draw_badge(c: Canvas, text: str, cx: float, top: float, size: float) -> tupl
     return (x0, y0, x0 + w, top)
 
 
-def draw_dot(c: Canvas, faction: str, colour: str, cx: float, cy: float, size: float, count: int, font: float) -> None:
+def draw_dot(
+    c: Canvas,
+    faction: str,
+    colour: str,
+    cx: float,
+    cy: float,
+    size: float,
+    count: int,
+    font: float,
+    *,
+    age: int | None = None,
+) -> None:
     """A unit or stack on the overview: a square of the faction's colour with its mark, or, for
-    more than one unit, their number."""
+    more than one unit, their number; a stack remembered (`age`: turns since it was seen), white
+    and framed dashed in its colour, paler with age."""
+    if age is not None:
+        c.saveState()
+        c.setFillColorRGB(1, 1, 1)
+        c.setStrokeColorRGB(*hex_colour(faded(colour, age)))
+        c.setLineWidth(size * 0.14)
+        c.setDash(size * 0.2, size * 0.12)
+        c.rect(cx - size / 2, cy - size / 2, size, size, stroke=1, fill=1)
+        c.restoreState()
+        c.setFillColorRGB(0.25, 0.25, 0.25)
+        faction_mark(c, faction, cx, cy, size * 0.5)
+        return
     draw_frame(c, cx - size / 2, cy - size / 2, size, size, colour, 0.3)
     c.setFillColorRGB(*ink_on(colour))
     if count > 1:

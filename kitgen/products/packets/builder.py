@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from kitgen.engine.basis import TurnBasis
 from kitgen.engine.intel import FactionView, believed, faction_view, fought_in
+from kitgen.engine.memory import Memory
 from kitgen.engine.state import CampaignState
 from kitgen.messages import ordinal, plural
 from kitgen.products.packets.maps import MapPages, overlay_legend
@@ -73,6 +74,7 @@ class Packets:
         """Each unit, train and ship by id -> its name as its counter prints it."""
         self._overlays: dict[tuple[str, bool], Overlay] = {}
         self._views: dict[str, FactionView] = {}
+        self._memories: dict[str, Memory] = {}
         self._rolls: list[RollAhead] | None = None
         self._map_readers: dict[str, Any] | None = None
         self._tiles: list[Sector] | None = None
@@ -88,6 +90,16 @@ class Packets:
             fought = fought_in(self.b.after, faction)
             self._views[faction] = faction_view(self.c.board, self.b.start, faction, fought=fought)
         return self._views[faction]
+
+    def memory(self, faction: str) -> Memory:
+        """What the faction remembers at the start of the turn (`kitgen.engine.memory`)."""
+        if faction not in self._memories:
+            h = self.b.history
+            horizon = self.s.meta.intel.memory_turns
+            self._memories[faction] = (
+                h.memories(self.c.board, faction, horizon)[-1] if h is not None else Memory(faction, self.b.turn)
+            )
+        return self._memories[faction]
 
     def believed(self, faction: str, state: CampaignState | None = None) -> CampaignState:
         """The start of the turn (or `state`) as the faction can know it."""

@@ -6,7 +6,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kitgen.engine.intel import FactionView
-from kitgen.products.packets.builder import PacketFile, Packets, stands_text
+from kitgen.engine.memory import Memory
+from kitgen.products.packets.builder import PacketFile, Packets, _chip, stands_text
 from kitgen.products.packets.scene import make_scene
 from kitgen.products.packets.text import say
 from kitgen.products.playeraids import placement_text
@@ -27,7 +28,8 @@ def faction_packet(p: Packets, faction: str) -> PacketFile:
             if not p.c.board.is_sea(h):  # a unit aboard a ship reaches no land by its own move
                 reach[h] = min(cost, reach.get(h, cost))
     rail = frozenset(h for r in reached for h in r.rail if h not in reach)
-    scene = p.scenes[faction] = make_scene(p.c, p.believed(faction), view, reach=reach, rail=rail)
+    memory = p.memory(faction)
+    scene = p.scenes[faction] = make_scene(p.c, p.believed(faction), view, reach=reach, rail=rail, memory=memory)
     shown = p.sectors_shown(scene.hexes())
     f = p.s.faction(faction)
     name = f.name if f else faction
@@ -39,6 +41,7 @@ def faction_packet(p: Packets, faction: str) -> PacketFile:
     pages += last_turn_pages(p, faction, p.b.before, p.b.after)
     pages += commander_pages(p, faction, p.rolls())
     pages += _faction_lists(p, faction)
+    pages += _last_seen(p, faction, memory)
     pages += p.map_pages(maps, scene, shown, name, note)
     overlay = p.overlay(faction, believed=True)
     pages.append(p.supply_page(maps, scene, overlay, "Your supply", "supply", f"Supply: {name}", own=True))
@@ -90,7 +93,52 @@ def _forces(p: Packets, faction: str) -> list[Page]:
         cols,
         ["Unit", "Hex", "Type", "Stands", "Supply", "Commander"],
         rows,
-        intro=[say("faction_intro"), f"{len(own)} units, {out} out of supply."],
+        intro=[say("faction_intro", memory=p.s.meta.intel.memory_turns), f"{len(own)} units, {out} out of supply."],
+        wrap=True,
+    )
+
+
+def _last_seen(p: Packets, faction: str, memory: Memory) -> list[Page]:
+    """The enemy as last seen, where the faction sees him no more: hex, nearest town, what was
+    seen and when; then the towns' owners as last seen. None: no page."""
+    from kitgen.engine.views import nearest_town
+
+    if not memory.sightings and not memory.towns:
+        return []
+    board = p.c.board
+    rows: list[list[Any]] = []
+    for r in memory.sightings:
+        what = (
+            f"a {r.size} stack: {', '.join(r.arms) or 'arms not seen'}"
+            if r.grade == "sized"
+            else "; ".join(f"{u.name} ({u.type.replace('_', ' ')}, {u.stands} stands)" for u in r.units)
+        )
+        age = memory.age(r.turn)
+        rows.append(
+            [r.hex, nearest_town(board, r.hex).text(), _chip(r.faction, p.names), what, f"turn {r.turn} ({age} ago)"]
+        )
+    for t in memory.towns:
+        age = memory.age(t.turn)
+        owner = p.names.get(t.owner, "nobody") if t.owner != "none" else "nobody"
+        rows.append(
+            [
+                "",
+                t.town,
+                _chip(t.owner, p.names) if t.owner != "none" else "",
+                f"held by {owner}",
+                f"turn {t.turn} ({age} ago)",
+            ]
+        )
+    name = p.names.get(faction, faction)
+    return p.table_pages(
+        f"{name}: the enemy last seen",
+        "last-seen",
+        faction,
+        ("Last seen", "fog of war"),
+        [Column(0.7), Column(2.2), Column(1.3), Column(4.4), Column(1.5)],
+        ["Hex", "Where", "Faction", "What was seen", "When"],
+        rows,
+        intro=[say("memory_intro", memory=p.s.meta.intel.memory_turns)],
         wrap=True,
     )
 

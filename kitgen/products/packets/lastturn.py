@@ -5,7 +5,7 @@ rolls), never from the umpire's wording; only what the faction knows is said."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kitgen.engine.state import Arrival, BattleResult, CampaignState, CommandRoll, Verdict
@@ -15,6 +15,7 @@ from kitgen.render.sheet import Column
 from kitgen.rules.paths import STOP_WORDS
 
 if TYPE_CHECKING:
+    from kitgen.campaign import Campaign
     from kitgen.products.packets.lists import Packets
     from kitgen.render.sheet import Page
 
@@ -51,7 +52,7 @@ def last_turn_pages(p: Packets, faction: str, before: CampaignState | None, afte
     mine = [v for v in after.verdicts if v.faction == faction and v.kind != "battle"]
     rows = order_rows(mine, commands, names, after.arrivals, p.s, faction)
     title = f"{p.names.get(faction, faction)}: turn {after.turn}, what happened"
-    said = [[lead.rstrip(":"), text] for lead, text in story(p, faction, before, after, names)]
+    said = [[lead.rstrip(":"), text] for lead, text in story(p.c, faction, before, after, names)]
     pages = p.table_pages(
         title,
         "last-turn",
@@ -124,15 +125,19 @@ def order_rows(
 
 
 def story(
-    p: Packets, faction: str, before: CampaignState, after: CampaignState, names: dict[str, str]
+    campaign: Campaign, faction: str, before: CampaignState, after: CampaignState, names: dict[str, str]
 ) -> list[tuple[str, str]]:
     """The turn in sentences, each with its run-in: the event card, the battles fought, the
     command rolls, towns gained and lost, and VP."""
     said: list[tuple[str, str]] = []
-    titles = {c.id: c.title for c in p.s.cards.events}
+    s = campaign.scenario
+    titles = {c.id: c.title for c in s.cards.events}
     cards = [titles.get(e, e) for e in after.events]
     said.append(("Event card:", "; ".join(cards) + "." if cards else "none drawn."))
-    said += [("Battle:", text) for text in battle_lines(p, faction, after.battle_results, names)]
+    factions = {f.id: f.name for f in s.meta.factions}
+    said += [
+        ("Battle:", text) for text in battle_lines(factions, campaign.board.towns, faction, after.battle_results, names)
+    ]
     rolls = [c for c in after.commands if c.faction == faction]
     if rolls:
         failed = [c for c in rolls if not c.obeyed]
@@ -155,9 +160,16 @@ def story(
     return said
 
 
-def battle_lines(p: Packets, faction: str, results: Sequence[BattleResult], names: dict[str, str]) -> list[str]:
+def battle_lines(
+    factions: Mapping[str, str],
+    towns: Mapping[str, Sequence[str]],
+    faction: str,
+    results: Sequence[BattleResult],
+    names: dict[str, str],
+) -> list[str]:
     """A sentence a battle the faction fought: where, won or lost against whom, and what each of
-    its units lost and did; the enemy's units by name, as the faction met them."""
+    its units lost and did; the enemy's units by name, as the faction met them (`factions`: their
+    names by id; `towns`: the board's towns by hex)."""
     by_battle: dict[int, list[BattleResult]] = {}
     for r in results:
         by_battle.setdefault(r.battle, []).append(r)
@@ -167,14 +179,14 @@ def battle_lines(p: Packets, faction: str, results: Sequence[BattleResult], name
         if not own:
             continue
         side = own[0].side
-        friends = sorted({p.names.get(r.faction, r.faction) for r in parts if r.faction != faction and r.side == side})
+        friends = sorted({factions.get(r.faction, r.faction) for r in parts if r.faction != faction and r.side == side})
         foes = [r for r in parts if r.side != side]
         outcome = "won" if side == "winner" else "lost"
-        against = ", ".join(sorted({p.names.get(r.faction, r.faction) for r in foes})) or "the enemy"
+        against = ", ".join(sorted({factions.get(r.faction, r.faction) for r in foes})) or "the enemy"
         units = [f"{names.get(r.unit, r.unit)}: {_cost(r)}" for r in own]
         enemy = "; ".join(f"{names.get(r.unit, r.unit)} {FATES.get(r.fate, r.fate)}" for r in foes)
-        towns = p.c.board.towns.get(own[0].hex, ())
-        place = f"{towns[0]} ({own[0].hex})" if towns else own[0].hex
+        here = towns.get(own[0].hex, ())
+        place = f"{here[0]} ({own[0].hex})" if here else own[0].hex
         with_them = f", with the {', '.join(friends)}," if friends else ""
         line = f"at {place}{with_them} {outcome} against the {against}. " + ". ".join(units) + "."
         lines.append(line + (f" The enemy: {enemy}." if enemy else ""))

@@ -193,6 +193,8 @@ class MapPages:
         items = [say("legend_counter"), say("legend_stack"), say("legend_marks"), say("legend_owner")]
         if scene.viewer is not None:
             items[1:1] = [say("legend_glimpsed", letters=letters)]
+            if scene.remembered or any(p.kind == "memory" for here in scene.pieces.values() for p in here):
+                items[2:2] = [say("legend_memory")]
             items.append(say("legend_reach", bands=reach_bands_text(self.st.reach_bands)))
         return items
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kitgen.engine.intel import FactionView
+from kitgen.engine.memory import Memory, Remembered
 from kitgen.engine.state import CampaignState, UnitState
 from kitgen.render.scene import Overlay, Scene, StackEntry
 from kitgen.render.unitmarks import Piece
@@ -48,8 +49,11 @@ def make_scene(
     *,
     reach: dict[str, int] | None = None,
     rail: frozenset[str] = frozenset(),
+    memory: Memory | None = None,
 ) -> Scene:
-    """The scene of the umpire's map (`view` None: every unit in full) or of a faction's."""
+    """The scene of the umpire's map (`view` None: every unit in full) or of a faction's, with
+    what it remembers (`memory`: enemies last seen in hexes it does not see now, and the owners
+    of towns as it last saw them)."""
     shown: dict[str, list[Piece]] = {}
     units = [u for u in state.units if u.aboard is None]
     if view is None:
@@ -62,6 +66,8 @@ def make_scene(
         for s in view.sightings:
             if s.grade == "sized":
                 shown.setdefault(s.hex, []).append(Piece(s.hex, s.faction, "block", s.size, detail=s.arms))
+        for r in memory.sightings if memory is not None else ():
+            shown.setdefault(r.hex, []).append(_remembered_piece(r, memory.age(r.turn) if memory else 0))
     ships = {s["id"] for s in state.ships} if view is None else set(view.ships)
     trains = {t["id"] for t in state.trains} if view is None else set(view.trains)
     for piece in _carriers(campaign, state, trains, ships, None if view is None else view.faction):
@@ -103,6 +109,7 @@ def make_scene(
         for name in names:
             if name in state.owners and (view is None or name in view.towns_known):
                 owners[name] = state.owners[name]
+    remembered = {m.town: (m.owner, m.turn) for m in memory.towns} if memory is not None else {}
     return Scene(
         viewer=None if view is None else view.faction,
         pieces=pieces,
@@ -116,6 +123,7 @@ def make_scene(
         wrecked=state.wrecked_track,  # a faction's scene is drawn from the state it believes
         abandoned=tuple((a["hex"], a["faction"]) for a in state.abandoned if mine(a["faction"]) or knows(a["hex"])),
         owners=owners,
+        remembered=remembered,
         reach=dict(reach or {}),
         rail=rail,
     )
@@ -146,7 +154,17 @@ def _carriers(
     return found
 
 
+def _remembered_piece(r: Remembered, age: int) -> Piece:
+    """A sighting of an earlier turn as its block: the turn, its size, its arms (a stack seen next
+    to the faction's units) or its units' names (seen in full)."""
+    detail = r.arms if r.grade == "sized" else tuple(u.name for u in r.units)
+    return Piece(r.hex, r.faction, "memory", f"T{r.turn}", name=r.size, detail=detail, age=age)
+
+
 def _stack_line(p: Piece) -> str:
+    if p.kind == "memory":
+        what = ", ".join(p.detail) or "unknown arms"
+        return f"last seen at the start of turn {p.label.removeprefix('T')}: a {p.name} stack ({what})"
     if p.kind == "block":
         arms = ", ".join(p.detail) or "unknown arms"
         return f"a {p.label} stack seen: {arms}"

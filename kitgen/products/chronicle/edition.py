@@ -1,0 +1,152 @@
+"""What one edition of the chronicle knows, turn by turn, as values: the umpire's everything; a
+faction's only what it saw at the start of each turn and at its end (`kitgen.engine.intel`) and
+what it remembered (`kitgen.engine.memory`), its packets' view carried through time."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from kitgen.engine.intel import FactionView, believed
+from kitgen.engine.memory import Memory
+from kitgen.engine.state import BattleResult, CampaignState, UnitState, Verdict
+from kitgen.engine.tallies import Tally, tallies
+from kitgen.render.chronicleart import Arrow, BattleMark, Block, By, TurnMap
+
+if TYPE_CHECKING:
+    from kitgen.campaign import Campaign
+    from kitgen.engine.history import History
+
+MOVES: dict[str, By] = {"land": "land", "rail": "rail", "sea": "sea"}
+"""The orders that move a piece on the map, and how each is drawn."""
+
+
+@dataclass(frozen=True)
+class Battle:
+    """One battle of a turn, as the edition tells it: its number, hex and sides."""
+
+    number: int
+    hex: str
+    results: tuple[BattleResult, ...]
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(r.faction for r in self.results if r.side == "winner"))
+
+    @property
+    def losers(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(r.faction for r in self.results if r.side == "loser"))
+
+
+class Edition:
+    """The umpire's edition (`faction` None) or a faction's, over one replay's history."""
+
+    def __init__(self, campaign: Campaign, history: History, faction: str | None) -> None:
+        self.c, self.h, self.faction = campaign, history, faction
+        self.s = campaign.scenario
+
+    @cached_property
+    def views(self) -> tuple[FactionView, ...]:
+        """What the faction saw at the start of turns 1 to the one after the last played."""
+        assert self.faction is not None
+        return self.h.views(self.c.board, self.faction)
+
+    @cached_property
+    def memories(self) -> tuple[Memory, ...]:
+        assert self.faction is not None
+        return self.h.memories(self.c.board, self.faction, self.s.meta.intel.memory_turns)
+
+    def view_after(self, turn: int) -> FactionView:
+        """What the faction saw at the end of `turn` (the start of the next; 0: the set-up)."""
+        return self.views[turn]
+
+    def factions(self) -> list[str]:
+        """The factions whose figures it shows: all for the umpire, its own for a faction."""
+        return [f.id for f in self.s.meta.factions if self.faction is None or f.id == self.faction]
+
+    @cached_property
+    def tallies(self) -> tuple[Tally, ...]:
+        return tallies(self.h, self.factions())
+
+    # a turn
+
+    def battles(self, turn: int) -> list[Battle]:
+        """The turn's battles it knows of: all for the umpire; for a faction those it fought and
+        those in hexes it saw at the turn's end, numbered in the log's order."""
+        results = self.h.after(turn).battle_results
+        by: dict[int, list[BattleResult]] = {}
+        for r in results:
+            by.setdefault(r.battle, []).append(r)
+        found = []
+        for _, parts in sorted(by.items()):
+            hex_id = parts[0].hex
+            if (
+                self.faction is None
+                or any(r.faction == self.faction for r in parts)
+                or hex_id in self.view_after(turn).known
+            ):
+                found.append((hex_id, tuple(parts)))
+        return [Battle(n, h, parts) for n, (h, parts) in enumerate(found, start=1)]
+
+    def fought(self, battle: Battle) -> bool:
+        """The edition's faction fought it (or the umpire's: he knows every battle in full)."""
+        return self.faction is None or any(r.faction == self.faction for r in battle.results)
+
+    def turn_map(self, turn: int) -> TurnMap:
+        """The map of the turn's end, with the turn's moves and battles."""
+        after = self.h.after(turn)
+        end = self.h.start(turn + 1)
+        battles = tuple(
+            BattleMark(b.number, b.hex, b.winners[0] if b.winners else None) for b in self.battles(turn) if b.hex
+        )
+        arrows = tuple(self._arrows(after.verdicts, turn)) if turn else ()
+        if self.faction is None:
+            every = _blocks(end, lambda u: True)
+            return TurnMap(turn, None, dict(end.owners), {}, every, arrows, battles, tuple(end.wrecked_track))
+        view, memory = self.view_after(turn), self.memories[turn]
+        blocks = list(_blocks(end, lambda u: u.faction == self.faction or view.sees_in_full(u.id)))
+        counted = {(b.hex, b.faction) for b in blocks}
+        blocks += [
+            Block(s.hex, s.faction, 0)
+            for s in view.sightings
+            if s.grade == "sized" and (s.hex, s.faction) not in counted
+        ]
+        blocks += [Block(r.hex, r.faction, 0, seen=r.turn) for r in memory.sightings]
+        owners = {t: end.owners[t] for t in view.towns_known if t in end.owners}
+        remembered = {m.town: (m.owner, m.turn) for m in memory.towns}
+        wrecked = believed(end, view, self.h.setup.wrecked_track).wrecked_track
+        return TurnMap(turn, self.faction, owners, remembered, tuple(blocks), arrows, battles, wrecked)
+
+    def _arrows(self, verdicts: tuple[Verdict, ...], turn: int) -> list[Arrow]:
+        """The turn's moves carried out: all for the umpire; for a faction its own (and its
+        allies' it saw) whole, and the enemy's only along hexes it saw at the turn's start or end."""
+        seen = frozenset() if self.faction is None else self.views[turn - 1].known | self.view_after(turn).known
+        found = []
+        for v in verdicts:
+            by = MOVES.get(v.kind)
+            if by is None or v.result not in ("done", "stopped") or not v.start or not v.end or v.start == v.end:
+                continue
+            path = (v.start, *(s.hex for s in v.steps)) if v.steps else (v.start, v.end)
+            if self.faction is None or v.faction == self.faction:
+                found.append(Arrow(v.faction, path, by))
+                continue
+            run: list[str] = []
+            for h in (*path, ""):
+                if h in seen:
+                    run.append(h)
+                    continue
+                if len(run) >= 2:
+                    found.append(Arrow(v.faction, tuple(run), by))
+                run = []
+        return found
+
+
+def _blocks(state: CampaignState, shown: Callable[[UnitState], bool]) -> tuple[Block, ...]:
+    """The units `shown` picks, counted by hex and faction (a unit aboard ship at its ship's hex)."""
+    count: dict[tuple[str, str], int] = {}
+    for u in state.units:
+        if shown(u):
+            count[(u.hex, u.faction)] = count.get((u.hex, u.faction), 0) + 1
+    return tuple(Block(h, f, n) for (h, f), n in sorted(count.items()))

@@ -1,0 +1,414 @@
+"""The chronicle's pages, drawn from its edition's values alone (`Edition`): the cover with the
+key, the charts, each turn's map and story, and the end."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from kitgen.products.chronicle.edition import Edition
+from kitgen.products.chronicle.narrative import turn_story
+from kitgen.render.chronicleart import Arrow, BattleMark, Block, TurnMap, TurnMapStyle, draw_turn_map, style_for
+from kitgen.render.fonts import SANS, text_width
+from kitgen.render.sheet import Column, Page, Sheet
+from kitgen.rules.ending import days_text, ending, ending_text, result_text, turn_days
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.render.charts import Chart
+
+KIND_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442", "#000000")
+"""Okabe-Ito, for the stand kinds of the losses' bars (each also hatched its own way)."""
+LABELLED = 10
+"""Towns named on each turn's map besides those the turn's battles and changes name: the most
+valuable, as far as their names find room."""
+
+
+class ChroniclePages:
+    def __init__(self, e: Edition, paper: str) -> None:
+        from kitgen.render.mapart import MapArt
+        from kitgen.render.mapcache import clean_map_pdf
+        from kitgen.render.packetstyle import packet_form_style
+        from kitgen.render.style import map_style
+
+        self.e, self.paper = e, paper
+        self.s = e.s
+        self.art = MapArt(e.c.hex_map, self.s, map_style())
+        self.map_pdf = clean_map_pdf(self.art, self.s, "none")
+        self.style = packet_form_style()
+        self.colours = {f.id: f.colour for f in self.s.meta.factions}
+        self.names = {f.id: f.name for f in self.s.meta.factions}
+        self.wide = self.art.width >= self.art.height
+        self.marks: dict[int, list[tuple[str, tuple[float, float, float, float]]]] = {}
+        """Each map page's blocks and battle marks (page from 1 -> what, box in page points): for the tests."""
+
+    @property
+    def who(self) -> str:
+        return "Umpire" if self.e.faction is None else self.names.get(self.e.faction, self.e.faction)
+
+    def build(self, file: str) -> tuple[bytes, int]:
+        from kitgen.products.sheetparts import sheets_part
+        from kitgen.render.mapembed import fill_maps, read_maps
+
+        pages = self.pages()
+        wide = {key for _, key, _ in pages if key.startswith("charts") or (self.wide and key.endswith("-map"))}
+        part = sheets_part(
+            self.s,
+            self.paper,
+            pages,
+            label=self.who,
+            file=file,
+            title=f"Chronicle: {self.who}",
+            purpose="the campaign chronicle",
+            style=self.style,
+            wide=frozenset(wide),
+            maps=["overview"],
+        )
+        return fill_maps(part.pdf, read_maps({"overview": self.map_pdf})), part.pages
+
+    def pages(self) -> list[Page]:
+        e = self.e
+        pages: list[Page] = [("Chronicle", "cover", self.cover)]
+        charts = self.charts()
+        for k in range(0, len(charts), 4):
+            more = f" ({k // 4 + 1} of {-(-len(charts) // 4)})" if len(charts) > 4 else ""
+            pages.append(
+                (
+                    f"The war in charts{more}",
+                    f"charts-{k // 4 + 1}",
+                    partial(self.chart_page, charts=charts[k : k + 4], title=f"The war in charts{more}"),
+                )
+            )
+        for t in range(1, e.h.last + 1):
+            pages.append((f"Turn {t}: the map", f"turn-{t:02d}-map", partial(self.map_page, turn=t)))
+            pages += self.story_pages(t)
+        if ending(self.s, e.h.after(e.h.last)).over:
+            pages.append(("The end", "end", self.end_page))
+        return pages
+
+    # the cover
+
+    def edition_text(self) -> str:
+        if self.e.faction is None:
+            return (
+                "The umpire's edition: every unit, move, battle and town of every turn, as the replayed "
+                "logs give them. Not for the players' eyes until the campaign is over."
+            )
+        return (
+            f"The {self.who}' edition: only what the {self.who} knew at each turn, as their packets showed "
+            "it: their own units and moves, the enemy where their units saw him (in full where they stood "
+            "or fought, as a stack next to them), and where they last saw him before that. An enemy's "
+            "move is drawn only along the hexes they saw."
+        )
+
+    def dates(self, turn: int) -> str:
+        days = turn_days(self.s, turn)
+        return days_text(*days) if days else ""
+
+    def cover(self, sheet: Sheet) -> float:
+        e, s = self.e, self.s
+        f = s.faction(e.faction) if e.faction else None
+        last = e.h.last
+        y = sheet.band(f"Chronicle: {self.who}", f, f"turns 1-{last}" if last else "the set-up")
+        y = sheet.para(sheet.left, y, sheet.span, self.edition_text()) - 4
+        end = ending(s, e.h.after(last))
+        y = sheet.para(sheet.left, y, sheet.span, ending_text(s, end, play_on=e.c.meta.play_on)) - sheet.st.gap
+        rows = []
+        for t in range(1, last + 1):
+            after = e.h.after(t)
+            titles = {c.id: c.title for c in s.cards.events}
+            rows.append(
+                [
+                    str(t),
+                    self.dates(t),
+                    "; ".join(titles.get(x, x) for x in after.events) or "-",
+                    str(len(e.battles(t))),
+                ]
+            )
+        y = sheet.heading(sheet.left, y, sheet.span, "The turns")
+        cols = [Column(0.5, "right"), Column(2.2), Column(4.2), Column(0.9, "right")]
+        y = sheet.table(
+            sheet.left,
+            y,
+            sheet.span,
+            cols,
+            [["Turn", "Days", "Event card", "Battles"]],
+            rows or [["", "", "No turn played yet.", ""]],
+            wrap=True,
+        )
+        y -= sheet.st.gap
+        y = sheet.heading(sheet.left, y, sheet.span, "The key to the turn maps")
+        return self.key(sheet, y - 2)
+
+    def key(self, sheet: Sheet, y: float) -> float:
+        """What the turn maps' marks mean, each drawn as the maps draw it beside its words."""
+        st = TurnMapStyle()
+        faction = self.e.faction or self.s.meta.factions[0].id
+        other = next((f.id for f in self.s.meta.factions if f.id != faction), faction)
+        units: list[tuple[TurnMap, str]] = [
+            (
+                TurnMap(0, None, {}, blocks=(Block("a", faction, 1),)),
+                "a unit, in its faction's colour and mark",
+            ),
+            (
+                TurnMap(0, None, {}, blocks=(Block("a", faction, 3),)),
+                "a number: how many units of the faction stand in the hex",
+            ),
+        ]
+        if self.e.faction is not None:
+            units += [
+                (
+                    TurnMap(0, None, {}, blocks=(Block("a", other, 0),)),
+                    "an enemy stack seen next to your units: how many units it holds is not known",
+                ),
+                (
+                    TurnMap(0, None, {}, blocks=(Block("a", other, 0, seen=3),)),
+                    "an enemy last seen at the start of turn 3 (white, dashed): where he was then, not now",
+                ),
+            ]
+        items: list[tuple[TurnMap, str]] = [
+            *units,
+            (TurnMap(0, None, {}, arrows=(Arrow(faction, ("a", "b"), "land"),)), "a march (solid), its end arrowed"),
+            (TurnMap(0, None, {}, arrows=(Arrow(faction, ("a", "b"), "rail"),)), "a train's run (dashed)"),
+            (TurnMap(0, None, {}, arrows=(Arrow(faction, ("a", "b"), "sea"),)), "a ship's voyage (dotted)"),
+            (
+                TurnMap(0, None, {}, battles=(BattleMark(1, "a", faction),)),
+                "a battle, numbered as the turn's story tells it, in the winner's colour with his mark",
+            ),
+            (
+                TurnMap(0, None, {"town": faction}),
+                "a town's owner: its hex tinted in his colour, a roundel of his colour and mark by the town",
+            ),
+            (
+                TurnMap(0, None, {}, remembered={"town": (faction, 3)}),
+                "a town's owner when last seen, not seen since: a faint tint, a hollow roundel",
+            ),
+            (TurnMap(0, None, {}, wrecked=("a",)), "wrecked track"),
+        ]
+        row = st.battle * 2.6
+        for tm, words in items:
+            _sample(sheet.c, tm, sheet.left + 14, y - row / 2, st, self.colours)
+            below = sheet.para(sheet.left + 44, y - row / 2 + sheet.st.fonts.body * 0.35, sheet.span - 44, words)
+            y = min(y - row, below)
+        return y
+
+    # the charts
+
+    def charts(self) -> list[Chart]:
+        from kitgen.render.charts import Chart, Series
+
+        e = self.e
+        t = e.tallies
+        factions = e.factions()
+        xs = tuple(range(e.h.last + 1))
+
+        def series(field: str, wanted: list[str], start: int = 0) -> tuple[Series, ...]:
+            return tuple(
+                Series(
+                    self.names[f],
+                    f,
+                    self.colours[f],
+                    tuple(None if x.turn < start else float(getattr(x, field)) for x in t if x.faction == f),
+                )
+                for f in wanted
+            )
+
+        scoring = [f for f in factions if (fa := self.s.faction(f)) is not None and fa.scores_vp]
+        charts = [
+            Chart("Victory points", "VP", xs, series("vp", scoring)),
+            Chart("Stands", "stands", xs, series("stands", factions)),
+            Chart("Towns held", "towns", xs, series("towns", factions)),
+            Chart("Units out of supply at the turn's start", "units", xs, series("out_of_supply", factions, 1)),
+            Chart("Command rolls failed", "rolls", xs, series("command_failures", factions, 1)),
+        ]
+        kinds = sorted({k for x in t for k in x.lost})
+        for f in factions:
+            own = [x for x in t if x.faction == f]
+            if not any(x.lost for x in own):
+                continue
+            layers = tuple(
+                Series(
+                    k.replace("_", " "),
+                    k,
+                    KIND_COLOURS[n % len(KIND_COLOURS)],
+                    tuple(float(x.lost.get(k, 0)) for x in own),
+                )
+                for n, k in enumerate(kinds)
+                if any(x.lost.get(k) for x in own)
+            )
+            charts.append(Chart(f"Stands lost for good: {self.names[f]}", "stands", xs, layers, kind="bars"))
+        return charts
+
+    def chart_page(self, sheet: Sheet, charts: list[Chart], title: str) -> float:
+        from kitgen.render.charts import draw_chart
+
+        f = self.s.faction(self.e.faction) if self.e.faction else None
+        top = sheet.band(title, f, self.who)
+        gap = 12.0
+        w = (sheet.span - gap) / 2
+        h = (top - sheet.bottom - gap) / 2
+        for n, chart in enumerate(charts):
+            col, row = n % 2, n // 2
+            x0 = sheet.left + col * (w + gap)
+            y1 = top - row * (h + gap)
+            draw_chart(sheet.c, chart, (x0, y1 - h, x0 + w, y1))
+        return sheet.bottom
+
+    # a turn
+
+    def map_page(self, sheet: Sheet, turn: int) -> float:
+        from kitgen.render.mapembed import place_map
+
+        e = self.e
+        tm = e.turn_map(turn)
+        f = self.s.faction(e.faction) if e.faction else None
+        y_top = sheet.band(f"Turn {turn}: the map", f, self.dates(turn))
+        words = (
+            f"The board at the end of turn {turn}. Solid arrows march, dashed go by train, dotted by ship; "
+            "numbered bursts are the turn's battles (see its story), in the winner's colour. The key is on the cover."
+        )
+        room = y_top - sheet.bottom - sheet.para_height(sheet.span, words) - 6
+        s = min(sheet.span / self.art.width, room / self.art.height)
+        w, h = self.art.width * s, self.art.height * s
+        x, y = sheet.left + (sheet.span - w) / 2, y_top - h
+        place_map(sheet.c, (x, y, w, h), (0.0, 0.0), s, "overview")
+        c = sheet.c
+        c.saveState()
+        p = c.beginPath()
+        p.rect(x, y, w, h)
+        c.clipPath(p, stroke=0, fill=0)
+        c.translate(x, y)
+        c.scale(s, s)
+        drawn = draw_turn_map(c, self.art, tm, self.colours, s, style_for(self.art.hex_pt * s))
+        c.restoreState()
+        boxes = [(what, (x + b[0] * s, y + b[1] * s, x + b[2] * s, y + b[3] * s)) for what, b in drawn]
+        self.marks[c.getPageNumber()] = boxes
+        self.town_names(sheet, tm, turn, (x, y, s), [b for _, b in boxes], style_for(self.art.hex_pt * s).block / 2 + 2)
+        c.setStrokeColorRGB(0.1, 0.1, 0.1)
+        c.setLineWidth(0.8)
+        c.rect(x, y, w, h, stroke=1, fill=0)
+        return sheet.para(sheet.left, y - 4, sheet.span, words)
+
+    def town_names(
+        self,
+        sheet: Sheet,
+        tm: TurnMap,
+        turn: int,
+        at: tuple[float, float, float],
+        taken: list[tuple[float, float, float, float]],
+        d: float,
+    ) -> None:
+        """Names of the towns that matter this turn (its battles', those changing hands) and the
+        most valuable, each on a white label beside its town where it clashes with nothing drawn."""
+        x0, y0, s = at
+        board = self.e.c.board
+        first = [b.hex for b in tm.battles]
+        before, after = self.e.h.after(turn - 1), self.e.h.after(turn)
+        hexes = {t: h for h, names in board.towns.items() for t in names}
+        first += [
+            hexes[t]
+            for t in sorted(after.owners)
+            if after.owners[t] != before.owners.get(t) and t in tm.owners and t in hexes
+        ]
+        worth = sorted(self.s.towns, key=lambda t: (-max((v or 0) for v in t.vp.values()) if t.vp else 0, t.name))
+        first += [hexes[t.name] for t in worth[:LABELLED] if t.name in hexes]
+        size = sheet.st.fonts.small
+        placed = list(taken)
+        frame = (x0, y0, x0 + self.art.width * s, y0 + self.art.height * s)
+        done: set[str] = set()
+        for h in first:
+            names = board.towns.get(h, ())
+            if not names or h in done or h not in self.art.centres:
+                continue
+            done.add(h)
+            text = names[0]
+            cx, cy = x0 + float(self.art.centres[h][0]) * s, y0 + float(self.art.centres[h][1]) * s
+            w = text_width(text, SANS, size) + 2
+            for bx, by in (
+                (cx + d, cy - size * 0.35),
+                (cx - d - w, cy - size * 0.35),
+                (cx - w / 2, cy + d),
+                (cx - w / 2, cy - d - size),
+                (cx + d, cy + d * 0.6),
+                (cx + d, cy - d * 0.6 - size),
+                (cx - d - w, cy + d * 0.6),
+                (cx - d - w, cy - d * 0.6 - size),
+            ):
+                box = (bx - 1, by - size * 0.3, bx + w, by + size * 0.95)
+                if not _inside(box, frame) or any(_meets(box, b) for b in placed):
+                    continue
+                sheet.c.setFillColorRGB(1, 1, 1)
+                sheet.c.rect(box[0], box[1], box[2] - box[0], box[3] - box[1], stroke=0, fill=1)
+                sheet.text(bx + 1, by, text, size=size)
+                placed.append(box)
+                break
+
+    def story_pages(self, turn: int) -> list[Page]:
+        from kitgen.products.sheetparts import table_pages
+
+        rows: list[list[Any]] = [[lead, text] for lead, text in turn_story(self.e, turn)]
+        dates = self.dates(turn)
+        return table_pages(
+            self.s,
+            self.paper,
+            f"Turn {turn}: what happened",
+            f"turn-{turn:02d}-story",
+            self.e.faction,
+            (f"Turn {turn}" + (f", {dates}" if dates else ""), "II"),
+            [Column(1.3), Column(8)],
+            ["", "What happened" if self.e.faction is None else f"What happened, as the {self.who} knew it"],
+            rows,
+            wrap=True,
+            style=self.style,
+        )
+
+    # the end
+
+    def end_page(self, sheet: Sheet) -> float:
+        e, s = self.e, self.s
+        f = s.faction(e.faction) if e.faction else None
+        y = sheet.band("The end", f, self.who)
+        end = ending(s, e.h.after(e.h.last))
+        y = sheet.para(sheet.left, y, sheet.span, ending_text(s, end, play_on=e.c.meta.play_on)) - 4
+        y = sheet.para(sheet.left, y, sheet.span, "The result: " + result_text(s, end)) - sheet.st.gap
+        last = [x for x in e.tallies if x.turn == e.h.last]
+        rows = [[self.names[x.faction], str(x.vp), str(x.units), str(x.stands), str(x.towns)] for x in last]
+        y = sheet.heading(sheet.left, y, sheet.span, "How it stood at the end")
+        cols = [Column(1.6), Column(0.8, "right"), Column(0.8, "right"), Column(0.8, "right"), Column(0.8, "right")]
+        return sheet.table(sheet.left, y, sheet.span, cols, [["Faction", "VP", "Units", "Stands", "Towns"]], rows)
+
+
+def _sample(c: Canvas, tm: TurnMap, x: float, y: float, st: TurnMapStyle, colours: dict[str, str]) -> None:
+    """One mark of the key, drawn by the maps' own code on a tiny board of two hexes."""
+    c.saveState()
+    c.translate(x - (11 if tm.arrows else 0), y - (st.block * 0.9 if tm.battles else 0))
+    draw_turn_map(c, _KeyBoard(bool(tm.owners or tm.remembered)), tm, colours, 1.0, st)  # type: ignore[arg-type]  # all it reads
+    c.restoreState()
+
+
+class _KeyBoard:
+    """Two hexes side by side, 22 points apart, the first a town if asked: the board the key's
+    marks are drawn on by the maps' own code."""
+
+    def __init__(self, town: bool) -> None:
+        from types import SimpleNamespace
+
+        self.centres = {"a": (0.0, 0.0), "b": (22.0, 0.0)}
+        self.towns = {"a": [SimpleNamespace(name="town")]} if town else {}
+        self._hexes = {"a": "a", "b": "b"}
+        self.map = SimpleNamespace(by_id=lambda: self._hexes)
+
+    def corners(self, hex_id: str) -> list[tuple[float, float]]:
+        import math
+
+        cx, cy = self.centres[hex_id]
+        return [(cx + 12 * math.cos(a * math.pi / 3), cy + 12 * math.sin(a * math.pi / 3)) for a in range(6)]
+
+
+def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]

@@ -1,0 +1,265 @@
+"""The campaign chronicle (`kitgen chronicle`, issue 28): its charts' figures against the replayed
+states, the faction editions' fog, its pages through the layout gate, and the command."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from functools import cache
+from pathlib import Path
+
+import pytest
+import yaml
+
+from kitgen.campaign import Campaign, load_campaign
+from kitgen.engine.history import History, course
+from kitgen.products.chronicle import build_chronicle
+from kitgen.products.chronicle.edition import Edition
+
+ROOT = Path(__file__).parent.parent
+SAMPLES = {"denikin": ROOT / "data" / "sample-campaign", "tsaritsyn": ROOT / "data" / "tsaritsyn-sample"}
+
+
+@cache
+def _campaign(name: str) -> Campaign:
+    return load_campaign(SAMPLES[name])
+
+
+@cache
+def _history(name: str) -> History:
+    return course(_campaign(name))
+
+
+@cache
+def _book(name: str, faction: str | None) -> bytes:
+    return build_chronicle(_campaign(name), faction, "a4", history=_history(name)).pdf
+
+
+def _editions(name: str) -> list[str | None]:
+    return [None, *(f.id for f in _campaign(name).scenario.meta.factions)]
+
+
+def _text(pdf: bytes) -> str:
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+# --- the charts' figures ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_the_charts_figures_are_the_states(name: str) -> None:
+    """Every chart's line is the replayed states' own figure, turn by turn: VP as each state's VP,
+    stands as the sum of the faction's units' stands, towns as the towns it owns, units out of
+    supply as the turn's supply judgement, command failures as its failed rolls, and the losses'
+    bars as the battle results' stands lost for good (the routed who deserted among them)."""
+    from kitgen.products.chronicle.pages import ChroniclePages
+
+    c, h = _campaign(name), _history(name)
+    charts = {chart.title: chart for chart in ChroniclePages(Edition(c, h, None), "a4").charts()}
+    names = {f.id: f.name for f in c.scenario.meta.factions}
+
+    def line(title: str, faction: str) -> tuple[float | None, ...]:
+        return next(s.values for s in charts[title].series if s.label == names[faction])
+
+    for f in c.scenario.meta.factions:
+        states = [h.after(t) for t in range(h.last + 1)]
+        if f.scores_vp:
+            assert line("Victory points", f.id) == tuple(float(s.vp.get(f.id, 0)) for s in states)
+        assert line("Stands", f.id) == tuple(
+            float(sum(n for u in s.units if u.faction == f.id for n in u.stands.values())) for s in states
+        )
+        assert line("Towns held", f.id) == tuple(float(list(s.owners.values()).count(f.id)) for s in states)
+        out = line("Units out of supply at the turn's start", f.id)
+        starts = [h.start(t) for t in range(1, h.last + 1)]
+        assert out[0] is None and out[1:] == tuple(
+            float(sum(1 for u in s.units if u.faction == f.id and u.in_supply is False)) for s in starts
+        )
+        failed = line("Command rolls failed", f.id)
+        assert failed[1:] == tuple(
+            float(sum(1 for r in s.commands if r.faction == f.id and not r.obeyed)) for s in states[1:]
+        )
+        lost = charts.get(f"Stands lost for good: {f.name}")
+        per_turn = [
+            sum(x.permanent + x.deserted for r in s.battle_results if r.faction == f.id for x in r.stands)
+            for s in states
+        ]
+        if any(per_turn[1:]):
+            assert lost is not None and lost.kind == "bars"
+            assert [sum(v or 0 for v in turn) for turn in zip(*(s.values for s in lost.series), strict=True)] == [
+                0,
+                *per_turn[1:],
+            ]
+        else:
+            assert lost is None
+
+
+def test_the_sample_has_figures_worth_charting() -> None:
+    """The sample campaign moves its figures (else the chart tests would compare zeros): VP
+    change, battles cost stands, towns change hands."""
+    h = _history("denikin")
+    assert len({tuple(sorted(h.after(t).vp.items())) for t in range(h.last + 1)}) > 1
+    assert any(r.permanent for t in range(1, h.last + 1) for r in h.after(t).battle_results)
+    assert any(h.after(t).owners != h.after(t - 1).owners for t in range(1, h.last + 1))
+
+
+def test_a_faction_edition_charts_only_its_own_figures() -> None:
+    """A faction knows its own VP, stands and towns; the others' totals are the umpire's to know
+    (as its packet's VP ledger says)."""
+    from kitgen.products.chronicle.pages import ChroniclePages
+
+    c, h = _campaign("denikin"), _history("denikin")
+    charts = ChroniclePages(Edition(c, h, "whites"), "a4").charts()
+    assert charts and all(s.key == "whites" for chart in charts if chart.kind == "line" for s in chart.series)
+
+
+# --- fog -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_fog_a_faction_map_shows_only_what_it_saw(name: str) -> None:
+    """Each turn's map of a faction's edition: an enemy block only in a hex it saw at that turn's
+    end (or, marked with the turn, where it saw him at an earlier turn's start); an enemy's move
+    only along hexes it saw; a town's owner only where it knew it."""
+    c, h = _campaign(name), _history(name)
+    for f in c.scenario.meta.factions:
+        e = Edition(c, h, f.id)
+        views = h.views(c.board, f.id)
+        for t in range(1, h.last + 1):
+            tm = e.turn_map(t)
+            now = views[t]
+            for b in tm.blocks:
+                if b.faction == f.id:
+                    continue
+                if b.seen is None:
+                    assert b.hex in now.known, f"{f.id} turn {t}: {b.faction} shown in {b.hex}"
+                else:
+                    assert b.seen < t + 1 and any(
+                        s.hex == b.hex and s.faction == b.faction for s in views[b.seen - 1].sightings
+                    ), f"{f.id} turn {t}: remembers {b.faction} in {b.hex} at turn {b.seen}, never seen"
+            for a in tm.arrows:
+                if a.faction != f.id:
+                    assert set(a.hexes) <= views[t - 1].known | now.known
+            assert set(tm.owners) <= now.towns_known
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_fog_a_faction_edition_names_no_enemy_it_never_met(name: str) -> None:
+    """No enemy unit's id anywhere in a faction's edition; an enemy's name only if the faction saw
+    that unit in full by then (where it stood or fought) or met it in battle."""
+    c, h = _campaign(name), _history(name)
+    units = {u.id: u for t in range(h.last + 1) for u in h.after(t).units}
+    towns = " ".join(t.name for t in c.scenario.towns)
+    for f in c.scenario.meta.factions:
+        text = _text(_book(name, f.id))
+        seen = {u for v in h.views(c.board, f.id) for s in v.sightings if s.grade == "full" for u in s.units} | {
+            r.unit
+            for t in range(1, h.last + 1)
+            for battle in Edition(c, h, f.id).battles(t)
+            if any(x.faction == f.id for x in battle.results)
+            for r in battle.results
+        }
+        met = " ".join(units[u].name for u in seen if u in units)
+        for u in units.values():
+            if u.faction == f.id:
+                continue
+            assert not re.search(rf"\b{re.escape(u.id)}\b", text), f"{f.id}'s edition shows the id {u.id}"
+            if u.id not in seen and u.name not in met and u.name not in towns:
+                assert u.name not in text, f"{f.id}'s edition names {u.name}, never met"
+
+
+def _unseen_enemy(c: Campaign, h: History, faction: str) -> str:
+    """An enemy unit the faction never saw, never ordered in a log, in no battle."""
+    known = set().union(*(v.known for v in h.views(c.board, faction)))
+    ordered = set()
+    for path in c.turns:
+        ordered |= set(re.findall(r"unit:\s*(\w+)", path.read_text(encoding="utf-8")))
+    fought = {r.unit for t in range(1, h.last + 1) for r in h.after(t).battle_results}
+    for u in h.setup.units:
+        if u.faction == faction or u.id in ordered or u.id in fought:
+            continue
+        if all(u.id not in {x.id for x in h.after(t).units if x.hex in known} for t in range(h.last + 1)):
+            return u.id
+    raise AssertionError(f"no enemy the {faction} never saw")
+
+
+@pytest.mark.parametrize("faction", ["reds", "whites", "ukrainians", "makhnovists"])
+def test_fog_removing_an_unseen_enemy_leaves_the_edition_byte_identical(tmp_path: Path, faction: str) -> None:
+    """A faction's edition is made of what it knew: take out of the set-up an enemy unit it never
+    saw (never ordered, never in a battle) and its edition is byte for byte the same; the
+    umpire's, which shows every unit, is not."""
+    c, h = _campaign("denikin"), _history("denikin")
+    gone = _unseen_enemy(c, h, faction)
+    copy = tmp_path / "campaign"
+    shutil.copytree(SAMPLES["denikin"], copy, ignore=shutil.ignore_patterns("packets", "chronicle", ".kitgen*"))
+    setup = yaml.safe_load((copy / "setup.yaml").read_text(encoding="utf-8"))
+    setup["units"] = [u for u in setup["units"] if u["id"] != gone]
+    (copy / "setup.yaml").write_text(yaml.safe_dump(setup, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    other = load_campaign(copy)
+    assert build_chronicle(other, faction, "a4").pdf == _book("denikin", faction), f"removing {gone} shows"
+    assert build_chronicle(other, None, "a4").pdf != _book("denikin", None)
+
+
+# --- pages -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_every_edition_passes_the_layout_gate(name: str) -> None:
+    """The umpire's and every faction's chronicle of both samples: no type under 7 pt, no text
+    over text or off its page, every font embedded."""
+    from tests.layoutgate import assert_passes
+
+    for faction in _editions(name):
+        assert_passes(_book(name, faction), name=f"{name} chronicle, {faction or 'umpire'}")
+
+
+def test_the_chronicle_has_a_map_and_a_story_for_every_turn_and_the_end() -> None:
+    """Its outline: the cover, the charts, each turn's map and story in order, and the end when
+    the scenario is over (the introductory scenario's three turns are played)."""
+    from pypdf import PdfReader
+
+    for name, over in (("denikin", False), ("tsaritsyn", True)):
+        titles = [str(x.title) for x in PdfReader(io.BytesIO(_book(name, None))).outline if not isinstance(x, list)]
+        last = _history(name).last
+        assert titles[0] == "Chronicle" and titles[1].startswith("The war in charts")
+        turns = [t for t in titles if t.startswith("Turn ")]
+        assert turns == [x for t in range(1, last + 1) for x in (f"Turn {t}: the map", f"Turn {t}: what happened")]
+        assert (titles[-1] == "The end") is over
+
+
+def test_the_chronicle_is_deterministic() -> None:
+    """The same logs give the same bytes."""
+    c = _campaign("tsaritsyn")
+    assert build_chronicle(c, "reds", "letter").pdf == build_chronicle(c, "reds", "letter").pdf
+
+
+# --- the command -----------------------------------------------------------------------------
+
+
+def test_cli_chronicle_writes_the_edition_asked_for(tmp_path: Path) -> None:
+    """`kitgen chronicle DIR --faction NAME --out FILE` writes that edition; without --out, the
+    umpire's goes into DIR/chronicle/; an unknown faction is refused with the ones there are."""
+    from typer.testing import CliRunner
+
+    from kitgen.cli import app
+
+    copy = tmp_path / "campaign"
+    shutil.copytree(SAMPLES["tsaritsyn"], copy)
+    runner = CliRunner()
+    out = tmp_path / "reds.pdf"
+    done = runner.invoke(app, ["chronicle", str(copy), "--faction", "Reds", "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    assert out.read_bytes() == build_chronicle(load_campaign(copy), "reds", "a4").pdf
+    done = runner.invoke(app, ["chronicle", str(copy), "--paper", "letter"])
+    assert done.exit_code == 0, done.output
+    assert (copy / "chronicle" / "umpire-chronicle-turn-03-letter.pdf").is_file()
+    import subprocess
+    import sys
+
+    refused = subprocess.run(
+        [sys.executable, "-m", "kitgen", "chronicle", str(copy), "--faction", "Greens"], capture_output=True, text=True
+    )
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+    assert "'Greens'" in refused.stderr and "reds or whites" in refused.stderr

@@ -515,12 +515,13 @@ def history_command(
     out: Annotated[Optional[Path], typer.Option(help="Write to this file instead of standard output.")] = None,  # noqa: UP045
 ) -> None:
     """The campaign's history as data: a row per unit per turn (hex, stands, supply, carrier, owner
-    of its hex), per battle and per town that changed hands, from the set-up to the last log."""
-    from kitgen.engine.history import course
+    of its hex), per battle and per town that changed hands, from the set-up to the last turn
+    played (not the one being played)."""
+    from kitgen.engine.history import finished
     from kitgen.products.historydata import history_csv, history_json, history_tables
 
     campaign = _campaign(folder)
-    tables = history_tables(campaign, course(campaign))
+    tables = history_tables(campaign, finished(campaign))
     _emit(history_json(tables) if format is HistoryFormat.json else history_csv(tables, table.value), out)
 
 

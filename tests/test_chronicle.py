@@ -215,6 +215,15 @@ def test_every_edition_passes_the_layout_gate(name: str) -> None:
         assert_passes(_book(name, faction), name=f"{name} chronicle, {faction or 'umpire'}")
 
 
+def test_letter_editions_pass_the_layout_gate() -> None:
+    """US Letter, the umpire's and a faction's edition of the sample: the gate's rules hold."""
+    from tests.layoutgate import assert_passes
+
+    c, h = _campaign("denikin"), _history("denikin")
+    for faction in (None, "whites"):
+        assert_passes(build_chronicle(c, faction, "letter", history=h).pdf, name=f"letter, {faction or 'umpire'}")
+
+
 def test_the_chronicle_has_a_map_and_a_story_for_every_turn_and_the_end() -> None:
     """Its outline: the cover, the charts, each turn's map and story in order, and the end when
     the scenario is over (the introductory scenario's three turns are played)."""
@@ -223,7 +232,7 @@ def test_the_chronicle_has_a_map_and_a_story_for_every_turn_and_the_end() -> Non
     for name, over in (("denikin", False), ("tsaritsyn", True)):
         titles = [str(x.title) for x in PdfReader(io.BytesIO(_book(name, None))).outline if not isinstance(x, list)]
         last = _history(name).last
-        assert titles[0] == "Chronicle" and titles[1].startswith("The war in charts")
+        assert titles[:2] == ["Chronicle", "The turns"] and titles[2].startswith("The war in charts")
         turns = [t for t in titles if t.startswith("Turn ")]
         assert turns == [x for t in range(1, last + 1) for x in (f"Turn {t}: the map", f"Turn {t}: what happened")]
         assert (titles[-1] == "The end") is over
@@ -263,3 +272,21 @@ def test_cli_chronicle_writes_the_edition_asked_for(tmp_path: Path) -> None:
     )
     assert refused.returncode != 0 and "Traceback" not in refused.stderr
     assert "'Greens'" in refused.stderr and "reds or whites" in refused.stderr
+
+
+def test_the_turn_being_played_is_not_in_the_chronicle_nor_the_history(tmp_path: Path) -> None:
+    """After `kitgen next` starts turn 7, its log (as `next` wrote it) is no turn played: the
+    chronicle and the history still end with turn 6."""
+    from typer.testing import CliRunner
+
+    from kitgen.cli import app
+    from kitgen.engine.history import finished
+
+    copy = tmp_path / "campaign"
+    shutil.copytree(SAMPLES["denikin"], copy, ignore=shutil.ignore_patterns("packets", "chronicle"))
+    started = CliRunner().invoke(app, ["next", str(copy)])
+    assert started.exit_code == 0 and (copy / "turns" / "turn-07.yaml").is_file(), started.output
+    c = load_campaign(copy)
+    assert finished(c).last == 6 and course(c).last == 7
+    book = build_chronicle(c, None, "a4")
+    assert book.name == "umpire-chronicle-turn-06-a4.pdf" and "Turn 7" not in _text(book.pdf)

@@ -72,3 +72,11 @@ def course(campaign: Campaign, upto: int | None = None) -> History:
         turns.append(TurnPlayed(record.state.turn, record.start, record.state))
     last = turns[-1].after if turns else setup
     return History(setup, tuple(turns), opening(campaign, last))
+
+
+def finished(campaign: Campaign) -> History:
+    """The history of the turns played to the end: not the turn being played (a log as `kitgen
+    next` wrote it, or one with battles still to report), which is no turn played yet."""
+    from kitgen.engine.basis import turn_basis
+
+    return course(campaign, turn_basis(campaign).turn - 1)

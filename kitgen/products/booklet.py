@@ -109,6 +109,7 @@ def booklet_text(scenario: Scenario) -> list[Block]:
         ordinal=ordinal,
         sequence=turn_sequence(s),
         turns=s.meta.turns,
+        memory_turns=s.meta.intel.memory_turns,
         turn_one=days_text(first[0], first[0]) if (first := turn_days(s, 1)) else "",
         win=[condition_text(s, c) for c in s.victory.win],
         stop_example=example.text() if example else None,

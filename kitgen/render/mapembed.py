@@ -11,7 +11,8 @@ appended, without the rest of the packet being read."""
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -36,6 +37,24 @@ def place_map(
     c.transform(scale, 0, 0, scale, x - scale * at[0], y - scale * at[1])
     c.doForm(form_name(map_name))
     c.restoreState()
+
+
+@contextmanager
+def whole_map(c: Canvas, window: tuple[float, float, float, float], scale: float, map_name: str) -> Iterator[None]:
+    """The whole map `map_name` laid in the window (x, y, w, h in page points) at `scale`; inside
+    the `with`, the canvas draws in the map's own points, clipped to the window."""
+    x, y, w, h = window
+    place_map(c, window, (0.0, 0.0), scale, map_name)
+    c.saveState()
+    p = c.beginPath()
+    p.rect(x, y, w, h)
+    c.clipPath(p, stroke=0, fill=0)
+    c.translate(x, y)
+    c.scale(scale, scale)
+    try:
+        yield
+    finally:
+        c.restoreState()
 
 
 def define_maps(c: Canvas, names: Sequence[str]) -> None:

@@ -27,12 +27,13 @@ class ChronicleFile:
 def build_chronicle(
     campaign: Campaign, faction: str | None, paper: str, *, history: History | None = None
 ) -> ChronicleFile:
-    """The chronicle of the campaign's logs so far: the umpire's (`faction` None) or a faction's."""
-    from kitgen.engine.history import course
+    """The chronicle of the turns played so far (not the one being played): the umpire's
+    (`faction` None) or a faction's."""
+    from kitgen.engine.history import finished
     from kitgen.products.chronicle.edition import Edition
     from kitgen.products.chronicle.pages import ChroniclePages
 
-    h = history or course(campaign)
+    h = history or finished(campaign)
     book = ChroniclePages(Edition(campaign, h, faction), paper)
     who = faction or "umpire"
     name = f"{who}-chronicle-turn-{h.last:02d}-{paper}.pdf"

@@ -87,7 +87,8 @@ def _battle(e: Edition, b: Battle, start: CampaignState, names: dict[str, str], 
     a faction, as its packet told it if it fought, else only where and who won."""
     if e.faction is not None:
         if e.fought(b):
-            (line,) = battle_lines(factions, e.c.board.towns, e.faction, b.results, names)
+            subject = f"the {factions.get(e.faction, e.faction)}"
+            (line,) = battle_lines(factions, e.c.board.towns, e.faction, b.results, names, subject=subject)
             return line[0].upper() + line[1:]
         won = ", ".join(factions.get(f, f) for f in b.winners) or "no side"
         return f"Seen at {_place(e, b.hex)}: the {won} held the field."

@@ -69,7 +69,7 @@ class ChroniclePages:
 
     def pages(self) -> list[Page]:
         e = self.e
-        pages: list[Page] = [("Chronicle", "cover", self.cover)]
+        pages: list[Page] = [("Chronicle", "cover", self.cover), *self.turns_pages()]
         charts = self.charts()
         for k in range(0, len(charts), 4):
             more = f" ({k // 4 + 1} of {-(-len(charts) // 4)})" if len(charts) > 4 else ""
@@ -114,32 +114,37 @@ class ChroniclePages:
         y = sheet.para(sheet.left, y, sheet.span, self.edition_text()) - 4
         end = ending(s, e.h.after(last))
         y = sheet.para(sheet.left, y, sheet.span, ending_text(s, end, play_on=e.c.meta.play_on)) - sheet.st.gap
-        rows = []
-        for t in range(1, last + 1):
-            after = e.h.after(t)
-            titles = {c.id: c.title for c in s.cards.events}
-            rows.append(
-                [
-                    str(t),
-                    self.dates(t),
-                    "; ".join(titles.get(x, x) for x in after.events) or "-",
-                    str(len(e.battles(t))),
-                ]
-            )
-        y = sheet.heading(sheet.left, y, sheet.span, "The turns")
-        cols = [Column(0.5, "right"), Column(2.2), Column(4.2), Column(0.9, "right")]
-        y = sheet.table(
-            sheet.left,
-            y,
-            sheet.span,
-            cols,
-            [["Turn", "Days", "Event card", "Battles"]],
-            rows or [["", "", "No turn played yet.", ""]],
-            wrap=True,
-        )
-        y -= sheet.st.gap
         y = sheet.heading(sheet.left, y, sheet.span, "The key to the turn maps")
         return self.key(sheet, y - 2)
+
+    def turns_pages(self) -> list[Page]:
+        """The turns with their dates, event cards and battles known, over as many pages as they need."""
+        from kitgen.products.sheetparts import table_pages
+
+        e, s = self.e, self.s
+        titles = {c.id: c.title for c in s.cards.events}
+        rows: list[list[Any]] = [
+            [
+                str(t),
+                self.dates(t),
+                "; ".join(titles.get(x, x) for x in e.h.after(t).events) or "-",
+                str(len(e.battles(t))),
+            ]
+            for t in range(1, e.h.last + 1)
+        ]
+        return table_pages(
+            s,
+            self.paper,
+            "The turns",
+            "turns",
+            e.faction,
+            ("The turns", "II"),
+            [Column(0.5, "right"), Column(2.2), Column(4.2), Column(0.9, "right")],
+            ["Turn", "Days", "Event card", "Battles"],
+            rows or [["", "", "No turn played yet.", ""]],
+            wrap=True,
+            style=self.style,
+        )
 
     def key(self, sheet: Sheet, y: float) -> float:
         """What the turn maps' marks mean, each drawn as the maps draw it beside its words."""
@@ -258,7 +263,7 @@ class ChroniclePages:
     # a turn
 
     def map_page(self, sheet: Sheet, turn: int) -> float:
-        from kitgen.render.mapembed import place_map
+        from kitgen.render.mapembed import whole_map
 
         e = self.e
         tm = e.turn_map(turn)
@@ -272,16 +277,9 @@ class ChroniclePages:
         s = min(sheet.span / self.art.width, room / self.art.height)
         w, h = self.art.width * s, self.art.height * s
         x, y = sheet.left + (sheet.span - w) / 2, y_top - h
-        place_map(sheet.c, (x, y, w, h), (0.0, 0.0), s, "overview")
         c = sheet.c
-        c.saveState()
-        p = c.beginPath()
-        p.rect(x, y, w, h)
-        c.clipPath(p, stroke=0, fill=0)
-        c.translate(x, y)
-        c.scale(s, s)
-        drawn = draw_turn_map(c, self.art, tm, self.colours, s, style_for(self.art.hex_pt * s))
-        c.restoreState()
+        with whole_map(c, (x, y, w, h), s, "overview"):
+            drawn = draw_turn_map(c, self.art, tm, self.colours, s, style_for(self.art.hex_pt * s))
         boxes = [(what, (x + b[0] * s, y + b[1] * s, x + b[2] * s, y + b[3] * s)) for what, b in drawn]
         self.marks[c.getPageNumber()] = boxes
         self.town_names(sheet, tm, turn, (x, y, s), [b for _, b in boxes], style_for(self.art.hex_pt * s).block / 2 + 2)

@@ -166,10 +166,12 @@ def battle_lines(
     faction: str,
     results: Sequence[BattleResult],
     names: dict[str, str],
+    *,
+    subject: str = "",
 ) -> list[str]:
     """A sentence a battle the faction fought: where, won or lost against whom, and what each of
     its units lost and did; the enemy's units by name, as the faction met them (`factions`: their
-    names by id; `towns`: the board's towns by hex)."""
+    names by id; `towns`: the board's towns by hex; `subject`: who fought, named after the place)."""
     by_battle: dict[int, list[BattleResult]] = {}
     for r in results:
         by_battle.setdefault(r.battle, []).append(r)
@@ -188,7 +190,8 @@ def battle_lines(
         here = towns.get(own[0].hex, ())
         place = f"{here[0]} ({own[0].hex})" if here else own[0].hex
         with_them = f", with the {', '.join(friends)}," if friends else ""
-        line = f"at {place}{with_them} {outcome} against the {against}. " + ". ".join(units) + "."
+        who = f", {subject}" if subject else ""
+        line = f"at {place}{with_them}{who} {outcome} against the {against}. " + ". ".join(units) + "."
         lines.append(line + (f" The enemy: {enemy}." if enemy else ""))
     return lines
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
-from kitgen.render.mapembed import place_map
+from kitgen.render.mapembed import place_map, whole_map
 from kitgen.render.packetstyle import OverviewPage, SectorPage
 from kitgen.render.pages import faction_mark, hex_colour, ink_on
 from kitgen.render.scene import Overlay, Scene, Sector
@@ -238,20 +238,13 @@ class MapPages:
         s = min((sheet.span - edge) / self.art.width, room / self.art.height)
         w, h = self.art.width * s, self.art.height * s
         x, y = sheet.left + edge + (sheet.span - edge - w) / 2, y_top - edge - h
-        place_map(sheet.c, (x, y, w, h), (0.0, 0.0), s, "overview")
         c = sheet.c
-        c.saveState()
-        p = c.beginPath()
-        p.rect(x, y, w, h)
-        c.clipPath(p, stroke=0, fill=0)
-        c.translate(x, y)
-        c.scale(s, s)
-        if overlay is not None:
-            self.draw.supply(c, overlay, s)
-        else:
-            self.draw.sector_frames(c, shown, s)
-            self.draw.dots(c, scene, s)
-        c.restoreState()
+        with whole_map(c, (x, y, w, h), s, "overview"):
+            if overlay is not None:
+                self.draw.supply(c, overlay, s)
+            else:
+                self.draw.sector_frames(c, shown, s)
+                self.draw.dots(c, scene, s)
         c.setStrokeColorRGB(0.1, 0.1, 0.1)
         c.setLineWidth(self.ov.frame)
         c.rect(x, y, w, h, stroke=1, fill=0)

@@ -90,6 +90,18 @@ class Edition:
                 found.append((hex_id, tuple(parts)))
         return [Battle(n, h, parts) for n, (h, parts) in enumerate(found, start=1)]
 
+    def towns_changed(self, turn: int) -> list[str]:
+        """The towns that changed hands in the turn, as the edition knows it: all for the umpire;
+        for a faction those it gained or lost, and those it saw change hands (it knew the owner
+        at the turn's start and at its end)."""
+        before, after = self.h.after(turn - 1), self.h.after(turn)
+        changed = sorted(t for t in after.owners if after.owners[t] != before.owners.get(t, "none"))
+        if self.faction is None:
+            return changed
+        was, now = self.views[turn - 1].towns_known, self.view_after(turn).towns_known
+        mine = self.faction
+        return [t for t in changed if mine in (after.owners[t], before.owners.get(t)) or (t in was and t in now)]
+
     def fought(self, battle: Battle) -> bool:
         """The edition's faction fought it (or the umpire's: he knows every battle in full)."""
         return self.faction is None or any(r.faction == self.faction for r in battle.results)

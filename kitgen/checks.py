@@ -393,6 +393,7 @@ def _check_setup(r: _Report, f: str, setup: SetUp, parts: dict[str, BaseModel]) 
                 r.add(f, where, msg.check_commander_twice(u.commander, with_commander[name_key(u.commander)]))
             else:
                 with_commander[name_key(u.commander)] = u.id
+    _check_posts(r, f, setup, {name_key(u.commander) for u in setup.units if u.commander})
     for table in ("trains", "ships", "depots"):
         for i, x in enumerate(getattr(setup, table)):
             k.faction(r, f, (table, i, "faction"), x.faction)
@@ -409,6 +410,26 @@ def _check_setup(r: _Report, f: str, setup: SetUp, parts: dict[str, BaseModel]) 
         for town, owner in setup.owners.items():
             if owner != "none":
                 k.faction(r, f, ("owners", town), owner)
+
+
+def _day(date: str, *, last: bool) -> tuple[int, int, int]:
+    """'1919-05-07' -> (1919, 5, 7); a month alone is its first day, or its last if `last`."""
+    parts = [int(p) for p in date.split("-")]
+    return (parts[0], parts[1], parts[2] if len(parts) == 3 else (31 if last else 1))
+
+
+def _check_posts(r: _Report, f: str, setup: SetUp, placed: set[str]) -> None:
+    """Each post belongs to a commander placed with a unit, and he held it on the start day
+    (a month alone counts as any day of it)."""
+    for name, post in setup.posts.items():
+        if name_key(name) not in placed:
+            names = [u.commander for u in setup.units if u.commander]
+            r.add(f, ("posts", name), msg.check_post_unplaced(name, names))
+        elif setup.start is not None:
+            start = _day(setup.start, last=False)
+            began = _day(post.since, last=False) <= start
+            if not began or (post.until is not None and _day(post.until, last=True) < start):
+                r.add(f, ("posts", name), msg.check_post_not_held(name, post.post, post.since, post.until, setup.start))
 
 
 def _check_cards(r: _Report, cards: Cards, parts: dict[str, BaseModel]) -> None:

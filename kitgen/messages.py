@@ -881,6 +881,23 @@ def check_unknown_source_unit(value: str, ids: list[str]) -> str:
     return f"found a source for the unknown unit '{value}', expected the id of a unit of this file{suggest(value, ids)}"
 
 
+@data("check.post_unplaced")
+def check_post_unplaced(value: str, names: list[str]) -> str:
+    return (
+        f"found a post for '{value}', who commands no unit of this set-up, expected a commander "
+        f"placed with a unit{suggest(value, names)}"
+    )
+
+
+@data("check.post_not_held")
+def check_post_not_held(name: str, post: str, since: str, until: str | None, start: str) -> str:
+    held = f"from {since} to {until}" if until else f"from {since}"
+    return (
+        f"found {name} placed at the start ({start}) with his post '{post}' held only {held}, "
+        "expected a commander in post on the start day (move the unit's commander, or correct the dates)"
+    )
+
+
 @data("check.unknown_station")
 def check_unknown_station(value: str, places: list[str]) -> str:
     return (

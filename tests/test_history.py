@@ -14,6 +14,8 @@ import pytest
 
 from kitgen.loader import load_scenario
 from kitgen.model.scenario import Scenario
+from kitgen.scenariofolders import data_dir
+from tests import seed_text
 
 BUNDLED = ("denikin-1919", "tsaritsyn-1919")
 
@@ -73,3 +75,241 @@ def test_the_1919_names_of_towns_renamed_later() -> None:
     ):
         found = s.find_town(alias)
         assert found is not None and found.name == town, alias
+
+
+# --- round 2 (issue 29): who commanded what, where the armies stood, the railways, the names ---
+
+SEED_COMMANDERS = {(faction, name) for faction, name, _, _ in seed_text.commander_table()}
+
+
+def when(date: str, *, last: bool = False) -> tuple[int, int, int]:
+    """A date as a day; a month alone is its first day, or its last if `last`."""
+    y, m, *d = (int(p) for p in date.split("-"))
+    return (y, m, d[0] if d else (31 if last else 1))
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_no_unit_is_commanded_by_someone_not_in_that_post_at_the_start(name: str) -> None:
+    """Issue 29: "no unit commanded by someone not in that post at the scenario's start". Every
+    commander placed with a unit names the post he held, since when (and until when, if it ended),
+    and its source; the start day falls within it."""
+    s = load_scenario(name)
+    start = when(s.setup.start or "")
+    placed = {u.commander for u in s.setup.units if u.commander}
+    assert set(s.setup.posts) == placed
+    for commander, post in s.setup.posts.items():
+        assert post.source.strip(), commander
+        assert when(post.since) <= start, f"{commander} took '{post.post}' only in {post.since}"
+        assert post.until is None or start <= when(post.until, last=True), f"{commander} left '{post.post}'"
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_a_commander_outside_the_seeds_table_is_marked_as_the_scenarios_addition(name: str) -> None:
+    """Issue 29: "A commander outside the seed's table (Klyuev) comes in only as a scenario
+    addition, with a rating marked as the designer's estimate ... The seed's table stays exactly as
+    it is." Every other commander is a row of the seed's table, read from the scanned rules."""
+    s = load_scenario(name)
+    spelled = {seed_text.COMMANDER_SPELLING.get(n, n): n for _, n in SEED_COMMANDERS}
+    for c in s.commanders:
+        in_seed = (c.faction, spelled.get(c.name, c.name)) in SEED_COMMANDERS
+        assert in_seed != bool(c.added), f"{c.name}: in the seed's table {in_seed}, marked added {c.added!r}"
+
+
+def test_tsaritsyn_the_10th_army_is_klyuevs_and_voroshilov_is_in_the_ukraine() -> None:
+    """Issue 29, wrong 1: "In June 1919 the 10th Army was commanded by L. L. Klyuev ... Voroshilov
+    commanded the 14th Army in the Ukraine." The Red units in Tsaritsyn have Klyuev or no one."""
+    s = load_scenario("tsaritsyn-1919")
+    assert all(u.commander != "Voroshilov" for u in s.setup.units)
+    assert s.find_commander("Voroshilov") is None
+    in_city = {u.commander for u in s.setup.units if u.at == "Tsaritsyn" and u.faction == "reds"}
+    assert in_city <= {"Klyuev", None}
+    klyuev = s.find_commander("Klyuev")
+    assert klyuev is not None and klyuev.added and "10th Army" in s.setup.posts["Klyuev"].post
+
+
+def campaign_hex(lat: float, lon: float) -> str:
+    """The campaign map's hex (the introductory map uses its ids) holding a point."""
+    import numpy as np
+
+    from kitgen.mapping.hexgrid import HexGrid
+    from kitgen.mapping.projection import MapProjection
+
+    s = load_scenario("denikin-1919")
+    proj = MapProjection.for_map(s.map)
+    grid = HexGrid.covering(s.meta.map.hex_size_km, *proj.box(s.map))
+    ((col, row),) = grid.locate(proj.forward(np.array([[lon, lat]])))
+    return f"{col:02d}{row:02d}"
+
+
+def start_hexes(name: str) -> dict[str, str]:
+    from kitgen.campaign import load_campaign
+    from kitgen.engine.replay import replay
+
+    folder = {"tsaritsyn-1919": "tsaritsyn-sample"}[name]
+    state = replay(load_campaign(data_dir() / folder), 0)
+    return {u.id: u.hex for u in state.units}
+
+
+def near(a: str, b: str, steps: int = 1) -> bool:
+    """Hexes `a` and `b` (ids 'CCRR') at most `steps` apart."""
+    from kitgen.mapping.hexgrid import HexGrid
+
+    grid = HexGrid.covering(30.0, 0.0, 0.0, 3000.0, 3000.0)
+    return grid.distance((int(a[:2]), int(a[2:])), (int(b[:2]), int(b[2:]))) <= steps
+
+
+def test_tsaritsyn_budenny_guards_the_right_flank_at_loznoe() -> None:
+    """Issue 29, wrong 2: "Budenny's memoir puts the corps at Davydovka, Loznoe and Sadki, guarding
+    the 10th Army's right flank and rear against Mamontov". Loznoe lies at 49.29 N, 44.42 E."""
+    s = load_scenario("tsaritsyn-1919")
+    (corps,) = [u for u in s.setup.units if u.commander == "Budenny"]
+    assert near(start_hexes("tsaritsyn-1919")[corps.id], campaign_hex(49.29, 44.42))
+
+
+def test_tsaritsyn_the_kuban_cavalry_hold_the_chervlenaya_and_karpovka_right_flank_at_sarepta() -> None:
+    """Issue 29, slip 2: "Wrangel's line ran on the Chervlenaya and Karpovka rivers, with its right
+    flank at Sarepta". Every Kuban unit starts next to the line through Karpovka (48.65 N, 44.00 E),
+    Tsybenko on the Chervlenaya (48.47 N, 44.07 E) and Sarepta (48.52 N, 44.55 E); none at
+    Kotelnikovo or Zhutovo, and one beside Sarepta."""
+    s = load_scenario("tsaritsyn-1919")
+    line = [campaign_hex(*p) for p in ((48.65, 44.00), (48.47, 44.07), (48.52, 44.55))]
+    hexes = start_hexes("tsaritsyn-1919")
+    kuban = [u.id for u in s.setup.units if "Kuban" in u.name]
+    assert len(kuban) == 4
+    assert all(any(near(hexes[k], h) for h in line) for k in kuban), {k: hexes[k] for k in kuban}
+    assert any(near(hexes[k], line[2]) for k in kuban)
+    assert not {hexes[k] for k in kuban} & {campaign_hex(47.63, 43.14), campaign_hex(47.83, 43.93)}
+
+
+def test_the_first_assault_is_dated_as_the_sources_date_it() -> None:
+    """Issue 29, slip 1: the assault was not "18-20 June": Wrangel has the Red counter-attack on 4
+    June Old Style (17 June New Style); another source dates the attack 13-15 June. Both readings
+    are given, in the set-up and the designer's notes, and no file of the scenario or its sample
+    keeps the old date."""
+    s = load_scenario("tsaritsyn-1919")
+    notes = " ".join(s.setup.departures)
+    assert "17 June" in notes and "13-15 June" in notes
+    for folder in ("tsaritsyn-1919", "tsaritsyn-sample"):
+        for path in sorted((data_dir() / folder).rglob("*.yaml")):
+            text = path.read_text(encoding="utf-8")
+            assert "18-20 June" not in text and "Beketovka" not in text, path
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_no_note_names_a_card_the_deck_does_not_hold(name: str) -> None:
+    """Issue 29, slip 4: "The deck's ninth card ... the deck holds three cards"."""
+    import re
+
+    s = load_scenario(name)
+    for path in sorted((data_dir() / name).glob("*.yaml")):
+        for word in re.findall(r"\b(\w+) card\b", path.read_text(encoding="utf-8").lower()):
+            if word in ORDINALS:
+                assert ORDINALS.index(word) < len(s.cards.events), f"{path.name}: the {word} card"
+
+
+def test_the_16th_division_is_the_9th_armys() -> None:
+    """Issue 29, slip 3: "In early May it belonged to the 9th Army (with the 14th and 23rd
+    Divisions)": in both set-ups its source says so, and the introductory set-up files it there."""
+    for name in BUNDLED:
+        s = load_scenario(name)
+        assert "9th Army" in s.setup.unit_sources["r_16th_div"], name
+    text = (data_dir() / "tsaritsyn-1919" / "setup.yaml").read_text(encoding="utf-8")
+    heading = text.rindex("# --- ", 0, text.index("id: r_16th_div"))
+    assert "9th Army" in text[heading : text.index("\n", heading)]
+
+
+def test_the_7th_infantry_division_re_forms_at_rostov() -> None:
+    """Issue 29, slip 5: "It arrived from Romania in late April, rebuilt in May, and went from
+    Rostov to Tsaritsyn in June (Denikin's own account). Its commander, Bredov, was not found"."""
+    campaign = {u.id: u for u in load_scenario("denikin-1919").setup.units}
+    intro = {u.id: u for u in load_scenario("tsaritsyn-1919").setup.units}
+    seventh = campaign["w_7th_inf_div"]
+    assert seventh.at == "Rostov" and seventh.commander is None
+    assert "w_7th_inf_div" in intro and intro["w_7th_inf_div"].commander is None
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_ulagai_commands_a_corps(name: str) -> None:
+    """Issue 29, slip 6: Ulagai "held that division from July 1918, and the 2nd Kuban Corps from
+    February or March 1919"."""
+    (unit,) = [u for u in load_scenario(name).setup.units if u.commander == "Ulagai"]
+    assert unit.size == "corps" and "2nd Kuban" in unit.name and "Corps" in unit.name
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_no_formation_before_it_was_formed(name: str) -> None:
+    """Issue 29, slip 7: "That corps [Dumenko's Consolidated Cavalry Corps] was formed on 14
+    September 1919. In spring 1919 Dumenko led the 10th Army's left group"."""
+    s = load_scenario(name)
+    formed = {"Consolidated Cavalry Corps": (1919, 9, 14)}
+    for u in s.setup.units:
+        for formation, day in formed.items():
+            assert formation not in u.name or when(s.setup.start or "") >= day, u.id
+
+
+def test_the_9th_army_stands_on_the_northern_donets() -> None:
+    """Issue 29, slip 8: "Its front ran 170 km along the Northern Donets, so Morozovskaya lies
+    behind the line": the 9th Army starts in a hex on the Donets, not at Morozovsk."""
+    from kitgen.loader import load_scenario_map
+    from kitgen.mapping.board import Board
+    from kitgen.mapping.places import place_hexes
+    from kitgen.model.base import name_key
+
+    s, hex_map = load_scenario_map("denikin-1919")
+    board = Board.from_map(hex_map)
+    (army,) = [u for u in s.setup.units if u.id == "r_9th_army"]
+    at = place_hexes(s, hex_map)[name_key(army.at)]
+    donets = {h for pair, side in board.sides.items() if side.river == "Donets" for h in pair}
+    assert army.at != "Morozovsk" and at in donets
+
+
+def test_1919_names_of_stations_and_the_lines_confirmed() -> None:
+    """Issue 29: Nevinnomyssk "was the stanitsa Nevinnomysskaya in 1919, and became a town under
+    that name only in 1939"; "the station at Mikhailovka was named Sebryakovo (from 1871)"; the
+    Tsaritsyn-Kalach railway of 1862; Likhaya-Tsaritsyn (1900) and Kavkazskaya-Ekaterinodar (1912)
+    confirmed. Both scenarios' railways that reach Kalach carry the 1862 line."""
+    for name in BUNDLED:
+        s = load_scenario(name)
+        points = {p.name for p in s.railways.points}
+        assert "Nevinnomyssk" not in points
+        assert s.find_town("Sebryakovo") is not None and s.find_town("Sebryakovo").name == "Mikhailovka"
+        (volga_don,) = [line for line in s.railways.lines if "Kalach" in line.stations]
+        assert volga_don.opened == 1862 and volga_don.stations[0] == "Tsaritsyn"
+    s = load_scenario("denikin-1919")
+    assert "Nevinnomysskaya" in {p.name for p in s.railways.points}
+    text = (data_dir() / "denikin-1919" / "railways.yaml").read_text(encoding="utf-8")
+    for line, year in (
+        ("Likhaya - Morozovsk - Tsaritsyn", 1900),
+        ("Kavkazskaya - Ust-Labinskaya - Ekaterinodar", 1912),
+    ):
+        opened = text[text.index(f"name: {line}") :].split("\n")[1]
+        assert f"opened: {year}" in opened and "uncertain" not in opened, opened
+
+
+def test_the_volga_don_railway_is_on_both_maps() -> None:
+    """Issue 29: "Add the Tsaritsyn-Kalach line ... on the big map and on the Tsaritsyn map if it
+    reaches it": both boards have track from Karpovka's hex to Kalach's."""
+    from kitgen.loader import load_scenario_map
+    from kitgen.mapping.board import Board
+    from kitgen.mapping.places import place_hexes
+    from kitgen.model.base import name_key
+
+    for name in BUNDLED:
+        s, hex_map = load_scenario_map(name)
+        board = Board.from_map(hex_map)
+        where = place_hexes(s, hex_map)
+        assert where[name_key("Kalach")] in board.rail_neighbours(where[name_key("Karpovka")]), name
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_sources_md_names_every_corrected_place(name: str) -> None:
+    """Issue 29: "Every corrected place is named in SOURCES.md with its source"."""
+    text = (data_dir() / name / "SOURCES.md").read_text(encoding="utf-8")
+    corrected = {
+        "tsaritsyn-1919": ["Klyuev", "Loznoe", "Chervlenaya", "Sarepta", "16th", "third card", "Kalach", "Sebryakovo"],
+        "denikin-1919": ["7th Infantry", "Ulagai", "Dumenko", "9th Army", "Nevinnomysskaya", "Kalach", "Sebryakovo"],
+    }[name]
+    assert [word for word in corrected if word not in text] == []

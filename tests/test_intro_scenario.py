@@ -89,3 +89,41 @@ def test_no_label_overlaps_another_a_hex_id_or_a_symbol(art: MapArt) -> None:
     assert not [(i, j) for i, j in overlapping(labels, labels) if i < j]
     assert not overlapping(labels, boxes(art.drawn.hex_ids))
     assert not overlapping(labels, boxes(art.drawn.symbols))
+
+
+def test_both_sides_can_win_from_the_set_up(tmp_path: Path) -> None:
+    """Issue 29: "The Tsaritsyn scenario keeps playing. Its sample and its victory conditions ...
+    must still make sense after the positions move. Check that both sides can win." Played to the
+    end, the sample is a White win (the storm of turn 3 takes the city); the same three turns with
+    the storm thrown back leave the city Red, a Red win."""
+    import shutil
+
+    from kitgen.rules.ending import ending
+
+    end = ending(load_scenario(INTRO), replay(load_campaign(INTRO_SAMPLE), 3))
+    assert end.over and end.winners == ("whites",)
+    held = tmp_path / "held"
+    shutil.copytree(INTRO_SAMPLE, held)
+    log = held / "turns" / "turn-03.yaml"
+    text = log.read_text(encoding="utf-8")
+    storm = text[text.index('  - hex: "5313"') : text.index('  - hex: "5213"')]
+    thrown_back = (
+        '  - hex: "5313"\n    winner: reds\n    units:\n'
+        "      - {unit: r_37th_div, lost: {infantry: 1}}\n"
+        "      - {unit: r_tsaritsyn_art}\n"
+        "      - {unit: r_communists}\n"
+        + "".join(
+            f'      - {{unit: {unit}, lost: {{{kind}: 1}}, retreat: "5314"}}\n'
+            for unit, kind in (
+                ("w_7th_inf_div", "infantry"),
+                ("w_1st_kuban_div", "cavalry"),
+                ("w_4th_kuban_div", "cavalry"),
+            )
+        )
+        + '      - {unit: w_tank_det, retreat: "5314"}\n'
+    )
+    log.write_text(text.replace(storm, thrown_back), encoding="utf-8")
+    state = replay(load_campaign(held), 3)
+    assert state.owners["Tsaritsyn"] == "reds" and not [v for v in state.verdicts if v.result not in ("done",)]
+    end = ending(load_scenario(INTRO), state)
+    assert end.over and end.winners == ("reds",)

@@ -904,6 +904,12 @@ TRIGGERS: dict[str, Trigger] = {
     ),
     "value.history_date": scenario("setup.yaml", 'start: "1919-05-15"', 'start: "15 May 1919"'),
     "check.unknown_source_unit": scenario("setup.yaml", "  r_kharkov_communist: ", "  r_kharkov_communists: "),
+    "check.post_unplaced": scenario("setup.yaml", "  Trotsky: {post:", "  Trotzky: {post:"),
+    "check.post_not_held": scenario(
+        "setup.yaml",
+        '  Khudyakov: {post: "the 3rd Ukrainian Soviet Army", since: "1919-04"',
+        '  Khudyakov: {post: "the 3rd Ukrainian Soviet Army", since: "1919-06"',
+    ),
     "check.unknown_station": scenario(
         "railways.yaml", "stations: [Berdichev, Zhitomir]", "stations: [Berdichev, Zhitomirr]"
     ),

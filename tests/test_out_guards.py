@@ -306,8 +306,8 @@ def test_a_message_shows_control_characters_escaped(camp: Path) -> None:
     """An ESC, a NUL, a C1 CSI and a carriage return from a file reach the terminal as text."""
     setup = camp / "setup.yaml"
     text = setup.read_text(encoding="utf-8")
-    hostile = 'at: "Tsar\\e[2J\\0\\x9b\\ritsyn", commander: Voroshilov}'
-    setup.write_text(text.replace("at: Tsaritsyn, commander: Voroshilov}", hostile, 1), encoding="utf-8")
+    hostile = 'at: "Tsar\\e[2J\\0\\x9b\\ritsyn", commander: Klyuev}'
+    setup.write_text(text.replace("at: Tsaritsyn, commander: Klyuev}", hostile, 1), encoding="utf-8")
     result = run_cli("validate", str(camp))
     assert result.returncode == 1
     for raw in ("\x1b", "\x00", "\x9b", "\r"):
@@ -362,9 +362,14 @@ def test_order_form_csv_neutralises_a_commander_named_as_a_formula(tmp_path: Pat
     scenario = tmp_path / "s"
     shutil.copytree(data_dir() / "tsaritsyn-1919", scenario)
     formula = '=HYPERLINK("http://evil","V")'
-    for name in ("commanders.yaml", "setup.yaml"):
+    for name, old in (
+        ("commanders.yaml", "{name: Klyuev,"),
+        ("setup.yaml", "commander: Klyuev}"),
+        ("setup.yaml", "\n  Klyuev: {post:"),
+    ):
         path = scenario / name
-        path.write_text(path.read_text(encoding="utf-8").replace("Voroshilov", f"'{formula}'"), encoding="utf-8")
+        new = old.replace("Klyuev", f"'{formula}'")
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
     assert run_cli("new", str(tmp_path / "c"), "--scenario", str(scenario)).returncode == 0
     out = tmp_path / "reds.csv"
     result = run_cli("orders", "form", str(tmp_path / "c"), "--faction", "reds", "--csv", "--out", str(out))

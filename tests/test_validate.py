@@ -153,6 +153,7 @@ def test_unknown_stand_kind_suggests_the_nearest(scenario_copy: Path) -> None:
 
 def test_unknown_commander_suggests_the_nearest(scenario_copy: Path) -> None:
     line = edit(scenario_copy / "setup.yaml", "at: Kharkov, commander: Trotsky}", "at: Kharkov, commander: Vatsetiss}")
+    edit(scenario_copy / "setup.yaml", "  Trotsky: {post:", "  Vatsetiss: {post:")  # his post goes with him
     found = _one(scenario_copy)
     assert (Path(found.file).name, found.line, found.code) == ("setup.yaml", line, "check.unknown_commander")
     text = (scenario_copy / "setup.yaml").read_text(encoding="utf-8").splitlines()[line - 1]

@@ -77,6 +77,17 @@ class Alliance(Model):
     """For how many strategic turns from the start."""
 
 
+class Post(Model):
+    """The post a commander placed in the set-up held on the start day, and where that is found."""
+
+    post: Text
+    """What he commanded: 'the 10th Army', 'the 2nd Kuban Cavalry Corps'."""
+    since: HistoryDate
+    until: HistoryDate | None = None
+    """The last day or month he held it, if before the scenario's end; none while he still did."""
+    source: Text
+
+
 class SetUp(Model):
     """setup.yaml: who holds what, and where everything stands, at the start of turn 1."""
 
@@ -87,6 +98,9 @@ class SetUp(Model):
     """Where the scenario departs from history, and why: the booklet's designer's notes print it."""
     unit_sources: dict[str, Text] = {}
     """Unit id -> where its name, side and place come from (SOURCES.md lists the works)."""
+    posts: dict[str, Post] = {}
+    """Commander placed with a unit -> the post he held on the start day (issue 29: nobody
+    commands who was not in post then)."""
     owners: dict[str, Ident | Literal["none"]]
     """Every town of towns.yaml -> its first owner (RULES-NOTES: the scenario sets them)."""
     units: list[Unit] = Field(min_length=1)

@@ -104,6 +104,10 @@ class Commander(Model):
     faction: Ident
     dependability: int = Field(ge=1, le=10)
     charismatic: bool = False
+    added: Text | None = None
+    """Not in the seed's table: who he was, why the scenario adds him ('the 10th Army's commander
+    in June 1919'). His rating is the designer's estimate; the booklet, his card and the look-ups
+    say so."""
 
     def names(self) -> list[str]:
         return [self.name] + ([self.seed_name] if self.seed_name else [])

@@ -110,6 +110,7 @@ def booklet_text(scenario: Scenario) -> list[Block]:
         sequence=turn_sequence(s),
         turns=s.meta.turns,
         memory_turns=s.meta.intel.memory_turns,
+        added=[c for c in s.commanders if c.added],
         turn_one=days_text(first[0], first[0]) if (first := turn_days(s, 1)) else "",
         win=[condition_text(s, c) for c in s.victory.win],
         stop_example=example.text() if example else None,
@@ -235,7 +236,8 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, list[list[s
     for f in s.meta.factions:
         commanders.append([f.name, "", "", ""])  # a heading row, across the table
         for c in (c for c in s.commanders if c.faction == f.id):
-            commanders.append([str(s.rank(c)), c.name, str(c.dependability), "C" if c.charismatic else "-"])
+            name = f"{c.name}*" if c.added else c.name  # the note under the table says why
+            commanders.append([str(s.rank(c)), name, str(c.dependability), "C" if c.charismatic else "-"])
     partisans = [["Evade modifier (the partisans' roll)", "Value"]]
     partisans += [[m.text, f"{m.value:+d}"] for m in s.partisans.evade.modifiers]
     chart = s.victory.reinforcement_chart

@@ -307,6 +307,16 @@ def commander_front(c: Canvas, x: float, y: float, commander: Commander, scenari
             space_before=0.2,
         ),
     ]
+    if commander.added:  # not in the seed's table: the rating is the designer's
+        words.append(
+            Para(
+                (("Added by this scenario; rank and rating are the designer's.", SANS),),
+                fonts.history,
+                pal.muted,
+                centre=True,
+                space_before=0.2,
+            )
+        )
     laid = fit(words, text.w, text.h / 3, fonts.body_min, f"commander '{commander.name}'")
     charisma_h = 9.5 * MM
     gap = (text.h - disc_h - track_h - laid.height - charisma_h) / 4

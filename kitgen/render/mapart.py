@@ -766,17 +766,19 @@ class MapArt:
         named = {u.at for u in s.setup.units} | {t.at for t in s.setup.trains} | {x.at for x in s.setup.ships}
         named |= {d.at for d in s.setup.depots} | set(s.setup.destroyed_track)
         named |= {e.at for card in s.cards.events for e in card.effects if e.at}
-        points = {name_key(p.name): (p.name, p.lon, p.lat) for p in s.railways.points}
-        points |= {name_key(p.name): (p.name, p.lon, p.lat) for p in s.map.points}
+        spelt = {name_key(p.name): p.name for p in s.railways.points}
+        spelt |= {name_key(p.name): p.name for p in s.map.points}
+        if s.map.board is not None:  # a map given hex by hex names its places in its hexes
+            spelt |= {name_key(n): n for given in s.map.board.hexes.values() for n in given.places}
         hexes = self.place_hex
         found = []
         for name in sorted(named):
-            point = points.get(name_key(name))
+            shown = spelt.get(name_key(name))
             hex_id = hexes.get(name_key(name))
-            if point is None or hex_id not in self.centres or s.find_town(name) is not None:
+            if shown is None or hex_id not in self.centres or s.find_town(name) is not None:
                 continue  # (a part of the map, as a battle sheet draws, holds only some hexes)
             x, y = self.centres[hex_id]  # where the rules put it: its hex
-            found.append((point[0], float(x), float(y)))
+            found.append((shown, float(x), float(y)))
         return tuple(found)
 
     def place_marker(self, c: Canvas, x: float, y: float) -> None:

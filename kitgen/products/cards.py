@@ -297,26 +297,11 @@ def commander_front(c: Canvas, x: float, y: float, commander: Commander, scenari
     r = fonts.rating * 0.62
     disc_h = 2 * r + fonts.label * 1.9
     track_h = 4.4 * MM
-    words: list[Item] = [
-        Para(((obey_text(rating), SANS_BOLD),), fonts.body, pal.ink, centre=True),
-        Para(
-            (("After a failure, each next roll is 1 lower until he obeys (II.C.4).", SANS),),
-            fonts.history,
-            pal.muted,
-            centre=True,
-            space_before=0.2,
-        ),
-    ]
+    notes = ["After a failure, each next roll is 1 lower until he obeys (II.C.4)."]
     if commander.added:  # not in the seed's table: the rating is the designer's
-        words.append(
-            Para(
-                (("Added by this scenario; rank and rating are the designer's.", SANS),),
-                fonts.history,
-                pal.muted,
-                centre=True,
-                space_before=0.2,
-            )
-        )
+        notes.append("Added by this scenario; rank and rating are the designer's.")
+    words: list[Item] = [Para(((obey_text(rating), SANS_BOLD),), fonts.body, pal.ink, centre=True)]
+    words += [Para(((note, SANS),), fonts.history, pal.muted, centre=True, space_before=0.2) for note in notes]
     laid = fit(words, text.w, text.h / 3, fonts.body_min, f"commander '{commander.name}'")
     charisma_h = 9.5 * MM
     gap = (text.h - disc_h - track_h - laid.height - charisma_h) / 4

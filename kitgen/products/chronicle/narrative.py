@@ -78,8 +78,8 @@ def _change(delta: int) -> str:
 
 
 def _place(e: Edition, hex_id: str) -> str:
-    towns = e.c.board.towns.get(hex_id, ())
-    return f"{towns[0]} ({hex_id})" if towns else hex_id
+    name = e.hex_names.get(hex_id)
+    return f"{name} ({hex_id})" if name else hex_id
 
 
 def _battle(e: Edition, b: Battle, start: CampaignState, names: dict[str, str], factions: dict[str, str]) -> str:

@@ -278,6 +278,40 @@ def test_corpus_of_300_scans_has_zero_silent_misreads(
     assert figures.pages == 300
 
 
+def test_a_fill_overrunning_its_ring_leaves_its_neighbours_empty_and_a_ring_round_one_in_doubt(
+    samples: dict[str, Path], tmp_path: Path
+) -> None:
+    """A soft pencil's fill pressed well past its ring darkens the paper round the bubbles next
+    to it, in its step and the next: that is its overrun, and they read empty; a ring drawn round
+    one of them beside such a fill is still a doubt."""
+    import cv2
+
+    from tests.penciled import _blob, at, pencil
+
+    folder = samples["tsaritsyn"]
+    form = printed(folder, factions(folder)[1])
+    plan = form.plans[0]
+    rows = [rp.row.id for rp in plan.rows if any(b.part == "step" for b in plan.bubbles if b.row == rp.row.id)]
+    image = render(form.pdf, 0, 200)
+    r = plan.layout.bubble / 2 * 200 / 72
+    where = {(b.row, b.part, b.step, b.choice): b for b in plan.bubbles}
+    path = ("SW", "N", "SE", "NE")
+    rng = np.random.default_rng(3)
+    for row in rows:
+        for k, side in enumerate(path, start=1):
+            _blob(image, *at(plan, where[(row, "step", k, side)], 200), r * 1.45, 60, rng)  # the corpus's heaviest
+    pencil(image, at(plan, where[(rows[-1], "step", 1, "S")], 200), r, "circled", rng)
+    image = cv2.GaussianBlur(image, (0, 0), 1.0)
+    reads, problems = read_scans(folder, [save(image, tmp_path / "overrun.png")], Settle())
+    assert problems == []
+    got = {row.row.id: row for row in reads[0].rows}
+    assert len(rows) > 2
+    for row in rows[:-1]:
+        assert tuple(got[row].steps) == path and not got[row].doubts, row
+    said = [d.message().text for d in got[rows[-1]].doubts]
+    assert len(said) == 1 and ", step 1: found S unclear" in said[0], said
+
+
 # --- pages as they come -------------------------------------------------------------------------
 
 

@@ -34,6 +34,9 @@ BAND_MARKED, BAND_EMPTY = 0.5, 0.3
 AROUND_EMPTY = 0.35
 """The share of the paper just round a bubble's ring that may be inked round an empty bubble (a
 neighbour's overrun, the step's hexagon): more is a ring drawn round it, in doubt."""
+OVERRUN = 1.5
+"""How far past its centre a filled bubble's mark may reach, in radii: ink round an empty bubble
+that near a filled one is that one's overrun, not a ring drawn round the empty one."""
 LEAST_RING = 0.22
 """The page's rings at their median are this much of the markers' black at the least: a paler
 page is too blurred or too faint to read."""
@@ -67,7 +70,8 @@ def measure(
     band = _sample(flat, centres, _offsets(r * INSIDE, r * BAND))
     ring_round = _offsets(r + 2.5, r + 4.5)
     # the left half only: a bubble's label stands to its right, and a ring drawn round it goes round
-    around = _sample(flat, centres, ring_round[ring_round[:, 0] < -1.0])
+    around_at = ring_round[ring_round[:, 0] < -1.0]
+    around = _sample(flat, centres, around_at)
     ring_px = np.sort(_sample(flat, centres, _offsets(r - 1.5, r + 1.5)), axis=1)
     paper = np.maximum(_sample(paper_level(flat), centres, _offsets(0.0, 0.5))[:, 0], 1.0)
     black = _black(flat, plan, float(np.median(paper)))
@@ -81,7 +85,8 @@ def measure(
     cover = (ink > INK).mean(axis=1)
     mean = ink.mean(axis=1)
     band_cover = (inked(band) > INK).mean(axis=1)
-    around_cover = (inked(around) > INK).mean(axis=1)
+    filled = (cover >= MARKED_COVER) & (mean >= MARKED_MEAN) & (band_cover >= BAND_MARKED)
+    around_cover = _share_unexplained(inked(around) > INK, centres, around_at, centres[filled], r * OVERRUN)
     usual = float(np.median(ring))
     found = []
     rows = zip(
@@ -161,6 +166,27 @@ def written(
         paper = float(np.percentile(patch, 90)) if patch.size else 255.0
         found[(box.row, box.step)] = bool(patch.size and (patch < paper - 70).mean() > 0.02)
     return found
+
+
+def _share_unexplained(
+    inked: npt.NDArray[np.bool_],
+    centres: npt.NDArray[np.float64],
+    offsets: npt.NDArray[np.float64],
+    filled: npt.NDArray[np.float64],
+    reach: float,
+) -> npt.NDArray[np.float64]:
+    """Each bubble's share of its samples (at its centre plus `offsets`) that are inked, leaving
+    out those within `reach` of a filled bubble's centre (`filled`): its overrun explains them."""
+    import numpy as np
+
+    if not len(filled):
+        return np.asarray(inked.mean(axis=1), dtype="float64")
+    pts = centres[:, None, None, :] + offsets[None, :, None, :]
+    # bubbles x samples x filled bubbles: a few million numbers on the fullest page
+    explained = (np.hypot(*np.moveaxis(pts - filled[None, None, :, :], -1, 0)) < reach).any(axis=2)
+    counted = (~explained).sum(axis=1)
+    share = np.where(counted > 0, (inked & ~explained).sum(axis=1) / np.maximum(counted, 1), 0.0)
+    return np.asarray(share, dtype="float64")
 
 
 def _offsets(inner: float, outer: float) -> npt.NDArray[np.float64]:

@@ -945,6 +945,7 @@ def main() -> None:
         from kitgen.errors import KitgenError, UsageError, escape_controls
 
         try:
+            _summaries(app)
             _app_for(sys.argv[1:])(prog_name="kitgen")  # `python -m kitgen` is `kitgen`
         except KitgenError as exc:
             for problem in exc.problems:
@@ -968,6 +969,19 @@ def main() -> None:
             sys.exit(1)
     except KeyboardInterrupt:  # Ctrl-C: a write under way was finished or undone before this
         sys.exit(130)
+
+
+def _summaries(group: typer.Typer) -> None:
+    """Each command's line in a command list is its docstring's first paragraph, as one line:
+    typer's rich help keeps the docstring's line breaks there, mid-sentence."""
+    import inspect
+
+    for info in group.registered_commands:
+        if info.short_help is None and info.callback is not None and info.callback.__doc__:
+            info.short_help = " ".join(inspect.cleandoc(info.callback.__doc__).split("\n\n")[0].split())
+    for sub in group.registered_groups:
+        if sub.typer_instance is not None:
+            _summaries(sub.typer_instance)
 
 
 def _app_for(argv: list[str]) -> typer.Typer:

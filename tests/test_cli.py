@@ -24,6 +24,29 @@ def kitgen(*args: str) -> str:
     return result.output
 
 
+@pytest.mark.parametrize("group", [[], ["orders"], ["lookup"], ["scenario"]])
+def test_a_command_list_gives_each_command_its_summary_on_one_line(group: list[str]) -> None:
+    """A docstring's line breaks are no breaks in the list: on a wide terminal, each command's
+    summary (its docstring's first paragraph) stands whole on its own line."""
+    import inspect
+
+    from kitgen import cli
+
+    env = {**os.environ, "COLUMNS": "600", "TERM": "dumb"}
+    shown = subprocess.run(
+        [sys.executable, "-m", "kitgen", *group, "--help"], capture_output=True, text=True, check=True, env=env
+    ).stdout.splitlines()
+    typer_app = cli.app
+    for word in group:
+        typer_app = next(g.typer_instance for g in typer_app.registered_groups if g.name == word and g.typer_instance)
+    commands = [c for c in typer_app.registered_commands if c.callback and c.callback.__doc__]
+    assert commands
+    for info in commands:
+        assert info.callback is not None and info.callback.__doc__ is not None
+        summary = " ".join(inspect.cleandoc(info.callback.__doc__).split("\n\n")[0].split())
+        assert any(summary in line for line in shown), summary
+
+
 def test_help_lists_every_command_with_one_line() -> None:
     result = subprocess.run([sys.executable, "-m", "kitgen", "--help"], capture_output=True, text=True, check=True)
     for command in ("validate", "scenario", "lookup"):

@@ -265,6 +265,24 @@ def test_kitgen_state_says_the_last_turn_is_played_and_who_won() -> None:
     assert "Turn 2 of 3 played: the scenario ends after turn 3." in before
 
 
+@pytest.mark.parametrize(
+    ("first", "last", "said"),
+    [
+        ((1919, 7, 4), (1919, 7, 4), "4 July 1919"),
+        ((1919, 7, 4), (1919, 7, 13), "4\u201313 July 1919"),
+        ((1919, 5, 25), (1919, 6, 3), "25 May\u20133 June 1919"),
+        ((1919, 12, 28), (1920, 1, 6), "28 December 1919\u20136 January 1920"),
+    ],
+)
+def test_a_turns_days_are_printed_as_a_typesetter_sets_a_range(
+    first: tuple[int, int, int], last: tuple[int, int, int], said: str
+) -> None:
+    """A turn's first and last day joined by an en dash, whether the range is of days, months or years."""
+    from kitgen.rules.ending import days_text
+
+    assert days_text(datetime.date(*first), datetime.date(*last)) == said
+
+
 @cache
 def packet_texts(folder: Path, turn: int) -> dict[str, str]:
     from kitgen.products.packets import packets_of

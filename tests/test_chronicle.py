@@ -96,6 +96,104 @@ def test_the_charts_figures_are_the_states(name: str) -> None:
             assert lost is None
 
 
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_each_turns_figures_are_the_states(name: str) -> None:
+    """Each turn's story ends with the turn in figures: per faction the units and stands after it
+    with their change from the turn before, the stands its battles cost for good by kind, towns,
+    VP, units out of supply at its start and command rolls failed of those made; counted here
+    from the replayed states themselves."""
+    from kitgen.products.chronicle.pages import ChroniclePages
+
+    c, h = _campaign(name), _history(name)
+    pages = ChroniclePages(Edition(c, h, None), "a4")
+    names = {f.id: f.name for f in c.scenario.meta.factions}
+
+    def change(now: int, was: int) -> str:
+        sign = "+" if now > was else "\u2212"  # a minus sign, as printed
+        return str(now) if now == was else f"{now} ({sign}{abs(now - was)})"
+
+    for t in range(1, h.last + 1):
+        table = pages.figures(t)
+        assert table.heading == f"Turn {t} in figures"
+        before, after, start = h.after(t - 1), h.after(t), h.start(t)
+        assert [row[0].text for row in table.rows] == [f.name for f in c.scenario.meta.factions]
+        for row, f in zip(table.rows, c.scenario.meta.factions, strict=True):
+            units = [sum(1 for u in s.units if u.faction == f.id) for s in (after, before)]
+            stands = [sum(n for u in s.units if u.faction == f.id for n in u.stands.values()) for s in (after, before)]
+            towns = [list(s.owners.values()).count(f.id) for s in (after, before)]
+            lost: dict[str, int] = {}
+            for r in after.battle_results:
+                for x in r.stands if r.faction == f.id else ():
+                    lost[x.kind] = lost.get(x.kind, 0) + x.permanent + x.deserted
+            rolls = [r for r in after.commands if r.faction == f.id]
+            assert row[1:] == [
+                change(*units),
+                change(*stands),
+                ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(lost.items()) if n) or "0",
+                change(*towns),
+                change(after.vp.get(f.id, 0), before.vp.get(f.id, 0)) if f.scores_vp else "-",
+                str(sum(1 for u in start.units if u.faction == f.id and u.in_supply is False)),
+                f"{sum(not r.obeyed for r in rolls)} of {len(rolls)}" if rolls else "-",
+            ], (t, names[f.id])
+    assert _text(_book(name, None)).count(" IN FIGURES") == h.last  # the headings, as set
+
+
+def test_a_faction_edition_gives_its_own_figures_alone() -> None:
+    """The turn in figures of a faction's edition is its own row, as its charts are its own lines."""
+    from kitgen.products.chronicle.pages import ChroniclePages
+
+    c, h = _campaign("denikin"), _history("denikin")
+    pages = ChroniclePages(Edition(c, h, "whites"), "a4")
+    assert all([row[0].text for row in pages.figures(t).rows] == ["Whites"] for t in range(1, h.last + 1))
+
+
+def test_figures_that_do_not_fit_under_a_long_story_go_on_a_page_of_their_own() -> None:
+    """A table run over pages with a second table under it: when the second does not fit under
+    the last row, it takes a page of its own; when it does, no page is added."""
+    from kitgen.loader import load_scenario
+    from kitgen.products.sheetparts import Table, table_pages
+    from kitgen.render.sheet import Column
+
+    s = load_scenario("tsaritsyn-1919")
+    then = Table("Figures", [Column(1), Column(1)], ["a", "b"], [["1", "2"]] * 3)
+
+    def run(rows: int) -> list[str]:
+        pages = table_pages(s, "a4", "T", "t", None, ("H", ""), [Column(1)], ["x"], [["y"]] * rows, then=then)
+        return [key for _, key, _ in pages]
+
+    fits = next(n for n in range(1, 200) if len(run(n)) == 1 and len(run(n + 1)) == 2)
+    assert run(fits) == ["t-1"]
+    assert run(fits + 1) == ["t-1", "t-2"]  # the figures alone on the second
+    alone = len(table_pages(s, "a4", "T", "t", None, ("H", ""), [Column(1)], ["x"], [["y"]] * (fits + 1)))
+    assert alone == 1  # without them the rows fit one page
+
+
+@pytest.mark.parametrize("faction", [None, "whites", "reds"])
+def test_the_story_tells_each_move_carried_out_that_the_edition_knows(faction: str | None) -> None:
+    """Each turn's story has a row of moves per faction: every march, train run and voyage the
+    verdicts carried out (done, or stopped after leaving its hex), from and to; the umpire's of
+    every faction, a faction's of its own alone."""
+    from kitgen.products.chronicle.narrative import turn_story
+
+    c, h = _campaign("denikin"), _history("denikin")
+    e = Edition(c, h, faction)
+    names = {f.id: f.name for f in c.scenario.meta.factions}
+    told = 0
+    for t in range(1, h.last + 1):
+        rows = [text for lead, text in turn_story(e, t) if lead == "Moves"]
+        by = {text.split(":")[0]: text for text in rows}
+        assert len(by) == len(rows)  # a row per faction
+        for v in h.after(t).verdicts:
+            moved = v.kind in ("land", "rail", "sea") and v.result in ("done", "stopped") and v.start != v.end
+            mine = faction is None or v.faction == faction
+            if moved and mine:
+                assert v.start is not None and v.end is not None
+                told += 1
+                assert f"({v.start}) to " in by[names[v.faction]] or f"from {v.start} to " in by[names[v.faction]]
+        assert all(faction is None or key == names[faction] for key in by), by
+    assert told > 5
+
+
 def test_the_sample_has_figures_worth_charting() -> None:
     """The sample campaign moves its figures (else the chart tests would compare zeros): VP
     change, battles cost stands, towns change hands."""

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from kitgen.model.scenario import Scenario
 from kitgen.render.formstyle import FormStyle, form_style
 from kitgen.render.pages import MM, PAPER, Part, landscape, new_canvas, set_page
-from kitgen.render.sheet import CellLike, Column, Page, Sheet
+from kitgen.render.sheet import CellLike, Column, Page, Sheet, header_height
 
 PARA_GAP = 3.0
 """Points between the intro paragraphs over a table."""
@@ -66,6 +67,26 @@ def sheets_part(
     )
 
 
+@dataclass(frozen=True)
+class Table:
+    """A table under its heading, to draw on a page of a `table_pages` run."""
+
+    heading: str
+    columns: list[Column]
+    header: Sequence[CellLike]
+    rows: list[list[Any]]
+
+    def height(self, probe: Sheet) -> float:
+        """Its height as `draw` sets it, on `probe`'s page."""
+        st = probe.st
+        body = sum(probe.row_heights(probe.span, self.columns, self.rows, wrap=True))
+        return st.fonts.heading * 1.75 + 3.5 + header_height(st, probe.span, self.columns, [self.header]) + body
+
+    def draw(self, sheet: Sheet, y: float) -> float:
+        y = sheet.heading(sheet.left, y, sheet.span, self.heading)
+        return sheet.table(sheet.left, y, sheet.span, self.columns, [self.header], self.rows, wrap=True)
+
+
 def table_pages(
     scenario: Scenario,
     paper: str,
@@ -80,10 +101,12 @@ def table_pages(
     intro: Sequence[str] = (),
     wrap: bool = False,
     style: FormStyle | None = None,
+    then: Table | None = None,
 ) -> list[Page]:
     """A table over as many pages as its rows need, each page with the band and heading; the
-    `intro` paragraphs above the first page's table, measured as they are set. `style` is the
-    one the pages are drawn in (the forms' by default): the rows are measured in it too."""
+    `intro` paragraphs above the first page's table, measured as they are set; `then`, a second
+    table under the last row (on a page of its own when it does not fit). `style` is the one the
+    pages are drawn in (the forms' by default): the rows are measured in it too."""
     st = style or form_style()
     probe = Sheet(None, st, scenario, PAPER[paper], "")  # type: ignore[arg-type]  # its geometry only
     height = probe.top - probe.bottom - st.band_mm * MM - st.gap
@@ -98,6 +121,8 @@ def table_pages(
             room = height
         chunks[-1].append(row)
         room -= h
+    if then is not None and then.height(probe) > room - st.gap:
+        chunks.append([])
     f = scenario.faction(faction) if faction else None
     pages: list[Page] = []
     for k, chunk in enumerate(chunks):
@@ -109,8 +134,12 @@ def table_pages(
                 for text in intro:
                     y = sheet.para(sheet.left, y, sheet.span, text) - PARA_GAP
                 y -= sheet.st.gap - PARA_GAP
-            y = sheet.heading(sheet.left, y, sheet.span, heading[0], heading[1])
-            return sheet.table(sheet.left, y, sheet.span, columns, [header], chunk, wrap=wrap)
+            if chunk:
+                y = sheet.heading(sheet.left, y, sheet.span, heading[0], heading[1])
+                y = sheet.table(sheet.left, y, sheet.span, columns, [header], chunk, wrap=wrap)
+            if then is not None and k == len(chunks) - 1:
+                y = then.draw(sheet, y - sheet.st.gap if chunk else y)
+            return y
 
         pages.append((title + more, f"{key}-{k + 1}", draw))
     return pages

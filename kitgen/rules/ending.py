@@ -236,12 +236,13 @@ MONTHS = (
 
 
 def days_text(first: datetime.date, last: datetime.date) -> str:
-    """'4-13 July 1919', '25 May-3 June 1919'."""
+    """'4–13 July 1919', '25 May–3 June 1919': the ends joined by an en dash, as printed."""
     a, b = MONTHS[first.month - 1], MONTHS[last.month - 1]
+    dash = "\u2013"
     if first == last:
         return f"{first.day} {a} {first.year}"
     if (first.year, first.month) == (last.year, last.month):
-        return f"{first.day}-{last.day} {b} {last.year}"
+        return f"{first.day}{dash}{last.day} {b} {last.year}"
     if first.year == last.year:
-        return f"{first.day} {a}-{last.day} {b} {last.year}"
-    return f"{first.day} {a} {first.year}-{last.day} {b} {last.year}"
+        return f"{first.day} {a}{dash}{last.day} {b} {last.year}"
+    return f"{first.day} {a} {first.year}{dash}{last.day} {b} {last.year}"

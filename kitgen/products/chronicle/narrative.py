@@ -18,15 +18,16 @@ if TYPE_CHECKING:
 
 
 def turn_story(e: Edition, turn: int) -> list[tuple[str, str]]:
-    """The turn's story: when, the event card, the battles, towns taken, arrivals, units lost,
-    command control and VP."""
+    """The turn's story: when, the event card, the moves, the battles, towns taken, arrivals,
+    units lost, command control and VP."""
     s, h = e.s, e.h
     before, start, after = h.after(turn - 1), h.start(turn), h.after(turn)
     names = piece_names(before) | piece_names(after)
     factions = {f.id: f.name for f in s.meta.factions}
     titles = {c.id: c.title for c in s.cards.events}
     cards = [titles.get(x, x) for x in after.events]
-    said = [("Event card", "; ".join(cards) + "." if cards else "none drawn.")]
+    said = [("Event card", _sentence("; ".join(cards)) if cards else "none drawn.")]
+    said += _moves(e, before, after, names, factions)
     for b in e.battles(turn):
         said.append((f"Battle {b.number}", _battle(e, b, start, names, factions)))
     said += _towns(e, turn, factions)
@@ -73,6 +74,36 @@ def turn_story(e: Edition, turn: int) -> list[tuple[str, str]]:
     return said
 
 
+MOVED = {"land": "marched", "rail": "ran", "sea": "sailed"}
+"""What a move order did, by its kind, as the story says it."""
+
+
+def _moves(
+    e: Edition, before: CampaignState, after: CampaignState, names: dict[str, str], factions: dict[str, str]
+) -> list[tuple[str, str]]:
+    """The moves carried out, a row per faction in the log's order: every faction's for the
+    umpire, its own for a faction (the enemy's it saw are on the map, nameless). A train has
+    no name but its hex, which the move already gives."""
+    trains = {str(t["id"]): "an armoured train" if t.get("armoured") else "a train" for t in before.trains}
+    by: dict[str, list[str]] = {}
+    for v in after.verdicts:
+        did = MOVED.get(v.kind)
+        if did is None or v.result not in ("done", "stopped") or not v.start or not v.end or v.start == v.end:
+            continue
+        if e.faction is not None and v.faction != e.faction:
+            continue
+        short = ", where it stopped" if v.result == "stopped" else ""
+        by.setdefault(v.faction, []).append(
+            f"{trains.get(v.unit) or names.get(v.unit, v.unit)} {did} from {_place(e, v.start)} to {_place(e, v.end)}{short}"
+        )
+    return [("Moves", f"{factions.get(f, f)}: " + "; ".join(moves) + ".") for f in e.factions() if (moves := by.get(f))]
+
+
+def _sentence(text: str) -> str:
+    """`text` ended with a full stop, unless it ends with its own ('All Against Kolchak!')."""
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 def _change(delta: int) -> str:
     return f" ({delta:+d})" if delta else ""
 
@@ -88,7 +119,9 @@ def _battle(e: Edition, b: Battle, start: CampaignState, names: dict[str, str], 
     if e.faction is not None:
         if e.fought(b):
             subject = f"the {factions.get(e.faction, e.faction)}"
-            (line,) = battle_lines(factions, e.c.board.towns, e.faction, b.results, names, subject=subject)
+            (line,) = battle_lines(
+                factions, {h: (n,) for h, n in e.hex_names.items()}, e.faction, b.results, names, subject=subject
+            )
             return line[0].upper() + line[1:]
         won = ", ".join(factions.get(f, f) for f in b.winners) or "no side"
         return f"Seen at {_place(e, b.hex)}: the {won} held the field."

@@ -16,6 +16,7 @@ from kitgen.rules.ending import days_text, ending, ending_text, result_text, tur
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
+    from kitgen.products.sheetparts import Table
     from kitgen.render.charts import Chart
 
 KIND_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442", "#000000")
@@ -343,7 +344,7 @@ class ChroniclePages:
 
         rows: list[list[Any]] = [[lead, text] for lead, text in turn_story(self.e, turn)]
         dates = self.dates(turn)
-        return table_pages(
+        pages = table_pages(
             self.s,
             self.paper,
             f"Turn {turn}: what happened",
@@ -355,7 +356,55 @@ class ChroniclePages:
             rows,
             wrap=True,
             style=self.style,
+            then=self.figures(turn),
         )
+        return pages
+
+    def figures(self, turn: int) -> Table:
+        """The turn in figures, the charts' own for that turn: each faction's units, stands (and
+        the change), stands lost for good by kind, towns, VP, units out of supply at the turn's
+        start and command rolls failed of those made; a faction's edition, its own row alone."""
+        from kitgen.products.sheetparts import Table
+        from kitgen.render.sheet import Cell
+        from kitgen.render.wording import signed
+
+        e = self.e
+        now = {x.faction: x for x in e.tallies if x.turn == turn}
+        was = {x.faction: x for x in e.tallies if x.turn == turn - 1}
+        made: dict[str, int] = {}
+        for roll in e.h.after(turn).commands:
+            made[roll.faction] = made.get(roll.faction, 0) + 1
+
+        def change(a: int, b: int) -> str:
+            return f"{a} ({signed(a - b)})" if a != b else str(a)
+
+        rows: list[list[Any]] = []
+        for f in e.factions():
+            x, y = now[f], was[f]
+            rows.append(
+                [
+                    Cell(self.names[f], mark=f),
+                    change(x.units, y.units),
+                    change(x.stands, y.stands),
+                    ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in x.lost.items()) or "0",
+                    change(x.towns, y.towns),
+                    change(x.vp, y.vp) if (fa := self.s.faction(f)) is not None and fa.scores_vp else "-",
+                    str(x.out_of_supply),
+                    f"{x.command_failures} of {made[f]}" if made.get(f) else "-",
+                ]
+            )
+        columns = [
+            Column(1.7),
+            Column(0.8, "right"),
+            Column(0.9, "right"),
+            Column(1.9),
+            Column(0.8, "right"),
+            Column(0.8, "right"),
+            Column(1.0, "right"),
+            Column(1.0, "right"),
+        ]
+        header = ["Faction", "Units", "Stands", "Lost for good", "Towns", "VP", "Out of supply", "Command rolls failed"]
+        return Table(f"Turn {turn} in figures", columns, header, rows)
 
     # the end
 

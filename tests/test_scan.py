@@ -137,6 +137,25 @@ def test_blank_forms_read_as_no_orders_with_their_identity(
     assert all(m.call == "empty" for r in reads for m in r.measures)
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_page_bent_between_its_steps_reads_every_line_bubble_where_it_lies(
+    samples: dict[str, Path], tmp_path: Path, seed: int
+) -> None:
+    """A page bulged by up to 2.2 mm inside (the reader takes 2.4), in a wave across it, so that
+    two steps a few centimetres apart stand off by a millimetre more or less: the special and
+    side bubbles between them are found where they lie, and the blank form reads blank."""
+    from tests.penciled import _curled
+
+    folder = samples["denikin"]
+    form = printed(folder, "whites")
+    image = _curled(render(form.pdf, 1, 200), 2.2 * 200 / 25.4, np.random.default_rng(seed))
+    reads, problems = read_scans(folder, [save(image, tmp_path / "bent.png")], Settle())
+    assert problems == []
+    assert all(row.empty and not row.doubts for row in reads[0].rows), [
+        [d.message().text for d in row.doubts] for row in reads[0].rows if row.doubts
+    ]
+
+
 # --- the corpus ---------------------------------------------------------------------------------
 
 

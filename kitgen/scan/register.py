@@ -3,8 +3,9 @@ put the page right at its edges; a page not quite flat under a phone, or curled 
 lid, stands off inside by a millimetre or two, which would put a bubble's ring where its inside
 is measured. So each step's six bubbles, and each line of a row's other bubbles, are moved to
 where their printed rings are darkest against the paper in and round them, within `REACH_MM`.
-A step whose rings cannot be seen (all its bubbles filled), and every line of bubbles beside
-words, takes the move of the nearest step that could be."""
+A step whose rings cannot be seen (all its bubbles filled) takes the move of the nearest step
+that could be; a line of bubbles beside words takes, bubble by bubble, the moves of the step
+bubbles nearest it, weighted by nearness, before its own rings are looked for."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ NUDGE = 1
 """A group whose best ring match is under this share of the page's usual is matched by its neighbours."""
 
 
+NEAREST = 4
+"""The step bubbles whose moves a line's bubble takes, weighted by nearness."""
 LINE_MM = 35.0
 """A line of bubbles is matched in stretches this long: a page bends along a line too."""
 
@@ -101,13 +104,31 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
         * STEP_MM
         * pixel
     )
-    near = base[:, None, :] + fine[None, :, :]
-    own = _rings(flat, centres, near, plan.layout.bubble / 2 * SCALE)
-    pick_own = own.argmax(axis=1)
-    seen = own[np.arange(len(centres)), pick_own] >= WEAK * usual
-    centre_pick = len(fine) // 2
-    chosen = np.where(seen, pick_own, centre_pick)
-    return centres + near[np.arange(len(centres)), chosen], bent
+    r = plan.layout.bubble / 2 * SCALE
+
+    def finely(base: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+        near = base[:, None, :] + fine[None, :, :]
+        own = _rings(flat, centres, near, r)
+        pick_own = own.argmax(axis=1)
+        seen = own[np.arange(len(centres)), pick_own] >= WEAK * usual
+        chosen = np.where(seen, pick_own, len(fine) // 2)
+        return near[np.arange(len(centres)), chosen], seen
+
+    moved, seen = finely(base)
+    # a page bends between its steps too: a line's bubble takes the moves of the step bubbles
+    # nearest it, weighted by nearness, as found finely, then its own ring's
+    steps = np.array([b.part == "step" for b in plan.bubbles]) & seen
+    lines = np.array([b.part != "step" for b in plan.bubbles])
+    if steps.sum() >= NEAREST and lines.any():
+        gap = np.hypot(*(centres[lines][:, None, :] - centres[steps][None, :, :]).transpose(2, 0, 1))
+        nearest = np.argsort(gap, axis=1)[:, :NEAREST]
+        weight = 1.0 / np.maximum(np.take_along_axis(gap, nearest, axis=1), 1.0) ** 2
+        guess = (moved[steps][nearest] * weight[:, :, None]).sum(axis=1) / weight.sum(axis=1)[:, None]
+        base = base.copy()
+        base[lines] = guess
+        again, _ = finely(base)
+        moved[lines] = again[lines]
+    return centres + moved, bent
 
 
 def _rings(

@@ -11,7 +11,7 @@ from typing import Any
 from kitgen.model.scenario import Scenario
 from kitgen.render.formstyle import FormStyle, form_style
 from kitgen.render.pages import MM, PAPER, Part, landscape, new_canvas, set_page
-from kitgen.render.sheet import CellLike, Column, Page, Sheet, header_height
+from kitgen.render.sheet import CellLike, Column, Page, Sheet, header_height, heading_height
 
 PARA_GAP = 3.0
 """Points between the intro paragraphs over a table."""
@@ -80,7 +80,7 @@ class Table:
         """Its height as `draw` sets it, on `probe`'s page."""
         st = probe.st
         body = sum(probe.row_heights(probe.span, self.columns, self.rows, wrap=True))
-        return st.fonts.heading * 1.75 + 3.5 + header_height(st, probe.span, self.columns, [self.header]) + body
+        return heading_height(st) + header_height(st, probe.span, self.columns, [self.header]) + body
 
     def draw(self, sheet: Sheet, y: float) -> float:
         y = sheet.heading(sheet.left, y, sheet.span, self.heading)
@@ -110,7 +110,7 @@ def table_pages(
     st = style or form_style()
     probe = Sheet(None, st, scenario, PAPER[paper], "")  # type: ignore[arg-type]  # its geometry only
     height = probe.top - probe.bottom - st.band_mm * MM - st.gap
-    height -= st.fonts.heading * 1.75 + 3.5 + st.charts.header_row + 6
+    height -= heading_height(st) + st.charts.header_row + 6
     heights = probe.row_heights(probe.span, columns, rows, wrap=wrap)
     chunks: list[list[list[Any]]] = [[]]
     room = height - sum(probe.para_height(probe.span, text) + PARA_GAP for text in intro)

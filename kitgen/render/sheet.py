@@ -74,6 +74,15 @@ def broken_headings(st: FormStyle, edges: Sequence[float], cells: Sequence[Cell]
     return found
 
 
+HEADING_GAP = 3.5
+"""Points between a section heading's bar and what stands under it."""
+
+
+def heading_height(st: FormStyle) -> float:
+    """The height `Sheet.heading` takes: its bar and the gap under it."""
+    return st.fonts.heading * 1.75 + HEADING_GAP
+
+
 def header_height(
     st: FormStyle, width: float, columns: Sequence[Column], headers: Sequence[Sequence[CellLike]]
 ) -> float:
@@ -355,7 +364,7 @@ class Sheet:
     def heading(self, x: float, y: float, width: float, text: str, ref: str = "") -> float:
         """A section heading bar; returns the y under it."""
         st = self.st
-        h = st.fonts.heading * 1.75
+        h = heading_height(st) - HEADING_GAP
         self.fill(st.colours.heading)
         self.c.rect(x, y - h, width, h, stroke=0, fill=1)
         ink = ink_on(st.colours.heading)
@@ -363,7 +372,7 @@ class Sheet:
         self.text(x + PAD * 1.5, base, text.upper(), font=SANS_BOLD, size=st.fonts.heading, colour=ink)
         if ref:
             self.text(x + width - PAD * 1.5, base, ref, font=SANS, size=st.fonts.small, align="right", colour=ink)
-        return y - h - 3.5
+        return y - heading_height(st)
 
     def finish(self, y: float, number: int, total: int) -> None:
         """Check the content ended above the footer, draw the footer and end the page."""

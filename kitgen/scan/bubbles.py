@@ -85,7 +85,7 @@ def measure(
     cover = (ink > INK).mean(axis=1)
     mean = ink.mean(axis=1)
     band_cover = (inked(band) > INK).mean(axis=1)
-    filled = (cover >= MARKED_COVER) & (mean >= MARKED_MEAN) & (band_cover >= BAND_MARKED)
+    filled = (cover >= MARKED_COVER) & (mean >= MARKED_MEAN) & (band_cover >= BAND_MARKED)  # a dot alone is no fill
     around_cover = _share_unexplained(inked(around) > INK, centres, around_at, centres[filled], r * OVERRUN)
     usual = float(np.median(ring))
     found = []
@@ -96,14 +96,15 @@ def measure(
         ring.tolist(),
         band_cover.tolist(),
         around_cover.tolist(),
+        filled.tolist(),
         strict=True,
     )
-    for b, c, m, g, bc, ac in rows:
+    for b, c, m, g, bc, ac, full in rows:
         call: Call = "doubt"
         if g < RING_SEEN * usual:
             call = "doubt"  # no ring where the plan puts one: the page is not where it seems
-        elif c >= MARKED_COVER and m >= MARKED_MEAN and bc >= BAND_MARKED:
-            call = "marked"  # a dot in the middle alone is no fill
+        elif full:
+            call = "marked"
         elif c <= EMPTY_COVER and m <= EMPTY_MEAN and bc <= BAND_EMPTY and ac <= AROUND_EMPTY:
             call = "empty"  # a ring drawn round the bubble, or ink inside its rim, is no empty bubble
         found.append(Measure(b, c, m, g, call))

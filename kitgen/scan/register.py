@@ -106,15 +106,18 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
     )
     r = plan.layout.bubble / 2 * SCALE
 
-    def finely(base: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    def finely(
+        at: npt.NDArray[np.float64], base: npt.NDArray[np.float64]
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+        """The bubbles at `at` moved round `base`, each to where its own ring is seen (else `base`)."""
         near = base[:, None, :] + fine[None, :, :]
-        own = _rings(flat, centres, near, r)
+        own = _rings(flat, at, near, r)
         pick_own = own.argmax(axis=1)
-        seen = own[np.arange(len(centres)), pick_own] >= WEAK * usual
+        seen = own[np.arange(len(at)), pick_own] >= WEAK * usual
         chosen = np.where(seen, pick_own, len(fine) // 2)
-        return near[np.arange(len(centres)), chosen], seen
+        return near[np.arange(len(at)), chosen], seen
 
-    moved, seen = finely(base)
+    moved, seen = finely(centres, base)
     # a page bends between its steps too: a line's bubble takes the moves of the step bubbles
     # nearest it, weighted by nearness, as found finely, then its own ring's
     steps = np.array([b.part == "step" for b in plan.bubbles]) & seen
@@ -124,10 +127,7 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
         nearest = np.argsort(gap, axis=1)[:, :NEAREST]
         weight = 1.0 / np.maximum(np.take_along_axis(gap, nearest, axis=1), 1.0) ** 2
         guess = (moved[steps][nearest] * weight[:, :, None]).sum(axis=1) / weight.sum(axis=1)[:, None]
-        base = base.copy()
-        base[lines] = guess
-        again, _ = finely(base)
-        moved[lines] = again[lines]
+        moved[lines] = finely(centres[lines], guess)[0]
     return centres + moved, bent
 
 

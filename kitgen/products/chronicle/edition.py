@@ -23,6 +23,15 @@ MOVES: dict[str, By] = {"land": "land", "rail": "rail", "sea": "sea"}
 """The orders that move a piece on the map, and how each is drawn."""
 
 
+def moved_by(v: Verdict) -> By | None:
+    """How an order moved its piece across the map (a march, a train run, a voyage carried out,
+    or stopped after leaving its hex); None if it moved none."""
+    by = MOVES.get(v.kind)
+    if by is None or v.result not in ("done", "stopped") or not v.start or not v.end or v.start == v.end:
+        return None
+    return by
+
+
 @dataclass(frozen=True)
 class Battle:
     """One battle of a turn, as the edition tells it: its number, hex and sides."""
@@ -145,8 +154,8 @@ class Edition:
         seen = frozenset() if self.faction is None else self.views[turn - 1].known | self.view_after(turn).known
         found = []
         for v in verdicts:
-            by = MOVES.get(v.kind)
-            if by is None or v.result not in ("done", "stopped") or not v.start or not v.end or v.start == v.end:
+            by = moved_by(v)
+            if by is None or v.start is None or v.end is None:
                 continue
             path = (v.start, *(s.hex for s in v.steps)) if v.steps else (v.start, v.end)
             if self.faction is None or v.faction == self.faction:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from kitgen.engine.piecenames import piece_names
 from kitgen.messages import plural
+from kitgen.products.chronicle.edition import moved_by
 from kitgen.products.packets.lastturn import FATES, battle_lines
 
 if TYPE_CHECKING:
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
 
     from kitgen.engine.state import BattleResult, CampaignState, UnitState
     from kitgen.products.chronicle.edition import Battle, Edition
+    from kitgen.render.chronicleart import By
 
 
 def turn_story(e: Edition, turn: int) -> list[tuple[str, str]]:
@@ -74,8 +76,8 @@ def turn_story(e: Edition, turn: int) -> list[tuple[str, str]]:
     return said
 
 
-MOVED = {"land": "marched", "rail": "ran", "sea": "sailed"}
-"""What a move order did, by its kind, as the story says it."""
+MOVED: dict[By, str] = {"land": "marched", "rail": "ran", "sea": "sailed"}
+"""What a move did, by how it went, as the story says it."""
 
 
 def _moves(
@@ -85,18 +87,18 @@ def _moves(
     umpire, its own for a faction (the enemy's it saw are on the map, nameless). A train has
     no name but its hex, which the move already gives."""
     trains = {str(t["id"]): "an armoured train" if t.get("armoured") else "a train" for t in before.trains}
-    by: dict[str, list[str]] = {}
+    told: dict[str, list[str]] = {}
     for v in after.verdicts:
-        did = MOVED.get(v.kind)
-        if did is None or v.result not in ("done", "stopped") or not v.start or not v.end or v.start == v.end:
-            continue
-        if e.faction is not None and v.faction != e.faction:
+        how = moved_by(v)
+        if how is None or v.start is None or v.end is None or (e.faction is not None and v.faction != e.faction):
             continue
         short = ", where it stopped" if v.result == "stopped" else ""
-        by.setdefault(v.faction, []).append(
-            f"{trains.get(v.unit) or names.get(v.unit, v.unit)} {did} from {_place(e, v.start)} to {_place(e, v.end)}{short}"
+        told.setdefault(v.faction, []).append(
+            f"{trains.get(v.unit) or names.get(v.unit, v.unit)} {MOVED[how]} from {_place(e, v.start)} to {_place(e, v.end)}{short}"
         )
-    return [("Moves", f"{factions.get(f, f)}: " + "; ".join(moves) + ".") for f in e.factions() if (moves := by.get(f))]
+    return [
+        ("Moves", f"{factions.get(f, f)}: " + "; ".join(moves) + ".") for f in e.factions() if (moves := told.get(f))
+    ]
 
 
 def _sentence(text: str) -> str:

@@ -344,7 +344,7 @@ class ChroniclePages:
 
         rows: list[list[Any]] = [[lead, text] for lead, text in turn_story(self.e, turn)]
         dates = self.dates(turn)
-        pages = table_pages(
+        return table_pages(
             self.s,
             self.paper,
             f"Turn {turn}: what happened",
@@ -358,12 +358,13 @@ class ChroniclePages:
             style=self.style,
             then=self.figures(turn),
         )
-        return pages
 
     def figures(self, turn: int) -> Table:
         """The turn in figures, the charts' own for that turn: each faction's units, stands (and
         the change), stands lost for good by kind, towns, VP, units out of supply at the turn's
         start and command rolls failed of those made; a faction's edition, its own row alone."""
+        from collections import Counter
+
         from kitgen.products.sheetparts import Table
         from kitgen.render.sheet import Cell
         from kitgen.render.wording import signed
@@ -371,9 +372,7 @@ class ChroniclePages:
         e = self.e
         now = {x.faction: x for x in e.tallies if x.turn == turn}
         was = {x.faction: x for x in e.tallies if x.turn == turn - 1}
-        made: dict[str, int] = {}
-        for roll in e.h.after(turn).commands:
-            made[roll.faction] = made.get(roll.faction, 0) + 1
+        made = Counter(roll.faction for roll in e.h.after(turn).commands)
 
         def change(a: int, b: int) -> str:
             return f"{a} ({signed(a - b)})" if a != b else str(a)
@@ -390,7 +389,7 @@ class ChroniclePages:
                     change(x.towns, y.towns),
                     change(x.vp, y.vp) if (fa := self.s.faction(f)) is not None and fa.scores_vp else "-",
                     str(x.out_of_supply),
-                    f"{x.command_failures} of {made[f]}" if made.get(f) else "-",
+                    f"{x.command_failures} of {made[f]}" if made[f] else "-",
                 ]
             )
         columns = [

@@ -29,7 +29,7 @@ from kitgen.render.formstyle import short_stand_name as _short
 from kitgen.render.lengths import Length
 from kitgen.render.packetstyle import packet_form_style
 from kitgen.render.pages import MM, PAPER
-from kitgen.render.sheet import PAD, Cell, CellLike, Column, Page, Sheet
+from kitgen.render.sheet import PAD, Cell, CellLike, Column, Page, Sheet, heading_height
 from kitgen.render.style import layouts_dir, load_layout
 from kitgen.render.wording import either
 from kitgen.rules.battle import losses
@@ -118,10 +118,6 @@ class _Table:
     """Drawn under the heading before the first rows only."""
 
 
-def _heading_h(st: FormStyle) -> float:
-    return st.fonts.heading * 1.75 + 3.5
-
-
 def _header_h(st: FormStyle, width: float, columns: Sequence[Column], headers: Sequence[Sequence[CellLike]]) -> float:
     """As Sheet.table sizes its header rows."""
     from kitgen.render.sheet import header_height
@@ -158,7 +154,7 @@ def _flow(items: Sequence[_Block | _Table], st: FormStyle, split_rows: int) -> l
             room -= item.height + st.gap
             continue
         rows, first, title = list(item.rows), True, item.title
-        head = _heading_h(st) + _header_h(st, _content_width(st), item.columns, item.headers)
+        head = heading_height(st) + _header_h(st, _content_width(st), item.columns, item.headers)
         while rows or first:
             lead = item.lead.height if first and item.lead else 0.0
             fit = max(0, math.floor((room - head - lead) / item.row_h))
@@ -624,7 +620,11 @@ def _losses(s: Scenario, contact: Contact, st: FormStyle, lay: BattleSheetLayout
     leading = st.charts.leading * size / st.fonts.body
     note_h = len(_wrap(note, size, _content_width(st))) * leading + size
     height = (
-        _heading_h(st) + _header_h(st, _content_width(st), columns, [header]) + len(rows) * lay.rows.losses + 4 + note_h
+        heading_height(st)
+        + _header_h(st, _content_width(st), columns, [header])
+        + len(rows) * lay.rows.losses
+        + 4
+        + note_h
     )
 
     def draw(sheet: Sheet, y: float) -> float:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
@@ -33,6 +33,15 @@ TURN_NAME = re.compile(r"turn-(\d{2,3})\.yaml")
 """turn-01.yaml ... turn-99.yaml, then turn-100.yaml on."""
 MAX_SEED = 10**15
 
+WhoRolls = Literal["table", "kitgen"]
+"""Who rolls a campaign's dice (RULES-NOTES, 2026-12-05): the players at the table, every roll
+written in the log, or kitgen, from the campaign's own seeded dice, written into the log when drawn."""
+WHO_ROLLS: tuple[WhoRolls, ...] = ("table", "kitgen")
+WHO_ROLLS_SAID: dict[WhoRolls, str] = {
+    "table": "# Who rolls the dice: the table (every roll the turn needs is made at the table and given in the log).",
+    "kitgen": "# Who rolls the dice: kitgen, from the seed (it writes each roll into the log when the orders are in).",
+}
+
 OWN_TURNS = "the folder of turn logs, the campaign's own (a real folder inside it, not a link)"
 _BACKUP = re.compile(r".*(~|\.bak|\.swp|\.swo|\.swx|\.orig|\.rej|\.tmp)|#.*#", re.IGNORECASE)
 _LOOKS_LIKE_A_LOG = re.compile(r"(?=.*turn)(?=.*\d).*|\d+\.ya?ml", re.IGNORECASE)
@@ -45,6 +54,11 @@ class CampaignMeta(Model):
     """A bundled scenario's name, or a scenario folder relative to the campaign folder."""
     seed: int = Field(ge=0, le=MAX_SEED)
     """Seeds the dice the umpire leaves to kitgen (RULES-NOTES), so a replay rolls the same."""
+    dice: WhoRolls | None = None
+    """Who rolls, said once (RULES-NOTES, 2026-12-05): `table`, every roll the turn needs made at
+    the table and written in the log (a turn missing one is not finished), or `kitgen`, which
+    draws them from the seed and writes them into the log when the orders are in. Not given (a
+    campaign started before the setting): kitgen draws what the log does not give, with a note."""
     house_rules: list[Text] = []
     """The club's own rulings, as notes for the record (none changes what kitgen computes yet)."""
     play_on: bool = False
@@ -65,12 +79,25 @@ class Campaign:
     """What kitgen passed over or wants said: editor files in turns/, a scenario outside the folder."""
     scenario_folder: Path | None = None
 
+    @property
+    def name(self) -> str:
+        """The campaign folder's own name, however it was given (`.`, `..`, a trailing slash)."""
+        return os.path.basename(os.path.abspath(self.folder)) or "campaign"
+
     @cached_property
     def places(self) -> dict[str, str]:
         """name_key of every town and point on the map -> its hex id (worked out once)."""
         from kitgen.mapping.places import place_hexes
 
         return place_hexes(self.scenario, self.hex_map)
+
+    @cached_property
+    def hex_names(self) -> dict[str, str]:
+        """Hex -> the name people call it by: its town, else the first station or place in it."""
+        from kitgen.mapping.places import point_hexes
+
+        named = {h: names[0] for h, names in point_hexes(self.scenario, self.hex_map).items()}
+        return named | {h: towns[0] for h, towns in self.board.towns.items() if towns}
 
     @cached_property
     def board(self) -> Board:
@@ -173,25 +200,17 @@ def _read(path: Path, problems: list[Problem]) -> Located | None:
         return None
 
 
-def new_campaign(folder: Path, scenario_name: str, seed: int) -> list[Path]:
-    """Start a campaign of a scenario in an empty (or new) folder, ready for turn 1.
+def new_campaign(folder: Path, scenario_name: str, seed: int, dice: WhoRolls | None = None) -> list[Path]:
+    """Start a campaign of a scenario in an empty (or new) folder, ready for turn 1; `dice` says
+    who rolls (campaign.yaml's `dice:`; None leaves it unsaid, as campaigns before the setting).
 
     Every check comes first (the folder, the scenario, loaded whole); then the folder is made
     in a staging folder beside it and renamed into place, so nothing is left half-made."""
     from kitgen.inputs import read_file
-    from kitgen.loader import load_scenario, resolve_scenario
     from kitgen.outputs import ProductFolder, yaml_scalar, yaml_string
     from kitgen.scenariofolders import bundled_scenarios
 
-    found = kind_of(folder)
-    if found is Kind.FOLDER and list_folder(folder):
-        raise UsageError(msg.new_not_empty(str(folder)))
-    if found not in (Kind.FOLDER, Kind.MISSING):
-        raise UsageError(msg.out_folder_not_folder(str(folder), found.value))
-    if not 0 <= seed <= MAX_SEED:
-        raise UsageError(msg.new_bad_seed(seed, MAX_SEED))
-    source = resolve_scenario(scenario_name)
-    load_scenario(source)  # a scenario that does not load makes no campaign
+    source = new_campaign_source(folder, scenario_name, seed)
     setup = read_file(source / SETUP_FILE, what="the scenario's setup.yaml")
     if scenario_name in bundled_scenarios() or Path(scenario_name).is_absolute():
         named = scenario_name
@@ -202,13 +221,31 @@ def new_campaign(folder: Path, scenario_name: str, seed: int) -> list[Path]:
         "# to kitgen, and the club's house rules (notes for the record).\n"
         f"scenario: {yaml_string(named)}\n"
         f"seed: {yaml_scalar(seed)}\n"
-        "house_rules: []\n"
+        + (f"{WHO_ROLLS_SAID[dice]}\ndice: {dice}\n" if dice is not None else "")
+        + "house_rules: []\n"
     )
     with ProductFolder(folder, manifest=False) as made:
         made.write(CAMPAIGN_FILE, campaign_text.encode("utf-8"))
         made.write(SETUP_FILE, setup)
         made.folder_inside(TURNS)
     return [folder / CAMPAIGN_FILE, folder / SETUP_FILE, folder / TURNS]
+
+
+def new_campaign_source(folder: Path, scenario_name: str, seed: int) -> Path:
+    """What `new_campaign` checks before it asks or writes anything: the folder new or empty, the
+    seed in range, the scenario found and loaded whole; its folder."""
+    from kitgen.loader import load_scenario, resolve_scenario
+
+    found = kind_of(folder)
+    if found is Kind.FOLDER and list_folder(folder):
+        raise UsageError(msg.new_not_empty(str(folder)))
+    if found not in (Kind.FOLDER, Kind.MISSING):
+        raise UsageError(msg.out_folder_not_folder(str(folder), found.value))
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(msg.new_bad_seed(seed, MAX_SEED))
+    source = resolve_scenario(scenario_name)
+    load_scenario(source)  # a scenario that does not load makes no campaign
+    return source
 
 
 def sample_campaigns() -> list[str]:

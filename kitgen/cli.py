@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from kitgen.campaigncache import Answer as CampaignAnswer
     from kitgen.errors import Problem
     from kitgen.model.scenario import Scenario
+    from kitgen.record.rolls import RollsWritten
 
 HELP = {"help_option_names": ["-h", "--help"]}
 """-h as well as --help, on every command: a group's context passes it to its commands'."""
@@ -156,7 +157,10 @@ class MapFormat(StrEnum):
 
 @app.command()
 def validate(
-    path: Annotated[Path, typer.Argument(help="A scenario folder or a campaign folder.")],
+    path: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Argument(help="A scenario or campaign folder; default the campaign you are in.", show_default=False),
+    ] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if there is any warning.")] = False,
 ) -> None:
     """Check a scenario or campaign folder, the map included; list every problem as file:line:column.
@@ -165,6 +169,8 @@ def validate(
     unfinished, is a warning at its line."""
     from kitgen.inputs import Kind, kind_of
 
+    if path is None:
+        path = _campaign_folder(None)
     _folder_argument(path, "a scenario folder or a campaign folder")
     if kind_of(path / _CAMPAIGN_FILE) is not Kind.MISSING:  # kitgen.campaign.is_campaign, without its imports
         _validate_campaign(path, strict=strict)
@@ -193,11 +199,17 @@ def _validation(path: Path, *, strict: bool) -> CampaignAnswer:
     from kitgen.record.unfinished import owed_findings, turn_owes
 
     campaign, notes = _loaded(path, said_elsewhere="note.scenario_outside")  # the summary says it
+    if campaign.meta.dice is None:  # said once a check, not on every command
+        from kitgen import messages as msg
+        from kitgen.yamlsource import load_yaml
+
+        said = load_yaml(path / _CAMPAIGN_FILE, what="campaign.yaml, the file that makes a folder a campaign")
+        notes.append(said.problem(("seed",), msg.note_who_rolls_unsaid(), key=True))
     read = read_logs(campaign)
     warnings, turns = [], 0
     for log, record in played(campaign, read=read):  # a log that cannot be played stops here, with its file:line:column
         warnings += findings(record, display_path(log))
-        warnings += owed_findings(turn_owes(record, *read[log]))
+        warnings += owed_findings(turn_owes(record, *read[log], campaign.meta.dice))
         turns = record.state.turn
     where = ""
     if any(n.code == "note.scenario_outside" for n in campaign.notes):
@@ -227,6 +239,33 @@ def _answered(folder: Path, work: Callable[[], CampaignAnswer]) -> None:
     typer.echo(answer.out, nl=False)
     if answer.code:
         raise typer.Exit(answer.code)
+
+
+CampaignArg = Annotated[
+    Optional[Path],  # noqa: UP045
+    typer.Argument(help="A campaign folder; default the one you are in (or the nearest above it).", show_default=False),
+]
+CampaignOpt = Annotated[
+    Optional[Path],  # noqa: UP045
+    typer.Option(help="The campaign folder; default the one you are in (or the nearest above it).", show_default=False),
+]
+
+
+def _campaign_folder(folder: Path | None) -> Path:
+    """The campaign folder named, or, as git finds its repository, the one the command runs in
+    or the nearest above it (given relative to the current folder, as messages name files)."""
+    if folder is not None:
+        _folder_argument(folder, "a campaign folder")
+        return folder
+    from kitgen import messages as msg
+    from kitgen.errors import UsageError
+    from kitgen.inputs import Kind, kind_of
+
+    here = Path.cwd()
+    for candidate in (here, *here.parents):
+        if kind_of(candidate / _CAMPAIGN_FILE) is not Kind.MISSING:
+            return Path(os.path.relpath(candidate, here))
+    raise UsageError(msg.arg_no_campaign_here(str(here)))
 
 
 def _folder_argument(path: Path, what: str) -> None:
@@ -268,7 +307,7 @@ def _loaded(folder: Path, *, said_elsewhere: str | None = None) -> tuple[Campaig
 
 @app.command("turn")
 def turn_command(
-    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    folder: CampaignArg = None,
     turn: Annotated[
         Optional[int],  # noqa: UP045
         typer.Option(min=1, max=999, help="The turn; default the one being played (see README)."),
@@ -287,6 +326,7 @@ def turn_command(
     from kitgen.outputs import check_product_folder
     from kitgen.products.packets import build_packets, write_packets
 
+    folder = _campaign_folder(folder)
     campaign = _campaign(folder)
     target = out or folder / "packets"
     check_product_folder(target)  # before the minutes of drawing, not after
@@ -299,7 +339,7 @@ def turn_command(
 
 @app.command("chronicle")
 def chronicle_command(
-    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    folder: CampaignArg = None,
     faction: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(help="A faction's edition (its id or name): only what it knew; default the umpire's."),
@@ -316,6 +356,7 @@ def chronicle_command(
     from kitgen.outputs import check_product_folder, write_out
     from kitgen.products.chronicle import build_chronicle
 
+    folder = _campaign_folder(folder)
     campaign = _campaign(folder)
     wanted = faction_id(campaign.scenario, faction) if faction is not None else None
     if out is None:
@@ -335,18 +376,48 @@ def chronicle_command(
     typer.echo(escape_controls(f"wrote {path} ({book.pages} pages: chronicle for {who})"))
 
 
+class WhoRolls(StrEnum):
+    table = "table"
+    kitgen = "kitgen"
+
+
 @app.command("new")
 def new_command(
     folder: Annotated[Path, typer.Argument(help="The campaign folder to create (new or empty).")],
     scenario: ScenarioOpt = DEFAULT,
-    seed: Annotated[int, typer.Option(min=0, max=10**15, help="Seed of the dice the umpire leaves to kitgen.")] = 1919,
+    dice: Annotated[
+        Optional[WhoRolls],  # noqa: UP045
+        typer.Option(
+            help="Who rolls the dice: table (every roll made at the table and given to kitgen) or kitgen (it rolls "
+            "from the seed and writes each roll into the log); asked if not given.",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(min=0, max=10**15, help="Seed of the dice kitgen rolls.")] = 1919,
 ) -> None:
-    """Start a campaign of a scenario: campaign.yaml, the set-up to edit, and turns/ for the logs."""
-    from kitgen.campaign import new_campaign
+    """Start a campaign of a scenario: campaign.yaml (which says who rolls the dice), the set-up to
+    edit, and turns/ for the logs."""
+    from kitgen.campaign import new_campaign, new_campaign_source
     from kitgen.errors import escape_controls
 
-    for path in new_campaign(folder, scenario, seed):
+    if dice is None:
+        new_campaign_source(folder, scenario, seed)  # a folder in use or a bad scenario before the question
+    who = dice.value if dice is not None else _ask_who_rolls()
+    for path in new_campaign(folder, scenario, seed, "table" if who == "table" else "kitgen"):
         typer.echo(escape_controls(f"wrote {path}"))
+    typer.echo(
+        escape_controls(f"Next: `kitgen next {folder}` starts turn 1 (`kitgen status {folder}` says where it stands).")
+    )
+
+
+def _ask_who_rolls() -> str:
+    from kitgen.prompts import Asker, Option
+
+    options = [
+        Option("table", "the table: every roll is made at the table and given to kitgen (the roll sheet, kitgen roll)"),
+        Option("kitgen", "kitgen: it rolls from the campaign's seed and writes each roll into the log"),
+    ]
+    return Asker().choose("Who rolls this campaign's dice?", options)
 
 
 @app.command("samples")
@@ -372,7 +443,7 @@ def samples_command(
 
 @app.command("next")
 def next_command(
-    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    folder: CampaignArg = None,
     force: Annotated[
         bool,
         typer.Option("--force", help="Start it though the turn being played is unfinished; the new log says what."),
@@ -384,18 +455,97 @@ def next_command(
     from kitgen.messages import plural
     from kitgen.record.nextturn import start_next_turn
 
-    _folder_argument(folder, "a campaign folder")
-    started = start_next_turn(folder, force=force)
+    started = start_next_turn(_campaign_folder(folder), force=force)
     for skipped in started.skipped:
         typer.echo(f"{skipped} (gone past with --force)", err=True)
-    typer.echo(
-        f"wrote {started.path} ({plural(started.rolls, 'roll')} to make, {plural(started.units, 'unit')} to order)"
-    )
+    rolls = "kitgen rolls the turn's dice" if started.dice == "kitgen" else f"{plural(started.rolls, 'roll')} to make"
+    typer.echo(f"wrote {started.path} ({rolls}, {plural(started.units, 'unit')} to order)")
+
+
+@app.command("roll")
+def roll_command(
+    folder: CampaignArg = None,
+    give: Annotated[
+        Optional[list[str]],  # noqa: UP045
+        typer.Option(
+            "--give",
+            help="A roll made at the table, PURPOSE=VALUE, the purpose as `kitgen status` names it; once for each.",
+            show_default=False,
+        ),
+    ] = None,
+    turn: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(min=1, max=999, help="The turn; default the one being played."),
+    ] = None,
+    amend: Annotated[
+        bool, typer.Option("--amend", help="Change a roll of a finished turn (it says what the change changes).")
+    ] = False,
+) -> None:
+    """The turn's rolls into its log: where the table rolls, asked for one by one (or --give);
+    where kitgen rolls, drawn and written now. Each is checked, and what it changes is said."""
+    from kitgen.record.rolls import give_rolls
+
+    folder = _campaign_folder(folder)
+    campaign = _campaign(folder)
+    if give:
+        done = give_rolls(folder, _given(give), turn, amend=amend)
+    elif campaign.meta.dice == "table":
+        from kitgen.desk.rollentry import enter_rolls
+        from kitgen.prompts import Asker
+
+        entered = enter_rolls(folder, Asker(), turn, amend=amend)
+        if entered is None:
+            typer.echo("The turn needs no roll that its log does not give already.")
+            return
+        done = entered
+    else:
+        done = give_rolls(folder, None, turn, amend=amend)
+    _said_rolls(campaign, done)
+
+
+def _given(texts: list[str]) -> dict[str, int]:
+    """--give PURPOSE=VALUE, each; a malformed one is bad usage."""
+    from kitgen import messages as msg
+    from kitgen.errors import UsageError
+
+    found: dict[str, int] = {}
+    for text in texts:
+        purpose, sep, value = text.rpartition("=")
+        if not sep or not purpose.strip() or not value.strip().isdigit():
+            raise UsageError(msg.roll_bad_give(text))
+        found[purpose.strip()] = int(value)
+    return found
+
+
+def _said_rolls(campaign: Campaign, done: RollsWritten) -> None:
+    from kitgen.desk.words import change_words
+    from kitgen.engine.piecenames import piece_names
+    from kitgen.engine.replay import replay
+    from kitgen.errors import display_path, escape_controls
+    from kitgen.messages import plural
+
+    where = display_path(done.log)
+    if done.backup is None:
+        typer.echo(f"{where} holds these rolls already: unchanged")
+    else:
+        said = f"{plural(len(done.given), 'roll')} written into {where} (previous kept as {display_path(done.backup)})"
+        typer.echo(escape_controls(said))
+    for purpose, value in done.given:
+        typer.echo(escape_controls(f"  {purpose}: {value}"))
+    names = piece_names(replay(campaign))
+    if done.changes:
+        typer.echo("What the rolls change in the turn:")
+        for change in done.changes:
+            typer.echo(escape_controls("  " + change_words(change, names, campaign.hex_names)))
+    if done.asked:
+        typer.echo(f"Still to make ({len(done.asked)}), written with no value:")
+        for purpose in done.asked:
+            typer.echo(escape_controls(f"  {purpose}"))
 
 
 @app.command("status")
 def status_command(
-    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    folder: CampaignArg = None,
     format: Annotated[
         Format, typer.Option("--format", "-f", help="text for the umpire, json for tools.")
     ] = Format.text,
@@ -405,12 +555,15 @@ def status_command(
     would refuse."""
     from kitgen.campaigncache import Answer
 
+    named = "" if folder is None else str(folder)
+    folder = _campaign_folder(folder)
+
     def work() -> Answer:
         from kitgen.record.status import campaign_status, status_json, status_text
 
         campaign, notes = _loaded(folder)
         status = campaign_status(campaign)
-        text = status_json(status) if format is Format.json else status_text(campaign, status, folder)
+        text = status_json(status) if format is Format.json else status_text(campaign, status, named)
         return Answer(text, _said(notes))
 
     _answered(folder, work)
@@ -418,7 +571,7 @@ def status_command(
 
 @app.command("backups")
 def backups_command(
-    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    folder: CampaignArg = None,
     format: Annotated[
         Format, typer.Option("--format", "-f", help="text for the umpire, json for tools.")
     ] = Format.text,
@@ -426,7 +579,7 @@ def backups_command(
     """The earlier versions of the turn logs kept in backups/: turn, when it was replaced, by which command."""
     from kitgen.record.backups import backups_json, list_backups
 
-    _folder_argument(folder, "a campaign folder")
+    folder = _campaign_folder(folder)
     found = list_backups(folder)
     if format is Format.json:
         typer.echo(backups_json(found), nl=False)
@@ -439,8 +592,15 @@ def backups_command(
 
 @app.command("restore")
 def restore_command(
-    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
-    backup: Annotated[str, typer.Argument(help="A backup's name, as `kitgen backups` lists it (turn-03.yaml.2).")],
+    first: Annotated[
+        str,
+        typer.Argument(
+            metavar="[DIR] BACKUP",
+            help="A campaign folder (default the one you are in), then a backup's name as `kitgen backups` lists it "
+            "(turn-03.yaml.2).",
+        ),
+    ],
+    second: Annotated[Optional[str], typer.Argument(metavar="", show_default=False)] = None,  # noqa: UP045
     force: Annotated[
         bool, typer.Option("--force", help="Put it back even if the campaign does not play with it.")
     ] = False,
@@ -450,15 +610,83 @@ def restore_command(
     from kitgen.errors import display_path
     from kitgen.record.restore import restore
 
-    _folder_argument(folder, "a campaign folder")
-    log, kept = restore(folder, backup, force=force)
+    folder, backup = (None, first) if second is None else (Path(first), second)
+    log, kept = restore(_campaign_folder(folder), backup, force=force)
     said = f"the log it replaced kept as {display_path(kept)}" if kept else "there was no log to replace"
     typer.echo(f"restored {backup} as {display_path(log)} ({said})")
 
 
+@app.command("undo")
+def undo_command(
+    folder: CampaignArg = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Put it back even if the campaign does not play with it.")
+    ] = False,
+) -> None:
+    """Undo the last write to a turn log (an import, a roll, a report, a restore): its backup, the
+    latest, put back as `kitgen restore` does; undone again, the write comes back."""
+    from kitgen import messages as msg
+    from kitgen.errors import UsageError, display_path, escape_controls
+    from kitgen.record.backups import latest
+    from kitgen.record.restore import restore
+
+    folder = _campaign_folder(folder)
+    last = latest(folder)
+    if last is None:
+        raise UsageError(msg.record_nothing_to_undo(str(folder)))
+    log, kept = restore(folder, last.name, force=force)
+    said = f"the log it replaced kept as {display_path(kept)}" if kept else "there was no log to replace"
+    typer.echo(
+        escape_controls(
+            f"undid the {last.command} of {last.time}: put back {last.name}, the latest backup, as "
+            f"{display_path(log)} ({said}; `kitgen undo` again brings it back)"
+        )
+    )
+
+
+@app.command("report")
+def report_command(
+    folder: CampaignArg = None,
+    turn: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(min=1, max=999, help="The turn; default the one being played."),
+    ] = None,
+    amend: Annotated[
+        bool, typer.Option("--amend", help="Report a battle of a finished turn again (every later turn replays).")
+    ] = False,
+) -> None:
+    """Enter the turn's battles at the terminal, contact by contact: who won, losses, retreats,
+    breakouts; each checked by the rules as it is given, then all written into the log."""
+    from kitgen.desk.battleentry import enter_battles
+    from kitgen.errors import display_path, escape_controls
+    from kitgen.prompts import Asker
+
+    folder = _campaign_folder(folder)
+    campaign = _campaign(folder)
+    done = enter_battles(folder, Asker(), turn, amend=amend)
+    if done is None:
+        return
+    where = display_path(done.log)
+    if done.backup is None:
+        typer.echo(f"{where} holds these battles already: unchanged")
+    else:
+        typer.echo(
+            escape_controls(
+                f"wrote {len(done.battles)} battles into {where} (previous kept as {display_path(done.backup)})"
+            )
+        )
+    for b in done.battles:
+        typer.echo(escape_controls(f"  {b.hex}, won by the {campaign.scenario.faction_name(b.winner)} ({b.change}):"))
+        for v in b.verdicts:
+            typer.echo(escape_controls(f"    {v.explanation}"))
+    asked = [p for p, v in done.rolls if v is None]
+    if asked:
+        typer.echo(f"Still to make ({len(asked)}), written with no value: " + "; ".join(asked))
+
+
 @app.command("state")
 def state_command(
-    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    folder: CampaignArg = None,
     turn: Annotated[
         Optional[int],  # noqa: UP045
         typer.Option(min=0, max=999, help="After this turn (0: the set-up); default the last."),
@@ -471,14 +699,19 @@ def state_command(
     """The campaign's state after a turn: units, supply and its proof, owners, VP, rolls, verdicts."""
     from kitgen.campaigncache import Answer
 
+    folder = _campaign_folder(folder)
+
     def work() -> Answer:
-        from kitgen.engine.replay import replay
         from kitgen.engine.report import state_json, state_text
+        from kitgen.record.unfinished import judged_replay
 
         campaign, notes = _loaded(folder)
         unfinished: list[Problem] = []  # what the logs leave unfinished: a breakout owed (II.B.1)
-        state = replay(campaign, turn, notes=unfinished)
-        text = state_json(state, campaign) if format is Format.json else state_text(campaign, state)
+        state, done = judged_replay(campaign, turn, notes=unfinished)
+        if format is Format.json:
+            text = state_json(state, campaign, finished=done)
+        else:
+            text = state_text(campaign, state, finished=done)
         return Answer(text, _said([*notes, *unfinished]))
 
     if out is None:
@@ -502,7 +735,7 @@ class HistoryTable(StrEnum):
 
 @app.command("history")
 def history_command(
-    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    folder: CampaignArg = None,
     format: Annotated[
         HistoryFormat, typer.Option("--format", "-f", help="csv: one table, for a spreadsheet; json: all three.")
     ] = HistoryFormat.csv,
@@ -520,7 +753,7 @@ def history_command(
     from kitgen.engine.history import finished
     from kitgen.products.historydata import history_csv, history_json, history_tables
 
-    campaign = _campaign(folder)
+    campaign = _campaign(_campaign_folder(folder))
     tables = history_tables(campaign, finished(campaign))
     _emit(history_json(tables) if format is HistoryFormat.json else history_csv(tables, table.value), out)
 
@@ -533,7 +766,7 @@ TurnOpt = Annotated[
 
 @app.command("units")
 def units_command(
-    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
+    folder: CampaignArg = None,
     faction: Annotated[Optional[str], typer.Option(help="Only this faction's (id or name).")] = None,  # noqa: UP045
     turn: TurnOpt = None,
     format: Annotated[
@@ -547,7 +780,7 @@ def units_command(
     from kitgen.engine.views import faction_id, units_view
     from kitgen.engine.viewtext import units_json, units_text
 
-    campaign = _campaign(folder)
+    campaign = _campaign(_campaign_folder(folder))
     if faction is not None:
         faction_id(campaign.scenario, faction)  # a misspelt faction is told before the replay
     view = units_view(campaign, replay(campaign, turn), faction)
@@ -556,8 +789,13 @@ def units_command(
 
 @app.command("hex")
 def hex_command(
-    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
-    hex_id: Annotated[str, typer.Argument(metavar="HEX", help="A hex id (CCRR) or a town's name.")],
+    first: Annotated[
+        str, typer.Argument(metavar="[DIR] HEX", help="A campaign folder (default the one you are in), then a hex.")
+    ],
+    second: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Argument(metavar="", help="A hex id (CCRR) or a town's name.", show_default=False),
+    ] = None,
     turn: TurnOpt = None,
     format: Annotated[
         Format, typer.Option("--format", "-f", help="text for the umpire, json for tools.")
@@ -570,7 +808,8 @@ def hex_command(
     from kitgen.engine.views import hex_of, hex_view
     from kitgen.engine.viewtext import hex_json, hex_text
 
-    campaign = _campaign(folder)
+    folder, hex_id = (None, first) if second is None else (Path(first), second)
+    campaign = _campaign(_campaign_folder(folder))
     where = hex_of(campaign, hex_id)
     view = hex_view(campaign, replay(campaign, turn), where)
     _emit(hex_json(view) if format is Format.json else hex_text(campaign.scenario, view), out)
@@ -1060,8 +1299,8 @@ def _exit_cleanly_on_signals() -> None:
 
 @orders_app.command("form")
 def orders_form(
-    folder: Annotated[Path, typer.Argument(help="A campaign folder.")],
     faction: Annotated[str, typer.Option(help="The faction whose form it is (id or name).")],
+    folder: CampaignArg = None,
     turn: Annotated[
         Optional[int],  # noqa: UP045
         typer.Option(min=1, max=999, help="The turn the orders are for; default the turn being played."),
@@ -1072,13 +1311,13 @@ def orders_form(
 ) -> None:
     """Write a faction's order form for a turn, pre-filled from the campaign's state: a PDF to fill
     on screen or print, or the same rows as a spreadsheet."""
-    from kitgen.engine.basis import turn_basis
+    from kitgen.engine.basis import playable_basis
     from kitgen.engine.views import faction_id
     from kitgen.outputs import write_out
 
-    campaign = _campaign(folder)
+    campaign = _campaign(_campaign_folder(folder))
     wanted = faction_id(campaign.scenario, faction)
-    basis = turn_basis(campaign, turn)  # the turn being played, as its packets show it
+    basis = playable_basis(campaign, turn)  # the turn being played, as its packets show it
     state, number = basis.start, basis.turn
     if csv:
         from kitgen.orders.rows import order_csv
@@ -1096,7 +1335,7 @@ def orders_form(
 @orders_app.command("import")
 def orders_import(
     filled: Annotated[Path, typer.Argument(help="A filled order form: the PDF, or a .csv of the same columns.")],
-    campaign: Annotated[Path, typer.Option(help="The campaign folder.")],
+    campaign: CampaignOpt = None,
     turn: Annotated[
         Optional[int],  # noqa: UP045
         typer.Option(min=1, max=999, help="The turn the orders are for; default the turn being played."),
@@ -1118,8 +1357,7 @@ def orders_import(
     from kitgen.record.importer import import_orders
     from kitgen.record.report import import_report
 
-    _folder_argument(campaign, "a campaign folder")
-    done = import_orders(campaign, filled, turn, amend=amend, stale_ok=stale_ok, strict=strict)
+    done = import_orders(_campaign_folder(campaign), filled, turn, amend=amend, stale_ok=stale_ok, strict=strict)
     for warning in done.warnings:
         typer.echo(str(warning), err=True)
     if done.stale:
@@ -1133,7 +1371,7 @@ def orders_scan(
         list[Path],
         typer.Argument(help="Scanned pages: PNG, JPEG or TIFF pictures, or PDFs of scans; any order, any way up."),
     ],
-    campaign: Annotated[Path, typer.Option(help="The campaign folder.")],
+    campaign: CampaignOpt = None,
     accept: Annotated[
         Optional[list[str]],  # noqa: UP045
         typer.Option(
@@ -1164,8 +1402,7 @@ def orders_scan(
     from kitgen.record.report import import_report
     from kitgen.scan.intake import scan_orders
 
-    _folder_argument(campaign, "a campaign folder")
-    done = scan_orders(campaign, scans, accept or [], review=review, strict=strict, partial=partial)
+    done = scan_orders(_campaign_folder(campaign), scans, accept or [], review=review, strict=strict, partial=partial)
     figures = done.figures
     typer.echo(f"read {plural(figures.pages, 'page')}: {plural(figures.marks, 'bubble')} marked, no doubts")
     for imported in done.imported:

@@ -622,7 +622,14 @@ def orders_carried_twice(unit: str) -> str:
 
 @data("orders.bad_special")
 def orders_bad_special(found: str, allowed: tuple[str, ...]) -> str:
-    return f"found the special order '{found}'; expected {one_of(allowed) if allowed else 'none for this row'}"
+    """The closest special word is suggested when the word itself is wrong (`retreet`), not when
+    a known word has the wrong hexes after it."""
+    words = [a.split(" HEX")[0] for a in allowed]  # "repair HEX [HEX]" -> "repair"
+    said = found.split()
+    close = ""
+    if said and said[0] not in words and " ".join(said[:2]) not in words:
+        close = suggest(said[0], words) or suggest(" ".join(said[:2]), words)
+    return f"found the special order '{found}'; expected {one_of(allowed) if allowed else 'none for this row'}{close}"
 
 
 @data("orders.partisans_differ")
@@ -1338,6 +1345,29 @@ def arg_not_folder(path: str, kind: str, what: str) -> str:
     return f"{path}: found {kind}; expected {what}"
 
 
+@usage("arg.no_campaign_here")
+def arg_no_campaign_here(here: str) -> str:
+    return (
+        f"found no campaign.yaml in {here} or any folder above it; expected a campaign folder named "
+        "(`kitgen status my-game`), or the command run inside one"
+    )
+
+
+@usage("prompt.ended")
+def prompt_ended(question: str) -> str:
+    return f"found the input ended before '{question}' was answered; expected an answer to every question: nothing was written"
+
+
+@usage("prompt.wrong")
+def prompt_wrong(answer: str, expected: str, choices: list[str]) -> str:
+    return f"found '{answer[:40]}'; expected {expected}{suggest(answer, choices)}: try again"
+
+
+@usage("prompt.gave_up")
+def prompt_gave_up(question: str, tries: int) -> str:
+    return f"found {tries} answers to '{question}' that kitgen cannot take; expected one it offers: nothing was written"
+
+
 @usage("arg.bad_load_item")
 def arg_bad_load_item(item: str) -> str:
     return f"found '{item[:40]}'; expected KIND=COUNT with a count of at most 4 digits (e.g. infantry=4)"
@@ -1386,11 +1416,13 @@ def log_dice_twice(purpose: str) -> str:
 
 
 @note("note.roll_unused")
-def note_roll_unused(purpose: str, needed: list[str]) -> str:
+def note_roll_unused(purpose: str, needed: list[str], ungiven: list[str]) -> str:
+    """`ungiven`: the turn's rolls the log does not give, drawn instead; a misspelt purpose is
+    most likely one of them, so the closest of them is suggested first."""
     shown = "; ".join(needed[:6]) + (f"; and {len(needed) - 6} more" if len(needed) > 6 else "")
     return (
         f"found '{purpose}', which this turn does not ask for: the roll is not used; expected one of the "
-        f"turn's rolls: {shown or 'none this turn'}{suggest(purpose, needed)}"
+        f"turn's rolls: {shown or 'none this turn'}{suggest(purpose, ungiven) or suggest(purpose, needed)}"
     )
 
 
@@ -1491,6 +1523,20 @@ def log_battle_no_winner(winner: str, hex_id: str) -> str:
     return f"found no {winner} unit in the fight in {hex_id}; expected a winner that fought there"
 
 
+@data("log.battle_unknown_unit")
+def log_battle_unknown_unit(unit: str, hex_id: str, contact: list[str], unlisted: list[str], units: list[str]) -> str:
+    """`contact`: the units in contact in the battle's hex (and across its hexside); the closest
+    is suggested first of those the report does not list (`unlisted`), then of the contact, then
+    of the map's `units`."""
+    there = (
+        f"a unit of the contact in {hex_id}: {one_of(contact)}"
+        if contact
+        else f"a unit on the map ({hex_id} is no contact)"
+    )
+    close = suggest(unit, unlisted) or suggest(unit, contact) or suggest(unit, units)
+    return f"found '{unit}', which is no unit on the map; expected {there}{close}"
+
+
 @data("log.battle_unit_elsewhere")
 def log_battle_unit_elsewhere(unit: str, where: str | None, hex_id: str, units: list[str]) -> str:
     if where is None:
@@ -1539,6 +1585,14 @@ def log_battle_retreat_blocked(reason: str) -> str:
     return f"found a retreat the rules bar ({reason}); expected a hex it can retreat into, or `surrender: true`"
 
 
+@data("log.battle_retreat_off_map")
+def log_battle_retreat_off_map(hex_id: str, start: str, around: list[str]) -> str:
+    return (
+        f"found the retreat '{hex_id}', which is not a hex of the map; expected a hex next to {start}, where the "
+        f"unit fought: {one_of(around)}{suggest(hex_id, around)}"
+    )
+
+
 @data("log.battle_surrender_not_cornered")
 def log_battle_surrender_not_cornered(unit: str, ways: list[str]) -> str:
     return (
@@ -1550,6 +1604,18 @@ def log_battle_surrender_not_cornered(unit: str, ways: list[str]) -> str:
 @data("log.battle_captured")
 def log_battle_captured(kind: str, n: int, booty: str) -> str:
     return f"found '{kind}: {n}'; expected a winner's unit taking at most the loser's routed equipment ({booty})"
+
+
+@data("log.battle_unknown_ship")
+def log_battle_unknown_ship(ship: str, sides: list[str], ships: list[str]) -> str:
+    """`sides`: the ships of the factions in the battle, suggested before the rest."""
+    expected = (
+        f"one of the ships of the sides in the battle: {one_of(sides)}"
+        if sides
+        else "a ship of a side in the battle, which have none"
+    )
+    close = suggest(ship, sides) or suggest(ship, ships)
+    return f"found '{ship}', which is no ship on the map; expected {expected} (D.3){close}"
 
 
 @data("log.ship_not_in_battle")
@@ -1585,6 +1651,11 @@ def record_no_backup(name: str, known: list[str]) -> str:
     return f"found no backup '{name}'; expected one of {one_of(known)}{suggest(name, known)} (see `kitgen backups`)"
 
 
+@usage("record.nothing_to_undo")
+def record_nothing_to_undo(folder: str) -> str:
+    return f"found no backup in {folder}/backups; expected one: every write to a turn log keeps one, so nothing has been written yet"
+
+
 @data("record.changed_on_disk")
 def record_changed_on_disk() -> str:
     return (
@@ -1598,6 +1669,40 @@ def record_untouched(turn: int) -> str:
     return (
         f"found the log of turn {turn} still as kitgen next wrote it: no orders, reports or rolls in it; "
         "expected the turn's orders imported (or `handed_in:` naming the factions whose units all hold)"
+    )
+
+
+@data("record.orders_out")
+def record_orders_out(faction: str, turn: int) -> str:
+    return (
+        f"found no orders of {faction} in the log of turn {turn}; expected its order form imported (a blank "
+        "one if every unit of it holds): until it is in, its moves may still make or change a contact"
+    )
+
+
+@data("record.roll_missing")
+def record_roll_missing(purpose: str, dice: str, units: list[str]) -> str:
+    decides = f", which decides {', '.join(units)}" if units else ""
+    return (
+        f"found no {dice} roll for '{purpose}'{decides} (the table rolls this campaign's dice); expected it made at "
+        "the table and given (the roll sheet, or `kitgen roll`): until it is in, the turn's contacts may change"
+    )
+
+
+@data("record.roll_unwritten")
+def record_roll_unwritten(purpose: str, dice: str) -> str:
+    return (
+        f"found the {dice} roll for '{purpose}' not yet in the log (kitgen rolls this campaign's dice); expected it "
+        "written there as kitgen draws it: `kitgen roll` writes every roll the turn needs"
+    )
+
+
+@note("note.who_rolls_unsaid")
+def note_who_rolls_unsaid() -> str:
+    return (
+        "note: campaign.yaml does not say who rolls the dice, so kitgen draws every roll the log does not give; "
+        "add `dice: table` (every roll made at the table and given) or `dice: kitgen` (kitgen rolls, and writes "
+        "each roll into the log)"
     )
 
 
@@ -1644,11 +1749,64 @@ def record_no_log(turn: int, last: int) -> str:
     )
 
 
-@usage("record.past_turn")
-def record_past_turn(turn: int, last: int) -> str:
+@data("record.turn_finished")
+def record_turn_finished(turn: int, next_turn: int) -> str:
     return (
-        f"found orders for turn {turn}, which is played (turn {last} is being played); expected orders for "
-        f"turn {last}, or `--amend` to change turn {turn} (every later turn is replayed first)"
+        f"found turn {turn} finished (every order, roll and battle of it in) and no log of turn {next_turn} yet; "
+        f"expected `kitgen next` to start turn {next_turn} first, or `--turn {turn} --amend` to change turn {turn}"
+    )
+
+
+@data("roll.not_asked")
+def roll_not_asked(purpose: str, asked: list[str]) -> str:
+    said = f"one of {one_of(asked, limit=6)}" if asked else "none: the turn asks for no roll"
+    return f"found a roll for '{purpose}', which the turn does not ask for; expected {said}{suggest(purpose, asked)}"
+
+
+@data("roll.out_of_range")
+def roll_out_of_range(purpose: str, value: int, dice: str, low: int, high: int) -> str:
+    return f"found {value} for '{purpose}'; expected a roll of {dice}, from {low} to {high}"
+
+
+@usage("roll.bad_give")
+def roll_bad_give(text: str) -> str:
+    return (
+        f"found '{text[:80]}'; expected PURPOSE=VALUE, the purpose as `kitgen status` names it and the roll as a number"
+    )
+
+
+@data("roll.changes_battles")
+def roll_changes_battles(hexes: list[str], said: list[str]) -> str:
+    return (
+        f"found the rolls changing the turn's contacts at {', '.join(hexes)}, where battles are reported "
+        f"({'; '.join(said)[:300]}); expected those battles reported again with the rolls "
+        "(`kitgen report --amend`, or their report forms): nothing was written"
+    )
+
+
+@usage("roll.table_rolls")
+def roll_table_rolls() -> str:
+    return (
+        "found campaign.yaml saying the table rolls this campaign's dice (dice: table); expected the rolls made at "
+        "the table given (`kitgen roll` asks for each, or import the roll sheet): kitgen draws none"
+    )
+
+
+@usage("roll.kitgen_rolls")
+def roll_kitgen_rolls(purpose: str) -> str:
+    return (
+        f"found a roll given for '{purpose}', and campaign.yaml says kitgen rolls this campaign's dice (dice: kitgen); "
+        "expected kitgen's own rolls (`kitgen roll` writes them), or `--amend` to change one it made"
+    )
+
+
+@usage("record.past_turn")
+def record_past_turn(turn: int, playing: int, what: str = "orders", over: bool = False) -> str:
+    now = "the scenario is over after it" if over else f"turn {playing} is being played"
+    right = "`--amend`" if over else f"{what} for turn {playing}, or `--amend`"
+    return (
+        f"found {what} for turn {turn}, which is finished ({now}); expected {right} to change turn {turn} "
+        "(every later turn is replayed first)"
     )
 
 
@@ -1681,6 +1839,104 @@ def record_restore_breaks(text: str) -> str:
 @data("record.restore_gap")
 def record_restore_gap(turn: int, last: int) -> str:
     return f"found a backup of turn {turn}, and the last log is of turn {last}; expected no gap between them: nothing was written"
+
+
+# battle report forms read back (kitgen.reports)
+
+
+@data("report.several")
+def report_several(who: str, what: str, chosen: list[str]) -> str:
+    return (
+        f"found {who}'s {what} marked {' and '.join(chosen)}; expected one mark on the line (rub out the others, "
+        "or settle it: kitgen report asks for it)"
+    )
+
+
+@data("report.no_winner")
+def report_no_winner(place: str, factions: list[str]) -> str:
+    return f"found no winner marked for the battle at {place}; expected one of {one_of(factions)} marked"
+
+
+@data("report.too_many")
+def report_too_many(who: str, kind: str, lost: int, routed: int, have: int) -> str:
+    return f"found {who} losing {lost} and routing {routed} {kind} stands; expected at most the {have} it had"
+
+
+@data("report.roll_unasked")
+def report_roll_unasked(who: str, kind: str, k: int) -> str:
+    return (
+        f"found an equipment roll for {who}'s {kind} stand {k}; expected one only for an equipment stand its side "
+        "lost and won the battle (II.B.3: the winner rolls for each one lost)"
+    )
+
+
+@data("report.winner_fate")
+def report_winner_fate(who: str, fate: str) -> str:
+    return f"found {who}, of the winning side, marked '{fate}'; expected no fate for a winner's unit: it holds its hex"
+
+
+@data("report.no_fate")
+def report_no_fate(who: str, exempt: bool) -> str:
+    ways = (
+        "the side it retreats by, or breaks out (Elite/Fanatic)" if exempt else "the side it retreats by, or surrenders"
+    )
+    return f"found no fate marked for {who}, of the beaten side; expected one: {ways} (II.B.1)"
+
+
+@data("report.side_off_map")
+def report_side_off_map(who: str, side: str) -> str:
+    return f"found {who} retreating by its {side} side, off the map; expected a side with a hex across it"
+
+
+@data("report.breakout_not_exempt")
+def report_breakout_not_exempt(who: str) -> str:
+    return f"found {who} marked to break out; expected that only of an Elite or Fanatic unit (II.B.1): retreat or surrender"
+
+
+@data("report.loser_captures")
+def report_loser_captures(who: str, kind: str) -> str:
+    return f"found {who}, of the beaten side, capturing {kind}; expected captures only by the winner's units (II.B.3)"
+
+
+@usage("report.not_yet")
+def report_not_yet(turn: int, waiting: list[str]) -> str:
+    said = "; ".join(waiting[:3]) + (f"; and {len(waiting) - 3} more" if len(waiting) > 3 else "")
+    return (
+        f"found turn {turn} still waiting for what decides its contacts: {said}; expected the orders and the rolls "
+        "that decide the moves in first (`kitgen status` lists them, `kitgen roll` takes the rolls)"
+    )
+
+
+@usage("report.no_breakout")
+def report_no_breakout(unit: str, hex_id: str) -> str:
+    return (
+        f"found {unit} owing a breakout from {hex_id} with no enemy in a hex next to it; expected an adjacent hex "
+        "of enemy units to attack (II.B.1): report the battle it lost again, or settle it in the log"
+    )
+
+
+@data("report.no_contact")
+def report_no_contact(hex_id: str, contacts: list[str]) -> str:
+    where = f"one of the turn's contacts: {one_of(contacts)}" if contacts else "none: the turn has no contact"
+    return f"found a battle reported at {hex_id}, where the turn has no contact; expected {where}{suggest(hex_id, contacts)}"
+
+
+@data("report.not_in_contact")
+def report_not_in_contact(hex_id: str, units: list[str], there: list[str]) -> str:
+    return (
+        f"found {', '.join(units)} in the battle at {hex_id}, not in that contact; expected its units: "
+        f"{one_of(there)}{suggest(units[0], there)}"
+    )
+
+
+@data("report.leaves_out")
+def report_leaves_out(hex_id: str, units: list[str]) -> str:
+    return f"found the battle at {hex_id} leaving out {', '.join(units)}; expected every unit of the contact (with no losses, if it lost none)"
+
+
+@data("report.refused")
+def report_refused(places: str, text: str) -> str:
+    return f"found the battle at {places} against the rules: {text}; expected a report the rules allow: nothing was written"
 
 
 # kitgen orders scan: paper order forms read back

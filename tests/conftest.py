@@ -43,17 +43,19 @@ class Run:
     stderr: str
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> Run:
+def run_cli(*args: str, cwd: Path | None = None, answers: str = "") -> Run:
     """`kitgen ARGS` in this process, through the same entry point as the command (exit codes,
-    messages), for the tests that need no process of their own."""
+    messages), for the tests that need no process of their own; `answers` is its standard input,
+    as a person would type them at its questions (none: the input ends at once)."""
     from kitgen.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     code: int | str | None = 0
     before = os.getcwd()
-    argv = sys.argv
+    argv, stdin = sys.argv, sys.stdin
     try:
         sys.argv = ["kitgen", *args]
+        sys.stdin = io.StringIO(answers)
         if cwd is not None:
             os.chdir(cwd)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -62,7 +64,7 @@ def run_cli(*args: str, cwd: Path | None = None) -> Run:
             except SystemExit as stop:
                 code = stop.code
     finally:
-        sys.argv = argv
+        sys.argv, sys.stdin = argv, stdin
         os.chdir(before)
     assert "Traceback" not in err.getvalue(), err.getvalue()
     return Run(code if isinstance(code, int) else 1, out.getvalue(), err.getvalue())

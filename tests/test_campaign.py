@@ -20,7 +20,7 @@ def kitgen(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def campaign(tmp_path: Path) -> Path:
     folder = tmp_path / "club-campaign"
-    result = kitgen("new", str(folder), "--seed", "42", cache=tmp_path / "cache")
+    result = kitgen("new", str(folder), "--seed", "42", "--dice", "table", cache=tmp_path / "cache")
     assert result.returncode == 0, result.stderr
     return folder
 

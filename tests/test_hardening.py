@@ -212,7 +212,7 @@ def test_new_quotes_the_scenario_it_writes(tmp_path: Path, name: str) -> None:
     """`new` wrote the scenario path unquoted, so `my scen #1` or `a: b` made a campaign.yaml
     that does not load."""
     shutil.copytree(BUNDLED, tmp_path / name)
-    made = kitgen("new", "camp", "--scenario", name, cwd=tmp_path)
+    made = kitgen("new", "camp", "--scenario", name, "--dice", "kitgen", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     checked = kitgen("validate", "camp", cwd=tmp_path)
     assert checked.returncode == 0, checked.stderr

@@ -571,6 +571,8 @@ def _renamed_modifier(tmp: Path) -> set[str]:
 CRIMEAN = "name: Crimean Army (Trans-Dnieper Div), type: infantry, size: army, stands: {infantry: 4, machine_gun: 1}, at: Simferopol"
 KERCH = (CRIMEAN, CRIMEAN.replace("Simferopol", "Kerch"))
 """The Red Crimean Army in Kerch (3026), with two White brigades and White ships."""
+VOLOCHISK = (CRIMEAN, CRIMEAN.replace("Simferopol", "Volochisk"))
+"""The Red Crimean Army in Volochisk (0110), with the Ukrainians and no ship of theirs."""
 
 
 def kerch(units: str, ships: str = "") -> str:
@@ -1075,6 +1077,7 @@ TRIGGERS: dict[str, Trigger] = {
     "log.battle_no_winner": turn(
         'battles:\n  - hex: "3416"\n    winner: reds\n    units:\n      - {unit: w_drozdovsky_1}\n'
     ),
+    "log.battle_unknown_unit": turn(kerch(RETREAT.replace("r_crimean_army", "r_crimean_armi")), KERCH),
     "log.battle_unit_elsewhere": turn(kerch("      - {unit: w_drozdovsky_1}\n" + RETREAT), KERCH),
     "log.battle_evaded": turn(
         'battles:\n  - hex: "2918"\n    winner: whites\n    units:\n      - {unit: w_vol_artillery}\n      - {unit: m_makhno_hq}\n'
@@ -1089,9 +1092,15 @@ TRIGGERS: dict[str, Trigger] = {
     "log.breakout_bad": turn(kerch("      - {unit: r_crimean_army, breakout: true}\n"), KERCH),
     "note.breakout_owed": _breakout_owed,
     "log.battle_retreat_blocked": turn(kerch(RETREAT.replace('"2927"', '"3416"')), KERCH),
+    "log.battle_retreat_off_map": turn(kerch(RETREAT.replace('"2927"', '"9927"')), KERCH),
     "log.battle_surrender_not_cornered": turn(kerch("      - {unit: r_crimean_army, surrender: true}\n"), KERCH),
     "log.battle_captured": turn(kerch(RETREAT + "      - {unit: w_crimea_azov_2, captured: {artillery: 1}}\n"), KERCH),
-    "log.ship_not_in_battle": turn(kerch(RETREAT, "w_nothing"), KERCH),
+    "log.battle_unknown_ship": turn(kerch(RETREAT, "w_hms_marlboro"), KERCH),
+    "log.ship_not_in_battle": turn(
+        'battles:\n  - hex: "0110"\n    winner: ukrainians\n    ships: [w_dd_zharkiy]\n    units:\n'
+        "      - {unit: u_directorate_guard}\n" + RETREAT.replace('"2927"', '"0111"'),
+        VOLOCHISK,
+    ),
     "log.ship_fired": turn(kerch(RETREAT, "w_hms_marlborough, w_hms_marlborough"), KERCH),
     "log.ship_out_of_range": turn(kerch(RETREAT, "w_cruiser_kornilov"), KERCH),
     # order forms read back (kitgen.orders)
@@ -1346,6 +1355,186 @@ TRIGGERS |= {
         "lookup", "town", "Kiev", "--scenario", "denikin-1919", "--campaign", str(SAMPLE)
     ),
 }
+
+
+# --- the umpire's desk: who rolls, rolls, battle reports, the prompt (issue 40) ------------------
+
+
+def _tsaritsyn(tmp: Path, last: int = 3, change: Callable[[dict[str, Any]], None] | None = None) -> Path:
+    """A copy of the Tsaritsyn sample (`dice: table`) with the logs after `last` taken away and
+    the last changed."""
+    folder = tmp / "ts"
+    shutil.copytree(SAMPLE.parent / "tsaritsyn-sample", folder)
+    for path in (folder / "turns").glob("turn-*.yaml"):
+        if int(path.stem.split("-")[1]) > last:
+            path.unlink()
+    if change is not None:
+        log = folder / "turns" / f"turn-{last:02d}.yaml"
+        data = yaml.safe_load(log.read_text(encoding="utf-8"))
+        change(data)
+        log.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return folder
+
+
+def _no_battles(data: dict[str, Any]) -> None:
+    data.pop("battles")
+
+
+def _one_roll_out(data: dict[str, Any]) -> None:
+    data["dice"] = [d for d in data["dice"] if not d["purpose"].startswith("II.A ")]
+
+
+def _kitgen_rolls(tmp: Path) -> Path:
+    """The Tsaritsyn sample with `dice: kitgen`, its last log's event roll taken out."""
+    folder = _tsaritsyn(tmp, 3, _one_roll_out)
+    edit(folder / "campaign.yaml", "dice: table", "dice: kitgen")
+    return folder
+
+
+def _new_answered(answers: str) -> Trigger:
+    """`kitgen new` with no --dice, answering its question as `answers` say."""
+
+    def trigger(tmp: Path) -> set[str]:
+        with _recording() as made:
+            result = run_cli("new", str(tmp / "c"), answers=answers)
+        return _printed(made, result.stderr, result.returncode)
+
+    return trigger
+
+
+def _form_problems(picked: dict[tuple[str, str], list[str]], hex_id: str = "5213", off: str = "") -> Trigger:
+    """A report form of a battle of the Tsaritsyn sample's turn 3 (at Basargino, 5213, or
+    Tsaritsyn, 5313), its bubbles marked as `picked` says: the problems of reading it. `off`: a
+    side its units' hexes have no hex across (the map's edge)."""
+
+    def trigger(tmp: Path) -> set[str]:
+        from dataclasses import replace
+
+        from kitgen.engine.contacts_ahead import contacts_ahead
+        from kitgen.engine.turn import read_log
+        from kitgen.reports.battleform import battle_form, battle_from
+
+        folder = _tsaritsyn(tmp, 3, _no_battles)
+        c = load_campaign(folder)
+        log, source = read_log(folder / "turns" / "turn-03.yaml")
+        contact = next(x for x in contacts_ahead(c, replay(c, 2), log, source) if x.hex == hex_id)
+        form = battle_form(c, contact)
+        if off:
+            units = tuple(replace(u, sides={d: h for d, h in u.sides.items() if d != off}) for u in form.units)
+            form = replace(form, units=units)
+        names = {f.id: f.name for f in c.scenario.meta.factions}
+        reported = battle_from(form, picked, names)
+        return _problems([Problem.of(tmp / "report.pdf", 1, 1, p.message) for p in reported.problems])
+
+    return trigger
+
+
+def _report_at(battle: dict[str, Any]) -> Trigger:
+    """`report_battles` of one battle into the Tsaritsyn sample's turn 3 (its battles taken out)."""
+
+    def trigger(tmp: Path) -> set[str]:
+        from kitgen.engine.turnlog import Battle
+        from kitgen.record.battles import report_battles
+
+        folder = _tsaritsyn(tmp, 3, _no_battles)
+        return produced(lambda: report_battles(folder, [Battle.model_validate(battle)], source=tmp / "report.pdf"))
+
+    return trigger
+
+
+def _undo_nothing(tmp: Path) -> set[str]:
+    folder = _tsaritsyn(tmp)
+    return cli_codes("undo", str(folder))
+
+
+def _no_campaign_here(tmp: Path) -> set[str]:
+    with _recording() as made:
+        result = run_cli("status", cwd=tmp)
+    return _printed(made, result.stderr, result.returncode)
+
+
+def _import_into_a_finished_turn(tmp: Path) -> set[str]:
+    folder = _tsaritsyn(tmp, 2)
+    edit(folder / "campaign.yaml", "scenario:", "play_on: true\nscenario:")
+    form = tmp / "whites.csv"
+    assert run_cli("orders", "form", str(folder), "--faction", "whites", "--csv", "--out", str(form)).returncode == 0
+    return cli_codes("orders", "import", str(form), "--campaign", str(folder))
+
+
+BEATEN = {("contact", "winner"): ["whites"], ("r_39th_div", "fate"): ["N"]}
+TSARITSYN = {
+    ("contact", "winner"): ["whites"],
+    **{(u, "fate"): ["N"] for u in ("r_37th_div", "r_tsaritsyn_art", "r_communists")},
+}
+TRIGGERS |= {
+    "arg.no_campaign_here": _no_campaign_here,
+    "note.who_rolls_unsaid": lambda tmp: cli_codes("validate", str(campaign(tmp))),
+    "prompt.ended": _new_answered(""),
+    "prompt.wrong": _new_answered("dice\n"),
+    "prompt.gave_up": _new_answered("x\n" * 5),
+    "record.orders_out": lambda tmp: cli_codes("next", str(_tsaritsyn(tmp, 3, lambda d: d.pop("handed_in")))),
+    "record.roll_missing": lambda tmp: cli_codes("next", str(_tsaritsyn(tmp, 3, _one_roll_out))),
+    "record.roll_unwritten": lambda tmp: cli_codes("next", str(_kitgen_rolls(tmp))),
+    "record.turn_finished": _import_into_a_finished_turn,
+    "record.nothing_to_undo": _undo_nothing,
+    "roll.not_asked": lambda tmp: cli_codes(
+        "roll", str(_tsaritsyn(tmp, 3, _one_roll_out)), "--give", "II.A event roll, turn 9=3"
+    ),
+    "roll.out_of_range": lambda tmp: cli_codes(
+        "roll", str(_tsaritsyn(tmp, 3, _one_roll_out)), "--give", "II.A event roll, turn 3=7"
+    ),
+    "roll.bad_give": lambda tmp: cli_codes("roll", str(_tsaritsyn(tmp)), "--give", "II.A event roll, turn 3"),
+    "roll.table_rolls": lambda tmp: produced(
+        lambda: __import__("kitgen.record.rolls", fromlist=["give_rolls"]).give_rolls(
+            _tsaritsyn(tmp, 3, _one_roll_out), None
+        )
+    ),
+    "roll.kitgen_rolls": lambda tmp: cli_codes("roll", str(_kitgen_rolls(tmp)), "--give", "II.A event roll, turn 3=3"),
+    "report.several": _form_problems({**BEATEN, ("r_39th_div", "lost:infantry"): ["1", "2"]}),
+    "report.no_winner": _form_problems({("r_39th_div", "fate"): ["N"]}),
+    "report.too_many": _form_problems(
+        {**BEATEN, ("r_39th_div", "lost:infantry"): ["2"], ("r_39th_div", "routed:infantry"): ["2"]}
+    ),
+    "report.roll_unasked": _form_problems(
+        {
+            **TSARITSYN,
+            ("r_tsaritsyn_art", "lost:artillery"): ["1"],
+            ("r_tsaritsyn_art", "equipment:artillery:1"): ["4"],
+        },
+        "5313",
+    ),
+    "report.winner_fate": _form_problems({**BEATEN, ("w_1st_kuban_corps", "fate"): ["S"]}),
+    "report.no_fate": _form_problems({("contact", "winner"): ["whites"]}),
+    "report.side_off_map": _form_problems(BEATEN, off="N"),
+    "report.breakout_not_exempt": _form_problems({**BEATEN, ("r_39th_div", "fate"): ["breakout"]}),
+    "report.loser_captures": _form_problems({**TSARITSYN, ("r_37th_div", "captured:tank"): ["1"]}, "5313"),
+    "report.no_contact": _report_at({"hex": "5513", "winner": "whites", "units": [{"unit": "w_1st_kuban_corps"}]}),
+    "report.not_in_contact": _report_at(
+        {"hex": "5213", "winner": "whites", "units": [{"unit": "w_1st_kuban_corps"}, {"unit": "w_tank_det"}]}
+    ),
+    "report.leaves_out": _report_at({"hex": "5213", "winner": "whites", "units": [{"unit": "w_1st_kuban_corps"}]}),
+    "report.refused": _report_at(
+        {
+            "hex": "5213",
+            "winner": "whites",
+            "units": [{"unit": "w_1st_kuban_corps"}, {"unit": "r_39th_div", "retreat": "5313"}],
+        }
+    ),
+    "report.not_yet": lambda tmp: cli_codes("report", str(_tsaritsyn(tmp, 3, _one_roll_out))),
+    "report.no_breakout": lambda tmp: produced(lambda: _no_way_out(tmp)),
+}
+
+
+def _no_way_out(tmp: Path) -> None:
+    """A breakout asked of a unit with no enemy next to it (II.B.1)."""
+    from kitgen.desk.battleentry import _ask_breakout
+    from kitgen.engine.state import BreakoutOwed
+    from kitgen.prompts import Asker
+    from kitgen.record.rolls import turn_rolls
+
+    folder = _tsaritsyn(tmp, 3, _no_battles)
+    at = turn_rolls(folder)
+    _ask_breakout(at, BreakoutOwed("r_16th_div", "4908", 0, 0), Asker(io.StringIO("")), {})
 
 
 # --- the tests -------------------------------------------------------------------------------

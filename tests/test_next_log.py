@@ -99,6 +99,10 @@ def test_next_follows_a_filled_in_log_and_never_writes_over_a_file(tmp_path: Pat
     folder = copy_of("tsaritsyn-sample", tmp_path)
     path = next_log(folder)
     path.write_text(path.read_text(encoding="utf-8") + "handed_in: [reds, whites]\n", encoding="utf-8")
+    refused = run_cli("next", str(folder))  # the sample's table rolls (`dice: table`): the event roll is owed
+    assert refused.returncode == 1 and "found no D6 roll for 'II.A event roll, turn 4'" in refused.stderr
+    rolled = run_cli("roll", str(folder), answers="3\n")  # made at the table, given at the prompt
+    assert rolled.returncode == 0, rolled.stderr
     assert next_log(folder).name == "turn-05.yaml"
 
 
@@ -274,8 +278,12 @@ def test_the_same_campaign_gives_the_same_bytes(tmp_path: Path) -> None:
 
 
 def test_a_new_campaign_gets_turn_1_and_its_turns_folder(tmp_path: Path) -> None:
+    """`kitgen new` asks who rolls, and campaign.yaml says it once (RULES-NOTES, 2026-12-05)."""
     folder = tmp_path / "club"
-    assert run_cli("new", str(folder)).returncode == 0
+    made = run_cli("new", str(folder), answers="table\n")
+    assert made.returncode == 0, made.stderr
+    assert "Who rolls this campaign's dice?" in made.stdout
+    assert yaml.safe_load((folder / "campaign.yaml").read_text(encoding="utf-8"))["dice"] == "table"
     (folder / "turns").rmdir()
     path = next_log(folder)
     assert path == folder / "turns" / "turn-01.yaml" and yaml.safe_load(path.read_text(encoding="utf-8"))["turn"] == 1

@@ -261,7 +261,13 @@ def test_import_keeps_other_factions_orders_and_comments_byte_for_byte(camp: Pat
     done = run_cli("orders", "import", str(filled), "--campaign", str(camp), "--turn", str(TURN))
     assert done.returncode == 0, done.stderr
     text = _log(camp).read_text(encoding="utf-8")
-    assert text.startswith(head) and text.endswith(tail + "handed_in:\n  - whites\n")
+    # the rolls the turn now asks for are written into the log's `dice: []`, with no value, for
+    # the table to make (the sample: `dice: table`); the rest stays as it was, byte for byte
+    assert text.startswith(head) and text.endswith("handed_in:\n  - whites\n")
+    assert "# the Whites are next\nbattles: []   # none\ndice: [{purpose: " in text
+    asked = {g.purpose: g.value for g in _read(_log(camp)).dice}
+    assert set(asked.values()) == {None} and f"II.A event roll, turn {TURN}" in asked
+    assert f"II.C Slashchev command roll, turn {TURN}" in asked
     assert _read(_log(camp)).orders["whites"] == [MoveOrder(unit="w_crimea_azov_2", move=[start, around[0]])]
     backups = sorted((camp / "backups").glob("turn-*"))
     assert [b.name for b in backups] == ["turn-07.yaml.1"] and backups[0].read_text() == head + old_whites + tail
@@ -333,9 +339,21 @@ def test_import_into_the_log_kitgen_next_wrote(camp: Path, tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     merged = _log(camp).read_text(encoding="utf-8")
     assert _read(_log(camp)).orders["whites"] == [MoveOrder(unit="w_crimea_azov_2", move=[start, around[1]])]
-    assert [line for line in template.splitlines() if line.lstrip().startswith("#")] == [
+    # every comment of the template stays but the two lines the import takes up: the brigade's
+    # commented order (its words move onto the order's line) and its commander's roll, now an entry
+    taken = [
+        line
+        for line in template.splitlines()
+        if line.lstrip().startswith(("# - {unit: w_crimea_azov_2,", '# - {purpose: "II.C Slashchev command roll'))
+    ]
+    assert len(taken) == 2
+    assert [line for line in template.splitlines() if line.lstrip().startswith("#") and line not in taken] == [
         line for line in merged.splitlines() if line.lstrip().startswith("#")
     ]
+    order = next(line for line in merged.splitlines() if line.lstrip().startswith("- {unit: w_crimea_azov_2,"))
+    assert order.endswith(taken[0].split("]}", 1)[1])  # "   # Crimean-Azov Composite Brigade, ..."
+    roll = next(line for line in merged.splitlines() if "II.C Slashchev command roll" in line)
+    assert roll.lstrip().startswith('- {purpose: "II.C Slashchev command roll, turn 7", value: }   # D10')
     assert run_cli("validate", str(camp)).returncode == 0
 
 

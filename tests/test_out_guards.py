@@ -292,10 +292,10 @@ def test_a_campaign_folder_name_cannot_write_an_order(tmp_path: Path) -> None:
 def test_new_writes_a_scenario_path_as_one_yaml_value(tmp_path: Path) -> None:
     name = "s\nseed: 7\nhouse_rules: [x]\n#"
     shutil.copytree(data_dir() / "tsaritsyn-1919", tmp_path / name)
-    made = run_cli("new", "camp", "--scenario", name, cwd=tmp_path)
+    made = run_cli("new", "camp", "--scenario", name, "--dice", "table", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     written = yaml.safe_load((tmp_path / "camp" / "campaign.yaml").read_text(encoding="utf-8"))
-    assert written == {"scenario": os.path.join("..", name), "seed": 1919, "house_rules": []}
+    assert written == {"scenario": os.path.join("..", name), "seed": 1919, "dice": "table", "house_rules": []}
     assert run_cli("validate", "camp", cwd=tmp_path).returncode == 0
 
 
@@ -370,7 +370,7 @@ def test_order_form_csv_neutralises_a_commander_named_as_a_formula(tmp_path: Pat
         path = scenario / name
         new = old.replace("Klyuev", f"'{formula}'")
         path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
-    assert run_cli("new", str(tmp_path / "c"), "--scenario", str(scenario)).returncode == 0
+    assert run_cli("new", str(tmp_path / "c"), "--scenario", str(scenario), "--dice", "table").returncode == 0
     out = tmp_path / "reds.csv"
     result = run_cli("orders", "form", str(tmp_path / "c"), "--faction", "reds", "--csv", "--out", str(out))
     assert result.returncode == 0, result.stderr

@@ -278,7 +278,7 @@ def check_installed(installed: list[str], tmp_path: Path) -> None:
         for name in made:
             assert (wheel / name).read_bytes() == (tree / name).read_bytes(), name
     camp = tmp_path / "camp"
-    run("new", str(camp), "--scenario", "tsaritsyn-1919")
+    run("new", str(camp), "--scenario", "tsaritsyn-1919", "--dice", "table")
     run("next", str(camp))
     run("validate", str(camp))
     run("turn", str(camp), "--out", str(tmp_path / "packets"))

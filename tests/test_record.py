@@ -172,8 +172,12 @@ def test_next_force_goes_on_and_the_new_log_says_what_it_skipped(camp: Path) -> 
 
 
 def test_status_shows_orders_in_rolls_battles_and_what_next_would_refuse(started: Path, tmp_path: Path) -> None:
+    """RULES-NOTES 2026-12-05: "A turn is finished only when nothing still to be written can change
+    its contacts or battles: every roll that decides a move is in the log, and every contact has
+    its battle." One faction's orders in leaves the others' owed, and the rolls the table makes
+    (the sample's campaign.yaml: `dice: table`); all of them in, the turn is finished."""
     before = json.loads(run_cli("status", str(started), "--format", "json").stdout)
-    assert before["turn"] == NEXT and before["finished"] is False
+    assert before["turn"] == NEXT and before["finished"] is False and before["stage"] == "playing"
     assert [o["kind"] for o in before["owed"]] == ["untouched"]
     assert not any(f["handed_in"] for f in before["factions"])
     start, to = step(started, "w_crimea_azov_2")
@@ -181,9 +185,24 @@ def test_status_shows_orders_in_rolls_battles_and_what_next_would_refuse(started
     after = json.loads(run_cli("status", str(started), "--format", "json").stdout)
     whites = next(f for f in after["factions"] if f["faction"] == "whites")
     assert whites["handed_in"] and whites["ordered"] == 1 and whites["units"] > 1
-    assert after["owed"] == [] and after["finished"] is True
+    owed = {(o["kind"], o["faction"] or o["purpose"]) for o in after["owed"]}
+    out = {f for kind, f in owed if kind == "orders_out"}
+    assert out == {"reds", "ukrainians", "makhnovists"} and after["finished"] is False
+    missing = {p for kind, p in owed if kind == "roll_missing"}
+    assert f"II.C Slashchev command roll, turn {NEXT}" in missing  # the brigade's commander rolls
     text = run_cli("status", str(started)).stdout
-    assert "Whites: in, 1 of" in text and "Reds: not in, 0 of" in text and "may start turn 8" in text
+    assert f"turn {NEXT} being played" in text and "Whites: in, 1 of" in text and "Reds: NOT IN, 0 of" in text
+    for faction in sorted(out):  # each hands in its form blank: its units hold
+        blank = tmp_path / f"{faction}.csv"
+        assert run_cli("orders", "form", str(started), "--faction", faction, "--csv", "--out", str(blank)).returncode == 0
+        assert imported(started, blank).returncode == 0
+    asked = [o["purpose"] for o in json.loads(run_cli("status", str(started), "--format", "json").stdout)["owed"]]
+    given = [arg for purpose in asked for arg in ("--give", f"{purpose}=1")]
+    rolled = run_cli("roll", str(started), *given)
+    assert rolled.returncode == 0, rolled.stderr
+    done = json.loads(run_cli("status", str(started), "--format", "json").stdout)
+    assert done["owed"] == [] and done["finished"] is True and done["stage"] == "finished"
+    assert f"turn {NEXT} finished" in run_cli("status", str(started)).stdout
 
 
 # --- imports go into the turn being played -----------------------------------------------------
@@ -247,7 +266,11 @@ def test_amend_of_a_past_turn_lands_when_the_later_turns_still_play(started: Pat
     done = imported(started, form, "--turn", "6", "--amend")
     assert done.returncode == 0, done.stderr
     after = log(started, 6).read_text(encoding="utf-8").splitlines()
-    assert [line for line in after if line not in before and unit.id not in line] in ([], ["handed_in:", "  - whites"])
+    others = [line for line in after if line not in before and unit.id not in line]
+    assert "handed_in: [ukrainians, makhnovists, whites]" in others
+    rolls = [line for line in others if not line.startswith("handed_in:")]
+    # the command roll the new order asks for, written for the table to make (the sample: `dice: table`)
+    assert len(rolls) == 1 and " command roll, turn 6" in rolls[0] and rolls[0].strip().endswith("value: }")
     assert run_cli("validate", str(started)).returncode == 0
 
 
@@ -319,7 +342,13 @@ def test_block_style_and_multi_line_orders_keep_their_comments_and_crlf_stays(st
     assert after.count(b"\n") == after.count(b"\r\n")  # no mixed line ends
     assert hand.replace("\n", "\r\n").encode("utf-8") in after
     new_lines = set(after.split(b"\r\n")) - set(before.split(b"\r\n"))
-    assert all(b"w_crimea_azov_2" in line or b"handed_in" in line or line.strip() == b"- whites" for line in new_lines)
+    assert all(
+        b"w_crimea_azov_2" in line
+        or b"handed_in" in line
+        or line.strip() == b"- whites"
+        or (b" command roll, turn 7" in line and b"value: }" in line)  # the roll the order asks for, to make
+        for line in new_lines
+    )
 
 
 # --- void orders are lawful: imported as written, with a warning ----------------------------------
@@ -634,7 +663,12 @@ def test_mixed_line_ends_keep_their_own_endings(started: Path, tmp_path: Path) -
     assert imported(started, sheet(started, tmp_path, {"w_crimea_azov_2": to})).returncode == 0
     after = log(started).read_bytes().split(b"\n")
     before = mixed.split(b"\n")
-    assert [line for line in before if line not in after] == []
+    # gone: only the commented lines `kitgen next` wrote for the brigade's order and its
+    # commander's roll, taken up by the order and the roll's entry
+    gone = [line for line in before if line not in after]
+    assert len(gone) == 2, gone
+    assert gone[0].lstrip().startswith(b"# - {unit: w_crimea_azov_2,")
+    assert gone[1].lstrip().startswith(b'# - {purpose: "II.C Slashchev command roll, turn 7"')
 
 
 def test_restore_refuses_a_backup_the_campaign_does_not_play_with(camp: Path, tmp_path: Path) -> None:

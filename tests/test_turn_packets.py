@@ -582,8 +582,8 @@ def test_acetate_lies_on_the_map_tiles(built: Built) -> None:
 
 def test_the_turn_being_played_is_the_log_kitgen_next_started_until_its_battles_are_in(tmp_path: Path) -> None:
     """`kitgen turn` and `kitgen orders form` default to the turn being played: the last log while
-    `kitgen next` started it and no battle is reported, with one faction's orders in or not; once
-    `kitgen next` starts the following turn, that one."""
+    its turn is unfinished (RULES-NOTES 2026-12-05), with one faction's orders in or not; once
+    `kitgen next` starts the following turn (here gone past the unfinished one, --force), that one."""
     folder = _played_on(tmp_path)
     assert turn_basis(load_campaign(folder)).turn == 4
     assert run_cli("next", str(folder)).returncode == 0
@@ -611,7 +611,8 @@ def test_the_turn_being_played_is_the_log_kitgen_next_started_until_its_battles_
     form = tmp_path / "reds.pdf"
     assert run_cli("orders", "form", str(folder), "--faction", "reds", "--out", str(form)).returncode == 0
     assert PdfReader(form).get_fields()["id-reds-turn"].get("/V") == "4"  # type: ignore[index]
-    assert run_cli("next", str(folder)).returncode == 0  # the umpire starts the next turn
+    assert run_cli("next", str(folder)).returncode == 1  # the Reds' orders and the rolls are owed
+    assert run_cli("next", str(folder), "--force").returncode == 0  # the umpire goes on regardless
     assert turn_basis(load_campaign(folder)).turn == 5
 
 

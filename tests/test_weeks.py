@@ -92,7 +92,7 @@ def _loser(campaign, before, log, battles, hex_id, winner, parts, unit):  # type
 @pytest.mark.parametrize("scenario", sorted(WEEKS))
 def test_the_weeks_of_a_campaign_through_the_command_line(scenario: str, tmp_path: Path) -> None:
     camp = tmp_path / "club"
-    assert run_cli("new", str(camp), "--scenario", scenario).returncode == 0
+    assert run_cli("new", str(camp), "--scenario", scenario, "--dice", "kitgen").returncode == 0
     factions = [f.id for f in load_campaign(camp).scenario.meta.factions]
     fought = 0
     for week in range(1, WEEKS[scenario] + 1):

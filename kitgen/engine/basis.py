@@ -4,7 +4,6 @@ before it, and its log if the orders are in already; and which turn is the one b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kitgen.engine.history import History, TurnPlayed
@@ -44,8 +43,7 @@ class TurnBasis:
 
 def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     """The basis of turn `turn`, from one replay. By default the turn being played: the last
-    log's while it reports no battle and `kitgen next` started it, or its orders make contacts
-    (battles to fight); else the one after it."""
+    log's while that turn is not finished (`kitgen.record.unfinished`), else the one after it."""
     from kitgen import messages as msg
     from kitgen.engine.replay import Read, played, turn_logs
     from kitgen.engine.setup import initial_state
@@ -65,7 +63,7 @@ def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     for _, record in played(campaign, number - 1, read=read) if number > 1 else ():
         states.append(record.state)
         records.append(record)
-    if turn is None and logs and _in_progress(campaign, states[last - 1], logs[-1][1], *read[logs[-1][1]], records):
+    if turn is None and logs and _in_progress(campaign, *read[logs[-1][1]], records):
         number, states = last, states[:last]
     after = states[number - 1]
     before = states[number - 2] if number > 1 else None
@@ -81,35 +79,56 @@ def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     return TurnBasis(campaign, number, start, after, before, states[0].wrecked_track, log, source, history)
 
 
+def playable_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
+    """`turn_basis`, refused for a turn past the scenario's end (unless the club plays on): what
+    the packets, the forms and the scans of a turn are made from, so that all say the same."""
+    from kitgen.errors import KitgenError
+
+    basis = turn_basis(campaign, turn)
+    refused = past_the_end(campaign, basis.after)
+    if refused is not None:
+        raise KitgenError([refused])
+    return basis
+
+
 STARTED = "# kitgen next started this log"
 """The line `kitgen next` puts at the top of a log it writes: the turn is the one being played
 until its battles are reported, or `kitgen next` starts the following turn."""
 
 
-def _in_progress(
-    campaign: Campaign,
-    before: CampaignState,
-    path: Path,
-    log: TurnLog,
-    source: LogSource,
-    records: Sequence[TurnRecord] = (),
-) -> bool:
-    """The log (read already, from `path`) is of the turn being played: its battles reported
-    but the turn still owing what `kitgen next` asks for (a unit left out of a report, a
-    breakout: `kitgen.record.unfinished`); or no battle reported yet, and either started by
-    `kitgen next` or with orders whose moves meet the enemy (battles still to fight)."""
-    from kitgen.engine.contacts_ahead import contacts_ahead
-    from kitgen.inputs import read_file
+def turn_being_played(campaign: Campaign) -> tuple[int, int]:
+    """The turn being played and the last log's turn: the last log's while that turn is not
+    finished, else the one after it (which `kitgen next` starts), from one replay."""
+    from kitgen.engine.replay import played, read_logs, turn_logs
+    from kitgen.engine.setup import initial_state
+    from kitgen.engine.turn import play_turn
+    from kitgen.errors import KitgenError
 
-    if log.battles:
-        from kitgen.record.unfinished import turn_owes
+    logs = turn_logs(campaign)
+    if not logs:
+        return 1, 0
+    last = logs[-1][0]
+    read = read_logs(campaign)
+    before = initial_state(campaign)
+    for _, record in played(campaign, last - 1, read=read):
+        before = record.state
+    log, source = read[logs[-1][1]]
+    try:  # a last log that does not play is not finished: it is the one being played
+        record = play_turn(campaign, before, log, source=source)
+    except KitgenError:
+        return last, last
+    return (last if _in_progress(campaign, log, source, [record]) else last + 1), last
 
-        played = [r for r in records if r.state.turn == log.turn]
-        return bool(played) and not turn_owes(played[0], log, source).finished
-    head = read_file(path, what="a turn log").decode("utf-8", "replace").splitlines()[:3]
-    if any(line.startswith(STARTED) for line in head):
-        return True
-    return bool(contacts_ahead(campaign, before, log, source))
+
+def _in_progress(campaign: Campaign, log: TurnLog, source: LogSource, records: Sequence[TurnRecord] = ()) -> bool:
+    """The log (read already) is of the turn being played while that turn is not
+    finished: it still owes something that can change its contacts or battles (a faction's
+    orders, a roll, a battle report, a breakout: `kitgen.record.unfinished`). Whatever its
+    comments say: a person may delete them."""
+    from kitgen.record.unfinished import turn_owes
+
+    played = [r for r in records if r.state.turn == log.turn]
+    return not played or not turn_owes(played[0], log, source, campaign.meta.dice).finished
 
 
 def past_the_end(campaign: Campaign, state: CampaignState) -> Problem | None:

@@ -78,6 +78,8 @@ class ContactUnit:
     if_beaten: IfBeaten
     breakout_into: tuple[str, ...]
     """II.B.1: for a unit that must break out if beaten, the adjacent hexes holding enemies now."""
+    hex: str = ""
+    """Where it stands: the battle's hex, or across the hexside where enemy moves met."""
 
 
 @dataclass(frozen=True)
@@ -271,6 +273,7 @@ def _unit(campaign: Campaign, state: CampaignState, unit: UnitState, battle: tup
         retreats=ways,
         if_beaten=beaten,
         breakout_into=into,
+        hex=unit.hex,
     )
 
 

@@ -1,6 +1,7 @@
 """A turn log checked against the state before it is played: orders for units, trains and hexes
-that exist, of the faction that gives them; and after it is played, every given roll given once
-and a face of its dice, and those the turn did not ask for set apart, unused."""
+that exist, of the faction that gives them; its battle reports against the state the battles
+find; and after it is played, every given roll given once and a face of its dice, and those the
+turn did not ask for set apart, unused."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from kitgen import messages as msg
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource
+from kitgen.engine.phases.postbattle import contact_groups
 from kitgen.engine.state import CampaignState, UnitState
 from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError, Problem
@@ -36,6 +38,8 @@ def check_dice(located: LogSource, log: TurnLog, state: CampaignState) -> tuple[
     warns of it with the purposes the turn did ask for). An entry left with no value is held to
     the same purposes: it names a roll the turn should ask for."""
     needed = {r.purpose: r for r in state.rolls}
+    written = {g.purpose for g in log.dice if g.value is not None}
+    ungiven = sorted(p for p in needed if p not in written)
     problems = []
     unused = []
     seen: set[str] = set()
@@ -46,7 +50,7 @@ def check_dice(located: LogSource, log: TurnLog, state: CampaignState) -> tuple[
         seen.add(given.purpose)
         roll = needed.get(given.purpose)
         if roll is None:
-            message = msg.note_roll_unused(given.purpose, sorted(needed))
+            message = msg.note_roll_unused(given.purpose, sorted(needed), ungiven)
             unused.append(UnusedRoll(i, given.purpose, located.problem(where, message.within(dotted(where)))))
             continue
         d = Dice.parse(roll.dice)
@@ -60,7 +64,8 @@ def check_dice(located: LogSource, log: TurnLog, state: CampaignState) -> tuple[
 
 def check_orders(located: LogSource, log: TurnLog, state: CampaignState, board: Board, campaign: Campaign) -> None:
     """Malformed orders stop the replay: an unknown faction, unit, train or stand kind, a unit of
-    another faction, a hex off the map, a unit listed twice."""
+    another faction, a hex off the map, a unit listed twice. (Battle reports are checked when the
+    battles begin, `check_battles`.)"""
     factions = [f.id for f in campaign.scenario.meta.factions]
     problems: list[Problem] = []
 
@@ -123,17 +128,6 @@ def check_orders(located: LogSource, log: TurnLog, state: CampaignState, board: 
                 add(("track", faction, i, "unit"), why)
             off_map(("track", faction, i), [*([work.wreck] if work.wreck else []), *work.repair])
     stand_kinds = {k.id for k in campaign.scenario.transport.stands}
-    for b, battle in enumerate(log.battles):
-        if battle.winner not in factions:
-            add(("battles", b, "winner"), msg.log_unknown_faction(battle.winner, factions))
-        listed = [part.unit for part in battle.units]
-        if len(set(listed)) != len(listed):
-            add(("battles", b, "units"), msg.log_listed_twice())
-        for j, part in enumerate(battle.units):
-            for key in ("lost", "routed", "captured"):
-                for kind, n in getattr(part, key).items():
-                    if kind not in stand_kinds or n < 0:
-                        add(("battles", b, "units", j, key, kind), msg.log_bad_stands(kind, n, sorted(stand_kinds), 0))
     unit_orders: list[tuple[str, dict[str, list[str]]]] = [
         ("pontoons", {f: [o.unit for o in orders] for f, orders in log.pontoons.items()}),
         ("resupply", {f: [o.unit for o in orders] for f, orders in log.resupply.items()}),
@@ -181,5 +175,60 @@ def check_orders(located: LogSource, log: TurnLog, state: CampaignState, board: 
     for i, choice in enumerate(log.partisans):
         if choice.faction not in factions or not board.on_map(choice.hex):
             add(("partisans", i), msg.log_partisans_bad(choice.faction, choice.hex))
+    if problems:
+        raise KitgenError(problems)
+
+
+def check_battles(located: LogSource, log: TurnLog, state: CampaignState, board: Board, campaign: Campaign) -> None:
+    """Every name of the battle reports checked against `state`, the state the battles find: a
+    faction as winner, units on the map, stand kinds of the scenario, retreats and battle hexes of
+    the map, ships; all at once, each misspelling with the closest right names (the units of the
+    battle's contact first). The battles then judge ids that exist, so that a misspelt unit is
+    never reported as a side missing from the fight."""
+    factions = [f.id for f in campaign.scenario.meta.factions]
+    stand_kinds = sorted(k.id for k in campaign.scenario.transport.stands)
+    units = {u.id: u for u in state.units}
+    ships = {x["id"]: x for x in state.ships}
+    groups = {h: g for g in contact_groups(state) for h in g}
+    problems: list[Problem] = []
+
+    def add(loc: Loc, message: msg.Msg, *, key: bool = False) -> None:
+        problems.append(located.problem(loc, message.within(dotted(loc)), key=key))
+
+    for b, battle in enumerate(log.battles):
+        if not board.on_map(battle.hex):
+            add(("battles", b, "hex"), msg.log_off_map(battle.hex))
+        field = groups.get(battle.hex, (battle.hex,))
+        there = [
+            u for u in state.units if u.hex in field and u.aboard is None and (u.hex, u.faction) not in state.evaded
+        ]
+        contact = sorted(u.id for u in there)
+        if battle.winner not in factions:
+            add(("battles", b, "winner"), msg.log_unknown_faction(battle.winner, factions))
+        listed = [part.unit for part in battle.units]
+        if len(set(listed)) != len(listed):
+            add(("battles", b, "units"), msg.log_listed_twice())
+        for j, part in enumerate(battle.units):
+            where = ("battles", b, "units", j)
+            unit = units.get(part.unit)
+            if unit is None:
+                unlisted = [u for u in contact if u not in listed]
+                message = msg.log_battle_unknown_unit(part.unit, battle.hex, contact, unlisted, sorted(units))
+                add((*where, "unit"), message)
+            for key in ("lost", "routed", "captured", "ammo_left"):
+                for kind, n in getattr(part, key).items():
+                    if kind not in stand_kinds:
+                        add((*where, key, kind), msg.log_bad_stands(kind, n, stand_kinds, 0), key=True)
+                    elif n < 0 and key != "ammo_left":  # rounds left are judged against the unit's loads (B.6)
+                        add((*where, key, kind), msg.log_bad_stands(kind, n, stand_kinds, 0))
+            if part.retreat is not None and not board.on_map(part.retreat):
+                start = unit.hex if unit is not None and board.on_map(unit.hex) else battle.hex
+                message = msg.log_battle_retreat_off_map(part.retreat, start, list(board.neighbours(start)))
+                add((*where, "retreat"), message)
+        sides = {u.faction for u in there}
+        theirs = sorted(s for s, x in ships.items() if any(state.allied(x["faction"], f, state.turn) for f in sides))
+        for k, ship_id in enumerate(battle.ships):
+            if ship_id not in ships:
+                add(("battles", b, "ships", k), msg.log_battle_unknown_ship(ship_id, theirs, sorted(ships)))
     if problems:
         raise KitgenError(problems)

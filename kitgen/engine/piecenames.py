@@ -3,7 +3,12 @@ the id the logs use (the ids stay in the umpire's cross-reference and the forms'
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+
 from kitgen.engine.state import CampaignState
+
+_ID = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def piece_names(state: CampaignState) -> dict[str, str]:
@@ -17,3 +22,9 @@ def piece_names(state: CampaignState) -> dict[str, str]:
     for x in state.ships:
         names[str(x["id"])] = str(x.get("name", x["id"]))
     return names
+
+
+def purpose_words(purpose: str, names: Mapping[str, str]) -> str:
+    """A roll's purpose with each piece's id given as its counter's name: 'II.C 16th Kikvidze
+    Rifle Div command roll, turn 1'."""
+    return _ID.sub(lambda m: names.get(m.group(0), m.group(0)), purpose)

@@ -12,33 +12,34 @@ from kitgen.messages import plural
 from kitgen.rules.ending import ending, ending_text
 
 
-def state_json(state: CampaignState, campaign: Campaign | None = None) -> str:
-    """The state as JSON; with its campaign, also `ending`: whether the campaign is over and who won."""
+def state_json(state: CampaignState, campaign: Campaign | None = None, *, finished: bool = True) -> str:
+    """The state as JSON; with its campaign, also `ending`: whether the campaign is over and who
+    won, said only of a turn `finished` (RULES-NOTES, 2026-12-05)."""
     data = state.to_json()
     if campaign is not None:
-        data["ending"] = ending_json(campaign, state)
+        data["ending"] = ending_json(campaign, state, finished=finished)
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 
 
-def ending_json(campaign: Campaign, state: CampaignState) -> dict[str, Any]:
+def ending_json(campaign: Campaign, state: CampaignState, *, finished: bool = True) -> dict[str, Any]:
     """The ending after the state's turn (RULES-NOTES, 2026-12-02) as plain values."""
-    end = ending(campaign.scenario, state)
+    end = ending(campaign.scenario, state, finished=finished)
     return {**asdict(end), "draw": end.draw, "ended_after": end.ended_after, "play_on": campaign.meta.play_on}
 
 
-def ending_line(campaign: Campaign, state: CampaignState) -> str:
+def ending_line(campaign: Campaign, state: CampaignState, *, finished: bool = True) -> str:
     """'Turns: 4 days each. The last turn, 3, has been played: the Whites win (...).'"""
     s = campaign.scenario
-    end = ending(s, state)
+    end = ending(s, state, finished=finished)
     days = plural(end.days_per_turn, "day")
     return f"Turns: {days} each. {ending_text(s, end, play_on=campaign.meta.play_on and end.over)}"
 
 
-def state_text(campaign: Campaign, state: CampaignState) -> str:
+def state_text(campaign: Campaign, state: CampaignState, *, finished: bool = True) -> str:
     s = campaign.scenario
     out = [f"{s.meta.title}: state after turn {state.turn}" + (" (the set-up)" if state.turn == 0 else ""), ""]
     out.append("VP: " + ", ".join(f"{s.faction_name(f)} {v}" for f, v in state.vp.items()))
-    out.append(ending_line(campaign, state))
+    out.append(ending_line(campaign, state, finished=finished))
     for faction in s.meta.factions:
         units = [u for u in state.units if u.faction == faction.id]
         out += ["", f"{faction.name} ({len(units)} units)"]

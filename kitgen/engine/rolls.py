@@ -25,17 +25,26 @@ class BadRoll(Exception):
         self.index, self.value, self.dice, self.low, self.high = index, value, dice, low, high
 
 
-def roll(campaign: Campaign, log: TurnLog, rule: str, what: str, dice: str) -> Roll:
+def roll(
+    campaign: Campaign,
+    log: TurnLog,
+    rule: str,
+    what: str,
+    dice: str,
+    *,
+    units: tuple[str, ...] = (),
+    hex: str | None = None,
+) -> Roll:
     """The roll under `rule` for `what` (its purpose the two together): one the umpire wrote in
     the log, else one drawn from the campaign's seeded dice (an entry left with no value counts
-    as not given)."""
+    as not given). `units` and `hex` say what it decides, for the umpire's lists."""
     purpose = f"{rule} {what}"
     for index, given in enumerate(log.dice):
         if given.purpose == purpose and given.value is not None:
             d = Dice.parse(dice)
             if not d.low <= given.value <= d.high:
                 raise BadRoll(index, given.value, dice, d.low, d.high)
-            return Roll(purpose, dice, given.value, "given", rule)
+            return Roll(purpose, dice, given.value, "given", rule, units, hex)
     rng = random.Random(seed_for(campaign, purpose))
     d = Dice.parse(dice)
-    return Roll(purpose, dice, sum(rng.randint(1, d.sides) for _ in range(d.count)), "drawn", rule)
+    return Roll(purpose, dice, sum(rng.randint(1, d.sides) for _ in range(d.count)), "drawn", rule, units, hex)

@@ -385,6 +385,10 @@ class Roll:
     """'given' (the umpire rolled it and wrote it in the log) or 'drawn' (the campaign's seeded dice)."""
     rule: str = ""
     """The rule the roll is made under (II.C, B.7, E.3 ...): the start of its purpose."""
+    units: tuple[str, ...] = ()
+    """The units whose move or fate it decides (a command roll's group, a vehicle's unit)."""
+    hex: str | None = None
+    """The hex of the contact it decides (II.D: partisans evade or ambush)."""
 
 
 @dataclass(frozen=True)

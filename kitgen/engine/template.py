@@ -89,7 +89,8 @@ def next_log(campaign: Campaign, state: CampaignState) -> NextLog:
     env.filters["y"] = yaml_scalar
     env.filters["q"] = yaml_string
     values: dict[str, Any] = {
-        "campaign": campaign.folder.name,
+        "campaign": campaign.name,
+        "dice": campaign.meta.dice,
         "started": STARTED,
         "scenario": s.meta.title,
         "scenario_id": s.meta.id,

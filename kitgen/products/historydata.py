@@ -152,7 +152,7 @@ def history_tables(campaign: Campaign, history: History) -> HistoryTables:
                 towns.append(
                     TownChange(turn, t, where.get(t, ""), factions.get(old, "nobody"), factions.get(new, "nobody"))
                 )
-    return HistoryTables(campaign.folder.name, s.meta.id, history.last, tuple(units), tuple(battles), tuple(towns))
+    return HistoryTables(campaign.name, s.meta.id, history.last, tuple(units), tuple(battles), tuple(towns))
 
 
 def _rows(tables: HistoryTables, table: Table) -> list[dict[str, Any]]:

@@ -107,6 +107,16 @@ def list_backups(campaign: Path) -> list[Backup]:
     return [b for _, _, b in sorted(found)]
 
 
+def latest(campaign: Path) -> Backup | None:
+    """The backup made last: the last the index enters (it is written in the order they are
+    made), else the newest file."""
+    backups = {b.name: b for b in list_backups(campaign)}
+    entered = [str(e.get("name")) for e in _index(campaign) if str(e.get("name")) in backups]
+    if entered:
+        return backups[entered[-1]]
+    return max(backups.values(), key=lambda b: (b.time, b.turn), default=None)
+
+
 def find(campaign: Path, name: str) -> Backup:
     """The backup named (its file name in backups/, or a path to it); a usage error if none."""
     wanted = Path(name).name

@@ -18,16 +18,19 @@ from typing import TYPE_CHECKING
 
 from kitgen import messages as msg
 from kitgen.campaign import TURNS, Campaign, load_campaign
+from kitgen.engine.basis import past_the_end
 from kitgen.engine.state import CampaignState
-from kitgen.engine.turn import play_turn
+from kitgen.engine.turn import TurnRecord, play_turn
 from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError, Problem, UsageError
 from kitgen.orders.entries import SECTIONS, Read, form_faction, read_entries
 from kitgen.orders.formread import FilledForm, read_filled
 from kitgen.orders.rows import campaign_key, changed_turns, logs_key, state_key
+from kitgen.record.dicelog import with_rolls
 from kitgen.record.lock import campaign_lock
 from kitgen.record.logfile import commit, read_log_file
 from kitgen.record.merge import UnitChange, line_comment, merge, splice
+from kitgen.record.templates import take_up_orders
 
 if TYPE_CHECKING:
     from kitgen.yamlsource import Located
@@ -49,6 +52,8 @@ class Imported:
     """False when the log held these orders already: nothing written."""
     stale: str | None = field(default=None)
     """The form was printed from another state, imported with `stale_ok`: what differs."""
+    rolls: tuple[tuple[str, int | None], ...] = ()
+    """The rolls the import wrote into `dice:` (purpose, value; None: to be made at the table)."""
 
 
 def log_path(campaign: Campaign, turn: int) -> Path:
@@ -70,18 +75,12 @@ def import_orders(
     then nothing is written. With `check_only`, every check is made and nothing is written,
     whatever the outcome (a scan's factions are all checked before any is written)."""
     from kitgen.engine.ahead import before_orders
-    from kitgen.engine.replay import replay, turn_logs
+    from kitgen.engine.replay import replay
 
     form = read_filled(filled) if isinstance(filled, Path) else filled
     with campaign_lock(folder):
         campaign = load_campaign(folder)
-        logs = turn_logs(campaign)
-        last = logs[-1][0] if logs else 0
-        number = last if turn is None else turn
-        if number < 1 or number > last:
-            raise KitgenError.at(campaign.folder / TURNS, 1, 1, msg.record_no_log(number, last))
-        if number < last and not amend:
-            raise UsageError(msg.record_past_turn(number, last))
+        number, last = turn_to_write(campaign, turn, amend=amend)
         state = replay(campaign, number - 1)
         faction = form_faction(campaign, state, form)
         if faction is None:
@@ -99,26 +98,76 @@ def import_orders(
         old = _parse(path, on_disk.raw or b"")  # a malformed log stops here, with its lines, before its text is touched
         at = {u.id: u.hex for u in state.units if u.faction == faction}
         merged = merge(old, faction, read.orders, read.mentioned, at)
-        warnings = _play(campaign, state, merged.log, form, read, strict=strict)
+        warnings, record = _play(campaign, state, merged.log, form, read, strict=strict)
         if number < last:
             _later_turns_play(campaign, number, merged.log)
         text = splice(on_disk.text, merged)
-        try:
-            back: TurnLog | None = _parse(path, text.encode("utf-8"))
-        except KitgenError:  # the rewritten text, not the file on disk, is what cannot be read
-            back = None
-        if back != merged.log:
-            fields = [*SECTIONS, "partisans", "handed_in"]
-            differ = [k for k in fields if back is None or getattr(back, k) != getattr(merged.log, k)]
-            raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch(", ".join(differ or fields)))
-        if _comments(on_disk.text) - _comments(text):  # a comment the splice lost: nothing is written
+        text, taken = take_up_orders(text, merged.log)
+        rolls = rolls_to_write(campaign, record, merged.log)
+        text, uncommented = with_rolls(text, dict(rolls))
+        taken += uncommented
+        check_written(path, text, merged.log, dict(rolls), [*SECTIONS, "partisans", "handed_in"])
+        if _comments(on_disk.text) - _comments(text) - taken:  # a comment the splice lost: nothing is written
             raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch("the comments"))
         said = stale.text if stale is not None else None
         changes = tuple(merged.changes)
         if text == on_disk.text or check_only:
             return Imported(faction, number, path, None, changes, tuple(warnings), changed=False, stale=said)
         backup = commit(campaign.folder, on_disk, on_disk.encode(text), "orders import" + (" --amend" if amend else ""))
-        return Imported(faction, number, path, backup, changes, tuple(warnings), stale=said)
+        return Imported(faction, number, path, backup, changes, tuple(warnings), stale=said, rolls=tuple(rolls))
+
+
+def turn_to_write(campaign: Campaign, turn: int | None, *, amend: bool, what: str = "orders") -> tuple[int, int]:
+    """The turn a record command writes into (`turn`, by default the turn being played) and the
+    last log's turn: refused where there is no log of it (an import never starts a turn), where
+    the scenario is over, and for a turn no longer being played without `amend`."""
+    from kitgen.engine.basis import turn_being_played
+
+    playing, last = turn_being_played(campaign)
+    number = playing if turn is None else turn
+    if turn is None and playing > last and last:
+        from kitgen.engine.replay import replay
+
+        ended = past_the_end(campaign, replay(campaign))
+        if ended is not None:
+            raise KitgenError([ended])
+        raise KitgenError.at(campaign.folder / TURNS, 1, 1, msg.record_turn_finished(last, playing))
+    if number < 1 or number > last:
+        raise KitgenError.at(campaign.folder / TURNS, 1, 1, msg.record_no_log(number, last))
+    if number < playing and not amend:
+        from kitgen.engine.replay import replay
+
+        over = playing > last and past_the_end(campaign, replay(campaign)) is not None
+        raise UsageError(msg.record_past_turn(number, playing, what, over))
+    return number, last
+
+
+def rolls_to_write(campaign: Campaign, record: TurnRecord, log: TurnLog) -> list[tuple[str, int | None]]:
+    """The rolls the turn now asks for that its log does not give, to write into `dice:`: with
+    the value kitgen drew where it rolls and every faction's orders are in (RULES-NOTES,
+    2026-12-05), else with none, for the table to make."""
+    from kitgen.record.unfinished import factions_to_order, handed_in
+
+    start = record.start or record.state
+    orders_in = all(handed_in(log, f) for f in factions_to_order(start))
+    draws = campaign.meta.dice == "kitgen" and orders_in
+    return [(r.purpose, r.value if draws else None) for r in record.rolls if r.source == "drawn"]
+
+
+def check_written(path: Path, text: str, log: TurnLog, rolls: dict[str, int | None], fields: list[str]) -> None:
+    """The text about to be written reads back as `log` with `rolls` given, or nothing is written."""
+    try:
+        back: TurnLog | None = _parse(path, text.encode("utf-8"))
+    except KitgenError:  # the rewritten text, not the file on disk, is what cannot be read
+        back = None
+    differ = [k for k in fields if back is None or getattr(back, k) != getattr(log, k)]
+    if back is not None:
+        want = {g.purpose: g.value for g in log.dice}
+        want |= {p: v if v is not None else want.get(p) for p, v in rolls.items()}
+        if {g.purpose: g.value for g in back.dice} != want:
+            differ.append("dice")
+    if back is None or differ:
+        raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch(", ".join(differ or fields)))
 
 
 def _comments(text: str) -> Counter[str]:
@@ -175,24 +224,26 @@ def parse_log(path: Path, raw: bytes) -> tuple[TurnLog, Located]:
 
 def _play(
     campaign: Campaign, state: CampaignState, log: TurnLog, form: FilledForm, read: Read, *, strict: bool
-) -> list[Problem]:
-    """The merged log played: every void order of the faction from this form, at its row and
-    field; refused if `strict`, else warnings (the rules hold the unit or stop it)."""
+) -> tuple[list[Problem], TurnRecord]:
+    """The merged log played (its record, the rolls not given drawn): every void order of the
+    faction from this form, at its row and field; refused if `strict`, else warnings (the rules
+    hold the unit or stop it)."""
     from kitgen.engine.context import Unplaced
-    from kitgen.engine.turnlog import GivenRoll
     from kitgen.rules.dice import Dice
 
     try:
-        record = play_turn(campaign, state, log, source=Unplaced(f"turn {log.turn} log"))
+        record = played = play_turn(campaign, state, log, source=Unplaced(f"turn {log.turn} log"))
         # command rolls not yet made at the table are taken as obeyed, so that a failed roll
         # drawn now does not hide an order the rules make void
-        obeyed = [
-            GivenRoll(purpose=r.purpose, value=Dice.parse(r.dice).low)
+        obeyed = {
+            r.purpose: Dice.parse(r.dice).low
             for r in record.rolls
             if r.source == "drawn" and r.purpose.startswith("II.C ") and " command roll, " in r.purpose
-        ]
+        }
         if obeyed:
-            judged = log.model_copy(update={"dice": [*log.dice, *obeyed]})
+            from kitgen.record.rolls import with_given
+
+            judged = with_given(log, obeyed)
             record = play_turn(campaign, state, judged, source=Unplaced(f"turn {log.turn} log"))
     except KitgenError as refused:
         raise KitgenError([form.problem(None, msg.orders_log_refused(p.message)) for p in refused.problems]) from None
@@ -211,7 +262,7 @@ def _play(
         found.append(form.problem(where.entry, message.within(f"unit {verdict.unit}, field {where.field}")))
     if strict and found:
         raise KitgenError(found)
-    return found
+    return found, played
 
 
 def _later_turns_play(campaign: Campaign, turn: int, amended: TurnLog) -> None:

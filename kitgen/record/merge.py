@@ -17,9 +17,10 @@ from typing import Any, Literal
 
 import yaml
 
-from kitgen.engine.turnlog import TurnLog
+from kitgen.engine.turnlog import Battle, GivenRoll, TurnLog
 from kitgen.model.base import Model
 from kitgen.orders.entries import SECTIONS, FactionOrders
+from kitgen.outputs import yaml_string
 
 Fate = Literal["keep", "drop"] | Any
 """What becomes of an entry of the log: kept as it is, dropped, or replaced by a new order."""
@@ -176,7 +177,10 @@ class _Edit:
 
 
 def flow(model: Model) -> str:
-    """One order as a YAML flow mapping on one line, written by the YAML emitter."""
+    """One order as a YAML flow mapping on one line, written by the YAML emitter; a roll with no
+    value yet as `kitgen next` writes it, `value:` left empty for the umpire."""
+    if isinstance(model, GivenRoll) and model.value is None:
+        return f"{{purpose: {yaml_string(model.purpose)}, value: }}"
     data = model.model_dump(mode="json", exclude_defaults=True)
     return str(yaml.safe_dump(data, default_flow_style=True, sort_keys=False, width=10**9)).strip()
 
@@ -326,7 +330,7 @@ def _block_items(doc: _Text, seq: yaml.SequenceNode, plan: Plan) -> list[_Edit]:
             continue
         first = f"   {said[0]}" if said else ""
         rest = "".join(f"{' ' * column}{c}\n" for c in said[1:])
-        edits.append(_Edit(start, end, f"{' ' * column}- {flow(fate)}{first}\n{rest}"))
+        edits.append(_Edit(start, end, entry_lines(fate, column, first) + rest))
     if plan.added:
         at = doc.after(_last_line(seq))
         edits.append(_Edit(at, at, _items(plan.added, column)))
@@ -377,7 +381,21 @@ def line_comment(line: str) -> str:
 
 
 def _items(orders: list[Any], column: int) -> str:
-    return "".join(f"{' ' * column}- {_scalar_or_flow(o)}\n" for o in orders)
+    return "".join(entry_lines(o, column) for o in orders)
+
+
+def entry_lines(item: Any, column: int, comment: str = "") -> str:
+    """An entry of a block list at `column`, with its comment: a battle as a block (its hex and
+    winner, then a line a unit, as the README shows one), anything else on one line."""
+    pad = " " * column
+    if isinstance(item, Battle):
+        lines = [f"{pad}- hex: {yaml_string(item.hex)}{comment}", f"{pad}  winner: {_scalar_or_flow(item.winner)}"]
+        if item.ships:
+            lines.append(f"{pad}  ships: {_scalar_or_flow(item.ships)}")
+        lines.append(f"{pad}  units:")
+        lines += [f"{pad}    - {flow(u)}" for u in item.units]
+        return "\n".join(lines) + "\n"
+    return f"{pad}- {_scalar_or_flow(item)}{comment}\n"
 
 
 def _scalar_or_flow(item: Any) -> str:
@@ -402,3 +420,18 @@ def _list(
     if node.flow_style:
         return _flow_items(doc, node, plan)
     return _block_items(doc, node, plan)
+
+
+def splice_list(text: str, name: str, old: Sequence[Any], plan: Plan) -> str:
+    """A top-level list of the log (`dice`, `battles`) changed as `plan` says, the rest of the
+    text as it was: kept entries keep their bytes, replaced ones are rewritten on their lines,
+    added ones go after the last (the list made at the end of the file if the log has none)."""
+    doc = _Text(text)
+    root = yaml.compose(doc.text)
+    pairs = {k.value: (k, v) for k, v in root.value} if isinstance(root, yaml.MappingNode) else {}
+    tail: list[str] = []
+    edits = _list(doc, pairs.get(name), name, plan, plan.result(old), tail)
+    out = doc.text
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
+        out = out[: edit.start] + edit.text + out[edit.end :]
+    return out + "".join(tail)

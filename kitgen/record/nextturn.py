@@ -24,6 +24,8 @@ class Started:
     units: int
     skipped: tuple[Problem, ...]
     """What the turn before left unfinished, gone past with `force` (noted in the new log)."""
+    dice: str | None = None
+    """Who rolls: campaign.yaml's `dice:`."""
 
 
 def start_next_turn(folder: Path, *, force: bool = False) -> Started:
@@ -45,7 +47,7 @@ def start_next_turn(folder: Path, *, force: bool = False) -> Started:
         owes = TurnOwes(0, ())
         state = None
         for path, record in played(campaign, read=read):
-            owes = turn_owes(record, *read[path])
+            owes = turn_owes(record, *read[path], campaign.meta.dice)
             state = record.state
         if state is None:
             from kitgen.engine.setup import initial_state
@@ -66,7 +68,7 @@ def start_next_turn(folder: Path, *, force: bool = False) -> Started:
         if problems:
             text = _with_skipped(text, STARTED, owes.turn, problems)
         write_atomic(path, text.encode("utf-8"))
-        return Started(path, made.turn, made.rolls, made.units, tuple(problems))
+        return Started(path, made.turn, made.rolls, made.units, tuple(problems), campaign.meta.dice)
 
 
 def _with_skipped(text: str, started: str, turn: int, skipped: list[Problem]) -> str:

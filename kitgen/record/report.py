@@ -42,4 +42,12 @@ def import_report(done: Imported) -> str:
     if done.warnings:
         counts.append(f"{len(done.warnings)} void by the rules (warnings above)")
     lines.insert(1, "  " + ", ".join(counts) if counts else "  no units on the form")
+    drawn = [(p, v) for p, v in done.rolls if v is not None]
+    asked = [p for p, v in done.rolls if v is None]
+    if drawn:
+        lines.append(f"every faction's orders are in: kitgen rolled the turn's {len(drawn)} dice into the log:")
+        lines += [f"  {purpose}: {value}" for purpose, value in drawn]
+    if asked:
+        lines.append(f"rolls the turn now asks for, written with no value to make at the table ({len(asked)}):")
+        lines += [f"  {purpose}" for purpose in asked]
     return "\n".join(lines)

@@ -70,6 +70,12 @@ class Ending:
     met: tuple[ConditionMet, ...] = ()
     early: bool = False
     """Over before the last turn (or with no last turn), by a condition judged every turn."""
+    finished: bool = True
+    """The turn judged is finished: nothing still to be written can change its contacts or
+    battles (RULES-NOTES, 2026-12-05). Only then is an end announced."""
+    pending: bool = False
+    """The turn judged is not finished, and it is the last (or, as it stands, would end the
+    scenario early): the result waits for what is still to be written."""
 
     @property
     def draw(self) -> bool:
@@ -86,11 +92,13 @@ class Ending:
         return min(self.turn, self.last_turn)
 
 
-def ending(scenario: Scenario, state: Standing) -> Ending:
+def ending(scenario: Scenario, state: Standing, *, finished: bool = True) -> Ending:
     """Whether the campaign is over after the state's turn, and who won (RULES-NOTES, 2026-12-02).
 
     At the end of the last turn every condition is judged; at the end of any other turn only
-    those judged every turn (`when: any_turn`), which end the scenario at once when met."""
+    those judged every turn (`when: any_turn`), which end the scenario at once when met. A turn
+    not `finished` ends nothing yet (RULES-NOTES, 2026-12-05): what is still to be written may
+    change its result, so none is announced (`pending` says one waits)."""
     turns = scenario.meta.turns
     last, turn = turns.last, state.turn
     at_end = last is not None and turn >= last
@@ -104,6 +112,8 @@ def ending(scenario: Scenario, state: Standing) -> Ending:
     order = [f.id for f in scenario.meta.factions]
     winners = tuple(f for f in order if any(m.faction == f for m in met))
     early = bool(met) and not at_end
+    if not finished:
+        return Ending(turn, turns.days, last, False, finished=False, pending=at_end or early)
     return Ending(turn, turns.days, last, at_end or early, winners, tuple(met), early)
 
 
@@ -169,11 +179,23 @@ def condition_text(scenario: Scenario, c: WinCondition) -> str:
 
 def ending_text(scenario: Scenario, end: Ending, *, play_on: bool = False) -> str:
     """What the ending says, in a sentence or two for the umpire and the players."""
+    if end.pending:
+        if end.last_turn is not None and end.turn >= end.last_turn:
+            return (
+                f"Turn {end.turn}, the last, is being played: its result waits for what the turn still owes "
+                "(its orders, rolls and battles)."
+            )
+        return (
+            f"Turn {end.turn} is being played: as it stands it may end the scenario; the result waits for what "
+            "the turn still owes (its orders, rolls and battles)."
+        )
     if not end.over:
         if end.last_turn is None:
             return "The campaign has no last turn: it goes on as long as the club plays it."
-        played = f"Turn {end.turn} of {end.last_turn} played" if end.turn else "No turn played yet"
-        return f"{played}: the scenario ends after turn {end.last_turn}."
+        if not end.turn:
+            return f"No turn played yet: the scenario ends after turn {end.last_turn}."
+        being = "being played" if not end.finished else "played"
+        return f"Turn {end.turn} of {end.last_turn} {being}: the scenario ends after turn {end.last_turn}."
     after = end.ended_after
     if end.early:
         head = f"The scenario ended after turn {after}"

@@ -59,12 +59,12 @@ def read_scans(
     picture straightened if `keep`, for a review) and the problems of those that could not be
     (each at its file and page)."""
     from kitgen.campaign import load_campaign
-    from kitgen.engine.basis import turn_basis
+    from kitgen.engine.basis import playable_basis
     from kitgen.scan.images import pages_of
     from kitgen.scan.readback import read_page
 
     campaign = load_campaign(folder)
-    basis = turn_basis(campaign)
+    basis = playable_basis(campaign)
     reads: list[PageRead] = []
     problems: list[Problem] = []
     seen: dict[tuple[str, int], PageRead] = {}

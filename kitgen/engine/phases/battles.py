@@ -9,6 +9,7 @@ from dataclasses import replace
 from kitgen import messages as msg
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, Turn
+from kitgen.engine.logcheck import check_battles
 from kitgen.engine.phases.pontoons import friendly_pontoons
 from kitgen.engine.phases.postbattle import contact_groups
 from kitgen.engine.phases.sea import ships_lost
@@ -24,6 +25,7 @@ from kitgen.validation import dotted
 
 
 def run(turn: Turn, state: CampaignState) -> CampaignState:
+    check_battles(turn.source, turn.log, state, turn.board, turn.campaign)
     state = battles(turn.campaign, turn.board, state, turn.log, turn.source)
     return ships_lost(state, turn.log, turn.source)
 
@@ -107,7 +109,7 @@ def battles(campaign: Campaign, board: Board, state: CampaignState, log: TurnLog
                     equipment = []
                     for k in range(1, lost + 1 if side == "winner" else 1):
                         what = f"{unit.id} {kind} {k} equipment, turn {state.turn}"
-                        r = make_roll(campaign, log, "II.B.3", what, rules.winner.equipment.roll)
+                        r = make_roll(campaign, log, "II.B.3", what, rules.winner.equipment.roll, units=(unit.id,))
                         rolls.append(r)
                         equipment.append(r.value)
                         back += equipment_recovered(rules, side, r.value)

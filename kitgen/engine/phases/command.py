@@ -113,7 +113,9 @@ def run(turn: Turn, state: CampaignState) -> CampaignState:
     halted: dict[str, str] = {}
     judged: list[CommandRoll] = []
     for group in command_groups(campaign, turn.board, state, ordered):
-        roll = make_roll(campaign, log, COMMAND_RULE, group.what(state.turn), campaign.scenario.command.roll)
+        roll = make_roll(
+            campaign, log, COMMAND_RULE, group.what(state.turn), campaign.scenario.command.roll, units=group.units
+        )
         rolls.append(roll)
         obeyed = roll.value <= group.target
         judged.append(

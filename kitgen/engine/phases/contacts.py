@@ -94,7 +94,12 @@ def partisans(
                 applied = [MAKHNO_PRESENT] if with_makhno else []
                 mod = total_modifier(rules.ambush.modifiers, applied)
                 roll = make_roll(
-                    campaign, log, "II.D.2", f"{faction} ambush in {hex_id}, turn {state.turn}", rules.ambush.roll
+                    campaign,
+                    log,
+                    "II.D.2",
+                    f"{faction} ambush in {hex_id}, turn {state.turn}",
+                    rules.ambush.roll,
+                    hex=hex_id,
                 )
                 rolls.append(roll)
                 sprung = ambush_succeeds(rules, roll.value, mod)
@@ -115,10 +120,20 @@ def partisans(
                     conditions.append(ENEMY_WITHOUT_CAVALRY)
                 mod = total_modifier(rules.evade.modifiers, conditions)
                 mine = make_roll(
-                    campaign, log, "II.D.1", f"{faction} evade in {hex_id}, turn {state.turn}", rules.evade.roll
+                    campaign,
+                    log,
+                    "II.D.1",
+                    f"{faction} evade in {hex_id}, turn {state.turn}",
+                    rules.evade.roll,
+                    hex=hex_id,
                 )
                 theirs = make_roll(
-                    campaign, log, "II.D.1", f"enemy of {faction} in {hex_id}, turn {state.turn}", rules.evade.roll
+                    campaign,
+                    log,
+                    "II.D.1",
+                    f"enemy of {faction} in {hex_id}, turn {state.turn}",
+                    rules.evade.roll,
+                    hex=hex_id,
                 )
                 rolls += [mine, theirs]
                 away = evades(mine.value, theirs.value, mod)

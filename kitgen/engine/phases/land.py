@@ -313,7 +313,7 @@ def breakdowns(campaign: Campaign, state: CampaignState, log: TurnLog) -> Campai
             for k in range(1, stands.get(kind, 0) + 1):
                 vehicle = vehicle_name(kind, unit.type, k)
                 what = breakdown_what(unit.id, vehicle, state.turn)
-                roll = make_roll(campaign, log, check.source, what, check.roll)
+                roll = make_roll(campaign, log, check.source, what, check.roll, units=(unit.id,))
                 rolls.append(roll)
                 if breaks_down(check, roll.value):
                     stands[kind] -= 1

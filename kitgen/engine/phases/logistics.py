@@ -50,7 +50,9 @@ def after_judgement(campaign: Campaign, state: CampaignState, log: TurnLog) -> C
             )
             units.append(replace(unit, immobilised=True))
             continue
-        roll = make_roll(campaign, log, "B.8", f"{unit.id} abandoned, turn {state.turn}", rules.fuel.abandon_roll)
+        roll = make_roll(
+            campaign, log, "B.8", f"{unit.id} abandoned, turn {state.turn}", rules.fuel.abandon_roll, units=(unit.id,)
+        )
         rolls.append(roll)
         fate = abandoned_vehicle(rules, roll.value)
         if fate == "intact":

@@ -70,10 +70,7 @@ class Edition:
     @cached_property
     def hex_names(self) -> dict[str, str]:
         """Hex -> the name the story calls it by: its town, else the first station or place in it."""
-        from kitgen.mapping.places import point_hexes
-
-        named = {h: names[0] for h, names in point_hexes(self.s, self.c.hex_map).items()}
-        return named | {h: towns[0] for h, towns in self.c.board.towns.items() if towns}
+        return self.c.hex_names
 
     def view_after(self, turn: int) -> FactionView:
         """What the faction saw at the end of `turn` (the start of the next; 0: the set-up)."""

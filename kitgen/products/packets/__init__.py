@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kitgen.engine.basis import past_the_end, turn_basis
+from kitgen.engine.basis import playable_basis
 from kitgen.products.packets.builder import PacketFile, Packets
 from kitgen.products.packets.faction import acetate, faction_packet
 from kitgen.products.packets.umpire import umpire_packet
@@ -93,13 +93,7 @@ def build_packets(
 ) -> list[PacketFile]:
     """Every packet of the turn (`turn` by default the one being played); a turn past the
     scenario's end is refused unless campaign.yaml says the club plays on."""
-    from kitgen.errors import KitgenError
-
-    basis = turn_basis(campaign, turn)
-    refused = past_the_end(campaign, basis.after)
-    if refused is not None:
-        raise KitgenError([refused])
-    return packets_at_once(Packets(basis, paper), acetates=acetates)
+    return packets_at_once(Packets(playable_basis(campaign, turn), paper), acetates=acetates)
 
 
 def write_packets(folder: Path, out: Path, files: list[PacketFile]) -> list[Path]:

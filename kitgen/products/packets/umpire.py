@@ -54,7 +54,7 @@ def _week(p: Packets, sheet: Sheet) -> float:
     b = p.b
     y = sheet.band(say("umpire_title", turn=b.turn), None, f"{p.s.meta.title}")
     y = sheet.heading(sheet.left, y, sheet.span, "The week")
-    steps = say("week", turn=b.turn, log=f"turns/turn-{b.turn:02d}.yaml").splitlines()
+    steps = say("week", turn=b.turn, log=f"turns/turn-{b.turn:02d}.yaml", dice=p.c.meta.dice).splitlines()
     y = sheet.bullets(sheet.left, y, sheet.span, [(f"{k}.", text) for k, text in enumerate(steps, start=1)])
     y -= sheet.st.gap
     y = p.vp_ledger(sheet, y, None)
@@ -95,12 +95,21 @@ def _checklist(p: Packets) -> list[Page]:
             rows.append(["Orders", f"{f.name}: {state}; {f.ordered} of {f.units} units, trains and ships ordered"])
         if any(o.kind == "untouched" for o in status.owed):
             rows.append(["Log", say("checklist_untouched", turn=b.turn)])
-        if status.rolls:
-            rows.append(["Rolls", say("checklist_rolls", rolls=plural(len(status.rolls), "roll"))])
+        owed_rolls = [o for o in status.owed if o.kind in ("roll_missing", "roll_unwritten")]
+        orders_out = [o.faction for o in status.owed if o.kind == "orders_out"]
+        rows += [["Orders", say("checklist_orders_out", faction=p.s.faction_name(f))] for f in orders_out]
+        if owed_rolls:
+            said = "checklist_rolls_table" if status.dice == "table" else "checklist_rolls_kitgen"
+            rows.append(["Rolls", say(said, rolls=plural(len(owed_rolls), "roll"))])
+        elif status.dice == "kitgen" and orders_out:
+            rows.append(["Rolls", say("checklist_rolls_waiting")])
+        elif status.dice is None and status.rolls:
+            rows.append(["Rolls", say("checklist_rolls_unsaid", rolls=plural(len(status.rolls), "roll"))])
         for o in status.owed:
             where = " or ".join((o.hex or "", *o.across))
             if o.kind == "no_report":
-                rows.append(["Battle", f"to report under hex {where}, listing {named(o.units)}"])
+                waits = f"; it may change with {plural(len(o.rolls), 'roll')} not yet in" if o.rolls else ""
+                rows.append(["Battle", f"to report under hex {where}, listing {named(o.units)}{waits}"])
             elif o.kind == "left_out":
                 rows.append(["Battle", f"the report under hex {where} leaves out {named(o.units)}"])
             elif o.kind == "breakout":

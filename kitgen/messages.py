@@ -1801,9 +1801,13 @@ def roll_kitgen_rolls(purpose: str) -> str:
 
 
 @usage("record.past_turn")
-def record_past_turn(turn: int, playing: int, what: str = "orders", over: bool = False) -> str:
-    now = "the scenario is over after it" if over else f"turn {playing} is being played"
-    right = "`--amend`" if over else f"{what} for turn {playing}, or `--amend`"
+def record_past_turn(turn: int, playing: int, what: str = "orders", over: bool = False, started: bool = True) -> str:
+    if over:
+        now, right = "the scenario is over after it", "`--amend`"
+    elif started:
+        now, right = f"turn {playing} is being played", f"{what} for turn {playing}, or `--amend`"
+    else:
+        now, right = f"`kitgen next` starts turn {playing}", "`--amend`"
     return (
         f"found {what} for turn {turn}, which is finished ({now}); expected {right} to change turn {turn} "
         "(every later turn is replayed first)"
@@ -1937,6 +1941,80 @@ def report_leaves_out(hex_id: str, units: list[str]) -> str:
 @data("report.refused")
 def report_refused(places: str, text: str) -> str:
     return f"found the battle at {places} against the rules: {text}; expected a report the rules allow: nothing was written"
+
+
+# the battle report forms and the roll sheet, filled on screen or in pencil (kitgen.reports)
+
+
+@data("report.misspelt_field")
+def report_misspelt_field(name: str, close: list[str]) -> str:
+    return (
+        f"found the field '{name}', which is named like a report form's field but is none; expected "
+        f"kgb-<contact key>-<row>-<line>-<choice>, kgr-<sheet key>-<row>-roll-<total> or "
+        f"kgid-<b or r><key>-<what>, as `kitgen turn` prints them{suggest(name.strip().lower(), close)}"
+    )
+
+
+@data("report.no_identity")
+def report_no_identity(what: str, key: str) -> str:
+    return (
+        f"found the bubbles of a {what} ({key}) without the hidden fields that say which form it is; expected "
+        "the form as `kitgen turn` printed it, its fields kept (print it again, or fill the printed one in pencil)"
+    )
+
+
+@data("report.with_orders")
+def report_with_orders(factions: list[str]) -> str:
+    return (
+        f"found the order form of {' and '.join(factions)} in a PDF of report forms; expected them apart: "
+        "import the order form from its faction's packet, the report forms from the umpire's"
+    )
+
+
+@data("report.wrong_form")
+def report_wrong_form(what: str, which: str, found: str, expected: str) -> str:
+    return (
+        f"found the {what} for {which} {found}; expected {which} {expected}: it is not this campaign's turn "
+        "(print the turn's forms with `kitgen turn`)"
+    )
+
+
+@data("report.contact_changed")
+def report_contact_changed(place: str, turn: int) -> str:
+    return (
+        f"found the report form of the battle at {place}, printed for a contact that is not the one there now: the "
+        f"contact changed since it was printed (turn {turn}'s orders or rolls changed); expected a form printed since "
+        "(`kitgen turn`), or the battle entered with `kitgen report`: nothing of it is read"
+    )
+
+
+@data("report.sheet_changed")
+def report_sheet_changed(printed: str, now: str) -> str:
+    return (
+        f"found a roll sheet printed for other rolls (sheet {printed}; the turn's is {now}: an earlier turn was "
+        "amended since); expected the roll sheet printed since (`kitgen turn`), or the rolls given with `kitgen roll`"
+    )
+
+
+@data("report.pages_missing")
+def report_pages_missing(what: str, missing: str, pages: int) -> str:
+    return (
+        f"found the {what} without {missing} (of its {pages}); expected every page of it, so that no unit's "
+        "losses or roll is left behind: scan the missing pages too"
+    )
+
+
+@data("report.page_twice")
+def report_page_twice(what: str, page: int, other: str) -> str:
+    return f"found page {page} of the {what} a second time (first in {other}); expected each page once: remove one of the scans"
+
+
+@note("report.rolls_first")
+def report_rolls_first(rolls: int) -> str:
+    return (
+        f"note: the roll sheet's {rolls} rolls change the turn's contacts, so they were written first; the battles "
+        "were not (their problems are above): put the forms right and import the file again"
+    )
 
 
 # kitgen orders scan: paper order forms read back

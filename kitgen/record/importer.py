@@ -138,7 +138,7 @@ def turn_to_write(campaign: Campaign, turn: int | None, *, amend: bool, what: st
         from kitgen.engine.replay import replay
 
         over = playing > last and past_the_end(campaign, replay(campaign)) is not None
-        raise UsageError(msg.record_past_turn(number, playing, what, over))
+        raise UsageError(msg.record_past_turn(number, playing, what, over, started=playing <= last))
     return number, last
 
 

@@ -487,6 +487,8 @@ def roll_command(
 
     folder = _campaign_folder(folder)
     campaign = _campaign(folder)
+    if turn is None and _finished_already(campaign):
+        return
     if give:
         done = give_rolls(folder, _given(give), turn, amend=amend)
     elif campaign.meta.dice == "table":
@@ -501,6 +503,23 @@ def roll_command(
     else:
         done = give_rolls(folder, None, turn, amend=amend)
     _said_rolls(campaign, done)
+
+
+def _finished_already(campaign: Campaign) -> bool:
+    """The last log's turn is finished and the next not started: said, and nothing to ask (a roll
+    or a battle of it again is an amendment, `--turn N --amend`). Past the scenario's end the
+    command's own refusal says so."""
+    from kitgen.engine.basis import past_the_end, turn_being_played
+    from kitgen.engine.replay import replay
+
+    playing, last = turn_being_played(campaign)
+    if not last or playing <= last or past_the_end(campaign, replay(campaign)) is not None:
+        return False
+    typer.echo(
+        f"Turn {last} is finished: every order, roll and battle of it is in. `kitgen next` starts turn {playing}; "
+        f"`--turn {last} --amend` changes turn {last}."
+    )
+    return True
 
 
 def _given(texts: list[str]) -> dict[str, int]:
@@ -663,6 +682,8 @@ def report_command(
 
     folder = _campaign_folder(folder)
     campaign = _campaign(folder)
+    if turn is None and _finished_already(campaign):
+        return
     done = enter_battles(folder, Asker(), turn, amend=amend)
     if done is None:
         return

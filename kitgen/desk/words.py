@@ -11,8 +11,8 @@ from kitgen.record.rolls import TurnChange
 
 
 def roll_words(roll: Roll, names: Mapping[str, str]) -> str:
-    """The purpose in words, and the dice: '... turn 1 (D10)'."""
-    return f"{purpose_words(roll.purpose, names)} ({roll.dice})"
+    """The purpose in words, and the dice: '... turn 1, D10'."""
+    return f"{purpose_words(roll.purpose, names)}, {roll.dice}"
 
 
 def place_words(hex_id: str, names: Mapping[str, str]) -> str:

@@ -194,9 +194,9 @@ def _validation(path: Path, *, strict: bool) -> CampaignAnswer:
     from kitgen.campaigncache import Answer
     from kitgen.engine.findings import findings
     from kitgen.engine.replay import played, read_logs
+    from kitgen.engine.unfinished import owed_findings, turn_owes
     from kitgen.errors import display_path
     from kitgen.messages import plural
-    from kitgen.record.unfinished import owed_findings, turn_owes
 
     campaign, notes = _loaded(path, said_elsewhere="note.scenario_outside")  # the summary says it
     if campaign.meta.dice is None:  # said once a check, not on every command
@@ -321,8 +321,10 @@ def turn_command(
         bool, typer.Option("--acetate", help="Also each faction's supply overlay, to print on transparency.")
     ] = False,
 ) -> None:
-    """The week's packets for a turn: the umpire's (master map, supply, ledgers, rolls, contacts,
-    battle sheets) and one per faction (its map with what it can see, supply, reach, lists, order form)."""
+    """The week's packets for a turn: the umpire's (master map, supply, ledgers, roll sheet, contacts,
+    battle sheets and report forms) and one per faction (its map with what it can see, supply, reach,
+    lists, order form); the umpire's report forms and roll sheet alone too."""
+    from kitgen.messages import plural
     from kitgen.outputs import check_product_folder
     from kitgen.products.packets import build_packets, write_packets
 
@@ -332,9 +334,10 @@ def turn_command(
     check_product_folder(target)  # before the minutes of drawing, not after
     files = build_packets(campaign, turn, paper.value, acetates=acetate)
     for path, f in zip(write_packets(folder, target, files), files, strict=True):
-        what = "supply overlay for transparency" if f.kind == "acetate" else "packet"
+        kinds = {"acetate": "supply overlay for transparency", "report_forms": "battle report forms"}
+        what = kinds.get(f.kind, f.kind.replace("_", " "))
         who = "the umpire" if f.who == "umpire" else campaign.scenario.faction_name(f.who)
-        typer.echo(f"wrote {path} ({f.pages} pages: {what} for {who})")
+        typer.echo(f"wrote {path} ({plural(f.pages, 'page')}: {what} for {who})")
 
 
 @app.command("chronicle")
@@ -487,8 +490,6 @@ def roll_command(
 
     folder = _campaign_folder(folder)
     campaign = _campaign(folder)
-    if turn is None and _finished_already(campaign):
-        return
     if give:
         done = give_rolls(folder, _given(give), turn, amend=amend)
     elif campaign.meta.dice == "table":
@@ -503,23 +504,6 @@ def roll_command(
     else:
         done = give_rolls(folder, None, turn, amend=amend)
     _said_rolls(campaign, done)
-
-
-def _finished_already(campaign: Campaign) -> bool:
-    """The last log's turn is finished and the next not started: said, and nothing to ask (a roll
-    or a battle of it again is an amendment, `--turn N --amend`). Past the scenario's end the
-    command's own refusal says so."""
-    from kitgen.engine.basis import past_the_end, turn_being_played
-    from kitgen.engine.replay import replay
-
-    playing, last = turn_being_played(campaign)
-    if not last or playing <= last or past_the_end(campaign, replay(campaign)) is not None:
-        return False
-    typer.echo(
-        f"Turn {last} is finished: every order, roll and battle of it is in. `kitgen next` starts turn {playing}; "
-        f"`--turn {last} --amend` changes turn {last}."
-    )
-    return True
 
 
 def _given(texts: list[str]) -> dict[str, int]:
@@ -538,8 +522,6 @@ def _given(texts: list[str]) -> dict[str, int]:
 
 def _said_rolls(campaign: Campaign, done: RollsWritten) -> None:
     from kitgen.desk.words import change_words
-    from kitgen.engine.piecenames import piece_names
-    from kitgen.engine.replay import replay
     from kitgen.errors import display_path, escape_controls
     from kitgen.messages import plural
 
@@ -551,11 +533,13 @@ def _said_rolls(campaign: Campaign, done: RollsWritten) -> None:
         typer.echo(escape_controls(said))
     for purpose, value in done.given:
         typer.echo(escape_controls(f"  {purpose}: {value}"))
-    names = piece_names(replay(campaign))
     if done.changes:
         typer.echo("What the rolls change in the turn:")
         for change in done.changes:
-            typer.echo(escape_controls("  " + change_words(change, names, campaign.hex_names)))
+            typer.echo(escape_controls("  " + change_words(change, done.names, campaign.hex_names)))
+    if done.dropped:
+        places = ", ".join(campaign.hex_names.get(h, h) + f" ({h})" for h in done.dropped)
+        typer.echo(escape_controls(f"Battle reports taken out, to report again (kitgen report): {places}"))
     if done.asked:
         typer.echo(f"Still to make ({len(done.asked)}), written with no value:")
         for purpose in done.asked:
@@ -646,13 +630,18 @@ def undo_command(
     latest, put back as `kitgen restore` does; undone again, the write comes back."""
     from kitgen import messages as msg
     from kitgen.errors import UsageError, display_path, escape_controls
-    from kitgen.record.backups import latest
-    from kitgen.record.restore import restore
+    from kitgen.record.backups import Created, latest
+    from kitgen.record.restore import restore, take_back
 
     folder = _campaign_folder(folder)
     last = latest(folder)
     if last is None:
         raise UsageError(msg.record_nothing_to_undo(str(folder)))
+    if isinstance(last, Created):
+        kept_as = take_back(folder, last.log)
+        said = f"took away turns/{last.log}, which {last.command} made at {last.time}, kept as {display_path(kept_as)}"
+        typer.echo(escape_controls(f"undid the {last.command}: {said} (`kitgen undo` again brings it back)"))
+        return
     log, kept = restore(folder, last.name, force=force)
     said = f"the log it replaced kept as {display_path(kept)}" if kept else "there was no log to replace"
     typer.echo(
@@ -678,12 +667,11 @@ def report_command(
     breakouts; each checked by the rules as it is given, then all written into the log."""
     from kitgen.desk.battleentry import enter_battles
     from kitgen.errors import display_path, escape_controls
+    from kitgen.messages import plural
     from kitgen.prompts import Asker
 
     folder = _campaign_folder(folder)
     campaign = _campaign(folder)
-    if turn is None and _finished_already(campaign):
-        return
     done = enter_battles(folder, Asker(), turn, amend=amend)
     if done is None:
         return
@@ -691,11 +679,10 @@ def report_command(
     if done.backup is None:
         typer.echo(f"{where} holds these battles already: unchanged")
     else:
-        typer.echo(
-            escape_controls(
-                f"wrote {len(done.battles)} battles into {where} (previous kept as {display_path(done.backup)})"
-            )
+        said = (
+            f"wrote {plural(len(done.battles), 'battle')} into {where} (previous kept as {display_path(done.backup)})"
         )
+        typer.echo(escape_controls(said))
     for b in done.battles:
         typer.echo(escape_controls(f"  {b.hex}, won by the {campaign.scenario.faction_name(b.winner)} ({b.change}):"))
         for v in b.verdicts:
@@ -724,7 +711,7 @@ def state_command(
 
     def work() -> Answer:
         from kitgen.engine.report import state_json, state_text
-        from kitgen.record.unfinished import judged_replay
+        from kitgen.engine.unfinished import judged_replay
 
         campaign, notes = _loaded(folder)
         unfinished: list[Problem] = []  # what the logs leave unfinished: a breakout owed (II.B.1)
@@ -1355,7 +1342,13 @@ def orders_form(
 
 @orders_app.command("import")
 def orders_import(
-    filled: Annotated[Path, typer.Argument(help="A filled order form: the PDF, or a .csv of the same columns.")],
+    filled: Annotated[
+        Path,
+        typer.Argument(
+            help="A filled order form (the PDF, or a .csv of the same columns), or battle report forms and the "
+            "roll sheet (their PDF, or the umpire's packet)."
+        ),
+    ],
     campaign: CampaignOpt = None,
     turn: Annotated[
         Optional[int],  # noqa: UP045
@@ -1373,12 +1366,19 @@ def orders_import(
 ) -> None:
     """Read a filled order form, check every order by the rules and merge the faction's orders into
     the turn's log unit by unit (a unit the form does not mention keeps its order; other orders,
-    battles, dice and comments kept as they were)."""
-    from kitgen.errors import display_path
+    battles, dice and comments kept as they were); or filled battle report forms and the roll
+    sheet, into the turn's battles and rolls."""
+    from kitgen.errors import display_path, escape_controls
     from kitgen.record.importer import import_orders
     from kitgen.record.report import import_report
+    from kitgen.reports.intake import import_report_pdf
 
-    done = import_orders(_campaign_folder(campaign), filled, turn, amend=amend, stale_ok=stale_ok, strict=strict)
+    folder = _campaign_folder(campaign)
+    said = import_report_pdf(folder, filled, turn, amend=amend)  # None: no report form in it
+    if said is not None:
+        typer.echo(escape_controls("\n".join(said)))
+        return
+    done = import_orders(folder, filled, turn, amend=amend, stale_ok=stale_ok, strict=strict)
     for warning in done.warnings:
         typer.echo(str(warning), err=True)
     if done.stale:
@@ -1398,7 +1398,8 @@ def orders_scan(
         typer.Option(
             "--accept",
             help="Settle a doubt: UNIT:STEP=DIR, UNIT:special=WORD, UNIT:toward=DIR (none for no mark), "
-            "or UNIT:path=read (the steps as marked). Give it once for each doubt.",
+            "or UNIT:path=read (the steps as marked); on a report form HEX:UNIT:LINE=CHOICE or HEX:winner=FACTION, "
+            "on the roll sheet roll:N=TOTAL. Give it once for each doubt.",
         ),
     ] = None,
     review: Annotated[
@@ -1416,20 +1417,29 @@ def orders_scan(
     ] = False,
 ) -> None:
     """Read paper order forms back from scans or photos, and import each faction's orders into the
-    turn being played, as `orders import` does. A page that cannot be read, or a mark in doubt,
-    and nothing is imported: each is named, to rescan or settle with --accept."""
+    turn being played, as `orders import` does; and the umpire's battle report forms and roll sheet
+    among them, into its battles and rolls. A page that cannot be read, or a mark in doubt, and
+    nothing is imported: each is named, to rescan or settle with --accept."""
     from kitgen.errors import escape_controls
     from kitgen.messages import plural
     from kitgen.record.report import import_report
+    from kitgen.reports.scans import ReportScans
     from kitgen.scan.intake import scan_orders
 
-    done = scan_orders(_campaign_folder(campaign), scans, accept or [], review=review, strict=strict, partial=partial)
+    folder = _campaign_folder(campaign)
+    others = ReportScans(folder)
+    done = scan_orders(folder, scans, accept or [], review=review, strict=strict, partial=partial, others=others)
     figures = done.figures
     typer.echo(f"read {plural(figures.pages, 'page')}: {plural(figures.marks, 'bubble')} marked, no doubts")
     for imported in done.imported:
         for warning in imported.warnings:
             typer.echo(str(warning), err=True)
         typer.echo(import_report(imported))
+    if others.done is not None:
+        from kitgen.campaign import load_campaign
+        from kitgen.reports.intake import done_words
+
+        typer.echo(escape_controls("\n".join(done_words(load_campaign(folder), others.done))))
     if review is not None:
         typer.echo(escape_controls(f"wrote {review}"))
 

@@ -682,6 +682,10 @@ def campaign_misnamed_log(name: str, right: str) -> str:
     return f"found {name}, which looks like a turn log but is misnamed; expected {right} (turn-NN.yaml)"
 
 
+WAITS = "its result waits for what that turn still owes (its orders, rolls and battles)"
+"""How the end stands before the last turn is finished (RULES-NOTES, 2026-12-05)."""
+
+
 @data("campaign.past_the_end")
 def campaign_past_the_end(turn: int, ended: int, how: str) -> str:
     return (
@@ -1656,6 +1660,11 @@ def record_nothing_to_undo(folder: str) -> str:
     return f"found no backup in {folder}/backups; expected one: every write to a turn log keeps one, so nothing has been written yet"
 
 
+@data("record.undo_gone")
+def record_undo_gone(name: str) -> str:
+    return f"found no log {name} to take away; expected the log the last write made (it was removed meanwhile?)"
+
+
 @data("record.changed_on_disk")
 def record_changed_on_disk() -> str:
     return (
@@ -1776,11 +1785,10 @@ def roll_bad_give(text: str) -> str:
 
 
 @data("roll.changes_battles")
-def roll_changes_battles(hexes: list[str], said: list[str]) -> str:
+def roll_changes_battles(hexes: list[str]) -> str:
     return (
-        f"found the rolls changing the turn's contacts at {', '.join(hexes)}, where battles are reported "
-        f"({'; '.join(said)[:300]}); expected those battles reported again with the rolls "
-        "(`kitgen report --amend`, or their report forms): nothing was written"
+        f"found the rolls changing the contacts of the battles reported at {', '.join(hexes)}; expected `--amend`, "
+        "which writes the rolls and takes those reports out, to report them again: nothing was written"
     )
 
 
@@ -1903,11 +1911,16 @@ def report_loser_captures(who: str, kind: str) -> str:
 
 
 @usage("report.not_yet")
-def report_not_yet(turn: int, waiting: list[str]) -> str:
-    said = "; ".join(waiting[:3]) + (f"; and {len(waiting) - 3} more" if len(waiting) > 3 else "")
+def report_not_yet(turn: int, factions: list[str], rolls: list[str]) -> str:
+    waiting = []
+    if factions:
+        waiting.append(f"the orders of {', '.join(factions)}")
+    if rolls:
+        shown = "; ".join(rolls[:3]) + (f"; and {len(rolls) - 3} more" if len(rolls) > 3 else "")
+        waiting.append(f"the rolls {shown}")
     return (
-        f"found turn {turn} still waiting for what decides its contacts: {said}; expected the orders and the rolls "
-        "that decide the moves in first (`kitgen status` lists them, `kitgen roll` takes the rolls)"
+        f"found turn {turn} still waiting for {' and '.join(waiting)}, which decide its contacts; expected them in "
+        "before its battles (`kitgen status` lists what is owed, `kitgen roll` takes the rolls)"
     )
 
 
@@ -1927,9 +1940,11 @@ def report_no_contact(hex_id: str, contacts: list[str]) -> str:
 
 @data("report.not_in_contact")
 def report_not_in_contact(hex_id: str, units: list[str], there: list[str]) -> str:
+    close = [(u, difflib.get_close_matches(u, there, n=1, cutoff=0.6)) for u in units]
+    meant = "; ".join(f"for '{u}' did you mean '{m[0]}'?" for u, m in close if m)
     return (
         f"found {', '.join(units)} in the battle at {hex_id}, not in that contact; expected its units: "
-        f"{one_of(there)}{suggest(units[0], there)}"
+        f"{one_of(there)}" + (f"; {meant}" if meant else "")
     )
 
 

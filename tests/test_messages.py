@@ -1173,7 +1173,7 @@ def _no_markov(data: dict[str, Any]) -> None:
 def _backups_a_link(tmp: Path) -> set[str]:
     folder = campaign(tmp)
     run_cli("next", str(folder))
-    (tmp / "elsewhere").mkdir()
+    shutil.move(folder / "backups", tmp / "elsewhere")  # `kitgen next` noted its log there
     (folder / "backups").symlink_to(tmp / "elsewhere")
     form = sheet(("w_drozdovsky_1", ""))(folder, tmp)
     return cli_codes("orders", "import", str(form), "--campaign", str(folder))
@@ -1461,6 +1461,16 @@ def _import_into_a_finished_turn(tmp: Path) -> set[str]:
     return cli_codes("orders", "import", str(form), "--campaign", str(folder))
 
 
+def _undo_gone(tmp: Path) -> set[str]:
+    """The log `kitgen next` made, taken away by hand before `kitgen undo` takes it away."""
+    folder = _tsaritsyn(tmp)
+    edit(folder / "campaign.yaml", "dice: table", "dice: table\nplay_on: true")
+    assert run_cli("next", str(folder)).returncode == 0
+    from kitgen.record.restore import take_back
+
+    return produced(lambda: take_back(folder, "turn-09.yaml"))
+
+
 BEATEN = {("contact", "winner"): ["whites"], ("r_39th_div", "fate"): ["N"]}
 TSARITSYN = {
     ("contact", "winner"): ["whites"],
@@ -1477,6 +1487,13 @@ TRIGGERS |= {
     "record.roll_unwritten": lambda tmp: cli_codes("next", str(_kitgen_rolls(tmp))),
     "record.turn_finished": _import_into_a_finished_turn,
     "record.nothing_to_undo": _undo_nothing,
+    "record.undo_gone": _undo_gone,
+    "roll.changes_battles": lambda tmp: cli_codes(
+        "roll",
+        str(_tsaritsyn(tmp, 3, lambda d: d.update(dice=[x for x in d["dice"] if "Wrangel" not in x["purpose"]]))),
+        "--give",
+        "II.C Wrangel command roll, turn 3=9",
+    ),
     "roll.not_asked": lambda tmp: cli_codes(
         "roll", str(_tsaritsyn(tmp, 3, _one_roll_out)), "--give", "II.A event roll, turn 9=3"
     ),

@@ -194,7 +194,9 @@ def test_status_shows_orders_in_rolls_battles_and_what_next_would_refuse(started
     assert f"turn {NEXT} being played" in text and "Whites: in, 1 of" in text and "Reds: NOT IN, 0 of" in text
     for faction in sorted(out):  # each hands in its form blank: its units hold
         blank = tmp_path / f"{faction}.csv"
-        assert run_cli("orders", "form", str(started), "--faction", faction, "--csv", "--out", str(blank)).returncode == 0
+        assert (
+            run_cli("orders", "form", str(started), "--faction", faction, "--csv", "--out", str(blank)).returncode == 0
+        )
         assert imported(started, blank).returncode == 0
     asked = [o["purpose"] for o in json.loads(run_cli("status", str(started), "--format", "json").stdout)["owed"]]
     given = [arg for purpose in asked for arg in ("--give", f"{purpose}=1")]
@@ -229,7 +231,7 @@ def test_an_import_into_a_past_turn_needs_amend_and_replays_the_later_turns(camp
     before = log(camp, 6).read_bytes()
     assert run_cli("next", str(camp)).returncode == 0
     done = imported(camp, sheet(camp, tmp_path, {"w_crimea_azov_2": ""}), "--turn", "6")
-    assert done.returncode == 2 and "found orders for turn 6, which is played" in done.stderr
+    assert done.returncode == 2 and "found orders for turn 6, which is finished" in done.stderr
     assert log(camp, 6).read_bytes() == before
 
 
@@ -538,7 +540,7 @@ def test_a_symlinked_turns_or_backups_folder_is_refused_by_the_import(
     if folder == "turns":
         shutil.move(started / "turns", elsewhere)
     else:
-        elsewhere.mkdir()
+        shutil.move(started / "backups", elsewhere)  # `kitgen next` noted its new log there
     (started / folder).symlink_to(elsewhere, target_is_directory=True)
     done = imported(started, form)
     assert done.returncode != 0
@@ -676,7 +678,7 @@ def test_restore_refuses_a_backup_the_campaign_does_not_play_with(camp: Path, tm
     line; `--force` puts it back all the same."""
     trimmed(camp, 2)
     assert run_cli("next", str(camp)).returncode == 0
-    (camp / "backups").mkdir()
+    (camp / "backups").mkdir(exist_ok=True)
     broken = log(camp, 2).read_text(encoding="utf-8").replace("winner: whites", "winner: nobody", 1)
     assert "winner: nobody" in broken
     (camp / "backups" / "turn-02.yaml.1").write_text(broken, encoding="utf-8")

@@ -21,7 +21,7 @@ from kitgen.engine.findings import findings
 from kitgen.engine.setup import initial_state
 from kitgen.engine.state import Verdict
 from kitgen.engine.turn import TurnRecord
-from kitgen.record.unfinished import turn_owes
+from kitgen.engine.unfinished import turn_owes
 from tests.boards import campaign_on, log, play, unit
 
 ROW = {"columns": 6, "rows": 1, "terrain": "open"}

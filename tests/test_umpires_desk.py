@@ -115,7 +115,10 @@ def test_kitgen_rolls_writes_its_rolls_when_the_orders_are_in(tmp_path: Path) ->
     the log always holds the rolls its turn was played with". With the Reds' orders out, nothing
     is drawn; their (blank) form in, the import writes every roll the turn needs, each as kitgen's
     seeded dice draw it, and the turn plays as before."""
+    from kitgen.engine.replay import replay
+
     folder = sample(tmp_path, 2, lambda d: (d.pop("dice"), d.pop("handed_in")), dice="kitgen")
+    drawn = {r.purpose: r.value for r in replay(load_campaign(folder)).rolls if r.source == "drawn"}
     first = status(folder)
     assert [o["kind"] for o in first["owed"]] == ["orders_out"]  # no roll owed: kitgen draws them later
     blank = tmp_path / "reds.csv"
@@ -124,8 +127,10 @@ def test_kitgen_rolls_writes_its_rolls_when_the_orders_are_in(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     assert "kitgen rolled the turn's" in done.stdout
     log, _ = read_log(folder / "turns" / "turn-02.yaml")
-    assert log.dice and all(g.value is not None for g in log.dice)
+    assert {g.purpose: g.value for g in log.dice} == drawn  # kitgen's own rolls, as it drew them before
     assert status(folder)["finished"]
+    again = run_cli("orders", "import", str(blank), "--campaign", str(folder), "--turn", "2", "--amend")
+    assert again.returncode == 0 and "kitgen rolled" not in again.stdout  # nothing new to write
 
 
 def test_kitgen_rolls_takes_no_roll_from_the_table(tmp_path: Path) -> None:
@@ -144,16 +149,24 @@ def test_kitgen_rolls_takes_no_roll_from_the_table(tmp_path: Path) -> None:
 
 def test_a_roll_given_after_the_turn_is_finished_needs_amend_and_says_what_it_changes(tmp_path: Path) -> None:
     """Ruling (2026-12-05, who rolls): "A roll in the log is the turn's roll; changing it later is an
-    amendment to a played turn." A failed roll for Wrangel now would hold the storm of Tsaritsyn:
-    refused without --amend; with it, refused again, naming the contact it changes, until that
-    battle is reported again."""
+    amendment to a played turn." A failed roll for Wrangel would hold his stack out of the storm of
+    Tsaritsyn: refused without --amend; with it, written, saying what it changes, the storm's
+    report taken out; the turn is unfinished again and the end no longer announced."""
     folder = sample(tmp_path)
+    assert status(folder)["stage"] == "over"
     change = ["--turn", "3", "--give", "II.C Wrangel command roll, turn 3=9"]
     plain = run_cli("roll", str(folder), *change)
     assert plain.returncode == 2 and "found rolls for turn 3, which is finished" in plain.stderr
-    amended = run_cli("roll", str(folder), *change, "--amend")
-    assert amended.returncode == 1 and "changing the turn's contacts at 5313" in amended.stderr
     assert read_log(folder / "turns" / "turn-03.yaml")[0] == read_log(REFERENCE / "turns" / "turn-03.yaml")[0]
+    amended = run_cli("roll", str(folder), *change, "--amend")
+    assert amended.returncode == 0, amended.stderr
+    assert "1st Kuban Cossack Div: its order done, now held" in amended.stdout
+    assert "taken out, to report again (kitgen report): Tsaritsyn (5313)" in amended.stdout
+    log = read_log(folder / "turns" / "turn-03.yaml")[0]
+    assert [b.hex for b in log.battles] == ["5213"]
+    after = status(folder)
+    assert after["stage"] == "playing" and not after["over"] and " win" not in after["ending"]
+    assert any(o["kind"] == "no_report" and o["hex"] == "5313" for o in after["owed"])
 
 
 # --- a verdict announced only when final -------------------------------------------------------
@@ -339,3 +352,40 @@ def test_the_turn_being_played_does_not_hang_on_a_comment(tmp_path: Path, commen
         run_cli("orders", "import", str(form), "--campaign", str(folder)),
     ):
         assert said.returncode == 1 and "the scenario ended after turn 3" in said.stderr
+
+
+def test_undo_takes_back_what_next_started(tmp_path: Path) -> None:
+    """`kitgen undo` after `kitgen next` takes the new log away (kept as a backup), never the
+    turn before it; undone again, the log is back."""
+    folder = sample(tmp_path, 2)
+    before = {p.name: p.read_bytes() for p in (folder / "turns").iterdir()}
+    started = folder / "turns" / "turn-03.yaml"
+    assert run_cli("next", str(folder)).returncode == 0
+    made = started.read_bytes()
+    undone = run_cli("undo", str(folder))
+    assert undone.returncode == 0 and "took away turns/turn-03.yaml" in undone.stdout
+    assert {p.name: p.read_bytes() for p in (folder / "turns").iterdir()} == before
+    assert run_cli("undo", str(folder)).returncode == 0
+    assert started.read_bytes() == made
+
+
+def test_a_battle_reported_again_at_the_keyboard_replaces_its_report(tmp_path: Path) -> None:
+    """Every contact reported: `kitgen report --turn 3 --amend` offers one to report again and
+    replaces that one report (the other stays as it was)."""
+    folder = sample(tmp_path)
+    answers = ["5213", "reds", "0", "0", "0", "0", "0", "0", "1"]  # Basargino: the Reds win; the Kuban corps retreats
+    done = run_cli("report", str(folder), "--turn", "3", "--amend", answers="\n".join(answers) + "\n")
+    assert done.returncode == 0, done.stderr + done.stdout
+    battles = {b.hex: b for b in read_log(folder / "turns" / "turn-03.yaml")[0].battles}
+    assert battles["5213"].winner == "reds" and battles["5313"] == reference_battles(3)[0]
+    assert len(read_log(folder / "turns" / "turn-03.yaml")[0].battles) == 2
+
+
+def test_playing_on_past_the_last_turn_says_so(tmp_path: Path) -> None:
+    """After the last turn, a club playing on (play_on) is told it plays past the end, with no
+    result waiting: the result was judged after turn 3."""
+    folder = sample(tmp_path)
+    edit(folder / "campaign.yaml", "dice: table", "dice: table\nplay_on: true")
+    assert run_cli("next", str(folder)).returncode == 0
+    said = status(folder)
+    assert said["turn"] == 4 and "after the scenario's last turn (3): the club plays on" in said["ending"]

@@ -15,11 +15,11 @@ from kitgen import messages as msg
 from kitgen.desk.words import place_words
 from kitgen.engine.contacts_ahead import Contact, ContactUnit, contacts_ahead
 from kitgen.engine.piecenames import piece_names
-from kitgen.engine.state import BreakoutOwed
+from kitgen.engine.state import BreakoutOwed, CampaignState
 from kitgen.engine.turnlog import Battle, BattleUnit
 from kitgen.errors import KitgenError, UsageError
 from kitgen.prompts import TRIES, Asker, Option
-from kitgen.record.battles import BattlesWritten, report_battles
+from kitgen.record.battles import BattlesWritten, contacts_of, report_battles
 from kitgen.record.rolls import TurnRolls, turn_rolls
 from kitgen.reports.battleform import BattleForm, FormUnit, battle_form, equipment_purpose
 
@@ -30,19 +30,21 @@ def enter_battles(folder: Path, asker: Asker, turn: int | None = None, *, amend:
     """Ask for every battle of the turn not yet reported (or, all reported, any to report again),
     then its breakouts, and write them; None when there is nothing to report."""
     at = turn_rolls(folder, turn, amend=amend)
-    _ready(at)
+    moved, groups = contacts_of(at.campaign, at.before, at.log)
+    _ready(at, moved)
     campaign = at.campaign
     names = piece_names(at.record.start or at.before)
     contacts = contacts_ahead(campaign, at.before, at.log)
     reported = {b.hex for b in at.log.battles}
     todo = [c for c in contacts if not reported & {c.hex, *c.across}]
-    if not todo and contacts:
+    owed_already = _breakouts([], {}, at, groups)
+    if not todo and not owed_already and contacts:
         options = [Option(c.hex, place_words(c.hex, campaign.hex_names)) for c in contacts]
         again = asker.choose(
             "Every contact's battle is reported. Report one again?", [*options, Option("none", "none")]
         )
         todo = [c for c in contacts if c.hex == again]
-    if not todo:
+    if not todo and not owed_already:
         asker.say("The turn has no battle to report." if not contacts else "Nothing reported.")
         return None
     battles: list[Battle] = []
@@ -53,7 +55,7 @@ def enter_battles(folder: Path, asker: Asker, turn: int | None = None, *, amend:
         )
         battles.append(battle)
         rolls |= given
-    for owed in _breakouts(battles, rolls, at):
+    for owed in _breakouts(battles, rolls, at, groups):
         asker.say(
             f"{names.get(owed.unit, owed.unit)} was beaten where it could not retreat: it must break out (II.B.1)."
         )
@@ -65,16 +67,21 @@ def enter_battles(folder: Path, asker: Asker, turn: int | None = None, *, amend:
     return report_battles(folder, battles, rolls, at.turn, amend=amend)
 
 
-def _ready(at: TurnRolls) -> None:
-    """The battles are entered once the contacts are final: every faction's orders and every roll
-    that decides a move in (RULES-NOTES, 2026-12-05)."""
+def _ready(at: TurnRolls, moved: CampaignState) -> None:
+    """The battles are entered once the contacts are final: every faction's orders in, and every
+    roll made up to the contacts (a command roll, the event card's, a partisan's) that decides them
+    (RULES-NOTES, 2026-12-05); a roll made after the battles (a VP award's) does not hold them up."""
     from kitgen.engine.context import Unplaced
-    from kitgen.record.unfinished import turn_owes
+    from kitgen.engine.unfinished import turn_owes
 
     owes = turn_owes(at.record, at.log, Unplaced(f"turn {at.turn} log"), at.campaign.meta.dice)
-    waiting = [o for o in owes.owed if o.kind in ("untouched", "orders_out", "roll_missing", "roll_unwritten")]
-    if waiting:
-        raise UsageError(msg.report_not_yet(at.turn, [o.message(at.turn).text for o in waiting]))
+    early = {r.purpose for r in moved.rolls}
+    factions = sorted({o.faction for o in owes.owed if o.kind == "orders_out"})
+    if any(o.kind == "untouched" for o in owes.owed):
+        factions = ["every faction"]
+    rolls = [o.purpose for o in owes.owed if o.kind in ("roll_missing", "roll_unwritten") and o.purpose in early]
+    if factions or rolls:
+        raise UsageError(msg.report_not_yet(at.turn, factions, rolls))
 
 
 def _checked(
@@ -211,12 +218,16 @@ def _ask_captures(form: BattleForm, winners: Sequence[str], parts: dict[str, Bat
             parts[u.id] = parts[u.id].model_copy(update={"captured": {k: n for k, n in taken.items() if n}})
 
 
-def _breakouts(battles: Sequence[Battle], rolls: Mapping[str, int], at: TurnRolls) -> list[BreakoutOwed]:
-    """The breakouts the battles entered leave owed, in the order they were beaten."""
+def _breakouts(
+    battles: Sequence[Battle], rolls: Mapping[str, int], at: TurnRolls, groups: Mapping[str, tuple[str, ...]]
+) -> list[BreakoutOwed]:
+    """The breakouts the log's battles with those entered (each in its contact's place) leave
+    owed, in the order they were beaten."""
     from kitgen.engine.turn import play_turn
-    from kitgen.record.rolls import with_given
+    from kitgen.record.battles import merged_battles
+    from kitgen.record.dicelog import with_given
 
-    merged = at.log.model_copy(update={"battles": [*at.log.battles, *battles]})
+    merged = at.log.model_copy(update={"battles": merged_battles(at.log, battles, groups).result(at.log.battles)})
     record = play_turn(at.campaign, at.before, with_given(merged, dict(rolls)))
     return list(record.breakouts_owed)
 

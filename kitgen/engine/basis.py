@@ -43,7 +43,7 @@ class TurnBasis:
 
 def turn_basis(campaign: Campaign, turn: int | None = None) -> TurnBasis:
     """The basis of turn `turn`, from one replay. By default the turn being played: the last
-    log's while that turn is not finished (`kitgen.record.unfinished`), else the one after it."""
+    log's while that turn is not finished (`kitgen.engine.unfinished`), else the one after it."""
     from kitgen import messages as msg
     from kitgen.engine.replay import Read, played, turn_logs
     from kitgen.engine.setup import initial_state
@@ -96,46 +96,56 @@ STARTED = "# kitgen next started this log"
 until its battles are reported, or `kitgen next` starts the following turn."""
 
 
-def turn_being_played(campaign: Campaign) -> tuple[int, int]:
-    """The turn being played and the last log's turn: the last log's while that turn is not
-    finished, else the one after it (which `kitgen next` starts), from one replay."""
+@dataclass(frozen=True)
+class Playing:
+    """The turn being played, the last log's turn, and the state before the last log."""
+
+    turn: int
+    last: int
+    before_last: CampaignState
+
+
+def turn_being_played(campaign: Campaign) -> Playing:
+    """The turn being played: the last log's while that turn is not finished, else the one
+    after it (which `kitgen next` starts), from one replay."""
     from kitgen.engine.replay import played, read_logs, turn_logs
     from kitgen.engine.setup import initial_state
     from kitgen.engine.turn import play_turn
     from kitgen.errors import KitgenError
 
     logs = turn_logs(campaign)
+    before = initial_state(campaign)
     if not logs:
-        return 1, 0
+        return Playing(1, 0, before)
     last = logs[-1][0]
     read = read_logs(campaign)
-    before = initial_state(campaign)
     for _, record in played(campaign, last - 1, read=read):
         before = record.state
     log, source = read[logs[-1][1]]
     try:  # a last log that does not play is not finished: it is the one being played
         record = play_turn(campaign, before, log, source=source)
     except KitgenError:
-        return last, last
-    return (last if _in_progress(campaign, log, source, [record]) else last + 1), last
+        return Playing(last, last, before)
+    return Playing(last if _in_progress(campaign, log, source, [record]) else last + 1, last, before)
 
 
 def _in_progress(campaign: Campaign, log: TurnLog, source: LogSource, records: Sequence[TurnRecord] = ()) -> bool:
     """The log (read already) is of the turn being played while that turn is not
     finished: it still owes something that can change its contacts or battles (a faction's
-    orders, a roll, a battle report, a breakout: `kitgen.record.unfinished`). Whatever its
+    orders, a roll, a battle report, a breakout: `kitgen.engine.unfinished`). Whatever its
     comments say: a person may delete them."""
-    from kitgen.record.unfinished import turn_owes
+    from kitgen.engine.unfinished import turn_owes
 
     played = [r for r in records if r.state.turn == log.turn]
     return not played or not turn_owes(played[0], log, source, campaign.meta.dice).finished
 
 
-def past_the_end(campaign: Campaign, state: CampaignState) -> Problem | None:
+def past_the_end(campaign: Campaign, state: CampaignState, *, finished: bool = True) -> Problem | None:
     """Why the turn after `state` may not be played: the scenario ended with `state`'s turn or
     before it (its last turn, or an early end) and campaign.yaml does not say the club plays on
-    (RULES-NOTES, 2026-12-02). None when it may. The problem stands at campaign.yaml's
-    `play_on`, or at its top."""
+    (RULES-NOTES, 2026-12-02); or `state`'s turn, not `finished`, is the last, whose result still
+    waits (2026-12-05). None when it may. The problem stands at campaign.yaml's `play_on`, or at
+    its top."""
     from kitgen import messages as msg
     from kitgen.campaign import CAMPAIGN_FILE
     from kitgen.rules.ending import ending, result_text
@@ -143,10 +153,10 @@ def past_the_end(campaign: Campaign, state: CampaignState) -> Problem | None:
 
     if campaign.meta.play_on:
         return None
-    end = ending(campaign.scenario, state)
-    if not end.over:
+    end = ending(campaign.scenario, state, finished=finished)
+    if not end.over and not end.pending:
         return None
     ended = end.ended_after or state.turn
-    how = result_text(campaign.scenario, end).removesuffix(".")
+    how = result_text(campaign.scenario, end).removesuffix(".") if end.over else msg.WAITS
     located = load_yaml(campaign.folder / CAMPAIGN_FILE, what="campaign.yaml, the file that makes a folder a campaign")
     return located.problem(("play_on",), msg.campaign_past_the_end(state.turn + 1, ended, how), key=True)

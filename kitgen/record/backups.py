@@ -9,6 +9,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -65,16 +66,42 @@ def keep(campaign: Path, log: Path, raw: bytes) -> Path:
     return backup
 
 
+@dataclass(frozen=True)
+class Created:
+    """A log a command made where there was none (`kitgen next`): its undoing takes it away."""
+
+    log: str
+    """turn-07.yaml."""
+    turn: int
+    time: str
+    command: str
+
+
+LOG_NAME = re.compile(r"turn-(\d{2,3})\.yaml")
+
+
 def note(campaign: Path, backup: Path, command: str) -> None:
     """Enter a backup in the index: when, and by which command, its log was replaced."""
-    from kitgen.outputs import write_atomic
-
     match = BACKUP_NAME.fullmatch(backup.name)
     if match is None:
         raise ValueError(f"not a backup's name: {backup.name}")
-    entries = [e for e in _index(campaign) if e.get("name") != backup.name]
+    _enter(campaign, {"name": backup.name, "command": command}, lambda e: e.get("name") != backup.name)
+
+
+def note_created(campaign: Path, log: Path, command: str) -> None:
+    """Enter in the index a log `command` made where there was none, so that it can be undone."""
+    if LOG_NAME.fullmatch(log.name) is None:
+        raise ValueError(f"not a log's name: {log.name}")
+    _enter(campaign, {"created": log.name, "command": command}, lambda e: True)
+
+
+def _enter(campaign: Path, entry: dict[str, object], keeping: Callable[[dict[str, object]], bool]) -> None:
+    from kitgen.outputs import write_atomic
+
+    own_folder(campaign / BACKUPS, "the folder of backups").mkdir(exist_ok=True)
+    entries = [e for e in _index(campaign) if keeping(e)]
     now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    entries.append({"name": backup.name, "time": now, "command": command})
+    entries.append({**entry, "time": now})
     text = json.dumps({"backups": entries}, indent=1, ensure_ascii=True) + "\n"
     write_atomic(campaign / BACKUPS / INDEX, text.encode("utf-8"))
 
@@ -107,13 +134,17 @@ def list_backups(campaign: Path) -> list[Backup]:
     return [b for _, _, b in sorted(found)]
 
 
-def latest(campaign: Path) -> Backup | None:
-    """The backup made last: the last the index enters (it is written in the order they are
-    made), else the newest file."""
+def latest(campaign: Path) -> Backup | Created | None:
+    """The last write to a log, to undo: the last entry of the index (written in the order of the
+    writes) that still stands, a backup kept or a log made where there was none; else the newest
+    backup file."""
     backups = {b.name: b for b in list_backups(campaign)}
-    entered = [str(e.get("name")) for e in _index(campaign) if str(e.get("name")) in backups]
-    if entered:
-        return backups[entered[-1]]
+    for e in reversed(_index(campaign)):
+        if str(e.get("name")) in backups:
+            return backups[str(e.get("name"))]
+        made = LOG_NAME.fullmatch(str(e.get("created")))
+        if made is not None and kind_of(campaign / "turns" / made.group(0)) is Kind.FILE:
+            return Created(made.group(0), int(made.group(1)), str(e.get("time")), str(e.get("command")))
     return max(backups.values(), key=lambda b: (b.time, b.turn), default=None)
 
 

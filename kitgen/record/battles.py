@@ -83,33 +83,19 @@ def report_battles(
     """Write `reports` (and the rolls given with them) into the log of `turn` (default the turn
     being played); a KitgenError names every problem, at `source` (the form) where given."""
     from kitgen.campaign import load_campaign
-    from kitgen.engine.phases.postbattle import contact_groups
-    from kitgen.engine.replay import replay
-    from kitgen.engine.turn import play_phases
-    from kitgen.record.dicelog import with_rolls
-    from kitgen.record.importer import (
-        _later_turns_play,
-        check_written,
-        log_path,
-        parse_log,
-        rolls_to_write,
-        turn_to_write,
-    )
+    from kitgen.record.dicelog import with_given, with_rolls
     from kitgen.record.lock import campaign_lock
-    from kitgen.record.logfile import commit, read_log_file
-    from kitgen.record.rolls import check_rolls, with_given
+    from kitgen.record.logfile import commit
+    from kitgen.record.opened import RollWrites, check_written, later_turns_play, open_turn, roll_writes
+    from kitgen.record.rolls import check_rolls
 
     given = dict(rolls or {})
     with campaign_lock(folder):
         campaign = load_campaign(folder)
-        number, last = turn_to_write(campaign, turn, amend=amend, what="battle reports")
-        before = replay(campaign, number - 1)
-        path = log_path(campaign, number)
-        on_disk = read_log_file(path)
-        log, _ = parse_log(path, on_disk.raw or b"")
+        at = open_turn(campaign, turn, amend=amend, what="battle reports")
+        number, last, before, path, on_disk, log = at.turn, at.last, at.before, at.path, at.on_disk, at.log
         where = source or path
-        moved = play_phases(campaign, before, log.model_copy(update={"battles": []}), through="contacts")[1]
-        groups = {h: g for g in contact_groups(moved) for h in g}
+        moved, groups = contacts_of(campaign, before, log)
         problems = [p for r in reports for p in _against_contact(r, groups, moved, where)]
         if problems:
             raise KitgenError(problems)
@@ -123,12 +109,13 @@ def report_battles(
             merged = with_given(merged, given)
         record = _judged(campaign, before, merged, reports, where)
         if number < last:
-            _later_turns_play(campaign, number, merged)
+            later_turns_play(campaign, number, merged)
         text = splice_list(on_disk.text, "battles", log.battles, plan) if plan.changes else on_disk.text
-        asked = rolls_to_write(campaign, record, merged)
-        written = {**given, **dict(asked)}
-        text, _ = with_rolls(text, written)
-        check_written(path, text, merged, dict(asked), ["orders", "battles", "handed_in", "partisans"])
+        asked = roll_writes(campaign, record, merged)
+        writes = RollWrites({**given, **asked.values}, asked.drop)
+        text, _ = with_rolls(text, writes.values, writes.drop)
+        check_written(path, text, merged, writes, ["orders", "battles", "handed_in", "partisans"])
+        written = writes.values
         done = tuple(
             BattleWritten(
                 r.hex,
@@ -143,6 +130,18 @@ def report_battles(
             return BattlesWritten(number, path, None, done, said)
         backup = commit(campaign.folder, on_disk, on_disk.encode(text), "report" + (" --amend" if amend else ""))
         return BattlesWritten(number, path, backup, done, said)
+
+
+def contacts_of(
+    campaign: Campaign, before: CampaignState, log: TurnLog
+) -> tuple[CampaignState, dict[str, tuple[str, ...]]]:
+    """The turn played from `log` up to its contacts, its battles left out, and each contact's
+    hexes by hex (a contact across a hexside has two)."""
+    from kitgen.engine.phases.postbattle import contact_groups
+    from kitgen.engine.turn import play_phases
+
+    moved = play_phases(campaign, before, log.model_copy(update={"battles": []}), through="contacts")[1]
+    return moved, {h: g for g in contact_groups(moved) for h in g}
 
 
 def _change(old: Sequence[Battle], report: Battle) -> BattleChange:

@@ -14,26 +14,24 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from kitgen import messages as msg
-from kitgen.campaign import TURNS, Campaign, load_campaign
-from kitgen.engine.basis import past_the_end
+from kitgen.campaign import Campaign, load_campaign
 from kitgen.engine.state import CampaignState
 from kitgen.engine.turn import TurnRecord, play_turn
 from kitgen.engine.turnlog import TurnLog
-from kitgen.errors import KitgenError, Problem, UsageError
+from kitgen.errors import KitgenError, Problem
 from kitgen.orders.entries import SECTIONS, Read, form_faction, read_entries
 from kitgen.orders.formread import FilledForm, read_filled
 from kitgen.orders.rows import campaign_key, changed_turns, logs_key, state_key
-from kitgen.record.dicelog import with_rolls
+from kitgen.record.dicelog import with_given, with_rolls
 from kitgen.record.lock import campaign_lock
-from kitgen.record.logfile import commit, read_log_file
+from kitgen.record.logfile import commit
 from kitgen.record.merge import UnitChange, line_comment, merge, splice
-from kitgen.record.templates import take_up_orders
+from kitgen.record.opened import check_written, later_turns_play, open_turn, parse_log, roll_writes, turn_to_write
 
-if TYPE_CHECKING:
-    from kitgen.yamlsource import Located
+__all__ = ["Imported", "import_orders", "parse_log", "turn_to_write"]
+from kitgen.record.templates import take_up_orders
 
 
 @dataclass(frozen=True)
@@ -56,10 +54,6 @@ class Imported:
     """The rolls the import wrote into `dice:` (purpose, value; None: to be made at the table)."""
 
 
-def log_path(campaign: Campaign, turn: int) -> Path:
-    return campaign.folder / TURNS / f"turn-{turn:02d}.yaml"
-
-
 def import_orders(
     folder: Path,
     filled: Path | FilledForm,
@@ -75,13 +69,12 @@ def import_orders(
     then nothing is written. With `check_only`, every check is made and nothing is written,
     whatever the outcome (a scan's factions are all checked before any is written)."""
     from kitgen.engine.ahead import before_orders
-    from kitgen.engine.replay import replay
 
     form = read_filled(filled) if isinstance(filled, Path) else filled
     with campaign_lock(folder):
         campaign = load_campaign(folder)
-        number, last = turn_to_write(campaign, turn, amend=amend)
-        state = replay(campaign, number - 1)
+        opened = open_turn(campaign, turn, amend=amend)
+        number, state = opened.turn, opened.before
         faction = form_faction(campaign, state, form)
         if faction is None:
             found = "no faction's units" if not form.entries else "several factions' units"
@@ -93,20 +86,18 @@ def import_orders(
         read = read_entries(campaign, state, form, faction, number)
         if read.problems:
             raise KitgenError(read.problems)
-        path = log_path(campaign, number)
-        on_disk = read_log_file(path)
-        old = _parse(path, on_disk.raw or b"")  # a malformed log stops here, with its lines, before its text is touched
+        path, on_disk, old = opened.path, opened.on_disk, opened.log
         at = {u.id: u.hex for u in state.units if u.faction == faction}
         merged = merge(old, faction, read.orders, read.mentioned, at)
         warnings, record = _play(campaign, state, merged.log, form, read, strict=strict)
-        if number < last:
-            _later_turns_play(campaign, number, merged.log)
+        if number < opened.last:
+            later_turns_play(campaign, number, merged.log)
         text = splice(on_disk.text, merged)
         text, taken = take_up_orders(text, merged.log)
-        rolls = rolls_to_write(campaign, record, merged.log)
-        text, uncommented = with_rolls(text, dict(rolls))
+        rolls = roll_writes(campaign, record, merged.log)
+        text, uncommented = with_rolls(text, rolls.values, rolls.drop)
         taken += uncommented
-        check_written(path, text, merged.log, dict(rolls), [*SECTIONS, "partisans", "handed_in"])
+        check_written(path, text, merged.log, rolls, [*SECTIONS, "partisans", "handed_in"])
         if _comments(on_disk.text) - _comments(text) - taken:  # a comment the splice lost: nothing is written
             raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch("the comments"))
         said = stale.text if stale is not None else None
@@ -114,60 +105,9 @@ def import_orders(
         if text == on_disk.text or check_only:
             return Imported(faction, number, path, None, changes, tuple(warnings), changed=False, stale=said)
         backup = commit(campaign.folder, on_disk, on_disk.encode(text), "orders import" + (" --amend" if amend else ""))
-        return Imported(faction, number, path, backup, changes, tuple(warnings), stale=said, rolls=tuple(rolls))
-
-
-def turn_to_write(campaign: Campaign, turn: int | None, *, amend: bool, what: str = "orders") -> tuple[int, int]:
-    """The turn a record command writes into (`turn`, by default the turn being played) and the
-    last log's turn: refused where there is no log of it (an import never starts a turn), where
-    the scenario is over, and for a turn no longer being played without `amend`."""
-    from kitgen.engine.basis import turn_being_played
-
-    playing, last = turn_being_played(campaign)
-    number = playing if turn is None else turn
-    if turn is None and playing > last and last:
-        from kitgen.engine.replay import replay
-
-        ended = past_the_end(campaign, replay(campaign))
-        if ended is not None:
-            raise KitgenError([ended])
-        raise KitgenError.at(campaign.folder / TURNS, 1, 1, msg.record_turn_finished(last, playing))
-    if number < 1 or number > last:
-        raise KitgenError.at(campaign.folder / TURNS, 1, 1, msg.record_no_log(number, last))
-    if number < playing and not amend:
-        from kitgen.engine.replay import replay
-
-        over = playing > last and past_the_end(campaign, replay(campaign)) is not None
-        raise UsageError(msg.record_past_turn(number, playing, what, over, started=playing <= last))
-    return number, last
-
-
-def rolls_to_write(campaign: Campaign, record: TurnRecord, log: TurnLog) -> list[tuple[str, int | None]]:
-    """The rolls the turn now asks for that its log does not give, to write into `dice:`: with
-    the value kitgen drew where it rolls and every faction's orders are in (RULES-NOTES,
-    2026-12-05), else with none, for the table to make."""
-    from kitgen.record.unfinished import factions_to_order, handed_in
-
-    start = record.start or record.state
-    orders_in = all(handed_in(log, f) for f in factions_to_order(start))
-    draws = campaign.meta.dice == "kitgen" and orders_in
-    return [(r.purpose, r.value if draws else None) for r in record.rolls if r.source == "drawn"]
-
-
-def check_written(path: Path, text: str, log: TurnLog, rolls: dict[str, int | None], fields: list[str]) -> None:
-    """The text about to be written reads back as `log` with `rolls` given, or nothing is written."""
-    try:
-        back: TurnLog | None = _parse(path, text.encode("utf-8"))
-    except KitgenError:  # the rewritten text, not the file on disk, is what cannot be read
-        back = None
-    differ = [k for k in fields if back is None or getattr(back, k) != getattr(log, k)]
-    if back is not None:
-        want = {g.purpose: g.value for g in log.dice}
-        want |= {p: v if v is not None else want.get(p) for p, v in rolls.items()}
-        if {g.purpose: g.value for g in back.dice} != want:
-            differ.append("dice")
-    if back is None or differ:
-        raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch(", ".join(differ or fields)))
+        return Imported(
+            faction, number, path, backup, changes, tuple(warnings), stale=said, rolls=tuple(rolls.values.items())
+        )
 
 
 def _comments(text: str) -> Counter[str]:
@@ -208,20 +148,6 @@ def _stale(form: FilledForm, now: str, logs: str) -> msg.Msg | None:
     return msg.record_stale_form(printed or "none", now, changed)
 
 
-def _parse(path: Path, raw: bytes) -> TurnLog:
-    """A log's text read and checked against its schema (a malformed log stops with its lines)."""
-    return parse_log(path, raw)[0]
-
-
-def parse_log(path: Path, raw: bytes) -> tuple[TurnLog, Located]:
-    """A log's bytes, as if read from `path`: the log and where its values stand."""
-    from kitgen.engine.turn import checked_log
-    from kitgen.yamlsource import parse_yaml
-
-    located = parse_yaml(path, raw, suffix=".yaml")
-    return checked_log(located), located
-
-
 def _play(
     campaign: Campaign, state: CampaignState, log: TurnLog, form: FilledForm, read: Read, *, strict: bool
 ) -> tuple[list[Problem], TurnRecord]:
@@ -241,8 +167,6 @@ def _play(
             if r.source == "drawn" and r.purpose.startswith("II.C ") and " command roll, " in r.purpose
         }
         if obeyed:
-            from kitgen.record.rolls import with_given
-
             judged = with_given(log, obeyed)
             record = play_turn(campaign, state, judged, source=Unplaced(f"turn {log.turn} log"))
     except KitgenError as refused:
@@ -263,22 +187,3 @@ def _play(
     if strict and found:
         raise KitgenError(found)
     return found, played
-
-
-def _later_turns_play(campaign: Campaign, turn: int, amended: TurnLog) -> None:
-    """--amend: every turn after `turn` still plays on the amended log's results, or nothing is
-    written and the first that does not is named at its line."""
-    from kitgen.engine.replay import played, read_logs
-
-    read = read_logs(campaign)
-    path = log_path(campaign, turn)
-    source = read[path][1]
-    read[path] = (amended, source)
-    try:
-        for _ in played(campaign, read=read):
-            pass
-    except KitgenError as broken:
-        problems = [
-            Problem.of(p.file, p.line, p.column, msg.record_amend_breaks(turn, p.message)) for p in broken.problems
-        ]
-        raise KitgenError(problems) from None

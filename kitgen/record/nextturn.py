@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kitgen import messages as msg
+from kitgen.engine.unfinished import TurnOwes
 from kitgen.errors import KitgenError, Problem, UsageError
 from kitgen.record.lock import campaign_lock
-from kitgen.record.unfinished import TurnOwes
 
 TURNS = "turns"
 
@@ -36,9 +36,9 @@ def start_next_turn(folder: Path, *, force: bool = False) -> Started:
     from kitgen.engine.basis import STARTED, past_the_end
     from kitgen.engine.replay import played, read_logs
     from kitgen.engine.template import log_name, next_log
+    from kitgen.engine.unfinished import turn_owes
     from kitgen.outputs import write_atomic
-    from kitgen.record.backups import own_folder
-    from kitgen.record.unfinished import turn_owes
+    from kitgen.record.backups import note_created, own_folder
 
     with campaign_lock(folder):
         campaign = load_campaign(folder)
@@ -57,7 +57,7 @@ def start_next_turn(folder: Path, *, force: bool = False) -> Started:
         if problems and not force:
             note = Problem.of(problems[0].file, 1, 1, msg.record_next_refused(owes.turn, len(problems)))
             raise KitgenError([*problems, note])
-        ended = past_the_end(campaign, state)
+        ended = past_the_end(campaign, state, finished=owes.finished)
         if ended is not None:  # the scenario is over: no --force goes past that, only play_on
             raise KitgenError([ended])
         made = next_log(campaign, state)
@@ -68,6 +68,7 @@ def start_next_turn(folder: Path, *, force: bool = False) -> Started:
         if problems:
             text = _with_skipped(text, STARTED, owes.turn, problems)
         write_atomic(path, text.encode("utf-8"))
+        note_created(campaign.folder, path, "next")
         return Started(path, made.turn, made.rolls, made.units, tuple(problems), campaign.meta.dice)
 
 

@@ -29,6 +29,10 @@ def restore(folder: Path, name: str, *, force: bool = False) -> tuple[Path, Path
         if not force:
             _plays(load_campaign(folder), log.path, backup.turn, data)
         kept = commit(folder, log, data, f"restore {backup.name}")
+        if kept is None:  # a log made where there was none: its undoing takes it away
+            from kitgen.record.backups import note_created
+
+            note_created(folder, log.path, f"restore {backup.name}")
         return log.path, kept
 
 
@@ -51,3 +55,20 @@ def _plays(campaign: Campaign, path: Path, turn: int, data: bytes) -> None:
     except KitgenError as broken:
         problems = [Problem.of(p.file, p.line, p.column, msg.record_restore_breaks(p.message)) for p in broken.problems]
         raise KitgenError(problems) from None
+
+
+def take_back(folder: Path, name: str) -> Path:
+    """Take away the log `name` a command made where there was none (`kitgen next`), kept first
+    as a backup, so that `kitgen undo` again (or `restore`) brings it back; return the backup."""
+    import os
+
+    from kitgen.record.backups import keep, note
+
+    with campaign_lock(folder):
+        log = read_log_file(folder / TURNS / name)
+        if log.raw is None:
+            raise KitgenError.at(log.path, 1, 1, msg.record_undo_gone(name))
+        kept = keep(folder, log.path, log.raw)
+        note(folder, kept, "undo")
+        os.unlink(log.path)
+        return kept

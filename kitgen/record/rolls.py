@@ -11,7 +11,7 @@ out) is said, as data."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -19,8 +19,10 @@ from kitgen import messages as msg
 from kitgen.campaign import Campaign
 from kitgen.engine.state import CampaignState, Met, Roll
 from kitgen.engine.turn import TurnRecord, play_turn
-from kitgen.engine.turnlog import GivenRoll, TurnLog
+from kitgen.engine.turnlog import TurnLog
 from kitgen.errors import KitgenError, Problem, UsageError
+from kitgen.record.dicelog import with_given
+from kitgen.record.merge import Plan
 from kitgen.rules.dice import Dice
 
 ChangeKind = Literal["contact_new", "contact_gone", "contact_units", "order"]
@@ -53,6 +55,11 @@ class RollsWritten:
     asked: tuple[str, ...] = ()
     """Rolls the turn asks for now that no one has given (written with no value)."""
     changes: tuple[TurnChange, ...] = ()
+    dropped: tuple[str, ...] = ()
+    """The hexes of battle reports an amendment took out, the rolls changing their contacts: to
+    be reported again."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """Each piece of the turn by its id: the name its counter prints, for the words."""
 
 
 @dataclass(frozen=True)
@@ -75,22 +82,10 @@ def turn_rolls(folder: Path, turn: int | None = None, *, amend: bool = False) ->
     """The turn a roll is for, read without the lock (a prompt's questions are asked from it;
     `give_rolls` reads it again under the lock)."""
     from kitgen.campaign import load_campaign
-    from kitgen.engine.replay import replay
-    from kitgen.record.importer import log_path, parse_log, turn_to_write
-    from kitgen.record.logfile import read_log_file
+    from kitgen.record.opened import open_turn
 
-    campaign = load_campaign(folder)
-    number, _ = turn_to_write(campaign, turn, amend=amend, what="rolls")
-    before = replay(campaign, number - 1)
-    path = log_path(campaign, number)
-    log, _ = parse_log(path, read_log_file(path).raw or b"")
-    return TurnRolls(campaign, number, before, log, play_turn(campaign, before, log))
-
-
-def with_given(log: TurnLog, values: Mapping[str, int]) -> TurnLog:
-    """The log with `values` given under their purposes."""
-    kept = [g for g in log.dice if g.purpose not in values]
-    return log.model_copy(update={"dice": [*kept, *(GivenRoll(purpose=p, value=v) for p, v in values.items())]})
+    at = open_turn(load_campaign(folder), turn, amend=amend, what="rolls")
+    return TurnRolls(at.campaign, at.turn, at.before, at.log, play_turn(at.campaign, at.before, at.log))
 
 
 def check_rolls(
@@ -135,71 +130,87 @@ def give_rolls(
 ) -> RollsWritten:
     """Write `values` (purpose -> roll) into the log of `turn` (default the turn being played);
     `values` None: where kitgen rolls, every roll the turn asks for that its log does not hold,
-    as kitgen draws it. `source` names the file the rolls were read from, for its messages."""
+    as kitgen draws it. `source` names the file the rolls were read from, for its messages. As
+    an amendment (`amend`), the reports of battles whose contacts the rolls change are taken out,
+    to be reported again; without it, such rolls are refused, naming those contacts."""
     from kitgen.campaign import load_campaign
-    from kitgen.engine.replay import replay
+    from kitgen.engine.piecenames import piece_names
     from kitgen.record.dicelog import with_rolls
-    from kitgen.record.importer import _later_turns_play, check_written, log_path, parse_log, turn_to_write
     from kitgen.record.lock import campaign_lock
-    from kitgen.record.logfile import commit, read_log_file
+    from kitgen.record.logfile import commit
+    from kitgen.record.merge import splice_list
+    from kitgen.record.opened import RollWrites, check_written, later_turns_play, open_turn, roll_writes
 
     with campaign_lock(folder):
         campaign = load_campaign(folder)
-        number, last = turn_to_write(campaign, turn, amend=amend, what="rolls")
-        before = replay(campaign, number - 1)
-        path = log_path(campaign, number)
-        on_disk = read_log_file(path)
-        log, _ = parse_log(path, on_disk.raw or b"")
-        was = play_turn(campaign, before, log)
-        where = source or path
+        at = open_turn(campaign, turn, amend=amend, what="rolls")
+        was = play_turn(campaign, at.before, at.log)
+        where = source or at.path
         if values is None:
             if campaign.meta.dice == "table":
                 raise UsageError(msg.roll_table_rolls())
             values = {r.purpose: r.value for r in was.rolls if r.source == "drawn"}
         elif campaign.meta.dice == "kitgen" and values and not amend:
             raise UsageError(msg.roll_kitgen_rolls(sorted(values)[0]))
+        log, dropped = at.log, Plan(["keep"] * len(at.log.battles))
         try:
-            record = check_rolls(campaign, before, log, values, where)
+            record = check_rolls(campaign, at.before, log, values, where)
         except KitgenError as refused:
-            raise _with_changes(campaign, before, log, values, where, refused) from None
+            unfit = _unfit(campaign, at.before, log, values, where, refused)
+            if not unfit:
+                raise
+            if not amend:
+                raise KitgenError([Problem.of(where, 1, 1, msg.roll_changes_battles(unfit))]) from None
+            dropped = Plan(["drop" if b.hex in unfit else "keep" for b in log.battles])
+            log = log.model_copy(update={"battles": dropped.result(log.battles)})
+            record = check_rolls(campaign, at.before, log, values, where)
         given = with_given(log, dict(values))
-        if number < last:
-            _later_turns_play(campaign, number, given)
-        still = [r.purpose for r in record.rolls if r.source == "drawn"]
-        text, _ = with_rolls(on_disk.text, {**dict(values), **dict.fromkeys(still)})
-        check_written(path, text, given, dict.fromkeys(still), ["orders", "battles", "handed_in"])
-        changes = turn_changes(was, record)
-        written = tuple(sorted(values.items()))
-        if text == on_disk.text or check_only:
-            return RollsWritten(number, path, None, written, tuple(still), changes)
-        backup = commit(campaign.folder, on_disk, on_disk.encode(text), "roll" + (" --amend" if amend else ""))
-        return RollsWritten(number, path, backup, written, tuple(still), changes)
+        if at.turn < at.last:
+            later_turns_play(campaign, at.turn, given)
+        still = roll_writes(campaign, record, given)
+        writes = RollWrites({**dict(values), **still.values}, still.drop)
+        text = at.on_disk.text
+        if dropped.changes:
+            text = splice_list(text, "battles", at.log.battles, dropped)
+        text, _ = with_rolls(text, writes.values, writes.drop)
+        check_written(at.path, text, given, writes, ["orders", "battles", "handed_in"])
+        result = RollsWritten(
+            at.turn,
+            at.path,
+            None,
+            tuple(sorted(values.items())),
+            tuple(p for p, v in still.values.items() if v is None),
+            turn_changes(was, record),
+            tuple(b.hex for b, fate in zip(at.log.battles, dropped.fates, strict=True) if fate == "drop"),
+            piece_names(record.start or at.before),
+        )
+        if text == at.on_disk.text or check_only:
+            return result
+        backup = commit(campaign.folder, at.on_disk, at.on_disk.encode(text), "roll" + (" --amend" if amend else ""))
+        return replace(result, backup=backup)
 
 
-def _with_changes(
+def _unfit(
     campaign: Campaign,
     before: CampaignState,
     log: TurnLog,
     values: Mapping[str, int],
     where: Path,
     refused: KitgenError,
-) -> KitgenError:
-    """Rolls the turn's reported battles no longer fit: what they change in its contacts, said,
-    so that the umpire knows which battles to report again; any other refusal as it was."""
+) -> list[str]:
+    """The hexes of the reported battles a change of rolls no longer fits: those of the contacts
+    it changes, across a hexside both hexes (none when the refusal is of the rolls themselves)."""
     if not log.battles or any(p.code.startswith("roll.") for p in refused.problems):
-        return refused
+        return []
     bare = log.model_copy(update={"battles": []})
     try:
-        changes = turn_changes(play_turn(campaign, before, bare), check_rolls(campaign, before, bare, values, where))
+        was = play_turn(campaign, before, bare)
+        changes = turn_changes(was, check_rolls(campaign, before, bare, values, where))
     except KitgenError:
-        return refused
-    contacts = [c for c in changes if c.kind.startswith("contact_")]
-    if not contacts:
-        return refused
-    hexes = sorted({c.hex for c in contacts})
-    return KitgenError(
-        [Problem.of(where, 1, 1, msg.roll_changes_battles(hexes, [p.message for p in refused.problems]))]
-    )
+        return []
+    groups = {h: m.hexes for m in was.met for h in m.hexes}
+    near = {h for c in changes if c.kind.startswith("contact_") for h in groups.get(c.hex, (c.hex,))}
+    return sorted({b.hex for b in log.battles if b.hex in near})
 
 
 def turn_changes(was: TurnRecord, now: TurnRecord) -> tuple[TurnChange, ...]:
@@ -221,3 +232,6 @@ def turn_changes(was: TurnRecord, now: TurnRecord) -> tuple[TurnChange, ...]:
         if old_result is not None and old_result != v.result:
             found.append(TurnChange("order", units=(v.unit,), before=old_result, after=v.result))
     return tuple(found)
+
+
+__all__ = ["RollsWritten", "TurnChange", "TurnRolls", "check_rolls", "give_rolls", "turn_rolls", "with_given"]

@@ -8,14 +8,14 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Literal
 
-from kitgen.campaign import Campaign
+from kitgen.campaign import Campaign, WhoRolls
 from kitgen.engine.context import LogSource
 from kitgen.engine.state import CampaignState
 from kitgen.engine.turn import TurnRecord
 from kitgen.engine.turnlog import BY_FACTION, TurnLog
+from kitgen.engine.unfinished import Owed, TurnOwes, handed_in, turn_owes
 from kitgen.errors import display_path
 from kitgen.record.merge import who as ordered
-from kitgen.record.unfinished import Owed, TurnOwes, WhoRolls, handed_in, turn_owes
 
 Stage = Literal["unstarted", "playing", "finished", "over"]
 """Where the campaign stands: no turn started; the last log's turn being played (it still owes
@@ -51,10 +51,13 @@ class Status:
     """Where the scenario's end stands: turns left, the result waiting, or over and who won."""
     over: bool = False
     """The scenario is over and the club does not play on: `kitgen next` refuses."""
-    dice: WhoRolls = None
+    dice: WhoRolls | None = None
     """Who rolls: campaign.yaml's `dice:` (None: it does not say; kitgen draws what the log lacks)."""
     written: int = 0
     """The rolls the log gives (made at the table, or written in by kitgen)."""
+    forced: tuple[int, ...] = ()
+    """Earlier turns gone past unfinished (`kitgen next --force`): what they owe may still
+    change the campaign, so no end is announced while any is left so."""
 
     @property
     def finished(self) -> bool:
@@ -77,15 +80,18 @@ def campaign_status(campaign: Campaign) -> Status:
     read = read_logs(campaign)
     before = initial_state(campaign)
     last = None
+    forced: list[int] = []
     for path, record in played(campaign, read=read):
         if last is not None:
             before = last[1].state
+            if not turn_owes(last[1], *read[last[0]], campaign.meta.dice).finished:
+                forced.append(last[1].state.turn)
         last = (path, record)
     if last is None:
         return Status(0, None, (), (), (), {}, *_end(campaign, initial_state(campaign), True), dice=campaign.meta.dice)
     path, record = last
     log, source = read[path]
-    return _status(campaign, before, record, log, source, display_path(path))
+    return _status(campaign, before, record, log, source, display_path(path), tuple(forced))
 
 
 def turn_status(campaign: Campaign, before: CampaignState, log: TurnLog, source: LogSource) -> Status:
@@ -97,16 +103,31 @@ def turn_status(campaign: Campaign, before: CampaignState, log: TurnLog, source:
 
 
 def _status(
-    campaign: Campaign, before: CampaignState, record: TurnRecord, log: TurnLog, source: LogSource, shown: str
+    campaign: Campaign,
+    before: CampaignState,
+    record: TurnRecord,
+    log: TurnLog,
+    source: LogSource,
+    shown: str,
+    forced: tuple[int, ...] = (),
 ) -> Status:
     owes: TurnOwes = turn_owes(record, log, source, campaign.meta.dice)
     drawn = tuple(r.purpose for r in record.state.rolls if r.source == "drawn")
     given = sum(1 for r in record.state.rolls if r.source == "given")
     slips = {f: ids for f, ids in sorted(record.state.slips.items()) if ids}
     factions = _factions(campaign, before, log)
-    end = _end(campaign, record.state, owes.finished)
+    end = _end(campaign, record.state, owes.finished and not forced)
     return Status(
-        record.state.turn, shown, factions, drawn, owes.owed, slips, *end, dice=campaign.meta.dice, written=given
+        record.state.turn,
+        shown,
+        factions,
+        drawn,
+        owes.owed,
+        slips,
+        *end,
+        dice=campaign.meta.dice,
+        written=given,
+        forced=forced,
     )
 
 
@@ -184,6 +205,12 @@ def status_text(campaign: Campaign, status: Status, named: str = "") -> str:
     out += [f"  {o.units[0]} in {o.hex}" for o in breakouts] or ["  none"]
     out += ["", "Slips to place (E.3-E.5):"]
     out += [f"  {s.faction_name(f)}: {', '.join(ids)}" for f, ids in status.slips.items()] or ["  none"]
+    if status.forced:
+        turns = ", ".join(map(str, status.forced))
+        out += [
+            "",
+            f"Turns gone past unfinished (kitgen next --force): {turns}; what they owe may still change the campaign.",
+        ]
     out += ["", status.ending, ""]
     if stage == "over":
         out.append(
@@ -209,6 +236,12 @@ def _dice_line(status: Status) -> str:
     from kitgen.messages import plural
 
     owed = [o for o in status.owed if o.kind in ("roll_missing", "roll_unwritten")]
+    waiting = any(o.kind in ("untouched", "orders_out") for o in status.owed)
+    if status.dice == "table" and waiting and not owed:
+        return (
+            f"Rolls: the table rolls; {plural(len(status.rolls), 'roll')} to make so far, more as the orders "
+            "come in (each order's command roll)."
+        )
     if status.dice == "table":
         if owed:
             return f"Rolls: the table rolls; {plural(len(owed), 'roll')} still to make and give (the roll sheet, or `kitgen roll`):"

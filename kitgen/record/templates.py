@@ -118,10 +118,13 @@ def _order_lines(text: str) -> dict[tuple[str, str], int]:
     return found
 
 
-def uncomment_rolls(text: str, purposes: Mapping[str, int | None]) -> tuple[str, set[str], Counter[str]]:
-    """The log's text with the commented line of each roll of `purposes` made an entry, its value
-    written (or left empty), its words kept; the purposes so taken up, and the comments taken
-    away. A roll whose line is not commented is left for the caller."""
+def uncomment_rolls(
+    text: str, purposes: Mapping[str, int | None], indent: str | None = None
+) -> tuple[str, set[str], Counter[str]]:
+    """The log's text with the commented line of each roll of `purposes` made an entry (at
+    `indent`, the list's own, where given), its value written (or left empty), its words kept;
+    the purposes so taken up, and the comments taken away. A roll whose line is not commented
+    is left for the caller."""
     from kitgen.outputs import yaml_scalar, yaml_string
 
     lines = text.split("\n")
@@ -134,6 +137,8 @@ def uncomment_rolls(text: str, purposes: Mapping[str, int | None]) -> tuple[str,
         shown = "" if value is None else yaml_scalar(value)
         words = f"   {c.words}" if c.words else ""
         removed[line_comment(lines[c.line]).lstrip("#").strip()] += 1
-        lines[c.line] = f"{c.indent}- {{purpose: {yaml_string(c.who)}, value: {shown}}}{words}"
+        lines[c.line] = (
+            f"{c.indent if indent is None else indent}- {{purpose: {yaml_string(c.who)}, value: {shown}}}{words}"
+        )
         done.add(c.who)
     return "\n".join(lines), done, removed

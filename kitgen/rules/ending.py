@@ -112,8 +112,9 @@ def ending(scenario: Scenario, state: Standing, *, finished: bool = True) -> End
     order = [f.id for f in scenario.meta.factions]
     winners = tuple(f for f in order if any(m.faction == f for m in met))
     early = bool(met) and not at_end
-    if not finished:
-        return Ending(turn, turns.days, last, False, finished=False, pending=at_end or early)
+    if not finished:  # past the last turn (the club plays on) the result was judged after it
+        pending = (last is not None and turn == last) or early
+        return Ending(turn, turns.days, last, False, finished=False, pending=pending)
     return Ending(turn, turns.days, last, at_end or early, winners, tuple(met), early)
 
 
@@ -192,6 +193,11 @@ def ending_text(scenario: Scenario, end: Ending, *, play_on: bool = False) -> st
     if not end.over:
         if end.last_turn is None:
             return "The campaign has no last turn: it goes on as long as the club plays it."
+        if end.turn > end.last_turn:
+            return (
+                f"Turn {end.turn} being played, after the scenario's last turn ({end.last_turn}): the club plays on "
+                "(campaign.yaml: play_on, a house rule)."
+            )
         if not end.turn:
             return f"No turn played yet: the scenario ends after turn {end.last_turn}."
         being = "being played" if not end.finished else "played"

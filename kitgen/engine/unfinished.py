@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kitgen import messages as msg
-from kitgen.campaign import Campaign
+from kitgen.campaign import Campaign, WhoRolls
 from kitgen.engine.context import LogSource
 from kitgen.engine.findings import Finding
 from kitgen.engine.state import CampaignState, Roll
@@ -22,8 +22,6 @@ from kitgen.engine.turnlog import BY_FACTION, TurnLog
 from kitgen.errors import KitgenError, Problem
 
 Owing = Literal["untouched", "orders_out", "roll_missing", "roll_unwritten", "no_report", "left_out", "breakout"]
-WhoRolls = Literal["table", "kitgen"] | None
-"""campaign.yaml's `dice:` (None: not said, kitgen draws what the log does not give)."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +105,7 @@ def factions_to_order(start: CampaignState) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def rolls_owed(record: TurnRecord, dice: WhoRolls) -> list[Roll]:
+def rolls_owed(record: TurnRecord, dice: WhoRolls | None) -> list[Roll]:
     """The rolls the turn asked for that the log does not hold: drawn by kitgen in the replay."""
     return [r for r in record.rolls if r.source == "drawn"] if dice is not None else []
 
@@ -136,7 +134,7 @@ def ordered_paths(log: TurnLog) -> dict[str, set[str]]:
     return found
 
 
-def turn_owes(record: TurnRecord, log: TurnLog, source: LogSource, dice: WhoRolls = None) -> TurnOwes:
+def turn_owes(record: TurnRecord, log: TurnLog, source: LogSource, dice: WhoRolls | None = None) -> TurnOwes:
     """What the turn of `log`, played as `record`, still owes: the log untouched, a faction's
     orders not in, a roll not in the log (`dice`: who rolls, campaign.yaml's), a contact with no
     battle reported in its hex, a report that leaves out units of the contact, a breakout."""
@@ -205,8 +203,9 @@ def owed_findings(owes: TurnOwes) -> list[Finding]:
 def judged_replay(
     campaign: Campaign, upto: int | None = None, notes: list[Problem] | None = None
 ) -> tuple[CampaignState, bool]:
-    """The state after turn `upto` (default the last log) and whether that turn is finished:
-    what `kitgen state` shows, its end announced only then (RULES-NOTES, 2026-12-05)."""
+    """The state after turn `upto` (default the last log) and whether every turn up to it is
+    finished (one gone past with `kitgen next --force` may still change it): what `kitgen state`
+    shows, its end announced only then (RULES-NOTES, 2026-12-05)."""
     from kitgen.engine.replay import played, read_logs
     from kitgen.engine.setup import initial_state
 
@@ -214,7 +213,7 @@ def judged_replay(
     state, finished = initial_state(campaign), True
     for path, record in played(campaign, upto, read=read):
         state = record.state
-        finished = turn_owes(record, *read[path], campaign.meta.dice).finished
+        finished = finished and turn_owes(record, *read[path], campaign.meta.dice).finished
         if notes is not None:
             notes.extend(record.notes)
     if upto is not None and upto > state.turn:

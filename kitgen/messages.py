@@ -2024,11 +2024,11 @@ def report_page_twice(what: str, page: int, other: str) -> str:
     return f"found page {page} of the {what} a second time (first in {other}); expected each page once: remove one of the scans"
 
 
-@note("report.rolls_first")
+@data("report.rolls_first")
 def report_rolls_first(rolls: int) -> str:
     return (
-        f"note: the roll sheet's {rolls} rolls change the turn's contacts, so they were written first; the battles "
-        "were not (their problems are above): put the forms right and import the file again"
+        f"found the roll sheet's {rolls} rolls changing the turn's contacts: they were written first, the battles "
+        "not (their problems are said with this); expected the report forms put right and the file imported again"
     )
 
 

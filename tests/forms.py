@@ -20,13 +20,18 @@ def fill_with_pypdf(form: Path, values: dict[str, str], out: Path) -> Path:
 
 
 def fill_with_pymupdf(form: Path, values: dict[str, str], out: Path) -> Path:
+    """As PyMuPDF fills a form: a check box given "/Yes" is ticked (its on state), "/Off" cleared."""
     import pymupdf
 
     doc = pymupdf.open(form)
     for page in doc:
         for widget in page.widgets():
             if widget.field_name in values:
-                widget.field_value = values[widget.field_name]
+                value = values[widget.field_name]
+                if widget.field_type == pymupdf.PDF_WIDGET_TYPE_CHECKBOX:
+                    widget.field_value = value == "/Yes"
+                else:
+                    widget.field_value = value
                 widget.update()
     doc.save(out)
     return out

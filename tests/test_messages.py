@@ -1828,6 +1828,156 @@ TRIGGERS |= {
 }
 
 
+# --- the battle report forms and the roll sheet (kitgen/reports/) ---------------------------------
+
+
+def _report_forms(tmp: Path, paper: str = "a4") -> tuple[Path, Path]:
+    """The Tsaritsyn sample's turn 3, its battles and rolls out of the log, and its report forms."""
+    from kitgen.products.reportforms import report_forms_pdf
+    from tests.reportfilling import forms_now, turn_3
+
+    folder = turn_3(tmp / "ts", rolls=False).folder
+    campaign, basis, forms = forms_now(folder)
+    pdf = tmp / "forms.pdf"
+    pdf.write_bytes(report_forms_pdf(campaign, forms, basis.turn, paper))
+    return folder, pdf
+
+
+def _renamed(rename: Callable[[str], str | None]) -> Trigger:
+    """`orders import` of the report forms, their fields renamed as `rename` says (None: kept)."""
+
+    def trigger(tmp: Path) -> set[str]:
+        from pypdf import PdfReader, PdfWriter
+        from pypdf.generic import NameObject, TextStringObject
+
+        folder, pdf = _report_forms(tmp)
+        writer = PdfWriter(clone_from=PdfReader(pdf))
+        for page in writer.pages:
+            for ref in page.get("/Annots") or []:
+                widget = ref.get_object()
+                name = rename(str(widget.get("/T", "")))
+                if name is not None:
+                    widget[NameObject("/T")] = TextStringObject(name)
+        with (tmp / "renamed.pdf").open("wb") as out:
+            writer.write(out)
+        return cli_codes("orders", "import", str(tmp / "renamed.pdf"), "--campaign", str(folder))
+
+    return trigger
+
+
+def _with_an_order_form(tmp: Path) -> set[str]:
+    """The report forms and a faction's order form in one PDF."""
+    from pypdf import PdfReader, PdfWriter
+
+    folder, pdf = _report_forms(tmp)
+    order = tmp / "reds.pdf"
+    assert run_cli("orders", "form", str(folder), "--faction", "reds", "--out", str(order)).returncode == 0
+    writer = PdfWriter()
+    writer.append(PdfReader(pdf))
+    writer.append(PdfReader(order))
+    with (tmp / "both.pdf").open("wb") as out:
+        writer.write(out)
+    return cli_codes("orders", "import", str(tmp / "both.pdf"), "--campaign", str(folder))
+
+
+def _report_filled(values: Callable[[str], dict[str, str]], after: Callable[[Path], None] | None = None) -> Trigger:
+    """`orders import` of the report forms filled with `values(contact key of 5213)` (pypdf), the
+    campaign changed by `after` first."""
+
+    def trigger(tmp: Path) -> set[str]:
+        from tests.forms import fill_with_pypdf
+        from tests.reportfilling import forms_now
+
+        folder, pdf = _report_forms(tmp)
+        key = next(f.key for f in forms_now(folder)[2] if f.hex == "5213")
+        filled = fill_with_pypdf(pdf, values(key), tmp / "filled.pdf")
+        if after is not None:
+            after(folder)
+        return cli_codes("orders", "import", str(filled), "--campaign", str(folder))
+
+    return trigger
+
+
+def _order_taken_back(folder: Path) -> None:
+    """The 1st Kuban Cavalry Corps' order taken back: no contact at Basargino (5213) now."""
+    log = folder / "turns" / "turn-03.yaml"
+    data = yaml.safe_load(log.read_text(encoding="utf-8"))
+    data["orders"]["whites"] = [o for o in data["orders"]["whites"] if o["unit"] != "w_1st_kuban_corps"]
+    log.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+
+
+def _sheet_of_other_rolls(tmp: Path) -> set[str]:
+    from kitgen.orders.rows import campaign_key
+    from kitgen.reports.intake import ReadForm, judge
+    from tests.reportfilling import turn_3
+
+    folder = turn_3(tmp / "ts", rolls=False).folder
+    c = load_campaign(folder)
+    sheet = ReadForm("R", "0123456789ab", campaign_key(c), 3, "", {}, {}, (tmp / "rolls.pdf", 1))
+    return produced(lambda: judge(c, [sheet], 3))
+
+
+def _report_scan(pages: Callable[[Path, Path], list[Path]]) -> Trigger:
+    """`orders scan` of report form pages, as `pages(campaign, tmp)` makes them."""
+
+    def trigger(tmp: Path) -> set[str]:
+        folder = tmp / "made"
+        folder.mkdir()
+        return cli_codes("orders", "scan", *map(str, pages(folder, tmp)), "--campaign", str(tmp / "made" / "ts"))
+
+    return trigger
+
+
+def _letter_page(twice: bool) -> Callable[[Path, Path], list[Path]]:
+    """Page 1 of Tsaritsyn's form on US Letter (it takes two), blank: once, or twice."""
+
+    def pages(made: Path, tmp: Path) -> list[Path]:
+        from tests.penciled import render, save
+
+        _, pdf = _report_forms(made, "letter")
+        scan = save(
+            render(pdf.read_bytes(), 1, 200), tmp / "page.png"
+        )  # the letter file: Basargino's, then Tsaritsyn's
+        return [scan, scan] if twice else [scan]  # type: ignore[list-item]
+
+    return pages
+
+
+def _rolls_first(tmp: Path) -> set[str]:
+    """A roll sheet's rolls that change the contacts, written first; the battle the rules refuse."""
+    from kitgen.engine.turnlog import Battle
+    from kitgen.reports.intake import Judged, record
+    from tests.reportfilling import forms_now, turn_3
+
+    made = turn_3(tmp / "ts", rolls=False)
+    _, _, forms = forms_now(made.folder)
+    form = next(f for f in forms if f.hex == "5213")
+    bad = Battle.model_validate(
+        {
+            "hex": "5213",
+            "winner": "whites",
+            "units": [{"unit": "w_1st_kuban_corps"}, {"unit": "r_39th_div", "retreat": "5313"}],
+        }
+    )
+    judged = Judged(3, ((form, bad),), {}, dict(made.rolls), 1, True)
+    return produced(lambda: record(made.folder, judged, tmp / "umpire.pdf"))
+
+
+TRIGGERS |= {
+    "report.misspelt_field": _renamed(
+        lambda name: name.replace("kgb-", "kgb_", 1) if name.startswith("kgb-") else None
+    ),
+    "report.no_identity": _renamed(lambda name: "other" + name if name.startswith("kgid-") else None),
+    "report.with_orders": _with_an_order_form,
+    "report.wrong_form": _report_filled(lambda key: {f"kgid-b{key}-turn_number": "2"}),
+    "report.contact_changed": _report_filled(lambda key: {}, _order_taken_back),
+    "report.sheet_changed": _sheet_of_other_rolls,
+    "report.pages_missing": _report_scan(_letter_page(twice=False)),
+    "report.page_twice": _report_scan(_letter_page(twice=True)),
+    "report.rolls_first": _rolls_first,
+}
+
+
 # every trigger is declared above: the parametrisation reads them all
 
 

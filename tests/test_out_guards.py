@@ -38,9 +38,12 @@ PROTECTED = "expected a file or folder outside a campaign's own files"
 
 @pytest.fixture
 def camp(tmp_path: Path) -> Path:
-    """A copy of the Tsaritsyn sample campaign (three turns played)."""
+    """A copy of the Tsaritsyn sample campaign (three turns played; the club plays on, so that its
+    forms and packets have a turn to be printed for)."""
     folder = tmp_path / "C"
     shutil.copytree(data_dir() / "tsaritsyn-sample", folder)
+    with (folder / "campaign.yaml").open("a", encoding="utf-8") as club:
+        club.write("play_on: true\n")
     return folder
 
 
@@ -176,6 +179,7 @@ def test_turn_keeps_a_manifest_and_the_earlier_weeks(camp: Path) -> None:
         result = run_cli("turn", str(camp), "--turn", turn)
         assert result.returncode == 0, result.stderr
     week = {f"{who}-turn-0{n}-a4.pdf" for who in ("umpire", "reds", "whites") for n in (2, 3)}
+    week |= {f"{form}-turn-0{n}-a4.pdf" for form in ("report-forms", "roll-sheet") for n in (2, 3)}  # the umpire's
     packets = camp / "packets"
     assert {p.name for p in packets.iterdir()} == week | {MANIFEST}
     assert set(json.loads((packets / MANIFEST).read_text(encoding="utf-8"))["files"]) == week

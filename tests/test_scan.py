@@ -40,12 +40,15 @@ SAMPLES = {"denikin": ROOT / "data" / "sample-campaign", "tsaritsyn": ROOT / "da
 
 @pytest.fixture(scope="module")
 def samples(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Both sample campaigns, copied (each a turn being played)."""
+    """Both sample campaigns, copied (each a turn being played: the three-turn scenario's club
+    plays on past its end, so that its forms have a turn to be printed for)."""
     root = tmp_path_factory.mktemp("samples")
     found = {}
     for name, source in SAMPLES.items():
         shutil.copytree(source, root / name)
         found[name] = root / name
+    with (found["tsaritsyn"] / "campaign.yaml").open("a", encoding="utf-8") as club:
+        club.write("play_on: true\n")
     return found
 
 

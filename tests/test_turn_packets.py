@@ -267,6 +267,7 @@ def test_cli_turn_writes_the_packets(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     names = sorted(p.name for p in (tmp_path / "out").iterdir())
     pdfs = ["umpire-turn-02-letter.pdf", "reds-turn-02-letter.pdf", "whites-turn-02-letter.pdf"]
+    pdfs += ["report-forms-turn-02-letter.pdf", "roll-sheet-turn-02-letter.pdf"]  # the umpire's forms alone
     assert names == sorted([*pdfs, ".kitgen-manifest.json"])  # the folder is kitgen's: a rerun may replace them
     bad = run_cli("turn", str(folder), "--turn", "9")
     assert bad.returncode != 0 and "expected a turn from 1 to 4" in bad.stderr

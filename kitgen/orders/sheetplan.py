@@ -156,12 +156,14 @@ class FormPage:
 @dataclass(frozen=True)
 class Bubble:
     """One bubble: of a row's step (its `choice` a direction), special order (a special's
-    word, `TICKS`), the side that order faces (a direction), or a unit a carrier takes (its id)."""
+    word, `TICKS`), the side that order faces (a direction), or a unit a carrier takes (its id).
+    The umpire's report forms name their lines' parts otherwise (`kitgen.reports.plan`)."""
 
     row: str
-    part: Part
+    part: Part | str
     step: int
-    """The step's number, from 1; 0 for a bubble of no step."""
+    """The step's number, from 1; 0 for a bubble of no step. A bubble of a hexagon of six (a
+    step, a beaten unit's fate) has a step: a scan finds such a hexagon first."""
     choice: str
     x: float
     y: float

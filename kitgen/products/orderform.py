@@ -448,11 +448,15 @@ def _written_by(sheet: Sheet, lay: OrderFormLayout, faction: str, x: float, y: f
     text_field(sheet.c, f"written_by_{faction}", box, size=lay.field_font, maxlen=60, tip="who wrote these orders")
 
 
-def _identity_fields(c: Canvas, faction: str, ids: dict[str, str], x: float, y: float) -> None:
-    """Hidden, read-only fields saying whose form it is, for the import to check."""
+def _identity_fields(
+    c: Canvas, faction: str, ids: dict[str, str], x: float, y: float, *, named: Callable[[str], str] | None = None
+) -> None:
+    """Hidden, read-only fields saying whose form it is, for the import to check; `named` names
+    them (by default the faction's order form's: `id-<faction>-<what>`)."""
     for k, (what, value) in enumerate(sorted(ids.items())):
         box = (float(int(x) + k), float(int(y)), 1.0, 1.0)
-        text_field(c, identity_name(faction, what), box, size=0, maxlen=max(64, len(value)), value=value, hidden=True)
+        name = named(what) if named is not None else identity_name(faction, what)
+        text_field(c, name, box, size=0, maxlen=max(64, len(value)), value=value, hidden=True)
 
 
 def _key(sheet: Sheet, y: float) -> float:

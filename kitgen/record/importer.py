@@ -28,9 +28,7 @@ from kitgen.record.dicelog import with_given, with_rolls
 from kitgen.record.lock import campaign_lock
 from kitgen.record.logfile import commit
 from kitgen.record.merge import UnitChange, line_comment, merge, splice
-from kitgen.record.opened import check_written, later_turns_play, open_turn, parse_log, roll_writes, turn_to_write
-
-__all__ = ["Imported", "import_orders", "parse_log", "turn_to_write"]
+from kitgen.record.opened import check_written, later_turns_play, open_turn, roll_writes
 from kitgen.record.templates import take_up_orders
 
 

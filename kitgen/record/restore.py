@@ -40,7 +40,7 @@ def _plays(campaign: Campaign, path: Path, turn: int, data: bytes) -> None:
     """The campaign plays with `data` as the log of `turn` at `path`: no gap before it, and
     every turn replays, each at its own lines."""
     from kitgen.engine.replay import played, read_logs
-    from kitgen.record.importer import parse_log
+    from kitgen.record.opened import parse_log
 
     read = read_logs(campaign)
     if path not in read:  # the log is gone: restoring it must not leave a gap before it

@@ -233,5 +233,3 @@ def turn_changes(was: TurnRecord, now: TurnRecord) -> tuple[TurnChange, ...]:
             found.append(TurnChange("order", units=(v.unit,), before=old_result, after=v.result))
     return tuple(found)
 
-
-__all__ = ["RollsWritten", "TurnChange", "TurnRolls", "check_rolls", "give_rolls", "turn_rolls", "with_given"]

@@ -46,7 +46,7 @@ def sheet_rolls(campaign: Campaign, after: CampaignState, turn: int) -> list[She
     from kitgen.engine.ahead import rolls_ahead
     from kitgen.engine.piecenames import piece_names, purpose_words
 
-    names = piece_names(after)
+    names = {**{f.id: f.name for f in campaign.scenario.meta.factions}, **piece_names(after)}
     found = []
     for k, r in enumerate(rolls_ahead(campaign, after, turn), start=1):
         d = Dice.parse(r.dice)

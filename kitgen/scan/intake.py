@@ -1,6 +1,7 @@
 """`kitgen orders scan`: scanned pages of order forms read, in any order and any way up, and
 each faction's orders handed to the same import as a form filled on screen (the lock, the
-state's check, the merge unit by unit, the backups and the void orders' warnings).
+state's check, the merge unit by unit, the backups and the void orders' warnings). The pages of
+other forms among them (the umpire's report forms and roll sheet) go to `OtherForms`.
 
 Reading is all or nothing: a page that cannot be read, or a doubt not settled, and no faction's
 orders are imported; every problem and doubt is listed at once, and the review (if asked for)
@@ -8,10 +9,10 @@ is written all the same, for the umpire to see them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem, UsageError
@@ -21,6 +22,9 @@ from kitgen.scan.readback import FACING, SPECIAL_WORDS, PageRead, RowRead, Settl
 
 if TYPE_CHECKING:
     from kitgen.campaign import Campaign
+    from kitgen.scan.images import ScanPage
+    from kitgen.scan.locate import Found
+    from kitgen.scan.review import Reviewed
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,35 @@ class Scanned:
     figures: ScanFigures
 
 
+class OtherForms(Protocol):
+    """The pages of forms other than the order form's among the scans (the umpire's battle report
+    forms and roll sheet: `kitgen.reports.scans`), read and written beside the orders: their own
+    answers to doubts claimed, their pages taken as they are found, all read before anything is
+    written, and written after the orders."""
+
+    def claim(self, accepts: Sequence[str]) -> list[str]:
+        """The answers that are not its own (the order forms'); its own kept."""
+        ...
+
+    def take(self, scan: ScanPage, found: Found) -> bool:
+        """Whether the page is one of its forms' (kept, to read): else an order form's."""
+        ...
+
+    def read(self, keep: bool) -> list[Problem]:
+        """Every page taken read: the pages that cannot be, the doubts, what the forms refuse."""
+        ...
+
+    def reviewed(self) -> list[Reviewed]: ...
+
+    def figures(self) -> ScanFigures: ...
+
+    def check(self) -> None:
+        """Everything checked by the record, nothing written."""
+        ...
+
+    def write(self) -> None: ...
+
+
 def settle_from(accepts: Sequence[str]) -> Settle:
     """The umpire's `--accept` answers; a malformed one is a usage error."""
     from kitgen.scan.readback import parse_accept
@@ -53,14 +86,21 @@ def settle_from(accepts: Sequence[str]) -> Settle:
 
 
 def read_scans(
-    folder: Path, files: Sequence[Path], settle: Settle, *, keep: bool = True
+    folder: Path,
+    files: Sequence[Path],
+    settle: Settle,
+    *,
+    keep: bool = True,
+    other: Callable[[ScanPage, Found], bool] | None = None,
 ) -> tuple[list[PageRead], list[Problem]]:
     """Every page of `files` read against the turn being played: the pages read (each with its
     picture straightened if `keep`, for a review) and the problems of those that could not be
-    (each at its file and page)."""
+    (each at its file and page). A page whose code is no order form's that `other` takes is
+    left to it."""
     from kitgen.campaign import load_campaign
     from kitgen.engine.basis import playable_basis
     from kitgen.scan.images import pages_of
+    from kitgen.scan.locate import find
     from kitgen.scan.readback import read_page
 
     campaign = load_campaign(folder)
@@ -69,8 +109,11 @@ def read_scans(
     problems: list[Problem] = []
     seen: dict[tuple[str, int], PageRead] = {}
     for scan in pages_of(files, problems):
+        found = find(scan.image)
+        if found.code is None and other is not None and other(scan, found):
+            continue
         try:
-            read = read_page(campaign, basis.start, basis.turn, scan, settle, keep=keep)
+            read = read_page(campaign, basis.start, basis.turn, scan, settle, keep=keep, found=found)
         except Unreadable as bad:
             problems.append(Problem.of(scan.file, scan.page, 1, bad.message))
             continue
@@ -99,20 +142,25 @@ def scan_orders(
     review: Path | None = None,
     strict: bool = False,
     partial: bool = False,
+    others: OtherForms | None = None,
 ) -> Scanned:
-    """Read the scans, then import each faction's orders; a KitgenError lists every page that
-    could not be read, every doubt and (unless `partial`) every page of a faction's form not
-    scanned, and then nothing is imported. Every faction's orders are checked before any is
-    written, so that a faction refused by the rules leaves the others unwritten too."""
+    """Read the scans, then import each faction's orders (and, with `others`, what the other
+    forms among them say); a KitgenError lists every page that could not be read, every doubt
+    and (unless `partial`) every page of a faction's form not scanned, and then nothing is
+    imported. Every faction's orders, and the other forms, are checked before any is written, so
+    that a faction refused by the rules leaves the others unwritten too."""
     from kitgen.campaign import load_campaign
     from kitgen.record.importer import import_orders
 
-    settle = settle_from(accepts)
-    reads, problems = read_scans(folder, files, settle, keep=review is not None)
+    settle = settle_from(others.claim(accepts) if others is not None else accepts)
+    keep = review is not None
+    reads, problems = read_scans(folder, files, settle, keep=keep, other=others.take if others else None)
+    if others is not None:
+        problems += others.read(keep)
     if review is not None:
         from kitgen.scan.review import write_review
 
-        write_review(review, reads)
+        write_review(review, reads, others.reviewed() if others is not None else ())
     campaign = load_campaign(folder)
     for read in reads:
         problems += [Problem.of(read.file, read.page, 1, d.message()) for d in read.doubts]
@@ -124,8 +172,15 @@ def scan_orders(
     ordered = sorted(forms.items())
     for _, form in ordered:
         import_orders(folder, form, int(form.identity["turn"]), strict=strict, check_only=True)
+    if others is not None:
+        others.check()
     imported = [import_orders(folder, form, int(form.identity["turn"]), strict=strict) for _, form in ordered]
-    return Scanned(tuple(reads), tuple(imported), figures(reads))
+    found = figures(reads)
+    if others is not None:
+        others.write()
+        more = others.figures()
+        found = ScanFigures(found.pages + more.pages, found.marks + more.marks, found.doubts + more.doubts)
+    return Scanned(tuple(reads), tuple(imported), found)
 
 
 def _missing(reads: Sequence[PageRead]) -> list[Problem]:

@@ -25,7 +25,7 @@ class Found:
     code: FormPage | None
     """What the QR code says, or None if it could not be read."""
     qr_text: str | None
-    """The QR code's text when it is no kitgen form's."""
+    """The QR code's text when it is no order form's (another tool's, or a report form's)."""
     markers: dict[int, npt.NDArray[np.float64]]
     """Each marker found: its four corners in the picture (top left, top right, bottom right, bottom left)."""
     crowded: bool = False
@@ -35,13 +35,14 @@ class Found:
 def find(image: npt.NDArray[np.uint8]) -> Found:
     """The markers and QR code in a page's picture. The code is read from the page straightened
     by its markers at four times the scan's fineness (a small code in a blurred 150 dpi scan
-    reads so), else from the picture as it is."""
+    reads so), else from the picture as it is. A code of kitgen's that is no order form's (a
+    report form's, the scanner check's) is left in `qr_text`."""
     markers, twice = find_markers(image)
     texts: list[str] = []
     if len(markers) >= 3:
         for paper in _papers(markers):
             texts += _codes(_qr_patch(image, paper, markers))
-    if not any(FormPage.parse(t) for t in texts):
+    if not any(t.startswith("KG") for t in texts):  # a kitgen code of any form, read where it stands
         texts += _codes(image)
     codes = {c for c in map(FormPage.parse, texts) if c is not None}
     if len(codes) < 2 and twice:  # a second page's code, beside the one straightened

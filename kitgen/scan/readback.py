@@ -143,14 +143,22 @@ class Unreadable(Exception):
 
 
 def read_page(
-    campaign: Campaign, state: CampaignState, turn: int, scan: ScanPage, settle: Settle, *, keep: bool = True
+    campaign: Campaign,
+    state: CampaignState,
+    turn: int,
+    scan: ScanPage,
+    settle: Settle,
+    *,
+    keep: bool = True,
+    found: Found | None = None,
 ) -> PageRead:
-    """One scanned page read against the form it says it is, as printed from `state` for `turn`."""
+    """One scanned page read against the form it says it is, as printed from `state` for `turn`
+    (its markers and code `found` already, or looked for now)."""
     from kitgen.orders.rows import campaign_key, order_rows, state_key
     from kitgen.orders.sheetplan import CAMPAIGN_CHARS, FORM_VERSION, STATE_CHARS, page_plan, split_pages
     from kitgen.scan.locate import find
 
-    found = find(scan.image)
+    found = found or find(scan.image)
     if found.code is None:
         blank = FixedPage.parse(found.qr_text or "", "BLANK")
         if blank is not None:

@@ -33,16 +33,25 @@ NUDGE = 1
 
 NEAREST = 4
 """The step bubbles whose moves a line's bubble takes, weighted by nearness."""
+CLEAR = 0.25
+"""A bubble's own ring is seen where it matches at least this share of the page's median ring."""
+BESIDE_MM = 6.0
+"""A bubble whose ring is not seen (filled, or a ring drawn round it) moves as the bubble beside
+it moved whose ring is, when one stands this near: a page bends little over a bubble's width."""
+NEAR_MM = 40.0
+"""A line's bubbles move as the hexagons within this reach moved; a line farther from any (a report
+form's count of stands, a roll sheet's totals) is matched by its own rings, which nothing there
+mimics (its numbers stand clear above them)."""
 LINE_MM = 35.0
 """A line of bubbles is matched in stretches this long: a page bends along a line too."""
 
 
 def group_keys(plan: PagePlan) -> list[tuple[str, str, int, float]]:
-    """Each bubble's group: its step's (row, 'step', step), or its stretch of a line's (row,
-    'line', stretch, y)."""
+    """Each bubble's group: its hexagon's (row, 'step', step: an order's step, a beaten unit's
+    fate), or its stretch of a line's (row, 'line', stretch, y)."""
     stretch = LINE_MM / 25.4 * 72
     return [
-        (b.row, "step", b.step, 0.0) if b.part == "step" else (b.row, "line", int(b.x // stretch), round(b.y, 1))
+        (b.row, "step", b.step, 0.0) if b.step else (b.row, "line", int(b.x // stretch), round(b.y, 1))
         for b in plan.bubbles
     ]
 
@@ -86,17 +95,36 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
     anchors = {key: pick for key, pick in strong.items() if key[1] == "step"} or strong
     middles = {key: centres[members].mean(axis=0) for key, members in groups.items()}
     base = np.zeros_like(centres)
+    own = np.zeros_like(centres)
+    """Each line's own move, where its rings are seen (several of them, clear of the page's edge)."""
     bent = False
+    near = NEAR_MM * pixel
+
+    def apart(a: tuple[str, str, int, float], b: tuple[str, str, int, float]) -> float:
+        return float(np.hypot(*(middles[a] - middles[b])))
+
     for key, members in groups.items():
         if key in anchors:
             pick = anchors[key]
         elif anchors:
-            pick = anchors[min(anchors, key=lambda other: float(np.hypot(*(middles[other] - middles[key]))))]
+            closest = min(anchors, key=lambda other: apart(other, key))
+            if apart(closest, key) <= near:
+                pick = anchors[closest]
+            elif key in strong and len(members) > 1:  # its own rings: a lone bubble's may match a word's edge
+                pick = strong[key]
+            else:  # all its rings filled, or a lone bubble: as the nearest line whose rings are seen, its own first
+                lines_seen = [g for g in strong if len(groups[g]) > 1] or list(strong)
+                same = [g for g in lines_seen if abs(middles[g][1] - middles[key][1]) < pixel] or lines_seen
+                pick = strong[min(same, key=lambda other: apart(other, key))]
         else:
             continue
         dx, dy = (pick % (2 * span + 1)) - span, (pick // (2 * span + 1)) - span
         bent |= max(abs(dx), abs(dy)) == span
-        base[members] = coarse[pick]
+        base[members] = own[members] = coarse[pick]
+        if key not in anchors and key in strong and len(members) > 1:
+            mine = strong[key]
+            if max(abs((mine % (2 * span + 1)) - span), abs((mine // (2 * span + 1)) - span)) < span:
+                own[members] = coarse[mine]
     # each bubble whose own ring is seen, moved finely round its group's move
     reach = int(COARSE_MM / 2 / STEP_MM) + NUDGE
     fine = (
@@ -109,25 +137,51 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
     def finely(
         at: npt.NDArray[np.float64], base: npt.NDArray[np.float64]
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-        """The bubbles at `at` moved round `base`, each to where its own ring is seen (else `base`)."""
+        """The bubbles at `at` moved round `base`, each to where its own ring is seen (else `base`):
+        a ring as clear as the page's printed rings are, not the faint match a ring drawn round a
+        bubble (which hides its own) leaves at the edge of the search."""
         near = base[:, None, :] + fine[None, :, :]
         own = _rings(flat, at, near, r)
         pick_own = own.argmax(axis=1)
-        seen = own[np.arange(len(at)), pick_own] >= WEAK * usual
+        best = own[np.arange(len(at)), pick_own]
+        seen = (best >= WEAK * usual) & (best >= CLEAR * typical)
         chosen = np.where(seen, pick_own, len(fine) // 2)
         return near[np.arange(len(at)), chosen], seen
 
+    typical = float(np.median(_rings(flat, centres, (base[:, None, :] + fine[None, :, :]), r).max(axis=1)))
+
     moved, seen = finely(centres, base)
     # a page bends between its steps too: a line's bubble takes the moves of the step bubbles
-    # nearest it, weighted by nearness, as found finely, then its own ring's
-    steps = np.array([b.part == "step" for b in plan.bubbles]) & seen
-    lines = np.array([b.part != "step" for b in plan.bubbles])
-    if steps.sum() >= NEAREST and lines.any():
-        gap = np.hypot(*(centres[lines][:, None, :] - centres[steps][None, :, :]).transpose(2, 0, 1))
-        nearest = np.argsort(gap, axis=1)[:, :NEAREST]
-        weight = 1.0 / np.maximum(np.take_along_axis(gap, nearest, axis=1), 1.0) ** 2
-        guess = (moved[steps][nearest] * weight[:, :, None]).sum(axis=1) / weight.sum(axis=1)[:, None]
-        moved[lines] = finely(centres[lines], guess)[0]
+    # nearest it, weighted by nearness, as found finely, then its own ring's; or its line's own
+    # move, then its ring's: whichever finds the clearer ring (a report form's line stands far
+    # from any hexagon)
+    steps = np.array([b.step > 0 for b in plan.bubbles]) & seen
+    lines = np.array([b.step == 0 for b in plan.bubbles])
+    if lines.any():
+        at = centres[lines]
+        tried = [(moved[lines], seen[lines]), finely(at, own[lines])]
+        if steps.sum() >= NEAREST:
+            gap = np.hypot(*(at[:, None, :] - centres[steps][None, :, :]).transpose(2, 0, 1))
+            nearest = np.argsort(gap, axis=1)[:, :NEAREST]
+            weight = 1.0 / np.maximum(np.take_along_axis(gap, nearest, axis=1), 1.0) ** 2
+            guess = (moved[steps][nearest] * weight[:, :, None]).sum(axis=1) / weight.sum(axis=1)[:, None]
+            by_steps = finely(at, guess)
+            tried.append(by_steps)
+            fallback = np.where((gap.min(axis=1) <= near)[:, None], by_steps[0], moved[lines])
+        else:
+            fallback = moved[lines]
+        # a ring seen at none of them (filled, or a ring drawn round it): where the steps near it say
+        clear = np.stack([np.where(s, _rings(flat, at, f[:, None, :], r)[:, 0], -1.0) for f, s in tried])
+        clearest = np.stack([f for f, _ in tried])[clear.argmax(axis=0), np.arange(len(at))]
+        found = clear.max(axis=0) >= 0
+        ours = np.where(found[:, None], clearest, fallback)
+        # ... or better, as its next bubble moved whose ring is seen, on its line a pitch away
+        if found.any():
+            apart_px = np.hypot(*(at[:, None, :] - at[found][None, :, :]).transpose(2, 0, 1))
+            nearest_seen = apart_px.argmin(axis=1)
+            beside = (~found) & (apart_px.min(axis=1) <= BESIDE_MM * pixel)
+            ours[beside] = ours[found][nearest_seen[beside]]
+        moved[lines] = ours
     return centres + moved, bent
 
 

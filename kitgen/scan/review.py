@@ -1,5 +1,6 @@
-"""The review of a scan (`kitgen orders scan --review FILE`): each page read, straightened, with
-what was read drawn over it, for the umpire to check at a glance: a blue ring round each bubble
+"""The review of a scan (`kitgen orders scan --review FILE`): each page read (an order form's, or
+a report form's or roll sheet's, `Reviewed`), straightened, with what was read drawn over it,
+for the umpire to check at a glance: a blue ring round each bubble
 read as marked, a thick vermilion square round each one in doubt, and beside each row the path
 and orders read, or what is in doubt. Blue and vermilion, rings and squares: told apart in
 grey and by colour-blind eyes."""
@@ -8,10 +9,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kitgen.errors import escape_controls
+from kitgen.orders.sheetplan import PagePlan
+from kitgen.scan.bubbles import Measure
 from kitgen.scan.readback import SPECIAL_WORDS, PageRead, RowRead
 
 if TYPE_CHECKING:
@@ -25,8 +29,33 @@ PANEL = 150.0
 """Points beside the page for what was read of each row (the review is for the screen, not to print)."""
 
 
-def review_pdf(reads: Sequence[PageRead]) -> bytes:
-    """One page per page read: the scan straightened, and what was read over it."""
+@dataclass(frozen=True)
+class Reviewed:
+    """A page as the review draws it: the scan straightened, each bubble's call, and beside each
+    row (or block) what was read of it, or what is in doubt."""
+
+    file: Path
+    page: int
+    title: str
+    """What the page is: 'reds, form page 1 of 2'."""
+    plan: PagePlan
+    flat: object
+    """The page straightened (a numpy array); None when it was not kept."""
+    measures: tuple[Measure, ...]
+    notes: tuple[tuple[float, float, str, bool], ...]
+    """(top, bottom, what was read, in doubt) of each row or block, down the page."""
+
+
+def order_page(read: PageRead) -> Reviewed:
+    """An order form's page read, as the review draws it."""
+    notes = tuple((rp.top, rp.bottom, *_said(row)) for rp, row in zip(read.plan.rows, read.rows, strict=True))
+    title = f"{read.faction}, form page {read.code.page} of {read.code.pages}"
+    return Reviewed(read.file, read.page, title, read.plan, read.flat, read.measures, notes)
+
+
+def review_pdf(reads: Sequence[PageRead], others: Sequence[Reviewed] = ()) -> bytes:
+    """One page per page read: the scan straightened, and what was read over it; the order
+    forms' pages first (by faction and page), then the other forms' as given."""
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen import canvas
 
@@ -39,7 +68,8 @@ def review_pdf(reads: Sequence[PageRead]) -> bytes:
     c = canvas.Canvas(buffer, invariant=1, pageCompression=1, initialFontName=SANS)  # type: ignore[arg-type]
     c.setTitle("kitgen orders scan: review")
     c.setAuthor("kitgen")
-    for read in sorted(reads, key=lambda r: (r.faction, r.code.page, str(r.file), r.page)):
+    ordered = sorted(reads, key=lambda r: (r.faction, r.code.page, str(r.file), r.page))
+    for read in [*map(order_page, ordered), *others]:
         plan = read.plan
         w, h = plan.size
         c.setPageSize((w + PANEL, h))
@@ -59,11 +89,11 @@ def review_pdf(reads: Sequence[PageRead]) -> bytes:
                 c.setStrokeColorRGB(*DOUBT)
                 c.setLineWidth(1.8)
                 c.rect(x - r - 2.2, y - r - 2.2, 2 * r + 4.4, 2 * r + 4.4, stroke=1, fill=0)
-        for rp, row in zip(plan.rows, read.rows, strict=True):
-            _say(c, w, rp.top, row, SANS, SANS_BOLD)
-            if row.doubts:
+        for top, bottom, text, doubt in read.notes:
+            _say(c, w, top, text, doubt, SANS, SANS_BOLD)
+            if doubt:
                 c.setFillColorRGB(*DOUBT)
-                c.rect(plan.left - 7, rp.bottom, 4, rp.top - rp.bottom, stroke=0, fill=1)
+                c.rect(plan.left - 7, bottom, 4, top - bottom, stroke=0, fill=1)
         c.setFont(SANS_BOLD, 7.5)
         c.setFillColorRGB(*READ)
         c.drawString(w + 6, h - 24, "blue ring: read as filled")
@@ -71,36 +101,39 @@ def review_pdf(reads: Sequence[PageRead]) -> bytes:
         c.drawString(w + 6, h - 34, "vermilion square, bar: in doubt")
         c.setFillColorRGB(*READ)
         c.setFont(SANS_BOLD, 8)
-        said = f"{read.file.name}, page {read.page}: {read.faction}, form page {read.code.page} of {read.code.pages}"
-        c.drawString(plan.left, h - 10, escape_controls(said))
+        c.drawString(plan.left, h - 10, escape_controls(f"{read.file.name}, page {read.page}: {read.title}"))
         c.showPage()
     c.save()
     return buffer.getvalue()
 
 
-def _say(c: Canvas, x: float, top: float, row: RowRead, sans: str, bold: str) -> None:
-    """What was read of a row, in the panel beside it: the hexes its steps enter and its
-    orders, or what is in doubt."""
+def _said(row: RowRead) -> tuple[str, bool]:
+    """What was read of an order form's row: the hexes its steps enter and its orders, or what is
+    in doubt."""
     if row.doubts:
         where = [f"step {d.step}" if d.part == "step" else d.part for d in row.doubts]
-        text, colour, font = "in doubt: " + ", ".join(dict.fromkeys(where)), DOUBT, bold
-    else:
-        parts = [" ".join(row.hexes or ()) or "no move"]
-        if row.special:
-            parts.append(SPECIAL_WORDS.get(row.special, row.special) + (f" {row.toward}" if row.toward else ""))
-        if row.carry:
-            parts.append(f"takes {len(row.carry)}")
-        text, colour, font = "; ".join(parts), READ, sans
+        return "in doubt: " + ", ".join(dict.fromkeys(where)), True
+    parts = [" ".join(row.hexes or ()) or "no move"]
+    if row.special:
+        parts.append(SPECIAL_WORDS.get(row.special, row.special) + (f" {row.toward}" if row.toward else ""))
+    if row.carry:
+        parts.append(f"takes {len(row.carry)}")
+    return "; ".join(parts), False
+
+
+def _say(c: Canvas, x: float, top: float, text: str, doubt: bool, sans: str, bold: str) -> None:
+    """What was read of a row, in the panel beside it."""
     from reportlab.lib.utils import simpleSplit
 
     size = 7.5
-    c.setFillColorRGB(*colour)
+    font = bold if doubt else sans
+    c.setFillColorRGB(*(DOUBT if doubt else READ))
     c.setFont(font, size)
     for k, line in enumerate(simpleSplit(text, font, size, PANEL - 10)[:6]):
         c.drawString(x + 6, top - size * (1.3 * k + 1.1), line)
 
 
-def write_review(path: Path, reads: Sequence[PageRead]) -> None:
+def write_review(path: Path, reads: Sequence[PageRead], others: Sequence[Reviewed] = ()) -> None:
     from kitgen.outputs import write_out
 
-    write_out(path, review_pdf(reads))
+    write_out(path, review_pdf(reads, others))

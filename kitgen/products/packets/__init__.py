@@ -42,6 +42,25 @@ def make(p: Packets, job: Job) -> PacketFile:
     return faction_packet(p, faction) if kind == "faction" else acetate(p, faction)
 
 
+def umpires_forms(p: Packets) -> list[PacketFile]:
+    """The umpire's forms alone, as their own PDFs beside the packets: the battle report forms of
+    the turn's contacts (none before the orders make any) and the roll sheet."""
+    import io
+
+    from pypdf import PdfReader
+
+    from kitgen.products.reportforms import report_forms_name, report_forms_pdf, roll_sheet_name, roll_sheet_pdf
+    from kitgen.reports.battleform import battle_form
+
+    turn, paper = p.b.turn, p.paper
+    made = []
+    if p.contacts():
+        forms = [battle_form(p.c, contact) for contact in p.contacts()]
+        made.append((report_forms_name(turn, paper), report_forms_pdf(p.c, forms, turn, paper), "report_forms"))
+    made.append((roll_sheet_name(turn, paper), roll_sheet_pdf(p.c, p.sheet_rolls(), turn, paper), "roll_sheet"))
+    return [PacketFile(name, "umpire", pdf, len(PdfReader(io.BytesIO(pdf)).pages), kind) for name, pdf, kind in made]
+
+
 def packets_of(p: Packets, *, acetates: bool = False) -> list[PacketFile]:
     """Every file of the week (`jobs_of`), made one after another over one `Packets`."""
     return [make(p, job) for job in jobs_of(p, acetates=acetates)]
@@ -91,9 +110,11 @@ def packets_at_once(p: Packets, *, acetates: bool = False) -> list[PacketFile]:
 def build_packets(
     campaign: Campaign, turn: int | None = None, paper: str = "a4", *, acetates: bool = False
 ) -> list[PacketFile]:
-    """Every packet of the turn (`turn` by default the one being played); a turn past the
-    scenario's end is refused unless campaign.yaml says the club plays on."""
-    return packets_at_once(Packets(playable_basis(campaign, turn), paper), acetates=acetates)
+    """Every packet of the turn (`turn` by default the one being played), and the umpire's forms
+    alone (`umpires_forms`); a turn past the scenario's end is refused unless campaign.yaml says
+    the club plays on."""
+    packets = Packets(playable_basis(campaign, turn), paper)
+    return packets_at_once(packets, acetates=acetates) + umpires_forms(packets)
 
 
 def write_packets(folder: Path, out: Path, files: list[PacketFile]) -> list[Path]:

@@ -3,8 +3,9 @@ that holds the orders and no battles yet (`kitgen.engine.contacts_ahead`).
 
 A sheet shows the hex and its six neighbours as the map draws them, both sides' units as they
 enter (stands, commanders, ammunition, supply), the rules that bear on the battle (edge-of-board
-resupply, naval gunfire, partisans, retreat and breakout), then a write-in battle report keyed
-as the log's `battles:` entry and the post-battle losses table worked out from the scenario.
+resupply, naval gunfire, partisans, retreat and breakout), then the post-battle losses table
+worked out from the scenario. The battle is reported on its report form, which follows the
+sheet in the umpire's packet (`kitgen.products.reportforms`).
 Geometry comes from layouts/battlesheet.yaml, sentences from layouts/battlesheet.txt.j2."""
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from kitgen.render.formstyle import short_stand_name as _short
 from kitgen.render.lengths import Length
 from kitgen.render.packetstyle import packet_form_style
 from kitgen.render.pages import MM, PAPER
-from kitgen.render.sheet import PAD, Cell, CellLike, Column, Page, Sheet, heading_height
+from kitgen.render.sheet import Cell, CellLike, Column, Page, Sheet, heading_height
 from kitgen.render.style import layouts_dir, load_layout
 from kitgen.render.wording import either
 from kitgen.rules.battle import losses
@@ -53,7 +54,6 @@ class RowLayout(Model):
     neighbour: Length = Field(gt=0)
     forces: Length = Field(gt=0)
     side: Length = Field(gt=0)
-    report: Length = Field(gt=0)
     losses: Length = Field(gt=0)
 
 
@@ -68,7 +68,6 @@ class BattleSheetLayout(Model):
     rows: RowLayout
     losses: LossesLayout
     split_rows: int = Field(ge=1)
-    spare_rows: int = Field(ge=0)
 
 
 @cache
@@ -195,7 +194,6 @@ def battle_sheet_pages(campaign: Campaign, contacts: list[Contact], turn: int) -
         items: list[_Block | _Table] = [
             _top(campaign, contact, st, lay),
             _forces(campaign.scenario, contact, lay),
-            _report(campaign.scenario, contact, turn, st, lay),
             _losses(campaign.scenario, contact, st, lay),
         ]
         flowed = _flow(items, st, lay.split_rows)
@@ -216,7 +214,7 @@ def battle_sheets_pdf(campaign: Campaign, contacts: list[Contact], turn: int, pa
         label=LABEL,
         file=f"battles-turn-{turn:02d}-{paper}.pdf",
         title=f"Battle setup sheets, turn {turn}",
-        purpose="one sheet per contact: the ground, both sides as they enter, and the battle report to copy",
+        purpose="one sheet per contact: the ground, both sides as they enter, and the losses table",
         style=packet_form_style(),
     )
     return part.pdf
@@ -494,92 +492,6 @@ def _unit_row(s: Scenario, u: ContactUnit, ammo_units: dict[str, str]) -> tuple[
         ammo or "\u2013",
         "yes" if u.edge_resupply else "no",
         beaten,
-    )
-
-
-# --- the battle report, as the log's battles: entry -------------------------------------------
-
-
-def _report(s: Scenario, contact: Contact, turn: int, st: FormStyle, lay: BattleSheetLayout) -> _Table:
-    """A write-in row per unit with the log's keys: lost and routed by stand kind, retreat,
-    surrender, captured, ammo_left, breakout; the hex, winner and ships above."""
-    units = [u for side in contact.sides for u in side.units]
-    order = [x.id for x in s.transport.stands]
-    kinds = sorted(
-        {k for u in units for k in u.stands}, key=lambda k: (order.index(k) if k in order else len(order), k)
-    )
-    loads = [a.stand for a in s.supply.ammo if any(a.stand in u.full_ammo for u in units)]
-    exempt = set(s.battle.loser.routed_lost_exempt)
-    shade = st.colours.prohibited
-    top: list[CellLike] = ["unit"]
-    under: list[CellLike] = [""]
-    for key in ("lost", "routed"):
-        top.append(Cell(key, span=len(kinds)))
-        under += [k for k in kinds]
-    top += ["retreat", "surrender", "captured"]
-    under += ["hex", "", "kind: n"]
-    if loads:
-        top.append(Cell("ammo_left", span=len(loads)))
-        under += list(loads)
-    top.append("breakout")
-    under.append("")
-    # each column as wide as its headings, which the umpire copies into the log as keys, and
-    # the unit column as its ids: measured in points (shares are normalised)
-    heads = [t.text if isinstance(t, Cell) else t for t in top for _ in range(t.span if isinstance(t, Cell) else 1)]
-    spanned = [isinstance(t, Cell) and t.span > 1 for t in top for _ in range(t.span if isinstance(t, Cell) else 1)]
-    texts = [[u, "" if wide else h] for h, u, wide in zip(heads, [str(x) for x in under], spanned, strict=True)]
-    texts[0] += [u.id for u in units]
-    columns = [
-        Column(
-            max(text_width(t, SANS_BOLD, st.fonts.header) for t in group) + 2 * PAD + 3, "left" if k == 0 else "centre"
-        )
-        for k, group in enumerate(texts)
-    ]
-    rows: list[tuple[CellLike, ...]] = []
-    for u in units:
-        blank = Cell("", fill=shade)
-        row: list[CellLike] = [Cell(u.id, bold=True)]
-        row += ["" if u.stands.get(k) else blank for k in kinds] * 2
-        cornered = u.if_beaten == "surrenders" or (u.if_beaten == "retreats" and not set(u.flags) & exempt)
-        row += ["", Cell(boxes=("",)) if cornered else blank, ""]
-        row += ["" if k in u.full_ammo else blank for k in loads]
-        row.append(blank)
-        rows.append(tuple(row))
-    for _ in range(lay.spare_rows):
-        rows.append(tuple([""] * (len(columns) - 1) + [Cell(boxes=("",))]))
-
-    winners = [f for side in contact.sides for f in side.factions]
-    ships = [x for side in contact.sides for x in side.ships]
-    size = st.fonts.field
-    lead_h = size * 2.4 + st.fonts.small * 1.6 + 4
-
-    def lead(sheet: Sheet, y: float) -> float:
-        base = y - size - 2
-        x = (
-            sheet.left
-            + sheet.text(sheet.left, base, f'hex: "{contact.hex}"', font=SANS_BOLD, size=size, literal=True)
-            + 14
-        )
-        x += sheet.text(x, base, "winner:", font=SANS_BOLD, size=size) + 6
-        factions = [f for f in (s.faction(w) for w in winners) if f is not None]
-        x = sheet.faction_ticks(x, base, factions) + 6
-        x += sheet.text(x, base, "ships:", font=SANS_BOLD, size=size) + 6
-        if ships:
-            sheet.ticks(x, base, [f"{z.ship} ({z.rating})" for z in ships])
-        else:
-            sheet.text(x, base, "none in range (D.3)", size=size, colour=sheet.st.colours.muted)
-        base -= st.fonts.small * 2.2
-        sheet.text(sheet.left, base, _say("copy_hint", turn), size=st.fonts.small, colour=sheet.st.colours.muted)
-        return y - lead_h
-
-    return _Table(
-        "Battle report",
-        "II.B, the log's battles:",
-        tuple(columns),
-        (tuple(top), tuple(under)),
-        tuple(rows),
-        lay.rows.report,
-        _Block(lead_h, lead),
     )
 
 

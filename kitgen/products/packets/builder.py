@@ -27,7 +27,9 @@ from kitgen.rules.ending import award_turns, condition_text, days_text, ending, 
 
 if TYPE_CHECKING:
     from kitgen.engine.ahead import RollAhead
+    from kitgen.engine.contacts_ahead import Contact
     from kitgen.render.mapart import MapArt
+    from kitgen.reports.rollsheet import SheetRoll
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,8 @@ class PacketFile:
     pdf: bytes
     pages: int
     kind: str = "packet"
-    """'packet', or 'acetate': a faction's supply overlay to print on transparency."""
+    """'packet'; 'acetate', a faction's supply overlay to print on transparency; 'report_forms' or
+    'roll_sheet', the umpire's forms alone."""
 
 
 # --- the packets -----------------------------------------------------------------------------
@@ -76,6 +79,8 @@ class Packets:
         self._views: dict[str, FactionView] = {}
         self._memories: dict[str, Memory] = {}
         self._rolls: list[RollAhead] | None = None
+        self._contacts: list[Contact] | None = None
+        self._sheet: list[SheetRoll] | None = None
         self._map_readers: dict[str, Any] | None = None
         self._tiles: list[Sector] | None = None
         self.contents: list[tuple[str, int]] = []
@@ -163,6 +168,8 @@ class Packets:
         self.map_readers()
         _ = self.tiles
         self.rolls()
+        self.contacts()
+        self.sheet_rolls()
         art, scene_art = self.art, self.scene_art
         _ = art.label_spots, art.covered_hex_ids, art.river_name_spots
         _ = scene_art.obstacles, scene_art.rows, scene_art.symbols, scene_art.hex_id_boxes
@@ -389,6 +396,24 @@ class Packets:
             self._rolls = rolls_ahead(self.c, self.b.after, self.b.turn)
         return self._rolls
 
+    def contacts(self) -> list[Contact]:
+        """The contacts the turn's orders make (none before they are in): the battles to fight."""
+        from kitgen.engine.contacts_ahead import contacts_ahead
+        from kitgen.engine.turnlog import TurnLog
+
+        if self._contacts is None:
+            b = self.b
+            self._contacts = contacts_ahead(self.c, b.after, b.log or TurnLog(turn=b.turn), b.source)
+        return self._contacts
+
+    def sheet_rolls(self) -> list[SheetRoll]:
+        """The roll sheet's lines: every roll the turn may ask for."""
+        from kitgen.reports.rollsheet import sheet_rolls
+
+        if self._sheet is None:
+            self._sheet = sheet_rolls(self.c, self.b.after, self.b.turn)
+        return self._sheet
+
     def table_pages(
         self,
         title: str,
@@ -429,8 +454,8 @@ def _contents(pages: list[Page]) -> list[tuple[str, int]]:
         part = title.split(" (")[0]
         if part.startswith("Map sector "):
             part = "Map sectors"
-        elif part.startswith(("Battle at ", "Battle in hex ")):
-            part = "Battle set-up sheets"
+        elif part.startswith(("Battle at ", "Battle in hex ", "Battle report: ")):
+            part = "Battle set-up sheets"  # each with its report form
         if not found or found[-1][0] != part:
             found.append((part, number))
     return found

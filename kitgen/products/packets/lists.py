@@ -1,5 +1,6 @@
-"""The packets' pages of lists: the rolls to make, the contacts, what changed since last turn, a
-faction's commanders and where its stacks can reach. Each reads typed results of the engine
+"""The packets' pages of lists: the contacts, what changed since last turn, a faction's
+commanders and where its stacks can reach (the rolls to make are the roll sheet,
+`kitgen.products.reportforms`). Each reads typed results of the engine
 and makes its rows from them."""
 
 from __future__ import annotations
@@ -45,37 +46,6 @@ class Packets(Protocol):
         intro: Sequence[str] = (),
         wrap: bool = False,
     ) -> list[Page]: ...
-
-
-def roll_rows(rolls: Sequence[RollAhead], names: dict[str, str]) -> list[list[Any]]:
-    """One row per roll: its exact purpose (as the log's `dice:` wants it), dice, who or what,
-    when it is needed, its target or meaning, and an empty box for the result."""
-    rows: list[list[Any]] = []
-    for r in rolls:
-        when = "always" if r.needed == "always" else "if ordered"
-        who = Cell(names.get(r.faction, r.faction), mark=r.faction) if r.faction else Cell("")
-        target = f"obeys on {r.target} or less" if r.target is not None else r.note
-        rows.append([r.purpose, r.dice, who, when, target, ""])
-    return rows
-
-
-def rolls_pages(p: Packets, rolls: Sequence[RollAhead]) -> list[Page]:
-    columns = [Column(4.2), Column(0.6, "centre"), Column(1.3), Column(0.8), Column(2.4), Column(0.7)]
-    header = ["Purpose (write it in the log's dice: as it stands)", "Dice", "Faction", "Needed", "Target", "Roll"]
-    return p.table_pages(
-        f"Rolls to make, turn {p.b.turn}",
-        "rolls",
-        None,
-        ("Every roll of the turn", "II.C, II.A, B.7, B.8, E.2-E.6"),
-        columns,
-        header,
-        roll_rows(rolls, p.names),
-        intro=[
-            "A command roll is needed only if the hex's units are given orders; its target counts the "
-            "commander's failures in a row (II.C.4). Any roll left out of the log is drawn from the "
-            "campaign's seed when the turn is played."
-        ],
-    )
 
 
 def commander_rows(rolls: Sequence[RollAhead], faction: str, sides: int, pieces: dict[str, str]) -> list[list[Any]]:

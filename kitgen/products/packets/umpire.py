@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from kitgen.engine.turnlog import TurnLog
 from kitgen.messages import plural
 from kitgen.products.packets.builder import PacketFile, Packets
 from kitgen.products.packets.scene import make_scene
@@ -34,20 +33,24 @@ def umpire_packet(p: Packets) -> PacketFile:
 
 
 def _umpire_extra(p: Packets) -> list[Page]:
-    """What changed last turn; the rolls, the contacts and the battle sheets."""
+    """The roll sheet, the contacts and what changed last turn; then each contact's battle sheet,
+    its report form after it."""
     from kitgen.engine.changes import changes
-    from kitgen.engine.contacts_ahead import contacts_ahead
     from kitgen.products.packets.battlesheets import battle_sheet_pages
-    from kitgen.products.packets.lists import changes_pages, contacts_pages, rolls_pages
+    from kitgen.products.packets.lists import changes_pages, contacts_pages
+    from kitgen.products.reportforms import report_form_pages, roll_sheet_pages
+    from kitgen.reports.battleform import battle_form
 
     b = p.b
-    contacts = contacts_ahead(p.c, b.after, b.log or TurnLog(turn=b.turn), b.source)
-
-    pages: list[Page] = rolls_pages(p, p.rolls())
+    contacts = p.contacts()
+    pages: list[Page] = roll_sheet_pages(p.c, p.sheet_rolls(), b.turn, p.paper)
     pages += contacts_pages(p, contacts, ordered=b.log is not None)
     if b.before is not None:
         pages += changes_pages(p, changes(b.before, b.after))
-    return pages + battle_sheet_pages(p.c, contacts, b.turn)
+    for contact in contacts:
+        pages += battle_sheet_pages(p.c, [contact], b.turn)
+        pages += report_form_pages(p.c, [battle_form(p.c, contact)], p.paper)
+    return pages
 
 
 def _week(p: Packets, sheet: Sheet) -> float:

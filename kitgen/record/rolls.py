@@ -232,4 +232,3 @@ def turn_changes(was: TurnRecord, now: TurnRecord) -> tuple[TurnChange, ...]:
         if old_result is not None and old_result != v.result:
             found.append(TurnChange("order", units=(v.unit,), before=old_result, after=v.result))
     return tuple(found)
-

@@ -11,7 +11,7 @@ Geometry comes from layouts/battlesheet.yaml, sentences from layouts/battlesheet
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -197,7 +197,7 @@ def battle_sheet_pages(campaign: Campaign, contacts: list[Contact], turn: int) -
             _losses(campaign.scenario, contact, st, lay),
         ]
         flowed = _flow(items, st, lay.split_rows)
-        title = _title(contact, turn)
+        title = _title(contact, turn, campaign.hex_names)
         for k, pieces in enumerate(flowed):
             heading = title if k == 0 else f"{title} (continued)"
             key = f"battle-{turn:02d}-{contact.hex}" + (f"-{k + 1}" if k else "")
@@ -220,10 +220,13 @@ def battle_sheets_pdf(campaign: Campaign, contacts: list[Contact], turn: int, pa
     return part.pdf
 
 
-def _title(contact: Contact, turn: int) -> str:
+def _title(contact: Contact, turn: int, names: Mapping[str, str]) -> str:
+    """'Battle at Basargino (5213), turn 3': the hex by its town's name, else a station's or a
+    place's in it (`Campaign.hex_names`), as its report form names it."""
     across = "".join(f" and across the hexside in {h}" for h in contact.across)
-    if contact.towns:
-        return f"Battle at {contact.place} ({contact.hex}{across}), turn {turn}"
+    named = names.get(contact.hex)
+    if named:
+        return f"Battle at {named} ({contact.hex}{across}), turn {turn}"
     return f"Battle in hex {contact.hex}{across}, turn {turn}"
 
 
@@ -397,7 +400,7 @@ def _mini_map(sheet: Sheet, campaign: Campaign, contact: Contact, x: float, top:
     import shapely
 
     from kitgen.render.mapart import rings_path
-    from kitgen.render.mapfurniture import draw_north_arrow
+    from kitgen.render.mapfurniture import draw_north_arrow, north_arrow_reach
 
     art, inner = _sub_map(campaign, contact)
     c = sheet.c
@@ -430,7 +433,8 @@ def _mini_map(sheet: Sheet, campaign: Campaign, contact: Contact, x: float, top:
     c.drawPath(rings_path(c, [battle]), stroke=1, fill=0)
     c.restoreState()
     arrow = lay.map.compass
-    draw_north_arrow(c, x + 5 * across / math.sqrt(3) - arrow * 0.3, top - arrow * 0.75, arrow)
+    # inside the map's box, its side names clear of the table beside it
+    draw_north_arrow(c, x + 5 * across / math.sqrt(3) - north_arrow_reach(arrow), top - arrow * 0.75, arrow)
 
 
 # --- the sides ------------------------------------------------------------------------------

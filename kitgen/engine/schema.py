@@ -94,6 +94,10 @@ class Ending(TypedDict):
     met: list[ConditionMet]
     early: bool
     """Over before the last turn, by a condition judged every turn."""
+    finished: bool
+    """The turn judged is finished (RULES-NOTES, 2026-12-05): only then is an end announced."""
+    pending: bool
+    """The turn, not finished, is the last (or would end the scenario early): its result waits."""
     draw: bool
     ended_after: int | None
     """The turn after which the scenario ended; null while it goes on."""

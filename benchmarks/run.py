@@ -285,6 +285,7 @@ def main() -> None:
             figure("kitgen kit, A4, its drawings not yet kept", process_each([forgetting(kit)] * 5, env=env))
         )
         figures += scan_figures(env, Path(tmp))
+        figures += report_figures(env, Path(tmp))
     if not skip_test:
         figures.append(figure("make test (wall, one run)", process(["make", "test"], 1), under(180.0)))
     print_table(figures)
@@ -326,6 +327,44 @@ def scan_figures(env: dict[str, str], tmp: Path) -> list[Figure]:
     )
     rate = count / each.median
     return [each, Figure("  pages read a second", [rate], 0, "at least 1", rate >= 1, f"{rate:.1f}")]
+
+
+def report_figures(env: dict[str, str], tmp: Path) -> list[Figure]:
+    """`kitgen orders import` of the umpire's battle report forms filled on screen: the Tsaritsyn
+    sample's turn 3, its two battles taken out of the log and reported on the forms (made in a
+    child Python by tests/reportfilling.py), whole process (issue 40: under 1 s)."""
+    folder = tmp / "reported"
+    made = subprocess.run(
+        [sys.executable, str(Path(__file__)), "--make-reports", str(folder), str(tmp)],
+        env=env,
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    filled = made.stdout.split()[-1]
+    command = [*KITGEN, "orders", "import", filled, "--campaign", str(folder)]
+    done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True)  # later runs write nothing
+    if done.returncode != 0:
+        raise SystemExit(f"benchmark command failed: {done.stderr[-3000:]}")
+    return [
+        figure("kitgen orders import, 2 battle report forms filled on screen", process(command, 7, env=env), under(1.0))
+    ]
+
+
+def make_reports(folder: Path, out: Path) -> None:
+    """The Tsaritsyn sample's turn 3 with its battles taken out, and its report forms filled with
+    them on screen; the filled PDF's name printed."""
+    sys.path.insert(0, str(ROOT))
+    from tests.conftest import run_cli
+    from tests.forms import fill_with_pypdf
+    from tests.reportfilling import battle_ticks, forms_now, turn_3
+
+    turn = turn_3(folder)
+    assert run_cli("turn", str(folder)).returncode == 0
+    _, _, forms = forms_now(folder)
+    forms_pdf = folder / "packets" / "report-forms-turn-03-a4.pdf"
+    print(fill_with_pypdf(forms_pdf, battle_ticks(forms, turn.battles), out / "reports-filled.pdf"))
 
 
 def make_scans(folder: Path, out: Path) -> None:
@@ -410,5 +449,7 @@ if __name__ == "__main__":
         child_main(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == "--make-scans":
         make_scans(Path(sys.argv[2]), Path(sys.argv[3]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "--make-reports":
+        make_reports(Path(sys.argv[2]), Path(sys.argv[3]))
     else:
         main()

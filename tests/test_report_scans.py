@@ -234,3 +234,33 @@ def test_accept_answers_of_report_forms_and_the_roll_sheet_are_read_and_checked(
     for bad in ("5313:winner", "roll:five=3", "5313=2", "roll:=3"):
         with pytest.raises(ValueError):
             parse_accept(bad)
+
+
+def test_an_answer_that_is_no_choice_of_its_line_gets_the_nearest_one(
+    made: Turn3, sheets: dict[str, object], tmp_path: Path
+) -> None:
+    """A doubt settled with an answer its line does not offer (a faction, a fate misspelt) is bad
+    usage, with the nearest right answer; nothing is written."""
+    folder = _copy(made, tmp_path)
+    extra = {"5313": {("contact", "winner", "reds"), ("r_37th_div", "fate", "surrender")}}
+    files = _scan(made, sheets, tmp_path, "a4", 6, **extra)
+    before = (folder / "turns" / "turn-03.yaml").read_bytes()
+    for answer, meant in (("5313:winner=whits", "'whites'"), ("5313:r_37th_div:fate=surender", "'surrender'")):
+        others = ["5313:winner=whites", "5313:r_37th_div:fate=N"]
+        given = [a for o in others if o.split("=")[0] != answer.split("=")[0] for a in ("--accept", o)]
+        said = run_cli("orders", "scan", *map(str, files), "--campaign", str(folder), "--accept", answer, *given)
+        assert said.returncode == 2 and f"did you mean {meant}?" in said.stderr, said.stderr
+    assert (folder / "turns" / "turn-03.yaml").read_bytes() == before
+    done = run_cli(
+        "orders",
+        "scan",
+        *map(str, files),
+        "--campaign",
+        str(folder),
+        "--accept",
+        "5313:winner=whites",
+        "--accept",
+        "5313:r_37th_div:fate=N",
+    )
+    assert done.returncode == 0, done.stderr
+    assert as_data(read_log(folder / "turns" / "turn-03.yaml")[0].battles) == as_data(made.battles)

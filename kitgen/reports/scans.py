@@ -266,8 +266,9 @@ class ReportScans:
                 chosen = [known.get(c, c) for c in said_]
                 wrong = [c for c in chosen if c not in line.choices]
                 if wrong or (len(chosen) > 1 and not line.many):
+                    meant = msg.suggest(wrong[0], line.choices) if wrong else ""
                     raise UsageError(
-                        msg.scan_bad_accept(f"{key}={answer}", f"one of {', '.join(line.choices)} or none")
+                        msg.scan_bad_accept(f"{key}={answer}", f"one of {', '.join(line.choices)} or none{meant}")
                     )
                 marked = chosen
             if marked:

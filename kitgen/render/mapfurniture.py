@@ -97,14 +97,6 @@ def compass_reach(length: float) -> float:
     return length * (COMPASS + SIDE_LABEL * 1.9)
 
 
-def north_arrow_reach(length: float) -> float:
-    """How far the compass `draw_north_arrow` draws reaches right (or left) of its centre, its
-    NE and SE (NW, SW) names included."""
-    size = length * SIDE_LABEL
-    reach = length * COMPASS + size * 0.95
-    return reach * math.cos(math.radians(30)) + text_width("NE", SANS_BOLD, size) / 2
-
-
 def draw_north_arrow(c: Canvas, x: float, y: float, length: float) -> None:
     """The map's compass centred on (x, y): a north arrow, `length` tall (a half-filled dart; the
     key says that north runs along the central meridian), in a hexagon lying as the map's hexes

@@ -400,7 +400,7 @@ def _mini_map(sheet: Sheet, campaign: Campaign, contact: Contact, x: float, top:
     import shapely
 
     from kitgen.render.mapart import rings_path
-    from kitgen.render.mapfurniture import draw_north_arrow, north_arrow_reach
+    from kitgen.render.mapfurniture import compass_reach, draw_north_arrow
 
     art, inner = _sub_map(campaign, contact)
     c = sheet.c
@@ -434,7 +434,7 @@ def _mini_map(sheet: Sheet, campaign: Campaign, contact: Contact, x: float, top:
     c.restoreState()
     arrow = lay.map.compass
     # inside the map's box, its side names clear of the table beside it
-    draw_north_arrow(c, x + 5 * across / math.sqrt(3) - north_arrow_reach(arrow), top - arrow * 0.75, arrow)
+    draw_north_arrow(c, x + 5 * across / math.sqrt(3) - compass_reach(arrow), top - arrow * 0.75, arrow)
 
 
 # --- the sides ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -192,3 +193,20 @@ def hex_map(cache_dir: Path) -> HexMap:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("KITGEN_CACHE", str(cache_dir))
         return load_scenario_map(BUNDLED)[1]
+
+
+def trimmed_copy(source: Path, folder: Path, last: int, change: Any = None) -> Path:
+    """A copy of the campaign `source` in `folder` with the logs after `last` taken away, and the
+    last one's data changed by `change` (a function of the loaded YAML), if given."""
+    import yaml
+
+    shutil.copytree(source, folder)
+    for path in (folder / "turns").glob("turn-*.yaml"):
+        if int(path.stem.split("-")[1]) > last:
+            path.unlink()
+    if change is not None:
+        log = folder / "turns" / f"turn-{last:02d}.yaml"
+        data = yaml.safe_load(log.read_text(encoding="utf-8"))
+        change(data)
+        log.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return folder

@@ -42,7 +42,7 @@ from kitgen.render.bookletset import fit_table
 from kitgen.render.bookletstyle import booklet_style
 from kitgen.rules import battle, partisans
 from kitgen.yamlsource import load_yaml
-from tests.conftest import BUNDLED, SAMPLE, edit, run_cli
+from tests.conftest import BUNDLED, SAMPLE, edit, run_cli, trimmed_copy
 
 Trigger = Callable[[Path], set[str]]
 
@@ -1151,19 +1151,11 @@ def _next_over_a_file(tmp: Path) -> set[str]:
         return cli_codes("next", str(folder))
 
 
-def _sample(tmp: Path, last: int = 6, change: Callable[[dict[str, Any]], None] | None = None) -> Path:
-    """A copy of the sample campaign with the logs after `last` taken away, the last changed."""
-    folder = tmp / "sample"
-    shutil.copytree(SAMPLE, folder)
-    for path in (folder / "turns").glob("turn-*.yaml"):
-        if int(path.stem.split("-")[1]) > last:
-            path.unlink()
-    if change is not None:
-        log = folder / "turns" / f"turn-{last:02d}.yaml"
-        data = yaml.safe_load(log.read_text(encoding="utf-8"))
-        change(data)
-        log.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return folder
+def _sample(
+    tmp: Path, last: int = 6, change: Callable[[dict[str, Any]], None] | None = None, source: Path = SAMPLE
+) -> Path:
+    """A copy of the sample campaign (or `source`) with the logs after `last` taken away, the last changed."""
+    return trimmed_copy(source, tmp / source.name, last, change)
 
 
 def _no_markov(data: dict[str, Any]) -> None:
@@ -1363,17 +1355,7 @@ TRIGGERS |= {
 def _tsaritsyn(tmp: Path, last: int = 3, change: Callable[[dict[str, Any]], None] | None = None) -> Path:
     """A copy of the Tsaritsyn sample (`dice: table`) with the logs after `last` taken away and
     the last changed."""
-    folder = tmp / "ts"
-    shutil.copytree(SAMPLE.parent / "tsaritsyn-sample", folder)
-    for path in (folder / "turns").glob("turn-*.yaml"):
-        if int(path.stem.split("-")[1]) > last:
-            path.unlink()
-    if change is not None:
-        log = folder / "turns" / f"turn-{last:02d}.yaml"
-        data = yaml.safe_load(log.read_text(encoding="utf-8"))
-        change(data)
-        log.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return folder
+    return _sample(tmp, last, change, SAMPLE.parent / "tsaritsyn-sample")
 
 
 def _no_battles(data: dict[str, Any]) -> None:

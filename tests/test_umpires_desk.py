@@ -9,18 +9,16 @@ sample, three turns whose every roll is given (`dice: table`)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from kitgen.campaign import load_campaign
 from kitgen.engine.turn import read_log
 from kitgen.engine.turnlog import Battle
 from kitgen.scenariofolders import data_dir
-from tests.conftest import edit, run_cli
+from tests.conftest import edit, run_cli, trimmed_copy
 
 REFERENCE = data_dir() / "tsaritsyn-sample"
 """The reference: three turns typed by hand, every roll given at the table."""
@@ -29,16 +27,7 @@ REFERENCE = data_dir() / "tsaritsyn-sample"
 def sample(tmp: Path, last: int = 3, change: Any = None, dice: str = "table") -> Path:
     """A copy of the Tsaritsyn sample with the logs after `last` taken away, the last one's data
     changed by `change`, and campaign.yaml's `dice:` set."""
-    folder = tmp / "club"
-    shutil.copytree(REFERENCE, folder)
-    for path in (folder / "turns").glob("turn-*.yaml"):
-        if int(path.stem.split("-")[1]) > last:
-            path.unlink()
-    if change is not None:
-        log = folder / "turns" / f"turn-{last:02d}.yaml"
-        data = yaml.safe_load(log.read_text(encoding="utf-8"))
-        change(data)
-        log.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    folder = trimmed_copy(REFERENCE, tmp / "club", last, change)
     if dice != "table":
         edit(folder / "campaign.yaml", "dice: table", f"dice: {dice}")
     return folder

@@ -259,13 +259,20 @@ def _pdf_fields(path: Path, data: bytes) -> list[tuple[str, Any]]:
         return _walk_fields(reader)
     except KitgenError:
         raise
-    except _TooManyFields:
+    except Exception as trouble:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
+        raise unreadable(path, trouble) from None
+
+
+def unreadable(path: Path, trouble: BaseException) -> KitgenError:
+    """What pypdf (or the walk of a form's fields) could not read of a damaged or hostile file, in
+    the catalogue's words."""
+    if isinstance(trouble, _TooManyFields):
         what = f"it has more than {MAX_FIELD_NODES:,} form fields"
-        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf(what)) from None
-    except RecursionError:
-        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf("its objects nest too deeply")) from None
-    except Exception:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
-        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf("it is damaged or cut short")) from None
+    elif isinstance(trouble, RecursionError):
+        what = "its objects nest too deeply"
+    else:
+        what = "it is damaged or cut short"
+    return KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf(what))
 
 
 class _TooManyFields(Exception):

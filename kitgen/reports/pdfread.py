@@ -51,7 +51,7 @@ class FilledReports:
 
 def read_reports(path: Path) -> FilledReports | None:
     """The report forms and roll sheets of the PDF `path`; None when it holds none (an order form)."""
-    from kitgen.orders.formread import _IDENTITY, MAX_FIELD_NODES, _ticked, _TooManyFields, _walk_fields
+    from kitgen.orders.formread import _IDENTITY, _ticked, _walk_fields, unreadable
 
     data = read_file(path, what="a filled order form, report form or roll sheet", limit=MAX_PDF_BYTES)
     reader = _open(path, data)
@@ -61,13 +61,8 @@ def read_reports(path: Path) -> FilledReports | None:
         if not ours:
             return None
         pages = _pages_of(reader, {n for n, _ in ours})
-    except _TooManyFields:
-        what = f"it has more than {MAX_FIELD_NODES:,} form fields"
-        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf(what)) from None
-    except RecursionError:
-        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf("its objects nest too deeply")) from None
-    except Exception:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
-        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf("it is damaged or cut short")) from None
+    except Exception as trouble:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
+        raise unreadable(path, trouble) from None
     counts = Counter(n for n, _ in ours)
     problems: list[Problem] = []
     forms: dict[tuple[str, str], FilledSheet] = {}

@@ -244,6 +244,16 @@ def _kind(value: Any) -> str:
 def _pdf_fields(path: Path, data: bytes) -> list[tuple[str, Any]]:
     """Every field's full name and value, read with pypdf; what it cannot parse is a problem,
     never a traceback (the file comes from a player's e-mail)."""
+    reader = open_pdf(path, data)
+    try:
+        return _walk_fields(reader)
+    except Exception as trouble:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
+        raise unreadable(path, trouble) from None
+
+
+def open_pdf(path: Path, data: bytes) -> PdfReader:
+    """A filled form's PDF read with pypdf: one with no PDF header, locked with a password, of
+    more pages than any form or that pypdf cannot parse is a problem, never a traceback."""
     from pypdf import PasswordType, PdfReader
 
     if not data.lstrip()[:5] == b"%PDF-":
@@ -254,13 +264,13 @@ def _pdf_fields(path: Path, data: bytes) -> list[tuple[str, Any]]:
         if reader.is_encrypted and reader.decrypt("") == PasswordType.NOT_DECRYPTED:
             raise KitgenError.at(path, 1, 1, msg.orders_pdf_password())
         pages = len(reader.pages)
-        if pages > MAX_PAGES:
-            raise KitgenError.at(path, 1, 1, msg.orders_too_many_pages(pages, MAX_PAGES))
-        return _walk_fields(reader)
     except KitgenError:
         raise
     except Exception as trouble:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
         raise unreadable(path, trouble) from None
+    if pages > MAX_PAGES:
+        raise KitgenError.at(path, 1, 1, msg.orders_too_many_pages(pages, MAX_PAGES))
+    return reader
 
 
 def unreadable(path: Path, trouble: BaseException) -> KitgenError:

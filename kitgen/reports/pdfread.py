@@ -7,7 +7,6 @@ a tick box whose value is no tick's."""
 
 from __future__ import annotations
 
-import io
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,10 +50,10 @@ class FilledReports:
 
 def read_reports(path: Path) -> FilledReports | None:
     """The report forms and roll sheets of the PDF `path`; None when it holds none (an order form)."""
-    from kitgen.orders.formread import _IDENTITY, _ticked, _walk_fields, unreadable
+    from kitgen.orders.formread import _IDENTITY, _ticked, _walk_fields, open_pdf, unreadable
 
     data = read_file(path, what="a filled order form, report form or roll sheet", limit=MAX_PDF_BYTES)
-    reader = _open(path, data)
+    reader = open_pdf(path, data)
     try:
         fields = _walk_fields(reader)
         ours = [(n, v) for n, v in fields if KITGEN_LIKE.fullmatch(n)]
@@ -110,26 +109,6 @@ def read_reports(path: Path) -> FilledReports | None:
 
 
 _WHAT: dict[Kind, str] = {"B": "battle report form", "R": "roll sheet"}
-
-
-def _open(path: Path, data: bytes) -> PdfReader:
-    """The PDF read with pypdf; what it cannot parse is a problem, never a traceback."""
-    from pypdf import PasswordType, PdfReader
-
-    if not data.lstrip()[:5] == b"%PDF-":
-        raise KitgenError.at(path, 1, 1, msg.orders_not_a_form("no PDF header (%PDF-)"))
-    try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted and reader.decrypt("") == PasswordType.NOT_DECRYPTED:
-            raise KitgenError.at(path, 1, 1, msg.orders_pdf_password())
-        count = len(reader.pages)
-    except KitgenError:
-        raise
-    except Exception:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
-        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf("it is damaged or cut short")) from None
-    if count > MAX_PAGES:
-        raise KitgenError.at(path, 1, 1, msg.orders_too_many_pages(count, MAX_PAGES))
-    return reader
 
 
 def _pages_of(reader: PdfReader, names: set[str]) -> dict[str, int]:

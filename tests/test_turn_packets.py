@@ -989,7 +989,9 @@ def test_issue24_the_week_page_lists_the_battle_sheets_once() -> None:
     """The umpire's contents name the battle set-up sheets once, however many battles there are."""
     from kitgen.products.packets.builder import _contents
 
-    pages = [("The week and the ledgers", "week", None)] + [
-        (f"Battle at Town {k} (01{k:02d}), turn 3", f"b{k}", None) for k in range(30)
-    ]
-    assert _contents(pages) == [("The week and the ledgers", 1), ("Battle set-up sheets", 2)]  # type: ignore[arg-type]
+    pages = [("The week and the ledgers", "week", None)]
+    for k in range(30):  # each battle's set-up sheet, then its report form
+        pages += [(f"Battle at Town {k} (01{k:02d}), turn 3", f"b{k}", None)]
+        pages += [(f"Battle report: Town {k} (01{k:02d})", f"r{k}", None)]
+    said = _contents(pages)  # type: ignore[arg-type]
+    assert said == [("The week and the ledgers", 1), ("Battle set-up sheets and report forms", 2)]

@@ -455,7 +455,7 @@ def _contents(pages: list[Page]) -> list[tuple[str, int]]:
         if part.startswith("Map sector "):
             part = "Map sectors"
         elif part.startswith(("Battle at ", "Battle in hex ", "Battle report: ")):
-            part = "Battle set-up sheets"  # each with its report form
+            part = "Battle set-up sheets and report forms"  # each sheet followed by its form
         if not found or found[-1][0] != part:
             found.append((part, number))
     return found

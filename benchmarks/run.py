@@ -343,7 +343,8 @@ def report_figures(env: dict[str, str], tmp: Path) -> list[Figure]:
         text=True,
     )
     filled = made.stdout.split()[-1]
-    command = [*KITGEN, "orders", "import", filled, "--campaign", str(folder)]
+    # turn 3 is the scenario's last: once its battles are in, they are an amendment to it
+    command = [*KITGEN, "orders", "import", filled, "--campaign", str(folder), "--turn", "3", "--amend"]
     done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True)  # later runs write nothing
     if done.returncode != 0:
         raise SystemExit(f"benchmark command failed: {done.stderr[-3000:]}")

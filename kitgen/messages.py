@@ -297,6 +297,24 @@ def out_foreign_files(path: str, names: list[str]) -> str:
     )
 
 
+@usage("out.changed_meanwhile")
+def out_changed_meanwhile(path: str, names: list[str]) -> str:
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (
+        f"{path} changed while kitgen was writing the new set ({shown} saved there meanwhile); expected it left "
+        "alone: nothing was replaced, and those files are where they were; run the command again"
+    )
+
+
+@usage("out.changed_since")
+def out_changed_since(path: str, names: list[str]) -> str:
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (
+        f"{path}: found {shown} changed since kitgen wrote it (a form filled and saved in place?); expected "
+        "kitgen's own file to replace: nothing was written; move it away (it is yours now), or give another --out"
+    )
+
+
 @usage("out.cannot_write")
 def out_cannot_write(path: str, reason: str) -> str:
     return f"cannot write {path} ({reason}); expected a folder kitgen may write to"

@@ -346,12 +346,23 @@ class ProductFolder:
         self.staging: Path | None = None
         self.names: list[str] = []
         self.folders: list[str] = []
+        self.digests: dict[str, str] = {}
+        """The earlier set's files with the digests kitgen wrote them with."""
+        self.written: set[str] = set()
+        """The files written in this run (the others of a gathering set carried over)."""
+        self.seen: dict[str, tuple[int, int, int]] = {}
+        """What the folder held when the set was begun, each entry's inode, size and time: what
+        changes in it before the swap (a file of the user's saved there) stops the swap."""
 
     def __enter__(self) -> ProductFolder:
         refuse_protected(self.folder)
         ensure_folder(self.folder.parent)
         clean_stale(self.folder.parent)
         _refuse_foreign(self.folder)
+        self.seen = _entries(self.folder)
+        self.digests = _manifest_digests(self.folder) if self.manifest else {}
+        if not self.keep:  # the whole earlier set goes: none of it may be a file the user changed
+            self._refuse_changed(sorted(self.digests))
         staging = self.folder.parent / _temp_name(self.folder.name)
         try:
             staging.mkdir()
@@ -367,10 +378,19 @@ class ProductFolder:
             raise
         return self
 
+    def _refuse_changed(self, names: list[str]) -> None:
+        """Refuse to replace a file of the earlier set that the user changed since kitgen wrote
+        it (a form filled and saved in place): it is the user's now."""
+        changed = [n for n in names if self.digests.get(n) and _safe_digest(self.folder / n) != self.digests[n]]
+        if changed:
+            raise UsageError(msg.out_changed_since(str(self.folder), changed))
+
     def write(self, name: str, data: bytes) -> Path:
         """Stage one file of the set (a plain file name, no folders)."""
         if self.staging is None or not _plain_name(name):
             raise ValueError(f"not a file name of a product: {name!r}")
+        if self.keep:
+            self._refuse_changed([name])
         try:
             if name in self.names:  # a file of the earlier set, written again
                 (self.staging / name).unlink()
@@ -379,6 +399,7 @@ class ProductFolder:
             raise _refused(self.folder / name, exc) from None
         if name not in self.names:
             self.names.append(name)
+        self.written.add(name)
         return self.folder / name
 
     def write_inside(self, folder: str, name: str, data: bytes) -> Path:
@@ -408,10 +429,10 @@ class ProductFolder:
             try:
                 if kind is None:
                     if self.manifest:
-                        listing = json.dumps({"files": sorted(self.names)}, indent=1) + "\n"
-                        _write_new(staging / MANIFEST, listing.encode("utf-8"))
+                        carried = {n: d for n, d in self.digests.items() if n not in self.written}
+                        _write_new(staging / MANIFEST, _listing(staging, self.names, carried))
                     _sync_folder(staging)
-                    _swap_in(staging, self.folder)
+                    _swap_in(staging, self.folder, self.seen)
             except OSError as error:
                 raise _refused(self.folder, error) from None
             finally:
@@ -441,10 +462,11 @@ def _refuse_foreign(folder: Path) -> None:
     present = sorted(p.name for p in folder.iterdir())
     if not present:
         return
-    listed = _manifest(folder)
+    listed = _manifest_digests(folder)
     foreign = [n for n in present if n != MANIFEST and n not in listed]
     if foreign or MANIFEST not in present:
         raise UsageError(msg.out_foreign_files(str(folder), foreign or present))
+
 
 
 def _keep_earlier(folder: Path, staging: Path) -> list[str]:
@@ -466,26 +488,93 @@ def _keep_earlier(folder: Path, staging: Path) -> list[str]:
 
 
 def _manifest(folder: Path) -> set[str]:
+    return set(_manifest_digests(folder))
+
+
+def _manifest_digests(folder: Path) -> dict[str, str]:
+    """The files a folder's manifest lists, each with the digest kitgen wrote it with ('' where
+    the manifest, an older kitgen's, gives none)."""
     from kitgen.errors import KitgenError
     from kitgen.inputs import read_file
 
     try:
-        listed = json.loads(read_file(folder / MANIFEST, limit=1 << 20)).get("files", [])
+        data = json.loads(read_file(folder / MANIFEST, limit=1 << 20))
+        listed = data.get("files", [])
+        digests = data.get("sha256", {})
     except (KitgenError, ValueError, AttributeError):
-        return set()
-    return {n for n in listed if isinstance(n, str)}
+        return {}
+    digests = digests if isinstance(digests, dict) else {}
+    return {n: str(digests.get(n, "")) for n in listed if isinstance(n, str)}
 
 
-def _swap_in(staging: Path, folder: Path) -> None:
-    """Put `staging` in the place of `folder` in one step where the system allows it."""
+def _listing(staging: Path, names: list[str], carried: dict[str, str]) -> bytes:
+    """The manifest of a set: its files, each with its digest, so that a file the user changes
+    afterwards is told from kitgen's own; a file carried over from the earlier set keeps the
+    digest kitgen wrote it with (`carried`: '' where that manifest gave none)."""
+    digests = {n: carried[n] if n in carried else _digest(staging / n) for n in sorted(names)}
+    return (json.dumps({"files": sorted(names), "sha256": digests}, indent=1) + "\n").encode("utf-8")
+
+
+def _digest(path: Path) -> str:
+    import hashlib
+
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def _safe_digest(path: Path) -> str:
+    """The file's digest, or '' where it is not a regular file that can be read."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return ""
+        return _digest(path)
+    except OSError:
+        return ""
+
+
+def _entries(folder: Path) -> dict[str, tuple[int, int, int]]:
+    """Each entry of `folder` (none if it is not a folder yet): its inode, size and time."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return {}
+    found = {}
+    for e in entries:
+        with contextlib.suppress(OSError):
+            s = e.stat(follow_symlinks=False)
+            found[e.name] = (s.st_ino, s.st_size, s.st_mtime_ns)
+    return found
+
+
+def _changed(seen: dict[str, tuple[int, int, int]], now: dict[str, tuple[int, int, int]]) -> list[str]:
+    """The entries added or changed since `seen` was taken."""
+    return sorted(n for n, v in now.items() if seen.get(n) != v)
+
+
+def _swap_in(staging: Path, folder: Path, seen: dict[str, tuple[int, int, int]] | None = None) -> None:
+    """Put `staging` in the place of `folder` in one step where the system allows it. The folder
+    replaced is looked at once out of the way: a file saved into it after the set was begun
+    (`seen`: what it held then) puts it back, and the swap is refused, so that no file of the
+    user's goes with it."""
     if not os.path.lexists(folder):
         os.rename(staging, folder)
-    elif not _exchange(staging, folder):
+        _sync_folder(folder.parent)
+        return
+    old = staging
+    if not _exchange(staging, folder):
         old = folder.parent / _temp_name(folder.name, "old")
         os.rename(folder, old)  # a kill between these two renames is undone by clean_stale
         os.rename(staging, folder)
+    changed = _changed(seen or {}, _entries(old)) if seen is not None else []
+    if changed:  # undone: the user's folder back in its place, the new set discarded
+        if old == staging:
+            _exchange(staging, folder)
+        else:
+            os.rename(folder, staging)
+            os.rename(old, folder)
+        raise UsageError(msg.out_changed_meanwhile(str(folder), changed))
+    if old != staging:
         shutil.rmtree(old, ignore_errors=True)
-        return
     _sync_folder(folder.parent)
 
 

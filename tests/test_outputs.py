@@ -98,8 +98,11 @@ def test_a_killed_single_write_leaves_the_old_file(
 
 
 def test_a_product_folder_is_listed_in_its_manifest(tmp_path: Path) -> None:
+    import hashlib
+
     write_set(tmp_path / "out", NEW)
-    assert json.loads((tmp_path / "out" / MANIFEST).read_text()) == {"files": sorted(NEW)}
+    digests = {n: hashlib.sha256(d).hexdigest() for n, d in sorted(NEW.items())}
+    assert json.loads((tmp_path / "out" / MANIFEST).read_text()) == {"files": sorted(NEW), "sha256": digests}
 
 
 def test_a_folder_holding_the_users_files_is_never_replaced(tmp_path: Path) -> None:

@@ -1,0 +1,127 @@
+"""Hardening, round 3 (issue 41): the holes an attack found in the campaign record and the output
+folders, each reproduced as the issue tells it and named after its item. Each fails on the code
+before its fix."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kitgen.errors import UsageError
+from kitgen.outputs import MANIFEST, ProductFolder
+from kitgen.scenariofolders import data_dir
+from tests.conftest import edit, run_cli
+
+SAMPLE = data_dir() / "sample-campaign"
+
+
+@pytest.fixture
+def camp(tmp_path: Path) -> Path:
+    """A copy of the six-turn sample (turn 6 finished), its scenario the bundled one."""
+    folder = tmp_path / "camp"
+    shutil.copytree(SAMPLE, folder)
+    return folder
+
+
+def write_set(folder: Path, files: dict[str, bytes], *, keep: bool = False) -> None:
+    with ProductFolder(folder, keep=keep) as product:
+        for name, data in files.items():
+            product.write(name, data)
+
+
+# --- 1: a user's file saved into an output folder while kitgen writes it --------------------
+
+
+@pytest.mark.parametrize("exchange", [True, False])
+def test_issue41_01_a_file_saved_into_the_folder_before_the_swap_is_never_deleted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exchange: bool
+) -> None:
+    """ "A file saved into packets/ after kitgen checks the folder, but before it swaps in the new
+    set, is deleted with the old folder." Now the swap is undone, the new set refused, and the
+    user's file and the earlier set stay where they were (with the atomic exchange, and with the
+    two renames a system without it makes)."""
+    import kitgen.outputs as outputs
+
+    folder = tmp_path / "packets"
+    write_set(folder, {"week-1.pdf": b"one"}, keep=True)
+    real = outputs._swap_in
+
+    def saved_meanwhile(staging: Path, target: Path, seen: object = None) -> None:
+        (target / "my-notes.txt").write_text("the umpire's notes", encoding="utf-8")
+        real(staging, target, seen)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(outputs, "_swap_in", saved_meanwhile)
+    if not exchange:
+        monkeypatch.setattr(outputs, "_exchange", lambda a, b: False)
+    with pytest.raises(UsageError) as refused:
+        write_set(folder, {"week-2.pdf": b"two"}, keep=True)
+    assert refused.value.msg.code == "out.changed_meanwhile" and "my-notes.txt" in str(refused.value)
+    assert (folder / "my-notes.txt").read_text(encoding="utf-8") == "the umpire's notes"
+    assert (folder / "week-1.pdf").read_bytes() == b"one" and not (folder / "week-2.pdf").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["packets"]  # no staging left behind
+
+
+def test_issue41_01_kitgen_turn_keeps_a_file_saved_into_packets_during_the_swap(
+    camp: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same race through `kitgen turn`: the week's packets are refused, the file is kept."""
+    import kitgen.outputs as outputs
+
+    out = tmp_path / "packets"
+    real = outputs._swap_in
+    calls = {"n": 0}
+
+    def saved_meanwhile(staging: Path, target: Path, seen: object = None) -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:  # the second week's set: a player's form saved into the folder meanwhile
+            (target / "reds-filled.pdf").write_bytes(b"%PDF-1.4 the reds' orders")
+        real(staging, target, seen)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(outputs, "_swap_in", saved_meanwhile)
+    assert run_cli("turn", str(camp), "--out", str(out)).returncode == 0
+    again = run_cli("turn", str(camp), "--out", str(out))
+    assert again.returncode == 2 and "changed while kitgen was writing" in again.stderr
+    assert (out / "reds-filled.pdf").read_bytes() == b"%PDF-1.4 the reds' orders"
+
+
+def test_issue41_01_a_packet_filled_and_saved_in_place_is_never_written_over(tmp_path: Path) -> None:
+    """The family: a file of kitgen's set that the user changed since (a packet's form filled and
+    saved in place) is the user's: writing the set again refuses, where it would replace it."""
+    folder = tmp_path / "packets"
+    write_set(folder, {"umpire-turn-07-a4.pdf": b"blank", "reds-turn-07-a4.pdf": b"blank"}, keep=True)
+    (folder / "umpire-turn-07-a4.pdf").write_bytes(b"filled on screen")
+    write_set(folder, {"umpire-turn-08-a4.pdf": b"next week"}, keep=True)  # not written again: kept
+    assert (folder / "umpire-turn-07-a4.pdf").read_bytes() == b"filled on screen"
+    with pytest.raises(UsageError) as refused:
+        write_set(folder, {"umpire-turn-07-a4.pdf": b"again"}, keep=True)
+    assert refused.value.msg.code == "out.changed_since"
+    assert (folder / "umpire-turn-07-a4.pdf").read_bytes() == b"filled on screen"
+    with pytest.raises(UsageError):  # a set that replaces the whole folder (a kit) refuses too
+        write_set(folder, {"x.pdf": b"x"})
+    listed = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    assert set(listed["sha256"]) == set(listed["files"])
+
+
+# --- 3: the turn being played is a fact of the record -----------------------------------------
+
+
+def test_issue41_03_deleting_the_logs_first_line_changes_no_turn(camp: Path, tmp_path: Path) -> None:
+    """ "Delete the log's first line ("# kitgen next started this log") in a turn without contacts":
+    `status`, `orders form` and `turn` still agree on the turn being played, and a CSV is written
+    into no other turn than it."""
+    assert run_cli("next", str(camp)).returncode == 0
+    log = camp / "turns" / "turn-07.yaml"
+    log.write_text(log.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+    said = json.loads(run_cli("status", str(camp), "--format", "json").stdout)
+    assert said["turn"] == 7 and said["stage"] == "playing"
+    form = tmp_path / "whites.csv"
+    assert run_cli("orders", "form", str(camp), "--faction", "whites", "--csv", "--out", str(form)).returncode == 0
+    assert "turn-07" not in form.name and form.read_text(encoding="utf-8").startswith(("id,", "#"))
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp))
+    assert done.returncode == 0 and "turn-07.yaml" in done.stdout
+    packets = run_cli("turn", str(camp), "--out", str(tmp_path / "p"))
+    assert packets.returncode == 0 and "turn-07" in packets.stdout and "turn-08" not in packets.stdout
+    edit(camp / "campaign.yaml", "dice: table", "dice: table")  # the campaign as it was: no other change

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, ParamSpec
 
+from kitgen.errors import escape_controls
+
 P = ParamSpec("P")
 Kind = Literal["data", "usage", "note"]
 
@@ -28,7 +30,26 @@ class Msg:
 
     def within(self, where: str) -> Msg:
         """The same message placed under a dotted key path (`units[3].stands: ...`)."""
-        return Msg(self.code, self.kind, f"{where}: {self.text}" if where else self.text)
+        return Msg(self.code, self.kind, f"{quoted_value(where)}: {self.text}" if where else self.text)
+
+
+MAX_QUOTED_CHARS = 300
+"""The longest value a message quotes whole (a name, a cell, a line of a file): a longer one is
+shown by its start and end, so that no message repeats a file's contents."""
+
+
+def quoted_value(value: object) -> object:
+    """A value as a message may quote it: text on one line (its control characters and line breaks
+    escaped, `escape_controls`) and at most MAX_QUOTED_CHARS long; the texts of a list, tuple or set
+    alike; any other value as it is."""
+    if isinstance(value, str):
+        if len(value) > MAX_QUOTED_CHARS:
+            head, tail = value[: MAX_QUOTED_CHARS * 2 // 3], value[-(MAX_QUOTED_CHARS // 3) :]
+            value = f"{head}... ({len(value):,} characters) ...{tail}"
+        return escape_controls(str(value), newlines=False)
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return type(value)(quoted_value(v) for v in value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -45,7 +66,8 @@ def _entry(code: str, kind: Kind) -> Callable[[Callable[P, str]], Callable[P, Ms
     def register(words: Callable[P, str]) -> Callable[P, Msg]:
         @functools.wraps(words)
         def make(*args: P.args, **kwargs: P.kwargs) -> Msg:
-            return Msg(code, kind, words(*args, **kwargs))
+            quoted = [quoted_value(a) for a in args]
+            return Msg(code, kind, words(*quoted, **{k: quoted_value(v) for k, v in kwargs.items()}))  # type: ignore[arg-type]
 
         if code in CATALOGUE:
             raise RuntimeError(f"catalogue code {code} is used twice")
@@ -1681,6 +1703,15 @@ def record_nothing_to_undo(folder: str) -> str:
 @data("record.undo_gone")
 def record_undo_gone(name: str) -> str:
     return f"found no log {name} to take away; expected the log the last write made (it was removed meanwhile?)"
+
+
+@data("record.saved_over")
+def record_saved_over(kept: str) -> str:
+    return (
+        "found the log changed right after kitgen wrote it (an editor saved its own copy over it?); expected "
+        f"kitgen's write to stay: it is kept as backups/{kept} (`kitgen restore {kept}` puts it back), and the "
+        "log on disk is the other version"
+    )
 
 
 @data("record.changed_on_disk")

@@ -264,15 +264,15 @@ def replace_if_unchanged(path: Path, data: bytes, expected: bytes) -> None:
     with _uninterrupted():
         try:
             _write_new(tmp, data)
-            if _read_exactly(path) != expected:
+            if read_exactly(path) != expected:
                 raise ChangedMeanwhile
             if not _exchange(tmp, path):
                 os.replace(tmp, path)
                 _sync_folder(path.parent)
                 return
-            if _read_exactly(tmp) != expected:  # a save came between the check and the swap
+            if read_exactly(tmp) != expected:  # a save came between the check and the swap
                 _exchange(tmp, path)
-                back = _read_exactly(tmp)
+                back = read_exactly(tmp)
                 if back != data:  # and another in between the two swaps: keep it, never lose it
                     kept = path.parent / _temp_name(path.name, "kept")
                     os.rename(tmp, kept)
@@ -286,7 +286,7 @@ def replace_if_unchanged(path: Path, data: bytes, expected: bytes) -> None:
                 tmp.unlink()
 
 
-def _read_exactly(path: Path) -> bytes | None:
+def read_exactly(path: Path) -> bytes | None:
     try:
         with open(path, "rb") as f:
             return f.read()

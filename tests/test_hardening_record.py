@@ -125,3 +125,37 @@ def test_issue41_03_deleting_the_logs_first_line_changes_no_turn(camp: Path, tmp
     packets = run_cli("turn", str(camp), "--out", str(tmp_path / "p"))
     assert packets.returncode == 0 and "turn-07" in packets.stdout and "turn-08" not in packets.stdout
     edit(camp / "campaign.yaml", "dice: table", "dice: table")  # the campaign as it was: no other change
+
+
+# --- 2: an editor's save right after the swap --------------------------------------------------
+
+
+def test_issue41_02_an_editors_save_right_after_the_swap_never_loses_the_import(
+    camp: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "The import prints 'merged … 1 added' and exits 0, but the log on disk is the editor's
+    version, and no backup holds the new orders." Now the import ends in an error that says so,
+    its version is kept as a backup, and `kitgen undo` puts it back."""
+    import kitgen.outputs as outputs
+
+    assert run_cli("next", str(camp)).returncode == 0
+    log = camp / "turns" / "turn-07.yaml"
+    editors = log.read_bytes() + b"# the umpire's note, saved from an editor's buffer\n"
+    real = outputs.replace_if_unchanged
+
+    def then_saved(path: Path, data: bytes, expected: bytes) -> None:
+        real(path, data, expected)
+        path.write_bytes(editors)  # the editor's save, the moment after the swap
+
+    monkeypatch.setattr(outputs, "replace_if_unchanged", then_saved)
+    form = tmp_path / "whites.csv"
+    form.write_text("id,path,carry,special\nw_crimea_azov_2,,,\n", encoding="utf-8")
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp))
+    assert done.returncode == 1 and "changed right after kitgen wrote it" in done.stderr
+    assert "merged" not in done.stdout
+    monkeypatch.setattr(outputs, "replace_if_unchanged", real)
+    assert log.read_bytes() == editors
+    kept = sorted((camp / "backups").glob("turn-07.yaml.*"))[-1]
+    assert b"handed_in" in kept.read_bytes()  # the import: the Whites' (blank) orders handed in
+    assert run_cli("undo", str(camp)).returncode == 0
+    assert log.read_bytes() == kept.read_bytes()

@@ -91,7 +91,21 @@ def commit(campaign: Path, read: LogRead, data: bytes, command: str) -> Path | N
         raise
     if backup is not None:
         note(campaign, backup, command)
+    _verified(campaign, path, data, command)
     return backup
+
+
+def _verified(campaign: Path, path: Path, data: bytes, command: str) -> None:
+    """The log on disk is what was just written: an editor's save right after the swap (its
+    buffer of the log as it was) would hide the write, so the write is kept as a backup of its
+    own and the command ends in an error that says where, never in a silent success."""
+    from kitgen.outputs import read_exactly
+
+    if read_exactly(path) == data:
+        return
+    kept = keep(campaign, path, data)
+    note(campaign, kept, f"{command} (saved over just after)")
+    raise KitgenError.at(path, 1, 1, msg.record_saved_over(kept.name))
 
 
 def _forget(backup: Path | None) -> None:

@@ -159,3 +159,37 @@ def test_issue41_02_an_editors_save_right_after_the_swap_never_loses_the_import(
     assert b"handed_in" in kept.read_bytes()  # the import: the Whites' (blank) orders handed in
     assert run_cli("undo", str(camp)).returncode == 0
     assert log.read_bytes() == kept.read_bytes()
+
+
+# --- 5: a two-faction scan writes both factions or neither -------------------------------------
+
+
+def test_issue41_05_a_two_faction_scan_racing_an_editor_writes_neither(
+    camp: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Each faction is written under its own lock. An editor's save during the second write
+    leaves the first imported and the second refused, with the message 'nothing was written'."
+    Now every faction of a scan goes in one write, under one lock: the editor's save refuses it
+    whole, the editor's version stays, and the message is true."""
+    import kitgen.outputs as outputs
+    from tests.penciled import printed, render, save
+
+    assert run_cli("next", str(camp)).returncode == 0
+    log = camp / "turns" / "turn-07.yaml"
+    pages = []
+    for faction in ("reds", "whites"):  # each form scanned blank: every unit holds
+        form = printed(camp, faction)
+        pages += [save(render(form.pdf, k, 150), tmp_path / f"{faction}-{k}.png") for k in range(len(form.plans))]
+    editors = log.read_bytes() + b"# saved from an editor\n"
+    real = outputs.replace_if_unchanged
+
+    def racing(path: Path, data: bytes, expected: bytes) -> None:
+        if b"whites" in data.split(b"handed_in", 1)[-1]:  # the write that brings the Whites' orders
+            path.write_bytes(editors)
+        real(path, data, expected)
+
+    monkeypatch.setattr(outputs, "replace_if_unchanged", racing)
+    done = run_cli("orders", "scan", *map(str, pages), "--campaign", str(camp))
+    assert done.returncode == 1 and "nothing was written, and the edit is kept" in done.stderr
+    assert log.read_bytes() == editors  # neither faction's orders, and the edit
+    assert not list((camp / "backups").glob("turn-07.yaml.*"))

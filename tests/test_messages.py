@@ -852,6 +852,7 @@ TRIGGERS: dict[str, Trigger] = {
     "scenario.unknown_file": scenario("extra.yaml", "", "a: 1\n"),
     "campaign.scenario_unknown": campaign_with(_campaign_yaml("denikin-1918")),
     "campaign.misnamed_log": _turns(_write("turn-1.yaml")),
+    "campaign.link_outside": _turns(lambda turns: (turns / "turn-01.yaml").symlink_to(BUNDLED / "setup.yaml")),
     "note.scenario_outside": campaign_with(_campaign_yaml(str(BUNDLED))),
     "note.no_turns_folder": campaign_with(lambda folder: (folder / "turns").rmdir()),
     "note.editor_file": _turns(_write("turn-01.yaml~")),
@@ -1341,6 +1342,7 @@ TRIGGERS |= {
     "orders.field_not_text": orders_import(saved(_field("o-w_drozdovsky_1-path", "/V", _number))),
     "orders.field_twice": orders_import(saved(_field("o-w_at_yuzovka-path", "/T", _text("o-w_drozdovsky_1-path")))),
     "orders.misspelt_field": orders_import(saved(_field("o-w_drozdovsky_1-path", "/T", _text("o-w_drozdovsky_1-pth")))),
+    "orders.field_name_too_long": orders_import(saved(_field("o-w_drozdovsky_1-path", "/T", _text("o-" + "x" * 400)))),
     "orders.tick_value": orders_import(saved(_field("o-w_drozdovsky_1-special-resupply", "/V", _no))),
     "orders.csv_delimiter": orders_import(_file("whites.csv", b"id;path;carry;special;x,id,path,carry,special\n")),
     "lookup.scenario_and_campaign": cli(
@@ -1534,6 +1536,67 @@ def _no_way_out(tmp: Path) -> None:
     folder = _tsaritsyn(tmp, 3, _no_battles)
     at = turn_rolls(folder)
     _ask_breakout(at, BreakoutOwed("r_16th_div", "4908", 0, 0), Asker(io.StringIO("")), {})
+
+
+# --- hardening, round 3 (issue 41): output folders and the record --------------------------------
+
+
+def _product_set(folder: Path, files: dict[str, bytes], *, keep: bool = True) -> None:
+    from kitgen.outputs import ProductFolder
+
+    with ProductFolder(folder, keep=keep) as product:
+        for name, data in files.items():
+            product.write(name, data)
+
+
+def _saved_into_the_folder_meanwhile(tmp: Path) -> set[str]:
+    """A file saved into a gathering folder while kitgen writes its next set."""
+    import kitgen.outputs as outputs
+
+    folder = tmp / "packets"
+    _product_set(folder, {"a.pdf": b"a"})
+    real = outputs._swap_in
+
+    def saved(staging: Path, target: Path, seen: Any = None) -> None:
+        (target / "notes.txt").write_text("mine", encoding="utf-8")
+        real(staging, target, seen)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(outputs, "_swap_in", saved)
+        return produced(lambda: _product_set(folder, {"b.pdf": b"b"}))
+
+
+def _changed_since_written(tmp: Path) -> set[str]:
+    """A file of kitgen's set, filled and saved in place, that the set would write again."""
+    folder = tmp / "packets"
+    _product_set(folder, {"a.pdf": b"a"})
+    (folder / "a.pdf").write_bytes(b"filled")
+    return produced(lambda: _product_set(folder, {"a.pdf": b"again"}))
+
+
+def _saved_over_the_import(tmp: Path) -> set[str]:
+    """An editor's save the moment after an import's swap."""
+    import kitgen.outputs as outputs
+
+    folder = campaign(tmp)
+    assert run_cli("next", str(folder)).returncode == 0
+    form = sheet(("w_drozdovsky_1", ""))(folder, tmp)
+    real = outputs.replace_if_unchanged
+
+    def then_saved(path: Path, data: bytes, expected: bytes) -> None:
+        real(path, data, expected)
+        path.write_bytes(expected)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(outputs, "replace_if_unchanged", then_saved)
+        return cli_codes("orders", "import", str(form), "--campaign", str(folder))
+
+
+TRIGGERS |= {
+    "out.changed_meanwhile": _saved_into_the_folder_meanwhile,
+    "out.changed_since": _changed_since_written,
+    "record.saved_over": _saved_over_the_import,
+}
 
 
 # --- the tests -------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ if no one changed it on disk meanwhile, its previous version kept in backups/.""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,57 +66,100 @@ def import_orders(
     """Read `filled` (a file, or a form read already: a scan's pages) and merge its orders into
     the log of `turn` (default: the turn being played); a KitgenError lists every problem, and
     then nothing is written. With `check_only`, every check is made and nothing is written,
-    whatever the outcome (a scan's factions are all checked before any is written)."""
+    whatever the outcome."""
+    form = read_filled(filled) if isinstance(filled, Path) else filled
+    return import_forms(folder, [form], turn, amend=amend, stale_ok=stale_ok, strict=strict, check_only=check_only)[0]
+
+
+def import_forms(
+    folder: Path,
+    forms: Sequence[FilledForm],
+    turn: int | None = None,
+    *,
+    amend: bool = False,
+    stale_ok: bool = False,
+    strict: bool = False,
+    check_only: bool = False,
+) -> list[Imported]:
+    """Every form's orders merged into the log of `turn` (default: the turn being played), one
+    faction after another, and written once, under one lock: all of them or none (a scan of
+    several factions' forms). A KitgenError lists every problem of every form."""
     from kitgen.engine.ahead import before_orders
 
-    form = read_filled(filled) if isinstance(filled, Path) else filled
     with campaign_lock(folder):
         campaign = load_campaign(folder)
         opened = open_turn(campaign, turn, amend=amend)
         number, state = opened.turn, opened.before
-        faction = form_faction(campaign, state, form)
-        if faction is None:
-            found = "no faction's units" if not form.entries else "several factions' units"
-            raise KitgenError([form.problem(None, msg.orders_no_faction(found))])
-        _check_identity(campaign, form, faction, number)
-        stale = _stale(form, state_key(before_orders(campaign, state, number)), logs_key(campaign, number))
-        if stale is not None and not stale_ok:
-            raise KitgenError([form.problem(None, stale)])
-        read = read_entries(campaign, state, form, faction, number)
-        if read.problems:
-            raise KitgenError(read.problems)
-        path, on_disk, old = opened.path, opened.on_disk, opened.log
-        at = {u.id: u.hex for u in state.units if u.faction == faction}
-        merged = merge(old, faction, read.orders, read.mentioned, at)
-        warnings, record = _play(campaign, state, merged.log, form, read, strict=strict)
+        path, on_disk = opened.path, opened.on_disk
+        text, log = on_disk.text, opened.log
+        taken: Counter[str] = Counter()
+        problems: list[Problem] = []
+        done: list[tuple[str, tuple[UnitChange, ...], list[Problem], str | None]] = []
+        record = None
+        now = state_key(before_orders(campaign, state, number))
+        for form in forms:
+            faction = form_faction(campaign, state, form)
+            if faction is None:
+                found = "no faction's units" if not form.entries else "several factions' units"
+                problems.append(form.problem(None, msg.orders_no_faction(found)))
+                continue
+            wrong = _identity_problems(campaign, form, faction, number)
+            stale = _stale(form, now, logs_key(campaign, number))
+            if stale is not None and not stale_ok:
+                wrong.append(form.problem(None, stale))
+            read = read_entries(campaign, state, form, faction, number)
+            if wrong or read.problems:
+                problems += wrong + read.problems
+                continue
+            at = {u.id: u.hex for u in state.units if u.faction == faction}
+            merged = merge(log, faction, read.orders, read.mentioned, at)
+            warnings, record = _play(campaign, state, merged.log, form, read, strict=strict)
+            text = splice(text, merged)
+            text, gone = take_up_orders(text, merged.log)
+            taken += gone
+            log = merged.log
+            done.append((faction, tuple(merged.changes), warnings, stale.text if stale is not None else None))
+        if problems:
+            raise KitgenError(problems)
+        assert record is not None  # a form at least, each merged
         if number < opened.last:
-            later_turns_play(campaign, number, merged.log)
-        text = splice(on_disk.text, merged)
-        text, taken = take_up_orders(text, merged.log)
-        rolls = roll_writes(campaign, record, merged.log)
+            later_turns_play(campaign, number, log)
+        rolls = roll_writes(campaign, record, log)
         text, uncommented = with_rolls(text, rolls.values, rolls.drop)
         taken += uncommented
-        check_written(path, text, merged.log, rolls, [*SECTIONS, "partisans", "handed_in"])
+        check_written(path, text, log, rolls, [*SECTIONS, "partisans", "handed_in"])
         if _comments(on_disk.text) - _comments(text) - taken:  # a comment the splice lost: nothing is written
             raise KitgenError.at(path, 1, 1, msg.orders_splice_mismatch("the comments"))
-        said = stale.text if stale is not None else None
-        changes = tuple(merged.changes)
-        if text == on_disk.text or check_only:
-            return Imported(faction, number, path, None, changes, tuple(warnings), changed=False, stale=said)
-        backup = commit(campaign.folder, on_disk, on_disk.encode(text), "orders import" + (" --amend" if amend else ""))
-        return Imported(
-            faction, number, path, backup, changes, tuple(warnings), stale=said, rolls=tuple(rolls.values.items())
-        )
+        backup = None
+        changed = text != on_disk.text
+        if changed and not check_only:
+            command = "orders " + ("scan" if len(forms) > 1 else "import") + (" --amend" if amend else "")
+            backup = commit(campaign.folder, on_disk, on_disk.encode(text), command)
+        written = tuple(rolls.values.items()) if backup is not None else ()
+        return [
+            Imported(
+                faction,
+                number,
+                path,
+                backup,
+                changes,
+                tuple(warnings),
+                changed=changed and not check_only,
+                stale=said,
+                rolls=written if k == len(done) - 1 else (),
+            )
+            for k, (faction, changes, warnings, said) in enumerate(done)
+        ]
 
 
 def _comments(text: str) -> Counter[str]:
     return Counter(c.lstrip("#").strip() for c in map(line_comment, text.splitlines()) if c)
 
 
-def _check_identity(campaign: Campaign, form: FilledForm, faction: str, turn: int) -> None:
+def _identity_problems(campaign: Campaign, form: FilledForm, faction: str, turn: int) -> list[Problem]:
     """A PDF or a scan says whose form it is: another faction's, turn's or campaign's is refused."""
     if form.kind not in ("pdf", "scan"):
-        return
+        return []
     ids = form.identity
     problems: list[Problem] = []
     wanted = {"turn": str(turn), "campaign": campaign_key(campaign)}
@@ -125,8 +169,7 @@ def _check_identity(campaign: Campaign, form: FilledForm, faction: str, turn: in
     for what, expected in wanted.items():
         if ids.get(what) != expected:
             problems.append(form.problem(None, msg.orders_wrong_form(what, ids.get(what) or "none", expected)))
-    if problems:
-        raise KitgenError(problems)
+    return problems
 
 
 def _stale(form: FilledForm, now: str, logs: str) -> msg.Msg | None:

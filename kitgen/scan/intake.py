@@ -150,7 +150,7 @@ def scan_orders(
     imported. Every faction's orders, and the other forms, are checked before any is written, so
     that a faction refused by the rules leaves the others unwritten too."""
     from kitgen.campaign import load_campaign
-    from kitgen.record.importer import import_orders
+    from kitgen.record.importer import import_forms
 
     settle = settle_from(others.claim(accepts) if others is not None else accepts)
     keep = review is not None
@@ -169,12 +169,14 @@ def scan_orders(
     forms = {} if problems else _forms(campaign, reads, problems)
     if problems:
         raise KitgenError(problems)
-    ordered = sorted(forms.items())
-    for _, form in ordered:
-        import_orders(folder, form, int(form.identity["turn"]), strict=strict, check_only=True)
+    ordered = [form for _, form in sorted(forms.items())]
+    turn = int(ordered[0].identity["turn"]) if ordered else None
+    if ordered:
+        import_forms(folder, ordered, turn, strict=strict, check_only=True)
     if others is not None:
         others.check()
-    imported = [import_orders(folder, form, int(form.identity["turn"]), strict=strict) for _, form in ordered]
+    # every faction's orders in one write, under one lock: all of them or none
+    imported = import_forms(folder, ordered, turn, strict=strict) if ordered else []
     found = figures(reads)
     if others is not None:
         others.write()

@@ -580,10 +580,12 @@ def backups_command(
     ] = Format.text,
 ) -> None:
     """The earlier versions of the turn logs kept in backups/: turn, when it was replaced, by which command."""
-    from kitgen.record.backups import backups_json, list_backups
+    from kitgen.record.backups import backups_json, list_backups, spoilt_indexes
 
     folder = _campaign_folder(folder)
     found = list_backups(folder)
+    for spoilt in spoilt_indexes(folder):
+        typer.echo(str(spoilt), err=True)  # escaped by Problem.__str__
     if format is Format.json:
         typer.echo(backups_json(found), nl=False)
         return
@@ -1189,6 +1191,7 @@ def main() -> None:
     try:
         _exit_cleanly_on_signals()
         _collect_less()
+        _notices_shown()
         from kitgen.errors import KitgenError, UsageError, escape_controls
 
         try:
@@ -1278,6 +1281,24 @@ def _group(
     ] = False,
 ) -> None:
     """Print-ready campaign kits for the 1919-1920 South Russia hex-map campaign."""
+
+
+def _notices_shown() -> None:
+    """Show kitgen's notices (`kitgen.notices`) as its other notes, each time it makes one."""
+    import warnings
+
+    from kitgen.notices import Notice
+
+    shown = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+        if issubclass(category, Notice):
+            typer.echo(str(message), err=True)  # escaped by Problem.__str__
+            return
+        shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+    warnings.simplefilter("always", Notice)
 
 
 def _collect_less() -> None:

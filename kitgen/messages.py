@@ -1705,6 +1705,32 @@ def record_undo_gone(name: str) -> str:
     return f"found no log {name} to take away; expected the log the last write made (it was removed meanwhile?)"
 
 
+@note("record.index_spoilt")
+def record_index_spoilt(detail: str) -> str:
+    return (
+        f"found the index of backups spoilt ({detail}); expected JSON as kitgen writes it: its entries still whole "
+        "are read, the other backups listed by their files' times, and the next write to a log sets the index "
+        "aside (backups/index.spoilt-1.json), never over it"
+    )
+
+
+@note("record.index_set_aside")
+def record_index_set_aside(detail: str, aside: str) -> str:
+    return (
+        f"found the index of backups spoilt ({detail}); expected JSON as kitgen writes it: it is kept as it was, "
+        f"as {aside}, and a new index begun with its entries still whole; mended by hand, all its entries count "
+        "again"
+    )
+
+
+@note("record.index_aside")
+def record_index_aside(detail: str) -> str:
+    return (
+        f"found an index of backups set aside as spoilt ({detail}); expected JSON as kitgen writes it: mended by "
+        "hand, all its entries count again"
+    )
+
+
 @data("record.saved_over")
 def record_saved_over(kept: str) -> str:
     return (

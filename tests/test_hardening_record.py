@@ -193,3 +193,87 @@ def test_issue41_05_a_two_faction_scan_racing_an_editor_writes_neither(
     assert done.returncode == 1 and "nothing was written, and the edit is kept" in done.stderr
     assert log.read_bytes() == editors  # neither faction's orders, and the edit
     assert not list((camp / "backups").glob("turn-07.yaml.*"))
+
+
+# --- 14: a hand-spoilt index of backups --------------------------------------------------------
+
+
+def test_issue41_14_a_hand_spoilt_index_of_backups_is_set_aside_never_overwritten(camp: Path, tmp_path: Path) -> None:
+    """ "A hand-spoilt backups/index.json is silently overwritten by the next write, keeping only
+    its own entry; every earlier backup then shows 'by unknown'." Now the next write sets it
+    aside whole and says so (file:line:column); its entries still whole carry on, and once it is
+    mended by hand all of them count again."""
+    from tests.test_record import sheet, step
+
+    assert run_cli("next", str(camp)).returncode == 0
+    at, to = step(camp, "w_crimea_azov_2")
+    form = sheet(camp, tmp_path, {"w_crimea_azov_2": f"{at} {to}"})
+    assert run_cli("orders", "import", str(form), "--campaign", str(camp)).returncode == 0
+    index = camp / "backups" / "index.json"
+    good = index.read_text(encoding="utf-8")
+    assert '"command": "orders import"' in good
+    spoilt = "// the umpire: checked\n" + good.replace('"command": "orders import"', '"command": "orders import')
+    index.write_text(spoilt, encoding="utf-8")
+    form = sheet(camp, tmp_path, {"w_crimea_azov_2": f"{at} {step(camp, 'w_crimea_azov_2', 1)[1]}"}, "again.csv")
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp), "--amend")
+    assert done.returncode == 0, done.stderr
+    assert "backups/index.json:1:1: found the index of backups spoilt" in done.stderr
+    aside = camp / "backups" / "index.spoilt-1.json"
+    assert aside.read_text(encoding="utf-8") == spoilt  # kept as the umpire left it
+    listed = json.loads(run_cli("backups", str(camp), "--format", "json").stdout)["backups"]
+    assert [(b["name"], b["command"]) for b in listed] == [
+        ("turn-07.yaml.1", "unknown"),
+        ("turn-07.yaml.2", "orders import --amend"),
+    ]
+    said = run_cli("backups", str(camp))
+    assert "index.spoilt-1.json" in said.stderr and "set aside as spoilt" in said.stderr
+    aside.write_text(good, encoding="utf-8")  # mended by hand
+    listed = json.loads(run_cli("backups", str(camp), "--format", "json").stdout)["backups"]
+    assert listed[0]["name"] == "turn-07.yaml.1" and listed[0]["command"] == "orders import"
+    assert "unknown" not in run_cli("backups", str(camp)).stdout
+    assert run_cli("undo", str(camp)).returncode == 0  # the index as it now stands still leads undo
+    assert (camp / "turns" / "turn-07.yaml").read_bytes() == (camp / "backups" / "turn-07.yaml.2").read_bytes()
+
+
+# --- 15: a SIGKILL between the backup and the swap ---------------------------------------------
+
+
+def test_issue41_15_a_kill_between_the_backup_and_the_swap_leaves_no_unindexed_copy(camp: Path, tmp_path: Path) -> None:
+    """ "A SIGKILL after the backup is written, but before the swap, leaves an extra unindexed copy
+    ('by unknown')." Now the backup waits under a hidden name until the swap is done: killed
+    there, no backup is listed, the next writer clears it, and the import run again leaves one
+    backup, entered by its command."""
+    import os
+    import signal
+
+    import kitgen.outputs as outputs
+
+    assert run_cli("next", str(camp)).returncode == 0
+    form = tmp_path / "whites.csv"
+    form.write_text("id,path,carry,special\nw_crimea_azov_2,,,\n", encoding="utf-8")
+    log = camp / "turns" / "turn-07.yaml"
+    old = log.read_bytes()
+    pid = os.fork()
+    if pid == 0:  # the child: dies as the log's swap begins, the backup written
+        try:
+
+            def killed(*args: object, **kwargs: object) -> None:
+                os.kill(os.getpid(), signal.SIGKILL)
+
+            outputs.replace_if_unchanged = killed  # type: ignore[assignment]
+            from kitgen.record.importer import import_orders
+
+            import_orders(camp, form)
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status)
+    assert log.read_bytes() == old
+    assert "unknown" not in run_cli("backups", str(camp)).stdout
+    assert not list((camp / "backups").glob("turn-07.yaml.*"))
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp))
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(run_cli("backups", str(camp), "--format", "json").stdout)["backups"]
+    assert [(b["name"], b["command"]) for b in listed] == [("turn-07.yaml.1", "orders import")]
+    assert (camp / "backups" / "turn-07.yaml.1").read_bytes() == old
+    assert not [p.name for p in (camp / "backups").iterdir() if "kitgen" in p.name]

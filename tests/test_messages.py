@@ -1592,7 +1592,24 @@ def _saved_over_the_import(tmp: Path) -> set[str]:
         return cli_codes("orders", "import", str(form), "--campaign", str(folder))
 
 
+def _index_spoilt_by_hand(tmp: Path, aside: bool = False, mended_not: bool = False) -> set[str]:
+    """An import made, the index of backups then spoilt by hand; `aside`: one more write sets it
+    aside; `mended_not`: the listing then names the one set aside, still spoilt."""
+    folder = campaign(tmp)
+    assert run_cli("next", str(folder)).returncode == 0
+    index = folder / "backups" / "index.json"
+    index.write_text("{ spoilt by hand", encoding="utf-8")
+    if not aside:
+        return cli_codes("backups", str(folder))
+    form = sheet(("w_drozdovsky_1", ""))(folder, tmp)
+    said = cli_codes("orders", "import", str(form), "--campaign", str(folder))
+    return cli_codes("backups", str(folder)) if mended_not else said
+
+
 TRIGGERS |= {
+    "record.index_spoilt": _index_spoilt_by_hand,
+    "record.index_set_aside": lambda tmp: _index_spoilt_by_hand(tmp, aside=True),
+    "record.index_aside": lambda tmp: _index_spoilt_by_hand(tmp, aside=True, mended_not=True),
     "out.changed_meanwhile": _saved_into_the_folder_meanwhile,
     "out.changed_since": _changed_since_written,
     "record.saved_over": _saved_over_the_import,

@@ -440,10 +440,11 @@ def refused_and_kept(camp: Path, form: Path, edited: str) -> None:
 
 
 KILL_POINTS = [("_write_new", 1), ("_write_new", 2), ("_write_new", 3), ("replace", 1), ("replace", 2)]
-KILL_POINTS += [("_exchange", 1), ("note", 1)]
-"""An import writes three files (the backup, the log, the backups' index), each a new file: the
-backup and the index renamed into place, the log exchanged with the one it replaces (checked
-unchanged in the same step); the index entry is made once."""
+KILL_POINTS += [("_exchange", 1), ("rename", 1)]
+"""An import writes three files, each a new file: the backups' index (its entry first), the backup
+under a pending name, and the log; the index and the backup renamed into place, the log exchanged
+with the one it replaces (checked unchanged in the same step), and only then the backup given its
+name."""
 
 
 @pytest.mark.parametrize(("point", "nth"), KILL_POINTS)
@@ -468,8 +469,12 @@ def test_kill_9_at_each_step_of_an_import_loses_nothing(started: Path, tmp_path:
     assert now == old or read(log(started)).orders["whites"][0].unit == "w_crimea_azov_2"
     for backup in (started / "backups").glob("turn-07.yaml.*"):
         assert backup.read_bytes() == old
+    assert "unknown" not in run_cli("backups", str(started)).stdout
     done = imported(started, form)
     assert done.returncode == 0, done.stderr
+    listed = json.loads(run_cli("backups", str(started), "--format", "json").stdout)["backups"]
+    assert [b["command"] for b in listed] == ["orders import"]
+    assert (started / "backups" / listed[0]["name"]).read_bytes() == old
     assert read(log(started)).orders["whites"] == [MoveOrder(unit="w_crimea_azov_2", move=[log_start(started), to])]
     leftovers = [p.name for folder in (started / "turns", started / "backups") for p in folder.iterdir()]
     assert not [n for n in leftovers if ".kitgen-" in n]
@@ -485,7 +490,6 @@ def log_start(camp: Path) -> str:
 def _die_at(point: str, nth: int) -> None:
     """Make the process kill itself at the n-th call of one step of the write."""
     import kitgen.outputs as outputs
-    import kitgen.record.logfile as logfile
 
     calls = {"n": 0}
 
@@ -505,7 +509,7 @@ def _die_at(point: str, nth: int) -> None:
     elif point == "replace":
         outputs.os.replace = dying(os.replace)  # type: ignore[assignment]
     else:
-        logfile.note = dying(logfile.note)  # type: ignore[assignment]
+        os.rename = dying(os.rename)  # type: ignore[assignment]
 
 
 # --- backups you can use ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@ saying when and by which command it was replaced."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import os
@@ -14,13 +15,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from kitgen import messages as msg
-from kitgen.errors import KitgenError, UsageError
+from kitgen.errors import KitgenError, Problem, UsageError, display_path
 from kitgen.inputs import Kind, kind_of, read_file
 
 BACKUPS = "backups"
 """Beside turns/, not in it, so that no command reading the logs has to pass over them."""
 INDEX = "index.json"
-BACKUP_NAME = re.compile(r"(turn-(\d{2,3})\.yaml)\.(\d+)")
+BACKUP_NAME = re.compile(r"(turn-([0-9]{2,3})\.yaml)\.([0-9]{1,9})")
 MAX_INDEX_BYTES = 8 * 1024 * 1024
 
 
@@ -53,17 +54,76 @@ def own_folder(folder: Path, what: str) -> Path:
     return folder
 
 
-def keep(campaign: Path, log: Path, raw: bytes) -> Path:
-    """Write `raw`, the log's text being replaced, as the next backup of it; return its path."""
+def keep(campaign: Path, log: Path, raw: bytes, command: str, swap: Callable[[], None] = lambda: None) -> Path:
+    """Keep `raw`, the log's text being replaced, as its next backup, then `swap` (the write that
+    replaces it), the caller holding the campaign's lock; return the backup's path.
+
+    The backup's line in the index is written first and its file under a hidden name
+    (`.turn-07.yaml.3.kitgen-pending`), given its own name only once `swap` is done: a failed
+    swap leaves neither, and a run killed in between leaves a pending file that the next holder
+    of the lock settles (`settle`): a backup of its own if the log was replaced, else nothing."""
     from kitgen.outputs import write_atomic
 
     folder = own_folder(campaign / BACKUPS, "the folder of backups")
+    folder.mkdir(exist_ok=True)
     n = 1
-    while kind_of(folder / f"{log.name}.{n}") is not Kind.MISSING:
+    while any(kind_of(folder / f) is not Kind.MISSING for f in (f"{log.name}.{n}", _pending(f"{log.name}.{n}"))):
         n += 1
-    backup = folder / f"{log.name}.{n}"
-    write_atomic(backup, raw)
-    return backup
+    name = f"{log.name}.{n}"
+    _enter(campaign, {"name": name, "command": command}, _other_than(name))
+    pending = folder / _pending(name)
+    try:
+        write_atomic(pending, raw)
+        swap()
+    except BaseException:
+        with contextlib.suppress(OSError):
+            pending.unlink()
+        _enter(campaign, None, _other_than(name))
+        raise
+    os.rename(pending, folder / name)
+    return folder / name
+
+
+def _other_than(name: str) -> Callable[[dict[str, object]], bool]:
+    return lambda e: e.get("name") != name
+
+
+PENDING = ".kitgen-pending"
+
+
+def _pending(name: str) -> str:
+    return f".{name}{PENDING}"
+
+
+def _same(a: Path, b: Path) -> bool:
+    return os.stat(a).st_size == os.stat(b).st_size and a.read_bytes() == b.read_bytes()
+
+
+def settle(campaign: Path) -> None:
+    """Settle the backups a killed run left pending: a backup whose log was replaced (its text is
+    no longer the log's) takes its name; one whose log is still as it was is not needed."""
+    folder = campaign / BACKUPS
+    try:
+        entries = [e.name for e in os.scandir(folder) if e.is_file(follow_symlinks=False)]
+    except OSError:
+        return
+    for entry in sorted(entries):
+        match = BACKUP_NAME.fullmatch(entry[1:].removesuffix(PENDING)) if entry.endswith(PENDING) else None
+        if match is None:
+            continue
+        name, kept = match.group(0), folder / entry
+        log = campaign / "turns" / match.group(1)
+        try:
+            replaced = kind_of(log) is not Kind.FILE or not _same(kept, log)
+        except OSError:
+            continue
+        if not replaced:
+            kept.unlink()
+            _enter(campaign, None, _other_than(name))
+        elif kind_of(folder / name) is Kind.MISSING:
+            if not any(e.get("name") == name for e in _index(campaign)):
+                _enter(campaign, {"name": name, "command": "unknown (a write cut short)"}, lambda e: True)
+            os.rename(kept, folder / name)
 
 
 @dataclass(frozen=True)
@@ -77,15 +137,7 @@ class Created:
     command: str
 
 
-LOG_NAME = re.compile(r"turn-(\d{2,3})\.yaml")
-
-
-def note(campaign: Path, backup: Path, command: str) -> None:
-    """Enter a backup in the index: when, and by which command, its log was replaced."""
-    match = BACKUP_NAME.fullmatch(backup.name)
-    if match is None:
-        raise ValueError(f"not a backup's name: {backup.name}")
-    _enter(campaign, {"name": backup.name, "command": command}, lambda e: e.get("name") != backup.name)
+LOG_NAME = re.compile(r"turn-([0-9]{2,3})\.yaml")
 
 
 def note_created(campaign: Path, log: Path, command: str) -> None:
@@ -95,15 +147,125 @@ def note_created(campaign: Path, log: Path, command: str) -> None:
     _enter(campaign, {"created": log.name, "command": command}, lambda e: True)
 
 
-def _enter(campaign: Path, entry: dict[str, object], keeping: Callable[[dict[str, object]], bool]) -> None:
+def _enter(campaign: Path, entry: dict[str, object] | None, keeping: Callable[[dict[str, object]], bool]) -> None:
+    """Write the index anew: its entries that `keeping` keeps, then `entry` (if any) with the time.
+    An index spoilt by hand is set aside first (`index.spoilt-1.json`), never written over."""
     from kitgen.outputs import write_atomic
 
     own_folder(campaign / BACKUPS, "the folder of backups").mkdir(exist_ok=True)
-    entries = [e for e in _index(campaign) if keeping(e)]
-    now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    entries.append({**entry, "time": now})
+    read = read_index(campaign / BACKUPS / INDEX)
+    if read.spoilt is not None:
+        _set_aside(campaign, read.spoilt)
+    entries = [e for e in read.entries if keeping(e)]
+    if entry is not None:
+        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        entries.append({**entry, "time": now})
     text = json.dumps({"backups": entries}, indent=1, ensure_ascii=True) + "\n"
     write_atomic(campaign / BACKUPS / INDEX, text.encode("utf-8"))
+
+
+SPOILT = re.compile(r"index\.spoilt-(\d+)\.json")
+"""An index spoilt by hand, set aside: kept as it was, and read again once it is mended."""
+
+
+def _set_aside(campaign: Path, spoilt: Problem) -> None:
+    """Move the spoilt index to the next free `index.spoilt-N.json`, and say so."""
+    import warnings
+
+    from kitgen.notices import Notice
+
+    folder = campaign / BACKUPS
+    n = 1
+    while kind_of(folder / f"index.spoilt-{n}.json") is not Kind.MISSING:
+        n += 1
+    aside = folder / f"index.spoilt-{n}.json"
+    os.rename(folder / INDEX, aside)  # the lock held: no other kitgen takes the name meanwhile
+    said = msg.record_index_set_aside(spoilt.message, f"{BACKUPS}/{aside.name}")
+    warnings.warn(Notice(Problem.of(folder / INDEX, spoilt.line, spoilt.column, said)), stacklevel=2)
+
+
+@dataclass(frozen=True)
+class IndexRead:
+    """The index of backups as read: its entries, or where and why it is spoilt (then no entry
+    of it is trusted); `spoilt.message` is the detail alone."""
+
+    entries: list[dict[str, object]]
+    spoilt: Problem | None = None
+
+
+def read_index(path: Path) -> IndexRead:
+    """The entries of an index of backups, or why it is not as kitgen writes it: JSON,
+    {"backups": [...]}, each entry a backup's or a made log's name, a command and a time, all
+    text. Of a spoilt index, the entries still whole are read (`_salvaged`)."""
+    if kind_of(path) is Kind.MISSING:
+        return IndexRead([])
+    try:
+        raw = read_file(path, what="the index of backups", limit=MAX_INDEX_BYTES)
+    except KitgenError as exc:
+        first = exc.problems[0]
+        return IndexRead([], Problem(first.file, first.line, first.column, first.message, first.code))
+
+    def spoilt(line: int, column: int, detail: str) -> IndexRead:
+        return IndexRead(
+            _salvaged(raw.decode("utf-8", "replace")),
+            Problem(display_path(path), line, column, detail, "record.index_spoilt"),
+        )
+
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return spoilt(exc.lineno, exc.colno, exc.msg)
+    except (ValueError, RecursionError):
+        return spoilt(1, 1, "not JSON")
+    entries = data.get("backups") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return spoilt(1, 1, 'no list "backups"')
+    for n, e in enumerate(entries, 1):
+        if not _entry_as_written(e):
+            return spoilt(1, 1, f"entry {n} is not a backup's name, a command and a time")
+    return IndexRead(entries)
+
+
+_FLAT_OBJECT = re.compile(r"\{[^{}]*\}")
+"""An entry as kitgen writes it: one object holding no other (found in linear time)."""
+
+
+def _salvaged(text: str) -> list[dict[str, object]]:
+    """The entries of a spoilt index that are still whole, in their order."""
+    found = []
+    for match in _FLAT_OBJECT.finditer(text):
+        try:
+            entry = json.loads(match.group(0))
+        except ValueError:
+            continue
+        if _entry_as_written(entry):
+            found.append(entry)
+    return found
+
+
+def _entry_as_written(e: object) -> bool:
+    if not isinstance(e, dict) or not all(isinstance(v, str) for v in e.values()):
+        return False
+    named = BACKUP_NAME.fullmatch(e.get("name", "")) or LOG_NAME.fullmatch(e.get("created", ""))
+    return named is not None and "command" in e and "time" in e
+
+
+def spoilt_indexes(campaign: Path) -> list[Problem]:
+    """The index of backups if it is spoilt, then each index set aside that is still spoilt."""
+    folder = campaign / BACKUPS
+    now = read_index(folder / INDEX).spoilt
+    said = [] if now is None else [Problem.of(now.file, now.line, now.column, msg.record_index_spoilt(now.message))]
+    if kind_of(folder) is Kind.FOLDER:
+        for name in sorted((n for n in os.listdir(folder) if SPOILT.fullmatch(n)), key=_aside_number):
+            aside = read_index(folder / name).spoilt
+            if aside is not None:
+                said.append(Problem.of(aside.file, aside.line, aside.column, msg.record_index_aside(aside.message)))
+    return said
+
+
+def _aside_number(name: str) -> int:
+    match = SPOILT.fullmatch(name)
+    return int(match.group(1)) if match else 0
 
 
 def list_backups(campaign: Path) -> list[Backup]:
@@ -163,12 +325,20 @@ def backups_json(backups: list[Backup]) -> str:
 
 
 def _index(campaign: Path) -> list[dict[str, object]]:
-    path = campaign / BACKUPS / INDEX
-    if kind_of(path) is Kind.MISSING:
-        return []
-    try:
-        data = json.loads(read_file(path, what="the index of backups", limit=MAX_INDEX_BYTES))
-    except (KitgenError, ValueError):
-        return []  # an index spoilt by hand: the backups are still listed, by their files' times
-    entries = data.get("backups") if isinstance(data, dict) else None
-    return [e for e in entries if isinstance(e, dict)] if isinstance(entries, list) else []
+    """The index's entries (of a spoilt one, those still whole), after those of the indexes set
+    aside (mended since by hand, or still whole in them) that it does not hold: in the order
+    they were written."""
+    folder = campaign / BACKUPS
+    lists = [read_index(folder / INDEX).entries]
+    if kind_of(folder) is Kind.FOLDER:
+        asides = sorted((n for n in os.listdir(folder) if SPOILT.fullmatch(n)), key=_aside_number)
+        lists = [read_index(folder / n).entries for n in asides] + lists
+    seen: set[object] = set()
+    newest_first = []
+    for entries in reversed(lists):
+        for e in reversed(entries):
+            key = e.get("name") or (e.get("created"), e.get("time"))
+            if key not in seen:
+                seen.add(key)
+                newest_first.append(e)
+    return newest_first[::-1]

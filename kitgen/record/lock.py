@@ -17,10 +17,12 @@ from pathlib import Path
 @contextlib.contextmanager
 def campaign_lock(folder: Path) -> Iterator[None]:
     """Hold the campaign's write lock, waiting while another kitgen holds it. Holding it, the
-    temporary files of killed writers are cleared from turns/ and backups/."""
+    temporary files of killed writers are cleared from turns/ and backups/, and the backups they
+    left pending are settled."""
     from kitgen.campaign import CAMPAIGN_FILE, load_campaign
     from kitgen.inputs import Kind, kind_of
     from kitgen.outputs import clean_stale
+    from kitgen.record.backups import settle
 
     if kind_of(folder / CAMPAIGN_FILE) is Kind.MISSING:
         load_campaign(folder)  # no campaign here: said as every command says it, and nothing locked
@@ -33,6 +35,8 @@ def campaign_lock(folder: Path) -> Iterator[None]:
         for own in ("turns", "backups"):  # what writers killed before us left half-done
             if os.path.isdir(folder / own) and not os.path.islink(folder / own):
                 clean_stale(folder / own)
+        if os.path.isdir(folder / "backups") and not os.path.islink(folder / "backups"):
+            settle(folder)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock

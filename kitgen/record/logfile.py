@@ -3,7 +3,6 @@ changed it in between, its earlier version kept; its line ends (LF or CRLF) as t
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import re
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from pathlib import Path
 from kitgen import messages as msg
 from kitgen.errors import KitgenError
 from kitgen.inputs import Kind, kind_of, read_file
-from kitgen.record.backups import keep, note, own_folder
+from kitgen.record.backups import keep, own_folder
 
 MAX_LOG_BYTES = 2 * 1024 * 1024
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
@@ -71,26 +70,25 @@ def commit(campaign: Path, read: LogRead, data: bytes, command: str) -> Path | N
     """Write `data` as the log `read` came from, the caller holding the campaign's lock: refused
     if the file on disk is no longer as read (an editor saved it meanwhile), checked in the same
     step as the swap; the version it replaces kept in backups/ and entered in the index with
-    `command`. A write that fails or is cut short leaves no backup behind. Returns the backup,
-    or None for a new log."""
+    `command`. A write that fails or is cut short leaves no backup behind (`backups.keep`).
+    Returns the backup, or None for a new log."""
     from kitgen.outputs import ChangedMeanwhile, replace_if_unchanged, write_atomic
 
     path = read.path
-    backup = keep(campaign, path, read.raw) if read.raw is not None else None
-    try:
+
+    def swap() -> None:
         if read.raw is None:
             _unchanged(read)
             write_atomic(path, data)
         else:
             replace_if_unchanged(path, data, read.raw)
+
+    try:
+        backup = keep(campaign, path, read.raw, command, swap) if read.raw is not None else None
+        if read.raw is None:
+            swap()
     except ChangedMeanwhile:
-        _forget(backup)
         raise KitgenError.at(path, 1, 1, msg.record_changed_on_disk()) from None
-    except BaseException:
-        _forget(backup)
-        raise
-    if backup is not None:
-        note(campaign, backup, command)
     _verified(campaign, path, data, command)
     return backup
 
@@ -103,15 +101,8 @@ def _verified(campaign: Path, path: Path, data: bytes, command: str) -> None:
 
     if read_exactly(path) == data:
         return
-    kept = keep(campaign, path, data)
-    note(campaign, kept, f"{command} (saved over just after)")
+    kept = keep(campaign, path, data, f"{command} (saved over just after)")
     raise KitgenError.at(path, 1, 1, msg.record_saved_over(kept.name))
-
-
-def _forget(backup: Path | None) -> None:
-    if backup is not None:
-        with contextlib.suppress(OSError):
-            backup.unlink()
 
 
 def _unchanged(read: LogRead) -> None:

@@ -62,13 +62,10 @@ def take_back(folder: Path, name: str) -> Path:
     as a backup, so that `kitgen undo` again (or `restore`) brings it back; return the backup."""
     import os
 
-    from kitgen.record.backups import keep, note
+    from kitgen.record.backups import keep
 
     with campaign_lock(folder):
         log = read_log_file(folder / TURNS / name)
         if log.raw is None:
             raise KitgenError.at(log.path, 1, 1, msg.record_undo_gone(name))
-        kept = keep(folder, log.path, log.raw)
-        note(folder, kept, "undo")
-        os.unlink(log.path)
-        return kept
+        return keep(folder, log.path, log.raw, "undo", lambda: os.unlink(log.path))

@@ -59,7 +59,7 @@ test-slow: system-deps $(STAMP)
 
 # The long fuzzing profile: 20 times CI's cases (over 20,000), with the count printed at the end.
 fuzz: $(STAMP)
-	KITGEN_FUZZ_SCALE=20 $(BIN)/python -m pytest -q -n auto tests/test_fuzz.py tests/test_fuzz_orders.py
+	KITGEN_FUZZ_SCALE=20 $(BIN)/python -m pytest -q -n auto tests/test_fuzz.py tests/test_fuzz_orders.py tests/test_fuzz_scans.py tests/test_fuzz_backups.py
 
 # Style and strict typing are part of the test run, as in CI.
 lint: $(STAMP)

@@ -286,6 +286,7 @@ def main() -> None:
         )
         figures += scan_figures(env, Path(tmp))
         figures += report_figures(env, Path(tmp))
+        figures += limit_figures(env, Path(tmp))
     if not skip_test:
         figures.append(figure("make test (wall, one run)", process(["make", "test"], 1), under(180.0)))
     print_table(figures)
@@ -351,6 +352,117 @@ def report_figures(env: dict[str, str], tmp: Path) -> list[Figure]:
     return [
         figure("kitgen orders import, 2 battle report forms filled on screen", process(command, 7, env=env), under(1.0))
     ]
+
+
+def within(limit_s: float, limit_mb: float) -> Callable[[Figure], tuple[str, bool]]:
+    def judge(f: Figure) -> tuple[str, bool]:
+        return (f"under {_time(limit_s)}, {limit_mb:.0f} MB", f.median < limit_s and f.peak_mb < limit_mb)
+
+    return judge
+
+
+def refused(args: list[str], runs: int, said: str, *, env: dict[str, str]) -> tuple[list[float], float]:
+    """`process` of a command that must refuse its input: exit status 1, `said` in its words."""
+    times, peak = [], 0
+    for _ in range(runs):
+        with tempfile.TemporaryFile() as log:
+            start = time.perf_counter()
+            child = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            _, status, usage = os.wait4(child.pid, 0)
+            times.append(time.perf_counter() - start)
+            log.seek(0)
+            words = log.read().decode("utf-8", "replace")
+            if os.waitstatus_to_exitcode(status) != 1 or said not in words:
+                raise SystemExit(f"benchmark command did not refuse its input: {' '.join(args)}\n{words[-3000:]}")
+        peak = max(peak, usage.ru_maxrss)
+    return times, peak / 1024
+
+
+LIMIT_CASES = [
+    ("scans.too-big.pdf", "file of scans past SCAN_BYTES (200 MB)", "found a file of more than"),
+    ("pages.tif", "TIFF of 1,000,000 pages (SCAN_PAGES)", "found a TIFF of more than 200 pages"),
+    ("pages.pdf", "PDF of scans of 100,000 pages (SCAN_PAGES)", "found a PDF of 100,000 pages"),
+    ("huge.png", "PNG claiming 65535 x 65535 pixels (PAGE_PIXELS)", "found a picture of 65,535 x 65,535 pixels"),
+    ("tiles.tif", "TIFF page in tiles of 16383 x 16383 (DECODER_BYTES)", "whose decoding would take"),
+    ("pixels.tif", "TIFF of 200 pages of 7700 x 7700 (FILE_PIXELS)", "pixels in all"),
+    ("sides.pdf", "PDF of 200 pages of 14400 pt (PAGE_POINTS)", "which no form could be"),
+]
+"""The worst case of each limit on a file of scans (kitgen.limits): its file, its figure's name,
+and what kitgen says refusing it (`orders check`, which reads scans as `orders scan` does)."""
+FORM_CASES = [
+    ("form.too-big.pdf", "filled PDF past FORM_PDF_BYTES (20 MB)", "found a file of more than"),
+    ("form-pages.pdf", "filled PDF of 100,000 pages (FORM_PAGES)", "found a PDF of 100,000 pages"),
+    ("form-value.pdf", "filled PDF, a field of 8 MB (PDF_STRING_BYTES)", "its strings hold more than"),
+    ("form-hex.pdf", "filled PDF, a field of 8 MB in hex (PDF_STRING_BYTES)", "its strings hold more than"),
+    ("form-strings.pdf", "filled PDF, 15,000 fields of 1 kB (PDF_STRING_BYTES)", "its strings hold more than"),
+    ("form-chars.pdf", "filled PDF, a field of 1,000,000 characters (FIELD_CHARS)", "found a value of 1,000,000"),
+]
+"""The worst case of each limit on a filled PDF (`orders import`)."""
+
+
+def limit_figures(env: dict[str, str], tmp: Path) -> list[Figure]:
+    """The worst case of each limit on pictures and PDFs refused, whole process (issue 41: each in
+    under 2 s and 300 MB); the files made by tests/hostile.py in a child Python."""
+    made = tmp / "hostile"
+    subprocess.run([sys.executable, str(Path(__file__)), "--make-hostile", str(made)], env=env, cwd=ROOT, check=True)
+    folder = tmp / "refusing"
+    shutil.copytree(SAMPLE, folder)
+    subprocess.run([*KITGEN, "next", str(folder)], env=env, cwd=ROOT, check=True, capture_output=True)
+    figures = []
+    for name, label, said in LIMIT_CASES:
+        args = [*KITGEN, "orders", "check", str(made / name)]
+        figures.append(figure(f"refused: {label}", refused(args, 3, said, env=env), within(2.0, 300)))
+    for name, label, said in FORM_CASES:
+        args = [*KITGEN, "orders", "import", str(made / name), "--campaign", str(folder)]
+        figures.append(figure(f"refused: {label}", refused(args, 3, said, env=env), within(2.0, 300)))
+    return figures
+
+
+def make_hostile(out: Path) -> None:
+    """The files of `LIMIT_CASES` and `FORM_CASES`, each a few bytes but past one limit."""
+    sys.path.insert(0, str(ROOT))
+    from kitgen.limits import FORM_PDF_BYTES, SCAN_BYTES
+    from tests import hostile
+
+    out.mkdir(parents=True, exist_ok=True)
+    for name, size in (("scans.too-big.pdf", SCAN_BYTES), ("form.too-big.pdf", FORM_PDF_BYTES)):
+        with (out / name).open("wb") as big:
+            big.write(b"%PDF-1.7\n")
+            big.truncate(size + 1)
+    files = {
+        "pages.tif": hostile.tiff([(8, 8)] * 1_000_000, pixels=b"\x00"),
+        "pages.pdf": hostile.pages_pdf(100_000),
+        "huge.png": hostile.png_header(65535, 65535),
+        "tiles.tif": hostile.tiff([(8, 8)], tile=(16383, 16383), pixels=b"\x00"),
+        "pixels.tif": hostile.tiff([(7700, 7700)] * 200, pixels=b"\x00"),
+        "sides.pdf": hostile.pages_pdf(200, (14400, 14400)),
+        "form-pages.pdf": hostile.pages_pdf(100_000),
+    }
+    catalogue = b"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] >> >>"
+    tree, page = b"<< /Type /Pages /Count 1 /Kids [3 0 R] >>", b"<< /Type /Page /Parent 2 0 R >>"
+    values = {
+        "form-value.pdf": b"(" + b"3416 " * 1_600_000 + b")",
+        "form-hex.pdf": b"<" + b"41" * 8_000_000 + b">",
+        "form-chars.pdf": b"(" + b"3416 " * 200_000 + b")",
+    }
+    for name, value in values.items():
+        field = b"<< /T (o-w_drozdovsky_1-path) /V " + value + b" >>"
+        files[name] = hostile.pdf([catalogue, tree, page, field])
+    many = 15_000
+    kids = b" ".join(b"%d 0 R" % (4 + k) for k in range(many))
+    fields = [b"<< /T (o-w_%d-path) /V (%s) >>" % (k, b"x" * 1000) for k in range(many)]
+    files["form-strings.pdf"] = hostile.pdf(
+        [b"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [%s] >> >>" % kids, tree, page, *fields]
+    )
+    for name, data in files.items():
+        (out / name).write_bytes(data)
+
+
+def limits_main() -> None:
+    """`run.py --limits`: the rows of `limit_figures` alone."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "KITGEN_CACHE": str(Path(tmp) / "cache")}
+        print_table(limit_figures(env, Path(tmp)))
 
 
 def make_reports(folder: Path, out: Path) -> None:
@@ -452,5 +564,9 @@ if __name__ == "__main__":
         make_scans(Path(sys.argv[2]), Path(sys.argv[3]))
     elif len(sys.argv) == 4 and sys.argv[1] == "--make-reports":
         make_reports(Path(sys.argv[2]), Path(sys.argv[3]))
+    elif len(sys.argv) == 3 and sys.argv[1] == "--make-hostile":
+        make_hostile(Path(sys.argv[2]))
+    elif sys.argv[1:] == ["--limits"]:
+        limits_main()
     else:
         main()

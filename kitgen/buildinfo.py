@@ -18,7 +18,7 @@ RELEASED = (2026, 12, 1)
 def build_epoch() -> int:
     """Seconds since 1970 (UTC) of the build date."""
     given = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if given.isdigit():
+    if given.isascii() and given.isdigit() and len(given) <= 12:
         return int(given)
     import calendar
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field
 
@@ -18,7 +18,7 @@ from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem, UsageError, within
 from kitgen.inputs import Kind, kind_of, list_folder, not_a_file
 from kitgen.mapping.hexmap import HexMap
-from kitgen.model.base import Model, Text
+from kitgen.model.base import Model, Prose
 from kitgen.model.forces import SetUp
 from kitgen.model.scenario import Scenario
 from kitgen.yamlsource import Located, load_yaml
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 CAMPAIGN_FILE = "campaign.yaml"
 SETUP_FILE = "setup.yaml"
 TURNS = "turns"
-TURN_NAME = re.compile(r"turn-(\d{2,3})\.yaml")
+TURN_NAME = re.compile(r"turn-([0-9]{2,3})\.yaml")
 """turn-01.yaml ... turn-99.yaml, then turn-100.yaml on."""
 MAX_SEED = 10**15
 
@@ -50,8 +50,9 @@ _LOOKS_LIKE_A_LOG = re.compile(r"(?=.*turn)(?=.*\d).*|\d+\.ya?ml", re.IGNORECASE
 class CampaignMeta(Model):
     """campaign.yaml."""
 
-    scenario: Text
-    """A bundled scenario's name, or a scenario folder relative to the campaign folder."""
+    scenario: Annotated[str, Field(min_length=1)]
+    """A bundled scenario's name, or a scenario folder relative to the campaign folder: any name the
+    system allows a folder (a path is data, printed escaped wherever it is shown)."""
     seed: int = Field(ge=0, le=MAX_SEED)
     """Seeds the dice the umpire leaves to kitgen (RULES-NOTES), so a replay rolls the same."""
     dice: WhoRolls | None = None
@@ -59,7 +60,7 @@ class CampaignMeta(Model):
     the table and written in the log (a turn missing one is not finished), or `kitgen`, which
     draws them from the seed and writes them into the log when the orders are in. Not given (a
     campaign started before the setting): kitgen draws what the log does not give, with a note."""
-    house_rules: list[Text] = []
+    house_rules: list[Prose] = []
     """The club's own rulings, as notes for the record (none changes what kitgen computes yet)."""
     play_on: bool = False
     """A house rule (RULES-NOTES, 2026-12-02): the club plays on after the scenario's last turn
@@ -121,6 +122,9 @@ def load_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
     from kitgen.scenariofolders import bundled_scenarios, find_scenario
     from kitgen.validation import validate
 
+    outside = link_outside(folder, folder / CAMPAIGN_FILE)
+    if outside is not None:
+        raise KitgenError([outside])
     located = load_yaml(folder / CAMPAIGN_FILE, what="campaign.yaml, the file that makes a folder a campaign")
     meta, problems = validate(located, CampaignMeta)
     problems = located.problems + problems
@@ -173,7 +177,7 @@ def turn_logs(turns: Path, problems: list[Problem]) -> tuple[list[Path], list[Pr
     for path in list_folder(turns):
         name = path.name
         if TURN_NAME.fullmatch(name):
-            unusable = not_a_file(path, "a turn log")
+            unusable = not_a_file(path, "a turn log") or link_outside(turns.parent, path)
             if unusable is not None:
                 problems.append(unusable)
             else:
@@ -188,11 +192,31 @@ def turn_logs(turns: Path, problems: list[Problem]) -> tuple[list[Path], list[Pr
 
 
 def _right_name(name: str) -> str:
-    digits = re.findall(r"\d+", name)
+    digits = re.findall(r"[0-9]{1,6}", name)
     return f"turn-{int(digits[0]):02d}.yaml" if digits else "turn-01.yaml"
 
 
+def link_outside(folder: Path, path: Path) -> Problem | None:
+    """The problem with a file of the campaign that is a symbolic link leading out of its folder
+    (None if it is no link, or one within the folder): the record would be read, and written, in
+    a file that is not the campaign's, and its contents shown in messages. A link to a device, to
+    nothing or to itself is left to the reading, which names what it is."""
+    if not os.path.islink(path) or kind_of(path) is not Kind.FILE:
+        return None
+    try:
+        target, top = os.path.realpath(path), os.path.realpath(folder)
+    except (OSError, ValueError):
+        return None  # a loop: reading it says so
+    if within(target, top):
+        return None
+    return Problem.of(path, 1, 1, msg.campaign_link_outside(target))
+
+
 def _read(path: Path, problems: list[Problem]) -> Located | None:
+    outside = link_outside(path.parent, path)
+    if outside is not None:
+        problems.append(outside)
+        return None
     try:
         return load_yaml(path, what=f"{path.name}, the campaign's set-up")
     except KitgenError as exc:

@@ -178,7 +178,7 @@ def validate(
     from kitgen.loader import load_scenario_map
 
     scenario, hex_map = load_scenario_map(str(path))
-    typer.echo(
+    _say(
         f"{path}: ok ({len(scenario.towns)} towns, {len(scenario.commanders)} commanders, "
         f"{len(scenario.meta.factions)} factions; map {hex_map.columns} x {hex_map.rows} hexes "
         f"of {hex_map.hex_size_km:g} km)"
@@ -235,8 +235,8 @@ def _answered(folder: Path, work: Callable[[], CampaignAnswer]) -> None:
         if key is not None and campaigncache.answer_key(folder, sys.argv[1:]) == key:  # no file changed meanwhile
             campaigncache.keep(key, answer)
     if answer.err:
-        typer.echo(answer.err, err=True, nl=False)
-    typer.echo(answer.out, nl=False)
+        _print(answer.err, err=True, nl=False)
+    _print(answer.out, nl=False)
     if answer.code:
         raise typer.Exit(answer.code)
 
@@ -281,7 +281,7 @@ def _folder_argument(path: Path, what: str) -> None:
 
 def _notes(notes: list[Problem]) -> None:
     for note in notes:
-        typer.echo(str(note), err=True)
+        _say(str(note), err=True)
 
 
 def _said(notes: list[Problem]) -> str:
@@ -337,7 +337,7 @@ def turn_command(
         kinds = {"acetate": "supply overlay for transparency", "report_forms": "battle report forms"}
         what = kinds.get(f.kind, f.kind.replace("_", " "))
         who = "the umpire" if f.who == "umpire" else campaign.scenario.faction_name(f.who)
-        typer.echo(f"wrote {path} ({plural(f.pages, 'page')}: {what} for {who})")
+        _say(f"wrote {path} ({plural(f.pages, 'page')}: {what} for {who})")
 
 
 @app.command("chronicle")
@@ -374,9 +374,8 @@ def chronicle_command(
         with ProductFolder(folder / "chronicle", keep=True) as product:
             path = product.write(book.name, book.pdf)
     who = "the umpire" if wanted is None else campaign.scenario.faction_name(wanted)
-    from kitgen.errors import escape_controls
 
-    typer.echo(escape_controls(f"wrote {path} ({book.pages} pages: chronicle for {who})"))
+    _say(f"wrote {path} ({book.pages} pages: chronicle for {who})")
 
 
 class WhoRolls(StrEnum):
@@ -401,16 +400,13 @@ def new_command(
     """Start a campaign of a scenario: campaign.yaml (which says who rolls the dice), the set-up to
     edit, and turns/ for the logs."""
     from kitgen.campaign import new_campaign, new_campaign_source
-    from kitgen.errors import escape_controls
 
     if dice is None:
         new_campaign_source(folder, scenario, seed)  # a folder in use or a bad scenario before the question
     who = dice.value if dice is not None else _ask_who_rolls()
     for path in new_campaign(folder, scenario, seed, "table" if who == "table" else "kitgen"):
-        typer.echo(escape_controls(f"wrote {path}"))
-    typer.echo(
-        escape_controls(f"Next: `kitgen next {folder}` starts turn 1 (`kitgen status {folder}` says where it stands).")
-    )
+        _say(f"wrote {path}")
+    _say(f"Next: `kitgen next {folder}` starts turn 1 (`kitgen status {folder}` says where it stands).")
 
 
 def _ask_who_rolls() -> str:
@@ -434,14 +430,13 @@ def samples_command(
     """Copy a sample campaign kitgen ships into a folder, to replay (`kitgen state`) or play on
     (`kitgen next`); with no folder, list the samples."""
     from kitgen.campaign import copy_sample, sample_campaigns
-    from kitgen.errors import escape_controls
 
     if folder is None:
         for name in sample_campaigns():
-            typer.echo(escape_controls(name))
+            _say(name)
         return
     for path in copy_sample(sample, folder):
-        typer.echo(escape_controls(f"wrote {path}"))
+        _say(f"wrote {path}")
 
 
 @app.command("next")
@@ -460,9 +455,9 @@ def next_command(
 
     started = start_next_turn(_campaign_folder(folder), force=force)
     for skipped in started.skipped:
-        typer.echo(f"{skipped} (gone past with --force)", err=True)
+        _say(f"{skipped} (gone past with --force)", err=True)
     rolls = "kitgen rolls the turn's dice" if started.dice == "kitgen" else f"{plural(started.rolls, 'roll')} to make"
-    typer.echo(f"wrote {started.path} ({rolls}, {plural(started.units, 'unit')} to order)")
+    _say(f"wrote {started.path} ({rolls}, {plural(started.units, 'unit')} to order)")
 
 
 @app.command("roll")
@@ -498,7 +493,7 @@ def roll_command(
 
         entered = enter_rolls(folder, Asker(), turn, amend=amend)
         if entered is None:
-            typer.echo("The turn needs no roll that its log does not give already.")
+            _say("The turn needs no roll that its log does not give already.")
             return
         done = entered
     else:
@@ -514,7 +509,8 @@ def _given(texts: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for text in texts:
         purpose, sep, value = text.rpartition("=")
-        if not sep or not purpose.strip() or not value.strip().isdigit():
+        digits = value.strip()
+        if not sep or not purpose.strip() or not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
             raise UsageError(msg.roll_bad_give(text))
         found[purpose.strip()] = int(value)
     return found
@@ -522,28 +518,28 @@ def _given(texts: list[str]) -> dict[str, int]:
 
 def _said_rolls(campaign: Campaign, done: RollsWritten) -> None:
     from kitgen.desk.words import change_words
-    from kitgen.errors import display_path, escape_controls
+    from kitgen.errors import display_path
     from kitgen.messages import plural
 
     where = display_path(done.log)
     if done.backup is None:
-        typer.echo(f"{where} holds these rolls already: unchanged")
+        _say(f"{where} holds these rolls already: unchanged")
     else:
         said = f"{plural(len(done.given), 'roll')} written into {where} (previous kept as {display_path(done.backup)})"
-        typer.echo(escape_controls(said))
+        _say(said)
     for purpose, value in done.given:
-        typer.echo(escape_controls(f"  {purpose}: {value}"))
+        _say(f"  {purpose}: {value}")
     if done.changes:
-        typer.echo("What the rolls change in the turn:")
+        _say("What the rolls change in the turn:")
         for change in done.changes:
-            typer.echo(escape_controls("  " + change_words(change, done.names, campaign.hex_names)))
+            _say("  " + change_words(change, done.names, campaign.hex_names))
     if done.dropped:
         places = ", ".join(campaign.hex_names.get(h, h) + f" ({h})" for h in done.dropped)
-        typer.echo(escape_controls(f"Battle reports taken out, to report again (kitgen report): {places}"))
+        _say(f"Battle reports taken out, to report again (kitgen report): {places}")
     if done.asked:
-        typer.echo(f"Still to make ({len(done.asked)}), written with no value:")
+        _say(f"Still to make ({len(done.asked)}), written with no value:")
         for purpose in done.asked:
-            typer.echo(escape_controls(f"  {purpose}"))
+            _say(f"  {purpose}")
 
 
 @app.command("status")
@@ -587,12 +583,12 @@ def backups_command(
     for spoilt in spoilt_indexes(folder):
         typer.echo(str(spoilt), err=True)  # escaped by Problem.__str__
     if format is Format.json:
-        typer.echo(backups_json(found), nl=False)
+        _print(backups_json(found), nl=False)
         return
     if not found:
-        typer.echo(f"{folder}: no backups yet")
+        _say(f"{folder}: no backups yet")
     for b in found:
-        typer.echo(f"{b.name}  turn {b.turn}  replaced {b.time} by {b.command}  ({b.size} bytes)")
+        _say(f"{b.name}  turn {b.turn}  replaced {b.time} by {b.command}  ({b.size} bytes)")
 
 
 @app.command("restore")
@@ -618,7 +614,7 @@ def restore_command(
     folder, backup = (None, first) if second is None else (Path(first), second)
     log, kept = restore(_campaign_folder(folder), backup, force=force)
     said = f"the log it replaced kept as {display_path(kept)}" if kept else "there was no log to replace"
-    typer.echo(f"restored {backup} as {display_path(log)} ({said})")
+    _say(f"restored {backup} as {display_path(log)} ({said})")
 
 
 @app.command("undo")
@@ -631,7 +627,7 @@ def undo_command(
     """Undo the last write to a turn log (an import, a roll, a report, a restore): its backup, the
     latest, put back as `kitgen restore` does; undone again, the write comes back."""
     from kitgen import messages as msg
-    from kitgen.errors import UsageError, display_path, escape_controls
+    from kitgen.errors import UsageError, display_path
     from kitgen.record.backups import Created, latest
     from kitgen.record.restore import restore, take_back
 
@@ -642,15 +638,13 @@ def undo_command(
     if isinstance(last, Created):
         kept_as = take_back(folder, last.log)
         said = f"took away turns/{last.log}, which {last.command} made at {last.time}, kept as {display_path(kept_as)}"
-        typer.echo(escape_controls(f"undid the {last.command}: {said} (`kitgen undo` again brings it back)"))
+        _say(f"undid the {last.command}: {said} (`kitgen undo` again brings it back)")
         return
     log, kept = restore(folder, last.name, force=force)
     said = f"the log it replaced kept as {display_path(kept)}" if kept else "there was no log to replace"
-    typer.echo(
-        escape_controls(
-            f"undid the {last.command} of {last.time}: put back {last.name}, the latest backup, as "
-            f"{display_path(log)} ({said}; `kitgen undo` again brings it back)"
-        )
+    _say(
+        f"undid the {last.command} of {last.time}: put back {last.name}, the latest backup, as "
+        f"{display_path(log)} ({said}; `kitgen undo` again brings it back)"
     )
 
 
@@ -668,7 +662,7 @@ def report_command(
     """Enter the turn's battles at the terminal, contact by contact: who won, losses, retreats,
     breakouts; each checked by the rules as it is given, then all written into the log."""
     from kitgen.desk.battleentry import enter_battles
-    from kitgen.errors import display_path, escape_controls
+    from kitgen.errors import display_path
     from kitgen.messages import plural
     from kitgen.prompts import Asker
 
@@ -679,19 +673,19 @@ def report_command(
         return
     where = display_path(done.log)
     if done.backup is None:
-        typer.echo(f"{where} holds these battles already: unchanged")
+        _say(f"{where} holds these battles already: unchanged")
     else:
         said = (
             f"wrote {plural(len(done.battles), 'battle')} into {where} (previous kept as {display_path(done.backup)})"
         )
-        typer.echo(escape_controls(said))
+        _say(said)
     for b in done.battles:
-        typer.echo(escape_controls(f"  {b.hex}, won by the {campaign.scenario.faction_name(b.winner)} ({b.change}):"))
+        _say(f"  {b.hex}, won by the {campaign.scenario.faction_name(b.winner)} ({b.change}):")
         for v in b.verdicts:
-            typer.echo(escape_controls(f"    {v.explanation}"))
+            _say(f"    {v.explanation}")
     asked = [p for p, v in done.rolls if v is None]
     if asked:
-        typer.echo(f"Still to make ({len(asked)}), written with no value: " + "; ".join(asked))
+        _say(f"Still to make ({len(asked)}), written with no value: " + "; ".join(asked))
 
 
 @app.command("state")
@@ -728,7 +722,7 @@ def state_command(
         _answered(folder, work)
         return
     answer = work()
-    typer.echo(answer.err, err=True, nl=False)
+    _print(answer.err, err=True, nl=False)
     _emit(answer.out, out)
 
 
@@ -884,7 +878,7 @@ def map_command(
     folder = out if out is not None else Path("output") / s.meta.id / "map"
     check_product_folder(folder)  # before the drawing, not after
     for f in write_map_sheets(hex_map, s, map_style(), folder, paper=paper.value, poster=poster.value):
-        typer.echo(f"{f.path}  {f.pages} page{'s' if f.pages != 1 else ''}  {f.purpose}")
+        _say(f"{f.path}  {f.pages} page{'s' if f.pages != 1 else ''}  {f.purpose}")
 
 
 @app.command("kit")
@@ -929,16 +923,34 @@ def kit_command(
     Console().print(table)
 
 
+def _say(*lines: str, err: bool = False) -> None:
+    """Print lines of kitgen's own words, each on one line: a line break, an escape or any other
+    control character that a value from input (a name, a path, a form's cell) puts in a line is
+    shown escaped (`escape_controls`), so that no input can print a line that looks like kitgen's."""
+    from kitgen.errors import escape_controls
+
+    for line in lines:
+        typer.echo(escape_controls(line, newlines=False), err=err)
+
+
+def _print(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """Print a command's output as it was made, its own line breaks kept, every other control
+    character escaped as JSON writes it (`escape_output`): a name from a file cannot drive the
+    terminal, and JSON printed stays JSON."""
+    from kitgen.errors import escape_output
+
+    typer.echo(escape_output(text), err=err, nl=nl)
+
+
 def _emit(text: str, out: Path | None) -> None:
     """Print `text`, or write it to the file `out` whole (never a device, FIFO or socket)."""
     if out is None:
-        typer.echo(text, nl=False)
+        _print(text, nl=False)
         return
-    from kitgen.errors import escape_controls
     from kitgen.outputs import write_out
 
     write_out(out, text.encode("utf-8"))
-    typer.echo(escape_controls(f"wrote {out}"), err=True)
+    _say(f"wrote {out}", err=True)
 
 
 @scenario_app.command("show")
@@ -981,7 +993,7 @@ def lookup_move(
     """MP for a unit type to enter a hex (A, A.1)."""
     from kitgen import answers
 
-    typer.echo(
+    _print(
         answers.move(
             _lookup_scenario(scenario, campaign),
             unit_type,
@@ -1016,7 +1028,7 @@ def lookup_load(
             raise UsageError(msg.arg_bad_load_item(item))
         kind, count = match.groups()
         counts[kind] = counts.get(kind, 0) + int(count)
-    typer.echo(answers.load(_lookup_scenario(scenario, campaign), counts, carrier.value))
+    _print(answers.load(_lookup_scenario(scenario, campaign), counts, carrier.value))
 
 
 @lookup_app.command("town")
@@ -1028,7 +1040,7 @@ def lookup_town(
     """A town's VP for each faction (E.1)."""
     from kitgen import answers
 
-    typer.echo(answers.town(_lookup_scenario(scenario, campaign), name))
+    _print(answers.town(_lookup_scenario(scenario, campaign), name))
 
 
 @lookup_app.command("reinforcements")
@@ -1041,7 +1053,7 @@ def lookup_reinforcements(
     """Draws from the pile for a roll on a faction's chart (II.E.2)."""
     from kitgen import answers
 
-    typer.echo(answers.reinforcements(_lookup_scenario(scenario, campaign), faction, roll))
+    _print(answers.reinforcements(_lookup_scenario(scenario, campaign), faction, roll))
 
 
 @lookup_app.command("vp")
@@ -1054,7 +1066,7 @@ def lookup_vp(
     """Chart rolls owed for a VP total, and what is carried over (E.3-E.5)."""
     from kitgen import answers
 
-    typer.echo(answers.threshold(_lookup_scenario(scenario, campaign), faction, total))
+    _print(answers.threshold(_lookup_scenario(scenario, campaign), faction, total))
 
 
 @lookup_app.command("commander")
@@ -1067,7 +1079,7 @@ def lookup_commander(
     """A commander's rating and his odds of obeying (II.C)."""
     from kitgen import answers
 
-    typer.echo(answers.commander(_lookup_scenario(scenario, campaign), name, failures))
+    _print(answers.commander(_lookup_scenario(scenario, campaign), name, failures))
 
 
 @lookup_app.command("leaderless")
@@ -1080,7 +1092,7 @@ def lookup_leaderless(
     """Odds of obeying for units with no commander in the hex (II.C.1)."""
     from kitgen import answers
 
-    typer.echo(answers.leaderless(_lookup_scenario(scenario, campaign), adjacent=adjacent, failures=failures))
+    _print(answers.leaderless(_lookup_scenario(scenario, campaign), adjacent=adjacent, failures=failures))
 
 
 @lookup_app.command("breakdown")
@@ -1093,7 +1105,7 @@ def lookup_breakdown(
     """The breakdown roll of a vehicle that moved (A.4-A.5)."""
     from kitgen import answers
 
-    typer.echo(answers.breakdown(_lookup_scenario(scenario, campaign), unit_type, carried=carried))
+    _print(answers.breakdown(_lookup_scenario(scenario, campaign), unit_type, carried=carried))
 
 
 @lookup_app.command("losses")
@@ -1108,7 +1120,7 @@ def lookup_losses(
     """Permanent and returning losses of one unit after a battle (II.B.3)."""
     from kitgen import answers
 
-    typer.echo(answers.losses(_lookup_scenario(scenario, campaign), side.value, lost, routed, exempt=elite))
+    _print(answers.losses(_lookup_scenario(scenario, campaign), side.value, lost, routed, exempt=elite))
 
 
 @lookup_app.command("evade")
@@ -1132,7 +1144,7 @@ def lookup_evade(
         )
         if on
     ]
-    typer.echo(answers.evade(_lookup_scenario(scenario, campaign), conditions))
+    _print(answers.evade(_lookup_scenario(scenario, campaign), conditions))
 
 
 @lookup_app.command("ambush")
@@ -1145,7 +1157,7 @@ def lookup_ambush(
     from kitgen import answers
     from kitgen.rules import partisans
 
-    typer.echo(answers.ambush(_lookup_scenario(scenario, campaign), [partisans.MAKHNO_PRESENT] if makhno else []))
+    _print(answers.ambush(_lookup_scenario(scenario, campaign), [partisans.MAKHNO_PRESENT] if makhno else []))
 
 
 @lookup_app.command("depot")
@@ -1157,7 +1169,7 @@ def lookup_depot(
     """Odds that a cut-off depot is emptied (B.7)."""
     from kitgen import answers
 
-    typer.echo(answers.depot(_lookup_scenario(scenario, campaign), use))
+    _print(answers.depot(_lookup_scenario(scenario, campaign), use))
 
 
 @lookup_app.command("makhnovists")
@@ -1171,7 +1183,7 @@ def lookup_makhnovists(
     from kitgen import answers
 
     s = _lookup_scenario(scenario, campaign)
-    typer.echo(answers.makhnovists(s, holds_gulai_pole=gulai_pole, makhno_alive=makhno_alive))
+    _print(answers.makhnovists(s, holds_gulai_pole=gulai_pole, makhno_alive=makhno_alive))
 
 
 @lookup_app.command("events")
@@ -1179,7 +1191,7 @@ def lookup_events(scenario: LookupScenarioOpt = None, campaign: LookupCampaignOp
     """The random-event roll of each strategic turn (II.A.1)."""
     from kitgen import answers
 
-    typer.echo(answers.event_roll(_lookup_scenario(scenario, campaign)))
+    _print(answers.event_roll(_lookup_scenario(scenario, campaign)))
 
 
 def main() -> None:
@@ -1267,7 +1279,7 @@ def _version(asked: bool) -> None:
     if asked:
         from kitgen.packagedata import versions
 
-        typer.echo(versions())
+        _print(versions())
         raise typer.Exit()
 
 
@@ -1358,7 +1370,7 @@ def orders_form(
         data = order_form_pdf(campaign, state, wanted, number, paper.value)
     target = out or Path(f"orders-{wanted}-turn-{number:02d}.{'csv' if csv else 'pdf'}")
     write_out(target, data)
-    typer.echo(f"wrote {target}")
+    _say(f"wrote {target}")
 
 
 @orders_app.command("import")
@@ -1389,7 +1401,7 @@ def orders_import(
     the turn's log unit by unit (a unit the form does not mention keeps its order; other orders,
     battles, dice and comments kept as they were); or filled battle report forms and the roll
     sheet, into the turn's battles and rolls."""
-    from kitgen.errors import display_path, escape_controls
+    from kitgen.errors import display_path
     from kitgen.record.importer import import_orders
     from kitgen.record.report import import_report
     from kitgen.reports.intake import import_report_pdf
@@ -1397,14 +1409,14 @@ def orders_import(
     folder = _campaign_folder(campaign)
     said = import_report_pdf(folder, filled, turn, amend=amend)  # None: no report form in it
     if said is not None:
-        typer.echo(escape_controls("\n".join(said)))
+        _say(*said)
         return
     done = import_orders(folder, filled, turn, amend=amend, stale_ok=stale_ok, strict=strict)
     for warning in done.warnings:
-        typer.echo(str(warning), err=True)
+        _say(str(warning), err=True)
     if done.stale:
-        typer.echo(f"{display_path(filled)}: warning: {done.stale} (imported with --stale-ok)", err=True)
-    typer.echo(import_report(done))
+        _say(f"{display_path(filled)}: warning: {done.stale} (imported with --stale-ok)", err=True)
+    _print(import_report(done))
 
 
 @orders_app.command("scan")
@@ -1441,7 +1453,6 @@ def orders_scan(
     turn being played, as `orders import` does; and the umpire's battle report forms and roll sheet
     among them, into its battles and rolls. A page that cannot be read, or a mark in doubt, and
     nothing is imported: each is named, to rescan or settle with --accept."""
-    from kitgen.errors import escape_controls
     from kitgen.messages import plural
     from kitgen.record.report import import_report
     from kitgen.reports.scans import ReportScans
@@ -1451,18 +1462,18 @@ def orders_scan(
     others = ReportScans(folder)
     done = scan_orders(folder, scans, accept or [], review=review, strict=strict, partial=partial, others=others)
     figures = done.figures
-    typer.echo(f"read {plural(figures.pages, 'page')}: {plural(figures.marks, 'bubble')} marked, no doubts")
+    _say(f"read {plural(figures.pages, 'page')}: {plural(figures.marks, 'bubble')} marked, no doubts")
     for imported in done.imported:
         for warning in imported.warnings:
-            typer.echo(str(warning), err=True)
-        typer.echo(import_report(imported))
+            _say(str(warning), err=True)
+        _print(import_report(imported))
     if others.done is not None:
         from kitgen.campaign import load_campaign
         from kitgen.reports.intake import done_words
 
-        typer.echo(escape_controls("\n".join(done_words(load_campaign(folder), others.done))))
+        _say(*done_words(load_campaign(folder), others.done))
     if review is not None:
-        typer.echo(escape_controls(f"wrote {review}"))
+        _say(f"wrote {review}")
 
 
 @orders_app.command("check")
@@ -1479,7 +1490,7 @@ def orders_check(
 
     reads, problems = check_scans(scans)
     for read in reads:
-        typer.echo("\n".join(report(read)))
+        _say(*report(read))
         problems += read.problems()
     if problems:
         raise KitgenError(problems)

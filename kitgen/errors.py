@@ -28,7 +28,9 @@ class Problem:
     """The catalogue entry the message comes from."""
 
     def __str__(self) -> str:
-        return escape_controls(f"{self.file}:{self.line}:{self.column}: {self.message}")
+        # the file's name is one line whatever it holds: a line break in it would start a line of its own
+        where = escape_controls(self.file, newlines=False)
+        return where + escape_controls(f":{self.line}:{self.column}: {self.message}")
 
     @classmethod
     def of(cls, file: Path | str, line: int, column: int, msg: Msg) -> Problem:
@@ -101,13 +103,32 @@ def _shown(found: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+def escape_output(text: str, *, newlines: bool = True) -> str:
+    """A command's output as printed: each control character but the line break (C0, DEL, C1, the
+    Unicode separators) shown as JSON writes it (`\\u001b`), so that a name from a file cannot
+    drive the terminal and JSON printed reads back as the same values. Line breaks are kept (they
+    are the output's own) unless `newlines` is False: one line, whose values may hold one."""
+    return (_CONTROLS_BUT_NEWLINE if newlines else _CONTROLS).sub(_json_escape, text)
+
+
+def joined_lines(lines: list[str]) -> str:
+    """The lines of a text output, each ended by a line break: a line break or separator that a
+    value (a name from a file) brought into a line is escaped, so that it cannot start a line."""
+    return "".join(escape_output(line, newlines=False) + "\n" for line in lines)
+
+
+def _json_escape(found: re.Match[str]) -> str:
+    return f"\\u{ord(found.group()):04x}"
+
+
 def display_path(path: Path | str) -> str:
-    """The path as the user should see it: relative to the working directory when inside it."""
+    """The path as the user should see it: relative to the working directory when inside it, on
+    one line (a control character or line break in a name shown escaped, `escape_controls`)."""
     try:
         cwd = os.getcwd()
     except OSError:  # the working folder was removed under kitgen: name the path as given
-        return str(path)
-    return _display(str(path), cwd)
+        return escape_controls(str(path), newlines=False)
+    return escape_controls(_display(str(path), cwd), newlines=False)
 
 
 @lru_cache(maxsize=4096)

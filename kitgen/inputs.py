@@ -16,9 +16,7 @@ from pathlib import Path
 
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem
-
-MAX_INPUT_BYTES = 20 * 1024 * 1024
-"""The largest file kitgen reads (the bundled scenario's largest is under 50 kB)."""
+from kitgen.limits import TEXT_BYTES
 
 _CHUNK = 1 << 20
 
@@ -97,9 +95,9 @@ def _why(path: Path | str, found: Kind, what: str) -> msg.Msg:
 
 
 def read_file(path: Path | str, *, what: str = "a file", limit: int | None = None) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes (default MAX_INPUT_BYTES); anything
+    """The bytes of a regular file of at most `limit` bytes (default TEXT_BYTES); anything
     else is a KitgenError."""
-    limit = MAX_INPUT_BYTES if limit is None else limit
+    limit = TEXT_BYTES if limit is None else limit
     problem = not_a_file(path, what)
     if problem is not None:
         raise KitgenError([problem])
@@ -109,17 +107,20 @@ def read_file(path: Path | str, *, what: str = "a file", limit: int | None = Non
     except OSError as exc:
         raise KitgenError.at(path, 1, 1, _open_failed(path, exc, what)) from None
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):  # swapped for something else since the check
-            raise KitgenError.at(path, 1, 1, _why(path, _kind(mode), what))
-        chunks: list[bytes] = []
-        size = 0
-        while chunk := os.read(fd, min(_CHUNK, limit + 1 - size)):
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):  # swapped for something else since the check
+            raise KitgenError.at(path, 1, 1, _why(path, _kind(opened.st_mode), what))
+        if opened.st_size > limit:  # refused before a byte is read
+            raise KitgenError.at(path, 1, 1, msg.file_too_big(limit))
+        # the file as it stands in one read, into one buffer (chunks joined would hold it twice)
+        chunks = [os.read(fd, opened.st_size + 1)]
+        size = len(chunks[0])
+        while size <= limit and (chunk := os.read(fd, min(_CHUNK, limit + 1 - size))):  # it grew since
             chunks.append(chunk)
             size += len(chunk)
-            if size > limit:
-                raise KitgenError.at(path, 1, 1, msg.file_too_big(limit))
-        return b"".join(chunks)
+        if size > limit:
+            raise KitgenError.at(path, 1, 1, msg.file_too_big(limit))
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     except OSError as exc:
         raise KitgenError.at(path, 1, 1, msg.file_unreadable(exc.strerror or str(exc))) from None
     finally:

@@ -423,6 +423,11 @@ def packet_no_such_turn(turn: int, last: int) -> str:
     )
 
 
+@data("value.control")
+def value_control(char: str, at: int, expected: str) -> str:
+    return f"found the control character {char} at character {at}; expected {expected}"
+
+
 @data("value.ident")
 def value_ident(found: str) -> str:
     return f"found {found}, expected a lower-case name of letters, digits and '_' (like 'armoured_car')"
@@ -557,6 +562,14 @@ def orders_field_not_text(name: str, kind: str) -> str:
     return f"field {name}: found {kind}; expected the text typed into the field (or nothing)"
 
 
+@data("orders.field_value_too_long")
+def orders_field_value_too_long(name: str, length: int, limit: int) -> str:
+    return (
+        f"field {name}: found a value of {length:,} characters; expected at most {limit:,} (the longest order, "
+        "a path of 64 hexes, is 320)"
+    )
+
+
 @data("orders.tick_value")
 def orders_tick_value(name: str, kind: str) -> str:
     return f"tick box {name}: found {kind}; expected it ticked (/Yes) or not (/Off or nothing)"
@@ -565,6 +578,14 @@ def orders_tick_value(name: str, kind: str) -> str:
 @data("orders.field_twice")
 def orders_field_twice(name: str, count: int) -> str:
     return f"found {count} fields named {name}; expected one field of each name, as `kitgen orders form` makes it"
+
+
+@data("orders.field_name_too_long")
+def orders_field_name_too_long(start: str, length: int, limit: int) -> str:
+    return (
+        f"found a field named '{start}...', {length:,} characters long; expected a field name of at most "
+        f"{limit} characters, as every field of `kitgen orders form` has"
+    )
 
 
 @data("orders.misspelt_field")
@@ -577,7 +598,7 @@ def orders_misspelt_field(name: str, close: list[str]) -> str:
 
 
 @data("orders.too_many_pages")
-def orders_too_many_pages(pages: int, limit: int) -> str:
+def orders_too_many_pages(pages: int | str, limit: int) -> str:
     return f"found a PDF of {pages} pages; expected an order form of at most {limit}"
 
 
@@ -599,6 +620,39 @@ def orders_csv_header(found: str, expected: list[str]) -> str:
     )
 
 
+@data("orders.csv_column_twice")
+def orders_csv_column_twice(name: str, count: int) -> str:
+    return (
+        f"found the column '{name}' {count} times in the header row; expected each column once, as "
+        "`kitgen orders form --csv` writes them (the orders under the other would be lost)"
+    )
+
+
+@data("orders.csv_extra_cells")
+def orders_csv_extra_cells(found: int, columns: int) -> str:
+    return (
+        f"found {found} cells on this row, more than the header row's {columns} columns; expected a cell under each "
+        "column at most (a delimiter or quote too many?)"
+    )
+
+
+@data("orders.csv_open_quote")
+def orders_csv_open_quote(lines: int, *, to_end: bool) -> str:
+    runs = "to the end of the file" if to_end else f"over {lines} lines"
+    return (
+        f'found a quote (") opening a cell that runs on {runs}; expected each row on one line: close the quote '
+        "on its line, or take the line breaks out of the cell"
+    )
+
+
+@data("orders.csv_after_quote")
+def orders_csv_after_quote() -> str:
+    return (
+        "found text after a cell's closing quote (\"); expected a delimiter or the end of the row there (a quote "
+        'inside a quoted cell is written twice: "")'
+    )
+
+
 @data("orders.csv_delimiter")
 def orders_csv_delimiter(names: list[str]) -> str:
     return (
@@ -610,6 +664,22 @@ def orders_csv_delimiter(names: list[str]) -> str:
 @data("orders.wrong_form")
 def orders_wrong_form(what: str, found: str, expected: str) -> str:
     return f"found a form for {what} {found}; expected one for {what} {expected} (make it with `kitgen orders form`)"
+
+
+@data("orders.csv_identity")
+def orders_csv_identity(found: str) -> str:
+    return (
+        f"found the form's identity row holding {quoted_value(found) if found else 'nothing'}; expected the row as "
+        "`kitgen orders form --csv` wrote it (faction=… turn=… campaign=… state=…), or no such row at all"
+    )
+
+
+@data("orders.csv_identity_twice")
+def orders_csv_identity_twice(first: int) -> str:
+    return (
+        f"found a second identity row (the first on line {first}); expected one: two forms pasted into one "
+        "spreadsheet? Send each faction's form as a file of its own"
+    )
 
 
 @data("orders.no_faction")
@@ -720,6 +790,14 @@ def campaign_scenario_unknown(name: str, bundled: list[str]) -> str:
 @data("campaign.misnamed_log")
 def campaign_misnamed_log(name: str, right: str) -> str:
     return f"found {name}, which looks like a turn log but is misnamed; expected {right} (turn-NN.yaml)"
+
+
+@data("campaign.link_outside")
+def campaign_link_outside(target: str) -> str:
+    return (
+        f"found a symbolic link to {target}, outside the campaign folder; expected the campaign's own file, inside "
+        "its folder (copy the file in rather than link to it)"
+    )
 
 
 WAITS = "its result waits for what that turn still owes (its orders, rolls and battles)"
@@ -2115,6 +2193,50 @@ def scan_not_a_picture(found: str) -> str:
     return f"found {found}; expected a scanned order form: a PNG, JPEG or TIFF picture, or a PDF of scanned pages"
 
 
+@data("scan.too_many_pages")
+def scan_too_many_pages(container: str, pages: str, limit: int) -> str:
+    return f"found {container} of {pages} pages; expected at most {limit} pages in one file of scans: split it"
+
+
+@data("scan.page_too_large")
+def scan_page_too_large(page: int, width: int, height: int, limit: int) -> str:
+    return (
+        f"page {page}: found a picture of {width:,} x {height:,} pixels ({width * height:,}); expected at most "
+        f"{limit:,} pixels a page (A4 at 600 dpi is 35 million): scan at 600 dpi or less, or save it smaller"
+    )
+
+
+@data("scan.page_decoding")
+def scan_page_decoding(page: int, how: str, needs: int, limit: int) -> str:
+    return (
+        f"page {page}: found a picture {how}, whose decoding would take {needs:,} bytes; expected at most "
+        f"{limit:,}: save it again as a PNG, a baseline JPEG or a TIFF in strips of 8-bit grey or colour"
+    )
+
+
+@data("scan.too_many_pixels")
+def scan_too_many_pixels(container: str, pages: int, pixels: int, limit: int) -> str:
+    return (
+        f"found {container} of {plural(pages, 'page')} holding {pixels:,} pixels in all; expected at most {limit:,} "
+        "in one file of scans (200 pages of A4 at 300 dpi hold 1,740 million): scan at 300 dpi or less, or "
+        "split the file"
+    )
+
+
+@data("scan.page_size")
+def scan_page_size(page: int, width: float, height: float, sides: tuple[float, float], aspect: float) -> str:
+    def shown(value: float) -> str:
+        return f"{value:,.0f}" if abs(value) < 1e9 else f"{value:.3g}"
+
+    return (
+        f"page {page}: found a page of {shown(width)} x {shown(height)} pt ({shown(width / 72 * 2.54)} x "
+        f"{shown(height / 72 * 2.54)} cm), which no form could be; expected a form's page as scanned (A4, "
+        f"Letter) or a photo of one: {sides[0] / 72:.0f} "
+        f"to {sides[1] / 72:.0f} inches a side and at most {aspect:g} times as long as wide (save the scans at "
+        "the paper's size)"
+    )
+
+
 @data("scan.no_code")
 def scan_no_code(markers: int) -> str:
     seen = f"{markers} of its 4 corner markers" if markers else "none of its corner markers"
@@ -2125,8 +2247,8 @@ def scan_no_code(markers: int) -> str:
 
 
 @data("scan.other_code")
-def scan_other_code(text: str) -> str:
-    return f"found a QR code reading '{text}'; expected the QR code of a kitgen order form (KG2/...)"
+def scan_other_code(text: str, version: int) -> str:
+    return f"found a QR code reading '{text}'; expected the QR code of a kitgen order form (KG{version}/...)"
 
 
 @data("scan.wrong_form")

@@ -31,12 +31,12 @@ from pathlib import Path
 from types import TracebackType
 
 from kitgen import messages as msg
-from kitgen.errors import UsageError, escape_controls
+from kitgen.errors import UsageError, escape_controls, within
 
 MANIFEST = ".kitgen-manifest.json"
 """In a product folder: the files kitgen wrote there, so that a rerun may replace them."""
 
-_TEMP = re.compile(r"\..+\.kitgen-(\d+)-[^.]*\.(tmp|old)")
+_TEMP = re.compile(r"\..+\.kitgen-([0-9]{1,10})-[^.]*\.(tmp|old)")
 _STALE_AFTER_S = 24 * 3600.0
 _KINDS = {
     stat.S_IFCHR: "a character device",
@@ -54,7 +54,7 @@ CAMPAIGN_FILES = {
 }
 RECORD_FOLDERS = {"turns": ("folder of turn logs", "turn log"), "backups": ("folder of backups", "backup")}
 """A campaign's folders of its record: what each is, and what each of their files is."""
-_RECORD_FILE = {"turns": re.compile(r"turn-\d{2,3}\.yaml"), "backups": re.compile(r"turn-\d{2,3}\.yaml\..+")}
+_RECORD_FILE = {"turns": re.compile(r"turn-[0-9]{2,3}\.yaml"), "backups": re.compile(r"turn-[0-9]{2,3}\.yaml\..+")}
 SCENARIO_FILE = "scenario.yaml"
 
 
@@ -149,19 +149,58 @@ def _temp_name(name: str, kind: str = "tmp") -> str:
     return f".{name}.kitgen-{os.getpid()}-{os.urandom(4).hex()}.{kind}"
 
 
+SYSTEM_FOLDERS = ("/dev", "/proc")
+"""The system's folders of devices and processes: kitgen writes nothing in them, nor through a
+link into them (`/dev/stdout` is a link to whatever the output is: a terminal, a pipe, a file).
+/sys needs no rule: the system refuses every new file there, even root's."""
+MAX_LINK_HOPS = 40
+"""Symbolic links followed from an output's name to what it names (the system's own limit)."""
+
+
 def _refuse_unless_file(path: Path) -> None:
-    """Refuse to replace anything but a regular file (or a symbolic link, which is replaced
-    itself, never what it points to)."""
+    """Refuse to replace anything but a regular file, or a symbolic link to one (or to nothing, or
+    to a folder), which is replaced itself, never what it points to; and anything in the system's
+    folders of devices or reached through them (`SYSTEM_FOLDERS`), whatever it is now."""
     try:
-        mode = os.lstat(path).st_mode
+        mode: int | None = os.lstat(path).st_mode
     except FileNotFoundError:
-        return
+        mode = None
     except OSError as exc:
         raise _refused(path, exc) from None
-    if stat.S_ISDIR(mode):
+    if mode is not None and stat.S_ISDIR(mode):
         raise UsageError(msg.out_is_folder(str(path)))
-    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
         raise UsageError(msg.out_not_regular(str(path), _KINDS.get(stat.S_IFMT(mode), "a special file")))
+    system = _system_place(path)
+    if system is not None:
+        raise UsageError(msg.out_not_regular(str(path), system))
+    if mode is not None and stat.S_ISLNK(mode):
+        try:
+            target = os.stat(path).st_mode
+        except OSError:
+            return  # a link to nothing, or a loop: the link is replaced itself
+        if stat.S_IFMT(target) in _KINDS:  # the link would go, and the device stay as the output
+            raise UsageError(msg.out_not_regular(str(path), f"a symbolic link to {_KINDS[stat.S_IFMT(target)]}"))
+
+
+def _system_place(path: Path) -> str | None:
+    """What `path` is of the system's folders of devices (`SYSTEM_FOLDERS`), or None: a name in
+    one (once the folder it is in is resolved), or a link whose chain of links passes through one."""
+    try:
+        place = os.path.join(os.path.realpath(path.parent), path.name)
+    except (OSError, ValueError):
+        return None  # a path the system cannot resolve is refused by the write itself
+    for hop in range(MAX_LINK_HOPS + 1):
+        folder = next((f for f in SYSTEM_FOLDERS if within(place, f)), None)
+        if folder is not None:
+            shown = f"in the system's folder {folder}"
+            return shown if hop == 0 else f"a symbolic link to {place}, {shown}"
+        try:
+            target = os.readlink(place)
+        except (OSError, ValueError):
+            return None  # no link: the name itself is all there is
+        place = os.path.normpath(os.path.join(os.path.realpath(os.path.dirname(place)), target))
+    return None
 
 
 def ensure_folder(folder: Path) -> None:
@@ -452,6 +491,9 @@ def _plain_name(name: str) -> bool:
 
 
 def _refuse_foreign(folder: Path) -> None:
+    system = _system_place(folder)
+    if system is not None:
+        raise UsageError(msg.out_folder_not_folder(str(folder), system))
     try:
         mode = os.lstat(folder).st_mode
     except FileNotFoundError:
@@ -466,7 +508,6 @@ def _refuse_foreign(folder: Path) -> None:
     foreign = [n for n in present if n != MANIFEST and n not in listed]
     if foreign or MANIFEST not in present:
         raise UsageError(msg.out_foreign_files(str(folder), foreign or present))
-
 
 
 def _keep_earlier(folder: Path, staging: Path) -> list[str]:

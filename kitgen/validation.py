@@ -97,9 +97,16 @@ def _message(model: type[BaseModel], loc: Loc, err: Any) -> msg.Msg:
     return msg.value_invalid(found, err["msg"])
 
 
+SHOWN_CHARS = 60
+"""The most of a wrong value a message quotes: a whole file read as one value (a log that is a
+link to another file) is shown by its start, never in full."""
+
+
 def _show(value: Any) -> str:
     if isinstance(value, (dict, list)):
         return "a mapping" if isinstance(value, dict) else "a list"
+    if isinstance(value, str) and len(value) > SHOWN_CHARS:
+        return f"{value[:SHOWN_CHARS]!r}... ({len(value):,} characters)"
     return repr(value)
 
 

@@ -22,13 +22,10 @@ from yaml.constructor import SafeConstructor
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem, display_path
 from kitgen.inputs import read_file
+from kitgen.limits import YAML_DEPTH, YAML_VALUES
 
 Loc = tuple[str | int, ...]
 
-MAX_VALUES = 250_000
-"""Values after alias expansion: a guard against "billion laughs"."""
-MAX_DEPTH = 64
-"""Nesting of lists and mappings (kitgen's files nest at most about 8 deep)."""
 MAX_NUMBER = 10**15
 """No number in the rules comes near; beyond it, arithmetic could leave Decimal's range."""
 
@@ -97,13 +94,13 @@ class Located:
         return self.problem_at(*self.position(loc, key=key), message)
 
 
-def load_yaml(path: Path, *, what: str = "a YAML file") -> Located:
-    """Read one YAML file.
+def load_yaml(path: Path, *, what: str = "a YAML file", limit: int | None = None) -> Located:
+    """Read one YAML file of at most `limit` bytes (default `limits.TEXT_BYTES`).
 
     A file that cannot be read as YAML at all raises KitgenError; lesser problems (a key
     given twice, an octal reading) are listed in `Located.problems` so that checking can go on.
     """
-    return parse_yaml(path, read_file(path, what=what), suffix=path.suffix)
+    return parse_yaml(path, read_file(path, what=what, limit=limit), suffix=path.suffix)
 
 
 def _read_json(path: Path, raw: bytes) -> Located | None:
@@ -140,7 +137,7 @@ def _read_json(path: Path, raw: bytes) -> Located | None:
         data = json.loads(text, object_pairs_hook=pairs, parse_int=number, parse_float=decimal, parse_constant=constant)
     except (Unusual, ValueError, RecursionError):
         return None
-    if data is None or _depth(data) > MAX_DEPTH:
+    if data is None or _depth(data) > YAML_DEPTH:
         return None
     return Located(path=path, data=data, raw=raw)
 
@@ -211,7 +208,7 @@ def _compose(path: Path, text: str) -> yaml.Node | None:
     except yaml.YAMLError as exc:
         raise KitgenError.at(path, 1, 1, msg.yaml_syntax(str(exc).splitlines()[0])) from None
     except RecursionError:
-        raise KitgenError.at(path, 1, 1, msg.yaml_too_deep(MAX_DEPTH)) from None
+        raise KitgenError.at(path, 1, 1, msg.yaml_too_deep(YAML_DEPTH)) from None
     finally:
         sys.setrecursionlimit(limit)
 
@@ -226,7 +223,7 @@ def _syntax(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, int, msg.Msg]:
     if tab is not None:
         return tab[0] + 1, tab[1] + 1, msg.yaml_tab()
     if "nesting depth" in problem:
-        return line + 1, column + 1, msg.yaml_too_deep(MAX_DEPTH)
+        return line + 1, column + 1, msg.yaml_too_deep(YAML_DEPTH)
     if "could not find expected ':'" in problem and exc.context_mark is not None:
         at = exc.context_mark
         return at.line + 1, at.column + 1, msg.yaml_missing_colon(_line(lines, at.line).strip())
@@ -297,10 +294,10 @@ class _Builder:
 
     def build(self, node: yaml.Node, loc: Loc, depth: int) -> Any:
         self.count += 1
-        if self.count > MAX_VALUES:
-            raise self.fail(node, msg.yaml_alias_bomb(MAX_VALUES))
-        if depth > MAX_DEPTH:
-            raise self.fail(node, msg.yaml_too_deep(MAX_DEPTH))
+        if self.count > YAML_VALUES:
+            raise self.fail(node, msg.yaml_alias_bomb(YAML_VALUES))
+        if depth > YAML_DEPTH:
+            raise self.fail(node, msg.yaml_too_deep(YAML_DEPTH))
         self.located.values.setdefault(loc, (node.start_mark.line + 1, node.start_mark.column + 1))
         if isinstance(node, yaml.ScalarNode):
             return self.scalar(node, loc)

@@ -80,7 +80,7 @@ def test_a_file_that_grows_past_the_limit_is_cut_off_while_reading(
 
     big = tmp_path / "big.yaml"
     big.write_bytes(b"a: 1\n" * 1000)
-    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 100)
+    monkeypatch.setattr(inputs, "TEXT_BYTES", 100)
     with pytest.raises(KitgenError) as caught:
         load_yaml(big)
     assert [p.code for p in caught.value.problems] == ["file.too_big"]

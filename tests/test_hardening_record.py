@@ -5,6 +5,7 @@ before its fix."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -277,3 +278,138 @@ def test_issue41_15_a_kill_between_the_backup_and_the_swap_leaves_no_unindexed_c
     assert [(b["name"], b["command"]) for b in listed] == [("turn-07.yaml.1", "orders import")]
     assert (camp / "backups" / "turn-07.yaml.1").read_bytes() == old
     assert not [p.name for p in (camp / "backups").iterdir() if "kitgen" in p.name]
+
+
+# --- CSV forms gain identity ---------------------------------------------------------------------
+
+
+def csv_form(camp: Path, tmp_path: Path, faction: str = "whites", name: str = "form.csv") -> Path:
+    form = tmp_path / name
+    done = run_cli("orders", "form", str(camp), "--faction", faction, "--csv", "--out", str(form))
+    assert done.returncode == 0, done.stderr
+    return form
+
+
+def test_issue41_csv_a_spreadsheet_says_which_form_it_is_in_its_last_row(camp: Path, tmp_path: Path) -> None:
+    """ "CSV forms gain identity. An optional identity row ... written by `orders form --csv`": the
+    campaign, turn and state, in one cell a spreadsheet keeps as text."""
+    import csv
+
+    assert run_cli("next", str(camp)).returncode == 0
+    rows = list(csv.reader(csv_form(camp, tmp_path).read_text(encoding="utf-8").splitlines()))
+    assert rows[0][0] == "id" and rows[-1][0] == "#form"
+    words = dict(w.split("=", 1) for w in rows[-1][1].split())
+    assert words["faction"] == "whites" and words["turn"] == "7"
+    assert {"campaign", "state", "logs"} <= words.keys()
+    assert all(len(r) == len(rows[0]) for r in rows)  # as wide as the header: no cell past it
+
+
+def test_issue41_csv_a_stale_spreadsheet_is_refused_as_a_stale_pdf_is(camp: Path, tmp_path: Path) -> None:
+    """ "CSV forms carry no campaign or turn identity, so a stale CSV cannot be refused." Now a
+    spreadsheet made before a log changed is refused, as its PDF would be, at its identity row."""
+    assert run_cli("next", str(camp)).returncode == 0
+    form = csv_form(camp, tmp_path)
+    text = form.read_text(encoding="utf-8")
+    last = len(text.splitlines())
+    printed = re.search(r"state=([0-9a-f]+) .*6:([0-9a-f]+)", text)
+    assert printed is not None  # as printed before turn 6's log changed: another state, another digest
+    form.write_text(text.replace(printed.group(1), "0" * 12).replace(f"6:{printed.group(2)}", "6:" + "0" * 8))
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp))
+    assert done.returncode == 1
+    assert f"form.csv:{last}:1:" in done.stderr and "the log of turn 6 changed since it was printed" in done.stderr
+    assert run_cli("orders", "import", str(form), "--campaign", str(camp), "--stale-ok").returncode == 0
+
+
+def test_issue41_csv_last_turns_spreadsheet_is_refused_for_this_turn(camp: Path, tmp_path: Path) -> None:
+    """A spreadsheet of turn 7 sent again in turn 8 is another turn's form: refused, not merged
+    into the turn being played."""
+    assert run_cli("next", str(camp)).returncode == 0
+    form = csv_form(camp, tmp_path)
+    text = form.read_text(encoding="utf-8")
+    form.write_text(text.replace("turn=7", "turn=6"), encoding="utf-8")
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp))
+    assert done.returncode == 1 and "found a form for turn 6; expected one for turn 7" in done.stderr
+    form.write_text(text.replace("faction=whites", "faction=reds"), encoding="utf-8")
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp))
+    assert done.returncode == 1 and "expected a unit, train or ship of the reds" in done.stderr
+
+
+@pytest.mark.parametrize("save", ["semicolons", "crlf", "quoted", "columns_moved", "row_deleted", "rows_sorted"])
+def test_issue41_csv_a_spreadsheets_own_save_keeps_the_identity(camp: Path, tmp_path: Path, save: str) -> None:
+    """Spreadsheets keep the row when the player saves: whatever the delimiter, line ends, quoting,
+    order of columns or rows, the form is still known as the turn's; a row deleted leaves a form
+    read by its rows, as a player's own spreadsheet is."""
+    import csv
+    import io
+
+    assert run_cli("next", str(camp)).returncode == 0
+    rows = list(csv.reader(csv_form(camp, tmp_path).read_text(encoding="utf-8").splitlines()))
+    if save == "columns_moved":
+        rows = [[r[1], r[0], *r[2:]] for r in rows]
+    elif save == "row_deleted":
+        rows = rows[:-1]
+    elif save == "rows_sorted":
+        rows = [rows[0], *sorted(rows[1:], key=lambda r: r[0], reverse=True)]
+    out = io.StringIO()
+    delimiter = ";" if save == "semicolons" else ","
+    quoting = csv.QUOTE_ALL if save == "quoted" else csv.QUOTE_MINIMAL
+    csv.writer(out, delimiter=delimiter, quoting=quoting, lineterminator="\r\n" if save == "crlf" else "\n").writerows(
+        rows
+    )
+    form = tmp_path / "saved.csv"
+    form.write_text(out.getvalue(), encoding="utf-8", newline="")
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp))
+    assert done.returncode == 0, done.stderr
+    assert "merged the orders of the whites into turns/turn-07.yaml" in done.stdout or "turn-07.yaml" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("spoil", "said"),
+    [
+        (lambda t: t.replace("campaign=", "campaign=x"), "found a form for campaign x"),
+        (lambda t: t.replace("faction=", "side="), "found the form's identity row holding side="),
+        (lambda t: t.replace("state=", "state "), "found the form's identity row holding"),
+        (lambda t: t + t.splitlines()[-1] + "\n", "found a second identity row"),
+    ],
+)
+def test_issue41_csv_an_identity_row_spoilt_is_refused_at_its_line(
+    camp: Path, tmp_path: Path, spoil: object, said: str
+) -> None:
+    assert run_cli("next", str(camp)).returncode == 0
+    form = csv_form(camp, tmp_path)
+    form.write_text(spoil(form.read_text(encoding="utf-8")), encoding="utf-8")  # type: ignore[operator]
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp))
+    assert done.returncode == 1 and said in done.stderr
+    assert not list((camp / "backups").glob("turn-07.yaml.*"))
+
+
+def test_issue41_csv_a_players_note_row_is_no_units(camp: Path, tmp_path: Path) -> None:
+    """A row whose first cell starts with # is a note, never a unit's row."""
+    assert run_cli("next", str(camp)).returncode == 0
+    form = csv_form(camp, tmp_path)
+    form.write_text(form.read_text(encoding="utf-8") + "# hold the line at Rostov,,,,,,,,,,\n", encoding="utf-8")
+    done = run_cli("orders", "import", str(form), "--campaign", str(camp))
+    assert done.returncode == 0, done.stderr
+
+
+# --- 17: one size limit per kind of input --------------------------------------------------------
+
+
+def test_issue41_17_a_log_too_large_for_the_writers_is_too_large_for_validate(camp: Path) -> None:
+    """ "`validate` says 'ok' for a 3 MB log that import and the other writers refuse (2 MB
+    limit)." Every command reads a turn log to one limit, `limits.LOG_BYTES`."""
+    from kitgen.limits import LOG_BYTES
+
+    log = camp / "turns" / "turn-06.yaml"
+    text = log.read_text(encoding="utf-8")
+    padding = "# " + "a long comment " * 60 + "\n"
+    log.write_text(text + padding * (LOG_BYTES // len(padding) + 1), encoding="utf-8")
+    assert log.stat().st_size > LOG_BYTES
+    said = {}
+    for args in (["validate", str(camp)], ["status", str(camp)], ["next", str(camp)], ["state", str(camp)]):
+        done = run_cli(*args)
+        said[args[0]] = done.returncode
+        assert f"turn-06.yaml:1:1: found a file of more than {LOG_BYTES:,} bytes" in done.stderr, (args, done.stderr)
+    assert set(said.values()) == {1}
+    log.write_text(text, encoding="utf-8")
+    assert run_cli("validate", str(camp)).returncode == 0

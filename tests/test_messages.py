@@ -35,13 +35,14 @@ from kitgen import answers, messages
 from kitgen.campaign import load_campaign, new_campaign
 from kitgen.engine.replay import replay
 from kitgen.errors import KitgenError, Problem, UsageError
+from kitgen.limits import CSV_ROWS, FORM_PAGES
 from kitgen.loader import load_scenario, load_scenario_map
 from kitgen.messages import CATALOGUE, Msg
-from kitgen.orders.formread import MAX_PAGES, MAX_ROWS
 from kitgen.render.bookletset import fit_table
 from kitgen.render.bookletstyle import booklet_style
 from kitgen.rules import battle, partisans
 from kitgen.yamlsource import load_yaml
+from tests import hostile
 from tests.conftest import BUNDLED, SAMPLE, edit, run_cli, trimmed_copy
 
 Trigger = Callable[[Path], set[str]]
@@ -331,11 +332,11 @@ def _unreadable(tmp: Path) -> set[str]:
 
 
 def _too_big(tmp: Path) -> set[str]:
-    from kitgen.inputs import MAX_INPUT_BYTES
+    from kitgen.limits import TEXT_BYTES
 
     path = tmp / "f.yaml"
     with path.open("wb") as f:
-        f.truncate(MAX_INPUT_BYTES + 1)  # sparse: no time spent writing it
+        f.truncate(TEXT_BYTES + 1)  # sparse: no time spent writing it
     return produced(lambda: load_yaml(path))
 
 
@@ -721,7 +722,7 @@ def _pages_over_the_cap(folder: Path, tmp: Path) -> Path:
     from pypdf import PdfWriter
 
     writer = PdfWriter()
-    for _ in range(MAX_PAGES + 1):
+    for _ in range(FORM_PAGES + 1):
         writer.add_blank_page(width=595, height=842)
     writer.write(tmp / "long.pdf")
     return tmp / "long.pdf"
@@ -826,6 +827,9 @@ TRIGGERS: dict[str, Trigger] = {
     "value.literal": scenario("supply.yaml", "intact_on: even", "intact_on: evens"),
     "value.invalid": scenario("geo/rivers.geojson", lambda text: text.replace('"LineString"', '"Point"', 1)),
     "value.ident": scenario("setup.yaml", "{id: r_armoured_cars,", "{id: R-Armoured-Cars,"),
+    "value.control": scenario(
+        "setup.yaml", "name: Kharkov Armoured Car Detachment,", 'name: "Kharkov\\e]0;x\\a Cars",'
+    ),
     "value.path_name": scenario("scenario.yaml", "id: denikin-1919", "id: Denikin 1919"),
     "value.dice": scenario("command.yaml", "roll: D10", "roll: d7"),
     "value.move_cost": scenario("movement.yaml", "forest: 3, mountain: p*,", "forest: 3, mountain: P,"),
@@ -1108,7 +1112,7 @@ TRIGGERS: dict[str, Trigger] = {
     "orders.not_a_form": orders_import(_file("junk.pdf", b"hello, this is no PDF")),
     "orders.unreadable_pdf": orders_import(_cut_form),
     "orders.too_many_pages": orders_import(_pages_over_the_cap),
-    "orders.too_many_rows": orders_import(sheet(*[("w_drozdovsky_1",)] * (MAX_ROWS + 1))),
+    "orders.too_many_rows": orders_import(sheet(*[("w_drozdovsky_1",)] * (CSV_ROWS + 1))),
     "orders.several_forms": orders_import(_two_forms),
     "orders.csv_header": orders_import(_file("whites.csv", b"unit,hex\nw_drozdovsky_1,3416\n")),
     "orders.wrong_form": orders_import(filled({"id-whites-campaign": "0123456789ab"})),
@@ -1340,11 +1344,30 @@ TRIGGERS |= {
     "note.roll_unused": _roll_unused,
     "orders.pdf_password": orders_import(saved(user_password="secret", owner_password="u", algorithm="RC4-128")),
     "orders.field_not_text": orders_import(saved(_field("o-w_drozdovsky_1-path", "/V", _number))),
+    "orders.field_value_too_long": orders_import(filled({"o-w_drozdovsky_1-path": "3416 " * 500})),
     "orders.field_twice": orders_import(saved(_field("o-w_at_yuzovka-path", "/T", _text("o-w_drozdovsky_1-path")))),
     "orders.misspelt_field": orders_import(saved(_field("o-w_drozdovsky_1-path", "/T", _text("o-w_drozdovsky_1-pth")))),
     "orders.field_name_too_long": orders_import(saved(_field("o-w_drozdovsky_1-path", "/T", _text("o-" + "x" * 400)))),
     "orders.tick_value": orders_import(saved(_field("o-w_drozdovsky_1-special-resupply", "/V", _no))),
     "orders.csv_delimiter": orders_import(_file("whites.csv", b"id;path;carry;special;x,id,path,carry,special\n")),
+    "orders.csv_column_twice": orders_import(
+        _file("whites.csv", b"id,path,carry,special,path\nw_drozdovsky_1,,,,3417\n")
+    ),
+    "orders.csv_extra_cells": orders_import(_file("whites.csv", b"id,path,carry,special\nw_drozdovsky_1,3417,,,x\n")),
+    "orders.csv_open_quote": orders_import(
+        _file("whites.csv", b'id,path,carry,special\nw_drozdovsky_1,"3417,,\nx,,,\n')
+    ),
+    "orders.csv_after_quote": orders_import(_file("whites.csv", b'id,path,carry,special\nw_drozdovsky_1,"3417" x,,\n')),
+    "orders.csv_identity": orders_import(
+        _file("whites.csv", b"id,path,carry,special\nw_drozdovsky_1,,,\n#form,faction=whites turn=seven,,\n")
+    ),
+    "orders.csv_identity_twice": orders_import(
+        _file(
+            "whites.csv",
+            b"id,path,carry,special\n#form,faction=whites turn=7 campaign=0 state=0,,\n"
+            b"#form,faction=whites turn=7 campaign=0 state=0,,\n",
+        )
+    ),
     "lookup.scenario_and_campaign": cli(
         "lookup", "town", "Kiev", "--scenario", "denikin-1919", "--campaign", str(SAMPLE)
     ),
@@ -1887,6 +1910,20 @@ TRIGGERS |= {
     "scan.crowded": orders_scan(_scan(change=_side_by_side)),
     "scan.pages_missing": orders_scan(_scan()),
     "scan.doubt_carry": orders_scan(_carry_page, "--partial"),
+}
+
+
+def _hostile(name: str, make: Callable[[], bytes]) -> Callable[[Path, Path], list[Path]]:
+    """A file of scans built by hand (`tests.hostile`): its header claims what kitgen refuses."""
+    return lambda folder, tmp: [_file(name, make())(folder, tmp)]
+
+
+TRIGGERS |= {
+    "scan.too_many_pages": orders_scan(_hostile("pages.tif", lambda: hostile.tiff([(8, 8)] * 201))),
+    "scan.page_too_large": orders_scan(_hostile("bomb.png", lambda: hostile.png_header(9000, 9000))),
+    "scan.page_decoding": orders_scan(_hostile("bomb.jpg", lambda: hostile.jpeg_header(7000, 7000, progressive=True))),
+    "scan.too_many_pixels": orders_scan(_hostile("pages.tif", lambda: hostile.tiff([(7700, 7700)] * 40))),
+    "scan.page_size": orders_scan(_hostile("huge.pdf", lambda: hostile.pages_pdf(1, (14400, 14400)))),
 }
 
 

@@ -99,7 +99,7 @@ def test_two_documents_are_refused(tmp_path: Path) -> None:
 
 
 def test_oversized_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(inputs, "MAX_INPUT_BYTES", 10)
+    monkeypatch.setattr(inputs, "TEXT_BYTES", 10)
     with pytest.raises(KitgenError) as exc:
         load_yaml(write(tmp_path, "a: 12345678901234567890\n"))
     assert only(exc).code == "file.too_big" and "at most 10 bytes" in only(exc).message

@@ -8,6 +8,7 @@ from typing import Any
 
 from kitgen.campaign import Campaign
 from kitgen.engine.state import CampaignState
+from kitgen.errors import joined_lines
 from kitgen.messages import plural
 from kitgen.rules.ending import ending, ending_text
 
@@ -105,7 +106,7 @@ def state_text(campaign: Campaign, state: CampaignState, *, finished: bool = Tru
         ]
     if state.rolls:
         out += ["", "Rolls"] + [f"  {r.purpose}: {r.dice} = {r.value} ({r.source})" for r in state.rolls]
-    return "\n".join(out) + "\n"
+    return joined_lines(out)
 
 
 def _ammo(state: CampaignState, unit_id: str) -> str:

@@ -86,7 +86,9 @@ class TurnRecord:
 def read_log(path: Path) -> tuple[TurnLog, LogSource]:
     """A turn log read from its file, with where each of its values stands; a malformed file
     stops with every problem it has."""
-    located = load_yaml(path)
+    from kitgen.limits import LOG_BYTES
+
+    located = load_yaml(path, what="the turn log", limit=LOG_BYTES)  # as its writers read it
     return checked_log(located), located
 
 

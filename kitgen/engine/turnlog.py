@@ -68,7 +68,7 @@ def _hex_id(value: Any) -> Any:
         # an octal reading (0407 as 263) is let through here, but yamlsource has made it an error
         # of the file already, so the log is refused: never the hex 0263
         text = restore_hex_id(str(value))
-    if isinstance(text, str) and re.fullmatch(r"\d{4,6}", text):
+    if isinstance(text, str) and re.fullmatch(r"[0-9]{4,6}", text):  # ASCII digits: `٣٤١٦` is no hex id
         return text
     raise invalid(msg.value_hex_id(repr(value)))
 

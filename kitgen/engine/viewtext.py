@@ -7,6 +7,7 @@ from dataclasses import asdict
 from typing import Any
 
 from kitgen.engine.views import Entry, HexView, Place, UnitRow, UnitsView
+from kitgen.errors import joined_lines
 from kitgen.model.scenario import Scenario
 
 
@@ -72,7 +73,7 @@ def units_text(scenario: Scenario, view: UnitsView) -> str:
             for d in view.depots
         ]
         out += ["", f"Depots ({len(rows)})", *_table(["faction", "hex", "cut off (B.7)"], rows)]
-    return "\n".join(out) + "\n"
+    return joined_lines(out)
 
 
 def units_json(view: UnitsView) -> str:
@@ -138,7 +139,7 @@ def hex_text(scenario: Scenario, view: HexView) -> str:
             out.append(f"  {scenario.faction_name(here.faction)}: {said}")
     if not view.entries:
         out += ["", "A sea hex: no land move enters it; units go by ship (D)"]
-        return "\n".join(out) + "\n"
+        return joined_lines(out)
     out += [
         "",
         "MP to enter from each neighbour, pontoons aside (A.1; all: the whole move; n> beyond the type's MP and "
@@ -152,7 +153,7 @@ def hex_text(scenario: Scenario, view: HexView) -> str:
             if x.reason and not x.allowed:
                 reasons.setdefault(f"from {e.neighbour}: {x.reason}", []).append(x.unit_type)
     out += [f"  {text} ({', '.join(types)})" for text, types in reasons.items()]
-    return "\n".join(out) + "\n"
+    return joined_lines(out)
 
 
 def hex_json(view: HexView) -> str:

@@ -79,7 +79,7 @@ class HexGrid:
 
     def parse_id(self, hex_id: str) -> tuple[int, int] | None:
         d = self.digits
-        if len(hex_id) != 2 * d or not hex_id.isdigit():
+        if len(hex_id) != 2 * d or not (hex_id.isascii() and hex_id.isdigit()):
             return None
         col, row = int(hex_id[:d]), int(hex_id[d:])
         return (col, row) if self.contains(col, row) else None

@@ -90,7 +90,30 @@ Positive = Annotated[int, Field(ge=1, le=MAX_COUNT)]
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 Signed = Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)]
 """A count whose sign the engine judges itself (a log's stands, a roll, a modifier)."""
-Text = Annotated[str, Field(min_length=1)]
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_BUT_LINE_BREAK = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line(value: Any) -> Any:
+    return _printable(value, _CONTROL, "one line of printable text")
+
+
+def _prose(value: Any) -> Any:
+    return _printable(value, _CONTROL_BUT_LINE_BREAK, "printable text (line breaks allowed)")
+
+
+def _printable(value: Any, controls: re.Pattern[str], expected: str) -> Any:
+    found = controls.search(value) if isinstance(value, str) else None
+    if found is None:
+        return value
+    raise invalid(msg.value_control(f"U+{ord(found.group()):04X}", found.start() + 1, expected))
+
+
+Text = Annotated[str, Field(min_length=1), BeforeValidator(_one_line)]
+"""A name or a short phrase: printed on a counter, a map or one line of output, so one line of
+printable text (a line break or a terminal's escape in it would break the line it is printed in)."""
+Prose = Annotated[str, Field(min_length=1), BeforeValidator(_prose)]
+"""A note or a source: printable text that may run over several lines."""
 
 
 class Modifier(Model):
@@ -98,14 +121,14 @@ class Modifier(Model):
 
     id: Ident
     value: Signed
-    text: Text
+    text: Prose
 
 
 class Ruling(Model):
     """A decision of kitgen's where neither the seed nor RULES-NOTES settles a point."""
 
     id: Ident
-    text: Text
+    text: Prose
 
 
 def name_key(name: str) -> str:

@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from kitgen import messages as msg
-from kitgen.model.base import Count, HistoryDate, Ident, Model, Positive, Signed, Text, invalid
+from kitgen.model.base import Count, HistoryDate, Ident, Model, Positive, Prose, Signed, Text, invalid
 
 Flag = Literal["elite", "fanatic", "partisan"]
 """II.B.3 Elite/Fanatic units lose no routed stands; II.D partisans may evade and ambush."""
@@ -85,7 +85,7 @@ class Post(Model):
     since: HistoryDate
     until: HistoryDate | None = None
     """The last day or month he held it, if before the scenario's end; none while he still did."""
-    source: Text
+    source: Prose
 
 
 class SetUp(Model):
@@ -96,7 +96,7 @@ class SetUp(Model):
     """The day the scenario starts, New Style: no event card is dated before it unless it is under way."""
     departures: list[Text] = []
     """Where the scenario departs from history, and why: the booklet's designer's notes print it."""
-    unit_sources: dict[str, Text] = {}
+    unit_sources: dict[str, Prose] = {}
     """Unit id -> where its name, side and place come from (SOURCES.md lists the works)."""
     posts: dict[str, Post] = {}
     """Commander placed with a unit -> the post he held on the start day (issue 29: nobody
@@ -190,7 +190,7 @@ class Effect(Model):
     units: list[UnitSpec] = []
     stand: Ident | None = None
     count: Positive | None = None
-    text: Text | None = None
+    text: Prose | None = None
     battles: BattleScope | None = None
 
     @model_validator(mode="after")
@@ -211,14 +211,14 @@ class Effect(Model):
 class EventCard(Model):
     id: Ident
     title: Text
-    history: Text
+    history: Prose
     """A line of history: what happened in 1919-1920."""
     effects: list[Effect] = Field(min_length=1)
     returns_to_deck: bool = False
     """RULES-NOTES: a card is discarded after use unless it says it goes back into the deck."""
     date: HistoryDate | None = None
     """When the event began (New Style)."""
-    sources: list[Text] = []
+    sources: list[Prose] = []
     """The works its history line is checked against (SOURCES.md lists them)."""
     under_way: bool = False
     """An event begun before the scenario's start whose consequences are still playing out:
@@ -229,13 +229,13 @@ class Slip(Model):
     """A slip of a reinforcement/replacement pile (II.E)."""
 
     id: Ident
-    text: Text
+    text: Prose
     units: list[UnitSpec] = []
     replacements: dict[str, Positive] = {}
     """Stands by kind, given to units on the map (E.3: not out of supply or surrounded)."""
     returns_to_pile: bool = True
     """II.E: a slip goes back into the pile unless it says otherwise."""
-    sources: list[Text] = []
+    sources: list[Prose] = []
 
 
 class StrengthRow(Model):
@@ -243,7 +243,7 @@ class StrengthRow(Model):
 
     low: Signed
     high: Signed
-    text: Text
+    text: Prose
     units: list[UnitSpec] = Field(min_length=1)
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from kitgen import messages as msg
-from kitgen.model.base import Dice, Ident, Model, Modifier, MoveCost, Percent, Positive, Ruling, Text, invalid
+from kitgen.model.base import Dice, Ident, Model, Modifier, MoveCost, Percent, Positive, Prose, Ruling, Text, invalid
 
 # --- A. Map movement (movement.yaml) -------------------------------------------------
 
@@ -27,7 +27,7 @@ class UnitType(Model):
     crossable_river: MoveCost | None = None
     rail_only: bool = False
     moves_as: Ident | None = None
-    source: Text
+    source: Prose
 
 
 class Breakdown(Model):
@@ -36,7 +36,7 @@ class Breakdown(Model):
     unit_type: Ident
     roll: Dice
     fails_on: list[Positive] = Field(min_length=1)
-    source: Text
+    source: Prose
 
 
 class MovementRules(Model):
@@ -96,7 +96,7 @@ class StandKind(Model):
     id: Ident
     name: Text
     points: Positive
-    source: Text
+    source: Prose
 
 
 class Ship(Model):

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from kitgen import messages as msg
 from kitgen.errors import UsageError
-from kitgen.model.base import VP, Colour, Ident, Model, PathName, Positive, Text
+from kitgen.model.base import VP, Colour, Ident, Model, PathName, Positive, Prose, Text
 from kitgen.model.base import name_key as name_key  # where every module has found it
 from kitgen.model.forces import Cards, SetUp
 from kitgen.model.geography import Bridge, FeatureCollection, MapData
@@ -58,7 +58,7 @@ class ScenarioMeta(Model):
     id: PathName
     title: Text
     subtitle: Text
-    source: Text
+    source: Prose
     map: MapSettings
     turns: TurnSettings
     intel: IntelSettings = IntelSettings()

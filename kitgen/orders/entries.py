@@ -20,19 +20,18 @@ from kitgen.engine.turnlog import (
     TrackOrder,
 )
 from kitgen.errors import Problem
+from kitgen.limits import PATH_LENGTH
 from kitgen.mapping.hexgrid import DIRECTION_NAMES, HexGrid
 from kitgen.orders.formread import FilledForm, OrderEntry
 from kitgen.orders.rows import PATH_HEXES, OrderRow, order_rows
 
 _SEPARATORS = re.compile(r"[\s,;\-\u2013\u2014]+")
-_HEX = re.compile(r"\d{4,6}")
+_HEX = re.compile(r"[0-9]{4,6}")
 SPECIALS = {
     "unit": ("retreat", "wreck", "repair HEX [HEX]", "emplace HEX", "pick up", "evade", "ambush", "resupply"),
     "train": (),
     "ship": ("land HEX",),
 }
-MAX_PATH = 64
-"""Hexes a path may name at most (the form holds 12, 16 for a ship; a spreadsheet holds any)."""
 
 
 @dataclass
@@ -112,8 +111,8 @@ def read_entries(campaign: Campaign, state: CampaignState, form: FilledForm, fac
         special = " ".join(entry.special.split()).lower()
         if path is None or carry is None:
             continue
-        if path and len(path) > MAX_PATH:
-            bad(entry, "path", msg.orders_path_too_long(len(path), PATH_HEXES[row.kind], MAX_PATH))
+        if path and len(path) > PATH_LENGTH:
+            bad(entry, "path", msg.orders_path_too_long(len(path), PATH_HEXES[row.kind], PATH_LENGTH))
             continue
         full = path if path[:1] == [row.hex] else [row.hex, *path]
         if entry.toward.strip():

@@ -10,10 +10,14 @@ named like kitgen's but misspelt."""
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import io
+import logging
 import re
+import warnings
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,15 +25,29 @@ from typing import TYPE_CHECKING, Any
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem
 from kitgen.inputs import read_file
+from kitgen.limits import (
+    CSV_BYTES,
+    CSV_ROWS,
+    FIELD_CHARS,
+    FIELD_DEPTH,
+    FIELD_NAME_CHARS,
+    FIELD_NODES,
+    FORM_PAGES,
+    FORM_PDF_BYTES,
+    PDF_STRING_BYTES,
+)
 from kitgen.mapping.hexgrid import DIRECTION_NAMES
+from kitgen.orders.pdfstrings import StringsTooLong, bounded_strings
 from kitgen.orders.rows import (
     CSV_COLUMNS,
     IDENTITY,
+    IDENTITY_ROW,
     MORE_PATH,
     PARTS,
     TICKS,
     field_name,
     identity_name,
+    read_identity_cell,
     tick_name,
     unneutralise_cell,
 )
@@ -37,13 +55,6 @@ from kitgen.orders.rows import (
 if TYPE_CHECKING:
     from pypdf import PdfReader
 
-MAX_PDF_BYTES = 20 * 1024 * 1024
-MAX_CSV_BYTES = 2 * 1024 * 1024
-MAX_PAGES = 50
-"""More pages than a faction's form ever has: a larger PDF is not one."""
-MAX_ROWS = 2000
-MAX_FIELD_NODES = 200_000
-"""Fields and their kids walked at most: a form has a few hundred; a hostile tree stops here."""
 
 _FIELD = re.compile(r"o-([a-z][a-z0-9_]*)-(" + "|".join((*PARTS, MORE_PATH)) + ")")
 _TICK = re.compile(r"o-([a-z][a-z0-9_]*)-(carry|special|toward)-([a-z][a-z0-9_]*)")
@@ -52,11 +63,8 @@ _TICK = re.compile(r"o-([a-z][a-z0-9_]*)-(carry|special|toward)-([a-z][a-z0-9_]*
 SIDES = tuple(d.lower() for d in DIRECTION_NAMES)
 TICKED = "ticked"
 _IDENTITY = re.compile(r"id-([a-z][a-z0-9_]*)-(" + "|".join(IDENTITY) + ")")
-_KITGEN_LIKE = re.compile(
-    r"\s*(o|id)\s*[-_.\s].*|.*[-_.\s]\s*(" + "|".join((*PARTS, *IDENTITY)) + r")\s*", re.IGNORECASE | re.DOTALL
-)
-"""A field name of kitgen's shape, `o-<row id>-<part>` or `id-<faction>-<what>`, judged by its
-prefix or by its last word: one that does not match exactly is misspelt, never another tool's."""
+_KITGEN_PREFIX = re.compile(r"\s*(o|id)\s*[-_.\s]", re.IGNORECASE)
+_LAST_WORDS = tuple(w.casefold() for w in (*PARTS, *IDENTITY))
 _PREFIX = re.compile(r"(o|id)[-_.\s]+(.*)", re.DOTALL)
 DELIMITERS = {",": "commas", ";": "semicolons", "\t": "tabs"}
 """What a spreadsheet saves a .csv with, as its locale has it."""
@@ -91,18 +99,23 @@ class FilledForm:
     kind: str
     """'pdf', 'csv' or 'scan'."""
     identity: dict[str, str]
-    """faction, turn, campaign, state, as the PDF's hidden fields say (empty for a CSV)."""
+    """faction, turn, campaign, state, logs, as the PDF's hidden fields or the spreadsheet's
+    identity row say (empty for a spreadsheet whose row was deleted)."""
     entries: tuple[OrderEntry, ...]
+    identity_line: int = 1
+    """The line of the spreadsheet's identity row (where a problem with the form as a whole is)."""
 
     def problem(self, entry: OrderEntry | None, message: msg.Msg) -> Problem:
-        return Problem.of(entry.source or self.file if entry else self.file, entry.line if entry else 1, 1, message)
+        if entry is None:
+            return Problem.of(self.file, self.identity_line, 1, message)
+        return Problem.of(entry.source or self.file, entry.line, 1, message)
 
 
 def read_filled(path: Path) -> FilledForm:
     """The form in `path`: a .csv is read as a spreadsheet, anything else as a PDF."""
     if path.suffix.lower() == ".csv":
-        return _read_csv(path, read_file(path, what="a filled order form (.csv)", limit=MAX_CSV_BYTES))
-    return _read_pdf(path, read_file(path, what="a filled order form (PDF)", limit=MAX_PDF_BYTES))
+        return _read_csv(path, read_file(path, what="a filled order form (.csv)", limit=CSV_BYTES))
+    return _read_pdf(path, read_file(path, what="a filled order form (PDF)", limit=FORM_PDF_BYTES))
 
 
 def _read_pdf(path: Path, data: bytes) -> FilledForm:
@@ -152,7 +165,7 @@ def _kitgen_fields(path: Path, fields: list[tuple[str, Any]]) -> dict[str, str]:
     for name, value in fields:
         exact = _FIELD.fullmatch(name) or _IDENTITY.fullmatch(name) or _TICK.fullmatch(name)
         if not exact:
-            if _KITGEN_LIKE.fullmatch(name) and name not in said:
+            if _kitgen_like(name) and name not in said:
                 problems.append(Problem.of(path, 1, 1, msg.orders_misspelt_field(name, _repairs(name))))
                 said.add(name)
             continue
@@ -177,10 +190,29 @@ def _kitgen_fields(path: Path, fields: list[tuple[str, Any]]) -> dict[str, str]:
         if text is None:
             problems.append(Problem.of(path, 1, 1, msg.orders_field_not_text(name, _kind(value))))
             continue
+        if len(text) > FIELD_CHARS:  # before it is read as orders, a turn or a state
+            problems.append(Problem.of(path, 1, 1, msg.orders_field_value_too_long(name, len(text), FIELD_CHARS)))
+            continue
         found[name] = text
     if problems:
         raise KitgenError(problems)
     return found
+
+
+def _kitgen_like(name: str) -> bool:
+    """A field name of kitgen's shape, `o-<row id>-<part>` or `id-<faction>-<what>`, judged by its
+    prefix or by its last word (after a -, _, . or space): one that does not match exactly is
+    misspelt, never another tool's. Judged in one pass: no pattern that could backtrack."""
+    if _KITGEN_PREFIX.match(name):
+        return True
+    text = name.rstrip()
+    for word in _LAST_WORDS:
+        if text[-len(word) :].casefold() == word:
+            before = text[: -len(word)]
+            kept = before.rstrip()
+            if kept != before or kept.endswith(("-", "_", ".")):
+                return True
+    return False
 
 
 def _repairs(name: str) -> list[str]:
@@ -244,11 +276,28 @@ def _kind(value: Any) -> str:
 def _pdf_fields(path: Path, data: bytes) -> list[tuple[str, Any]]:
     """Every field's full name and value, read with pypdf; what it cannot parse is a problem,
     never a traceback (the file comes from a player's e-mail)."""
-    reader = open_pdf(path, data)
+    with quiet_pdf(), bounded_strings():
+        reader = open_pdf(path, data)
+        try:
+            return _walk_fields(reader)
+        except Exception as trouble:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
+            raise unreadable(path, trouble) from None
+
+
+@contextlib.contextmanager
+def quiet_pdf() -> Iterator[None]:
+    """pypdf's own logger and warnings silenced while kitgen reads a PDF from input: a hostile file
+    makes it log a line for each object it cannot parse (thousands), and what matters is said once,
+    in kitgen's words (`unreadable`)."""
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
     try:
-        return _walk_fields(reader)
-    except Exception as trouble:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
-        raise unreadable(path, trouble) from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        logger.setLevel(level)
 
 
 def open_pdf(path: Path, data: bytes) -> PdfReader:
@@ -263,21 +312,70 @@ def open_pdf(path: Path, data: bytes) -> PdfReader:
         # Acrobat encrypts a form it restricts with an empty password to open it: that opens it
         if reader.is_encrypted and reader.decrypt("") == PasswordType.NOT_DECRYPTED:
             raise KitgenError.at(path, 1, 1, msg.orders_pdf_password())
-        pages = len(reader.pages)
+        _count_pages(path, reader)
     except KitgenError:
         raise
     except Exception as trouble:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
         raise unreadable(path, trouble) from None
-    if pages > MAX_PAGES:
-        raise KitgenError.at(path, 1, 1, msg.orders_too_many_pages(pages, MAX_PAGES))
     return reader
+
+
+def _count_pages(path: Path, reader: PdfReader) -> int:
+    """The PDF's pages, counted without reading past `FORM_PAGES`: its page tree's own /Count
+    first (a file of 100,000 pages is refused with no page read), then the tree walked as pypdf
+    walks it, each path to a page counted (a /Count can lie, and a page listed twice is two)."""
+    from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject
+
+    def resolved(obj: Any) -> Any:
+        return obj.get_object() if isinstance(obj, IndirectObject) else obj
+
+    root = resolved(reader.trailer.get("/Root"))
+    tree = resolved(root.get("/Pages")) if isinstance(root, DictionaryObject) else None
+    if not isinstance(tree, DictionaryObject):
+        raise KitgenError.at(path, 1, 1, msg.orders_unreadable_pdf("it has no pages"))
+    declared = resolved(tree.get("/Count"))
+    if isinstance(declared, int) and declared > FORM_PAGES:
+        raise KitgenError.at(path, 1, 1, msg.orders_too_many_pages(f"{declared:,}", FORM_PAGES))
+    nodes = 4 * FORM_PAGES + 16  # a tree's inner nodes are fewer than its pages: more is no form's
+    pages = 0
+    stack: list[Any] = [tree]
+    while stack:
+        node = stack.pop()
+        nodes -= 1
+        if nodes < 0:
+            said = msg.orders_unreadable_pdf("its page tree holds more nodes than any form's")
+            raise KitgenError.at(path, 1, 1, said)
+        if not isinstance(node, DictionaryObject):
+            continue
+        kids = resolved(node.get("/Kids"))
+        kind = node.get("/Type", "/Pages" if "/Kids" in node else "/Page")
+        if kind == "/Page":
+            pages += 1
+            if pages > FORM_PAGES:
+                raise KitgenError.at(path, 1, 1, msg.orders_too_many_pages(f"more than {FORM_PAGES}", FORM_PAGES))
+        elif kind == "/Pages" and isinstance(kids, ArrayObject):
+            if len(kids) > nodes:
+                raise KitgenError.at(path, 1, 1, msg.orders_too_many_pages(f"more than {FORM_PAGES}", FORM_PAGES))
+            stack.extend(resolved(kid) for kid in reversed(kids))
+    return pages
 
 
 def unreadable(path: Path, trouble: BaseException) -> KitgenError:
     """What pypdf (or the walk of a form's fields) could not read of a damaged or hostile file, in
     the catalogue's words."""
+    from pypdf.errors import LimitReachedError
+
+    if isinstance(trouble, _NameTooLong):
+        said = msg.orders_field_name_too_long(trouble.name[:60], len(trouble.name), FIELD_NAME_CHARS)
+        return KitgenError.at(path, 1, 1, said)
     if isinstance(trouble, _TooManyFields):
-        what = f"it has more than {MAX_FIELD_NODES:,} form fields"
+        what = f"it has more than {FIELD_NODES:,} form fields, more than any form has"
+    elif isinstance(trouble, StringsTooLong):  # before pypdf's own bounds: raised as one of them
+        what = f"its strings hold more than {PDF_STRING_BYTES:,} bytes, more than any form's"
+    elif isinstance(trouble, LimitReachedError):  # pypdf's own bounds: more entries in a list than it reads
+        what = "it holds more fields or entries than any form has"
+    elif isinstance(trouble, _TooDeep):
+        what = f"its fields nest more than {FIELD_DEPTH} deep, deeper than any form's"
     elif isinstance(trouble, RecursionError):
         what = "its objects nest too deeply"
     else:
@@ -287,6 +385,18 @@ def unreadable(path: Path, trouble: BaseException) -> KitgenError:
 
 class _TooManyFields(Exception):
     """A field tree larger than any form's."""
+
+
+class _TooDeep(Exception):
+    """A field tree nested deeper than any form's."""
+
+
+class _NameTooLong(Exception):
+    """A field whose full name is longer than any form's."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name[:60])
+        self.name = name
 
 
 def _walk_fields(reader: PdfReader) -> list[tuple[str, Any]]:
@@ -305,13 +415,17 @@ def _walk_fields(reader: PdfReader) -> list[tuple[str, Any]]:
         return []
     found: list[tuple[str, Any]] = []
     seen: set[tuple[int, int]] = set()  # objects walked: a loop of /Kids is cut
-    stack: list[tuple[Any, str, Any]] = [(kid, "", None) for kid in reversed(top)]
+    if len(top) > FIELD_NODES:
+        raise _TooManyFields
+    stack: list[tuple[Any, str, Any, int]] = [(kid, "", None, 1) for kid in reversed(top)]
     walked = 0
     while stack:
-        ref, parent, inherited = stack.pop()
+        ref, parent, inherited, depth = stack.pop()
         walked += 1
-        if walked > MAX_FIELD_NODES:
+        if walked > FIELD_NODES:
             raise _TooManyFields
+        if depth > FIELD_DEPTH:
+            raise _TooDeep
         if isinstance(ref, IndirectObject):
             if (ref.idnum, ref.generation) in seen:
                 continue
@@ -322,45 +436,136 @@ def _walk_fields(reader: PdfReader) -> list[tuple[str, Any]]:
         partial = resolved(dict.get(node, "/T"))
         own = partial.decode("latin-1") if isinstance(partial, bytes) else str(partial)
         name = f"{parent}.{own}" if parent else own
+        if len(name) > FIELD_NAME_CHARS:
+            raise _NameTooLong(name)
         value = resolved(dict.get(node, "/V")) if "/V" in node else inherited
         kids = resolved(dict.get(node, "/Kids"))
         listed = [(k, resolved(k)) for k in kids] if isinstance(kids, ArrayObject) else []
         named = [k for k, kid in listed if isinstance(kid, DictionaryObject) and "/T" in kid]
         if named:
-            stack.extend((kid, name, value) for kid in reversed(named))
+            stack.extend((kid, name, value, depth + 1) for kid in reversed(named))
         else:
             found.append((name, value))
     return found
 
 
 def _read_csv(path: Path, data: bytes) -> FilledForm:
+    """The rows of a spreadsheet saved as CSV. What the csv module would let through silently is
+    refused at its line and column: a column named twice, a row of more cells than the header, a
+    quote that runs past the end of its line (or of the file), text after a closing quote."""
     text = _csv_text(path, data)
     delimiter, skip = _delimiter(path, text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    lines = _LINE_END.split(text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    start = 1  # the line the record being read starts on
     try:
         for _ in range(skip):
             next(reader, None)
-        header = [h.strip().lower() for h in next(reader, [])]
+        start = reader.line_num + 1
+        cells = next(reader, [])
+        _on_one_line(path, lines, start, reader.line_num, delimiter)
+        header = [h.strip().lower() for h in cells]
         missing = [c for c in ("id", *PARTS) if c not in header]
         if missing:
             found = ", ".join(header) or "nothing"
             raise KitgenError.at(path, reader.line_num or 1, 1, msg.orders_csv_header(found, list(CSV_COLUMNS)))
+        _each_column_once(path, start, lines[start - 1], header, delimiter)
         at = {name: header.index(name) for name in ("id", *PARTS)}
         entries: list[OrderEntry] = []
-        line = 1
-        for record in reader:
-            line = reader.line_num
+        identity: dict[str, str] = {}
+        identity_line = 1
+        while True:
+            start = reader.line_num + 1
+            record = next(reader, None)
+            if record is None:
+                break
+            _on_one_line(path, lines, start, reader.line_num, delimiter)
             if not any(cell.strip() for cell in record):
                 continue
-            if len(entries) >= MAX_ROWS:
-                raise KitgenError.at(path, line, 1, msg.orders_too_many_rows(MAX_ROWS))
+            extra = next((i for i in range(len(header), len(record)) if record[i].strip()), None)
+            if extra is not None:
+                column = _cells_of(lines[start - 1], delimiter)[0][extra] + 1
+                raise KitgenError.at(path, start, column, msg.orders_csv_extra_cells(len(record), len(header)))
+            if len(entries) >= CSV_ROWS:
+                raise KitgenError.at(path, start, 1, msg.orders_too_many_rows(CSV_ROWS))
             cells = [
                 unneutralise_cell(record[at[name]]).strip() if at[name] < len(record) else "" for name in ("id", *PARTS)
             ]
-            entries.append(OrderEntry(cells[0], cells[1], cells[2], cells[3], line=line))
+            if cells[0].startswith("#"):  # no unit's row: the form's identity, or a player's note
+                if cells[0].lower() == IDENTITY_ROW:
+                    if identity:
+                        raise KitgenError.at(path, start, 1, msg.orders_csv_identity_twice(identity_line))
+                    identity, identity_line = _identity_row(path, start, record), start
+                continue
+            entries.append(OrderEntry(cells[0], cells[1], cells[2], cells[3], line=start))
     except csv.Error as exc:
-        raise KitgenError.at(path, reader.line_num or 1, 1, msg.orders_not_a_form(_csv_trouble(exc))) from None
-    return FilledForm(path, "csv", {}, tuple(entries))
+        raise _csv_error(path, lines, start, reader.line_num, delimiter, exc) from None
+    return FilledForm(path, "csv", identity, tuple(entries), identity_line)
+
+
+def _identity_row(path: Path, line: int, record: list[str]) -> dict[str, str]:
+    """The identity a spreadsheet's `#form` row holds, in whichever of its cells the columns'
+    order put it; refused if none holds one whole (a cell edited or cut)."""
+    cells = [unneutralise_cell(c).strip() for c in record]
+    for cell in cells:
+        ids = read_identity_cell(cell)
+        if ids is not None:
+            return ids
+    found = next((c for c in cells if c and not c.startswith("#")), "")
+    raise KitgenError.at(path, line, 1, msg.orders_csv_identity(found))
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+"""Where the csv module's lines end (the text read with newline='')."""
+
+
+def _cells_of(line: str, delimiter: str) -> tuple[list[int], int | None]:
+    """Where each cell of one line of a CSV starts (0-based), quotes minded as the csv module minds
+    them; and where text follows a closing quote, if it does (None if nowhere)."""
+    starts, quoted, closed, after = [0], False, False, None
+    for i, ch in enumerate(line):
+        if ch == '"' and (quoted or closed or i == starts[-1]):
+            quoted, closed = not quoted, quoted  # a doubled quote inside quotes opens them again at once
+        elif ch == delimiter and not quoted:
+            starts.append(i + 1)
+            closed = False
+        elif closed:
+            after = i if after is None else after
+            closed = False
+    return starts, after
+
+
+def _on_one_line(path: Path, lines: list[str], start: int, end: int, delimiter: str) -> None:
+    """Refuse a record that ran on past its line: a quote opened in a cell and closed lines later
+    (a line break in a cell, which no order needs), or never."""
+    if end > start:
+        column = _cells_of(lines[start - 1], delimiter)[0][-1] + 1
+        raise KitgenError.at(path, start, column, msg.orders_csv_open_quote(end - start + 1, to_end=False))
+
+
+def _each_column_once(path: Path, line: int, text: str, header: list[str], delimiter: str) -> None:
+    """Refuse a header that names a column twice: the csv module would read the first and drop the
+    other's cells without a word."""
+    starts = _cells_of(text, delimiter)[0]
+    seen: set[str] = set()
+    for i, name in enumerate(header):
+        if name and name in seen:
+            column = starts[i] + 1 if i < len(starts) else 1
+            raise KitgenError.at(path, line, column, msg.orders_csv_column_twice(name, header.count(name)))
+        seen.add(name)
+
+
+def _csv_error(path: Path, lines: list[str], start: int, end: int, delimiter: str, exc: csv.Error) -> KitgenError:
+    """What the csv module refused, at its line and column, in the catalogue's words."""
+    said = str(exc)
+    if "end of data" in said or end > start:  # a quote that runs to the end of the file, or past its line
+        column = _cells_of(lines[start - 1], delimiter)[0][-1] + 1 if start <= len(lines) else 1
+        spans = max(end, start) - start + 1
+        return KitgenError.at(path, start, column, msg.orders_csv_open_quote(spans, to_end="end of data" in said))
+    if "expected after" in said:
+        after = _cells_of(lines[start - 1], delimiter)[1] if start <= len(lines) else None
+        return KitgenError.at(path, start, (after or 0) + 1, msg.orders_csv_after_quote())
+    return KitgenError.at(path, end or 1, 1, msg.orders_not_a_form(_csv_trouble(exc)))
 
 
 def _csv_text(path: Path, data: bytes) -> str:

@@ -165,7 +165,7 @@ def changed_turns(printed: str, now: str) -> list[int]:
         found = {}
         for part in key.split():
             n, _, digest = part.partition(":")
-            if n.isdigit():
+            if n.isascii() and n.isdigit() and len(n) <= 4:  # a form's field says it: `²` is no turn
                 found[int(n)] = digest
         return found
 
@@ -270,7 +270,8 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
 
 def order_csv(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> str:
     """The form's rows as a spreadsheet: the printed columns filled, path, carry and special empty;
-    every cell a spreadsheet would run as a formula neutralised (`neutralise_cell`)."""
+    every cell a spreadsheet would run as a formula neutralised (`neutralise_cell`). Its last row
+    says which form it is, as a PDF's hidden fields do (`identity_cell`)."""
     import csv
     import io
 
@@ -282,13 +283,44 @@ def order_csv(campaign: Campaign, state: CampaignState, faction: str, turn: int)
         mp = "" if row.mp is None else str(row.mp)
         cells = [row.id, row.hex, row.type, row.stands, mp, row.supply, row.commander, target, "", "", ""]
         writer.writerow([neutralise_cell(c) for c in cells])
+    said = identity_cell(identity(campaign, state, faction, turn))
+    writer.writerow([IDENTITY_ROW, neutralise_cell(said), IDENTITY_NOTE, *[""] * (len(CSV_COLUMNS) - 3)])
     return out.getvalue()
+
+
+IDENTITY_ROW = "#form"
+"""The first cell of a spreadsheet's identity row; a row whose first cell starts with # is no
+unit's (a player's note, or this)."""
+IDENTITY_NOTE = "# keep this row: it says which campaign, turn and state the orders are for"
+
+
+def identity_cell(ids: dict[str, str]) -> str:
+    """A form's identity as one cell a spreadsheet keeps as text whatever its locale:
+    `faction=reds turn=7 campaign=3fa2… state=9b1c… logs=1:aa/2:bb` (words and '=' are never read
+    as a number, a date or a formula)."""
+    return " ".join(f"{what}={ids[what].replace(' ', '/')}" for what in IDENTITY if ids.get(what))
+
+
+def read_identity_cell(text: str) -> dict[str, str] | None:
+    """`identity_cell` read back; None if it is not one."""
+    ids: dict[str, str] = {}
+    for word in text.split():
+        what, equals, value = word.partition("=")
+        if not equals or what not in IDENTITY or what in ids or not value or not _IDENTITY_VALUE.fullmatch(value):
+            return None
+        ids[what] = value.replace("/", " ")
+    if not {"faction", "turn", "campaign", "state"} <= ids.keys():
+        return None
+    return {"logs": "", **ids}  # no logs before the first turn: none written
+
+
+_IDENTITY_VALUE = re.compile(r"[a-z0-9_:/]{1,4000}")
 
 
 _FORMULA = re.compile("'*[=+\\-@\t\r]")
 """A cell a spreadsheet runs as a formula (OWASP: CSV injection), after any quotes already
 put before it."""
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 def neutralise_cell(text: str) -> str:

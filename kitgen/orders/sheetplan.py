@@ -105,6 +105,12 @@ CAMPAIGN_CHARS, STATE_CHARS = 8, 10
 tell them apart, few enough for a code of 25 modules a side, which a blurred 150 dpi scan reads."""
 
 
+def _digits(text: str, most: int) -> bool:
+    """Whether `text` is a number of 1 to `most` ASCII digits: `str.isdigit` alone takes `²` and
+    `①`, which `int` refuses, and a QR code says what its maker wants."""
+    return 0 < len(text) <= most and text.isascii() and text.isdigit()
+
+
 @dataclass(frozen=True)
 class FormPage:
     """Which page it is, as its QR code says: the campaign (`campaign_key`, its first
@@ -132,10 +138,10 @@ class FormPage:
     def parse(cls, text: str) -> FormPage | None:
         """The page a QR code's text names, or None if it is no kitgen form's."""
         parts = text.strip().split("/")
-        if len(parts) != 8 or not parts[0].startswith("KG") or not parts[0][2:].isdigit():
+        if len(parts) != 8 or not parts[0].startswith("KG") or not _digits(parts[0][2:], 3):
             return None
         version, campaign, state, *numbers, paper = parts
-        if not all(n.isdigit() and len(n) <= 4 for n in numbers) or paper not in ("A", "L"):
+        if not all(_digits(n, 4) for n in numbers) or paper not in ("A", "L"):
             return None
         lengths = ((campaign, CAMPAIGN_CHARS), (state, STATE_CHARS))
         if not all(len(k) == n and all(ch in "0123456789ABCDEF" for ch in k) for k, n in lengths):
@@ -467,7 +473,7 @@ class FixedPage:
     def parse(cls, text: str, kind: Literal["CHECK", "BLANK"]) -> FixedPage | None:
         """The page a QR code's text names, if it is a `kind` page; else None."""
         parts = text.strip().split("/")
-        if len(parts) != 3 or parts[1] != kind or not parts[0].startswith("KG") or not parts[0][2:].isdigit():
+        if len(parts) != 3 or parts[1] != kind or not parts[0].startswith("KG") or not _digits(parts[0][2:], 3):
             return None
         if parts[2] not in ("A", "L"):
             return None

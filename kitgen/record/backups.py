@@ -17,12 +17,12 @@ from pathlib import Path
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem, UsageError, display_path
 from kitgen.inputs import Kind, kind_of, read_file
+from kitgen.limits import INDEX_BYTES
 
 BACKUPS = "backups"
 """Beside turns/, not in it, so that no command reading the logs has to pass over them."""
 INDEX = "index.json"
 BACKUP_NAME = re.compile(r"(turn-([0-9]{2,3})\.yaml)\.([0-9]{1,9})")
-MAX_INDEX_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -200,7 +200,7 @@ def read_index(path: Path) -> IndexRead:
     if kind_of(path) is Kind.MISSING:
         return IndexRead([])
     try:
-        raw = read_file(path, what="the index of backups", limit=MAX_INDEX_BYTES)
+        raw = read_file(path, what="the index of backups", limit=INDEX_BYTES)
     except KitgenError as exc:
         first = exc.problems[0]
         return IndexRead([], Problem(first.file, first.line, first.column, first.message, first.code))

@@ -157,8 +157,9 @@ def _comments(text: str) -> Counter[str]:
 
 
 def _identity_problems(campaign: Campaign, form: FilledForm, faction: str, turn: int) -> list[Problem]:
-    """A PDF or a scan says whose form it is: another faction's, turn's or campaign's is refused."""
-    if form.kind not in ("pdf", "scan"):
+    """A PDF, a scan or a spreadsheet with its identity row says whose form it is: another
+    faction's, turn's or campaign's is refused."""
+    if not _identified(form):
         return []
     ids = form.identity
     problems: list[Problem] = []
@@ -172,11 +173,17 @@ def _identity_problems(campaign: Campaign, form: FilledForm, faction: str, turn:
     return problems
 
 
+def _identified(form: FilledForm) -> bool:
+    """The form says whose it is: a PDF and a scan always; a spreadsheet if its identity row is kept
+    (a player's own spreadsheet of a few rows has none, and is read by its rows)."""
+    return form.kind in ("pdf", "scan") or bool(form.identity)
+
+
 def _stale(form: FilledForm, now: str, logs: str) -> msg.Msg | None:
     """A PDF printed from another state than the turn's orders are now written against, and what
     changed since: the logs of the turns named, or, their logs the same, kitgen's own play."""
     printed = form.identity.get("state")
-    if form.kind not in ("pdf", "scan") or printed == now:
+    if not _identified(form) or printed == now:
         return None
     turns = changed_turns(form.identity.get("logs", ""), logs) if "logs" in form.identity else []
     if turns:

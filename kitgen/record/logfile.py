@@ -11,9 +11,9 @@ from pathlib import Path
 from kitgen import messages as msg
 from kitgen.errors import KitgenError
 from kitgen.inputs import Kind, kind_of, read_file
+from kitgen.limits import LOG_BYTES
 from kitgen.record.backups import keep, own_folder
 
-MAX_LOG_BYTES = 2 * 1024 * 1024
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 """A line with its ending (the last may have none)."""
 TURNS = "turns"
@@ -63,7 +63,7 @@ def read_log_file(path: Path) -> LogRead:
     own_folder(path.parent, "the folder of turn logs")
     if kind_of(path) is Kind.MISSING:
         return LogRead(path, None)
-    return LogRead(path, read_file(path, what="the turn log", limit=MAX_LOG_BYTES))
+    return LogRead(path, read_file(path, what="the turn log", limit=LOG_BYTES))
 
 
 def commit(campaign: Path, read: LogRead, data: bytes, command: str) -> Path | None:

@@ -12,9 +12,10 @@ from kitgen import messages as msg
 from kitgen.campaign import Campaign
 from kitgen.errors import KitgenError, Problem
 from kitgen.inputs import read_file
+from kitgen.limits import LOG_BYTES
 from kitgen.record.backups import BACKUPS, find
 from kitgen.record.lock import campaign_lock
-from kitgen.record.logfile import MAX_LOG_BYTES, TURNS, commit, read_log_file
+from kitgen.record.logfile import TURNS, commit, read_log_file
 
 
 def restore(folder: Path, name: str, *, force: bool = False) -> tuple[Path, Path | None]:
@@ -24,7 +25,7 @@ def restore(folder: Path, name: str, *, force: bool = False) -> tuple[Path, Path
 
     with campaign_lock(folder):
         backup = find(folder, name)
-        data = read_file(folder / BACKUPS / backup.name, what="a backup of a turn log", limit=MAX_LOG_BYTES)
+        data = read_file(folder / BACKUPS / backup.name, what="a backup of a turn log", limit=LOG_BYTES)
         log = read_log_file(folder / TURNS / backup.log)
         if not force:
             _plays(load_campaign(folder), log.path, backup.turn, data)

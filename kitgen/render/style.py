@@ -168,9 +168,9 @@ def load_layout_text(path: Path) -> dict[str, str]:
     KitgenError naming its line."""
     from pydantic import RootModel
 
-    from kitgen.model.base import Text
+    from kitgen.model.base import Prose
 
-    class Texts(RootModel[dict[str, Text]]):
+    class Texts(RootModel[dict[str, Prose]]):
         model_config = {"strict": True}
 
     return load_layout(Texts, path).root  # type: ignore[type-var]

@@ -87,7 +87,7 @@ def from_pdf(filled: FilledReports) -> list[ReadForm]:
                 f.kind,
                 f.key,
                 ids.get("campaign_key", ""),
-                int(turn) if turn.isdigit() else -1,
+                int(turn) if turn.isascii() and turn.isdigit() and len(turn) <= 4 else -1,
                 ids.get("hex", ""),
                 {k: tuple(v) for k, v in f.picked.items()},
                 {k: (filled.file, page) for k, page in f.pages.items()},

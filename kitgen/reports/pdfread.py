@@ -15,15 +15,13 @@ from typing import TYPE_CHECKING, Any
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem
 from kitgen.inputs import read_file
+from kitgen.limits import FIELD_CHARS, FORM_PDF_BYTES
+from kitgen.orders.pdfstrings import bounded_strings
 from kitgen.reports.fields import IDENTITY_FIELD, KITGEN_LIKE, TICK, identity_name
 from kitgen.reports.plan import Kind
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
-
-MAX_PDF_BYTES = 100 * 1024 * 1024
-"""The umpire's packet, maps and all, with its forms: well under it."""
-MAX_PAGES = 1000
 
 
 @dataclass
@@ -50,18 +48,19 @@ class FilledReports:
 
 def read_reports(path: Path) -> FilledReports | None:
     """The report forms and roll sheets of the PDF `path`; None when it holds none (an order form)."""
-    from kitgen.orders.formread import _IDENTITY, _ticked, _walk_fields, open_pdf, unreadable
+    from kitgen.orders.formread import _IDENTITY, _ticked, _walk_fields, open_pdf, quiet_pdf, unreadable
 
-    data = read_file(path, what="a filled order form, report form or roll sheet", limit=MAX_PDF_BYTES)
-    reader = open_pdf(path, data)
-    try:
-        fields = _walk_fields(reader)
-        ours = [(n, v) for n, v in fields if KITGEN_LIKE.fullmatch(n)]
-        if not ours:
-            return None
-        pages = _pages_of(reader, {n for n, _ in ours})
-    except Exception as trouble:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
-        raise unreadable(path, trouble) from None
+    data = read_file(path, what="a filled order form, report form or roll sheet", limit=FORM_PDF_BYTES)
+    with quiet_pdf(), bounded_strings():
+        reader = open_pdf(path, data)
+        try:
+            fields = _walk_fields(reader)  # each name bounded (FIELD_NAME_CHARS) before a pattern meets it
+            ours = [(n, v) for n, v in fields if KITGEN_LIKE.fullmatch(n)]
+            if not ours:
+                return None
+            pages = _pages_of(reader, {n for n, _ in ours})
+        except Exception as trouble:  # noqa: BLE001 - pypdf raises many kinds on a damaged or hostile file
+            raise unreadable(path, trouble) from None
     counts = Counter(n for n, _ in ours)
     problems: list[Problem] = []
     forms: dict[tuple[str, str], FilledSheet] = {}
@@ -85,6 +84,10 @@ def read_reports(path: Path) -> FilledReports | None:
             text = _text(value)
             if text is None:
                 problems.append(Problem.of(path, page, 1, msg.orders_field_not_text(name, _kind(value))))
+                continue
+            if len(text) > FIELD_CHARS:
+                too_long = msg.orders_field_value_too_long(name, len(text), FIELD_CHARS)
+                problems.append(Problem.of(path, page, 1, too_long))
                 continue
             form.identity[what] = text
             form.page = min(form.page, page)

@@ -136,7 +136,7 @@ class ReportPage:
         return cls(kind, campaign.lower(), key.lower(), turn, page, pages, paper_name, where, int(head.group(1)))
 
 
-_HEAD = re.compile(r"KG(\d{1,3})([BR])")
+_HEAD = re.compile(r"KG([0-9]{1,3})([BR])")
 _PAPERS = {"a4": "A", "letter": "L"}
 
 

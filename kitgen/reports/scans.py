@@ -21,6 +21,9 @@ from kitgen.reports.plan import ReportPage, ReportPlan
 from kitgen.scan.intake import ScanFigures
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from kitgen.campaign import Campaign
     from kitgen.engine.basis import TurnBasis
     from kitgen.scan.bubbles import Measure
@@ -32,11 +35,36 @@ ACCEPTED = "HEX:UNIT:LINE=CHOICE, HEX:winner=FACTION, HEX:ship=SHIP,SHIP or roll
 CALLED = {"marked": "filled", "doubt": "unclear (half filled, smudged or a stray stroke)"}
 
 
+@dataclass(frozen=True)
+class PackedPage:
+    """A page's picture kept until the turn says its plan, packed as PNG: a form is mostly white
+    paper, so the 200 pages a file of scans may hold take tens of MB kept, not gigabytes."""
+
+    file: Path
+    page: int
+    png: bytes
+
+    @classmethod
+    def of(cls, scan: ScanPage) -> PackedPage:
+        import cv2
+
+        done, png = cv2.imencode(".png", scan.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+        assert done, "a greyscale page always packs"
+        return cls(scan.file, scan.page, png.tobytes())
+
+    @property
+    def image(self) -> npt.NDArray[np.uint8]:
+        import cv2
+        import numpy as np
+
+        return cv2.imdecode(np.frombuffer(self.png, np.uint8), cv2.IMREAD_GRAYSCALE)  # type: ignore[return-value]
+
+
 @dataclass
 class PageScanned:
     """A page of a report form or the roll sheet, as read."""
 
-    scan: ScanPage
+    scan: PackedPage
     found: Found
     code: ReportPage
     plan: ReportPlan | None = None
@@ -60,10 +88,10 @@ def parse_accept(text: str) -> tuple[str, str]:
     key, sep, answer = text.rpartition("=")
     key, answer = key.strip(), answer.strip()
     head, _, rest = key.partition(":")
-    if not (sep and rest and answer) or not (head.isdigit() or head.lower() == "roll"):
+    if not (sep and rest and answer) or not (_digits(head) or head.lower() == "roll"):
         raise ValueError(ACCEPTED)
     if head.lower() == "roll":
-        if not rest.strip().isdigit():
+        if not _digits(rest.strip()):
             raise ValueError("roll:N=TOTAL, N the roll's number on the sheet")
         return f"roll:{int(rest)}", answer.lower() if answer.lower() == "none" else answer
     return f"{head}:{rest.strip().lower()}", answer if answer.lower() != "none" else "none"
@@ -72,7 +100,12 @@ def parse_accept(text: str) -> tuple[str, str]:
 def is_own(text: str) -> bool:
     """An answer of a report form's or the roll sheet's (`HEX:...`, `roll:...`), not an order form's."""
     head = text.partition("=")[0].partition(":")[0].strip()
-    return head.isdigit() or head.lower() == "roll"
+    return _digits(head) or head.lower() == "roll"
+
+
+def _digits(text: str) -> bool:
+    """A hex id or a roll's number: ASCII digits, a few (`str.isdigit` alone takes `²`, which `int` refuses)."""
+    return 0 < len(text) <= 6 and text.isascii() and text.isdigit()
 
 
 class ReportScans:
@@ -107,7 +140,7 @@ class ReportScans:
         code = ReportPage.parse(found.qr_text or "")
         if code is None:
             return False
-        self.pages.append(PageScanned(scan, found, code))
+        self.pages.append(PageScanned(PackedPage.of(scan), found, code))
         return True
 
     def read(self, keep: bool) -> list[Problem]:

@@ -164,7 +164,7 @@ def read_page(
         if blank is not None:
             raise Unreadable(msg.scan_blank_form(_blank_rows(scan, blank, found)))
         if found.qr_text is not None:
-            raise Unreadable(msg.scan_other_code(found.qr_text[:40]))
+            raise Unreadable(msg.scan_other_code(found.qr_text[:40], FORM_VERSION))
         raise Unreadable(msg.scan_no_code(len(found.markers)))
     code = found.code
     if found.crowded:
@@ -358,7 +358,7 @@ def parse_accept(text: str) -> tuple[tuple[str, str], str]:
     unit, what, answer = unit.strip(), what.strip().lower(), answer.strip()
     if not (sep and colon and unit and what):
         raise ValueError(ACCEPTED)
-    if what.isascii() and what.isdigit():
+    if what.isascii() and what.isdigit() and len(what) <= 4:
         up = answer.upper()
         if up not in DIRECTION_NAMES and answer.lower() != "none":
             raise ValueError(f"a direction ({', '.join(DIRECTION_NAMES)}) or none")

@@ -626,25 +626,21 @@ def undo_command(
 ) -> None:
     """Undo the last write to a turn log (an import, a roll, a report, a restore): its backup, the
     latest, put back as `kitgen restore` does; undone again, the write comes back."""
-    from kitgen import messages as msg
-    from kitgen.errors import UsageError, display_path
-    from kitgen.record.backups import Created, latest
-    from kitgen.record.restore import restore, take_back
+    from kitgen.errors import display_path
+    from kitgen.record.backups import Created
+    from kitgen.record.restore import undo
 
-    folder = _campaign_folder(folder)
-    last = latest(folder)
-    if last is None:
-        raise UsageError(msg.record_nothing_to_undo(str(folder)))
+    done = undo(_campaign_folder(folder), force=force)
+    last = done.last
     if isinstance(last, Created):
-        kept_as = take_back(folder, last.log)
-        said = f"took away turns/{last.log}, which {last.command} made at {last.time}, kept as {display_path(kept_as)}"
+        kept = display_path(done.kept or done.log)
+        said = f"took away turns/{last.log}, which {last.command} made at {last.time}, kept as {kept}"
         _say(f"undid the {last.command}: {said} (`kitgen undo` again brings it back)")
         return
-    log, kept = restore(folder, last.name, force=force)
-    said = f"the log it replaced kept as {display_path(kept)}" if kept else "there was no log to replace"
+    said = f"the log it replaced kept as {display_path(done.kept)}" if done.kept else "there was no log to replace"
     _say(
         f"undid the {last.command} of {last.time}: put back {last.name}, the latest backup, as "
-        f"{display_path(log)} ({said}; `kitgen undo` again brings it back)"
+        f"{display_path(done.log)} ({said}; `kitgen undo` again brings it back)"
     )
 
 

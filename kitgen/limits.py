@@ -79,9 +79,10 @@ page tree's /Count before any page is read, then along the tree, never past the 
 PDF_STRING_BYTES = 1024 * 1024
 """The bytes of all the strings of a filled form's PDF read at most (pypdf reads them a byte at a
 time: 1 MB in hex takes a second): the sample's packets hold 27 kB of strings, none over 85 bytes."""
-FIELD_CHARS = 2000
-"""A form field's value at most, in characters (a path of 64 hexes is 320): a longer one is refused
-before it is read as orders, a turn or a state."""
+FIELD_CHARS = 8000
+"""A form field's value at most, in characters (a path of 64 hexes is 320; the hidden field naming
+the digest of each earlier turn's log grows 12 a turn: 8,000 is 660 turns): a longer one is
+refused before it is read as orders, a turn or a state."""
 FIELD_NODES = 200_000
 """Fields and their kids walked at most: a form has a few hundred; a hostile tree stops here."""
 FIELD_DEPTH = 32

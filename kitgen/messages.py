@@ -1809,6 +1809,14 @@ def record_index_aside(detail: str) -> str:
     )
 
 
+@data("record.log_too_large")
+def record_log_too_large(size: int, limit: int) -> str:
+    return (
+        f"found the log as it would be written of {size:,} bytes; expected at most {limit:,} (kitgen/limits.py), "
+        "the size every command reads a log to: nothing was written"
+    )
+
+
 @data("record.saved_over")
 def record_saved_over(kept: str) -> str:
     return (

@@ -325,6 +325,32 @@ def replace_if_unchanged(path: Path, data: bytes, expected: bytes) -> None:
                 tmp.unlink()
 
 
+def remove_if_unchanged(path: Path, expected: bytes) -> None:
+    """Remove `path` only if it still holds `expected`: moved aside in one step and compared there,
+    so that an editor's save can neither be removed nor hidden; if it is not `expected`, it is put
+    back (or kept beside, should a save have made a new file meanwhile) and ChangedMeanwhile is
+    raised. Killed while aside, the next run puts it back (`clean_stale`)."""
+    _refuse_unless_file(path)
+    aside = path.parent / _temp_name(path.name, "old")
+    with _uninterrupted():
+        try:
+            os.rename(path, aside)
+        except FileNotFoundError:
+            raise ChangedMeanwhile from None
+        except OSError as exc:
+            raise _refused(path, exc) from None
+        if read_exactly(aside) == expected:
+            os.unlink(aside)
+            _sync_folder(path.parent)
+            return
+        if not os.path.lexists(path):
+            os.rename(aside, path)
+            raise ChangedMeanwhile
+        kept = path.parent / _temp_name(path.name, "kept")
+        os.rename(aside, kept)
+        raise ChangedMeanwhile(kept)
+
+
 def read_exactly(path: Path) -> bytes | None:
     try:
         with open(path, "rb") as f:

@@ -609,3 +609,20 @@ def test_issue41_16_the_order_forms_fields_still_read(sample: Path, tmp_path: Pa
     assert result.returncode == 0, result.stderr
     log = yaml.safe_load((sample / "turns" / "turn-07.yaml").read_text(encoding="utf-8"))
     assert any(o.get("unit") == "w_7th_inf_div" for o in log["orders"]["whites"])
+
+
+def test_issue41_08_prose_keeps_its_tabs_and_line_breaks_and_a_block_name_its_text(sample: Path) -> None:
+    """Only one-line text refuses control characters: a house rule written as a block, with a tab
+    or a line separator pasted from a word processor, still reads; a name written as a YAML block
+    (`name: >`) loses only YAML's closing line break."""
+    meta = sample / "campaign.yaml"
+    rule = 'house_rules:\n  - "Rule 1:\\tno rail east of the Don.\\u2028Agreed."\n'
+    meta.write_text(meta.read_text(encoding="utf-8").replace("house_rules: []\n", rule), encoding="utf-8")
+    setup = sample / "setup.yaml"
+    text = setup.read_text(encoding="utf-8")
+    assert "name: Kharkov Communist Regiment," in text
+    setup.write_text(text.replace("name: Kharkov Communist Regiment,", 'name: "Kharkov Communist Regiment\\n",'))
+    done = kitgen("units", str(sample), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert "Kharkov Communist Regiment" in done.stdout and "Kharkov Communist Regiment\\n" not in done.stdout
+    assert run_cli("validate", str(sample)).returncode == 0

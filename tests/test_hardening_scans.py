@@ -349,11 +349,12 @@ def test_issue41_slow_a_value_longer_than_any_forms_is_refused_with_its_length(w
     """A value within the strings' limit but longer than any field's is refused as it is, before it
     is read as orders, a turn or a state."""
     path = tmp_path / "filled.pdf"
-    path.write_bytes(hostile.pdf([FORM, *TREE, path_field(b"(" + b"3416 " * 1000 + b")"), FACTION]))
+    repeats = FIELD_CHARS // 5 + 200  # 1,000 characters past the limit, well within the strings'
+    path.write_bytes(hostile.pdf([FORM, *TREE, path_field(b"(" + b"3416 " * repeats + b")"), FACTION]))
     done = kitgen("orders", "import", str(path), "--campaign", str(week))
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
-        f"{path}:1:1: field o-w_drozdovsky_1-path: found a value of 5,000 characters; expected at most "
+        f"{path}:1:1: field o-w_drozdovsky_1-path: found a value of {repeats * 5:,} characters; expected at most "
         f"{FIELD_CHARS:,} (the longest order, a path of 64 hexes, is 320)",
         "1 problem found",
     ]

@@ -35,7 +35,7 @@ from kitgen import answers, messages
 from kitgen.campaign import load_campaign, new_campaign
 from kitgen.engine.replay import replay
 from kitgen.errors import KitgenError, Problem, UsageError
-from kitgen.limits import CSV_ROWS, FORM_PAGES
+from kitgen.limits import CSV_ROWS, FIELD_CHARS, FORM_PAGES
 from kitgen.loader import load_scenario, load_scenario_map
 from kitgen.messages import CATALOGUE, Msg
 from kitgen.render.bookletset import fit_table
@@ -1344,7 +1344,7 @@ TRIGGERS |= {
     "note.roll_unused": _roll_unused,
     "orders.pdf_password": orders_import(saved(user_password="secret", owner_password="u", algorithm="RC4-128")),
     "orders.field_not_text": orders_import(saved(_field("o-w_drozdovsky_1-path", "/V", _number))),
-    "orders.field_value_too_long": orders_import(filled({"o-w_drozdovsky_1-path": "3416 " * 500})),
+    "orders.field_value_too_long": orders_import(filled({"o-w_drozdovsky_1-path": "3416 " * (FIELD_CHARS // 5 + 1)})),
     "orders.field_twice": orders_import(saved(_field("o-w_at_yuzovka-path", "/T", _text("o-w_drozdovsky_1-path")))),
     "orders.misspelt_field": orders_import(saved(_field("o-w_drozdovsky_1-path", "/T", _text("o-w_drozdovsky_1-pth")))),
     "orders.field_name_too_long": orders_import(saved(_field("o-w_drozdovsky_1-path", "/T", _text("o-" + "x" * 400)))),
@@ -1359,13 +1359,13 @@ TRIGGERS |= {
     ),
     "orders.csv_after_quote": orders_import(_file("whites.csv", b'id,path,carry,special\nw_drozdovsky_1,"3417" x,,\n')),
     "orders.csv_identity": orders_import(
-        _file("whites.csv", b"id,path,carry,special\nw_drozdovsky_1,,,\n#form,faction=whites turn=seven,,\n")
+        _file("whites.csv", b"id,path,carry,special\nw_drozdovsky_1,,,\n#form faction=whites turn=seven,,,\n")
     ),
     "orders.csv_identity_twice": orders_import(
         _file(
             "whites.csv",
-            b"id,path,carry,special\n#form,faction=whites turn=7 campaign=0 state=0,,\n"
-            b"#form,faction=whites turn=7 campaign=0 state=0,,\n",
+            b"id,path,carry,special\n#form faction=whites turn=7 campaign=0 state=0,,,\n"
+            b"#form faction=whites turn=7 campaign=0 state=0,,,\n",
         )
     ),
     "lookup.scenario_and_campaign": cli(
@@ -1629,7 +1629,21 @@ def _index_spoilt_by_hand(tmp: Path, aside: bool = False, mended_not: bool = Fal
     return cli_codes("backups", str(folder)) if mended_not else said
 
 
+def _log_past_its_size(tmp: Path) -> set[str]:
+    """An import that would make the log larger than every command reads a log to."""
+    import kitgen.record.logfile as logfile
+
+    folder = campaign(tmp)
+    assert run_cli("next", str(folder)).returncode == 0
+    form = sheet(("w_drozdovsky_1", ""))(folder, tmp)
+    size = max((folder / "turns").glob("turn-*.yaml")).stat().st_size
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(logfile, "LOG_BYTES", size)
+        return cli_codes("orders", "import", str(form), "--campaign", str(folder))
+
+
 TRIGGERS |= {
+    "record.log_too_large": _log_past_its_size,
     "record.index_spoilt": _index_spoilt_by_hand,
     "record.index_set_aside": lambda tmp: _index_spoilt_by_hand(tmp, aside=True),
     "record.index_aside": lambda tmp: _index_spoilt_by_hand(tmp, aside=True, mended_not=True),

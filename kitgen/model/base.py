@@ -91,15 +91,18 @@ Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 Signed = Annotated[int, Field(ge=-MAX_COUNT, le=MAX_COUNT)]
 """A count whose sign the engine judges itself (a log's stands, a roll, a modifier)."""
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-_CONTROL_BUT_LINE_BREAK = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_IN_PROSE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Prose may hold tabs and line breaks, the Unicode ones (pasted from a word processor) too."""
 
 
 def _one_line(value: Any) -> Any:
+    if isinstance(value, str) and value.endswith("\n") and "\n" not in value[:-1]:
+        value = value[:-1]  # a name written as a YAML block (`name: >`) ends in a line break of YAML's
     return _printable(value, _CONTROL, "one line of printable text")
 
 
 def _prose(value: Any) -> Any:
-    return _printable(value, _CONTROL_BUT_LINE_BREAK, "printable text (line breaks allowed)")
+    return _printable(value, _CONTROL_IN_PROSE, "printable text (tabs and line breaks allowed)")
 
 
 def _printable(value: Any, controls: re.Pattern[str], expected: str) -> Any:

@@ -492,7 +492,7 @@ def _read_csv(path: Path, data: bytes) -> FilledForm:
                 unneutralise_cell(record[at[name]]).strip() if at[name] < len(record) else "" for name in ("id", *PARTS)
             ]
             if cells[0].startswith("#"):  # no unit's row: the form's identity, or a player's note
-                if cells[0].lower() == IDENTITY_ROW:
+                if cells[0].lower().split(maxsplit=1)[0] == IDENTITY_ROW:
                     if identity:
                         raise KitgenError.at(path, start, 1, msg.orders_csv_identity_twice(identity_line))
                     identity, identity_line = _identity_row(path, start, record), start
@@ -504,14 +504,15 @@ def _read_csv(path: Path, data: bytes) -> FilledForm:
 
 
 def _identity_row(path: Path, line: int, record: list[str]) -> dict[str, str]:
-    """The identity a spreadsheet's `#form` row holds, in whichever of its cells the columns'
-    order put it; refused if none holds one whole (a cell edited or cut)."""
+    """The identity a spreadsheet's `#form` row holds, after `#form` in its id cell (or in a cell
+    of its own); refused if none holds one whole (a cell edited or cut)."""
     cells = [unneutralise_cell(c).strip() for c in record]
-    for cell in cells:
-        ids = read_identity_cell(cell)
+    said = [c[len(IDENTITY_ROW) :].strip() if c.lower().startswith(IDENTITY_ROW) else c for c in cells]
+    for text in said:  # after `#form` in the id cell, or in a cell of its own
+        ids = read_identity_cell(text)
         if ids is not None:
             return ids
-    found = next((c for c in cells if c and not c.startswith("#")), "")
+    found = next((c for c in said if c and not c.startswith("#")), "")
     raise KitgenError.at(path, line, 1, msg.orders_csv_identity(found))
 
 

@@ -13,6 +13,7 @@ from typing import Literal
 
 from kitgen.campaign import Campaign
 from kitgen.engine.state import CampaignState
+from kitgen.limits import FIELD_CHARS
 from kitgen.rules.movement import movement_row
 
 RowKind = Literal["unit", "train", "ship"]
@@ -284,13 +285,14 @@ def order_csv(campaign: Campaign, state: CampaignState, faction: str, turn: int)
         cells = [row.id, row.hex, row.type, row.stands, mp, row.supply, row.commander, target, "", "", ""]
         writer.writerow([neutralise_cell(c) for c in cells])
     said = identity_cell(identity(campaign, state, faction, turn))
-    writer.writerow([IDENTITY_ROW, neutralise_cell(said), IDENTITY_NOTE, *[""] * (len(CSV_COLUMNS) - 3)])
+    writer.writerow([f"{IDENTITY_ROW} {said}", IDENTITY_NOTE, *[""] * (len(CSV_COLUMNS) - 2)])
     return out.getvalue()
 
 
 IDENTITY_ROW = "#form"
-"""The first cell of a spreadsheet's identity row; a row whose first cell starts with # is no
-unit's (a player's note, or this)."""
+"""How the id cell of a spreadsheet's identity row starts, the identity after it (in the one
+column every spreadsheet of orders keeps); a row whose id starts with # is no unit's (a
+player's note, or this)."""
 IDENTITY_NOTE = "# keep this row: it says which campaign, turn and state the orders are for"
 
 
@@ -314,7 +316,8 @@ def read_identity_cell(text: str) -> dict[str, str] | None:
     return {"logs": "", **ids}  # no logs before the first turn: none written
 
 
-_IDENTITY_VALUE = re.compile(r"[a-z0-9_:/]{1,4000}")
+_IDENTITY_VALUE = re.compile(rf"[a-z0-9_:/]{{1,{FIELD_CHARS}}}")
+"""A value of the identity cell, bounded as a PDF's field is (`limits.FIELD_CHARS`)."""
 
 
 _FORMULA = re.compile("'*[=+\\-@\t\r]")

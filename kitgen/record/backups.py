@@ -17,7 +17,7 @@ from pathlib import Path
 from kitgen import messages as msg
 from kitgen.errors import KitgenError, Problem, UsageError, display_path
 from kitgen.inputs import Kind, kind_of, read_file
-from kitgen.limits import INDEX_BYTES
+from kitgen.limits import INDEX_BYTES, LOG_BYTES
 
 BACKUPS = "backups"
 """Beside turns/, not in it, so that no command reading the logs has to pass over them."""
@@ -54,15 +54,25 @@ def own_folder(folder: Path, what: str) -> Path:
     return folder
 
 
-def keep(campaign: Path, log: Path, raw: bytes, command: str, swap: Callable[[], None] = lambda: None) -> Path:
+def keep(
+    campaign: Path,
+    log: Path,
+    raw: bytes,
+    command: str,
+    swap: Callable[[], None] = lambda: None,
+    wrote: bytes | None = None,
+) -> Path:
     """Keep `raw`, the log's text being replaced, as its next backup, then `swap` (the write that
-    replaces it), the caller holding the campaign's lock; return the backup's path.
+    replaces it with `wrote`, if it writes one), the caller holding the campaign's lock; return
+    the backup's path.
 
     The backup's line in the index is written first and its file under a hidden name
-    (`.turn-07.yaml.3.kitgen-pending`), given its own name only once `swap` is done: a failed
-    swap leaves neither, and a run killed in between leaves a pending file that the next holder
-    of the lock settles (`settle`): a backup of its own if the log was replaced, else nothing."""
-    from kitgen.outputs import write_atomic
+    (`.turn-07.yaml.3.kitgen-pending`), given its own name once `swap` is done. A swap that
+    fails leaves neither, as long as the log is still `raw`; a swap interrupted after it
+    replaced the log (a signal, an error in its last step) leaves the backup, since it holds
+    the only copy of `raw`. A run killed in between leaves a pending file that the next holder
+    of the lock settles (`settle`)."""
+    from kitgen.outputs import ChangedMeanwhile, read_exactly, write_atomic
 
     folder = own_folder(campaign / BACKUPS, "the folder of backups")
     folder.mkdir(exist_ok=True)
@@ -70,18 +80,31 @@ def keep(campaign: Path, log: Path, raw: bytes, command: str, swap: Callable[[],
     while any(kind_of(folder / f) is not Kind.MISSING for f in (f"{log.name}.{n}", _pending(f"{log.name}.{n}"))):
         n += 1
     name = f"{log.name}.{n}"
-    _enter(campaign, {"name": name, "command": command}, _other_than(name))
+    entry: dict[str, object] = {"name": name, "command": command}
+    if wrote is not None:
+        entry["wrote"] = _digest(wrote)
+    _enter(campaign, entry, _other_than(name))
     pending = folder / _pending(name)
     try:
         write_atomic(pending, raw)
         swap()
-    except BaseException:
-        with contextlib.suppress(OSError):
-            pending.unlink()
-        _enter(campaign, None, _other_than(name))
+    except BaseException as exc:
+        if isinstance(exc, ChangedMeanwhile) or read_exactly(log) == raw:  # not replaced: no backup
+            with contextlib.suppress(OSError):
+                pending.unlink()
+            _enter(campaign, None, _other_than(name))
+        else:
+            with contextlib.suppress(OSError):
+                os.rename(pending, folder / name)
         raise
     os.rename(pending, folder / name)
     return folder / name
+
+
+def _digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
 def _other_than(name: str) -> Callable[[dict[str, object]], bool]:
@@ -95,13 +118,10 @@ def _pending(name: str) -> str:
     return f".{name}{PENDING}"
 
 
-def _same(a: Path, b: Path) -> bool:
-    return os.stat(a).st_size == os.stat(b).st_size and a.read_bytes() == b.read_bytes()
-
-
 def settle(campaign: Path) -> None:
-    """Settle the backups a killed run left pending: a backup whose log was replaced (its text is
-    no longer the log's) takes its name; one whose log is still as it was is not needed."""
+    """Settle the backups a killed run left pending: one whose log is still as it was is not
+    needed; any other holds a version no longer on disk and takes its name, its entry saying if
+    the log is neither version (changed by hand since the write was cut short)."""
     folder = campaign / BACKUPS
     try:
         entries = [e.name for e in os.scandir(folder) if e.is_file(follow_symlinks=False)]
@@ -114,16 +134,22 @@ def settle(campaign: Path) -> None:
         name, kept = match.group(0), folder / entry
         log = campaign / "turns" / match.group(1)
         try:
-            replaced = kind_of(log) is not Kind.FILE or not _same(kept, log)
-        except OSError:
+            now = read_file(log, limit=LOG_BYTES) if kind_of(log) is Kind.FILE else None
+            if now is not None and now == read_file(kept, limit=LOG_BYTES):
+                kept.unlink()
+                _enter(campaign, None, _other_than(name))
+                continue
+        except (OSError, KitgenError):
             continue
-        if not replaced:
-            kept.unlink()
-            _enter(campaign, None, _other_than(name))
-        elif kind_of(folder / name) is Kind.MISSING:
-            if not any(e.get("name") == name for e in _index(campaign)):
-                _enter(campaign, {"name": name, "command": "unknown (a write cut short)"}, lambda e: True)
-            os.rename(kept, folder / name)
+        if kind_of(folder / name) is not Kind.MISSING:
+            continue
+        said = next((e for e in _index(campaign) if e.get("name") == name), None)
+        if said is None:
+            _enter(campaign, {"name": name, "command": "unknown (a write cut short)"}, lambda e: True)
+        elif "wrote" in said and now is not None and _digest(now) != said["wrote"]:
+            command = f"{said['command']} (cut short; the log changed by hand since)"
+            _enter(campaign, {**said, "command": command}, _other_than(name))
+        os.rename(kept, folder / name)
 
 
 @dataclass(frozen=True)
@@ -298,16 +324,30 @@ def list_backups(campaign: Path) -> list[Backup]:
 
 def latest(campaign: Path) -> Backup | Created | None:
     """The last write to a log, to undo: the last entry of the index (written in the order of the
-    writes) that still stands, a backup kept or a log made where there was none; else the newest
-    backup file."""
+    writes) that still stands, a backup kept or a log made where there was none; unless a backup
+    the index does not name is newer (an index put back by hand as it was), which then is."""
     backups = {b.name: b for b in list_backups(campaign)}
-    for e in reversed(_index(campaign)):
+    entries = _index(campaign)
+    standing: Backup | Created | None = None
+    for e in reversed(entries):
         if str(e.get("name")) in backups:
-            return backups[str(e.get("name"))]
+            standing = backups[str(e.get("name"))]
+            break
         made = LOG_NAME.fullmatch(str(e.get("created")))
         if made is not None and kind_of(campaign / "turns" / made.group(0)) is Kind.FILE:
-            return Created(made.group(0), int(made.group(1)), str(e.get("time")), str(e.get("command")))
-    return max(backups.values(), key=lambda b: (b.time, b.turn), default=None)
+            standing = Created(made.group(0), int(made.group(1)), str(e.get("time")), str(e.get("command")))
+            break
+    named = {str(e.get("name")) for e in entries}
+    unnamed = max((b for b in backups.values() if b.name not in named), key=_order, default=None)
+    if unnamed is None or (standing is not None and _order(unnamed) <= _order(standing)):
+        return standing
+    return unnamed
+
+
+def _order(write: Backup | Created) -> tuple[str, str, int]:
+    """When a write was made, to the second; within a second, a log's later backup is the later."""
+    number = BACKUP_NAME.fullmatch(write.name) if isinstance(write, Backup) else None
+    return (write.time, write.log, int(number.group(3)) if number else 0)
 
 
 def find(campaign: Path, name: str) -> Backup:

@@ -75,6 +75,8 @@ def commit(campaign: Path, read: LogRead, data: bytes, command: str) -> Path | N
     from kitgen.outputs import ChangedMeanwhile, replace_if_unchanged, write_atomic
 
     path = read.path
+    if len(data) > LOG_BYTES:  # a log no command could read back, nor undo
+        raise KitgenError.at(path, 1, 1, msg.record_log_too_large(len(data), LOG_BYTES))
 
     def swap() -> None:
         if read.raw is None:
@@ -84,7 +86,7 @@ def commit(campaign: Path, read: LogRead, data: bytes, command: str) -> Path | N
             replace_if_unchanged(path, data, read.raw)
 
     try:
-        backup = keep(campaign, path, read.raw, command, swap) if read.raw is not None else None
+        backup = keep(campaign, path, read.raw, command, swap, wrote=data) if read.raw is not None else None
         if read.raw is None:
             swap()
     except ChangedMeanwhile:

@@ -6,6 +6,7 @@ else nothing is written, unless `force` (to put a log back as it was, broken or 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 
 from kitgen import messages as msg
@@ -13,7 +14,7 @@ from kitgen.campaign import Campaign
 from kitgen.errors import KitgenError, Problem
 from kitgen.inputs import read_file
 from kitgen.limits import LOG_BYTES
-from kitgen.record.backups import BACKUPS, find
+from kitgen.record.backups import BACKUPS, Backup, Created, find
 from kitgen.record.lock import campaign_lock
 from kitgen.record.logfile import TURNS, commit, read_log_file
 
@@ -21,20 +22,51 @@ from kitgen.record.logfile import TURNS, commit, read_log_file
 def restore(folder: Path, name: str, *, force: bool = False) -> tuple[Path, Path | None]:
     """Put the backup `name` back; return the log and the backup of what it replaced (None if
     there was no log)."""
+    with campaign_lock(folder):
+        return _restore(folder, name, force=force)
+
+
+def _restore(folder: Path, name: str, *, force: bool) -> tuple[Path, Path | None]:
     from kitgen.campaign import load_campaign
 
-    with campaign_lock(folder):
-        backup = find(folder, name)
-        data = read_file(folder / BACKUPS / backup.name, what="a backup of a turn log", limit=LOG_BYTES)
-        log = read_log_file(folder / TURNS / backup.log)
-        if not force:
-            _plays(load_campaign(folder), log.path, backup.turn, data)
-        kept = commit(folder, log, data, f"restore {backup.name}")
-        if kept is None:  # a log made where there was none: its undoing takes it away
-            from kitgen.record.backups import note_created
+    backup = find(folder, name)
+    data = read_file(folder / BACKUPS / backup.name, what="a backup of a turn log", limit=LOG_BYTES)
+    log = read_log_file(folder / TURNS / backup.log)
+    if not force:
+        _plays(load_campaign(folder), log.path, backup.turn, data)
+    kept = commit(folder, log, data, f"restore {backup.name}")
+    if kept is None:  # a log made where there was none: its undoing takes it away
+        from kitgen.record.backups import note_created
 
-            note_created(folder, log.path, f"restore {backup.name}")
-        return log.path, kept
+        note_created(folder, log.path, f"restore {backup.name}")
+    return log.path, kept
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What `undo` did: the write undone, the log it put back or took away, and the backup of
+    what it replaced (None where there was no log)."""
+
+    last: Backup | Created
+    log: Path
+    kept: Path | None
+
+
+def undo(folder: Path, *, force: bool = False) -> Undone:
+    """Undo the last write to a turn log, deciding which it is under the lock that the undoing
+    holds, once the writes a killed run left pending are settled: the latest backup put back, or
+    the log a command made where there was none taken away."""
+    from kitgen.errors import UsageError
+    from kitgen.record.backups import latest
+
+    with campaign_lock(folder):
+        last = latest(folder)
+        if last is None:
+            raise UsageError(msg.record_nothing_to_undo(str(folder)))
+        if isinstance(last, Created):
+            return Undone(last, folder / TURNS / last.log, _take_back(folder, last.log))
+        log, kept = _restore(folder, last.name, force=force)
+        return Undone(last, log, kept)
 
 
 def _plays(campaign: Campaign, path: Path, turn: int, data: bytes) -> None:
@@ -61,12 +93,19 @@ def _plays(campaign: Campaign, path: Path, turn: int, data: bytes) -> None:
 def take_back(folder: Path, name: str) -> Path:
     """Take away the log `name` a command made where there was none (`kitgen next`), kept first
     as a backup, so that `kitgen undo` again (or `restore`) brings it back; return the backup."""
-    import os
+    with campaign_lock(folder):
+        return _take_back(folder, name)
 
+
+def _take_back(folder: Path, name: str) -> Path:
+    from kitgen.outputs import ChangedMeanwhile, remove_if_unchanged
     from kitgen.record.backups import keep
 
-    with campaign_lock(folder):
-        log = read_log_file(folder / TURNS / name)
-        if log.raw is None:
-            raise KitgenError.at(log.path, 1, 1, msg.record_undo_gone(name))
-        return keep(folder, log.path, log.raw, "undo", lambda: os.unlink(log.path))
+    log = read_log_file(folder / TURNS / name)
+    if log.raw is None:
+        raise KitgenError.at(log.path, 1, 1, msg.record_undo_gone(name))
+    raw = log.raw
+    try:
+        return keep(folder, log.path, raw, "undo", lambda: remove_if_unchanged(log.path, raw))
+    except ChangedMeanwhile:
+        raise KitgenError.at(log.path, 1, 1, msg.record_changed_on_disk()) from None

@@ -251,12 +251,14 @@ def test_packets_are_byte_identical_when_rebuilt(built: Built) -> None:
 
 
 def test_pages_are_exact_paper_size(built: Built) -> None:
-    """A4 exactly: the sector pages landscape (as the map tiles), the rest portrait."""
+    """A4 exactly: the map pages landscape (the sectors as the map tiles, the whole map and the
+    supply maps as the map is wide), the rest portrait."""
     for f in built.files.values():
         titles = _page_titles(f.pdf)
         for k, page in enumerate(PdfReader(_bytes_io(f.pdf)).pages):
             size = (round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2))
-            wide = titles.get(k, "").startswith("Map sector ")
+            title = titles.get(k, "")
+            wide = title.startswith(("Map sector ", "Supply: ")) or "the whole map" in title
             assert size == ((841.89, 595.28) if wide else (595.28, 841.89)), (f.name, k, titles.get(k))
 
 
@@ -704,7 +706,8 @@ def test_issue24_a_players_packet_tells_his_last_turn(built: Built) -> None:
     assert b.before is not None
     for faction in sorted({u.faction for u in b.start.units}):
         name = built.packets.names[faction]
-        page = " ".join(_part(built, faction, f"{name}: turn {b.after.turn}, what happened").split())
+        page = " ".join(_part(built, faction, f"{name}, turn {b.turn}").split())  # the situation report
+        assert f"Turn {b.after.turn}: what happened".upper() in page, faction
         assert page, faction
         pieces = {u.id: u.name for u in (*b.before.units, *b.after.units)}
         for v in b.after.verdicts:
@@ -950,9 +953,10 @@ def test_issue24_sectors_are_the_kit_tiles_at_their_scale_and_under_their_names(
     assert checked >= 2
 
 
-def test_issue24_the_lists_and_the_story_run_over_pages_as_they_grow(built: Built) -> None:
+def test_issue24_the_lists_and_the_story_run_over_pages_as_they_grow(built: Built, tmp_path: Path) -> None:
     """A faction with many slips waiting gets its reinforcement list over as many pages as it
-    needs, never a page run into its footer (150 slips waiting, here)."""
+    needs, never a page run into its footer (150 slips waiting, here): the report flows on, the
+    table's heading carried on over its further pages."""
     b = built.packets.b
     faction = next(f for f in sorted({u.faction for u in b.start.units}) if built.campaign.scenario.cards.piles.get(f))
     pile = [slip.id for slip in built.campaign.scenario.cards.piles[faction]]
@@ -960,7 +964,11 @@ def test_issue24_the_lists_and_the_story_run_over_pages_as_they_grow(built: Buil
     files = {f.who: f for f in packets_of(Packets(replace(b, start=many), "letter"))}
     titles = _page_titles(files[faction].pdf)
     name = built.packets.names[faction]
-    assert sum(t.startswith(f"{name}: lists and ledger") for t in titles.values()) >= 2
+    before = _page_titles(built.files[faction].pdf)
+    grown = sum(t.startswith(f"{name}, turn") for t in titles.values())
+    assert grown >= 2 and grown > sum(t.startswith(f"{name}, turn") for t in before.values())
+    text = _text(files[faction].pdf, tmp_path, "grown")
+    assert "REINFORCEMENTS WAITING (CONTINUED)" in text
 
 
 def test_issue24_a_battle_is_told_with_allies_apart_and_every_stand_counted() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import Field, model_validator
 
 from kitgen import messages as msg
-from kitgen.model.base import Model, invalid
+from kitgen.model.base import Colour, Model, invalid
 from kitgen.render.formstyle import FormStyle
 from kitgen.render.lengths import Length
 from kitgen.render.style import layouts_dir, load_layout
@@ -21,6 +21,7 @@ class MapPage(Model):
     edge: Length
     rail: Length
     cut: Length
+    hatch: Length
 
 
 class SectorPage(MapPage):
@@ -48,6 +49,9 @@ class SectorPage(MapPage):
     """The tint's opacity in each band, the cheapest first: one more than `reach_bands`."""
     rail_ring: Length
     """The ring marking a hex a stack reaches only by train."""
+    reach_colour: Colour
+    """The reach tint's colour, the same for every faction: a faction's own (the Whites' blue)
+    may be the water's."""
 
     @model_validator(mode="after")
     def _a_tint_a_band(self) -> SectorPage:
@@ -61,6 +65,9 @@ class OverviewPage(MapPage):
     marker: Length
     marker_font: Length
     sector_font: Length
+    town_font: Length
+    side: Length
+    side_gap: Length
 
 
 class PacketLayouts(Model):
@@ -80,9 +87,25 @@ class PacketType(Model):
     min: float = Field(ge=7)
 
 
+class ReportType(Model):
+    """The situation report's and the roster's type (layouts/packets.yaml `report:`): its words
+    at 9 pt and more, as a published game's, its tables at 8 pt and more."""
+
+    heading: float = Field(ge=9)
+    body: float = Field(ge=9)
+    table: float = Field(ge=8)
+    header: float = Field(ge=8)
+    small: float = Field(ge=8)
+    min: float = Field(ge=8)
+    row: Length
+    header_row: Length
+    leading: Length
+
+
 class PacketStyle(Model):
     layouts: PacketLayouts
     type: PacketType
+    report: ReportType
 
 
 @cache
@@ -104,3 +127,13 @@ def packet_form_style(path: Path | None = None) -> FormStyle:
     base = form_style()
     sizes = _packet_file(path).type
     return base.model_copy(update={"fonts": base.fonts.model_copy(update=sizes.model_dump())})
+
+
+@cache
+def packet_report_style(path: Path | None = None) -> FormStyle:
+    """The packets' style with the situation report's type and rows (layouts/packets.yaml `report:`)."""
+    base = packet_form_style(path)
+    r = _packet_file(path).report
+    fonts = base.fonts.model_copy(update=r.model_dump(include={"heading", "body", "table", "header", "small", "min"}))
+    charts = base.charts.model_copy(update={"row": r.row, "header_row": r.header_row, "leading": r.leading})
+    return base.model_copy(update={"fonts": fonts, "charts": charts})

@@ -211,7 +211,7 @@ class SceneArt:
                 scene.on_pages.append((plan.page, plan.to_page((x, y, x + size, y + size))))
                 scene.drawn.append(piece)
                 if piece.kind == "stack":  # over the top counter's strength: the stack's, not its
-                    badge = f"{piece.label} \u00b7 {len(piece.detail)}"
+                    badge = f"\u00d7{len(piece.detail)}"  # "x6": six pieces, listed by the hex
                     draw_badge(c, badge, x + size / 2, y + 1.5 + faces.badge * 1.35, faces.badge)
         taken = [box for _, box in scene.placed]
         taken += [box for _, _, box in plan.marks] + [box for _, box, _ in plan.flags]
@@ -455,11 +455,11 @@ class SceneArt:
             faction_mark(c, owner, x + size / 2, y + size / 2, size * 0.72)
 
     def reach(self, c: Canvas, scene: Scene, window: Window) -> None:
-        """Where the viewer's units can march: the hexes tinted in its colour by band of the least
+        """Where the viewer's units can march: the hexes tinted in the reach colour by band of the least
         MP spent, the cheapest darkest, under a thin line round them all; a ring in each hex only a
         train reaches. An area, so that it reads as nothing else on the map (a road is a line)."""
         st = self.st
-        colour = hex_colour(self.colour(scene.viewer or ""))
+        colour = hex_colour(st.reach_colour)
         if scene.reach:
             bands: dict[int, set[str]] = {}
             for h, cost in scene.reach.items():
@@ -481,10 +481,13 @@ class SceneArt:
             c.circle(cx, cy, st.rail_ring, stroke=1, fill=0)
 
     def dots(self, c: Canvas, scene: Scene, s: float) -> None:
+        """Each hex's pieces as a small square, kept whole inside the map's frame: one at its
+        edge moves in by as much as it would be cut."""
         ov = self.ov
         size = ov.marker / s
+        half = size / 2 + 0.5 / s
         for hex_id, pieces in scene.pieces.items():
-            cx, cy = self.art.centres[hex_id]
+            cx, cy = self.dot_at(hex_id, half)
             count = sum(len(p.detail) if p.kind == "stack" else 1 for p in pieces)
             lead = pieces[0]
             if lead.kind in ("block", "memory"):
@@ -502,6 +505,14 @@ class SceneArt:
             )
             scene.drawn.append(lead)
             scene.drawn.extend(pieces[1:])
+
+    def dot_at(self, hex_id: str, half: float) -> tuple[float, float]:
+        """Where a hex's overview square of half-side `half` stands: its centre, moved inside the map."""
+        cx, cy = self.art.centres[hex_id]
+        return (
+            min(max(cx, half), self.art.width - half),
+            min(max(cy, half), self.art.height - half),
+        )
 
     def core_edges(self, c: Canvas, sector: Sector) -> None:
         """Where the tiles to the right of and below this one are laid: dashed, as the tiles print it."""
@@ -540,9 +551,10 @@ class SceneArt:
             if hatch:
                 c.clipPath(p, stroke=0, fill=0, fillMode=0)
                 c.setStrokeColorRGB(*hex_colour(colour))
-                c.setLineWidth(st.edge * 0.5 / s)
+                small = s < 1  # the overview's scale: fine lines `hatch` apart on paper, or they fill it
+                c.setLineWidth(st.edge * (0.22 if small else 0.5) / s)
                 x0, y0, x1, y1 = area.bounds  # type: ignore[attr-defined]
-                step = self.art.hex_pt * 0.18
+                step = st.hatch / s if small else self.art.hex_pt * 0.18
                 k = x0 - (y1 - y0)
                 while k < x1:
                     c.line(k, y0, k + (y1 - y0), y1)
@@ -554,11 +566,15 @@ class SceneArt:
                 c.setFillAlpha(min(st.tint, (1 - st.tint_lightness) / max(0.01, 1 - light)))
                 c.drawPath(p, stroke=0, fill=1, fillMode=0)
             c.restoreState()
-            for ink, width in (("#1E1E1E", st.edge * 1.9), (colour, st.edge)):
+            edges = (("#1E1E1E", st.edge * 1.9), (colour, st.edge)) if s >= 1 else ((colour, st.edge * 0.5),)
+            for ink, width in edges:
                 c.setStrokeColorRGB(*hex_colour(ink))
                 c.setLineWidth(width / s)
                 _stroke_rings(c, area)
-        for ink, width in (("#1E1E1E", st.rail * 1.8), (colour, st.rail)):
+        casing = (
+            (("#1E1E1E", st.rail * 1.8),) if s >= 1 else ()
+        )  # on the small scale, a line alone: a cased one is a wall
+        for ink, width in (*casing, (colour, st.rail if s >= 1 else st.rail * 0.6)):
             c.setStrokeColorRGB(*hex_colour(ink))
             c.setLineWidth(width / s)
             c.setLineCap(1)

@@ -162,9 +162,21 @@ class Sheet:
         return w
 
     def wrap(self, text: str, font: str, size: float, width: float) -> list[str]:
+        """`text` in lines of at most `width`, broken between words, and a word too long for a
+        line after a hyphen of its own ("Aleksandrovsk-" / "Grushevsky")."""
         from reportlab.lib.utils import simpleSplit
 
-        lines: list[str] = simpleSplit(text, font, size, width)
+        lines: list[str] = []
+        for line in simpleSplit(text, font, size, width):
+            while text_width(line, font, size) > width:
+                cuts = [
+                    k for k, ch in enumerate(line[:-1]) if ch == "-" and text_width(line[: k + 1], font, size) <= width
+                ]
+                if not cuts:
+                    break
+                lines.append(line[: cuts[-1] + 1])
+                line = line[cuts[-1] + 1 :]
+            lines.append(line)
         return lines or [""]
 
     def runs_paragraph(
@@ -214,10 +226,12 @@ class Sheet:
             base -= leading
         return base + leading - size * 0.45
 
-    def para_height(self, width: float, text: str, *, font: str = SANS) -> float:
-        """The points `para` takes for `text` at the body size, measured without drawing."""
+    def para_height(self, width: float, text: str, *, font: str = SANS, lead: str = "") -> float:
+        """The points `para` takes for `text` (after its run-in `lead`) at the body size, measured
+        without drawing."""
         size, leading = self.st.fonts.body, self.st.charts.leading
-        return size * 1.45 + leading * (len(self._para_lines(width, text, font, size, 0.0)) - 1)
+        indent = text_width(lead + " ", SANS_BOLD, size) if lead else 0.0
+        return size * 1.45 + leading * (len(self._para_lines(width, text, font, size, indent)) - 1)
 
     def _para_lines(self, width: float, text: str, font: str, size: float, indent: float) -> list[str]:
         first = self.wrap(text, font, size, width - indent)[0]

@@ -45,6 +45,9 @@ class PacketFile:
     'roll_sheet', the umpire's forms alone."""
 
 
+REPORT_KEYS = ("report-", "roster-")
+"""The keys of the pages set in the situation report's type (`kitgen.render.flow`)."""
+
 # --- the packets -----------------------------------------------------------------------------
 
 
@@ -126,10 +129,12 @@ class Packets:
 
     def build(self, pages: list[Page], label: str, file: str, title: str) -> PacketFile:
         self.contents = _contents(pages)
-        from kitgen.render.packetstyle import packet_form_style
+        from kitgen.render.packetstyle import packet_form_style, packet_report_style
 
         style = packet_form_style()
         sectors = frozenset(key for _, key, _ in pages if key.startswith("sector-"))
+        wide = sectors | {key for _, key, _ in pages if key == "overview" or key.startswith("supply")}
+        reports = {key: packet_report_style() for _, key, _ in pages if key.startswith(REPORT_KEYS)}
         sector = self.layouts.sector
         tight = style.model_copy(update={"margin_mm": sector.margin / MM, "gap": sector.band_gap})
         part = sheets_part(
@@ -141,8 +146,8 @@ class Packets:
             title=title,
             purpose=title,
             style=style,
-            wide=sectors,
-            styles=dict.fromkeys(sectors, tight),
+            wide=frozenset(wide),
+            styles=dict.fromkeys(sectors, tight) | reports,
             maps=sorted(self.map_pdfs),
         )
         from kitgen.render.formfields import add_fields
@@ -199,7 +204,22 @@ class Packets:
         """The tiles whose core holds one of `hexes`: the sectors a packet prints."""
         return [t for t in self.tiles if self.scene_art.within(t.core) & hexes]
 
-    def map_pages(self, maps: MapPages, scene: Scene, shown: list[Sector], who: str, note: str) -> list[Page]:
+    def map_pages(
+        self,
+        maps: MapPages,
+        scene: Scene,
+        shown: list[Sector],
+        who: str,
+        note: str,
+        *,
+        stack_page: bool = True,
+        overlay: Overlay | None = None,
+    ) -> list[Page]:
+        """The overview (with a faction's supply under it, given its `overlay`), then the sectors
+        `shown`; then, unless the stacks are listed elsewhere (a faction's report), the stack list."""
+        after = partial(self._sector_index, shown=shown, viewer=scene.viewer)
+        if overlay is not None:
+            after = partial(self._map_notes, shown=shown, overlay=overlay)
         pages: list[Page] = [
             (
                 f"{who}: the whole map",
@@ -208,9 +228,10 @@ class Packets:
                     maps.overview_page,
                     scene=scene,
                     shown=self.tiles,
-                    title=f"{who}: the whole map",
+                    title=f"{who}: the whole map" + (" and supply" if overlay else ""),
                     note=note,
-                    after=partial(self._sector_index, shown=shown, viewer=scene.viewer),
+                    overlay=overlay,
+                    after=after,
                 ),
             )
         ]
@@ -229,16 +250,16 @@ class Packets:
                     ),
                 )
             )
-        if scene.stacks:
+        if scene.stacks and stack_page:
             pages.append(("Stack list", "stacks", partial(self._stack_page, scene=scene)))
         return pages
 
     def _sector_index(self, sheet: Sheet, y: float, shown: list[Sector], viewer: str | None) -> float:
+        """Under (or beside) the whole map: its sectors, then each faction's forces in a line."""
         keys = ", ".join(s.key for s in shown)
         y = sheet.para(sheet.left, y, sheet.span, say("sector_index", keys=keys))
         y -= sheet.st.gap
         start = self.b.start
-        rows = []
         for f in self.s.meta.factions:
             if viewer is not None and f.id != viewer:
                 continue
@@ -250,12 +271,15 @@ class Packets:
             aboard = sum(1 for u in units if u.aboard is not None)
             trains = sum(1 for t in start.trains if t["faction"] == f.id)
             ships = sum(1 for sh in start.ships if sh["faction"] == f.id)
-            rows.append(
-                [_chip(f.id, self.names), str(len(units)), str(stands), str(out), str(aboard), str(trains), str(ships)]
-            )
-        cols = [Column(1.6), *[Column(0.8, "right") for _ in range(6)]]
-        header = ["Faction", "Units", "Stands", "Out of supply", "Aboard ship", "Trains", "Ships"]
-        return sheet.table(sheet.left, y, sheet.span, cols, [header], rows)
+            text = f"{plural(len(units), 'unit')} of {plural(stands, 'stand')}, {out} out of supply"
+            text += f", {aboard} aboard ship; {plural(trains, 'train')}, {plural(ships, 'ship')}."
+            y = sheet.para(sheet.left, y, sheet.span, text, lead=f"{f.name}:") - 2
+        return y
+
+    def _map_notes(self, sheet: Sheet, y: float, shown: list[Sector], overlay: Overlay) -> float:
+        """Under a faction's whole map: its sectors and its supply's key."""
+        y = sheet.para(sheet.left, y, sheet.span, say("sector_index", keys=", ".join(s.key for s in shown)))
+        return self.overlay_note(sheet, y - sheet.st.gap / 2, overlay, own=True)
 
     def _stack_page(self, sheet: Sheet, scene: Scene) -> float:
         faction = self.s.faction(scene.viewer) if scene.viewer else None

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kitgen.engine.intel import FactionView
-from kitgen.engine.memory import Memory
-from kitgen.products.packets.builder import PacketFile, Packets, _chip, stands_text
+from kitgen.products.packets.builder import PacketFile, Packets
 from kitgen.products.packets.scene import make_scene
-from kitgen.products.packets.text import say
-from kitgen.products.playeraids import placement_text
-from kitgen.render.sheet import Column, Page, Sheet
 
 if TYPE_CHECKING:
     from kitgen.engine.reach import Reach
+    from kitgen.render.scene import Scene
 
 
 def faction_packet(p: Packets, faction: str) -> PacketFile:
@@ -30,24 +26,26 @@ def faction_packet(p: Packets, faction: str) -> PacketFile:
     rail = frozenset(h for r in reached for h in r.rail if h not in reach)
     memory = p.memory(faction)
     scene = p.scenes[faction] = make_scene(p.c, p.believed(faction), view, reach=reach, rail=rail, memory=memory)
-    shown = p.sectors_shown(scene.hexes())
+    shown = p.sectors_shown(_on_sectors(scene))
     f = p.s.faction(faction)
     name = f.name if f else faction
     note = f"turn {p.b.turn}"
-    from kitgen.products.packets.lastturn import last_turn_pages
-    from kitgen.products.packets.lists import commander_pages
+    from kitgen.products.orderform import order_form_pages
+    from kitgen.products.packets.report import situation_report
 
-    pages = _forces(p, faction)
-    pages += last_turn_pages(p, faction, p.b.before, p.b.after)
-    pages += commander_pages(p, faction, p.rolls())
-    pages += _faction_lists(p, faction)
-    pages += _last_seen(p, faction, memory)
-    pages += p.map_pages(maps, scene, shown, name, note)
+    pages = situation_report(p, faction, reached, memory, scene, shown)
     overlay = p.overlay(faction, believed=True)
-    pages.append(p.supply_page(maps, scene, overlay, "Your supply", "supply", f"Supply: {name}", own=True))
-    pages += _faction_extra(p, faction, reached)
+    pages += p.map_pages(maps, scene, shown, name, note, stack_page=False, overlay=overlay)
+    pages += order_form_pages(p.c, p.b.start, faction, p.b.turn)
     file = f"{faction}-{p.suffix()}.pdf"
     return p.build(pages, faction, file, f"{name}' packet, turn {p.b.turn}")
+
+
+def _on_sectors(scene: Scene) -> set[str]:
+    """The hexes a sector page is printed for: where the faction's units, trains and ships stand
+    and where it sees or last saw the enemy; not where only its reach, supply or wrecked track lies
+    (the overview shows those)."""
+    return set(scene.pieces)
 
 
 def reaches(p: Packets, faction: str, view: FactionView) -> list[Reach]:
@@ -56,131 +54,6 @@ def reaches(p: Packets, faction: str, view: FactionView) -> list[Reach]:
     from kitgen.engine.reach import faction_reach
 
     return faction_reach(p.c, p.believed(faction, p.b.after), faction)
-
-
-def _faction_extra(p: Packets, faction: str, reaches: list[Reach]) -> list[Page]:
-    """Reach, and the order form to fill on paper or on screen."""
-    from kitgen.products.orderform import order_form_pages
-    from kitgen.products.packets.lists import reach_pages
-
-    pages = reach_pages(p, faction, reaches, say("reach"))
-    return pages + order_form_pages(p.c, p.b.start, faction, p.b.turn)
-
-
-def _forces(p: Packets, faction: str) -> list[Page]:
-    """The faction's units, the first page under the packet's words on what it shows."""
-    own = [u for u in p.b.start.units if u.faction == faction]
-    out = sum(1 for u in own if u.in_supply is False)
-    rows = [
-        [
-            u.name,
-            u.hex if u.aboard is None else f"aboard the {p.pieces.get(u.aboard, u.aboard)}",
-            u.type.replace("_", " "),
-            stands_text(u.stands),
-            "in" if u.in_supply else "OUT",
-            u.commander or "",
-        ]
-        for u in own
-    ]
-    cols = [Column(3.6), Column(1.0), Column(1.3), Column(2.3), Column(0.7, "centre"), Column(1.6)]
-    name = p.names.get(faction, faction)
-
-    return p.table_pages(
-        say("faction_title", faction=name, turn=p.b.turn),
-        "forces",
-        faction,
-        ("Your forces", "B.2"),
-        cols,
-        ["Unit", "Hex", "Type", "Stands", "Supply", "Commander"],
-        rows,
-        intro=[say("faction_intro", memory=p.s.meta.intel.memory_turns), f"{len(own)} units, {out} out of supply."],
-        wrap=True,
-    )
-
-
-def _last_seen(p: Packets, faction: str, memory: Memory) -> list[Page]:
-    """The enemy as last seen, where the faction sees him no more: hex, nearest town, what was
-    seen and when; then the towns' owners as last seen. None: no page."""
-    from kitgen.engine.views import nearest_town
-
-    if not memory.sightings and not memory.towns:
-        return []
-    board = p.c.board
-    rows: list[list[Any]] = []
-    for r in memory.sightings:
-        what = (
-            f"a {r.size} stack: {', '.join(r.arms) or 'arms not seen'}"
-            if r.grade == "sized"
-            else "; ".join(f"{u.name} ({u.type.replace('_', ' ')}, {u.stands} stands)" for u in r.units)
-        )
-        age = memory.age(r.turn)
-        rows.append(
-            [r.hex, nearest_town(board, r.hex).text(), _chip(r.faction, p.names), what, f"turn {r.turn} ({age} ago)"]
-        )
-    for t in memory.towns:
-        age = memory.age(t.turn)
-        owner = p.names.get(t.owner, "nobody") if t.owner != "none" else "nobody"
-        rows.append(
-            [
-                "",
-                t.town,
-                _chip(t.owner, p.names) if t.owner != "none" else "",
-                f"held by {owner}",
-                f"turn {t.turn} ({age} ago)",
-            ]
-        )
-    name = p.names.get(faction, faction)
-    return p.table_pages(
-        f"{name}: the enemy last seen",
-        "last-seen",
-        faction,
-        ("Last seen", "fog of war"),
-        [Column(0.7), Column(2.2), Column(1.3), Column(4.4), Column(1.5)],
-        ["Hex", "Where", "Faction", "What was seen", "When"],
-        rows,
-        intro=[say("memory_intro", memory=p.s.meta.intel.memory_turns)],
-        wrap=True,
-    )
-
-
-def _faction_lists(p: Packets, faction: str) -> list[Page]:
-    """The reinforcements waiting (II.E), over as many pages as they need, then the VP ledger and
-    time and the end on a page of their own."""
-    from kitgen.products.cardkey import slip_label
-
-    s = p.s
-    name = p.names.get(faction, faction)
-    waiting = p.b.start.slips.get(faction, ())
-    f = s.faction(faction)
-    placement = s.victory.placement.get(faction)
-    where = f"They arrive {placement_text(s, f, placement)}" if placement and f else ""
-    slips = {sl.id: sl for pile in s.cards.piles.values() for sl in pile}
-    rows = [
-        [slip_label(s, faction, sid) if sid in {x.id for x in s.cards.piles.get(faction, [])} else sid, slips[sid].text]
-        for sid in waiting
-        if sid in slips
-    ]
-
-    pages = p.table_pages(
-        f"{name}: lists and ledger",
-        "lists",
-        faction,
-        ("Reinforcements waiting", "II.E"),
-        [Column(1.3), Column(6)],
-        ["Slip", "What it brings"],
-        rows or [["", "-"]],
-        intro=[f"{len(rows) or 'None'} waiting to be placed. {where}"],
-        wrap=True,
-    )
-    pages.append((f"{name}: VP and time", "ledger", partial(_ledger, p, faction=faction)))
-    return pages
-
-
-def _ledger(p: Packets, sheet: Sheet, faction: str) -> float:
-    f = p.s.faction(faction)
-    y = sheet.band(f"{p.names.get(faction, faction)}: VP and time", f, f"turn {p.b.turn}")
-    y = p.vp_ledger(sheet, y, faction)
-    return p.end_section(sheet, y)
 
 
 def acetate(p: Packets, faction: str) -> PacketFile:

@@ -5,19 +5,18 @@ rolls), never from the umpire's wording; only what the faction knows is said."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kitgen.engine.state import Arrival, BattleResult, CampaignState, CommandRoll, Verdict
 from kitgen.messages import plural
 from kitgen.model.scenario import Scenario
-from kitgen.render.sheet import Column
 from kitgen.rules.paths import STOP_WORDS
 
 if TYPE_CHECKING:
     from kitgen.campaign import Campaign
     from kitgen.products.packets.lists import Packets
-    from kitgen.render.sheet import Page
 
 KINDS = {
     "land": "move",
@@ -41,41 +40,6 @@ FATES = {
 }
 
 
-def last_turn_pages(p: Packets, faction: str, before: CampaignState | None, after: CampaignState) -> list[Page]:
-    """The faction's pages of last turn: `after` is the state the turn left, `before` the one it
-    was played from (None before turn 2: nothing to tell). The story, then the orders, each a
-    table over as many pages as it needs."""
-    if before is None or after.turn < 1:
-        return []
-    names = _names(before, after)
-    commands = [c for c in after.commands if c.faction == faction]
-    mine = [v for v in after.verdicts if v.faction == faction and v.kind != "battle"]
-    rows = order_rows(mine, commands, names, after.arrivals, p.s, faction)
-    title = f"{p.names.get(faction, faction)}: turn {after.turn}, what happened"
-    said = [[lead.rstrip(":"), text] for lead, text in story(p.c, faction, before, after, names)]
-    pages = p.table_pages(
-        title,
-        "last-turn",
-        faction,
-        (f"Turn {after.turn}", "II"),
-        [Column(1.3), Column(8)],
-        ["", "What happened, as your faction knows it"],
-        said,
-        wrap=True,
-    )
-    pages += p.table_pages(
-        f"{title}: orders",
-        "last-orders",
-        faction,
-        (f"Your orders of turn {after.turn}", "A-D, II.C"),
-        [Column(3.0), Column(1.0), Column(0.9), Column(1.2), Column(4.0)],
-        ["Unit, train or ship", "Order", "Result", "From - to", "Why"],
-        rows or [["No orders were given.", "", "", "", ""]],
-        wrap=True,
-    )
-    return pages
-
-
 def order_rows(
     verdicts: Sequence[Verdict],
     commands: Sequence[CommandRoll],
@@ -83,6 +47,7 @@ def order_rows(
     arrivals: Sequence[Arrival],
     scenario: Scenario,
     faction: str,
+    where: Callable[[str, str], str] | None = None,
 ) -> list[list[Any]]:
     """One row an order: the piece by name, what was ordered, what came of it, where it went,
     and why, from the verdict's typed fields. A place order carried out names the unit it raised
@@ -97,13 +62,18 @@ def order_rows(
     pile = {slip.id for slip in scenario.cards.piles.get(faction, [])}
     rows: list[list[Any]] = []
     for v in verdicts:
-        where = f"{v.start} - {v.end}" if v.start and v.end and v.start != v.end else (v.end or v.start or "")
+        here = v.end or v.start
+        at = (
+            f"{_said(v.start, where)} to {_said(v.end, where)}"
+            if v.start and v.end and v.start != v.end
+            else _said(here, where)
+        )
         name = names.get(v.unit, v.unit)
         if v.kind == "place":
             made = raised.get(v.unit, [])
             if v.result == "done" and made:
                 arrival = made.pop(0)
-                name, where = names.get(arrival.unit, arrival.unit), arrival.hex
+                name, at = names.get(arrival.unit, arrival.unit), _said(arrival.hex, where)
             elif v.unit in pile:
                 name = slip_label(scenario, faction, v.unit)
         if v.result == "stopped" and v.stop is not None:
@@ -120,12 +90,21 @@ def order_rows(
             why = f"against the rules ({v.rule}): the order was not carried out"
         else:
             why = f"{v.spent} of {v.allowance} MP" if v.kind == "land" and v.spent is not None else ""
-        rows.append([name, KINDS.get(v.kind, v.kind), RESULTS[v.result], where, why])
+        rows.append([name, KINDS.get(v.kind, v.kind), RESULTS[v.result], at, why])
     return rows
 
 
+def _said(hex_id: str | None, where: Callable[[str, str], str] | None) -> str:
+    return "" if not hex_id else where(hex_id, "") if where else hex_id
+
+
 def story(
-    campaign: Campaign, faction: str, before: CampaignState, after: CampaignState, names: dict[str, str]
+    campaign: Campaign,
+    faction: str,
+    before: CampaignState,
+    after: CampaignState,
+    names: dict[str, str],
+    where: Callable[[str, str], str] | None = None,
 ) -> list[tuple[str, str]]:
     """The turn in sentences, each with its run-in: the event card, the battles fought, the
     command rolls, towns gained and lost, and VP."""
@@ -136,7 +115,8 @@ def story(
     said.append(("Event card:", "; ".join(cards) + "." if cards else "none drawn."))
     factions = {f.id: f.name for f in s.meta.factions}
     said += [
-        ("Battle:", text) for text in battle_lines(factions, campaign.board.towns, faction, after.battle_results, names)
+        ("Battle:", text)
+        for text in battle_lines(factions, campaign.board.towns, faction, after.battle_results, names, where=where)
     ]
     rolls = [c for c in after.commands if c.faction == faction]
     if rolls:
@@ -144,7 +124,8 @@ def story(
         text = f"{plural(len(rolls), 'roll')}, {len(rolls) - len(failed)} obeyed"
         if failed:
             text += "; failed: " + "; ".join(
-                f"{c.commander or 'no commander'} in {c.hex} ({c.roll} over {c.target})" for c in failed
+                f"{c.commander or 'no commander'} {where(c.hex, 'at') if where else 'in ' + c.hex} ({c.roll} over {c.target})"
+                for c in failed
             )
         said.append(("Command rolls:", text + "."))
     gained = sorted(t for t, f in after.owners.items() if f == faction and before.owners.get(t) != faction)
@@ -168,6 +149,7 @@ def battle_lines(
     names: dict[str, str],
     *,
     subject: str = "",
+    where: Callable[[str, str], str] | None = None,
 ) -> list[str]:
     """A sentence a battle the faction fought: where, won or lost against whom, and what each of
     its units lost and did; the enemy's units by name, as the faction met them (`factions`: their
@@ -185,23 +167,24 @@ def battle_lines(
         foes = [r for r in parts if r.side != side]
         outcome = "won" if side == "winner" else "lost"
         against = ", ".join(sorted({factions.get(r.faction, r.faction) for r in foes})) or "the enemy"
-        units = [f"{names.get(r.unit, r.unit)}: {_cost(r)}" for r in own]
+        units = [f"{names.get(r.unit, r.unit)}: {_cost(r, where)}" for r in own]
         enemy = "; ".join(f"{names.get(r.unit, r.unit)} {FATES.get(r.fate, r.fate)}" for r in foes)
         here = towns.get(own[0].hex, ())
-        place = f"{here[0]} ({own[0].hex})" if here else own[0].hex
+        at = where(own[0].hex, "at") if where else "at " + (f"{here[0]} ({own[0].hex})" if here else own[0].hex)
         with_them = f", with the {', '.join(friends)}," if friends else ""
         who = f", {subject}" if subject else ""
-        line = f"at {place}{with_them}{who} {outcome} against the {against}. " + ". ".join(units) + "."
+        line = f"{at}{with_them}{who} {outcome} against the {against}. " + ". ".join(units) + "."
         lines.append(line + (f" The enemy: {enemy}." if enemy else ""))
     return lines
 
 
-def _cost(r: BattleResult) -> str:
+def _cost(r: BattleResult, where: Callable[[str, str], str] | None = None) -> str:
     """What a battle cost a unit, as the engine counts it: stands lost for good (the routed who
     deserted among them) and back next turn, and its fate; a unit taken or destroyed loses all."""
     if r.fate in ("surrenders", "perishes"):
         return f"all its stands lost; {FATES[r.fate]}"
-    fate = FATES.get(r.fate, r.fate) + (f" to {r.retreat}" if r.retreat else "")
+    to = (where(r.retreat, "to") if where else f"to {r.retreat}") if r.retreat else ""
+    fate = FATES.get(r.fate, r.fate) + (f" {to}" if to else "")
     return f"{plural(r.permanent + r.deserted, 'stand')} lost for good, {r.returning} back next turn; {fate}"
 
 
@@ -210,3 +193,21 @@ def _names(before: CampaignState, after: CampaignState) -> dict[str, str]:
     from kitgen.engine.piecenames import piece_names
 
     return piece_names(before) | piece_names(after)
+
+
+def named_story(campaign: Campaign, faction: str, before: CampaignState, after: CampaignState) -> list[tuple[str, str]]:
+    """`story`, every place said by its name (`kitgen.products.packets.report.place`)."""
+    from kitgen.products.packets.report import place
+
+    names = _names(before, after)
+    return story(campaign, faction, before, after, names, partial(place, campaign))
+
+
+def order_rows_named(p: Packets, faction: str, before: CampaignState, after: CampaignState) -> list[list[Any]]:
+    """The faction's orders of last turn and what came of each, every place by its name."""
+    from kitgen.products.packets.report import place
+
+    commands = [c for c in after.commands if c.faction == faction]
+    mine = [v for v in after.verdicts if v.faction == faction and v.kind != "battle"]
+    names = _names(before, after)
+    return order_rows(mine, commands, names, after.arrivals, p.s, faction, partial(place, p.c))

@@ -1,24 +1,21 @@
-"""The packets' pages of lists: the contacts, what changed since last turn, a faction's
-commanders and where its stacks can reach (the rolls to make are the roll sheet,
-`kitgen.products.reportforms`). Each reads typed results of the engine
-and makes its rows from them."""
+"""The umpire's pages of lists: the contacts and what changed since last turn (the rolls to
+make are the roll sheet, `kitgen.products.reportforms`; a faction's lists are its situation
+report, `kitgen.products.packets.report`). Each reads typed results of the engine and makes its
+rows from them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from kitgen.messages import plural
 from kitgen.products.packets.text import say
 from kitgen.render.sheet import Cell, Column, Page, Sheet
 
 if TYPE_CHECKING:
     from kitgen.campaign import Campaign
-    from kitgen.engine.ahead import RollAhead
     from kitgen.engine.basis import TurnBasis
     from kitgen.engine.changes import Change
     from kitgen.engine.contacts_ahead import Contact
-    from kitgen.engine.reach import Reach
     from kitgen.model.scenario import Scenario
 
 
@@ -46,84 +43,6 @@ class Packets(Protocol):
         intro: Sequence[str] = (),
         wrap: bool = False,
     ) -> list[Page]: ...
-
-
-def commander_rows(rolls: Sequence[RollAhead], faction: str, sides: int, pieces: dict[str, str]) -> list[list[Any]]:
-    """A faction's command rolls if ordered: who rolls, where, for which units (by name), and the odds."""
-    rows: list[list[Any]] = []
-    for r in rolls:
-        if r.kind != "command" or r.faction != faction or r.target is None:
-            continue
-        odds = max(0, min(r.target, sides)) / sides
-        who = r.who if r.rating is not None else "no commander"
-        failed = f", {r.failures} failed" if r.failures else ""
-        units = ", ".join(pieces.get(u, u) for u in r.units)
-        rows.append([who or "", r.hex or "", units, f"{r.target}{failed}", f"{odds:.0%}"])
-    return rows
-
-
-def commander_pages(p: Packets, faction: str, rolls: Sequence[RollAhead]) -> list[Page]:
-    """Who rolls for each hex of the faction's units if they are ordered, and the odds (II.C)."""
-    from kitgen.rules.dice import Dice
-
-    sides = Dice.parse(p.s.command.roll).high
-    columns = [Column(1.4), Column(0.6), Column(4.2), Column(1.0, "centre"), Column(0.7, "right")]
-    return p.table_pages(
-        f"{p.names.get(faction, faction)}: command, turn {p.b.turn}",
-        "command",
-        faction,
-        ("Who rolls for each hex, if its units are ordered, and the odds", "II.C"),
-        columns,
-        ["Rolls", "Hex", "For these units", "Obeys on", "Odds"],
-        commander_rows(rolls, faction, sides, p.pieces),
-        wrap=True,
-    )
-
-
-def reach_rows(reaches: Sequence[Reach], pieces: dict[str, str], towns: dict[str, tuple[str, ...]]) -> list[list[Any]]:
-    """One row per stack (units of one hex with one reach, by name): how many hexes it reaches
-    and the towns among them with the MP each costs, and the towns a train takes it to; the map's
-    tint shows every hex."""
-    groups: dict[tuple[str, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]], list[Reach]] = {}
-    for r in reaches:
-        key = (r.hex, tuple(sorted(r.land.items())), tuple(sorted(r.rail.items())))
-        groups.setdefault(key, []).append(r)
-    rows: list[list[Any]] = []
-    for (hex_id, land, rail), members in sorted(groups.items()):
-        hexes = [(cost, h) for h, cost in land if h != hex_id]
-        named = sorted((cost, t) for cost, h in hexes for t in towns.get(h, ()))
-        text = f"{plural(len(hexes), 'hex', 'hexes')}" if hexes else "nowhere"
-        if named:
-            text += "; towns: " + ", ".join(f"{t} {cost}" for cost, t in named)
-        notes = sorted({n for m in members for n in m.notes})
-        if notes:
-            text += " (" + "; ".join(notes) + ")"
-        trained = sorted({t for h, _ in rail if h != hex_id for t in towns.get(h, ())})
-        by_train = ", ".join(trained) or ("-" if len(rail) <= 1 else plural(len(rail) - 1, "hex", "hexes"))
-        units = ", ".join(pieces.get(m.unit, m.unit) for m in members)
-        rows.append([hex_id, units, str(members[0].allowance), text, by_train])
-    return rows
-
-
-def reach_pages(p: Packets, faction: str, reaches: Sequence[Reach], intro: str) -> list[Page]:
-    columns = [Column(0.55), Column(1.7), Column(0.4, "centre"), Column(4.4), Column(1.6)]
-    return p.table_pages(
-        f"Reach, turn {p.b.turn}",
-        "reach",
-        faction,
-        ("Where your stacks can get to this turn", "A, C.1"),
-        columns,
-        [
-            "Hex",
-            "Units",
-            "MP",
-            "By land: hexes it reaches; towns among them, with their MP",
-            "By train: towns",
-        ],
-        reach_rows(reaches, p.pieces, p.c.board.towns),
-        intro=[intro],
-        wrap=True,
-    )
 
 
 def contact_rows(contacts: Sequence[Contact], names: dict[str, str]) -> list[list[Any]]:

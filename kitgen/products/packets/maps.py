@@ -173,7 +173,7 @@ class MapPages:
                     colour=sheet.st.colours.muted,
                 )
                 return y - st.list_row
-            sheet.text(x, y, f"{e.key}  {e.hex}", font=SANS_BOLD, size=st.list_font)
+            sheet.text(x, y, f"Hex {e.hex}", font=SANS_BOLD, size=st.list_font)
             y -= st.list_row
             for faction, text in e.lines:
                 sheet.c.setFillColorRGB(*hex_colour(self.draw.colour(faction)))
@@ -234,25 +234,106 @@ class MapPages:
         )
         y_top = sheet.band(title, faction, note)
         edge = self.ov.sector_font * 1.6 if shown else 0.0  # the tiles' rows and columns named outside the frame
-        room = y_top - edge - sheet.bottom - self.ov.notes  # the notes under the map
-        s = min((sheet.span - edge) / self.art.width, room / self.art.height)
+        side = self.ov.side if sheet.width > sheet.height else 0.0  # landscape: the notes in a column beside the map
+        notes = 0.0 if side else max(self.ov.notes, _height(sheet, after) + 6) if after is not None else self.ov.notes
+        room = y_top - edge - sheet.bottom - notes  # the notes under the map
+        across = sheet.span - edge - (side + self.ov.side_gap if side else 0.0)
+        s = min(across / self.art.width, room / self.art.height)
         w, h = self.art.width * s, self.art.height * s
-        x, y = sheet.left + edge + (sheet.span - edge - w) / 2, y_top - edge - h
+        x, y = sheet.left + edge + (across - w) / 2, y_top - edge - h
         c = sheet.c
         with whole_map(c, (x, y, w, h), s, "overview"):
             if overlay is not None:
-                self.draw.supply(c, overlay, s)
-            else:
+                self.draw.supply(c, overlay, s, hatch=True)  # hatched: a flat tint in a faction's blue is the sea's
+            if overlay is None or shown:  # a faction's whole map: its supply under its units and sectors
                 self.draw.sector_frames(c, shown, s)
                 self.draw.dots(c, scene, s)
         c.setStrokeColorRGB(0.1, 0.1, 0.1)
         c.setLineWidth(self.ov.frame)
         c.rect(x, y, w, h, stroke=1, fill=0)
+        if overlay is None or shown:
+            self._town_names(sheet, scene, (x, y, s))
         self._tile_names(sheet, shown, (x, y, s), y + h)
-        y -= 6
-        if after is not None:
-            y = after(sheet, y)
-        return y
+        if after is None:
+            return y - 6
+        if not side:
+            return after(sheet, y - 6)
+        left = sheet.left
+        sheet.left = sheet.right - side
+        try:
+            end = after(sheet, y_top)
+        finally:
+            sheet.left = left
+        return min(end, y)
+
+    def _town_names(self, sheet: Sheet, scene: Scene, at: tuple[float, float, float]) -> None:
+        """The towns' names on the overview, each beside its town and clear of the others and of
+        the units' squares: the towns the viewer holds or sees first, then by the VP they are
+        worth; a name with no room left is left off (the sectors name every town)."""
+        import shapely
+
+        x, y, s = at
+        art, board = self.art, self.campaign.board
+        size = self.ov.town_font
+        half = self.ov.marker / 2 + 0.5
+        taken = []
+        for hex_id in scene.pieces:
+            cx, cy = self.draw.dot_at(hex_id, half / s)
+            taken.append(shapely.box(x + cx * s - half, y + cy * s - half, x + cx * s + half, y + cy * s + half))
+        frame = shapely.box(x, y, x + art.width * s, y + art.height * s)
+        worth = {t.name: max((v or 0 for v in t.vp.values()), default=0) for t in self.campaign.scenario.towns}
+        known = set(scene.owners)
+        shown = {t.name: t.shown_name for t in self.campaign.scenario.towns}
+        towns = sorted(
+            ((name, hex_id) for hex_id, names in board.towns.items() if hex_id in art.centres for name in names),
+            key=lambda t: (t[0] not in known, -worth.get(t[0], 0), t[0]),
+        )
+        placed = shapely.STRtree(taken) if taken else None
+        boxes: list[object] = []
+        for town, hex_id in towns:
+            name = shown.get(town, town)  # as the map prints it
+            cx, cy = art.centres[hex_id]
+            px, py = x + cx * s, y + cy * s
+            width = text_width(name, SANS, size)
+            near = half + 1.5 if hex_id in scene.pieces else 2.0  # clear of the units' square on the town
+            mid = -size * 0.35
+            spots = [
+                spot
+                for gap in (near, near + half * 2, near + half * 5)  # then farther, past a neighbour's units, led
+                for spot in (
+                    (gap, mid),
+                    (-gap - width, mid),
+                    (-width / 2, gap),
+                    (-width / 2, -gap - size),
+                    (gap, gap),
+                    (gap, -gap - size),
+                    (-gap - width, gap),
+                    (-gap - width, -gap - size),
+                )
+            ]
+            for dx, dy in spots:
+                box = shapely.box(px + dx - 1, py + dy - 1.2, px + dx + width + 1, py + dy + size * 0.95)
+                if not frame.contains(box):
+                    continue
+                if placed is not None and len(placed.query(box, predicate="intersects")):
+                    continue
+                if any(box.intersects(b) for b in boxes):
+                    continue
+                boxes.append(box)
+                c = sheet.c
+                if abs(dx + width / 2) > width / 2 + near + 1 or abs(dy) > near + size + 1:  # away: a leader to it
+                    tx = min(max(px, px + dx), px + dx + width)
+                    ty = min(max(py, py + dy), py + dy + size * 0.8)
+                    c.setStrokeColorRGB(0.12, 0.12, 0.12)
+                    c.setLineWidth(0.4)
+                    c.line(px, py, tx, ty)
+                c.saveState()
+                c.setFillColorRGB(1, 1, 1)
+                c.setFillAlpha(0.8)
+                c.rect(px + dx - 1, py + dy - 1.2, width + 2, size * 1.15 + 1.2, stroke=0, fill=1)
+                c.restoreState()
+                sheet.text(px + dx, py + dy, name, size=size, colour="#1E1E1E", literal=True)
+                break
 
     def _tile_names(self, sheet: Sheet, tiles: Sequence[Sector], at: tuple[float, float, float], top: float) -> None:
         """The tiles' names as a grid reference: each column's number over it, each row's
@@ -322,3 +403,16 @@ def overlay_legend(
         text = say("supply_out", units=", ".join(out)) if out else say("supply_none_out")
         y = sheet.para(sheet.left, y - 4, sheet.right - sheet.left, text, size=sheet.st.fonts.body)
     return y
+
+
+def _height(sheet: Sheet, draw: Callable[[Sheet, float], float]) -> float:
+    """The points `draw` takes down a page like `sheet`'s, measured by drawing it on a scratch one."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.render.sheet import Sheet
+
+    size = (sheet.width, sheet.height)
+    scratch = Sheet(Canvas(io.BytesIO(), pagesize=size), sheet.st, sheet.s, size, "")
+    return scratch.top - draw(scratch, scratch.top)

@@ -83,7 +83,7 @@ def make_scene(
         if len(here) <= 2:
             pieces[hex_id] = tuple(here)
             continue
-        key = f"S{len(stacks) + 1}"
+        key = hex_id  # the same stack in every packet, and the number tells no one of stacks he cannot see
         lines = tuple((p.faction, _stack_line(p)) for p in here)
         stacks.append(StackEntry(key, hex_id, lines))
         factions = {p.faction for p in here}

@@ -21,6 +21,9 @@ def umpire_packet(p: Packets) -> PacketFile:
     note = f"turn {p.b.turn}"
     pages: list[Page] = [("The week and the ledgers", "week", partial(_week, p))]
     pages += _checklist(p)
+    from kitgen.products.packets.report import roster
+
+    pages += roster(p)
     pages += p.map_pages(maps, scene, shown, "Master map", note)
     for f in p.s.meta.factions:
         if not any(u.faction == f.id for u in start.units):

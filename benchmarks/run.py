@@ -269,6 +269,7 @@ def main() -> None:
         figures.append(
             figure("kitgen turn data/sample-campaign (the week's 5 packets)", process(packets, 7, env=env), under(1.5))
         )
+        figures += page_figures(Path(tmp) / "packets")
         chronicle = [*KITGEN, "chronicle", str(SAMPLE), "--out", str(Path(tmp) / "chronicle.pdf")]
         subprocess.run(chronicle, env=env, cwd=ROOT, check=True, capture_output=True)  # warm the map cache
         figures.append(
@@ -290,6 +291,41 @@ def main() -> None:
     if not skip_test:
         figures.append(figure("make test (wall, one run)", process(["make", "test"], 1), under(180.0)))
     print_table(figures)
+
+
+PAGES_MOST = {"makhnovists": 6}
+"""Issue 42's pages for a faction's packet: at most 12, the Makhnovists' at most 6."""
+FORM_PAGES_MOST = 3
+"""... and for the Whites' order form (their packet's last part)."""
+
+
+def page_figures(folder: Path) -> list[Figure]:
+    """The pages of the sample's packets (A4) as `kitgen turn` wrote them, each against issue
+    42's target, and the pages of each faction's order form within its packet."""
+    import io
+
+    from pypdf import PdfReader
+
+    found = []
+    for pdf in sorted(folder.glob("*-turn-*-a4.pdf")):
+        who = pdf.name.split("-turn-")[0]
+        reader = PdfReader(io.BytesIO(pdf.read_bytes()))
+        pages = len(reader.pages)
+        if who in ("umpire", "roll-sheet", "report-forms"):
+            found.append(Figure(f"pages: {who} (A4)", [0.0], 0.0, "as few as it takes", None, str(pages)))
+            continue
+        most = PAGES_MOST.get(who, 12)
+        found.append(Figure(f"pages: {who}' packet (A4)", [0.0], 0.0, f"at most {most}", pages <= most, str(pages)))
+        marks = [
+            (reader.get_destination_page_number(o), str(o.title)) for o in reader.outline if not isinstance(o, list)
+        ]
+        form = [n for n, title in marks if title.startswith("Order form")]
+        if form:
+            count = pages - min(form)
+            target = f"at most {FORM_PAGES_MOST}" if who == "whites" else ""
+            met = count <= FORM_PAGES_MOST if who == "whites" else None
+            found.append(Figure(f"pages: {who}' order form (A4)", [0.0], 0.0, target, met, str(count)))
+    return found
 
 
 SCAN_PAGES = 12

@@ -1710,9 +1710,10 @@ def _scan(
     change: Callable[[Any, Any], Any] | None = None,
     written: Callable[[Any], dict[tuple[str, int], str]] | None = None,
     twice: bool = False,
+    page: int = 0,
 ) -> Callable[[Path, Path], list[Path]]:
-    """A scan of the first page of the Whites' form for turn 1, at 200 dpi, with pencil `marks`,
-    hexes `written`, and then `change(image, plan)` made to the picture."""
+    """A scan of a page (the first by default) of the Whites' form for turn 1, at 200 dpi, with
+    pencil `marks`, hexes `written`, and then `change(image, plan)` made to the picture."""
 
     def make(folder: Path, tmp: Path) -> list[Path]:
         import numpy as np
@@ -1720,8 +1721,9 @@ def _scan(
         from tests.penciled import filled_page, printed, save
 
         form = printed(folder, "whites")
-        plan = form.plans[0]
-        image = filled_page(form, 0, marks(plan), np.random.default_rng(7), written=written(plan) if written else None)
+        k = page % len(form.plans)
+        plan = form.plans[k]
+        image = filled_page(form, k, marks(plan), np.random.default_rng(7), written=written(plan) if written else None)
         if change is not None:
             image = change(image, plan)
         save(image, tmp / "scan.png")
@@ -1813,7 +1815,8 @@ def _rows_blurred(image: Any, plan: Any) -> Any:
 
 
 def _off_the_map(plan: Any) -> list[Any]:
-    """Steps of a row of the page all one way, until they leave the map (within its 12)."""
+    """Steps of a row of the page all one way, until they leave the map (within the steps the
+    row offers)."""
     from kitgen.campaign import load_campaign
     from kitgen.mapping.hexgrid import DIRECTION_NAMES
 
@@ -1821,11 +1824,11 @@ def _off_the_map(plan: Any) -> list[Any]:
     for row in (rp.row for rp in plan.rows):
         for side in DIRECTION_NAMES:
             cell, steps = grid.parse_id(row.hex), 0
-            while cell is not None and steps < 12:
+            while cell is not None and steps < row.offered:
                 cell, steps = grid.toward(cell, side), steps + 1
             if cell is None:
                 return [(row.id, "step", k, side, "fill") for k in range(1, steps + 1)]
-    raise AssertionError("no way off the map in 12 steps from any row's hex of the page")
+    raise AssertionError("no way off the map within its steps from any row's hex of the page")
 
 
 def _pdf_toward(*sides: str, special: str = "") -> Callable[[Path, Path], Path]:
@@ -1856,7 +1859,7 @@ TRIGGERS |= {
         )
     ),
     "scan.doubt_toward": orders_scan(_scan(lambda plan: [(_first(plan), "toward", 0, "NE", "fill")])),
-    "scan.step_off_map": orders_scan(_scan(_off_the_map), "--partial"),
+    "scan.step_off_map": orders_scan(_scan(_off_the_map, page=-1), "--partial"),  # its trains' 12 steps
     "scan.page_twice": orders_scan(_scan(twice=True)),
     "scan.bad_accept": orders_scan(_scan(), "--accept", "nonsense"),
     "scan.accept_unknown": orders_scan(_scan(), "--partial", "--accept", "w_nobody:1=N"),

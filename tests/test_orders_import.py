@@ -105,9 +105,9 @@ def test_form_bytes_are_the_same_on_every_run(camp: Path) -> None:
 
 @pytest.mark.parametrize("paper", sorted(PAPER))
 def test_path_field_holds_its_hexes(camp: Path, tmp_path: Path, paper: str) -> None:
-    """A row's path fields, as printed, hold 12 hexes of 4 digits (16 for a ship, over two lines)
-    at their type size: a comb of a cell per digit, each cell wider than a digit in the form's
-    embedded font."""
+    """A row's path fields, as printed, hold a hex of 4 digits a step the row offers (a unit's
+    MP's worth, a train's 12, a ship's 16 over two lines) at their type size: a comb of a cell
+    per digit, each cell wider than a digit in the form's embedded font."""
     import re
 
     from pypdf import PdfReader
@@ -115,7 +115,7 @@ def test_path_field_holds_its_hexes(camp: Path, tmp_path: Path, paper: str) -> N
     from kitgen.render.fonts import SANS, text_width
 
     campaign = load_campaign(camp)
-    kinds = {r.id: r.kind for r in order_rows(campaign, replay(campaign), "whites", TURN)}
+    offered = {r.id: r.offered for r in order_rows(campaign, replay(campaign), "whites", TURN)}
     held: dict[str, int] = {}
     for page in PdfReader(_form(camp, "whites", tmp_path, "--paper", paper)).pages:
         for annot in page.get("/Annots") or []:
@@ -131,7 +131,9 @@ def test_path_field_holds_its_hexes(camp: Path, tmp_path: Path, paper: str) -> N
             assert digits % 4 == 0 and int(field["/Ff"]) & (1 << 24), name  # a comb of whole hexes
             assert size >= 7 and text_width("0", SANS, size) < (x1 - x0) / digits, (name, size, x1 - x0)
             held[m.group(1)] = held.get(m.group(1), 0) + digits
-    assert held == {row: 4 * PATH_HEXES[kind] for row, kind in kinds.items()}
+    # as many hexes as the row offers steps (issue 42): a unit's its MP can enter, a train's 12, a ship's 16
+    assert held == {row: 4 * steps for row, steps in offered.items() if steps}
+    assert all(steps <= PATH_HEXES["ship"] for steps in offered.values())
 
 
 # --- importing --------------------------------------------------------------------------------

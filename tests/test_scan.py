@@ -319,8 +319,9 @@ def test_a_fill_overrunning_its_ring_leaves_its_neighbours_empty_and_a_ring_roun
     where = {(b.row, b.part, b.step, b.choice): b for b in plan.bubbles}
     path = ("SW", "N", "SE", "NE")
     rng = np.random.default_rng(3)
+    offered = {row: max(b.step for b in plan.bubbles if b.row == row) for row in rows}  # a row's own steps (issue 42)
     for row in rows:
-        for k, side in enumerate(path, start=1):
+        for k, side in enumerate(path[: offered[row]], start=1):
             _blob(image, *at(plan, where[(row, "step", k, side)], 200), r * 1.45, 60, rng)  # the corpus's heaviest
     pencil(image, at(plan, where[(rows[-1], "step", 1, "S")], 200), r, "circled", rng)
     image = cv2.GaussianBlur(image, (0, 0), 1.0)
@@ -329,7 +330,7 @@ def test_a_fill_overrunning_its_ring_leaves_its_neighbours_empty_and_a_ring_roun
     got = {row.row.id: row for row in reads[0].rows}
     assert len(rows) > 2
     for row in rows[:-1]:
-        assert tuple(got[row].steps) == path and not got[row].doubts, row
+        assert tuple(got[row].steps) == path[: offered[row]] and not got[row].doubts, row
     said = [d.message().text for d in got[rows[-1]].doubts]
     assert len(said) == 1 and ", step 1: found S unclear" in said[0], said
 

@@ -319,3 +319,66 @@ def _delta_e(a: tuple[float, ...], b: tuple[float, ...]) -> float:
         return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
 
     return math.dist(lab(a), lab(b))
+
+
+# --- the order form, a line a unit ----------------------------------------------------------
+
+
+def test_issue42_a_row_offers_the_steps_its_unit_can_take(week: Week) -> None:
+    """ "A row has as many steps as that unit can take this turn (its MP over the cheapest
+    terrain, a train's 12 along track, a ship's 16). Units that cannot move (held, aboard, out of
+    command) get a short row." The seed's A table: infantry 2 MP, cavalry 4, artillery 3, every
+    one of them 1 MP a clear hex; a train 12 MP along its track (C.1); a ship 16 hexes (D.1)."""
+    from kitgen.orders.rows import order_rows
+    from kitgen.orders.sheetplan import layout_for, page_plan, row_height, step_lines, width
+
+    seed = {"infantry": 2, "cavalry": 4, "artillery": 3}
+    b = week.packets.b
+    lay = layout_for("a4")
+    for faction in _factions(week):
+        rows = order_rows(week.campaign, b.start, faction, b.turn)
+        units = {u.id: u for u in b.start.units}
+        for row in rows:
+            if row.kind == "train":
+                assert row.offered == 12
+            elif row.kind == "ship":
+                assert row.offered == 16
+            elif units[row.id].aboard is not None or units[row.id].immobilised:
+                assert row.offered == 0 and not step_lines(row, lay)
+                assert row_height(row, lay, width()) < lay.path_line  # a short row: its words alone
+            elif row.type in seed and not b.start.events:
+                assert row.offered == seed[row.type], (row.id, row.type)
+            plan = page_plan([row], "a4")
+            steps = [x for x in plan.bubbles if x.part == "step"]
+            assert len(steps) == 6 * row.offered and {x.step for x in steps} == set(range(1, row.offered + 1))
+
+
+def test_issue42_the_order_form_takes_fewer_pages_and_each_but_its_last_is_half_full(week: Week) -> None:
+    """The form's rows fill its pages: no page but the last under half full (by the height of
+    its rows against the page's room), and the sample's Whites on 7 pages where a row of twelve
+    steps for every unit took 8."""
+    from kitgen.orders.rows import order_rows
+    from kitgen.orders.sheetplan import layout_for, room, row_height, split_pages, width
+
+    b = week.packets.b
+    lay = layout_for("a4")
+    for faction in _factions(week):
+        chunks = split_pages(order_rows(week.campaign, b.start, faction, b.turn))
+        for chunk in chunks[:-1]:
+            assert sum(row_height(r, lay, width()) for r in chunk) > room() / 2, faction
+        if week.campaign.scenario.meta.id == "denikin-1919" and faction == "whites":
+            assert len(chunks) <= 7
+
+
+def test_issue42_no_packet_page_carries_text_it_does_not_show_or_type_under_5_pt(week: Week) -> None:
+    """ "A page carries only the text it shows" (no map text clipped away under a frame, which a
+    search of the PDF would find), and nothing is set under 5 pt, on every page of every packet."""
+    for who, f in week.files.items():
+        doc = pymupdf.open(stream=f.pdf)
+        for n, page in enumerate(doc):
+            flags = pymupdf.TEXTFLAGS_TEXT
+            shown = page.get_text("words", flags=flags | pymupdf.TEXT_CLIP, clip=pymupdf.INFINITE_RECT())
+            held = page.get_text("words", flags=flags, clip=pymupdf.INFINITE_RECT())
+            assert len(shown) == len(held), (who, n)
+            for size, text, _ in _spans(page):
+                assert size >= 5 - 0.01, (who, n, text, size)

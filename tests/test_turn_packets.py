@@ -115,8 +115,9 @@ def test_fog_no_enemy_id_or_name_beyond_what_the_faction_sees(built: Built) -> N
 
 
 def test_B2_a_faction_packet_lists_its_units_by_name_with_their_hexes(built: Built) -> None:
-    """Your forces: each unit by the name on its counter and its hex, on one row (a long name may
-    wrap onto the row's second line); a unit aboard a ship by the ship's name."""
+    """Your forces: each unit by the name on its counter and its hex, on one row (a long name, or
+    a long place before the hex, may wrap onto the row's further lines); a unit aboard a ship by
+    the ship's name."""
     for faction in {u.faction for u in built.state.units}:
         lines = built.text[faction].splitlines()
         ships = {str(x["id"]): str(x["name"]) for x in built.state.ships}
@@ -124,7 +125,7 @@ def test_B2_a_faction_packet_lists_its_units_by_name_with_their_hexes(built: Bui
             if u.faction != faction:
                 continue
             where = u.hex if u.aboard is None else ships[u.aboard].split()[0]
-            near = [" ".join(lines[k - 1 : k + 2]) for k, line in enumerate(lines) if where in line]
+            near = [" ".join(lines[max(0, k - 2) : k + 2]) for k, line in enumerate(lines) if where in line]
             assert any(u.name.split()[0] in n for n in near), f"{faction}: {u.name!r} not listed in {where}"
 
 
@@ -367,9 +368,10 @@ def test_issue24_the_pencil_form_reads_its_boxes_and_ticks_back(tmp_path: Path) 
 
 
 def test_issue24_the_pencil_form_has_room_for_a_pencil(built: Built) -> None:
-    """Issue 24, item 6, measured on the form's fields: twelve path boxes (a ship sixteen, over two
-    lines) of 11 mm or more, tick boxes (issue 27: bubbles) of 4 mm or more, a fillable "written by", and a tick box for every unit a
-    train or ship may take aboard."""
+    """Issue 24, item 6, measured on the form's fields: a path box a step the row offers (issue
+    42: a unit's MP's worth, a train's twelve, a ship's sixteen over two lines) of 11 mm or more,
+    none for a unit that cannot move; tick boxes (issue 27: bubbles) of 4 mm or more, a fillable
+    "written by", and a tick box for every unit a train or ship may take aboard."""
     from kitgen.orders.rows import order_rows
 
     mm = 72 / 25.4
@@ -385,9 +387,12 @@ def test_issue24_the_pencil_form_has_room_for_a_pencil(built: Built) -> None:
                     widgets[str(w["/T"])] = (abs(x1 - x0), abs(y1 - y0))
         assert f"written_by_{faction}" in widgets
         for row in rows.values():
+            if not row.offered:
+                assert f"o-{row.id}-path" not in widgets, row.id
+                continue
             width = widgets[f"o-{row.id}-path"][0] + widgets.get(f"o-{row.id}-path2", (0.0, 0.0))[0]
-            boxes = 16 if row.kind == "ship" else 12  # a ship's over two lines
-            assert width / boxes >= 11 * mm - 0.01, (row.id, width / boxes / mm)
+            assert width / row.offered >= 11 * mm - 0.01, (row.id, width / row.offered / mm)
+            assert row.offered == {"ship": 16, "train": 12}.get(row.kind, row.offered)
             for unit, _ in row.carriable:
                 assert min(widgets[f"o-{row.id}-carry-{unit}"]) >= 4 * mm - 0.01
             for word in row.specials:

@@ -60,6 +60,15 @@ class OrderRow:
     aboard where it starts (C.1, D.1): a tick box each on the form."""
     specials: tuple[str, ...] = ()
     """The special orders the row may be given (`TICKS`): a tick box each on the form."""
+    steps: int | None = None
+    """The steps its path offers: as many hexes as the unit can enter this turn (its MP over the
+    cheapest a hex costs it; none aboard a ship or immobilised); None: the most a row of its kind
+    holds (`PATH_HEXES`)."""
+
+    @property
+    def offered(self) -> int:
+        """The steps the form prints for the row's path."""
+        return PATH_HEXES[self.kind] if self.steps is None else self.steps
 
 
 TICKS = {
@@ -214,6 +223,7 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
     for u in sorted(mine, key=lambda u: (u.aboard is not None, u.id)):
         who, target = targets.get(u.id, ("none", 0))
         specials = UNIT_TICKS + (PARTISAN_TICKS if "partisan" in u.flags else ())
+        steps = 0 if u.aboard is not None or u.immobilised else unit_steps(campaign, state, u.faction, u.type)
         rows.append(
             OrderRow(
                 id=u.id,
@@ -228,6 +238,7 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
                 aboard=u.aboard,
                 label=u.name + (f" (aboard the {names.get(u.aboard, u.aboard)})" if u.aboard else ""),
                 specials=specials,
+                steps=steps,
             )
         )
     train_mp = movement_row(s.movement, s.transport.train.unit_type).mp
@@ -267,6 +278,20 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
             )
         )
     return rows
+
+
+def unit_steps(campaign: Campaign, state: CampaignState, faction: str, type_id: str) -> int:
+    """The most hexes a unit of `type_id` can enter this turn (A): its MP with the cards in force
+    over the least any hex costs it (a road's, or its cheapest terrain's), at most `PATH_HEXES`."""
+    from kitgen.engine.phases.land import mp_modifier
+    from kitgen.rules.paths import allowance
+
+    rules = campaign.scenario.movement
+    row = movement_row(rules, type_id)
+    costs = [c for c in (row.cost or {}).values() if isinstance(c, int | float) and c > 0]
+    cheapest = min([rules.road_cost, *costs])
+    mp = allowance(rules, type_id, mp_modifier(state, faction, type_id))
+    return min(PATH_HEXES["unit"], int(mp // cheapest))
 
 
 def order_csv(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> str:

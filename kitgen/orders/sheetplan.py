@@ -24,7 +24,7 @@ from kitgen.render.lengths import Length
 if TYPE_CHECKING:
     from kitgen.render.sheet import Column
 
-FORM_VERSION = 3
+FORM_VERSION = 4
 """The form's version in its QR code: a page of another version is not read by this geometry
 (raise it whenever a bubble or box moves)."""
 MARKERS: dict[int, tuple[str, str, str, str]] = {
@@ -69,7 +69,9 @@ class OrderFormLayout(Model):
     field_border: Length = Field(gt=0)
     gap: Length = Field(ge=0)
     key_space: Length = Field(ge=0)
-    info_columns: dict[str, float]
+    info_width: Length = Field(gt=0)
+    """The column at a row's left: the unit's name and what it is, printed."""
+    info_leading: Length = Field(gt=0)
 
     @property
     def step_height(self) -> float:
@@ -198,6 +200,8 @@ class RowPlan:
     """Each line of bubbles under the path: its lead word ('' after a group's first) and its middle."""
     roll: tuple[float, float] | None
     """Where the commander's roll box stands (its lower left corner), for a unit that may roll."""
+    lines_left: float = 0.0
+    """Where its lines of bubbles start: right of its words, or beside its path's last line."""
 
 
 @dataclass(frozen=True)
@@ -228,12 +232,59 @@ class PagePlan:
 
 
 def step_lines(row: OrderRow, lay: OrderFormLayout) -> list[int]:
-    """The steps on each line of the row's path: a ship's 16 in two lines of 8."""
-    from kitgen.orders.rows import PATH_HEXES
+    """The steps on each line of the row's path, as many as the row offers (none for a unit
+    that cannot move), each line as full as the row's width allows: the first beside the row's
+    special orders, the last with what is left (a train's 12 in 10 and 2)."""
+    total = row.offered
+    if total == 0:
+        return []
+    span = width() - lay.info_width - lay.path_lead
+    first = max(1, int((span - side_width(row, lay)) // lay.step))
+    full = max(first, min(lay.steps_per_line, int(span // lay.step)))
+    lines = [min(first, total)]  # the first line full: what is left may leave room beside it
+    while sum(lines) < total:
+        lines.append(min(full, total - sum(lines)))
+    return lines
 
-    total = PATH_HEXES[row.kind]
-    count = math.ceil(total / lay.steps_per_line)
-    return [total // count + (1 if k < total % count else 0) for k in range(count)]
+
+SIDE_ROWS = 3
+"""The rows of a path's special orders, beside its first line of steps."""
+
+
+def has_side(row: OrderRow) -> bool:
+    """Whether the row's special orders stand beside its path (a row with steps), not on a line under it."""
+    return row.offered > 0 and bool(row.specials)
+
+
+def side_items(row: OrderRow, lay: OrderFormLayout) -> list[tuple[Part, str, str, float, float]]:
+    """The bubbles beside a path's first line, as (part, choice, label, x from the block's left,
+    y from the line's middle): the special orders in columns of `SIDE_ROWS`, then the side they
+    face as a hexagon of six, like a step's."""
+    from kitgen.orders.rows import TICKS
+    from kitgen.render.fonts import SANS, text_width
+
+    if not has_side(row):
+        return []
+    items: list[tuple[Part, str, str, float, float]] = []
+    pitch = lay.hexagon + 2
+    x = 0.0
+    words = list(row.specials)
+    for k in range(0, len(words), SIDE_ROWS):
+        column = words[k : k + SIDE_ROWS]
+        for n, word in enumerate(column):
+            items.append(("special", TICKS[word], word, x + lay.bubble / 2, pitch * (1 - n)))
+        x += lay.bubble + 2.5 + max(min(text_width(w, SANS, lay.label_font), LABEL_MOST) for w in column) + 6
+    cx = x + lay.hexagon * math.sin(math.radians(60)) + lay.bubble / 2
+    items += [("toward", d, d, cx + dx * lay.hexagon, dy * lay.hexagon) for d, (dx, dy) in SIDES.items()]
+    return items
+
+
+def side_width(row: OrderRow, lay: OrderFormLayout) -> float:
+    """The width the bubbles beside a path's first line take, with the roll box after them."""
+    items = side_items(row, lay)
+    used = max((x + lay.bubble / 2 for _, _, _, x, _ in items), default=0.0)
+    roll = lay.roll_box + 6 if _rolls(row) else 0.0
+    return (used + 8 if items else 0.0) + roll
 
 
 Item = tuple[Part | Literal["word"], str, str, float]
@@ -241,6 +292,8 @@ Item = tuple[Part | Literal["word"], str, str, float]
 lead set inline after another group (no bubble)."""
 LABEL_MOST = 150.0
 """Points a bubble's label takes at most (a unit's name is cut to fit)."""
+NO_CARGO = "no unit of yours in its hex"
+"""What a carrier's line says when no unit of its faction shares its hex."""
 TOWARD = "Toward:"
 """The lead of the six bubbles for the side a special order faces."""
 
@@ -255,7 +308,7 @@ def bubble_lines(row: OrderRow, lay: OrderFormLayout, width: float) -> list[tupl
     groups: list[tuple[str, list[tuple[Part, str, str]]]] = []
     if row.kind != "unit":
         groups.append(("Takes aboard:", [("carry", unit, name) for unit, name in row.carriable]))
-    if row.specials:
+    if row.specials and not has_side(row):  # a row with no steps: its special orders on a line
         groups.append(("Special:", [("special", TICKS[word], word) for word in row.specials]))
         groups.append((TOWARD, [("toward", d, d) for d in DIRECTION_NAMES]))
     if not groups:
@@ -303,22 +356,77 @@ def _rolls(row: OrderRow) -> bool:
     return row.kind == "unit" and row.target is not None and row.target >= 1
 
 
+def info_lines(row: OrderRow, lay: OrderFormLayout) -> list[tuple[str, bool]]:
+    """The row's printed words in its left column, a line each (text, bold): its name (on two
+    lines at most), hex and type, stands, MP and supply, and who commands it with the rolls that
+    obey him."""
+    from reportlab.lib.utils import simpleSplit
+
+    from kitgen.render.fonts import SANS_BOLD
+
+    room = lay.info_width - 6
+    name = simpleSplit(row.label or row.id, SANS_BOLD, lay.label_font, room)[:2] or [""]
+    lines = [(line, True) for line in name]
+    what = " \u00b7 ".join(x for x in (row.hex, row.type) if x)
+    moves = [row.stands] if row.stands else []
+    moves += [f"{row.mp} MP"] if row.mp is not None else []
+    moves += [f"supply {row.supply}"] if row.supply and row.supply != "-" else []
+    lines += [(what, False)] if what else []
+    lines += [(" \u00b7 ".join(moves), False)] if moves else []
+    lines += [(_target_text(row), False)] if _target_text(row) else []
+    return lines
+
+
+def _target_text(row: OrderRow) -> str:
+    """Who rolls for the unit if it is ordered, and the rolls that obey: 'Bredov (1-6)'."""
+    if row.kind != "unit" or row.target is None:
+        return ""
+    obeys = "no roll" if row.target < 1 else ("1" if row.target == 1 else f"1\u2013{row.target}")
+    return f"{row.commander} ({obeys})"
+
+
+def beside(row: OrderRow, lay: OrderFormLayout) -> float | None:
+    """Where a row's one line of bubbles (a carrier's units to take aboard) starts when it fits
+    beside its path's last line, from the start of the path: a line saved; else None."""
+    counts = step_lines(row, lay)
+    if not counts or not bubble_lines(row, lay, width() - lay.info_width):
+        return None
+    from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+
+    start = lay.path_lead + counts[-1] * lay.step + 8
+    room = width() - lay.info_width - start - (side_width(row, lay) if len(counts) == 1 else 0.0)
+    lines = bubble_lines(row, lay, room)
+    if len(lines) != 1:
+        return None
+    lead, items = lines[0]
+    need = text_width(lead, SANS_BOLD, lay.label_font) + 6
+    need += sum(_need(label, lay) for _, _, label, _ in items) if items else text_width(NO_CARGO, SANS, lay.label_font)
+    return start if need <= room else None
+
+
 def row_height(row: OrderRow, lay: OrderFormLayout, width: float) -> float:
-    lines = bubble_lines(row, lay, width)
-    return lay.info_row + lay.path_line * len(step_lines(row, lay)) + lay.order_row * max(1, len(lines))
+    """A row's height: its left column's words, or its path's lines and its lines of bubbles."""
+    lines = bubble_lines(row, lay, width - lay.info_width)
+    steps = len(step_lines(row, lay))
+    under = 0 if beside(row, lay) is not None else len(lines) if steps else max(1, len(lines))
+    marks = lay.path_line * steps + lay.order_row * under
+    words = 4 + lay.info_leading * len(info_lines(row, lay))
+    return max(marks, words) + 2
 
 
-INFO = ("unit", "hex", "type", "stands", "mp", "supply", "commander")
-"""The printed columns of a row, by their shares in the layout."""
-HEADER = ("Unit", "Hex", "Type", "Stands", "MP", "Supply", "Commander (obeys on)")
+INFO = ("unit", "path", "side")
+"""The parts of a row, as its header names them."""
+HEADER = ("Unit", "Path: a step a hex it enters", "Special orders, the side they face, the roll")
+SIDE_HEADER = 0.36
+"""The header's share for the bubbles beside the path."""
 
 
 def info_columns(lay: OrderFormLayout) -> list[Column]:
+    """The header's columns: the left column's width, the path's, the bubbles beside it."""
     from kitgen.render.sheet import Column
 
-    return [
-        Column(lay.info_columns[k], "left" if k in ("unit", "type", "stands", "commander") else "centre") for k in INFO
-    ]
+    rest = width() - lay.info_width
+    return [Column(lay.info_width), Column(rest * (1 - SIDE_HEADER)), Column(rest * SIDE_HEADER)]
 
 
 def header_height(paper: str) -> float:
@@ -398,13 +506,22 @@ def page_plan(rows: Sequence[OrderRow], paper: str) -> PagePlan:
     boxes: list[HexBox] = []
     for row in rows:
         top = y
-        y -= lay.info_row
+        inner = left + lay.info_width  # where the path and the bubbles start, right of the words
         step = 0
+        first_mid = y - 2 - lay.step_height / 2
+        roll = None
+        if has_side(row) or (_rolls(row) and row.offered):
+            right = left + span - (lay.roll_box + 2 if _rolls(row) else 0.0)
+            x0 = right - side_width(row, lay) + (lay.roll_box + 6 if _rolls(row) else 0.0)
+            for kind, what, word, dx, dy in side_items(row, lay):
+                bubbles.append(Bubble(row.id, kind, 0, what, x0 + dx, first_mid + dy, word))
+            if _rolls(row):
+                roll = (left + span - lay.roll_box - 2, first_mid - lay.path_box / 2)
         for count in step_lines(row, lay):
             cy = y - 2 - lay.step_height / 2
             for k in range(count):
                 step += 1
-                cx = left + lay.path_lead + (k + 0.5) * lay.step
+                cx = inner + lay.path_lead + (k + 0.5) * lay.step
                 bubbles.extend(
                     Bubble(row.id, "step", step, d, cx + dx * lay.hexagon, cy + dy * lay.hexagon)
                     for d, (dx, dy) in SIDES.items()
@@ -414,19 +531,24 @@ def page_plan(rows: Sequence[OrderRow], paper: str) -> PagePlan:
                     HexBox(row.id, step, cx - box_w / 2, y - 3 - lay.step_height - lay.path_box, box_w, lay.path_box)
                 )
             y -= lay.path_line
-        lines = bubble_lines(row, lay, span)
+        by = beside(row, lay)
+        start, top_mid = inner, y - lay.order_row / 2
+        if by is None:
+            lines = bubble_lines(row, lay, span - lay.info_width)
+        else:  # beside the path's last line, level with its steps
+            start, top_mid = inner + by, y + lay.path_line - 2 - lay.step_height / 2
+            lines = bubble_lines(row, lay, span - lay.info_width - by)
         mids: list[tuple[str, float]] = []
         for n, (lead, items) in enumerate(lines):
-            mid = y - n * lay.order_row - lay.order_row / 2
+            mid = top_mid - n * lay.order_row
             mids.append((lead, mid))
             for part, choice, label, dx in items:
                 if part != "word":
-                    bubbles.append(Bubble(row.id, part, 0, choice, left + dx + lay.bubble / 2, mid, label))
-        roll = None
-        if _rolls(row):  # at the first path line's end, under its word
-            roll = (left + span - lay.roll_box - 2, top - lay.info_row - 4 - lay.step_height + lay.path_box * 0.1)
-        y -= lay.order_row * max(1, len(lines))
-        plans.append(RowPlan(row, top, y, tuple(mids), roll))
+                    bubbles.append(Bubble(row.id, part, 0, choice, start + dx + lay.bubble / 2, mid, label))
+        if _rolls(row) and not row.offered:  # a row with no steps: at its first line's end
+            roll = (left + span - lay.roll_box - 2, top - lay.order_row / 2 - lay.path_box / 2)
+        y = top - row_height(row, lay, span)
+        plans.append(RowPlan(row, top, y, tuple(mids), roll, start))
     return PagePlan(paper, (w, h), lay, markers, qr, rows_top(paper), tuple(plans), tuple(bubbles), tuple(boxes))
 
 
@@ -513,8 +635,11 @@ def check_plan(paper: str) -> PagePlan:
 
 # --- the kit's blank order form: rows that name no unit ------------------------------------------
 
-BLANK_ROWS = 6
+BLANK_ROWS = 8
 """The rows of the blank form's page: as many as a page of the faction's form holds."""
+BLANK_STEPS = 6
+"""The steps of a blank row: the most hexes a land unit of either scenario enters (armoured
+cars' 6 MP), all on the row's first line."""
 
 
 def blank_rows() -> list[OrderRow]:
@@ -522,7 +647,9 @@ def blank_rows() -> list[OrderRow]:
     from kitgen.orders.rows import UNIT_TICKS
 
     return [
-        OrderRow(f"row{k}", "unit", "", "", "", None, "", "", None, label=f"{k}.", specials=UNIT_TICKS)
+        OrderRow(
+            f"row{k}", "unit", "", "", "", None, "", "", None, label=f"{k}.", specials=UNIT_TICKS, steps=BLANK_STEPS
+        )
         for k in range(1, BLANK_ROWS + 1)
     ]
 

@@ -26,6 +26,7 @@ from kitgen.orders.sheetplan import (
     LABEL_MOST,
     MARKER_CELLS,
     MARKERS,
+    NO_CARGO,
     SIDES,
     Bubble,
     FixedPage,
@@ -38,6 +39,7 @@ from kitgen.orders.sheetplan import (
     bubble_lines,
     check_plan,
     info_columns,
+    info_lines,
     page_plan,
     split_pages,
 )
@@ -239,13 +241,6 @@ def _edges(x: float, width: float, columns: Sequence[Column]) -> list[float]:
     return edges
 
 
-def _target_text(row: OrderRow) -> str:
-    if row.kind != "unit" or row.target is None:
-        return ""
-    obeys = "no roll" if row.target < 1 else ("1" if row.target == 1 else f"1{DASH}{row.target}")
-    return f"{row.commander} ({obeys})"
-
-
 def _row(
     sheet: Sheet,
     plan: PagePlan,
@@ -263,18 +258,13 @@ def _row(
     if tint:
         sheet.fill(st.colours.tint)
         c.rect(sheet.left, rp.bottom, sheet.span, rp.top - rp.bottom, stroke=0, fill=1)
-    mp = "" if row.mp is None else str(row.mp)
-    texts = [row.label or row.id, row.hex, row.type, row.stands, mp, row.supply, _target_text(row)]
-    edges = _edges(sheet.left, sheet.span, info)
-    size = st.fonts.table
-    base = rp.top - lay.info_row / 2 - size * 0.36
-    for k, (text, col) in enumerate(zip(texts, info, strict=True)):
-        x0, x1 = edges[k], edges[k + 1]
-        font = SANS_BOLD if k == 0 else SANS
-        if col.align == "centre":
-            sheet.text((x0 + x1) / 2, base, text, font=font, size=size, align="centre", fit=x1 - x0 - 2 * PAD)
-        else:
-            sheet.text(x0 + PAD, base, text, font=font, size=size, fit=x1 - x0 - 2 * PAD)
+    base = rp.top - 2 - lay.label_font
+    for text, bold in info_lines(row, lay):
+        font = SANS_BOLD if bold else SANS
+        sheet.text(sheet.left + PAD, base, text, font=font, size=lay.label_font, fit=lay.info_width - 2 * PAD)
+        base -= lay.info_leading
+    sheet.stroke(st.colours.rule, st.widths.rule)
+    c.line(sheet.left + lay.info_width, rp.top, sheet.left + lay.info_width, rp.bottom)
     _path(sheet, plan, rp, [b for b in bubbles if b.part == "step"], fields=fields)
     _lines(sheet, plan, rp, [b for b in bubbles if b.part != "step"], fields=fields)
     sheet.stroke(st.colours.ink, st.widths.rule * 1.6)
@@ -306,8 +296,6 @@ def _path(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble], 
     lines: dict[float, list[float]] = {}
     for box in boxes:
         lines.setdefault(box.y, []).append(box.x)
-    first = rp.top - lay.info_row - 2 - lay.step_height / 2
-    sheet.text(sheet.left + PAD, first - lay.label_font * 0.36, "Path", font=SANS_BOLD, size=lay.label_font)
     for k, (y, xs) in enumerate(sorted(lines.items(), reverse=True) if fields else ()):
         x0, x1 = min(xs), max(xs) + boxes[0].w
         name = field_name(row.id, "path" if k == 0 else MORE_PATH)
@@ -396,7 +384,7 @@ def _bubble_lines(
                 sheet.text(dx, base, label, font=SANS_BOLD, size=lay.label_font)
         if lead == "Takes aboard:" and not items:
             x = PAD + text_width(lead, SANS_BOLD, lay.label_font) + 6
-            sheet.text(x, base, "no unit of yours in its hex", size=lay.label_font, colour=st.colours.muted)
+            sheet.text(x, base, NO_CARGO, size=lay.label_font, colour=st.colours.muted)
     r = lay.bubble / 2
     for x, y, label, kind in drawn:
         _bubble(sheet, lay, x, y)
@@ -409,13 +397,17 @@ def _lines(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble],
     """The lines of bubbles under the path: lead words, bubbles and their labels, the roll box;
     on screen, a check box over each bubble."""
     st, lay, row = sheet.st, plan.layout, rp.row
-    lines = bubble_lines(row, lay, sheet.span)
+    lines = bubble_lines(row, lay, sheet.right - rp.lines_left)
+    mids = {round(mid, 3) for _, mid in rp.lines}
+    beside = [b for b in bubbles if round(b.y, 3) not in mids]
+    if beside:
+        _side(sheet, lay, beside)
     if lines:
-        x0, y0 = sheet.left, rp.lines[0][1]
+        x0, y0 = rp.lines_left, rp.lines[0][1]
         said = tuple(
             (lead, tuple(items), round(mid - y0, 3)) for (lead, items), (_, mid) in zip(lines, rp.lines, strict=True)
         )
-        drawn = tuple((b.x - x0, b.y - y0, b.label, b.part) for b in bubbles)
+        drawn = tuple((b.x - x0, b.y - y0, b.label, b.part) for b in bubbles if round(b.y, 3) in mids)
         _placed(sheet, ("lines", said, drawn), (x0, y0), partial(_bubble_lines, lay=lay, said=said, drawn=drawn))
     r = lay.bubble / 2
     for b in bubbles if fields else ():
@@ -430,6 +422,36 @@ def _lines(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble],
         sheet.text(
             x + lay.roll_box / 2, y + h + 2.5, "roll", size=lay.label_font, align="centre", colour=st.colours.muted
         )
+
+
+def _side(sheet: Sheet, lay: OrderFormLayout, bubbles: Sequence[Bubble]) -> None:
+    """The bubbles beside a path's first line: the special orders, each with its word, and the
+    side they face as a hexagon of six, "to" in its middle, drawn once a PDF and placed again."""
+    x0, y0 = (
+        min(b.x for b in bubbles),
+        sum(b.y for b in bubbles if b.part == "special") / max(1, sum(1 for b in bubbles if b.part == "special")),
+    )
+    toward = [b for b in bubbles if b.part == "toward"]
+    middle = (sum(b.x for b in toward) / len(toward), sum(b.y for b in toward) / len(toward)) if toward else None
+    y0 = middle[1] if middle else y0
+    words = tuple((b.x - x0, b.y - y0, b.label) for b in bubbles if b.part == "special")
+    centre = (middle[0] - x0, 0.0) if middle else None
+    _placed(sheet, ("side", words, centre), (x0, y0), partial(_side_drawn, lay=lay, words=words, centre=centre))
+
+
+def _side_drawn(
+    sheet: Sheet,
+    *,
+    lay: OrderFormLayout,
+    words: Sequence[tuple[float, float, str]],
+    centre: tuple[float, float] | None,
+) -> None:
+    r = lay.bubble / 2
+    for x, y, label in words:
+        _bubble(sheet, lay, x, y)
+        sheet.text(x + r + 2.5, y - lay.label_font * 0.36, label, size=lay.label_font, fit=LABEL_MOST)
+    if centre is not None:
+        _step(sheet, lay, *centre, "to")
 
 
 def _comb(
@@ -469,10 +491,12 @@ def _key(sheet: Sheet, y: float) -> float:
         "enters under each step, for people (a scan reads the bubbles, and asks when the hexes are fewer or "
         "more). A path stops at the first hex "
         "of enemy units. Roll: the commander's roll for the hex, if the umpire has it made at the table. "
-        "Special: fill one: retreat (II.C.2), wreck (the track of the last hex entered, C.2), repair (the "
-        "track of the last hex and, toward, the next, C.2), emplace (a pontoon across its side toward, A.1), "
-        "pick up (the pontoon), resupply (B.5), evade or ambush (partisans, II.D); a ship: land (on the hex "
-        "toward, A.3). Takes aboard: the units a train or ship takes where it starts. Leave a row empty for "
+        "A row has as many steps as the unit can take this turn; a unit aboard a ship or immobilised has "
+        "none. Special: fill one: retreat (II.C.2), wreck (the track of the last hex entered, C.2), repair "
+        "(the track of the last hex and, toward, the next, C.2), emplace (a pontoon across its side toward, "
+        "A.1), pick up (the pontoon), resupply (B.5), evade or ambush (partisans, II.D); a ship: land (on the "
+        "hex toward, A.3). Toward: the hexagon marked to, one bubble, the side the order faces. Takes aboard: "
+        "the units a train or ship takes where it starts. Leave a row empty for "
         "no order. On screen, type the hexes' digits alone: they fall four to a box. kitgen orders scan reads "
         "the page back from a scan or a photo; kitgen orders import reads it filled on screen.",
         lead="Key:",
@@ -561,11 +585,13 @@ def blank_page(sheet: Sheet) -> float:
     bubbles: dict[str, list[Bubble]] = {}
     for b in plan.bubbles:
         bubbles.setdefault(b.row, []).append(b)
-    edges = _edges(sheet.left, sheet.span, info)
     for k, rp in enumerate(plan.rows):
         _row(sheet, plan, rp, bubbles.get(rp.row.id, []), info, tint=k % 2 == 1, fields=False)
         sheet.stroke(st.colours.rule, st.widths.rule)
-        for x0, x1 in ((edges[0], edges[1]), (edges[1], edges[2])):  # the unit's name and hex, written in
-            sheet.c.line(x0 + PAD, rp.top - lay.info_row + 2, x1 - PAD, rp.top - lay.info_row + 2)
+        x0, x1 = sheet.left + PAD, sheet.left + lay.info_width - PAD
+        for n, what in enumerate(("unit", "hex"), start=1):  # the unit's name and hex, written in
+            line = rp.top - 2 - lay.label_font - n * lay.info_leading * 1.6
+            sheet.text(x0, line + 1.5, what, size=lay.label_font, colour=st.colours.muted)
+            sheet.c.line(x0 + 18, line, x1, line)
         y = rp.bottom
     return y

@@ -48,12 +48,27 @@ LINE_MM = 35.0
 
 def group_keys(plan: PagePlan) -> list[tuple[str, str, int, float]]:
     """Each bubble's group: its hexagon's (row, 'step', step: an order's step, a beaten unit's
-    fate), or its stretch of a line's (row, 'line', stretch, y)."""
+    fate; or row, 'toward', 0: the side an order faces, drawn as a step is), or its stretch of a
+    line's (row, 'line', stretch, y)."""
     stretch = LINE_MM / 25.4 * 72
+    levels: dict[str, set[float]] = {}
+    for b in plan.bubbles:
+        if b.part == "toward":
+            levels.setdefault(b.row, set()).add(round(b.y, 1))
     return [
-        (b.row, "step", b.step, 0.0) if b.step else (b.row, "line", int(b.x // stretch), round(b.y, 1))
+        (b.row, "step", b.step, 0.0)
+        if b.step
+        else (b.row, "toward", 0, 0.0)
+        if b.part == "toward" and len(levels[b.row]) > 1
+        else (b.row, "line", int(b.x // stretch), round(b.y, 1))
         for b in plan.bubbles
     ]
+
+
+def hexagonal(plan: PagePlan) -> list[bool]:
+    """Whether each bubble is one of a hexagon of six (a step's, or the side an order faces
+    drawn as a step is): the surest matches of a page, which the lines' bubbles move by."""
+    return [key[1] in ("step", "toward") for key in group_keys(plan)]
 
 
 def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray[np.float64], bool]:
@@ -92,7 +107,7 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
     strong = {key: pick for key, (pick, s) in best.items() if s >= WEAK * usual}
     # a step's six rings in a small hexagon are the surest match; a line's bubbles stand beside
     # words whose letters a ring can be matched to, so they move as the nearest steps moved
-    anchors = {key: pick for key, pick in strong.items() if key[1] == "step"} or strong
+    anchors = {key: pick for key, pick in strong.items() if key[1] in ("step", "toward")} or strong
     middles = {key: centres[members].mean(axis=0) for key, members in groups.items()}
     base = np.zeros_like(centres)
     own = np.zeros_like(centres)
@@ -155,8 +170,9 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
     # nearest it, weighted by nearness, as found finely, then its own ring's; or its line's own
     # move, then its ring's: whichever finds the clearer ring (a report form's line stands far
     # from any hexagon)
-    steps = np.array([b.step > 0 for b in plan.bubbles]) & seen
-    lines = np.array([b.step == 0 for b in plan.bubbles])
+    hexagon = np.array(hexagonal(plan), dtype=bool)
+    steps = hexagon & seen
+    lines = ~hexagon
     if lines.any():
         at = centres[lines]
         tried = [(moved[lines], seen[lines]), finely(at, own[lines])]

@@ -879,8 +879,8 @@ def test_issue24_every_piece_is_on_a_sector_page_inside_its_window(built: Built,
 def test_issue24_counters_fit_every_hex_of_the_map_under_its_id(built: Built) -> None:
     """Issue 24, item 2, on the whole board: one counter fits inside every hex, inside what the
     map's frame leaves of it, and clear of its hex id; a stack's (with the edges of the counters
-    under it) and two side by side fit inside every hex and clear of its id (inside the frame
-    unless the frame leaves too little of the hex)."""
+    under it) and two, one under the other with its name band above it (issue 42), fit inside
+    every hex and clear of its id (inside the frame unless the frame leaves too little of the hex)."""
     import shapely
 
     from kitgen.render.sceneart import STEP
@@ -892,10 +892,16 @@ def test_issue24_counters_fit_every_hex_of_the_map_under_its_id(built: Built) ->
     for h in art.map.hexes:
         outline = shapely.Polygon(art.corners(h)).buffer(0.01)
         cx, cy = art.centres[h.id]
-        for n, size, stack in ((1, draw.st.counter, False), (1, draw.st.counter, True), (2, draw.st.pair, False)):
-            squares = draw.squares(float(cx), float(cy), n, size, (0, 0, art.width, art.height), stack=stack)
+        cases = (
+            (1, draw.st.counter, False, 0.0),
+            (1, draw.st.counter, True, 0.0),
+            (2, draw.st.pair, False, draw.st.peek),
+        )
+        for n, size, stack, peek in cases:
+            squares = draw.squares(float(cx), float(cy), 1, size, (0, 0, art.width, art.height), stack=stack, peek=peek)
             up = 2 * STEP if stack else 0.0  # the edges of the counters under a stack's top one
-            boxes = [shapely.box(b[0], b[1], b[2] + up, b[3] + up) for b in squares]
+            band = peek * (squares[0][2] - squares[0][0]) / size  # the under counter's name, above
+            boxes = [shapely.box(b[0], b[1], b[2] + up, b[3] + up + band) for b in squares]
             assert all(outline.contains(b) for b in boxes), (h.id, n)
             assert n == 2 or stack or all(frame.contains(b) for b in boxes), (h.id, n)
             assert not any(b.intersects(ids[h.id]) for b in boxes), (h.id, n)

@@ -36,6 +36,9 @@ class SectorPage(MapPage):
     list_row: Length
     counter: Length
     pair: Length
+    """Two units in a hex: each counter's size, one over the other."""
+    peek: Length
+    """Two units in a hex: the band of the one under the other left showing above it, its name."""
     counter_drop: Length
     name_font: Length
     name_min: Length

@@ -98,8 +98,10 @@ class SceneArt:
     # geometry shared by a packet's sector pages
 
     def layout(self, scene: Scene, window: Window) -> dict[str, list[tuple[Piece, Window]]]:
-        """Where each hex's pieces go, inside the hex and under its id: one alone, two side by
-        side; inside what the map's frame and the page's window leave of the hex, smaller if need be."""
+        """Where each hex's pieces go, inside the hex and under its id: one alone; two as one
+        counter over the other, the one under showing its name above the top one (both whole in
+        size, no name cut short); inside what the map's frame and the page's window leave of the
+        hex, smaller if need be. A hex's pieces are listed in the order they are drawn."""
         st = self.st
         w, h, reach = self.art.width, self.art.height, self.art.hex_pt
         bounds = (max(window[0], 0.0), max(window[1], 0.0), min(window[2], w), min(window[3], h))
@@ -115,37 +117,60 @@ class SceneArt:
             if hex_id not in self.within(grown):
                 continue
             cx, cy = (float(v) for v in self.art.centres[hex_id])
-            n = 2 if len(pieces) == 2 else 1
             stack = pieces[0].kind == "stack"
-            squares = self.squares(cx, cy, n, st.pair if n == 2 else st.counter, bounds, stack=stack)
-            found[hex_id] = list(zip(pieces, squares, strict=True))
+            two = len(pieces) == 2
+            size = st.pair if two else st.counter
+            peek = st.peek if two else 0.0
+            if two:  # the second under the first, its name band above it
+                try:
+                    (top,) = self.squares(cx, cy, 1, size, bounds, peek=peek, edge=False)
+                except ValueError:  # a sliver of the hex at the window's edge: side by side, small
+                    found[hex_id] = list(zip(pieces, self.squares(cx, cy, 2, size * SIDE_BY_SIDE, bounds), strict=True))
+                    continue
+                band = peek * (top[2] - top[0]) / size
+                under = (top[0], top[1] + band, top[2], top[3] + band)
+                found[hex_id] = [(pieces[1], under), (pieces[0], top)]
+            else:
+                found[hex_id] = [(pieces[0], self.squares(cx, cy, 1, size, bounds, stack=stack)[0])]
         return found
 
     def squares(
-        self, cx: float, cy: float, n: int, size: float, bounds: Window, *, stack: bool = False
+        self,
+        cx: float,
+        cy: float,
+        n: int,
+        size: float,
+        bounds: Window,
+        *,
+        stack: bool = False,
+        peek: float = 0.0,
+        edge: bool = True,
     ) -> list[Window]:
         """`n` squares side by side, `size` across at most (smaller where they must be), as near
         the hex's centre (less the drop) as they lie inside the hex and clear of its id, and inside
         `bounds` (the map's frame, the page's window) where what they leave of the hex holds them;
-        a stack's top counter with room for the edges of the counters under it."""
+        a stack's top counter with room for the edges of the counters under it, and `peek` (of
+        a counter `size` across, as much less as the counter shrinks) above it for the name band of
+        a counter under it; not `edge`, only inside `bounds` (else a ValueError)."""
         a = self.art.hex_pt / 2  # the apothem: a flat-topped hex
         gap = 1.5
         up = 2 * STEP if stack else 0.0
         top = min(cy + a, self.art.height) - self.art.style.fonts.hex_id - 2.5  # under the id
         bx0, by0, bx1, by1 = bounds
-        for low, left, right, high, least in (
-            (max(cy - a, by0) + 0.5, bx0 + 0.5, bx1 - 0.5, min(top, by1 - 0.5), 0.56),
-            (cy - a, cx - 2 * a, cx + 2 * a, top, 0.3),  # a sliver of a hex at an edge: inside the hex only
-        ):
+        tries = [(max(cy - a, by0) + 0.5, bx0 + 0.5, bx1 - 0.5, min(top, by1 - 0.5), 0.56)]
+        if edge:  # a sliver of a hex at an edge: inside the hex only
+            tries.append((cy - a, cx - 2 * a, cx + 2 * a, top, 0.3))
+        for low, left, right, high, least in tries:
             for k in range(round((1 - least) / 0.04) + 1):
                 side = size * (1 - 0.04 * k)
                 width = n * side + (n - 1) * gap
-                level = max(min(cy - self.st.counter_drop - side / 2, high - side - up), low)
+                band = peek * side / size
+                level = max(min(cy - self.st.counter_drop - (side + band) / 2, high - side - up - band), low)
                 across = max(min(cx - width / 2, right - width - up), left)
                 for dy in (0.0, 2, -2, 4, -4, 6, -6, 9, -9, 12, -12):
                     for dx in (0.0, 3, -3, 6, -6, 10, -10):
                         x0, y0 = across + dx, level + dy
-                        box = (x0, y0, x0 + width + up, y0 + side + up)
+                        box = (x0, y0, x0 + width + up, y0 + side + up + band)
                         if box[3] > high or box[1] < low or box[0] < left or box[2] > right:
                             continue
                         if all(3**0.5 * abs(x - cx) + abs(y - cy) <= 2 * a for x in box[::2] for y in box[1::2]):
@@ -196,8 +221,14 @@ class SceneArt:
         st = self.st
         faces = CounterFaces(st.name_font, st.name_min, st.figure_font, st.words_font, st.badge_font)
         for hex_id, spots in plan.laid.items():
-            for piece, (x, y, x1, _) in spots:
+            for n, (piece, (x, y, x1, _)) in enumerate(spots):
                 size = x1 - x
+                hidden = len(spots) == 2 and n == 0  # under the other: only its band above it is drawn
+                if hidden:
+                    c.saveState()
+                    clip = c.beginPath()
+                    clip.rect(x - 1, spots[1][1][3], size + 2, y + size - spots[1][1][3] + 1)
+                    c.clipPath(clip, stroke=0, fill=0)
                 colour = self.colour(piece.faction) if piece.faction else "#9A9A9A"
                 if piece.kind == "stack":
                     under = piece.top or piece
@@ -207,6 +238,8 @@ class SceneArt:
                         draw_frame(c, ex, ey, size, size, colour, max(0.35, size * 0.012))
                         scene.placed.append((hex_id, (ex, ey, ex + size, ey + size)))
                 draw_piece(c, piece, colour, x, y, size, faces)
+                if hidden:
+                    c.restoreState()
                 scene.placed.append((hex_id, (x, y, x + size, y + size)))
                 scene.on_pages.append((plan.page, plan.to_page((x, y, x + size, y + size))))
                 scene.drawn.append(piece)
@@ -619,6 +652,11 @@ def _fill_rings(c: Canvas, area: object) -> None:
     """An area filled in the current fill: its rings as one path, holes left open (fill mode 0,
     even-odd)."""
     c.drawPath(rings_path(c, _rings(area)), stroke=0, fill=1, fillMode=0)
+
+
+SIDE_BY_SIDE = 0.76
+"""Two units at a window's edge, where one over the other has no room: side by side, this much
+of the size each has one over the other."""
 
 
 def _with_edges(box: Window, piece: Piece) -> Window:

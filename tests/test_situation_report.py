@@ -121,12 +121,16 @@ def test_issue42_an_empty_section_is_a_line_not_a_page(week: Week) -> None:
 
 
 def test_issue42_page_counts(week: Week) -> None:
-    """The pages the sample's packets take (issue 42's floor): the Makhnovists' at most 6, and
-    every faction's report on at most a third of its packet."""
+    """The pages the sample's packets take, as `make bench` prints them against issue 42's
+    targets: the Makhnovists' at most 6 and the Ukrainians' at most 12 (both met); the Reds' and
+    the Whites' no more than they are now (27 and 21: their sectors, a page a map tile holding
+    their pieces, are most of them, see the README); every faction's report on at most a third
+    of its packet."""
+    most = {"makhnovists": 6, "ukrainians": 12, "reds": 27, "whites": 21}
     for faction in _factions(week):
         pages = week.files[faction].pages
-        if faction == "makhnovists":
-            assert pages <= 6
+        if week.campaign.scenario.meta.id == "denikin-1919":
+            assert pages <= most[faction], (faction, pages)
         assert len(_report_pages(week, faction)) <= max(2, pages // 3), faction
 
 
@@ -382,3 +386,37 @@ def test_issue42_no_packet_page_carries_text_it_does_not_show_or_type_under_5_pt
             assert len(shown) == len(held), (who, n)
             for size, text, _ in _spans(page):
                 assert size >= 5 - 0.01, (who, n, text, size)
+
+
+def test_issue42_an_objectives_pieces_are_whole_on_some_sector_page(week: Week) -> None:
+    """ "The objective's stack whole on some sector page": where pieces stand in a town that
+    scores VP, some sector page of the packet draws them at their full size inside its window
+    (not shrunk into what a page's edge leaves of the hex)."""
+    p = week.packets
+    st = p.scene_art.st
+    scenes = {"umpire": make_scene(week.campaign, p.b.start, None)}
+    for faction in _factions(week):
+        scenes[faction] = make_scene(week.campaign, p.believed(faction), p.view(faction), memory=p.memory(faction))
+    scoring = {
+        h
+        for h, names in week.campaign.board.towns.items()
+        for t in week.campaign.scenario.towns
+        if t.name in names and any(t.vp.values())
+    }
+    checked = 0
+    for who, scene in scenes.items():
+        shown = p.sectors_shown(set(scene.pieces))
+        for hex_id in sorted(set(scene.pieces) & scoring):
+            full = {1: st.counter, 2: st.pair}.get(len(scene.pieces[hex_id]), st.counter)
+            whole = []
+            for sector in shown:
+                laid = p.scene_art.layout(scene, sector.window).get(hex_id, [])
+                wx0, wy0, wx1, wy1 = sector.window
+                whole.append(
+                    bool(laid)
+                    and all(abs((b[2] - b[0]) - full) < 0.01 for _, b in laid)
+                    and all(wx0 <= b[0] and b[2] <= wx1 and wy0 <= b[1] and b[3] <= wy1 for _, b in laid)
+                )
+            assert any(whole), (who, hex_id)
+            checked += 1
+    assert checked

@@ -15,7 +15,7 @@ import numpy as np
 
 from kitgen.render.fonts import SANS_BOLD, text_width
 from kitgen.render.labels import Obstacles, Placed
-from kitgen.render.mapart import Row, rings_path
+from kitgen.render.mapart import Points, Row, rings_path
 from kitgen.render.packetstyle import OverviewPage, SectorPage
 from kitgen.render.pages import faction_mark, hex_colour, ink_on, luminance
 from kitgen.render.scene import Overlay, Scene, Sector, Window
@@ -539,6 +539,13 @@ class SceneArt:
             scene.drawn.append(lead)
             scene.drawn.extend(pieces[1:])
 
+    def rail_net(self, links: frozenset[frozenset[str]]) -> list[Points]:
+        """A faction's usable track as the map draws its railways: smooth lines through the same
+        hexes, not a zigzag of straight links from hex centre to hex centre."""
+        from kitgen.render.mapart import smooth_through
+
+        return [smooth_through(line) for line in self.art.link_lines(links)]
+
     def dot_at(self, hex_id: str, half: float) -> tuple[float, float]:
         """Where a hex's overview square of half-side `half` stands: its centre, moved inside the map."""
         cx, cy = self.art.centres[hex_id]
@@ -611,9 +618,8 @@ class SceneArt:
             c.setStrokeColorRGB(*hex_colour(ink))
             c.setLineWidth(width / s)
             c.setLineCap(1)
-            for link in sorted(overlay.rail, key=sorted):
-                a, b = sorted(link)
-                c.line(*self.art.centres[a], *self.art.centres[b])
+            c.setLineJoin(1)
+            self.art.lines(c, self.rail_net(overlay.rail))
         for hex_id in sorted(overlay.wrecked):
             x, y = self.art.centres[hex_id]
             self.cross(c, float(x), float(y), st.cut / s, "#000000", 1.2 / s)

@@ -251,7 +251,8 @@ def _ago(memory: Memory, turn: int) -> str:
 
 
 def _waiting(p: Packets, faction: str) -> list[Block]:
-    """The reinforcements waiting to be placed (II.E): a line when there are none."""
+    """The reinforcements waiting to be placed (II.E), a row a slip (drawn twice: once, "x2") with
+    what it brings; a line when there are none."""
     from kitgen.products.cardkey import slip_label
     from kitgen.products.playeraids import placement_text
 
@@ -259,7 +260,17 @@ def _waiting(p: Packets, faction: str) -> list[Block]:
     waiting = p.b.start.slips.get(faction, ())
     slips = {sl.id: sl for pile in s.cards.piles.values() for sl in pile}
     own = {x.id for x in s.cards.piles.get(faction, [])}
-    rows = [[slip_label(s, faction, sid) if sid in own else sid, slips[sid].text] for sid in waiting if sid in slips]
+    counts: dict[str, int] = {}
+    for sid in waiting:
+        if sid in slips:
+            counts[sid] = counts.get(sid, 0) + 1
+    rows = []
+    for sid, n in counts.items():  # the first sentence: what it brings (the slip itself says the rest)
+        brings = slips[sid].text.split(". ")[0].rstrip(".") + "."
+        if not slips[sid].returns_to_pile:
+            brings += " Set aside once placed."
+        label = slip_label(s, faction, sid) if sid in own else sid
+        rows.append([label + (f" (\u00d7{n})" if n > 1 else ""), brings])
     if not rows:
         return [Para("None waiting to be placed.", "Reinforcements:")]
     f = s.faction(faction)

@@ -113,7 +113,7 @@ def fit_text(
 ) -> tuple[float, list[str]]:
     """The largest size from `high` down to `low` at which one of `texts` (first preferred)
     wraps into at most `lines` lines within `width` and `height`; else the last text at `low`,
-    cut with an ellipsis."""
+    cut with an ellipsis between two words (in a word only when its first is too long alone)."""
     for size in _sizes(high, low):
         allowed = min(lines, max(1, math.floor((height + EPS) / (size * leading))))
         for text in texts:
@@ -129,8 +129,11 @@ def fit_text(
         if not line and words:
             line = words.pop(0)
         out.append(line)
-    if words:
-        out[-1] = truncate(f"{out[-1]} {' '.join(words)}", font, low, width)
+    if words:  # cut between words, never in one ("Markov Officer…", not "Markov Officer Re…")
+        kept = out[-1].split()
+        while kept and text_width(" ".join(kept) + ELLIPSIS, font, low) > width:
+            kept.pop()
+        out[-1] = " ".join(kept) + ELLIPSIS if kept else truncate(f"{out[-1]} {' '.join(words)}", font, low, width)
     return low, [truncate(line, font, low, width) for line in out]
 
 

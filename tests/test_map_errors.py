@@ -356,3 +356,16 @@ def test_a_station_named_twice_in_a_row_builds_the_same_railway(scenario_copy: P
     )
     after, _ = build_hex_map(load_scenario(scenario_copy))
     assert after.rail == before.rail
+
+
+def test_a_coast_ring_that_crosses_itself_once_projected_still_builds(scenario_copy: Path) -> None:
+    """A coastline vertex moved far off the map (its longitude 0, as the fuzzer found) leaves a
+    ring valid in degrees that crosses itself once projected: the map still builds (its
+    geometry made valid again), never a GEOS TopologyException."""
+    path = scenario_copy / "geo" / "coast.geojson"
+    text = path.read_text()
+    anchor = "[38.571,44.349],["
+    start = text.index(anchor) + len(anchor)
+    path.write_text(text[:start] + "0" + text[text.index(",", start) :])
+    scenario, hex_map = load_scenario_map(scenario_copy, use_cache=False)
+    assert hex_map.hexes and scenario.meta.id

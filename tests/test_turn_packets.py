@@ -392,11 +392,34 @@ def test_issue24_the_pencil_form_has_room_for_a_pencil(built: Built) -> None:
                 continue
             width = widgets[f"o-{row.id}-path"][0] + widgets.get(f"o-{row.id}-path2", (0.0, 0.0))[0]
             assert width / row.offered >= 11 * mm - 0.01, (row.id, width / row.offered / mm)
-            assert row.offered == {"ship": 16, "train": 12}.get(row.kind, row.offered)
+            assert row.offered == _steps_expected(built, row), row.id
             for unit, _ in row.carriable:
                 assert min(widgets[f"o-{row.id}-carry-{unit}"]) >= 4 * mm - 0.01
             for word in row.specials:
                 assert min(widgets[f"o-{row.id}-special-{word.replace(' ', '')}"]) >= 4 * mm - 0.01
+
+
+def _steps_expected(built: Built, row: object) -> int:
+    """The steps a row should offer, from the scenario's tables alone: a train 12 (C.1), a ship
+    16 (D.1); a unit its type's MP, with the most any event card adds to it, over the least a
+    hex of any terrain or a road costs it, at most 12; none aboard or immobilised."""
+    kind, unit_id, type_id = row.kind, row.id, row.type  # type: ignore[attr-defined]
+    if kind != "unit":
+        return {"train": 12, "ship": 16}[kind]
+    unit = next(u for u in built.state.units if u.id == unit_id)
+    if unit.aboard is not None or unit.immobilised:
+        return 0
+    rules = built.campaign.scenario.movement
+    t = next(x for x in rules.unit_types if x.id == type_id)
+    t = next(x for x in rules.unit_types if x.id == t.moves_as) if t.moves_as else t
+    cards = [
+        e.modifier or 0
+        for card in built.campaign.scenario.cards.events
+        for e in card.effects
+        if e.kind == "movement" and e.faction in (unit.faction, "all") and (not e.unit_types or type_id in e.unit_types)
+    ]
+    least = min([rules.road_cost, *(c for c in (t.cost or {}).values() if isinstance(c, int | float) and c > 0)])
+    return min(12, int(((t.mp or 0) + max([0, *cards])) // least))
 
 
 def test_II_C_order_form_targets_are_the_command_rolls_ahead(built: Built) -> None:
@@ -726,7 +749,7 @@ def test_issue24_a_players_packet_tells_his_last_turn(built: Built) -> None:
         titles = {c.id: c.title for c in built.campaign.scenario.cards.events}
         assert all(titles[e] in page for e in b.after.events) and (b.after.events or "none drawn" in page)
         lost = sorted(t for t, f in b.before.owners.items() if f == faction and b.after.owners.get(t) != faction)
-        assert all(t in page for t in lost)
+        assert all(built.campaign.scenario.shown_place(t) in page for t in lost)  # as the map prints them
         # fog: an enemy unit is named only if the faction fought it last turn
         met = {r.unit for r in b.after.battle_results if r.battle in fought}
         hidden = {u.name for u in (*b.before.units, *b.after.units) if u.faction != faction and u.id not in met}
@@ -966,8 +989,9 @@ def test_issue24_sectors_are_the_kit_tiles_at_their_scale_and_under_their_names(
 
 def test_issue24_the_lists_and_the_story_run_over_pages_as_they_grow(built: Built, tmp_path: Path) -> None:
     """A faction with many slips waiting (150, here) gets its reinforcements listed a row a slip,
-    one drawn many times once with its count (issue 42), and the report flows on over as many
-    pages as its words take, never a page run into its footer (the Sheet would raise)."""
+    one drawn many times once with its count (issue 42); a faction eight times as large gets its
+    report flowed on over as many pages as its words take, its tables' headers again over their
+    further rows, never a page run into its footer (the Sheet would raise)."""
     from collections import Counter
 
     from kitgen.products.cardkey import slip_label
@@ -977,12 +1001,18 @@ def test_issue24_the_lists_and_the_story_run_over_pages_as_they_grow(built: Buil
     faction = next(f for f in sorted({u.faction for u in b.start.units}) if s.cards.piles.get(f))
     pile = [slip.id for slip in s.cards.piles[faction]]
     drawn = (pile * 60)[:150]
-    many = replace(b.start, slips={**b.start.slips, faction: tuple(drawn)})
+    own = [u for u in b.start.units if u.faction == faction and u.aboard is None]
+    more = [
+        replace(u, id=f"{u.id}_copy{k}", name=f"{u.name} {k}") for k in range(1, 8) for u in own
+    ]  # a faction 8 times as large
+    many = replace(b.start, slips={**b.start.slips, faction: tuple(drawn)}, units=(*b.start.units, *more))
     files = {f.who: f for f in packets_of(Packets(replace(b, start=many), "letter"))}
     titles = _page_titles(files[faction].pdf)
     name = built.packets.names[faction]
-    assert sum(t.startswith(f"{name}, turn") for t in titles.values()) >= 1
+    before = sum(t.startswith(f"{name}, turn") for t in _page_titles(built.files[faction].pdf).values())
+    assert sum(t.startswith(f"{name}, turn") for t in titles.values()) > max(1, before)
     text = " ".join(_text(files[faction].pdf, tmp_path, "grown").split())
+    assert "YOUR FORCES (CONTINUED)" in text  # the forces run on, the header again over them
     for sid, n in Counter(drawn).items():
         label = slip_label(s, faction, sid)
         assert (f"{label} (\u00d7{n})" if n > 1 else label) in text, (sid, n)

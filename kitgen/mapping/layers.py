@@ -40,7 +40,12 @@ class Layers:
         self.proj = proj
 
     def project(self, geometry: BaseGeometry) -> BaseGeometry:
-        return shapely.transform(geometry, lambda xy: self.proj.forward(np.asarray(xy, dtype=float)))
+        """The geometry in the map's points, made valid again: a ring valid in degrees may cross
+        itself once projected (a vertex far off the map), and GEOS refuses to work on it."""
+        projected = shapely.transform(geometry, lambda xy: self.proj.forward(np.asarray(xy, dtype=float)))
+        if isinstance(projected, shapely.LineString | shapely.MultiLineString) or projected.is_valid:
+            return projected
+        return shapely.make_valid(projected)
 
     @cached_property
     def places(self) -> dict[str, tuple[float, float]]:

@@ -282,7 +282,8 @@ def order_rows(campaign: Campaign, state: CampaignState, faction: str, turn: int
 
 def unit_steps(campaign: Campaign, state: CampaignState, faction: str, type_id: str) -> int:
     """The most hexes a unit of `type_id` can enter this turn (A): its MP with the cards in force
-    over the least any hex costs it (a road's, or its cheapest terrain's), at most `PATH_HEXES`."""
+    and the most the turn's own card could add, over the least any hex costs it (a road's, or its
+    cheapest terrain's), at most `PATH_HEXES`."""
     from kitgen.engine.phases.land import mp_modifier
     from kitgen.rules.paths import allowance
 
@@ -290,8 +291,19 @@ def unit_steps(campaign: Campaign, state: CampaignState, faction: str, type_id: 
     row = movement_row(rules, type_id)
     costs = [c for c in (row.cost or {}).values() if isinstance(c, int | float) and c > 0]
     cheapest = min([rules.road_cost, *costs])
-    mp = allowance(rules, type_id, mp_modifier(state, faction, type_id))
+    mp = allowance(rules, type_id, mp_modifier(state, faction, type_id) + _card_mp(campaign, faction, type_id))
     return min(PATH_HEXES["unit"], int(mp // cheapest))
+
+
+def _card_mp(campaign: Campaign, faction: str, type_id: str) -> int:
+    """The most MP an event card drawn this turn could add to the unit type (the turn's card is
+    drawn after the orders are written: its steps must be on the form already)."""
+    most = 0
+    for card in campaign.scenario.cards.events:
+        for e in card.effects:
+            if e.kind == "movement" and e.faction in (faction, "all") and (not e.unit_types or type_id in e.unit_types):
+                most = max(most, e.modifier or 0)
+    return most
 
 
 def order_csv(campaign: Campaign, state: CampaignState, faction: str, turn: int) -> str:

@@ -249,6 +249,8 @@ def step_lines(row: OrderRow, lay: OrderFormLayout) -> list[int]:
 
 SIDE_ROWS = 3
 """The rows of a path's special orders, beside its first line of steps."""
+ROLL_DROP = 11.0
+"""Points from a stepless row's top to its roll box: room for the box's word above it."""
 
 
 def has_side(row: OrderRow) -> bool:
@@ -266,7 +268,7 @@ def side_items(row: OrderRow, lay: OrderFormLayout) -> list[tuple[Part, str, str
     if not has_side(row):
         return []
     items: list[tuple[Part, str, str, float, float]] = []
-    pitch = lay.hexagon + 2
+    pitch = lay.hexagon + 0.5  # the top bubble clear of the row's top rule
     x = 0.0
     words = list(row.specials)
     for k in range(0, len(words), SIDE_ROWS):
@@ -357,23 +359,35 @@ def _rolls(row: OrderRow) -> bool:
 
 
 def info_lines(row: OrderRow, lay: OrderFormLayout) -> list[tuple[str, bool]]:
-    """The row's printed words in its left column, a line each (text, bold): its name (on two
-    lines at most), hex and type, stands, MP and supply, and who commands it with the rolls that
-    obey him."""
+    """The row's printed words in its left column, a line each (text, bold), every line within
+    the column: its name (on two lines at most, cut between words), hex and type, stands, MP and
+    supply, and who commands it with the rolls that obey him; a part too long for a line goes on
+    the next."""
     from reportlab.lib.utils import simpleSplit
 
-    from kitgen.render.fonts import SANS_BOLD
+    from kitgen.render.counterart import fit_text
+    from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts, text_width
 
+    register_fonts()
     room = lay.info_width - 6
-    name = simpleSplit(row.label or row.id, SANS_BOLD, lay.label_font, room)[:2] or [""]
+    size = lay.label_font
+    _, name = fit_text([row.label or row.id], SANS_BOLD, size, size, room, size * 2.4, 1.15, 2)
     lines = [(line, True) for line in name]
-    what = " \u00b7 ".join(x for x in (row.hex, row.type) if x)
     moves = [row.stands] if row.stands else []
     moves += [f"{row.mp} MP"] if row.mp is not None else []
     moves += [f"supply {row.supply}"] if row.supply and row.supply != "-" else []
-    lines += [(what, False)] if what else []
-    lines += [(" \u00b7 ".join(moves), False)] if moves else []
-    lines += [(_target_text(row), False)] if _target_text(row) else []
+    groups = [[x for x in (row.hex, row.type.replace("_", " ")) if x], moves, [_target_text(row)]]
+    for parts in groups:
+        parts = [p for p in parts if p]
+        line = ""
+        for part in parts:  # parts joined while they fit, each on a line of its own when not
+            joined = f"{line} \u00b7 {part}" if line else part
+            if line and text_width(joined, SANS, size) > room:
+                lines.append((line, False))
+                joined = part
+            line = joined
+        if line:
+            lines += [(piece, False) for piece in simpleSplit(line, SANS, size, room)]
     return lines
 
 
@@ -410,6 +424,8 @@ def row_height(row: OrderRow, lay: OrderFormLayout, width: float) -> float:
     steps = len(step_lines(row, lay))
     under = 0 if beside(row, lay) is not None else len(lines) if steps else max(1, len(lines))
     marks = lay.path_line * steps + lay.order_row * under
+    if _rolls(row) and not steps:
+        marks = max(marks, ROLL_DROP + lay.path_box + 2)
     words = 4 + lay.info_leading * len(info_lines(row, lay))
     return max(marks, words) + 2
 
@@ -546,7 +562,7 @@ def page_plan(rows: Sequence[OrderRow], paper: str) -> PagePlan:
                 if part != "word":
                     bubbles.append(Bubble(row.id, part, 0, choice, start + dx + lay.bubble / 2, mid, label))
         if _rolls(row) and not row.offered:  # a row with no steps: at its first line's end
-            roll = (left + span - lay.roll_box - 2, top - lay.order_row / 2 - lay.path_box / 2)
+            roll = (left + span - lay.roll_box - 2, top - ROLL_DROP - lay.path_box)  # its word above it, in the row
         y = top - row_height(row, lay, span)
         plans.append(RowPlan(row, top, y, tuple(mids), roll, start))
     return PagePlan(paper, (w, h), lay, markers, qr, rows_top(paper), tuple(plans), tuple(bubbles), tuple(boxes))

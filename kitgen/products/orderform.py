@@ -42,6 +42,7 @@ from kitgen.orders.sheetplan import (
     info_lines,
     page_plan,
     split_pages,
+    width,
 )
 from kitgen.products.sheetparts import sheets_part
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
@@ -397,7 +398,7 @@ def _lines(sheet: Sheet, plan: PagePlan, rp: RowPlan, bubbles: Sequence[Bubble],
     """The lines of bubbles under the path: lead words, bubbles and their labels, the roll box;
     on screen, a check box over each bubble."""
     st, lay, row = sheet.st, plan.layout, rp.row
-    lines = bubble_lines(row, lay, sheet.right - rp.lines_left)
+    lines = bubble_lines(row, lay, plan.left + width() - rp.lines_left)  # the plan's width, on every paper
     mids = {round(mid, 3) for _, mid in rp.lines}
     beside = [b for b in bubbles if round(b.y, 3) not in mids]
     if beside:

@@ -223,7 +223,8 @@ class SceneArt:
         for hex_id, spots in plan.laid.items():
             for n, (piece, (x, y, x1, _)) in enumerate(spots):
                 size = x1 - x
-                hidden = len(spots) == 2 and n == 0  # under the other: only its band above it is drawn
+                # under the other (not side by side, at a window's edge): only its band above it is drawn
+                hidden = len(spots) == 2 and n == 0 and spots[0][1][1] > spots[1][1][1] + 0.01
                 if hidden:
                     c.saveState()
                     clip = c.beginPath()

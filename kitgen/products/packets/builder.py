@@ -251,7 +251,7 @@ class Packets:
                 )
             )
         if scene.stacks and stack_page:
-            pages.append(("Stack list", "stacks", partial(self._stack_page, scene=scene)))
+            pages += self._stack_pages(scene)
         return pages
 
     def _sector_index(self, sheet: Sheet, y: float, shown: list[Sector], viewer: str | None) -> float:
@@ -281,17 +281,18 @@ class Packets:
         y = sheet.para(sheet.left, y, sheet.span, say("sector_index", keys=", ".join(s.key for s in shown)))
         return self.overlay_note(sheet, y - sheet.st.gap / 2, overlay, own=True)
 
-    def _stack_page(self, sheet: Sheet, scene: Scene) -> float:
-        faction = self.s.faction(scene.viewer) if scene.viewer else None
-        y = sheet.band("Stack list", faction, f"turn {self.b.turn}")
+    def _stack_pages(self, scene: Scene) -> list[Page]:
+        """The stack list, over as many pages as its rows take (`kitgen.render.flow`)."""
+        from kitgen.render.flow import Rows, flow_pages
+        from kitgen.render.packetstyle import packet_form_style
+
         rows = []
         for e in scene.stacks:
             for k, (f, text) in enumerate(e.lines):
-                rows.append([e.key if k == 0 else "", e.hex if k == 0 else "", _chip(f, self.names), text])
-        cols = [Column(0.6), Column(0.6), Column(1.3), Column(6)]
-        return sheet.table(sheet.left, y, sheet.span, cols, [["Stack", "Hex", "Faction", "Units"]], rows, tint=False)
-
-    # the umpire's
+                rows.append([e.hex if k == 0 else "", _chip(f, self.names), text])
+        table = Rows([Column(0.7), Column(1.3), Column(6)], ["Hex", "Faction", "Units"], rows, tint=False)
+        faction = scene.viewer
+        return flow_pages(self.s, self.paper, "Stack list", "stacks", faction, [table], packet_form_style())
 
     def supply_page(
         self, maps: MapPages, scene: Scene, overlay: Overlay, heading: str, key: str, title: str, *, own: bool = False

@@ -70,7 +70,7 @@ def acetate(p: Packets, faction: str) -> PacketFile:
     overlay = p.overlay(faction, believed=True)
     draw = p.scene_art
     marked: list[Any] = [draw.area(overlay.hexes)] if overlay.hexes else []
-    marked += [shapely.LineString([p.art.centres[a], p.art.centres[b]]) for a, b in map(sorted, overlay.rail)]
+    marked += [shapely.LineString(line) for line in draw.rail_net(overlay.rail)]  # as drawn: smooth
     marked += [shapely.Point(p.art.centres[h]) for h in overlay.wrecked | overlay.held]
     everything = shapely.union_all(marked) if marked else shapely.GeometryCollection()
 

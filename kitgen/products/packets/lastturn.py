@@ -128,8 +128,9 @@ def story(
                 for c in failed
             )
         said.append(("Command rolls:", text + "."))
-    gained = sorted(t for t, f in after.owners.items() if f == faction and before.owners.get(t) != faction)
-    lost = sorted(t for t, f in before.owners.items() if f == faction and after.owners.get(t) != faction)
+    shown = s.shown_place  # as the map prints them
+    gained = sorted(shown(t) for t, f in after.owners.items() if f == faction and before.owners.get(t) != faction)
+    lost = sorted(shown(t) for t, f in before.owners.items() if f == faction and after.owners.get(t) != faction)
     towns = []
     if gained:
         towns.append("gained " + ", ".join(gained))

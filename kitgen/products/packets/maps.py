@@ -235,6 +235,8 @@ class MapPages:
         y_top = sheet.band(title, faction, note)
         edge = self.ov.sector_font * 1.6 if shown else 0.0  # the tiles' rows and columns named outside the frame
         side = self.ov.side if sheet.width > sheet.height else 0.0  # landscape: the notes in a column beside the map
+        if side and after is not None and _height(sheet, after, side) > y_top - sheet.bottom:
+            side = 0.0  # notes too long for the column: under the map
         notes = 0.0 if side else max(self.ov.notes, _height(sheet, after) + 6) if after is not None else self.ov.notes
         room = y_top - edge - sheet.bottom - notes  # the notes under the map
         across = sheet.span - edge - (side + self.ov.side_gap if side else 0.0)
@@ -405,8 +407,9 @@ def overlay_legend(
     return y
 
 
-def _height(sheet: Sheet, draw: Callable[[Sheet, float], float]) -> float:
-    """The points `draw` takes down a page like `sheet`'s, measured by drawing it on a scratch one."""
+def _height(sheet: Sheet, draw: Callable[[Sheet, float], float], width: float | None = None) -> float:
+    """The points `draw` takes down a page like `sheet`'s (in a column `width` wide at its right,
+    if given), measured by drawing it on a scratch one."""
     import io
 
     from reportlab.pdfgen.canvas import Canvas
@@ -415,4 +418,6 @@ def _height(sheet: Sheet, draw: Callable[[Sheet, float], float]) -> float:
 
     size = (sheet.width, sheet.height)
     scratch = Sheet(Canvas(io.BytesIO(), pagesize=size), sheet.st, sheet.s, size, "")
+    if width is not None:
+        scratch.left = scratch.right - width
     return scratch.top - draw(scratch, scratch.top)

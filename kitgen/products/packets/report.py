@@ -156,7 +156,8 @@ def _last_turn(p: Packets, faction: str) -> list[Block]:
 def _reach(p: Packets, faction: str, reached: Sequence[Reach]) -> list[Block]:
     """Where each stack can get this turn: the towns and the hexes by MP band."""
     bands = p.layouts.sector.reach_bands
-    towns = p.c.board.towns
+    shown = p.s.shown_place  # as the map prints them
+    towns = {h: tuple(shown(t) for t in names) for h, names in p.c.board.towns.items()}
     groups: dict[tuple[str, tuple[tuple[str, int], ...], tuple[str, ...]], list[Reach]] = {}
     for r in reached:
         groups.setdefault((r.hex, tuple(sorted(r.land.items())), tuple(sorted(r.rail))), []).append(r)
@@ -237,7 +238,12 @@ def _last_seen(p: Packets, memory: Memory) -> list[Block]:
         owner = p.names.get(t.owner, "nobody") if t.owner != "none" else "nobody"
         mark = Cell(owner, mark=t.owner) if t.owner != "none" else Cell("")
         rows.append(
-            [t.town, mark, f"held by the {owner}" if t.owner != "none" else "held by nobody", _ago(memory, t.turn)]
+            [
+                p.s.shown_place(t.town),
+                mark,
+                f"held by the {owner}" if t.owner != "none" else "held by nobody",
+                _ago(memory, t.turn),
+            ]
         )
     columns = [Column(1.9), Column(1.3), Column(4.6), Column(1.5)]
     return [

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from kitgen.campaign import Campaign
     from kitgen.engine.memory import Memory
     from kitgen.engine.reach import Reach
+    from kitgen.engine.state import UnitState
     from kitgen.products.packets.builder import Packets
     from kitgen.render.scene import Scene, Sector
 
@@ -78,21 +79,10 @@ def _forces(p: Packets, faction: str, reached: Sequence[Reach], sectors: dict[st
     out = sum(1 for u in own if u.in_supply is False)
     rows = []
     for u in own:
-        where = place(p.c, u.hex) if u.aboard is None else f"aboard the {p.pieces.get(u.aboard, u.aboard)}"
-        stands = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in u.stands.items() if n)
-        roll, who = odds.get(u.id, ("always", ""))
-        rows.append(
-            [
-                u.name,
-                where,
-                str(mp[u.id]) if u.id in mp else "-",
-                stands,
-                "in" if u.in_supply is not False else Cell("OUT", bold=True),
-                u.commander or "",
-                roll + (f", {who}" if who and who != u.commander else ""),
-                sectors.get(u.hex, "") if u.aboard is None else "",
-            ]
-        )
+        where, stands, supply, command = _unit_cells(p, u, odds)
+        moves = str(mp[u.id]) if u.id in mp else "-"
+        sector = sectors.get(u.hex, "") if u.aboard is None else ""
+        rows.append([u.name, where, moves, stands, supply, u.commander or "", command, sector])
     summary = f"{plural(len(own), 'unit')}, " + (f"{out} out of supply." if out else "all in supply.")
     summary += " " + say("forces_key")
     columns = [
@@ -108,6 +98,17 @@ def _forces(p: Packets, faction: str, reached: Sequence[Reach], sectors: dict[st
     header = ["Unit", "Where", "MP", "Stands", "Supply", "Commander", "Obeys on", "Map"]
     rows = rows or [["No units on the map.", "", "", "", "", "", "", ""]]
     return [Rows(columns, header, rows, "Your forces", "B.2, II.C"), Para(summary)]
+
+
+def _unit_cells(p: Packets, u: UnitState, odds: dict[str, tuple[str, str]]) -> tuple[str, str, Any, str]:
+    """A unit's cells as the forces and the roster print them: where it is (its place, or the
+    ship it is aboard), its stands, its supply, and the roll that obeys if it is ordered with who
+    makes it where he is not its own commander."""
+    where = place(p.c, u.hex) if u.aboard is None else f"aboard the {p.pieces.get(u.aboard, u.aboard)}"
+    stands = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in u.stands.items() if n)
+    roll, who = odds.get(u.id, ("always", ""))
+    supply = "in" if u.in_supply is not False else Cell("OUT", bold=True)
+    return where, stands, supply, roll + (f", {who}" if who and who != u.commander else "")
 
 
 def _obeys(p: Packets, faction: str) -> dict[str, tuple[str, str]]:
@@ -346,11 +347,7 @@ def roster(p: Packets) -> list[Page]:
         odds = _obeys(p, f.id)
         rows: list[list[Any]] = []
         for u in units:
-            where = place(p.c, u.hex) if u.aboard is None else f"aboard the {p.pieces.get(u.aboard, u.aboard)}"
-            stands = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in u.stands.items() if n)
-            roll, who = odds.get(u.id, ("always", ""))
-            supply = "in" if u.in_supply is not False else Cell("OUT", bold=True)
-            command = roll + (f", {who}" if who and who != u.commander else "")
+            where, stands, supply, command = _unit_cells(p, u, odds)
             rows.append([u.name, u.id, where, stands, supply, u.commander or "", command])
         for t in trains:
             rows.append([p.pieces.get(str(t["id"]), str(t["id"])), str(t["id"]), place(p.c, t["hex"]), "", "", "", ""])

@@ -65,12 +65,6 @@ def group_keys(plan: PagePlan) -> list[tuple[str, str, int, float]]:
     ]
 
 
-def hexagonal(plan: PagePlan) -> list[bool]:
-    """Whether each bubble is one of a hexagon of six (a step's, or the side an order faces
-    drawn as a step is): the surest matches of a page, which the lines' bubbles move by."""
-    return [key[1] in ("step", "toward") for key in group_keys(plan)]
-
-
 def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray[np.float64], bool]:
     """Each bubble's centre in pixels of `flat` where its group's rings are found, and whether
     any group stood off further than `REACH_MM` (the page is too bent to read). Groups are moved
@@ -96,7 +90,8 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
     soft = opencv().GaussianBlur(flat, (0, 0), COARSE_MM / 2 * pixel)
     score = _rings(soft, centres, coarse[None, :, :], plan.layout.bubble / 2 * SCALE)
     groups: dict[tuple[str, str, int, float], list[int]] = {}
-    for k, key in enumerate(group_keys(plan)):
+    keys = group_keys(plan)
+    for k, key in enumerate(keys):
         groups.setdefault(key, []).append(k)
     best: dict[tuple[str, str, int, float], tuple[int, float]] = {}
     for key, members in groups.items():
@@ -170,7 +165,8 @@ def registered(flat: npt.NDArray[np.uint8], plan: PagePlan) -> tuple[npt.NDArray
     # nearest it, weighted by nearness, as found finely, then its own ring's; or its line's own
     # move, then its ring's: whichever finds the clearer ring (a report form's line stands far
     # from any hexagon)
-    hexagon = np.array(hexagonal(plan), dtype=bool)
+    # a bubble of a hexagon of six (a step's, or the side an order faces, drawn as a step is)
+    hexagon = np.array([key[1] in ("step", "toward") for key in keys], dtype=bool)
     steps = hexagon & seen
     lines = ~hexagon
     if lines.any():

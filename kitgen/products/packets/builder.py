@@ -4,7 +4,7 @@ in common (the map pages, the VP ledger, tables over as many pages as they need)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -286,10 +286,7 @@ class Packets:
         from kitgen.render.flow import Rows, flow_pages
         from kitgen.render.packetstyle import packet_form_style
 
-        rows = []
-        for e in scene.stacks:
-            for k, (f, text) in enumerate(e.lines):
-                rows.append([e.hex if k == 0 else "", _chip(f, self.names), text])
+        rows = stack_rows(scene, self.names, str)
         table = Rows([Column(0.7), Column(1.3), Column(6)], ["Hex", "Faction", "Units"], rows, tint=False)
         faction = scene.viewer
         return flow_pages(self.s, self.paper, "Stack list", "stacks", faction, [table], packet_form_style())
@@ -484,6 +481,16 @@ def _contents(pages: list[Page]) -> list[tuple[str, int]]:
         if not found or found[-1][0] != part:
             found.append((part, number))
     return found
+
+
+def stack_rows(scene: Scene, names: dict[str, str], where: Callable[[str], str]) -> list[list[Any]]:
+    """A row a piece of each stack on the scene's maps, top counter first: the stack's hex as
+    `where` says it on its first row, the piece's faction and what it is."""
+    rows: list[list[Any]] = []
+    for e in scene.stacks:
+        for k, (f, text) in enumerate(e.lines):
+            rows.append([where(e.hex) if k == 0 else "", _chip(f, names), text])
+    return rows
 
 
 def stands_text(stands: dict[str, int]) -> str:

@@ -7,6 +7,7 @@ and time. An empty section is a line, not a page."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kitgen.messages import plural
@@ -206,10 +207,9 @@ def _stacks(p: Packets, scene: Scene) -> list[Block]:
     """The stacks on the maps (three pieces or more in a hex), each under its hex's number."""
     if not scene.stacks:
         return []
-    rows = []
-    for e in scene.stacks:
-        for k, (f, text) in enumerate(e.lines):
-            rows.append([place(p.c, e.hex) if k == 0 else "", Cell(p.names.get(f, f), mark=f), text])
+    from kitgen.products.packets.builder import stack_rows
+
+    rows = stack_rows(scene, p.names, partial(place, p.c))
     columns = [Column(1.8), Column(1.2), Column(6.2)]
     return [
         Rows(columns, ["Stack, by its hex", "Faction", "Pieces, top counter first"], rows, "Stacks on the maps", "")

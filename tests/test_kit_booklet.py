@@ -50,6 +50,17 @@ def text(paper: str = "a4") -> str:
     return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
 
 
+def running_text(paper: str = "a4") -> str:
+    """The booklet's text as it runs from page to page: each page's foot (its section, its
+    number and the imprint) left out, so that a paragraph split over two pages reads whole."""
+    reader = PdfReader(io.BytesIO(parts(paper)[0].pdf))
+    pages = []
+    for page in reader.pages:
+        lines = page.extract_text().splitlines()
+        pages.append(" ".join(lines[:-3] if lines and lines[-1].startswith("kitgen ") else lines))
+    return re.sub(r"\s+", " ", " ".join(pages))
+
+
 def test_every_town_of_the_seed_is_in_the_booklet_with_its_vp_and_hex() -> None:
     """Issue 5: "every town ... of the seed appears in the booklet's text"; E.2's VP table rows
     read as the seed prints them (Red, White, Ukrn, '-' for none), and the index gives the hex;
@@ -488,7 +499,7 @@ def test_A1_the_worked_example_of_a_stop_is_the_engines_and_the_seeds_numbers() 
     example is the engine's verdict on that path, in the seed's numbers."""
     mp, open_, forest, *_, river = seed_text.movement_table()["Cavalry"]
     spent = int(open_) + int(forest) + int(river.lstrip("+"))
-    body = text()
+    body = running_text()
     example = (
         f"It pays {open_} MP for the open hex (open {open_}) and {int(forest) + int(river.lstrip('+'))} MP for the "
         f"forest hex across the river (forest {forest} {river} crossable river): {spent} MP, {int(mp) - spent} left. "
@@ -604,3 +615,18 @@ def test_issue25_the_booklet_is_set_with_curly_quotes_and_en_dashes(size: str) -
     assert "'" not in body and '"' not in body
     assert not re.search(r"\d-\d", re.sub(r"\d{4}-\d\d-\d\d", "", body))  # a date is no range
     assert "1919\u20131920" in body and "Designer\u2019s notes" in body
+
+
+def test_contact_read_exactly_the_booklet_says_it_in_the_rulings_words() -> None:
+    """Issue 43: "the booklet's contact paragraph ... say[s] it in the same words as RULES-NOTES"
+    (rulings of 2026-12-05, "Contact, read exactly" and "Trains on one line")."""
+    body = running_text()
+    for words in (
+        "Movement is simultaneous: for a move, a hex holds enemy units if enemy units are in it when movement ends",
+        "A unit whose path passes through a hex its enemies leave that turn, by a hexside the two moves do not "
+        "share, goes on, and nobody fights there.",
+        "Where a stop makes a new end hex, apply the rule again until nothing changes.",
+        "Two enemy units ending in one hex are in contact.",
+        "two enemy trains whose moves would cross on the same track meet as units do on a hexside",
+    ):
+        assert words in body, words

@@ -46,15 +46,16 @@ def test_A_contact_stops_a_move_in_the_enemy_hex() -> None:
     (verdict,) = record.verdicts
     assert verdict.result == "stopped" and verdict.rule == "A"
     assert verdict.explanation.endswith(
-        "path 0101-0201-0301-0401 costs 1 MP (open 1) to 0201, where enemy units stood as movement began: "
+        "path 0101-0201-0301-0401 costs 1 MP (open 1) to 0201, where enemy units are when movement ends: "
         "stopped there (contact), the rest dropped, A"
     )
     assert "0201" in record.contacts
 
 
-def test_A_contact_is_judged_where_the_enemy_stood_when_movement_began() -> None:
-    """RULES-NOTES, Contact: "Players write orders without knowing where the enemy is"; moves are
-    simultaneous (ruling stop_at_enemy): the Whites marching out of 0201 still stop the Reds there."""
+def test_A_contact_is_judged_where_the_enemy_is_when_movement_ends() -> None:
+    """RULES-NOTES, Contact read exactly (2026-12-05): "movement is simultaneous. For a move, a hex
+    holds enemy units if enemy units are in it when movement ends". The Whites march out of 0201
+    into 0301: the Reds pass 0201 and meet them in 0301, where both moves end."""
     record = turn(
         [unit("r_cav", "reds", "0101", "cavalry"), unit("w_rifles", "whites", "0201")],
         orders={
@@ -63,8 +64,9 @@ def test_A_contact_is_judged_where_the_enemy_stood_when_movement_began() -> None
         },
         dice=obeys("r_cav", "w_rifles"),
     )
-    assert [(v.unit, v.result) for v in record.verdicts] == [("r_cav", "stopped"), ("w_rifles", "done")]
-    assert record.state.unit("r_cav").hex == "0201"  # type: ignore[union-attr]
+    assert [(v.unit, v.result) for v in record.verdicts] == [("r_cav", "done"), ("w_rifles", "done")]
+    assert [record.state.unit(u).hex for u in ("r_cav", "w_rifles")] == ["0301", "0301"]  # type: ignore[union-attr]
+    assert "0301" in record.contacts and "0201" not in record.contacts
 
 
 def test_A_contact_drops_the_rest_of_the_path_unjudged() -> None:

@@ -202,7 +202,7 @@ def test_A_a_move_ends_where_it_meets_the_enemy(scenario: Scenario) -> None:
     assert into.complete and into.end == "0102"
     assert (through.stop, through.end, through.blocked_at) == ("contact", "0102", "0103")
     assert through.explain() == (
-        "costs 1 MP (open 1) to 0102, where enemy units stood as movement began: stopped there (contact), "
+        "costs 1 MP (open 1) to 0102, where enemy units are when movement ends: stopped there (contact), "
         "the rest dropped, A"
     )
     beyond = land_path(board(), scenario.movement, "infantry", ["0101", "0102", "0103", "0104"], enemy={"0102"})

@@ -190,8 +190,9 @@ def _terrain_table(sheet: Sheet, y: float) -> float:
         (
             "Stops:",
             "a unit goes along its path hex by hex and stops before a hex it cannot pay for or may not enter, "
-            "or in a hex of enemy units; the rest of the path is dropped. Enemy moves that would cross one "
-            "hexside the opposite ways both stop before it, in contact across it.",
+            "or in a hex where enemy units are when movement ends (a train stops before it); the rest of the "
+            "path is dropped. A hex the enemy leaves holds no one. Enemy moves, trains too, that would cross "
+            "one hexside the opposite ways both stop before it, in contact across it.",
         ),
     ]
     if alike:

@@ -35,7 +35,7 @@ STOP_WORDS: dict[Stop, str] = {
     "track": "no track",
     "wrecked": "wrecked track",
     "enemy": "enemy units on the line",
-    "contact": "enemy units in the hex (contact)",
+    "contact": "enemy units in the hex when movement ends (contact)",
     "ferry_full": "the ferry full this turn",
     "met": "an enemy move met on the hexside (contact across it)",
 }
@@ -103,7 +103,7 @@ class PathVerdict:
             return text
         why = self.reason or STOP_WORDS[self.stop]
         if self.stop == "contact":
-            return f"{text} to {self.end}, where enemy units stood as movement began: stopped there (contact), the rest dropped, A"
+            return f"{text} to {self.end}, where enemy units are when movement ends: stopped there (contact), the rest dropped, A"
         if not self.steps:
             return f"cannot enter {self.blocked_at} ({why}): stopped where it stood, {self.rule}"
         return f"{text} to {self.end}, then stops before {self.blocked_at} ({why}), the rest dropped, {self.rule}"

@@ -52,8 +52,8 @@ def turn_sequence(s: Scenario) -> tuple[Step, ...]:
         Step(
             "Movement",
             "A, C, D",
-            "rail, sea and land; breakdowns",
-            "Movement: rail, sea and land moves; breakdown rolls",
+            "rail, sea and land, all at once; breakdowns",
+            "Movement: rail, sea and land moves, all at once; breakdown rolls",
         ),
         Step(
             "Contacts",

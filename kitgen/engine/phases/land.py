@@ -1,8 +1,10 @@
-"""Land movement (A, A.1) and the breakdown rolls of vehicles that moved (A.4, A.5)."""
+"""Land movement (A, A.1) and the breakdown rolls of vehicles that moved (A.4, A.5). Each land
+order is judged alone here (`plan_land`); the simultaneous step settles where enemies stop it
+(`simultaneous`), and `finish_land` moves the units there."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, enemies, modifier
 from kitgen.engine.phases.pontoons import friendly_pontoons
+from kitgen.engine.phases.simultaneous import Mover, MoverKind
 from kitgen.engine.rolls import roll as make_roll
 from kitgen.engine.state import CampaignState, Result, StepCost, UnitState, Verdict
 from kitgen.engine.turnlog import MoveOrder, TurnLog
@@ -20,48 +23,62 @@ from kitgen.rules.paths import PathVerdict, land_path
 
 
 @dataclass
-class _Move:
-    """A land order judged on the board, before the other moves of the turn are reckoned with:
-    enemy moves met on a hexside, then ferries filled in the log's order."""
+class LandMove:
+    """A land order that stands, judged on the board alone; the simultaneous step settles where
+    the enemy stops it, and ferries are filled in the log's order."""
 
-    unit: UnitState
-    faction: str
+    mover: Mover
     line: int
     column: int
-    kind: str
-    """'path' or 'retreat'."""
     route: str
     row: str
-    judged: PathVerdict
     note: str = ""
     """What the verdict adds: a retreat not held by its command roll."""
     ferry: str = ""
     """The ferry it crosses by and its count this turn, said if it still crosses."""
 
+    @property
+    def unit(self) -> str:
+        return self.mover.id
 
-def move(
-    campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource, halted: dict[str, str]
-) -> CampaignState:
+
+@dataclass
+class LandPlan:
+    """The turn's land orders, in the log's order: each refused (its verdict) or a move."""
+
+    planned: list[Verdict | LandMove]
+
+    @property
+    def movers(self) -> list[Mover]:
+        return [p.mover for p in self.planned if isinstance(p, LandMove)]
+
+
+def plan_land(
+    campaign: Campaign,
+    board: Board,
+    state: CampaignState,
+    log: TurnLog,
+    located: LogSource,
+    halted: dict[str, str],
+    began: CampaignState,
+) -> LandPlan:
     """A, A.1: each land move goes hex by hex as far as it can pay for and may enter, and stops
     there (RULES-NOTES, ruling of 2026-12-02): `stopped`, with why; only a malformed path is void,
-    and so is a refused order (a second one, a unit carried or aboard). Moves are simultaneous: a
-    move that enters a hex where enemy units stood when land movement began stops there
-    (contact); two enemy moves that would cross one hexside in opposite directions each stop
-    before it, in contact across it (ruling); a ferry takes its number a turn, in the log's order,
-    and the rest stop on the near bank. A retreat order (II.C.2) moves by the same rules whatever
-    the unit's command roll: a unit that lost a battle last turn wherever the enemy is, any other
-    only away from enemies in or next to its hex; no retreat enters a hex of enemy units."""
+    and so is a refused order (a second one, a unit carried or aboard). A ferry takes its number
+    a turn, in the log's order, and the rest stop on the near bank. A retreat order (II.C.2)
+    moves by the same rules whatever the unit's command roll: a unit that lost a battle last
+    turn wherever the enemy is, any other only away from enemies in or next to its hex as
+    movement began (`began`)."""
     units = {u.id: u for u in state.units}
     file = located.name
-    planned: list[Verdict | _Move] = []
-    """Each order in the log's order: refused (its verdict) or judged on the board."""
+    planned: list[Verdict | LandMove] = []
     ordered: dict[str, int] = {}
     """Units given a move order already, and its line: a second one is void, whatever the first did."""
     bridged: dict[str, set[frozenset[str]]] = {}
     for faction in log.orders:  # in the order the log gives them
-        terms = move_terms(board, state, faction)
-        foes = terms.foes
-        bridged[faction] = terms.bridged
+        foes: set[str] | None = None  # II.C.2: the enemy a retreating unit is in touch with, when asked
+        bridged[faction] = friendly_pontoons(state, faction)
+        whole_move = bridged[faction] | set(board.ferries)
         for i, order in enumerate(log.orders[faction]):
             line, column = located.position(("orders", faction, i))
             said = partial(Verdict, file, line, faction, kind="land", column=column)  # the order's place
@@ -80,11 +97,13 @@ def move(
                 unit.type,
                 list(order.move),
                 mp_modifier=mp_modifier(state, faction, unit.type),
-                pontoons=terms.whole_move,
-                enemy=foes,
+                pontoons=whole_move,
             )
+            if order.retreat and foes is None:
+                foes = enemies(began, faction, began.turn)
             retreating = (  # II.C.2 (ruling 2026-12-02): a loser of last turn's battle goes on retreating
-                order.retreat
+                foes is not None
+                and order.retreat
                 and not any(h in foes for h in order.move[1:])  # a retreat never walks into the enemy
                 and (unit.id in state.lost_battle or _away(board, order.move[0], judged.end, foes))
             )  # any other retreat must end, where it stops, farther from each enemy near it
@@ -97,27 +116,35 @@ def move(
             if retreating and unit.id in halted:  # II.C.2: "Units can always continue to retreat"
                 failed = next(c for c in state.commands if unit.id in c.units and not c.obeyed)
                 note = f"; retreating, it is not held by its command roll ({failed.roll} over {failed.target}), II.C.2"
-            kind = "retreat" if order.retreat else "path"
-            planned.append(_Move(unit, faction, line, column, kind, route, row, judged, note))
-    moves = [m for m in planned if isinstance(m, _Move)]
+            kind: MoverKind = "retreat" if order.retreat else "land"
+            mover = Mover(unit.id, faction, kind, judged, (unit.id,))
+            planned.append(LandMove(mover, line, column, route, row, note))
+    moves = [m for m in planned if isinstance(m, LandMove)]
     _ferries(board, moves, bridged)  # a move past the ferry's number goes nowhere, and meets no one
-    across = _meet(moves, lambda a, b: state.allied(a, b, state.turn))
-    verdicts = list(state.verdicts)
-    for item in planned:
+    return LandPlan(planned)
+
+
+def finish_land(state: CampaignState, plan: LandPlan, located: LogSource) -> tuple[CampaignState, list[Verdict]]:
+    """The units moved to where the simultaneous step stopped them; returns the state and the
+    land verdicts, in the log's order."""
+    units = {u.id: u for u in state.units}
+    verdicts: list[Verdict] = []
+    for item in plan.planned:
         if isinstance(item, Verdict):
             verdicts.append(item)
             continue
-        m, judged = item, item.judged
+        m, judged = item, item.mover.judged
         result: Result = "void" if judged.malformed else "stopped" if judged.stop else "done"
-        text = f"{m.row}: {m.kind} {m.route} {judged.explain()}{m.ferry if judged.steps else ''}{m.note}"
-        numbers = path_numbers(judged, m.unit.hex, judged.end)
+        kind = "retreat" if item.mover.kind == "retreat" else "path"
+        text = f"{m.row}: {kind} {m.route} {judged.explain()}{m.ferry if judged.steps else ''}{m.note}"
+        numbers = path_numbers(judged, judged.start, judged.end)
         verdicts.append(
             Verdict(
-                file,
+                located.name,
                 m.line,
-                m.faction,
-                m.unit.id,
-                f"{m.kind} {m.route}",
+                m.mover.faction,
+                m.unit,
+                f"{kind} {m.route}",
                 result,
                 text,
                 judged.rule,
@@ -127,63 +154,17 @@ def move(
             )
         )
         if judged.steps:  # a malformed path has none
-            units[m.unit.id] = replace(units[m.unit.id], hex=judged.end, moved=True)
-    return replace(
-        state,
-        units=tuple(units[u.id] for u in state.units),
-        verdicts=tuple(verdicts),
-        across=tuple(sorted(set(state.across) | across)),
-    )
+            units[m.unit] = replace(units[m.unit], hex=judged.end, moved=True)
+    return replace(state, units=tuple(units[u.id] for u in state.units)), verdicts
 
 
-def _meet(moves: list[_Move], allied: Callable[[str, str], bool]) -> set[tuple[str, str]]:
-    """Ruling of 2026-12-02: enemy moves that would cross the same hexside in opposite directions
-    (each as far as it goes) each stop before it, in contact across it. A hexside is settled
-    whole: every move crossing it with an enemy move crossing it the other way stops, however
-    many units or factions. The order of settling: first a meeting that is the first along the
-    paths of both its moves; else the one both sides reach soonest (the later of the two steps).
-    Returns the hexsides met on, as sorted pairs of hexes."""
-    met: set[tuple[str, str]] = set()
-    while True:
-        crossings: dict[tuple[str, str], list[tuple[int, int]]] = {}
-        for i, m in enumerate(moves):
-            went = m.judged.went
-            for k in range(len(went) - 1):
-                crossings.setdefault((went[k], went[k + 1]), []).append((i, k))
-        found = [
-            (i, k, j, n, a, b)
-            for (a, b), ours in crossings.items()
-            if a < b
-            for j, n in crossings.get((b, a), ())
-            for i, k in ours
-            if not allied(moves[i].faction, moves[j].faction)
-        ]
-        if not found:
-            return met
-        first: dict[int, int] = {}
-        for i, k, j, n, _, _ in found:
-            first[i] = min(first.get(i, k), k)
-            first[j] = min(first.get(j, n), n)
-        mutual = [f for f in found if first[f[0]] == f[1] and first[f[2]] == f[3]]
-        i, k, j, n, a, b = min(mutual or found, key=lambda f: (max(f[1], f[3]), min(f[1], f[3]), f[4], f[5]))
-        for here, there in ((a, b), (b, a)):
-            stopping: dict[int, int] = {}
-            for x, steps in crossings[(here, there)]:
-                if any(not allied(moves[x].faction, moves[y].faction) for y, _ in crossings[(there, here)]):
-                    stopping[x] = min(stopping.get(x, steps), steps)
-            why = f"an enemy move crosses the hexside {here}-{there} the other way: both stop before it, in contact across it"
-            for x, steps in stopping.items():
-                moves[x].judged = moves[x].judged.cut(steps, "met", "A", why)
-        met.add((a, b))
-
-
-def _ferries(board: Board, moves: list[_Move], bridged: dict[str, set[frozenset[str]]]) -> None:
+def _ferries(board: Board, moves: list[LandMove], bridged: dict[str, set[frozenset[str]]]) -> None:
     """A.1 (RULES-NOTES): a ferry takes its number of units a turn, all factions together, in the
     log's order; a move beyond that stops on the near bank (where it stood: a crossing is a whole
     move, so only a first step makes one)."""
     ferried: dict[frozenset[str], int] = {}
     for m in moves:
-        ferry = _ferry_crossing(board, m.judged, bridged[m.faction])
+        ferry = _ferry_crossing(board, m.mover.alone, bridged[m.mover.faction])
         if ferry is None:
             continue
         taken, capacity = ferried.get(ferry, 0), board.ferries[ferry]
@@ -191,7 +172,7 @@ def _ferries(board: Board, moves: list[_Move], bridged: dict[str, set[frozenset[
         if taken >= capacity:
             crossed = "has" if taken == 1 else "have"
             why = f"the ferry {a}-{b} takes {plural(capacity, 'unit')} a turn, and {taken} {crossed} crossed by it already"
-            m.judged = m.judged.cut(0, "ferry_full", "A.1", why)
+            m.mover.alone = m.mover.judged = m.mover.alone.cut(0, "ferry_full", "A.1", why)
         else:
             ferried[ferry] = taken + 1
             m.ferry = f", by the ferry {a}-{b} ({taken + 1} of its {capacity} units this turn)"

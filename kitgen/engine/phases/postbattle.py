@@ -38,12 +38,14 @@ def rejoin(state: CampaignState) -> CampaignState:
     return replace(state, units=tuple(units), returning=())
 
 
-def present(state: CampaignState) -> dict[str, set[str]]:
-    """Hex -> the factions whose units stand there for battle, VP and supply."""
+def present(state: CampaignState, leaving: Collection[str] = ()) -> dict[str, set[str]]:
+    """Hex -> the factions whose units stand there for battle, VP and supply (but the units
+    `leaving`)."""
     by_hex: dict[str, set[str]] = {}
+    evaded = state.evaded
     for u in state.units:
         # II.D.1: "the nonpartisan unit is assumed to be there only"; D.1: units aboard are at sea
-        if (u.hex, u.faction) not in state.evaded and u.aboard is None:
+        if u.aboard is None and (not evaded or (u.hex, u.faction) not in evaded) and u.id not in leaving:
             by_hex.setdefault(u.hex, set()).add(u.faction)
     return by_hex
 

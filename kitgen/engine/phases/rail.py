@@ -1,69 +1,132 @@
-"""Rail movement (C.1): trains along intact track, with the units they carry (A.2)."""
+"""Rail movement (C.1): trains along intact track, with the units they carry (A.2). Each rail
+order is judged alone here (`plan_rail`); the simultaneous step settles where enemies stop it
+(`simultaneous`), and `finish_rail` moves the trains and their loads there."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, enemies
 from kitgen.engine.phases.loads import boarding, weigh
-from kitgen.engine.state import CampaignState, Result, StepCost, UnitState, Verdict
+from kitgen.engine.phases.simultaneous import Mover
+from kitgen.engine.state import CampaignState, Result, StepCost, Verdict
 from kitgen.engine.turnlog import RailOrder, TurnLog
 from kitgen.mapping.board import Board
 from kitgen.messages import plural
-from kitgen.rules.paths import land_path
+from kitgen.rules.paths import PathVerdict, land_path
+from kitgen.rules.transport import Load
 
 
-def rail_moves(
+@dataclass
+class RailMove:
+    """A rail order that stands, judged alone: the train's run and the units it carries."""
+
+    mover: Mover
+    line: int
+    column: int
+    route: str
+    aboard: tuple[str, ...]
+    left: tuple[str, ...]
+    """Named to board, but not in the start hex, moved, or held by command."""
+    load: Load
+
+
+@dataclass
+class RailPlan:
+    """The turn's rail orders, in the log's order: each refused (its verdict) or a run."""
+
+    planned: list[Verdict | RailMove]
+
+    @property
+    def movers(self) -> list[Mover]:
+        return [p.mover for p in self.planned if isinstance(p, RailMove)]
+
+
+def plan_rail(
     campaign: Campaign, board: Board, state: CampaignState, log: TurnLog, located: LogSource, halted: dict[str, str]
-) -> CampaignState:
-    """C.1: a train moves along intact track free of enemy units, up to its move, carrying up to
-    its capacity in points; the units it carries embark where it starts and detrain where it
-    stops (A.2). Units held by command control stay behind."""
-    trains = {t["id"]: dict(t) for t in state.trains}
+) -> tuple[RailPlan, CampaignState]:
+    """C.1: a train moves along intact track, up to its move, carrying up to its capacity in
+    points; the units it carries embark where it starts (A.2: they make no other move this
+    turn). Units held by command control stay behind. Returns the plan, and the state with the
+    units that embark marked carried."""
+    trains = {t["id"]: t for t in state.trains}
     units = {u.id: u for u in state.units}
-    moved_trains: set[str] = set()
-    verdicts = list(state.verdicts)
-    file = located.name
+    planned: list[Verdict | RailMove] = []
+    ordered: set[str] = set()
+    """Trains that run already: a second rail order for one is void."""
     for faction, orders in log.rail.items():
         for i, order in enumerate(orders):
             line, column = located.position(("rail", faction, i))
-            route = "-".join(order.path)
-            result, why, rule, aboard, numbers = _judge_rail(
-                campaign, board, state, order, trains, units, halted, moved_trains
+            route, start = "-".join(order.path), trains[order.train]["hex"]
+            judged = _judge_alone(campaign, board, state, order, trains[order.train], ordered)
+            void = partial(
+                Verdict, located.name, line, faction, order.train, f"rail {route}", "void", kind="rail", column=column
             )
-            start = trains[order.train]["hex"]
-            end = numbers.pop("end", start)
-            end = start if result == "void" else end
-            verdicts.append(
-                Verdict(
-                    file,
-                    line,
-                    faction,
-                    order.train,
-                    f"rail {route}",
-                    result,
-                    f"train {order.train}: path {route} {why}",
-                    rule,
-                    kind="rail",
-                    start=start,
-                    end=end,
-                    **numbers,
-                    column=column,
+            if isinstance(judged, tuple):
+                why, rule, numbers = judged
+                planned.append(
+                    void(f"train {order.train}: path {route} {why}", rule, start=start, end=start, **numbers)
                 )
+                continue
+            aboard = boarding(order.carry, order.path[0], units, halted) if judged.steps else []
+            load = weigh(campaign.scenario, aboard, units, "train")
+            if not load.fits:
+                why = f"load of {load.total} points is over the train's {load.capacity}: void"
+                numbers = _numbers(judged) | {"load": load, "end": start}
+                planned.append(void(f"train {order.train}: path {route} {why}", "C.1", start=start, **numbers))
+                continue
+            left = tuple(u for u in order.carry if u not in aboard)
+            mover = Mover(order.train, faction, "rail", judged, tuple(aboard))
+            planned.append(RailMove(mover, line, column, route, tuple(aboard), left, load))
+            if judged.steps:
+                ordered.add(order.train)
+            for u in aboard:  # A.2: embarked, they make no map move of their own
+                units[u] = replace(units[u], moved=True, carried=True, carrier=order.train)
+    return RailPlan(planned), replace(state, units=tuple(units[u.id] for u in state.units))
+
+
+def finish_rail(state: CampaignState, plan: RailPlan, located: LogSource) -> tuple[CampaignState, list[Verdict]]:
+    """The trains and the units they carry moved to where the simultaneous step stopped them;
+    returns the state and the rail verdicts, in the log's order."""
+    trains = {t["id"]: dict(t) for t in state.trains}
+    units = {u.id: u for u in state.units}
+    verdicts: list[Verdict] = []
+    for item in plan.planned:
+        if isinstance(item, Verdict):
+            verdicts.append(item)
+            continue
+        m, judged = item.mover, item.mover.judged
+        result, why = _said(item)
+        numbers = _numbers(judged) | {"load": item.load, "left_behind": item.left}
+        end = numbers.pop("end")
+        verdicts.append(
+            Verdict(
+                located.name,
+                item.line,
+                m.faction,
+                m.id,
+                f"rail {item.route}",
+                result,
+                f"train {m.id}: path {item.route} {why}",
+                judged.rule if judged.stop else "C.1",
+                kind="rail",
+                start=judged.start,
+                end=end,
+                **numbers,
+                column=item.column,
             )
-            if result != "void" and end != start:
-                trains[order.train]["hex"] = end
-                moved_trains.add(order.train)
-                for u in aboard:
-                    units[u] = replace(units[u], hex=end, moved=True, carried=True, carrier=order.train)
+        )
+        trains[m.id]["hex"] = end
+        for u in item.aboard:  # stopped where it stood, they stay on board, unmoved
+            units[u] = replace(units[u], hex=end, moved=end != judged.start)
     return replace(
         state,
         units=tuple(units[u.id] for u in state.units),
         trains=tuple(trains[t["id"]] for t in state.trains),
-        verdicts=tuple(verdicts),
-    )
+    ), verdicts
 
 
 def train_blocks(state: CampaignState, faction: str) -> tuple[set[str], set[str]]:
@@ -71,61 +134,60 @@ def train_blocks(state: CampaignState, faction: str) -> tuple[set[str], set[str]
     return set(state.wrecked_track), enemies(state, faction, state.turn)
 
 
-def _judge_rail(
+def _judge_alone(
     campaign: Campaign,
     board: Board,
     state: CampaignState,
     order: RailOrder,
-    trains: dict[str, dict[str, Any]],
-    units: dict[str, UnitState],
-    halted: dict[str, str],
-    moved_trains: set[str],
-) -> tuple[Result, str, str, list[str], dict[str, Any]]:
-    """(result, why, rule, units aboard, the verdict's numbers) of one rail order."""
+    train: dict[str, Any],
+    ordered: set[str],
+) -> PathVerdict | tuple[str, str, dict[str, Any]]:
+    """A rail order judged alone: its run along the track as far as it goes (C.1: its hexes,
+    track; C.2: wrecked track), or (why, rule, numbers) when it is void."""
     s = campaign.scenario
-    train = trains[order.train]
-    if order.train in moved_trains:
-        return "void", "has moved already this turn: void", "C.1", [], {}
+    if order.train in ordered:
+        return "has moved already this turn: void", "C.1", {}
     if order.path[0] != train["hex"]:
-        return "void", f"starts in {order.path[0]}, but the train is in {train['hex']}: void", "C.1", [], {}
+        return f"starts in {order.path[0]}, but the train is in {train['hex']}: void", "C.1", {}
     judged = land_path(board, s.movement, s.transport.train.unit_type, list(order.path))
     if judged.malformed:
-        return "void", judged.explain(), judged.rule, [], {}
+        return judged.explain(), judged.rule, {}
     if judged.stop == "mp":  # a train's MP are its hexes (C.1)
         judged = replace(judged, rule="C.1", reason=f"its {judged.mp} hexes spent")
-    closed, foes = train_blocks(state, train["faction"])
-    for k, step in enumerate(judged.steps):  # C.1, C.2: it stops before wrecked track or enemy units
-        if step.hex in closed:
-            judged = judged.cut(k, "wrecked", "C.2", f"track wrecked in {step.hex}")
-        elif step.hex in foes:
-            judged = judged.cut(k, "enemy", "C.1", f"enemy units in {step.hex} block the line")
-        else:
-            continue
-        break
+    wrecked = set(state.wrecked_track)
+    for k, step in enumerate(judged.steps):  # C.2: it stops before wrecked track
+        if step.hex in wrecked:
+            return judged.cut(k, "wrecked", "C.2", f"track wrecked in {step.hex}")
+    return judged
+
+
+def _numbers(judged: PathVerdict) -> dict[str, Any]:
+    """A run's figures for its verdict: the steps and hexes spent, why it stopped, where it ends."""
     steps = tuple(StepCost(x.hex, x.cost.mp, x.cost.parts) for x in judged.steps)
-    numbers: dict[str, Any] = {"steps": steps, "spent": judged.spent, "allowance": judged.mp, "stop": judged.stop}
-    numbers["left"] = max(0, judged.mp - judged.spent)
-    numbers["end"] = judged.end
-    aboard = boarding(order.carry, order.path[0], units, halted)
-    left = [u for u in order.carry if u not in aboard]
-    load = weigh(s, aboard, units, "train")
-    numbers["load"] = load
-    if not load.fits:
-        return "void", f"load of {load.total} points is over the train's {load.capacity}: void", "C.1", [], numbers
-    numbers["left_behind"] = tuple(left)
-    stays = f"; left behind (not in {order.path[0]}, moved, or held by command): {', '.join(left)}" if left else ""
-    carried = ", ".join(aboard) or "nothing"
+    left = max(0, judged.mp - judged.spent)
+    return {
+        "steps": steps,
+        "spent": judged.spent,
+        "allowance": judged.mp,
+        "stop": judged.stop,
+        "left": left,
+        "end": judged.end,
+    }
+
+
+def _said(item: RailMove) -> tuple[Result, str]:
+    """The run's result and its words: how far it went, and what it carried."""
+    judged = item.mover.judged
     went = len(judged.steps)
-    cargo = f"carrying {carried} ({load.total} of {load.capacity} points){stays}"
+    carried = ", ".join(item.aboard) or "nothing"
+    stays = (
+        f"; left behind (not in {judged.start}, moved, or held by command): {', '.join(item.left)}" if item.left else ""
+    )
+    cargo = f"carrying {carried} ({item.load.total} of {item.load.capacity} points){stays}"
     if judged.stop is None:
-        return "done", f"{plural(went, 'hex', 'hexes')}, {cargo}", "C.1", aboard, numbers
+        return "done", f"{plural(went, 'hex', 'hexes')}, {cargo}"
     if not went:
-        return (
-            "stopped",
-            f"cannot leave {judged.start} ({judged.reason}): stays where it stood",
-            judged.rule,
-            [],
-            numbers,
-        )
+        aboard = f", {carried} on board" if item.aboard else ""
+        return "stopped", f"cannot leave {judged.start} ({judged.reason}): stays where it stood{aboard}"
     where = f"{plural(went, 'hex', 'hexes')} to {judged.end}, then stops before {judged.blocked_at} ({judged.reason}), the rest dropped"
-    return "stopped", f"{where}, {cargo}", judged.rule, aboard, numbers
+    return "stopped", f"{where}, {cargo}"

@@ -22,6 +22,7 @@ TURN_RESULTS = (
     "verdicts",
     "contacts",
     "across",
+    "unsettled",
     "draws",
     "events",
     "umpire",
@@ -413,6 +414,10 @@ class CampaignState:
     across: tuple[tuple[str, str], ...] = ()
     """Hexsides where enemy moves met this turn (ruling of 2026-12-02), as their two hexes in
     order: each move stopped before it, the two in contact across it."""
+    unsettled: tuple[str, ...] = ()
+    """Units and trains whose moves this turn the ruling "Contact, read exactly" could not settle
+    (a stop for an enemy's end hex undoing another's, round and round): no end hex of another
+    move stopped them, for the umpire to rule on."""
     command_failures: dict[str, int] = field(default_factory=dict)
     """II.C.4: failures in a row of each commander (or leaderless unit), which ease his next roll."""
     evaded: frozenset[tuple[str, str]] = frozenset()

@@ -32,6 +32,8 @@ class LandMove:
     column: int
     route: str
     row: str
+    label: str
+    """'retreat' or 'path', as the order says."""
     note: str = ""
     """What the verdict adds: a retreat not held by its command roll."""
     ferry: str = ""
@@ -104,9 +106,10 @@ def plan_land(
             retreating = (  # II.C.2 (ruling 2026-12-02): a loser of last turn's battle goes on retreating
                 foes is not None
                 and order.retreat
-                and not any(h in foes for h in order.move[1:])  # a retreat never walks into the enemy
+                and not any(h in foes for h in order.move[1:])  # it never walks into the enemy it saw
                 and (unit.id in state.lost_battle or _away(board, order.move[0], judged.end, foes))
-            )  # any other retreat must end, where it stops, farther from each enemy near it
+            )  # any other retreat must end, where it stops, farther from each enemy near it; and
+            # no retreat enters a hex of enemy units when movement ends (the simultaneous step)
             held = halted.get(unit.id) if not retreating else None
             refused = _refused(unit, order, row, earlier, held)
             if refused is not None:
@@ -116,9 +119,10 @@ def plan_land(
             if retreating and unit.id in halted:  # II.C.2: "Units can always continue to retreat"
                 failed = next(c for c in state.commands if unit.id in c.units and not c.obeyed)
                 note = f"; retreating, it is not held by its command roll ({failed.roll} over {failed.target}), II.C.2"
-            kind: MoverKind = "retreat" if order.retreat else "land"
+            kind: MoverKind = "retreat" if retreating else "land"  # else a move like any other
             mover = Mover(unit.id, faction, kind, judged, (unit.id,))
-            planned.append(LandMove(mover, line, column, route, row, note))
+            label = "retreat" if order.retreat else "path"
+            planned.append(LandMove(mover, line, column, route, row, label, note))
     moves = [m for m in planned if isinstance(m, LandMove)]
     _ferries(board, moves, bridged)  # a move past the ferry's number goes nowhere, and meets no one
     return LandPlan(planned)
@@ -130,12 +134,12 @@ def finish_land(state: CampaignState, plan: LandPlan, located: LogSource) -> tup
     units = {u.id: u for u in state.units}
     verdicts: list[Verdict] = []
     for item in plan.planned:
-        if isinstance(item, Verdict):
-            verdicts.append(item)
+        if isinstance(item, Verdict):  # refused: the unit stays where it is, a train's load where the train went
+            rider = units.get(item.unit)
+            verdicts.append(replace(item, start=rider.hex, end=rider.hex) if rider and rider.carrier else item)
             continue
-        m, judged = item, item.mover.judged
+        m, judged, kind = item, item.mover.judged, item.label
         result: Result = "void" if judged.malformed else "stopped" if judged.stop else "done"
-        kind = "retreat" if item.mover.kind == "retreat" else "path"
         text = f"{m.row}: {kind} {m.route} {judged.explain()}{m.ferry if judged.steps else ''}{m.note}"
         numbers = path_numbers(judged, judged.start, judged.end)
         verdicts.append(

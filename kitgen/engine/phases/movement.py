@@ -36,7 +36,7 @@ def run(turn: Turn, state: CampaignState) -> CampaignState:
     verdicts = (*state.verdicts[:before], *by_rail, *state.verdicts[before:], *by_land)
     across = tuple(sorted(set(state.across) | settled.met))
     notes = (*state.umpire, *([unsettled_note(settled.unsettled)] if settled.unsettled else []))
-    state = replace(state, verdicts=verdicts, across=across, umpire=notes)
+    state = replace(state, verdicts=verdicts, across=across, unsettled=settled.unsettled, umpire=notes)
     state = breakdowns(c, state, log)
     state = used_fuel(c, state, set(state.started_out))
     return resupply(c, state, log, source, held)
@@ -45,9 +45,9 @@ def run(turn: Turn, state: CampaignState) -> CampaignState:
 def unsettled_note(pieces: tuple[str, ...]) -> str:
     """The umpire's note of moves the ruling could not settle."""
     return (
-        f"A, Contact read exactly: the moves of {', '.join(pieces)} cannot all be settled (a stop for an enemy "
-        "that ends in a hex undoes another's, round and round): each goes as far as it would; "
-        "the umpire may rule otherwise"
+        f"A, Contact read exactly: the ruling cannot settle the moves of {', '.join(pieces)} (a stop for an "
+        "enemy's end hex undoes another's, round and round): no end hex of another move stops them; units "
+        "that do not move and moves met on a hexside still do. The umpire may rule otherwise"
     )
 
 

@@ -60,7 +60,7 @@ def contact_groups(state: CampaignState, by_hex: dict[str, set[str]] | None = No
     def hostile(a: Collection[str], b: Collection[str]) -> bool:
         return any(not state.allied(x, y, state.turn) for x in a for y in b)
 
-    group = {h: {h} for h, fs in by_hex.items() if hostile(fs, fs)}
+    group = {h: {h} for h, fs in by_hex.items() if len(fs) > 1 and hostile(fs, fs)}  # one faction: no foe
     for a, b in state.across:
         if hostile(by_hex.get(a, ()), by_hex.get(b, ())):
             joined = group.get(a, {a}) | group.get(b, {b})

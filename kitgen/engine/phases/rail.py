@@ -146,7 +146,7 @@ def _judge_alone(
     track; C.2: wrecked track), or (why, rule, numbers) when it is void."""
     s = campaign.scenario
     if order.train in ordered:
-        return "has moved already this turn: void", "C.1", {}
+        return "a second rail order for the train this turn: void", "C.1", {}
     if order.path[0] != train["hex"]:
         return f"starts in {order.path[0]}, but the train is in {train['hex']}: void", "C.1", {}
     judged = land_path(board, s.movement, s.transport.train.unit_type, list(order.path))

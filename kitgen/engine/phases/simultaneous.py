@@ -62,6 +62,9 @@ MET_WHY = "an enemy move crosses the hexside {here}-{there} the other way: both 
 TRAIN_WHY = "enemy units in {hex} when movement ends block the line"
 RETREAT_WHY = "enemy units in {hex} when movement ends: a retreat never enters their hex"
 
+State = tuple[tuple[int, str | None, tuple[str, str] | None], ...]
+"""Where every move stands in a round: its steps, why it stopped, the hexside it met on."""
+
 
 @dataclass(frozen=True)
 class Settled:
@@ -70,77 +73,124 @@ class Settled:
     met: frozenset[tuple[str, str]]
     """The hexsides met on, each as its two hexes in id order."""
     unsettled: tuple[str, ...] = ()
-    """Moves the ruling cannot settle (each stop for an enemy undoes another's, round and round,
-    as when an enemy train follows another along a line): they go as far as they would at most."""
+    """Moves the ruling cannot settle (a stop for an enemy's end hex undoes another's, round and
+    round, as when an enemy train follows another along a line): no end hex of another move
+    stops them; units that do not move and enemy moves met on a hexside still do."""
 
 
 def settle(movers: list[Mover], standing: Mapping[str, Collection[str]], allied: Allied) -> Settled:
     """Settle the turn's moves together: each mover's `judged` becomes where it goes.
-    `standing` is the factions of the units that do not move, by hex."""
+    `standing` is the factions of the units that do not move, by hex.
+
+    Meetings on a hexside are settled first, then the hexes held when movement ends; if that
+    goes round and round without settling, the held hexes are settled first instead; and if
+    that does too, the moves that go round are let go of other moves' end hexes (`unsettled`)."""
     ordered = sorted(movers, key=lambda m: (m.kind, m.id))
     allied = cache(allied)  # asked for the same few pairs of factions over and over
-    seen: list[tuple[int, ...]] = []
-    kept: list[list[tuple[PathVerdict, tuple[str, str] | None]]] = []
-    unsettled: tuple[str, ...] = ()
+    loose: set[str] = set()
+    for meetings_first in (True, False):
+        if meetings_first is False:
+            _restart(ordered)
+        turning = _rounds(ordered, standing, allied, loose, meetings_first)
+        if not turning:
+            break
+    everyone = {m.id for m in ordered}
+    while turning and loose != everyone:  # no other move's end hex stops them, and all is
+        # settled again; at the worst, no move's end hex stops any (units that do not move and
+        # meetings still do)
+        loose |= turning if not turning <= loose else everyone
+        _restart(ordered)
+        turning = _rounds(ordered, standing, allied, loose, True)
+    met = frozenset((min(m.met_on), max(m.met_on)) for m in ordered if m.met_on is not None)
+    return Settled(met, tuple(sorted(loose)))
+
+
+def _restart(movers: list[Mover]) -> None:
+    for m in movers:
+        m.judged, m.met_on = m.alone, None
+
+
+def _rounds(
+    ordered: list[Mover],
+    standing: Mapping[str, Collection[str]],
+    allied: Allied,
+    loose: set[str],
+    meetings_first: bool,
+) -> set[str]:
+    """Stop the moves where they meet the enemy, and let go those whose enemy is not there, until
+    nothing changes; returns the ids of the moves that change round and round, if it never does."""
+    seen: list[State] = []
     while True:
-        cut = _meet(ordered, allied)
-        while _stop_first_contact(ordered, standing, allied):
-            cut = True
+        cut = False
+        while True:  # one kind of stop first, then the other, until neither finds any
+            if meetings_first and _meet(ordered, allied):
+                cut = True
+            if _stop_first_contact(ordered, standing, allied, loose):
+                cut = True
+                continue
+            if not meetings_first and _meet(ordered, allied):
+                cut = True
+                continue
+            break
         if not cut and not seen:  # no move stopped for an enemy: each goes as far as it does alone
-            break
-        lengths = tuple(len(m.judged.steps) for m in ordered)
-        stale = _unjustified(ordered, standing, allied)
+            return set()
+        stale = _unjustified(ordered, standing, allied, loose)
         if not stale:
-            break
-        if lengths in seen:  # round and round: no stops that all hold
-            cycle = kept[seen.index(lengths) :]
-            turning = {m.id for k, m in enumerate(ordered) if len({len(c[k][0].steps) for c in cycle}) > 1}
-            for k, m in enumerate(ordered):  # each goes as far as it does in any round of the cycle
-                m.judged, m.met_on = max((c[k] for c in cycle), key=lambda c: len(c[0].steps))
-            while stale := _unjustified(ordered, standing, allied):
-                for m in stale:  # alone, it stops for no enemy: each mover is let go once at most
-                    m.judged, m.met_on = m.alone, None
-                    turning.add(m.id)
-            unsettled = tuple(sorted(turning))
-            break
-        seen.append(lengths)
-        kept.append([(m.judged, m.met_on) for m in ordered])
+            return set()
+        now: State = tuple((len(m.judged.steps), m.judged.stop, m.met_on) for m in ordered)
+        if now in seen:
+            cycle = seen[seen.index(now) :]
+            return {m.id for k, m in enumerate(ordered) if len({c[k] for c in cycle}) > 1} | {m.id for m in stale}
+        seen.append(now)
         for m in stale:  # its enemy left the hex, or never reached the hexside: it goes on
             m.judged, m.met_on = m.alone, None
-    met = frozenset((min(m.met_on), max(m.met_on)) for m in ordered if m.met_on is not None)
-    return Settled(met, unsettled)
 
 
 @dataclass(frozen=True)
 class _Held:
-    """The factions with units in each hex when movement ends, as the moves stand now."""
+    """Who has units in each hex when movement ends, as the moves stand now: the factions that
+    do not move, and the moves that end there."""
 
     standing: Mapping[str, Collection[str]]
-    ends: Mapping[str, set[str]]
+    ends: Mapping[str, list[Mover]]
+    loose: Collection[str]
+    """Moves no end hex stops (`Settled.unsettled`)."""
 
-    def hostile(self, hex_id: str, faction: str, allied: Allied) -> bool:
-        """Enemies of `faction` in the hex (its own units are never its enemy)."""
-        return any(not allied(f, faction) for f in (*self.standing.get(hex_id, ()), *self.ends.get(hex_id, ())))
+    def hostile(self, hex_id: str, m: Mover, allied: Allied) -> bool:
+        """Enemies of the move in the hex (its own faction's units are never its enemy). A train
+        or a retreat that ends in the hex is not kept out of it by enemies who stopped in it for
+        a contact: they stopped there for it, and both are there, in contact."""
+        if any(not allied(f, m.faction) for f in self.standing.get(hex_id, ())):
+            return True
+        if m.id in self.loose:
+            return False
+        last = not m.enters_enemy and m.judged.end == hex_id
+        return any(
+            not allied(o.faction, m.faction) and not (last and o.judged.stop == "contact")
+            for o in self.ends.get(hex_id, ())
+        )
 
 
-def _holding(movers: list[Mover], standing: Mapping[str, Collection[str]]) -> _Held:
-    ends: dict[str, set[str]] = {}
+def _holding(movers: list[Mover], standing: Mapping[str, Collection[str]], loose: Collection[str]) -> _Held:
+    ends: dict[str, list[Mover]] = {}
     for m in movers:
         if m.holds:
-            ends.setdefault(m.judged.end, set()).add(m.faction)
-    return _Held(standing, ends)
+            ends.setdefault(m.judged.end, []).append(m)
+    return _Held(standing, ends, loose)
 
 
-def _stop_first_contact(movers: list[Mover], standing: Mapping[str, Collection[str]], allied: Allied) -> bool:
+def _stop_first_contact(
+    movers: list[Mover], standing: Mapping[str, Collection[str]], allied: Allied, loose: Collection[str]
+) -> bool:
     """Stop the move whose path first enters a hex held by its enemies when movement ends (the
     fewest steps along its path, then its kind and id): a land move in it, a train or a retreat
     before it. False when there is none."""
-    held = _holding(movers, standing)
+    held = _holding(movers, standing, loose)
     first: tuple[int, int, Mover] | None = None
     for rank, m in enumerate(movers):
         steps = m.judged.steps
         for k, step in enumerate(steps, 1):
-            if not held.hostile(step.hex, m.faction, allied):
+            if not held.hostile(step.hex, m, allied):
                 continue
             if m.enters_enemy and k == len(steps) and m.judged.stop in (None, "contact", "met"):
                 break  # it ends there anyway (or stopped there for the enemy already): no stop
@@ -162,24 +212,31 @@ def _stop_first_contact(movers: list[Mover], standing: Mapping[str, Collection[s
 
 
 def _justified(m: Mover, held: _Held, movers: list[Mover], allied: Allied) -> bool:
-    """Whether the enemy that stopped the move is still there (`held`: `_holding` of all the
-    moves, its own faction's units never its enemy): in its end hex (a land move's contact), in
-    the hex before which it stopped (a train's or retreat's), or stopped on the far side of the
-    hexside it met on."""
+    """Whether the enemy that stopped the move is still there: in its end hex (a land move's
+    contact), in the hex before which it stopped (a train's or retreat's), or stopped on the far
+    side of the hexside it met on."""
     if m.met_on is not None:
         here, there = m.met_on
-        return any(o.met_on == (there, here) and not allied(o.faction, m.faction) for o in movers)
+        return any(o.met_on == (there, here) and _meets(o, m, allied) for o in movers)
     if m.judged.stop == "contact":
-        return held.hostile(m.judged.end, m.faction, allied)
+        return held.hostile(m.judged.end, m, allied)
     if m.judged.stop == "enemy" and m.judged.blocked_at is not None:
-        return held.hostile(m.judged.blocked_at, m.faction, allied)
+        return held.hostile(m.judged.blocked_at, m, allied)
     return True
 
 
-def _unjustified(movers: list[Mover], standing: Mapping[str, Collection[str]], allied: Allied) -> list[Mover]:
+def _unjustified(
+    movers: list[Mover], standing: Mapping[str, Collection[str]], allied: Allied, loose: Collection[str]
+) -> list[Mover]:
     """The moves stopped for an enemy who is not there when movement ends."""
-    held = _holding(movers, standing)
+    held = _holding(movers, standing, loose)
     return [m for m in movers if not _justified(m, held, movers, allied)]
+
+
+def _meets(a: Mover, b: Mover, allied: Allied) -> bool:
+    """Whether two moves crossing one hexside the opposite ways meet: enemies, and either both
+    trains (one track: loaded or not, they cannot pass) or both with units."""
+    return not allied(a.faction, b.faction) and ((a.kind == b.kind == "rail") or (a.holds and b.holds))
 
 
 def _meet(movers: list[Mover], allied: Allied) -> bool:
@@ -202,7 +259,7 @@ def _meet(movers: list[Mover], allied: Allied) -> bool:
             if a < b
             for j, n in crossings.get((b, a), ())
             for i, k in ours
-            if not allied(movers[i].faction, movers[j].faction)
+            if _meets(movers[i], movers[j], allied)
         ]
         if not found:
             return met
@@ -213,12 +270,12 @@ def _meet(movers: list[Mover], allied: Allied) -> bool:
             first[j] = min(first.get(j, n), n)
         mutual = [f for f in found if first[f[0]] == f[1] and first[f[2]] == f[3]]
         _, _, _, _, a, b = min(mutual or found, key=lambda f: (max(f[1], f[3]), min(f[1], f[3]), f[4], f[5]))
-        for here, there in ((a, b), (b, a)):
-            stopping: dict[int, int] = {}
+        stopping: dict[int, tuple[int, str, str]] = {}
+        for here, there in ((a, b), (b, a)):  # both ways judged first, then cut: settled whole
             for x, steps in crossings[(here, there)]:
-                if any(not allied(movers[x].faction, movers[y].faction) for y, _ in crossings[(there, here)]):
-                    stopping[x] = min(stopping.get(x, steps), steps)
-            why = MET_WHY.format(here=here, there=there)
-            for x, steps in stopping.items():
-                movers[x].judged = movers[x].judged.cut(steps, "met", "A", why)
-                movers[x].met_on = (here, there)
+                if any(_meets(movers[x], movers[y], allied) for y, _ in crossings[(there, here)]):
+                    stopping[x] = min(stopping.get(x, (steps, here, there)), (steps, here, there))
+        for x, (steps, here, there) in stopping.items():
+            rule = "C.1" if movers[x].kind == "rail" else "A"
+            movers[x].judged = movers[x].judged.cut(steps, "met", rule, MET_WHY.format(here=here, there=there))
+            movers[x].met_on = (here, there)

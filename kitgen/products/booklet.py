@@ -14,6 +14,7 @@ from kitgen.errors import KitgenError
 from kitgen.messages import ordinal
 from kitgen.model.scenario import Scenario, Town, name_key
 from kitgen.packagedata import shipped
+from kitgen.products.tailoring import uses_ships
 from kitgen.products.worked import stop_example
 from kitgen.render.bookletstyle import booklet_style
 from kitgen.render.pages import HALF, PAPER, Part
@@ -52,6 +53,16 @@ def booklet_text(scenario: Scenario) -> list[Block]:
             raise KitgenError.at(TEMPLATE, *where, msg.booklet_unknown_ruling(file, ruling_id, known))
         used.add((file, ruling_id))
         return Markup("[[ruling]]<b>Ruling, {}:</b> {}").format(ruling_title(ruling_id), text)
+
+    def leave_out(*rulings: tuple[str, str]) -> str:
+        """Rulings of a rule the scenario leaves out, which the booklet says it leaves out."""
+        for file, ruling_id in rulings:
+            if (file, ruling_id) not in every:
+                raise KitgenError.at(
+                    TEMPLATE, 1, 1, msg.booklet_unknown_ruling(file, ruling_id, sorted(i for _, i in every))
+                )
+            used.add((file, ruling_id))
+        return ""
 
     def breakdown(unit_type: str) -> Any:
         return next(b for b in s.movement.breakdown if b.unit_type == unit_type)
@@ -103,6 +114,8 @@ def booklet_text(scenario: Scenario) -> list[Block]:
         hex_km=f"{s.meta.map.hex_size_km:g}",
         rail_mp=rail.mp,
         ruling=ruling,
+        leave_out=leave_out,
+        naval=uses_ships(s),
         breakdown=breakdown,
         placement=placement,
         sources={f.id: sources(f.id) for f in s.meta.factions},

@@ -143,17 +143,17 @@ def _vp_track(sheet: Sheet) -> float:
     extra = f"; {ms.adjective} strength roll" if ms else ""
     last = s.meta.turns.last
     end = (
-        f" The heavy box marked END is the last turn: the scenario ends after turn {last}; the boxes after it "
-        "are for a club that plays on (a house rule)."
+        f" The heavy box marked END is the last turn: the scenario ends after turn {last}. A club that plays on "
+        "(a house rule) goes on to a second sheet."
         if last is not None
-        else " The campaign has no last turn."
+        else " The campaign has no last turn: start a second sheet if it runs longer."
     )
     return sheet.para(
         sheet.left,
         y,
         sheet.span,
         f"Shaded turns (every {ordinal(every)}): towns score VP ({bonus}); reinforcement charts{extra}.{end} "
-        "Move the game-turn marker along the track; start a second sheet if the campaign runs longer.",
+        "Move the game-turn marker along the track.",
         size=st.fonts.small,
         colour=st.colours.muted,
     )
@@ -168,21 +168,20 @@ def _turn_track(sheet: Sheet, y: float, box: float) -> float:
     first = turn_days(s, 1)
     begins = f"; turn 1 begins on {days_text(first[0], first[0])}" if first else ""
     y = sheet.para(sheet.left, y, sheet.span, f"A turn stands for {days}{begins}.", size=st.fonts.small) - 2
-    per_row = fm.turns_per_row
+    count = fm.turns if last is None else last  # a box a turn of the scenario
+    per_row = min(fm.turns_per_row, count)
     tw = min(sheet.span / per_row, box * 1.4)
     tx = sheet.left + (sheet.span - per_row * tw) / 2
-    count = fm.turns if last is None else min(fm.turns, math.ceil((last + 1) / per_row) * per_row)
     year = None
     for start in range(1, count + 1, per_row):
         for n in range(start, min(start + per_row, count + 1)):
             bx = tx + (n - start) * tw
             award = n % every == 0
-            beyond = last is not None and n > last
             heavy = award or n == last
-            sheet.fill(st.colours.marked if award else (st.colours.tint if beyond else st.colours.paper))
+            sheet.fill(st.colours.marked if award else st.colours.paper)
             sheet.stroke(st.colours.ink, st.widths.heavy * (1.5 if n == last else 1) if heavy else st.widths.frame)
             sheet.c.rect(bx, y - box, tw, box, stroke=1, fill=1)
-            ink = st.colours.muted if beyond else st.colours.ink
+            ink = st.colours.ink
             sheet.text(bx + PAD, y - st.fonts.track - 2, str(n), font=SANS_BOLD, size=st.fonts.track, colour=ink)
             if n == last:
                 sheet.text(

@@ -15,6 +15,7 @@ from kitgen.messages import ordinal, plural
 from kitgen.model.base import PROHIBITED
 from kitgen.model.scenario import Faction, Scenario
 from kitgen.products.sheetparts import sheets_part
+from kitgen.products.tailoring import uses_ships
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC
 from kitgen.render.formstyle import short_stand_name as _short
 from kitgen.render.formstyle import stand_abbreviation
@@ -307,23 +308,20 @@ def _supply_and_transport(sheet: Sheet, y: float, faction: Faction) -> float:
     ly = sheet.bullets(sheet.left, ly, left_w, items, gap=0.8)
 
     # trains and ships, on the right
-    ry = sheet.heading(right_x, y, right_w, "Trains and ships", "C, D")
+    ships = uses_ships(s)  # a scenario with no ships and no ports prints no naval rules (issue 44)
+    ry = sheet.heading(right_x, y, right_w, "Trains and ships" if ships else "Trains", "C, D" if ships else "C")
     train_mp = types[tr.train.unit_type].mp if tr.train.unit_type in types else None
     mp = f", {train_mp} MP a turn on rail track" if train_mp else ""
-    ry = sheet.bullets(
-        right_x,
-        ry,
-        right_w,
-        [
-            ("Train:", f"carries {tr.train.capacity} points{mp}."),
+    carriers: list[tuple[str, str]] = [("Train:", f"carries {tr.train.capacity} points{mp}.")]
+    if ships:
+        carriers.append(
             (
                 "Ship:",
                 f"{tr.ship.move_hexes} hexes a turn, carries {tr.ship.capacity} points; board in port at the "
                 "start of the turn.",
-            ),
-        ],
-        gap=0.8,
-    )
+            )
+        )
+    ry = sheet.bullets(right_x, ry, right_w, carriers, gap=0.8)
     kinds = list(tr.stands)
     groups = 3
     per = math.ceil(len(kinds) / groups)

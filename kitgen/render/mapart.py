@@ -34,6 +34,7 @@ from kitgen.mapping.places import place_hexes
 from kitgen.mapping.projection import MapProjection
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts, text_width
+from kitgen.render.halo import halo_runs
 from kitgen.render.labels import Box, Obstacles, Placed, Want, place_labels
 from kitgen.render.pages import faction_mark
 from kitgen.render.recorded import Picture, record
@@ -924,10 +925,7 @@ class MapArt:
         self.fill(c, colour)
         t = c.beginText()
         t.setFont(font, size)
-        for mode in (1, 0):  # one text object, so the PDF's render mode is set back to fill
-            t.setTextRenderMode(mode)
-            t.setTextOrigin(cx - width / 2, y)
-            t.textOut(text)
+        halo_runs(t, text, cx - width / 2, y)  # one text object, so the render mode is set back to fill
         c.drawText(t)
         c.restoreState()
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from kitgen.mapping.hexgrid import DIRECTION_NAMES
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
+from kitgen.render.halo import halo_runs
 from kitgen.render.mapart import Canvas, MapArt, hex_colour
 from kitgen.render.style import NameStyle
 
@@ -68,10 +69,7 @@ def spaced_text(c: Canvas, text: str, cx: float, y: float, look: NameStyle, *, h
     t = c.beginText()
     t.setFont(SANS_ITALIC, look.size)
     t.setCharSpace(look.tracking * look.size)
-    for mode in (1, 0):
-        t.setTextRenderMode(mode)
-        t.setTextOrigin(cx - width / 2, y)
-        t.textOut(text)
+    halo_runs(t, text, cx - width / 2, y)
     c.drawText(t)
     c.restoreState()
 
@@ -134,11 +132,7 @@ def draw_north_arrow(c: Canvas, x: float, y: float, length: float) -> None:
         a = math.radians(90 - 60 * k)
         cx, cy = x + reach * math.cos(a), y + reach * math.sin(a)
         width = text_width(name, SANS_BOLD, size)
-        for mode, colour in ((1, (1, 1, 1)), (0, (0.12, 0.12, 0.12))):
-            t.setTextRenderMode(mode)
-            t.setFillColorRGB(*colour)
-            t.setTextOrigin(cx - width / 2, cy - size * 0.36)
-            t.textOut(name)
+        halo_runs(t, name, cx - width / 2, cy - size * 0.36, halo_fill=(1, 1, 1), fill=(0.12, 0.12, 0.12))
     c.drawText(t)
     c.restoreState()
 

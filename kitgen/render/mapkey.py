@@ -9,6 +9,7 @@ from collections.abc import Callable
 import numpy as np
 from reportlab.lib.utils import simpleSplit
 
+from kitgen.mapping.hexmap import HexMap
 from kitgen.render.counterstyle import counter_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.mapart import Canvas, MapArt, hex_colour
@@ -69,7 +70,7 @@ def draw_key_page(c: Canvas, art: MapArt, width: float, height: float) -> None:
         y -= 10
     _scale_bar(c, art, width - scale_w, top - 82, scale_w, 80, hexes=hexes)
     box = _box(art)
-    track_rows = -(-art.style.furniture.turn_track.turns // _per_row(art, width))
+    track_rows = -(-track_turns(art) // _per_row(art, width))
     track_h = 22 + track_rows * box
     arrow = 40
     reach = compass_reach(arrow)
@@ -78,6 +79,12 @@ def draw_key_page(c: Canvas, art: MapArt, width: float, height: float) -> None:
     legend_w = width - 2 * reach - 4  # clear of the compass
     _legend(c, art, 0, track_h + 10, legend_w, legend_top - track_h - 10, columns=2, label_size=sizes["legend"])
     _turn_track(c, art, 0, track_h, per_row=_per_row(art, width))
+
+
+def track_turns(art: MapArt) -> int:
+    """The turn track's boxes: the scenario's turns, or the map's track for a campaign that has no
+    last turn."""
+    return art.s.meta.turns.last or art.style.furniture.turn_track.turns
 
 
 def _box(art: MapArt) -> float:
@@ -108,7 +115,7 @@ def _turn_track(c: Canvas, art: MapArt, x: float, top: float, per_row: int | Non
         f"shaded: towns score VP (every {every})",
     )
     dates, year = [], None
-    for n in range(1, track.turns + 1):
+    for n in range(1, track_turns(art) + 1):
         span = turn_days(art.s, n)
         if span is None:
             break
@@ -119,7 +126,7 @@ def _turn_track(c: Canvas, art: MapArt, x: float, top: float, per_row: int | Non
         c,
         x,
         top - 18,
-        turns=track.turns,
+        turns=track_turns(art),
         per_row=per_row or track.per_row,
         box=_box(art),
         every=every,
@@ -131,11 +138,23 @@ def _turn_track(c: Canvas, art: MapArt, x: float, top: float, per_row: int | Non
 def _about(art: MapArt) -> list[str]:
     return [
         f"One hex is {art.map.hex_size_km:g} km across the flats; hex ids are CCRR,",
-        f"columns west to east, rows north to south; {art.map.columns} columns x {art.map.rows} rows.",
+        f"columns west to east, rows north to south; {grid_span(art.map)}.",
         "Lambert conformal conic projection, north up along the central meridian.",
         "Printed at 100%: every symbol below is the size the map prints it,",
         "and the scale bar measures true.",
     ]
+
+
+def grid_span(m: HexMap) -> str:
+    """The map's grid as printed: '54 columns x 43 rows', or with the first and last where the
+    map is a window of a larger grid ('10 columns (45-54) x 12 rows (07-18)')."""
+    cols, rows = sorted({h.col for h in m.hexes}), sorted({h.row for h in m.hexes})
+
+    def span(ids: list[int], what: str) -> str:
+        n = f"{len(ids)} {what}"
+        return n if ids[0] == 1 else f"{n} ({ids[0]:02d}-{ids[-1]:02d})"
+
+    return f"{span(cols, 'columns')} x {span(rows, 'rows')}"
 
 
 def _title_block(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float) -> None:
@@ -149,7 +168,7 @@ def _title_block(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float)
     lines = [
         f"Campaign map. One hex is {art.map.hex_size_km:g} km across the flats; hex ids are CCRR,",
         "columns west to east, rows north to south.",
-        f"{art.map.columns} columns x {art.map.rows} rows; Lambert conformal conic projection,",
+        f"{grid_span(art.map)}; Lambert conformal conic projection,",
         "north up along the central meridian.",
         "Coast and rivers: GSHHS and World Data Bank II; railways and towns as of 1919.",
     ]
@@ -295,31 +314,60 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
         swatch(style.colours.sea)(c, x, y)
 
     names = {t.id: t.name for t in art.s.movement.terrain}
-    entries: list[tuple[str, Draw]] = [
-        ("Hex, its id (column, row) at the top", hex_cell),
-        (names.get(art.s.map.default_terrain, "Open"), swatch(style.colours.land)),
-    ]
+    has = features(art)
+    entries: list[tuple[str, Draw]] = [("Hex, its id (column, row) at the top", hex_cell)]
+    if art.s.map.default_terrain in has:
+        entries.append((names.get(art.s.map.default_terrain, "Open"), swatch(style.colours.land)))
     for terrain, colour in sorted(style.colours.terrain.items()):
-        entries.append((names.get(terrain, terrain.title()), swatch(colour, terrain)))
-    entries += [
-        ("Sea hex (more than half water): the rules' sea", sea),
-        ("Open water between two shores: the rules' sea; no land move or supply across", sea_side),
-        ("Sea tint and coast line on land hexes: background art, no game meaning", background),
-        ("Major river hexside: bridge, pontoon or ferry only", line(style.colours.river, style.widths.major_river)),
-        ("Crossable river hexside: +1 MP", line(style.colours.river, style.widths.crossable_river)),
-        ("Railway (1919)", line(style.colours.rail, style.widths.rail, ties=True)),
-        ("Road (through mountain and marsh)", line(style.colours.road, style.widths.road, dash=True)),
-        ("Bridge: no river cost where a line crosses", bridge),
-        ("Ferry on a major river hexside: the units it takes a turn", ferry),
-        ("Town", town(1)),
-        ("City (3 VP or more)", town(3)),
-        ("VP for " + ", ".join(f.name for f in factions) + ", in that order", vp),
-        ("Port", port),
-        ("Station or place named in the set-up or on an event card", place),
-        ("Supply source town: ring in the faction's colour", ring),
-        ("Supply edge: band in the faction's colour where rail leaves the map", edge),
+        if terrain in has:
+            entries.append((names.get(terrain, terrain.title()), swatch(colour, terrain)))
+    shown: list[tuple[str, str, Draw]] = [
+        ("sea", "Sea hex (more than half water): the rules' sea", sea),
+        ("sea_side", "Open water between two shores: the rules' sea; no land move or supply across", sea_side),
+        ("coast", "Sea tint and coast line on land hexes: background art, no game meaning", background),
+        (
+            "major",
+            "Major river hexside: bridge, pontoon or ferry only",
+            line(style.colours.river, style.widths.major_river),
+        ),
+        ("crossable", "Crossable river hexside: +1 MP", line(style.colours.river, style.widths.crossable_river)),
+        ("rail", "Railway (1919)", line(style.colours.rail, style.widths.rail, ties=True)),
+        ("road", "Road (through mountain and marsh)", line(style.colours.road, style.widths.road, dash=True)),
+        ("bridge", "Bridge: no river cost where a line crosses", bridge),
+        ("ferry", "Ferry on a major river hexside: the units it takes a turn", ferry),
+        ("town", "Town", town(1)),
+        ("city", "City (3 VP or more)", town(3)),
+        ("vp", "VP for " + ", ".join(f.name for f in factions) + ", in that order", vp),
+        ("port", "Port", port),
+        ("place", "Station or place named in the set-up or on an event card", place),
+        ("source", "Supply source town: ring in the faction's colour", ring),
+        ("edge", "Supply edge: band in the faction's colour where rail leaves the map", edge),
     ]
-    return entries
+    return entries + [(label, draw) for key, label, draw in shown if key in has]
+
+
+def features(art: MapArt) -> set[str]:
+    """What the map has, so that its key shows that and nothing else: its terrain ids, and 'sea',
+    'sea_side', 'coast', 'major', 'crossable', 'rail', 'road', 'bridge', 'ferry', 'town', 'city',
+    'vp', 'port', 'place', 'source' and 'edge'."""
+    m = art.map
+    has = {h.terrain for h in m.hexes}
+    has |= {"sea_side"} if any(x.sea for x in m.hexsides) else set()
+    has |= {"coast"} if any(h.coastal or h.land_share < 1 for h in m.hexes if h.terrain != "sea") else set()
+    has |= {x.river_class for x in m.hexsides if x.river_class in ("major", "crossable")}
+    has |= {"bridge"} if any(x.bridge for x in m.hexsides) else set()
+    has |= {"rail"} if m.rail else set()
+    has |= {"road"} if m.roads else set()
+    has |= {"ferry"} if m.ferries else set()
+    has |= {"port"} if any(h.port for h in m.hexes) else set()
+    values = [art.best_vp(h) for h in art.towns]
+    has |= {"town"} if any(v < 3 for v in values) else set()
+    has |= {"city"} if any(v >= 3 for v in values) else set()
+    has |= {"vp"} if any(v > 0 for v in values) else set()
+    has |= {"place"} if art.place_labels() else set()
+    has |= {"source"} if any(x.kind == "town" for x in m.supply_sources) else set()
+    has |= {"edge"} if any(x.kind == "rail_exit" for x in m.supply_sources) else set()
+    return has
 
 
 def _scale_width(art: MapArt, hexes: int) -> float:

@@ -1,0 +1,123 @@
+"""Each scenario's own kit (issue 44): the turn track, the map's key and notes, and the rules
+print what the scenario uses and nothing else. The Tsaritsyn scenario (three turns, open steppe,
+no ships) against the Denikin campaign (no last turn, every terrain, a navy)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from kitgen.loader import load_scenario
+from kitgen.mapping.hexmap import HexMap
+from kitgen.products.booklet import booklet_text
+from tests.conftest import kitgen_map
+
+TSARITSYN = "tsaritsyn-1919"
+DENIKIN = "denikin-1919"
+DATE = re.compile(r"\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b")
+
+
+@pytest.fixture(scope="module")
+def tsaritsyn_map(tmp_path_factory: pytest.TempPathFactory, cache_dir: Path) -> Path:
+    out = tmp_path_factory.mktemp("tsaritsyn-map")
+    kitgen_map(out, cache_dir, TSARITSYN)
+    return out
+
+
+def poster_text(folder: Path) -> str:
+    return " ".join((PdfReader(folder / "map-poster.pdf").pages[0].extract_text() or "").split())
+
+
+def key_text(folder: Path) -> str:
+    """The poster's key and notes: its text from the map's title on."""
+    text = poster_text(folder)
+    return text[text.index("One hex is") :]
+
+
+def built_map(scenario: str, cache_dir: Path) -> HexMap:
+    from kitgen.loader import load_scenario_map
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KITGEN_CACHE", str(cache_dir))
+        return load_scenario_map(scenario)[1]
+
+
+def test_issue44_the_turn_track_has_a_box_a_turn_of_the_scenario(tsaritsyn_map: Path, a4: Path) -> None:
+    """Issue 44: "the turn track, as many boxes as the scenario has turns, dated": the Tsaritsyn
+    scenario's last turn is its third, and the Denikin campaign, which has none, keeps its track."""
+    track = key_text(tsaritsyn_map)[key_text(tsaritsyn_map).index("Turn record") :]
+    assert len(DATE.findall(track)) == load_scenario(TSARITSYN).meta.turns.last == 3
+    assert "END" in track
+    denikin = key_text(a4)[key_text(a4).index("Turn record") :]
+    assert len(DATE.findall(denikin)) == 24 and "END" not in denikin
+
+
+@pytest.mark.parametrize("scenario", [TSARITSYN, DENIKIN])
+def test_issue44_the_key_shows_the_terrain_of_its_map_and_no_other(
+    scenario: str, tsaritsyn_map: Path, a4: Path, cache_dir: Path
+) -> None:
+    """Issue 44: "a legend of the terrain and features on its map": each terrain of the rules is
+    in the key if and only if a hex of the map has it; so are ports and ferries."""
+    folder = tsaritsyn_map if scenario == TSARITSYN else a4
+    key = key_text(folder)
+    built = built_map(scenario, cache_dir)
+    on_map = {h.terrain for h in built.hexes}
+    for terrain in load_scenario(scenario).movement.terrain:
+        if terrain.id == "sea":
+            assert ("Sea hex" in key) == (terrain.id in on_map)
+        else:
+            assert (re.search(rf"\b{terrain.name}\b", key) is not None) == (terrain.id in on_map), terrain.name
+    assert (" Port " in f" {key} ") == any(h.port for h in built.hexes)
+    assert ("Ferry on a major river" in key) == bool(built.ferries)
+    assert ("Road (" in key) == bool(built.roads)
+
+
+@pytest.mark.parametrize("scenario", [TSARITSYN, DENIKIN])
+def test_issue44_the_map_notes_give_the_grid_as_printed(
+    scenario: str, tsaritsyn_map: Path, a4: Path, cache_dir: Path
+) -> None:
+    """Issue 44: "map notes from the real grid" (the Tsaritsyn map said "54 columns x 18 rows" and
+    showed 10 x 12): the columns and rows the map has, with their first and last ids where the map
+    is a window of the larger grid."""
+    built = built_map(scenario, cache_dir)
+    cols, rows = sorted({h.col for h in built.hexes}), sorted({h.row for h in built.hexes})
+    key = key_text(tsaritsyn_map if scenario == TSARITSYN else a4)
+    if cols[0] == 1 and rows[0] == 1:
+        said = f"{len(cols)} columns x {len(rows)} rows"
+    else:
+        said = f"{len(cols)} columns ({cols[0]:02d}–{cols[-1]:02d}) x {len(rows)} rows ({rows[0]:02d}–{rows[-1]:02d})"
+    assert said in key
+    assert scenario != TSARITSYN or "10 columns (45–54) x 12 rows (07–18)" in key
+
+
+def _booklet(scenario: str) -> str:
+    return " ".join(text for _, text in booklet_text(load_scenario(scenario)))
+
+
+def test_issue44_a_scenario_without_ships_leaves_out_the_naval_rules_and_says_so() -> None:
+    """Issue 44: "rules sections for what its pieces can do (no naval section without ships), with
+    the booklet saying what it leaves out and why"."""
+    tsaritsyn, denikin = _booklet(TSARITSYN), _booklet(DENIKIN)
+    assert not load_scenario(TSARITSYN).setup.ships and load_scenario(DENIKIN).setup.ships
+    for rule in ("Ships move up to", "Ports held open", "Naval gunfire", "Amphibious landings on coastal hexes"):
+        assert rule not in tsaritsyn and rule in denikin
+    assert "has no ships and no ports on its map, so the campaign's naval rules" in tsaritsyn
+    assert "Left out: this scenario has no ships" in tsaritsyn
+
+
+def test_issue44_the_player_aids_give_ships_only_where_the_scenario_has_them() -> None:
+    """Issue 44: the aids print what the scenario's pieces can do: the Tsaritsyn aid gives trains
+    and no ships; the Denikin aid gives both."""
+    from kitgen.products.playeraids import build_charts
+
+    def aid(scenario: str) -> str:
+        (part, *_) = build_charts(load_scenario(scenario), "a4")
+        return " ".join(" ".join((p.extract_text() or "") for p in PdfReader(io.BytesIO(part.pdf)).pages).split())
+
+    tsaritsyn, denikin = aid(TSARITSYN), aid(DENIKIN)
+    assert "Train: carries" in tsaritsyn and "Ship:" not in tsaritsyn and "TRAINS AND SHIPS" not in tsaritsyn
+    assert "Train: carries" in denikin and "Ship: 16 hexes a turn" in denikin

@@ -16,7 +16,16 @@ def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: Traceb
         _EXCEPTHOOK(kind, value, tb)
 
 
+def _quiet_unraisable(unraisable: UnraisableHookArgs) -> None:
+    """Ctrl-C inside a callback Python cannot raise from (an import's module lock, a finalizer)
+    is ignored there without a traceback ("Exception ignored in ..."); the command goes on and
+    ends as it would have."""
+    if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        _UNRAISABLEHOOK(unraisable)
+
+
 _EXCEPTHOOK, sys.excepthook = sys.excepthook, _quiet_interrupt  # first: the imports below take a while
+_UNRAISABLEHOOK, sys.unraisablehook = sys.unraisablehook, _quiet_unraisable
 
 from enum import StrEnum  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -29,6 +38,7 @@ import typer  # noqa: E402
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from sys import UnraisableHookArgs
     from types import TracebackType
 
     from kitgen.campaign import Campaign

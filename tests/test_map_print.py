@@ -341,3 +341,32 @@ def test_tile_names_run_on_past_z_like_spreadsheet_columns() -> None:
     from kitgen.products.mapsheets import Tiling
 
     assert [Tiling.label(2, r) for r in (0, 1, 25, 26, 27, 51, 52)] == ["A3", "B3", "Z3", "AA3", "AB3", "AZ3", "BA3"]
+
+
+def test_issue44_a_tile_bleeds_3_mm_past_its_cut_with_the_map_in_it(a4: Path) -> None:
+    """Issue 44: "Bleed wherever a piece is cut: ... map tiles declare a BleedBox past their
+    TrimBox with the art running into it", at least 3 mm: on a tile in the middle of the map, the
+    strip between the trim and the bleed on every side is map (the land's tint), not paper."""
+    t = tiling(a4 / "map-poster.pdf", A4)
+    reader = pypdf.PdfReader(a4 / "map-tiles-a4.pdf")
+    middle = FIRST_TILE + (t.rows // 2) * t.columns + t.columns // 2
+    for number in range(FIRST_TILE, FIRST_TILE + t.columns * t.rows):
+        page = reader.pages[number - 1]
+        trim, bleed = [float(v) for v in page.trimbox], [float(v) for v in page.bleedbox]
+        assert trim[0] - bleed[0] >= 3 * MM - 0.01 and trim[1] - bleed[1] >= 3 * MM - 0.01
+        assert bleed[2] - trim[2] >= 3 * MM - 0.01 and bleed[3] - trim[3] >= 3 * MM - 0.01
+    page = reader.pages[middle - 1]
+    trim = [float(v) for v in page.trimbox]
+    k = 150 / 72
+    image = render(a4 / "map-tiles-a4.pdf", middle, 150, 150)
+    height = image.shape[0]
+    inset = 1.5 * MM  # the middle of the 3 mm strip
+    for x, y in (
+        (trim[0] - inset, (trim[1] + trim[3]) / 2),
+        (trim[2] + inset, (trim[1] + trim[3]) / 2),
+        ((trim[0] + trim[2]) / 2, trim[1] - inset),
+        ((trim[0] + trim[2]) / 2, trim[3] + inset),
+    ):
+        px, py = int(x * k), int(height - y * k)
+        strip = image[py - 2 : py + 3, px - 2 : px + 3]
+        assert strip.max() < 252, f"paper, not map, {inset / MM:g} mm outside the cut at ({x:.0f}, {y:.0f})"

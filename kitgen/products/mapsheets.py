@@ -159,6 +159,11 @@ def _canvas(target: io.BytesIO, size: tuple[float, float], scenario: Scenario, w
     return new_canvas(target, size, scenario, what)
 
 
+TILE_BLEED = 3 * MM
+"""How far a tile's map runs on past its cut (the print shops' bleed), so that a cut a little
+outside the line shows map, not paper."""
+
+
 class MapSheet:
     """The poster sheet: map above, key band below, with a white margin round both. The map
     carries no units: turn packets draw them on this same map."""
@@ -422,17 +427,20 @@ class MapSheet:
         registration marks, crop marks and footer."""
         wx0, wy0, wx1, wy1 = t.window(col, row)
         left, bottom = t.origin
+        b = TILE_BLEED
         c.saveState()
         c.translate(left - wx0, bottom - wy0)
         path = c.beginPath()
-        path.rect(wx0, wy0, wx1 - wx0, wy1 - wy0)
+        path.rect(wx0 - b, wy0 - b, wx1 - wx0 + 2 * b, wy1 - wy0 + 2 * b)  # the map runs on past the cut
         c.clipPath(path, stroke=0, fill=0)
         c.doForm(form)
         self._marks(c, t)
         c.restoreState()
         ww, wh = t.window_size
-        crop_marks(c, left, bottom, ww, wh, bleed=1.2 * MM, length=min(5 * MM, t.margin - 2.5 * MM))
-        declare_cut(c, [(left, bottom, left + ww, bottom + wh)], [])  # the map prints only inside its window
+        crop_marks(c, left, bottom, ww, wh, bleed=b + 0.5 * MM, length=min(5 * MM, t.margin - b - 1 * MM))
+        declare_cut(
+            c, [(left, bottom, left + ww, bottom + wh)], [(left - b, bottom - b, left + ww + b, bottom + wh + b)]
+        )
         self._tile_footer(c, t, col, row)
 
     def _marks(self, c: Canvas, t: Tiling) -> None:
@@ -474,9 +482,10 @@ class MapSheet:
 
     def _tile_footer(self, c: Canvas, t: Tiling, col: int, row: int) -> None:
         """Under the window: the tile's name and place, its neighbours, and the check bar."""
-        left, _ = t.origin
+        left, bottom = t.origin
         ww, _ = t.window_size
-        y = t.margin + t.footer * 0.35
+        y = max(t.margin, bottom - TILE_BLEED - 2.5 * MM - 9)  # clear of the map's bleed
+        left, ww = left + 2.5 * MM, ww - 5 * MM  # clear of the crop marks at the corners
         c.setFillColorRGB(0, 0, 0)
         c.setFont(SANS_BOLD, 9)
         name = Tiling.label(col, row)

@@ -20,12 +20,18 @@ Points = npt.NDArray[np.float64]
 
 SIDES = ("below", "right", "left", "above", "below-right", "below-left", "above-right", "above-left")
 """Round a symbol, in the order of preference."""
-SIDE_COST = dict(zip(SIDES, (0.0, 4.0, 6.0, 9.0, 12.0, 14.0, 16.0, 18.0), strict=True))
+SIDE_COST = dict(zip(SIDES, (0.0, 4.0, 6.0, 9.0, 12.0, 14.0, 16.0, 18.0), strict=True)) | {
+    "below-slid": 8.0,
+    "above-slid": 13.0,
+}
 RINGS = 4
 """Candidate distances: next to the symbol, then three steps further out on a leader line."""
 
 FORBIDDEN = 1e4
 """Per square point of a label on another label, a symbol or off the map."""
+AWAY = 0.5
+"""Per square point of a label outside the hex it names: a name across a hexside reads as the
+neighbour's (issue 44: Mechetinskaia in 4220 was labelled in 4320)."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,8 @@ class Want:
     around: Box
     radius: float
     """Of the symbol proper (a port's anchor lies in `around`, not in this): leaders start on it."""
+    home: shapely.Polygon | None = None
+    """The hex the label names, where it should stand: each square point of it outside costs."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +108,9 @@ def candidates(want: Want, gap: float, step: float) -> list[tuple[str, int, Box]
                 bottom = sy0 - e - h if side.startswith("below") else sy1 + e
                 box = (left, bottom, left + w, bottom + h)
             found.append((side, ring, box))
+            if side in ("below", "above") and ring == 0:  # a long name slid along under (or over) its dot
+                for shift in (-w / 3, w / 3):
+                    found.append((side + "-slid", ring, (box[0] + shift, box[1], box[2] + shift, box[3])))
     return found
 
 
@@ -144,6 +155,8 @@ def place_labels(
                 shared = shapely.intersection(polys[i], geometries[j])
                 amount = shapely.area(shared) if is_box else shapely.length(shared)
                 cost += price * np.bincount(i, weights=amount, minlength=len(options))
+        if want.home is not None:
+            cost += AWAY * (shapely.area(polys) - shapely.area(shapely.intersection(polys, want.home)))
         cost += FORBIDDEN * _overlap_areas(corners, placed_boxes, pad)
         cost += FORBIDDEN * _overlap_areas(corners, symbol_boxes, pad / 2)
         inside_w = np.clip(np.minimum(corners[:, 2], fx1) - np.maximum(corners[:, 0], fx0), 0, None)

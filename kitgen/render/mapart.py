@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -35,7 +36,7 @@ from kitgen.mapping.projection import MapProjection
 from kitgen.model.scenario import Scenario, name_key
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, register_fonts, text_width
 from kitgen.render.halo import halo_runs
-from kitgen.render.labels import Box, Obstacles, Placed, Want, place_labels
+from kitgen.render.labels import FORBIDDEN, Box, Obstacles, Placed, Want, place_labels
 from kitgen.render.pages import faction_mark
 from kitgen.render.recorded import Picture, record
 from kitgen.render.style import MapStyle
@@ -61,21 +62,56 @@ SMOOTH_STEPS = 8
 """Points per hex of a railway's smooth line."""
 
 
-def smooth_through(line: Points) -> Points:
-    """A line through hex centres drawn smooth: a quadratic Bezier curve across each hex from
-    the middle of the side it enters by to the middle of the side it leaves by, the centre its
-    control point, so it keeps inside the same hexes and crosses each hexside at its middle
-    (where a bridge is drawn); straight from the first centre and to the last."""
+def smooth_through(line: Points, towns: Sequence[bool] | None = None) -> Points:
+    """A line through hex centres drawn smooth: across each hex from the middle of the side it
+    enters by to the middle of the side it leaves by, straight from the first centre and to the
+    last. In a hex with a town (`towns`, a flag per centre) it runs through the centre, where the
+    town's dot is: two cubic Bezier curves that meet there heading from the one middle to the
+    other; elsewhere a quadratic Bezier curve with the centre its control point. It keeps inside
+    the same hexes, crosses each hexside at its middle (where a bridge is drawn), and bends
+    without a corner."""
     if len(line) < 3:
         return line
     mids = (line[:-1] + line[1:]) / 2
     t = np.linspace(0.0, 1.0, SMOOTH_STEPS + 1)[1:, None]
+
+    def cubic(p0: Points, p1: Points, p2: Points, p3: Points) -> Points:
+        return (1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t**2 * p2 + t**3 * p3
+
     out = [line[:1], mids[:1]]
     for k in range(1, len(line) - 1):
-        a, control, b = mids[k - 1], line[k], mids[k]
-        out.append((1 - t) ** 2 * a + 2 * (1 - t) * t * control + t**2 * b)
+        a, centre, b = mids[k - 1], line[k], mids[k]
+        if towns is not None and towns[k]:
+            heading = (b - a) / 4
+            out.append(cubic(a, (a + centre) / 2, centre - heading, centre))
+            out.append(cubic(centre, centre + heading, (b + centre) / 2, b))
+        else:
+            out.append((1 - t) ** 2 * a + 2 * (1 - t) * t * centre + t**2 * b)
     out.append(line[-1:])
     return np.vstack(out)
+
+
+RIVER_BEND = 0.07
+"""How far a river bends off the middle of its hexside, as a share of the side's length: enough
+to read as a river, never enough to leave the hexside."""
+
+
+def corner_key(p: Points) -> tuple[float, float]:
+    """A corner of the grid as a key: hexes and hexsides that share it give the same one."""
+    return (round(float(p[0]), 1), round(float(p[1]), 1))
+
+
+def rounded(line: Points, rounds: int = 2) -> Points:
+    """The line with its corners cut round (Chaikin's corner cutting), its two ends kept."""
+    for _ in range(rounds):
+        if len(line) < 3:
+            return line
+        near = 0.75 * line[:-1] + 0.25 * line[1:]
+        far = 0.25 * line[:-1] + 0.75 * line[1:]
+        cut = np.empty((2 * (len(line) - 1), 2))
+        cut[0::2], cut[1::2] = near, far
+        line = np.vstack([line[:1], cut[1:-1], line[-1:]])
+    return line
 
 
 def hex_colour(value: str) -> tuple[float, float, float]:
@@ -336,9 +372,38 @@ class MapArt:
         draw_terrain_symbol(c, self.style, terrain, x, y, self.hex_pt)
 
     def _grid(self, c: Canvas) -> None:
+        """The hex grid, but along the rivers: a river is its hexsides' line (`_river_hexsides`),
+        and a grid line beside its bends would read as a second bank."""
         self.stroke(c, self.style.colours.grid, self.style.widths.grid)
         c.setLineJoin(1)
-        c.drawPath(rings_path(c, (self.corners(h)[:-1] for h in self.map.hexes)), stroke=1, fill=0)
+        c.setLineCap(1)
+        self.lines(c, self.grid_lines)
+
+    @cached_property
+    def grid_lines(self) -> list[Points]:
+        """The hexsides of the grid that are no river, each once."""
+        rivers = {
+            tuple(sorted(corner_key(p) for p in self.hexside(*sorted(pair))))
+            for pair, x in self.board.sides.items()
+            if x.river_class in ("major", "crossable")
+        }
+        centres = np.array([[h.x_km, h.y_km] for h in self.map.hexes])
+        rings = self.pt(self.grid.corners(centres).reshape(-1, 2)).reshape(len(centres), 7, 2)
+        ends = np.stack([rings[:, :-1], rings[:, 1:]], axis=2).reshape(-1, 2, 2)  # every hex's six sides
+        keyed = np.round(ends, 1)
+        flip = (keyed[:, 0, 0] > keyed[:, 1, 0]) | (
+            (keyed[:, 0, 0] == keyed[:, 1, 0]) & (keyed[:, 0, 1] > keyed[:, 1, 1])
+        )
+        keyed[flip] = keyed[flip][:, ::-1]
+        ends[flip] = ends[flip][:, ::-1]
+        _, first = np.unique(keyed.reshape(-1, 4), axis=0, return_index=True)
+        first.sort()  # in the hexes' order, so that the drawing is the same every time
+        return [
+            ends[k]
+            for k in first
+            if ((float(keyed[k, 0, 0]), float(keyed[k, 0, 1])), (float(keyed[k, 1, 0]), float(keyed[k, 1, 1])))
+            not in rivers
+        ]
 
     def hexside(self, a: str, b: str) -> Points:
         """The two ends of the side shared by hexes a and b."""
@@ -365,16 +430,55 @@ class MapArt:
                 self.drawn.sea_sides.add(pair)
 
     def _river_hexsides(self, c: Canvas) -> None:
-        """Rivers as the rules see them: chains of hexsides, the major ones twice as heavy."""
+        """Rivers as the rules see them, drawn as rivers: each run of river hexsides one line
+        along them, meandering a little within each hexside, the major rivers twice as heavy."""
         c.setLineCap(1)
+        c.setLineJoin(1)
         for river_class, width in (
             ("crossable", self.style.widths.crossable_river),
             ("major", self.style.widths.major_river),
         ):
-            sides = sorted(pair for pair, x in self.board.sides.items() if x.river_class == river_class)
+            sides = sorted(tuple(sorted(pair)) for pair, x in self.board.sides.items() if x.river_class == river_class)
             self.stroke(c, self.style.colours.river, width)
-            self.lines(c, (self.hexside(*sorted(pair)) for pair in sides))
-            self.drawn.rivers |= {(pair, river_class) for pair in sides}
+            self.lines(c, self.river_lines[river_class])
+            self.drawn.rivers |= {(frozenset(pair), river_class) for pair in sides}
+
+    @cached_property
+    def river_lines(self) -> dict[str, list[Points]]:
+        """Each class's river hexsides ('major', 'crossable') joined into runs (a run ends where
+        the river branches, changes class or stops), each drawn as a river: a slight bend in
+        every hexside, to one side or the other as the hexside's ids fall, and its corners
+        rounded; the runs' ends stay at the hexsides' corners, so that runs join."""
+        return {river_class: self._river_runs(river_class) for river_class in ("major", "crossable")}
+
+    def _river_runs(self, river_class: str) -> list[Points]:
+        corner: dict[tuple[float, float], Points] = {}
+        bends: dict[frozenset[tuple[float, float]], Points] = {}
+        links = []
+        for pair, x in sorted(self.board.sides.items(), key=lambda item: sorted(item[0])):
+            if x.river_class != river_class:
+                continue
+            a, b = sorted(pair)
+            ends = self.hexside(a, b)
+            keys = [corner_key(p) for p in ends]
+            for key, point in zip(keys, ends, strict=True):
+                corner.setdefault(key, point)
+            link = frozenset(keys)
+            links.append(link)
+            side = ends[1] - ends[0]
+            normal = np.array([-side[1], side[0]])
+            if abs(float(side[1])) < 1e-6 * float(np.linalg.norm(side)):  # a side with a hex id under it:
+                sign = 1.0 if normal[1] > 0 else -1.0  # the bend goes up, clear of the id
+            else:
+                sign = 1.0 if zlib.crc32(f"{a}{b}".encode()) % 2 else -1.0
+            bends[link] = (ends[0] + ends[1]) / 2 + normal * RIVER_BEND * sign
+        lines = []
+        for chain in link_chains(links):
+            points = [corner[chain[0]]]
+            for here, there in zip(chain, chain[1:], strict=False):
+                points += [bends[frozenset((here, there))], corner[there]]
+            lines.append(rounded(np.array(points)))
+        return lines
 
     def link_lines(self, links: Iterable[frozenset[str]]) -> list[Points]:
         """Links between adjacent hexes joined into lines through the hexes' centres: a line runs
@@ -392,7 +496,12 @@ class MapArt:
     @cached_property
     def rail_lines(self) -> list[Points]:
         """The railways as drawn: smooth lines through the same hexes as the board's links."""
-        return [smooth_through(line) for line in self.link_lines(self.board.rail)]
+        stops = set(self.towns) | set(self.place_hex.values())  # the dots and squares at hex centres
+        return [
+            smooth_through(np.array([self.centres[h] for h in chain]), [h in stops for h in chain])
+            for chain in link_chains(self.board.rail)
+            if len(chain) > 1
+        ]
 
     def _rail(self, c: Canvas) -> None:
         rails = self.rail_lines
@@ -614,6 +723,7 @@ class MapArt:
         hexes first, the most valuable first, then the named places."""
         u = self.hex_pt / 72.0
         keys = self.town_keys()
+        hexes = {h.id: h for h in self.map.hexes}
         wants, symbols = [], []
         for hex_id in sorted(self.towns, key=lambda h: (-self.best_vp(h), -len(self.towns[h]), h)):
             x, y = (float(v) for v in self.centres[hex_id])
@@ -629,11 +739,9 @@ class MapArt:
                     max(around[3], anchor[3]),
                 )
             rows = self.town_rows(hex_id)
-            wants.append(
-                Want(
-                    keys[hex_id], max(r.width for r in rows), sum(r.height + r.gap for r in rows), x, y, around, radius
-                )
-            )
+            home = shapely.Polygon(self.corners(hexes[hex_id]))
+            width, height = max(r.width for r in rows), sum(r.height + r.gap for r in rows)
+            wants.append(Want(keys[hex_id], width, height, x, y, around, radius, home))
         for name, x, y in self.place_labels():
             half = 1.9 * u
             around = (x - half, y - half, x + half, y + half)
@@ -674,7 +782,7 @@ class MapArt:
         u = self.hex_pt / 72.0
         found = Obstacles()
         found.add_boxes([box for _, _, _, box in self.hex_id_spots()], 2.0)
-        found.add_lines(self.rail_lines, 4.0)
+        found.add_lines(self.rail_lines, 40.0)  # a name on the line reads badly, and hides a station
         found.add_lines(self.link_lines(self.board.roads), 2.0)
         for river_class, price in (("major", 6.0), ("crossable", 4.0)):
             sides = sorted(sorted(pair) for pair, x in self.board.sides.items() if x.river_class == river_class)
@@ -688,7 +796,7 @@ class MapArt:
                 x, y = self.hexside(*sorted(pair)).mean(axis=0)
                 marks.append((x - 5 * u, y - 5 * u, x + 5 * u, y + 5 * u))
         found.add_boxes(sorted(marks), 10.0)
-        found.add_shapes([shape for _, _, shape in self.river_name_spots], 10.0)
+        found.add_shapes([shape for _, _, shape in self.river_name_spots], FORBIDDEN)  # text on text: never
         return found
 
     @cached_property

@@ -121,3 +121,30 @@ def test_issue44_the_player_aids_give_ships_only_where_the_scenario_has_them() -
     tsaritsyn, denikin = aid(TSARITSYN), aid(DENIKIN)
     assert "Train: carries" in tsaritsyn and "Ship:" not in tsaritsyn and "TRAINS AND SHIPS" not in tsaritsyn
     assert "Train: carries" in denikin and "Ship: 16 hexes a turn" in denikin
+
+
+@pytest.mark.parametrize("scenario", [TSARITSYN, DENIKIN])
+def test_issue44_no_set_up_page_but_the_last_is_under_half_full(scenario: str) -> None:
+    """Issue 44: "The Ukrainian and Makhnovist set-up pages are about 15% full" and "Card key 3 of
+    3 holds two rows": a short set-up shares the page before, and the card key starts under the
+    last one. Measured by where each page's words end, between the top margin and the footer."""
+    import pymupdf
+
+    from kitgen.mapping.cache import hex_map
+    from kitgen.mapping.places import place_hexes
+    from kitgen.products.setupchart import build_setup_chart
+    from kitgen.render.formstyle import form_style
+
+    s = load_scenario(scenario)
+    built, _ = hex_map(s)
+    assert built is not None
+    (part,) = build_setup_chart(s, place_hexes(s, built), "a4")
+    st = form_style()
+    mm = 72 / 25.4
+    with pymupdf.open(stream=part.pdf, filetype="pdf") as doc:
+        fills = []
+        for page in doc:
+            top, bottom = st.margin_mm * mm, page.rect.height - (st.margin_mm + st.footer_mm) * mm
+            ends = [w[3] for w in page.get_text("words") if w[3] <= bottom]
+            fills.append((max(ends) - top) / (bottom - top))
+    assert all(fill >= 0.5 for fill in fills[:-1]), fills

@@ -43,19 +43,17 @@ def key_rows(scenario: Scenario) -> list[list[str]]:
     return rows
 
 
-def key_pages(scenario: Scenario, paper: str) -> list[Page]:
-    """The umpire's key: the reference each card prints beside the id a log or `kitgen state` names."""
-    columns = [Column(1.3), Column(4.0), Column(2.4)]
-    header = ["Printed on the card", "Card", "Id in logs and state"]
-    return table_pages(
-        scenario,
-        paper,
-        "Card key",
-        "card-key",
-        None,
-        ("Event cards and slips", "II.A, II.E"),
-        columns,
-        header,
-        key_rows(scenario),
-        wrap=True,
-    )
+KEY_COLUMNS = [Column(1.3), Column(4.0), Column(2.4)]
+KEY_HEADER = ["Printed on the card", "Card", "Id in logs and state"]
+KEY_HEADING = ("Event cards and slips", "II.A, II.E")
+
+
+def key_pages(scenario: Scenario, paper: str, rows: list[list[str]] | None = None) -> list[Page]:
+    """The umpire's key: the reference each card prints beside the id a log or `kitgen state`
+    names; `rows`, the key's rows still to print (all of them by default)."""
+    every = key_rows(scenario)
+    rows = every if rows is None else rows
+    if not rows:
+        return []
+    title = "Card key" if len(rows) == len(every) else "Card key, continued"
+    return table_pages(scenario, paper, title, "card-key", None, KEY_HEADING, KEY_COLUMNS, KEY_HEADER, rows, wrap=True)

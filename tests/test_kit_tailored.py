@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from kitgen.loader import load_scenario
 from kitgen.mapping.hexmap import HexMap
-from kitgen.products.booklet import booklet_text
+from kitgen.products.booklet import booklet_text, tables
 from tests.conftest import kitgen_map
 
 TSARITSYN = "tsaritsyn-1919"
@@ -106,6 +106,8 @@ def test_issue44_a_scenario_without_ships_leaves_out_the_naval_rules_and_says_so
     for rule in ("Ships move up to", "Ports held open", "Naval gunfire", "Amphibious landings on coastal hexes"):
         assert rule not in tsaritsyn and rule in denikin
     assert "has no ships and no ports on its map, so the campaign's naval rules" in tsaritsyn
+    loads = {name: [row[0] for row in tables(load_scenario(name), {})["loads"]] for name in (TSARITSYN, DENIKIN)}
+    assert "Ship capacity" not in loads[TSARITSYN] and "Ship capacity" in loads[DENIKIN]  # the loads table too
     assert "Left out: this scenario has no ships" in tsaritsyn
 
 
@@ -120,6 +122,7 @@ def test_issue44_the_player_aids_give_ships_only_where_the_scenario_has_them() -
 
     tsaritsyn, denikin = aid(TSARITSYN), aid(DENIKIN)
     assert "Train: carries" in tsaritsyn and "Ship:" not in tsaritsyn and "TRAINS AND SHIPS" not in tsaritsyn
+    assert not re.search(r"\bships?\b", tsaritsyn, re.IGNORECASE)
     assert "Train: carries" in denikin and "Ship: 16 hexes a turn" in denikin
 
 

@@ -230,7 +230,8 @@ def tables(scenario: Scenario, hex_ids: dict[str, str]) -> dict[str, list[list[s
         [kinds.get(a.stand, a.stand), f"{a.rounds} {a.unit}", ", ".join(a.natures)] for a in s.supply.ammo
     ]
     loads = [["Stand or load", "Points"]] + [[k.name, str(k.points)] for k in s.transport.stands]
-    loads += [["Train capacity", str(s.transport.train.capacity)], ["Ship capacity", str(s.transport.ship.capacity)]]
+    loads += [["Train capacity", str(s.transport.train.capacity)]]
+    loads += [["Ship capacity", str(s.transport.ship.capacity)]] if uses_ships(s) else []
     ships = [["Ship", "Side", "Port", "Gunfire (batteries)"]] + [
         [x.name, names.get(x.faction, x.faction), x.at, str(x.gunfire) if x.gunfire else "transport"]
         for x in s.setup.ships

@@ -210,15 +210,16 @@ def _terrain_table(sheet: Sheet, y: float) -> float:
     breakdowns = [
         f"{names[b.unit_type]} {b.roll}, lost on {either([str(v) for v in b.fails_on])}" for b in mv.breakdown
     ]
+    ships = uses_ships(sheet.s)
     if breakdowns:
-        carried = " (none when carried by train or ship)" if mv.breakdown_exempt_when_carried else ""
+        by = "train or ship" if ships else "train"
+        carried = f" (none when carried by {by})" if mv.breakdown_exempt_when_carried else ""
         notes.append(("Breakdown", "each turn a vehicle moves on the map: " + "; ".join(breakdowns) + carried + "."))
-    notes.append(
-        (
-            "Rail and sea:",
-            "no map move the turn a unit boards or leaves a train or ship; landings on a coast by infantry only.",
-        )
-    )
+    if ships:
+        rail = "no map move the turn a unit boards or leaves a train or ship; landings on a coast by infantry only."
+        notes.append(("Rail and sea:", rail))
+    else:
+        notes.append(("Rail:", "no map move the turn a unit boards or leaves a train."))
     return sheet.bullets(sheet.left, y - 2, sheet.span, notes, gap=0.8)
 
 

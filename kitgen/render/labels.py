@@ -78,8 +78,8 @@ class Obstacles:
 
     def add_lines(self, lines: Sequence[Points], price: float) -> None:
         geometries = [shapely.LineString(line) for line in lines if len(line) > 1]
-        if geometries:
-            self.lines.append((np.array(geometries, dtype=object), price))
+        if geometries:  # a quarter of a point off changes no price, and drops most of a curve's points
+            self.lines.append((shapely.simplify(np.array(geometries, dtype=object), 0.25), price))
 
     def trees(self) -> list[tuple[shapely.STRtree, npt.NDArray[np.object_], float, bool]]:
         found = [(shapely.STRtree(g), g, price, True) for g, price in self.areas]
@@ -155,8 +155,9 @@ def place_labels(
                 shared = shapely.intersection(polys[i], geometries[j])
                 amount = shapely.area(shared) if is_box else shapely.length(shared)
                 cost += price * np.bincount(i, weights=amount, minlength=len(options))
-        if want.home is not None:
-            cost += AWAY * (shapely.area(polys) - shapely.area(shapely.intersection(polys, want.home)))
+        if want.home is not None:  # only the candidates not wholly in it have any of it outside
+            out = ~shapely.within(polys, want.home)
+            cost[out] += AWAY * (shapely.area(polys[out]) - shapely.area(shapely.intersection(polys[out], want.home)))
         cost += FORBIDDEN * _overlap_areas(corners, placed_boxes, pad)
         cost += FORBIDDEN * _overlap_areas(corners, symbol_boxes, pad / 2)
         inside_w = np.clip(np.minimum(corners[:, 2], fx1) - np.maximum(corners[:, 0], fx0), 0, None)

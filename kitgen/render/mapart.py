@@ -571,6 +571,10 @@ class MapArt:
     def hex_id_spots(self) -> list[tuple[str, float, float, Box]]:
         """(hex, x, baseline, box) of each hex id: at the top of the hex, or of the part of it
         the frame leaves."""
+        return list(self._hex_id_spots)
+
+    @cached_property
+    def _hex_id_spots(self) -> tuple[tuple[str, float, float, Box], ...]:
         size = self.style.fonts.hex_id
         half = text_width("0000", SANS, size) / 2 + 1.0
         spots = []
@@ -582,7 +586,7 @@ class MapArt:
             w = text_width(h.id, SANS, size) / 2 + KNOCKOUT
             box = (float(x - w), float(base - KNOCKOUT), float(x + w), float(base + ASCENT * size + KNOCKOUT))
             spots.append((h.id, float(x), float(base), box))
-        return spots
+        return tuple(spots)
 
     def _knock_out_hex_ids(self, c: Canvas) -> None:
         """Clip what is drawn next to the frame less the boxes of the hex ids that will be

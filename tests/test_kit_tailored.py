@@ -151,3 +151,22 @@ def test_issue44_no_set_up_page_but_the_last_is_under_half_full(scenario: str) -
             ends = [w[3] for w in page.get_text("words") if w[3] <= bottom]
             fills.append((max(ends) - top) / (bottom - top))
     assert all(fill >= 0.5 for fill in fills[:-1]), fills
+
+
+def test_issue44_the_battle_sheet_asks_only_about_what_the_map_and_the_pieces_have() -> None:
+    """Issue 44: the forms print what the scenario uses: the battle set-up sheet's terrain boxes
+    are the terrain of its map (no forest, mountain, marsh or coast at Tsaritsyn), and a scenario
+    without ships has no naval gunfire box."""
+    from kitgen.products.forms import build_forms
+
+    def sheet_text(scenario: str) -> str:
+        (part, *_) = build_forms(load_scenario(scenario), "a4")
+        pages = [p.extract_text() or "" for p in PdfReader(io.BytesIO(part.pdf)).pages]
+        return " ".join(" ".join(p for p in pages if "Battle setup sheet" in p).split())
+
+    tsaritsyn, denikin = sheet_text(TSARITSYN), sheet_text(DENIKIN)
+    for word in ("Forest", "Mountain", "Marsh", "Coastal hex", "Naval gunfire", "NAVAL GUNFIRE"):
+        assert word not in tsaritsyn
+    for word in ("Forest", "Mountain", "Marsh", "Coastal hex", "NAVAL GUNFIRE"):
+        assert word in denikin, word
+    assert "Open" in tsaritsyn and "Major river" in tsaritsyn

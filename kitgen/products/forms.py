@@ -12,6 +12,7 @@ from collections.abc import Callable
 from kitgen.messages import ordinal, plural
 from kitgen.model.scenario import Faction, Scenario
 from kitgen.products.sheetparts import sheets_part
+from kitgen.products.tailoring import on_map, uses_ships
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.formstyle import short_stand_name as _short
 from kitgen.render.pages import MM, Part
@@ -339,9 +340,11 @@ def _battle_sheet(sheet: Sheet) -> float:
     sheet.field(x, base, "Town or place", sheet.right - x)
     base -= st.fonts.field * 2.4
     x = sheet.left + sheet.text(sheet.left, base, "Terrain:", font=SANS_BOLD, size=st.fonts.field) + 6
-    sheet.ticks(
-        x, base, [t.name for t in s.movement.terrain] + ["Crossable river", "Major river", "Town", "Coastal hex"]
-    )
+    has = on_map(s)  # what its map has: a ticked box for each (issue 44)
+    kinds = [t.name for t in s.movement.terrain if t.id in has]
+    kinds += [name for key, name in (("crossable", "Crossable river"), ("major", "Major river")) if key in has]
+    kinds += ["Town"] + (["Coastal hex"] if "coastal" in has else [])
+    sheet.ticks(x, base, kinds)
     y = base - st.gap
 
     ammo = {a.stand: a for a in s.supply.ammo}
@@ -383,16 +386,20 @@ def _battle_sheet(sheet: Sheet) -> float:
     half = (sheet.span - st.gap * 1.5) / 2
     rx = sheet.left + half + st.gap * 1.5
     top = y - st.gap * 0.8
-    ny = sheet.heading(sheet.left, top, half, "Naval gunfire", "D.3")
-    base = ny - st.fonts.field - 4
-    sheet.field(sheet.left, base, "Ships", half * 0.55)
-    sheet.field(sheet.left + half * 0.55, base, "Batteries", half * 0.45)
-    base -= st.fonts.field * 2.4
-    x = sheet.left + sheet.text(sheet.left, base, "Supports:", font=SANS_BOLD, size=st.fonts.field) + 6
-    sheet.ticks(x, base, ["Side A", "Side B"])
-    base -= st.fonts.field * 2.4
-    sheet.field(sheet.left, base, "Notes", half)
-    ny = base - 4
+    ny = top
+    if uses_ships(sheet.s):  # D.3: no ships in the scenario, no gunfire to note
+        ny = sheet.heading(sheet.left, top, half, "Naval gunfire", "D.3")
+        base = ny - st.fonts.field - 4
+        sheet.field(sheet.left, base, "Ships", half * 0.55)
+        sheet.field(sheet.left + half * 0.55, base, "Batteries", half * 0.45)
+        base -= st.fonts.field * 2.4
+        x = sheet.left + sheet.text(sheet.left, base, "Supports:", font=SANS_BOLD, size=st.fonts.field) + 6
+        sheet.ticks(x, base, ["Side A", "Side B"])
+        base -= st.fonts.field * 2.4
+        sheet.field(sheet.left, base, "Notes", half)
+        ny = base - 4
+    else:  # the result takes the left half
+        rx = sheet.left
 
     ry = sheet.heading(rx, top, half, "Result", "II.B")
     base = ry - st.fonts.field - 4

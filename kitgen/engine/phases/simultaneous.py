@@ -89,7 +89,7 @@ def settle(movers: list[Mover], standing: Mapping[str, Collection[str]], allied:
     allied = cache(allied)  # asked for the same few pairs of factions over and over
     loose: set[str] = set()
     for meetings_first in (True, False):
-        if meetings_first is False:
+        if not meetings_first:
             _restart(ordered)
         turning = _rounds(ordered, standing, allied, loose, meetings_first)
         if not turning:

@@ -170,3 +170,28 @@ def test_issue44_the_battle_sheet_asks_only_about_what_the_map_and_the_pieces_ha
     for word in ("Forest", "Mountain", "Marsh", "Coastal hex", "NAVAL GUNFIRE"):
         assert word in denikin, word
     assert "Open" in tsaritsyn and "Major river" in tsaritsyn
+
+
+def test_issue44_a_small_maps_key_takes_the_paper_it_needs(tsaritsyn_map: Path) -> None:
+    """Issue 44: "no wasted pages" and paper as the club's cost: a map too narrow for a key band
+    has its key under it in a block as tall as its title, entries and turn track need (the
+    Tsaritsyn key has 12 entries and 3 turns), with no band of empty paper in it."""
+    import subprocess
+
+    import numpy as np
+
+    from kitgen.render.style import map_style
+
+    dpi = 20
+    out = subprocess.run(
+        ["pdftoppm", "-gray", "-r", str(dpi), str(tsaritsyn_map / "map-poster.pdf")], capture_output=True, check=True
+    ).stdout
+    header_end = out.index(b"255\n") + 4
+    width, height = (int(v) for v in out[3:header_end].split()[:2])
+    image = np.frombuffer(out[header_end:], dtype=np.uint8).reshape(height, width)
+    margin = round(map_style().poster.margin_in * dpi)
+    inked = np.nonzero(image[:, margin:-margin].min(axis=1) < 200)[0]  # the rows with ink
+    key = inked[inked > height * 0.55]  # under the map
+    assert (height - key.max()) / dpi * 25.4 <= map_style().poster.margin_in * 25.4 + 5  # no paper under it
+    longest = max(np.diff(key)) / dpi * 25.4
+    assert longest <= 15, f"{longest:.0f} mm of empty paper in the key"

@@ -21,7 +21,7 @@ from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts, text_width
 from kitgen.render.mapart import Canvas, MapArt
 from kitgen.render.mapembed import define_maps, form_name
 from kitgen.render.mapfurniture import draw_check_bar, draw_map_furniture
-from kitgen.render.mapkey import draw_band, draw_key_page
+from kitgen.render.mapkey import draw_band, draw_key_page, key_page_height
 from kitgen.render.pages import crop_marks, declare_cut, new_canvas
 from kitgen.render.recorded import Picture
 from kitgen.render.style import MapStyle
@@ -180,7 +180,8 @@ class MapSheet:
         if self.wide:
             key_w, key_h = self.art.width, poster.band_in * 72
         else:
-            key_w, key_h = poster.key_width_in * 72, poster.key_height_in * 72
+            key_w = poster.key_width_in * 72
+            key_h = min(poster.key_height_in * 72, key_page_height(self.art, key_w))  # no empty paper
         self.key = (key_w, key_h)
         self.band = key_h + (0.0 if self.wide else self.margin)
         self.width = max(self.art.width, key_w) + 2 * self.margin

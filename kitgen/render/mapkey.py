@@ -81,6 +81,23 @@ def draw_key_page(c: Canvas, art: MapArt, width: float, height: float) -> None:
     _turn_track(c, art, 0, track_h, per_row=_per_row(art, width))
 
 
+def key_page_height(art: MapArt, width: float) -> float:
+    """The height `draw_key_page` needs at `width`: the title block, the key's entries in two
+    columns at their natural spacing, and the turn track; a key with fewer entries (a scenario's
+    smaller map) takes less paper."""
+    sizes, fonts = key_page_fonts(art), art.style.fonts
+    u = art.hex_pt / 72.0
+    scale_w = _scale_width(art, 5)
+    subtitle = simpleSplit(curled(art.s.meta.subtitle), SANS, sizes["subtitle"], width - scale_w - 18)
+    head = sizes["title"] + len(subtitle) * sizes["subtitle"] * 1.5 + 14 + len(_about(art)) * 10 + 4
+    head = max(head, 82.0)  # the scale bar beside it
+    per_col = -(-len(_entries(art)) // 2)
+    legend = fonts.legend_title * 2 + per_col * max(sizes["legend"] * 2.6, 24 * u)
+    track_rows = -(-track_turns(art) // _per_row(art, width))
+    track_h = 22 + track_rows * _box(art)
+    return head + legend + 10 + max(track_h, track_h + 6 + 2 * compass_reach(40) - legend) + 4
+
+
 def track_turns(art: MapArt) -> int:
     """The turn track's boxes: the scenario's turns, or the map's track for a campaign that has no
     last turn."""

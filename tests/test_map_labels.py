@@ -277,7 +277,7 @@ def test_issue44_a_towns_name_stands_by_its_hex_and_off_the_railway(scenario: st
     assert built is not None
     art = MapArt(built, s, map_style())
     rails = shapely.MultiLineString([line.tolist() for line in art.rail_lines])
-    hexes = {h.id: h for h in built.hexes}
+    hexes = built.by_id()
     in_own = 0
     for hex_id, key in art.town_keys().items():
         spot = art.label_spots[key]

@@ -104,6 +104,27 @@ class HexMap:
     def by_id(self) -> dict[str, Hex]:
         return {h.id: h for h in self.hexes}
 
+    def features(self) -> set[str]:
+        """What the map has, for a kit that prints that and nothing else (its key, its forms):
+        its terrain ids, and 'sea_side' (open water between shores), 'coast' (a land hex the
+        coast tints), 'coastal', 'major' and 'crossable' (river hexsides), 'bridge', 'rail',
+        'road', 'ferry', 'port', 'source' (a supply-source town) and 'edge' (a rail exit)."""
+        has = {h.terrain for h in self.hexes}
+        has |= {x.river_class for x in self.hexsides if x.river_class in ("major", "crossable")}
+        found = {
+            "sea_side": any(x.sea for x in self.hexsides),
+            "coast": any(h.coastal or h.land_share < 1 for h in self.hexes if h.terrain != "sea"),
+            "coastal": any(h.coastal for h in self.hexes),
+            "bridge": any(x.bridge for x in self.hexsides),
+            "rail": bool(self.rail),
+            "road": bool(self.roads),
+            "ferry": bool(self.ferries),
+            "port": any(h.port for h in self.hexes),
+            "source": any(x.kind == "town" for x in self.supply_sources),
+            "edge": any(x.kind == "rail_exit" for x in self.supply_sources),
+        }
+        return has | {key for key, present in found.items() if present}
+
     def town_hex(self, town: str) -> Hex | None:
         return next((h for h in self.hexes if town in h.towns), None)
 

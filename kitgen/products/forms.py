@@ -182,8 +182,7 @@ def _turn_track(sheet: Sheet, y: float, box: float) -> float:
             sheet.fill(st.colours.marked if award else st.colours.paper)
             sheet.stroke(st.colours.ink, st.widths.heavy * (1.5 if n == last else 1) if heavy else st.widths.frame)
             sheet.c.rect(bx, y - box, tw, box, stroke=1, fill=1)
-            ink = st.colours.ink
-            sheet.text(bx + PAD, y - st.fonts.track - 2, str(n), font=SANS_BOLD, size=st.fonts.track, colour=ink)
+            sheet.text(bx + PAD, y - st.fonts.track - 2, str(n), font=SANS_BOLD, size=st.fonts.track)
             if n == last:
                 sheet.text(
                     bx + tw - PAD, y - st.fonts.track - 2, "END", font=SANS_BOLD, size=st.fonts.track, align="right"
@@ -196,7 +195,7 @@ def _turn_track(sheet: Sheet, y: float, box: float) -> float:
                 label = f"{day.day} {MONTHS[day.month - 1][:3]}" + (f" {day.year}" if day.year != year else "")
                 year = day.year
                 room = tw - 2 * PAD - (text_width("VP", SANS_BOLD, st.fonts.small) + PAD if award else 0)
-                sheet.text(bx + PAD, y - box + PAD + 1, label, size=st.fonts.small, colour=ink, fit=room)
+                sheet.text(bx + PAD, y - box + PAD + 1, label, size=st.fonts.small, fit=room)
         y -= box
     return y - 3
 

@@ -104,14 +104,15 @@ def _share_pages(
     groups: list[list[Faction]] = []
     y = 0.0
     top = scratch.band("", None, None)  # where a page's first faction starts, under the band
+    headed = 2 * st.gap + heading_height(st)  # a faction under its heading, not the page's band
     for k, faction in enumerate(factions):
-        needed = top - _section(scratch, top, scenario, hexes, faction, first=k == 0, heading=True)
-        if groups and y - needed >= scratch.bottom:
+        body = top - _section(scratch, top, scenario, hexes, faction, first=k == 0, heading=False)
+        if groups and y - headed - body >= scratch.bottom:
             groups[-1].append(faction)
-            y -= needed
+            y -= headed + body
         else:
             groups.append([faction])
-            y = _section(scratch, top, scenario, hexes, faction, first=k == 0, heading=False)
+            y = top - body
     room = y - 2 * st.gap - heading_height(st) - st.charts.header_row - 6 - scratch.bottom
     fits = 0
     for h in scratch.row_heights(scratch.span, KEY_COLUMNS, key_rows(scenario), wrap=True):

@@ -727,7 +727,7 @@ class MapArt:
         hexes first, the most valuable first, then the named places."""
         u = self.hex_pt / 72.0
         keys = self.town_keys()
-        hexes = {h.id: h for h in self.map.hexes}
+        hexes = self.map.by_id()
         wants, symbols = [], []
         for hex_id in sorted(self.towns, key=lambda h: (-self.best_vp(h), -len(self.towns[h]), h)):
             x, y = (float(v) for v in self.centres[hex_id])

@@ -364,27 +364,16 @@ def _entries(art: MapArt) -> list[tuple[str, Draw]]:
 
 
 def features(art: MapArt) -> set[str]:
-    """What the map has, so that its key shows that and nothing else: its terrain ids, and 'sea',
-    'sea_side', 'coast', 'major', 'crossable', 'rail', 'road', 'bridge', 'ferry', 'town', 'city',
-    'vp', 'port', 'place', 'source' and 'edge'."""
-    m = art.map
-    has = {h.terrain for h in m.hexes}
-    has |= {"sea_side"} if any(x.sea for x in m.hexsides) else set()
-    has |= {"coast"} if any(h.coastal or h.land_share < 1 for h in m.hexes if h.terrain != "sea") else set()
-    has |= {x.river_class for x in m.hexsides if x.river_class in ("major", "crossable")}
-    has |= {"bridge"} if any(x.bridge for x in m.hexsides) else set()
-    has |= {"rail"} if m.rail else set()
-    has |= {"road"} if m.roads else set()
-    has |= {"ferry"} if m.ferries else set()
-    has |= {"port"} if any(h.port for h in m.hexes) else set()
+    """What the map has, so that its key shows that and nothing else: the board's features
+    (`HexMap.features`), and 'town', 'city' (3 VP or more), 'vp' and 'place' as it draws them."""
     values = [art.best_vp(h) for h in art.towns]
-    has |= {"town"} if any(v < 3 for v in values) else set()
-    has |= {"city"} if any(v >= 3 for v in values) else set()
-    has |= {"vp"} if any(v > 0 for v in values) else set()
-    has |= {"place"} if art.place_labels() else set()
-    has |= {"source"} if any(x.kind == "town" for x in m.supply_sources) else set()
-    has |= {"edge"} if any(x.kind == "rail_exit" for x in m.supply_sources) else set()
-    return has
+    found = {
+        "town": any(v < 3 for v in values),
+        "city": any(v >= 3 for v in values),
+        "vp": any(v > 0 for v in values),
+        "place": bool(art.place_labels()),
+    }
+    return art.map.features() | {key for key, present in found.items() if present}
 
 
 def _scale_width(art: MapArt, hexes: int) -> float:

@@ -12,7 +12,7 @@ from typing import Any
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, enemies, modifier
 from kitgen.engine.phases.pontoons import friendly_pontoons
-from kitgen.engine.phases.simultaneous import Mover, MoverKind
+from kitgen.engine.phases.simultaneous import Mover, MoverKind, Plan
 from kitgen.engine.rolls import roll as make_roll
 from kitgen.engine.state import CampaignState, Result, StepCost, UnitState, Verdict
 from kitgen.engine.turnlog import MoveOrder, TurnLog
@@ -44,15 +44,7 @@ class LandMove:
         return self.mover.id
 
 
-@dataclass
-class LandPlan:
-    """The turn's land orders, in the log's order: each refused (its verdict) or a move."""
-
-    planned: list[Verdict | LandMove]
-
-    @property
-    def movers(self) -> list[Mover]:
-        return [p.mover for p in self.planned if isinstance(p, LandMove)]
+LandPlan = Plan[LandMove]
 
 
 def plan_land(

@@ -11,7 +11,7 @@ from typing import Any
 from kitgen.campaign import Campaign
 from kitgen.engine.context import LogSource, enemies
 from kitgen.engine.phases.loads import boarding, weigh
-from kitgen.engine.phases.simultaneous import Mover
+from kitgen.engine.phases.simultaneous import Mover, Plan
 from kitgen.engine.state import CampaignState, Result, StepCost, Verdict
 from kitgen.engine.turnlog import RailOrder, TurnLog
 from kitgen.mapping.board import Board
@@ -34,15 +34,7 @@ class RailMove:
     load: Load
 
 
-@dataclass
-class RailPlan:
-    """The turn's rail orders, in the log's order: each refused (its verdict) or a run."""
-
-    planned: list[Verdict | RailMove]
-
-    @property
-    def movers(self) -> list[Mover]:
-        return [p.mover for p in self.planned if isinstance(p, RailMove)]
+RailPlan = Plan[RailMove]
 
 
 def plan_rail(

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Literal
+from typing import Generic, Literal, Protocol, TypeVar
 
+from kitgen.engine.state import Verdict
 from kitgen.rules.paths import STOP_WORDS, PathVerdict
 
 MoverKind = Literal["land", "rail", "retreat"]
@@ -56,6 +57,27 @@ class Mover:
     def holds(self) -> bool:
         """It puts units in its end hex: a train carrying none is no enemy for a move."""
         return bool(self.riders)
+
+
+class Moving(Protocol):
+    """An order that stands, with its move in the simultaneous step."""
+
+    @property
+    def mover(self) -> Mover: ...
+
+
+M = TypeVar("M", bound=Moving)
+
+
+@dataclass
+class Plan(Generic[M]):
+    """A phase's orders in the log's order: each refused (its verdict) or a move to settle."""
+
+    planned: list[Verdict | M]
+
+    @property
+    def movers(self) -> list[Mover]:
+        return [p.mover for p in self.planned if not isinstance(p, Verdict)]
 
 
 MET_WHY = "an enemy move crosses the hexside {here}-{there} the other way: both stop before it, in contact across it"

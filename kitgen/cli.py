@@ -12,8 +12,21 @@ import sys
 def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
     """Ctrl-C before main() can catch it (while Python imports the command line) ends kitgen
     without a traceback; every other uncaught error is shown as before."""
-    if not issubclass(kind, KeyboardInterrupt):
+    if not isinstance(_signal_beneath(value), KeyboardInterrupt):
         _EXCEPTHOOK(kind, value, tb)
+
+
+def _signal_beneath(exc: BaseException) -> BaseException | None:
+    """The Ctrl-C (KeyboardInterrupt) or stop signal (SystemExit) that `exc` is or wraps: Python
+    3.11 wraps one raised while a class is made as "RuntimeError: Error calling __set_name__"."""
+    seen: set[int] = set()
+    found: BaseException | None = exc
+    while found is not None and id(found) not in seen:
+        if isinstance(found, (KeyboardInterrupt, SystemExit)):
+            return found
+        seen.add(id(found))
+        found = found.__cause__
+    return None
 
 
 def _quiet_unraisable(unraisable: UnraisableHookArgs) -> None:
@@ -1235,6 +1248,11 @@ def main() -> None:
 
             typer.echo(f"kitgen: {msg.out_of_memory().text}", err=True)
             sys.exit(1)
+        except Exception as exc:
+            stop = _signal_beneath(exc)
+            if stop is None:
+                raise
+            raise stop from None
     except KeyboardInterrupt:  # Ctrl-C: a write under way was finished or undone before this
         sys.exit(130)
 

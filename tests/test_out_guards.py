@@ -508,6 +508,36 @@ def test_ctrl_c_at_any_moment_prints_no_traceback_and_leaves_no_temporary_file(c
     assert left in ([], ["state.txt"]), left
 
 
+WRAPPED_INTERRUPT = """
+import sys
+import kitgen.cli
+class Stops:
+    def __set_name__(self, owner, name):
+        raise KeyboardInterrupt
+def load_campaign(folder):
+    class Layers:  # Ctrl-C while a class is made: Python 3.11 wraps it in a RuntimeError
+        places = Stops()
+import kitgen.campaign
+kitgen.campaign.load_campaign = load_campaign
+sys.argv = ["kitgen", *sys.argv[1:]]
+kitgen.cli.main()
+"""
+
+
+def test_ctrl_c_wrapped_by_python_while_a_class_is_made_still_ends_quietly(camp: Path) -> None:
+    """Ctrl-C that lands while Python makes a class (as the suite once caught, loading the map
+    during `kitgen state`) reaches kitgen wrapped in "RuntimeError: Error calling __set_name__";
+    it still ends as Ctrl-C does, with status 130 and no traceback."""
+    result = subprocess.run(
+        [sys.executable, "-c", WRAPPED_INTERRUPT, "state", str(camp)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert (result.returncode, result.stderr) == (130, "")
+
+
 def test_an_interrupt_in_a_callback_python_cannot_raise_from_prints_no_traceback() -> None:
     """Ctrl-C that lands in a callback Python cannot raise from (an import's module lock, as the
     suite once caught at the very start of `kitgen state`) is ignored there: no "Exception ignored

@@ -904,7 +904,18 @@ def map_command(
 def kit_command(
     scenario: ScenarioOpt = DEFAULT,
     paper: Annotated[Paper, typer.Option(help="Paper every page prints on (the poster aside).")] = Paper.a4,
-    out: Annotated[Path | None, typer.Option(help="Output folder (default output/SCENARIO/kit-PAPER/).")] = None,  # noqa: UP045
+    out: Annotated[
+        Path | None,  # noqa: UP045
+        typer.Option(help="Output folder (default output/SCENARIO/kit-PAPER/, or kit-PAPER-compact/)."),
+    ] = None,
+    compact: Annotated[
+        bool,
+        typer.Option(
+            "--compact",
+            help="The compact edition: 16 mm hexes and half-inch counters, the map with its key "
+            "beside it on the smallest poster that holds it (the Denikin map: two A2 or 17 x 22 in sheets).",
+        ),
+    ] = False,
 ) -> None:
     """Write the whole boxed kit: rules booklet, map, counters, cards, player aids and forms as
     PDFs, and two files joining them (campaign-kit-duplex-PAPER.pdf, campaign-kit-single-sided-PAPER.pdf);
@@ -916,12 +927,15 @@ def kit_command(
     from kitgen.loader import load_scenario_map
     from kitgen.outputs import check_product_folder
     from kitgen.products.kit import build_parts, combined, kit_builders, write_kit
+    from kitgen.render.counterstyle import Edition
 
     err = Console(stderr=True)
     s, hex_map = load_scenario_map(scenario)
-    folder = out if out is not None else Path("output") / s.meta.id / f"kit-{paper.value}"
+    edition: Edition = "compact" if compact else "full"
+    default = f"kit-{paper.value}" + ("-compact" if compact else "")
+    folder = out if out is not None else Path("output") / s.meta.id / default
     check_product_folder(folder)  # before the drawing, not after
-    steps = list(kit_builders(s, hex_map, paper.value))
+    steps = list(kit_builders(s, hex_map, paper.value, edition=edition))
     # refreshed by hand, not by a thread of its own: a fork is only safe from a single thread
     with Progress(console=err, transient=True, auto_refresh=False) as progress:
         task = progress.add_task("building the kit", total=len(steps) + 1)

@@ -1436,6 +1436,15 @@ def layout_unknown_paper(paper: str, papers: list[str]) -> str:
     return unknown_name(paper, papers, what="paper")
 
 
+@usage("layout.map_too_big")
+def map_too_big_for_poster(poster: str, width_mm: float, height_mm: float) -> str:
+    return (
+        f"found a compact map sheet of {width_mm:.0f} x {height_mm:.0f} mm, which no poster of the compact "
+        f"edition holds (the largest is {poster}); expected a smaller map: print the full-size kit "
+        "(without --compact), whose map is tiled"
+    )
+
+
 @data("booklet.unknown_ruling")
 def booklet_unknown_ruling(file: str, ruling: str, rulings: list[str]) -> str:
     return (

@@ -74,10 +74,11 @@ def breaches(
     *,
     counters: Mapping[int, Sequence[Box]] | None = None,
     areas: Mapping[int, Sequence[Area]] | None = None,
+    counter_least: float = MIN_COUNTER,
 ) -> list[Breach]:
     """Every breach of the gate in the PDF; `counters` gives, page by page (from 1), the boxes of
-    the counters drawn there, and `areas` the parts with a least type size of their own, in
-    PyMuPDF's page space."""
+    the counters drawn there (their text at `counter_least` at least: 4.5 pt on half-inch
+    counters), and `areas` the parts with a least type size of their own, in PyMuPDF's page space."""
     import pymupdf
 
     data = pdf.read_bytes() if isinstance(pdf, Path) else pdf
@@ -87,7 +88,7 @@ def breaches(
         vocabulary = {w.lower() for spans in pages for s in spans for w in WORD.findall(s.text) if len(w) > 1}
         for number, (page, spans) in enumerate(zip(doc, pages, strict=True), 1):
             boxes = list((counters or {}).get(number, ()))
-            found += _small_type(number, spans, boxes, (areas or {}).get(number, ()))
+            found += _small_type(number, spans, boxes, (areas or {}).get(number, ()), counter_least)
             found += _overlaps(number, spans, boxes)
             found += _off_page(number, spans, (page.rect.x0, page.rect.y0, page.rect.x1, page.rect.y1))
             found += _broken_words(number, page, vocabulary)
@@ -102,9 +103,10 @@ def assert_passes(
     counters: Mapping[int, Sequence[Box]] | None = None,
     areas: Mapping[int, Sequence[Area]] | None = None,
     name: str = "",
+    counter_least: float = MIN_COUNTER,
 ) -> None:
     """Fail with the first breaches if the PDF does not pass the gate."""
-    found = breaches(pdf, counters=counters, areas=areas)
+    found = breaches(pdf, counters=counters, areas=areas, counter_least=counter_least)
     if found:
         shown = "\n  ".join(str(b) for b in found[:25])
         more = f"\n  ... and {len(found) - 25} more" if len(found) > 25 else ""
@@ -167,12 +169,14 @@ def _spans(page: Any) -> list[Span]:
     return spans
 
 
-def _small_type(page: int, spans: Iterable[Span], counters: Sequence[Box], areas: Sequence[Area]) -> list[Breach]:
+def _small_type(
+    page: int, spans: Iterable[Span], counters: Sequence[Box], areas: Sequence[Area], counter_least: float
+) -> list[Breach]:
     found = []
     for s in spans:
         area = next((a for a in areas if _inside(s.box, a.box)), None)
         if any(_inside(s.box, c) for c in counters):
-            least, what = MIN_COUNTER, "counter text"
+            least, what = counter_least, "counter text"
         elif area is not None:
             least, what = area.least, area.what
         elif HEX_ID.match(s.text) or HEX_ID.match(s.whole) and s.text in s.whole:

@@ -62,11 +62,6 @@ def reader(part: Part) -> pypdf.PdfReader:
     return pypdf.PdfReader(io.BytesIO(part.pdf))
 
 
-def first_marker_page(part: Part) -> int:
-    """The 0-based page where the marker sheets start, from the part's outline."""
-    return min(page for title, page in part.bookmarks if title.startswith("Markers"))
-
-
 def squeeze(text: str) -> str:
     """Without white space, and the kit's curly quotes and dashes as the data types them."""
     return re.sub(r"\s+", "", text).translate(SET_AS_TYPED)
@@ -192,23 +187,29 @@ def test_file_names(scenario: Scenario) -> None:
     assert caught.value.msg.text.startswith("found the unknown paper 'a3', expected one of a4 or letter")
 
 
-def test_fronts_and_backs_alternate(a4: Part) -> None:
-    """Units' sheets, then the marker sheets, each a front and its back."""
+def test_fronts_and_backs_alternate(scenario: Scenario, hexes: dict[str, str], a4: Part) -> None:
+    """Units' sheets, the markers following on the last one's room and then on sheets of their
+    own (no sheet of card left mostly empty), each a front and its back."""
+    units, markers = counter_sheets(scenario, "a4", hexes)
+    n = max(units.layout.sheets, markers.layout.sheets)
     pages = reader(a4).pages
-    assert len(pages) % 2 == 0 and len(pages) >= 4
-    markers = first_marker_page(a4)
+    assert len(pages) == 2 * n
+    assert markers.layout.on(units.layout.sheets - 1)  # the markers start on the units' last sheet
     for i, page in enumerate(pages):
+        sheet, back = divmod(i, 2)
         text = page.extract_text()
-        if i >= markers:
-            assert re.search(r"markers(, sheet \d of \d)?, " + ("backs" if i % 2 else "fronts"), text)
-        elif i % 2:
-            assert "backs (out of supply)" in text
-            assert text.count("OUT OF SUPPLY") >= 10
+        side = "backs" if back else "fronts"
+        if units.layout.on(sheet):
+            assert f"counters, sheet {sheet + 1} of {n}, {side}" in text
+            if back:
+                assert "backs (out of supply)" in text
+                assert text.count("OUT OF SUPPLY") >= 10
+            else:
+                assert "OUT OF SUPPLY" not in text
         else:
-            assert "fronts" in text
-            assert "OUT OF SUPPLY" not in text
-    assert [title for title, _ in a4.bookmarks][0].startswith("Counters, sheet 1")
-    assert [title for title, _ in a4.bookmarks][-1].startswith("Markers")
+            assert f"markers, sheet {sheet + 1} of {n}, {side}" in text
+    titles = [title for title, _ in a4.bookmarks]
+    assert titles[0].startswith("Counters, sheet 1") and titles[-1].endswith("markers")
     assert [page for _, page in a4.bookmarks] == list(range(0, len(pages), 2))
 
 
@@ -519,7 +520,7 @@ def test_every_back_reads_at_AAA_contrast(scenario: Scenario, a4: Part) -> None:
     fills = re.compile(rb"([0-9.]+) ([0-9.]+) ([0-9.]+) rg")
     pages = reader(a4).pages
     used: set[tuple[float, ...]] = set()
-    for i in range(1, first_marker_page(a4), 2):
+    for i in range(1, len(pages), 2):  # every back (a marker's ground is never a tint)
         data = pages[i].get_contents().get_data()  # type: ignore[union-attr]
         used |= {tuple(float(v) for v in m.groups()) for m in fills.finditer(data)}
     for f in scenario.meta.factions:
@@ -560,12 +561,13 @@ def test_issue25_the_counter_and_marker_sheets_pass_the_layout_gate(name: str, p
     page_h = PAPER[paper][1]
     boxes: dict[int, list[tuple[float, float, float, float]]] = {}
     page = 1
-    for layout in (units.layout, markers.layout):
-        for sheet in range(layout.sheets):
-            for back in (False, True):
-                boxes[page] = [
-                    (x0, page_h - y1, x1, page_h - y0) for x0, y0, x1, y1 in piece_boxes(layout, sheet, back)
-                ]
-                page += 1
+    for sheet in range(units.of):
+        for back in (False, True):
+            boxes[page] = [
+                (x0, page_h - y1, x1, page_h - y0)
+                for layout in (units.layout, markers.layout)
+                for x0, y0, x1, y1 in piece_boxes(layout, sheet, back)
+            ]
+            page += 1
     assert page - 1 == built.pages and all(boxes.values())
     assert_passes(built.pdf, counters=boxes, name=built.file)

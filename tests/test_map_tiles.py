@@ -4,6 +4,7 @@ the drawing operators) and pdftoppm (pixels)."""
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
 from pathlib import Path
@@ -272,3 +273,49 @@ def test_posters_at_standard_sizes_have_their_trim_box_and_crop_marks(
     assert corner.min() < 160
     # the marks lie on the trim's lines: a dark column at the trim's left edge, clear of the trim
     assert corner[side - int(slug * k) :, int(slug * k) - 2 : int(slug * k) + 2].min() < 160
+
+
+@pytest.mark.parametrize("name", ["denikin-1919", "tsaritsyn-1919"])
+def test_issue44_a_tile_carries_only_the_words_it_shows_each_once(name: str) -> None:
+    """ "Every tile also carries the whole map's text, invisible, clipped under the margins";
+    "a tile's text is only what is visible on it", "each label is extracted once": a tile page
+    holds no more words than PyMuPDF reads on it (which leaves out what a clip hides, as pypdf and
+    a search do not), and every word it reads lies, at least in part, in the map the tile shows (its window
+    and bleed) or in its footer under it; a town's name is read once on a tile that shows it,
+    never twice (its halo carries no text), and on no tile far from it."""
+    import pymupdf
+
+    from kitgen.loader import load_scenario_map
+    from kitgen.products.mapsheets import TILE_BLEED, MapSheet
+
+    scenario, board = load_scenario_map(name)
+    sheet = MapSheet(board, scenario, map_style())
+    pdf, t = sheet.tiles("a4")
+    left, bottom = t.origin
+    ww, wh = t.window_size
+    b = TILE_BLEED
+    first = 2 if len(t.printed) > 1 else 1  # after the assembly and key pages
+    towns = {m.name for marks in sheet.art.towns.values() for m in marks}
+    everything = pypdf.PdfReader(io.BytesIO(pdf)).pages  # pypdf reads what a clip hides, as a search does
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        assert len(doc) == first + len(t.printed)
+        for k, ((col, row), page) in enumerate(zip(t.printed, list(doc)[first:], strict=True)):
+            hidden = len(everything[first + k].extract_text().split()) - len(page.get_text("words"))
+            assert hidden <= 10, (Tiling.label(col, row), hidden)  # the map's words out of sight: none
+            top = page.rect.height - (bottom + wh + b)  # PyMuPDF's y runs down
+            shown = pymupdf.Rect(left - b, top, left + ww + b, page.rect.height - bottom + b)
+            footer = pymupdf.Rect(left, page.rect.height - bottom + b, left + ww, page.rect.height)
+            words = page.get_text("words")
+            assert words
+            for x0, y0, x1, y1, word, *_ in words:
+                box = pymupdf.Rect(x0, y0, x1, y1)
+                assert box.intersects(shown) or box.intersects(footer), (Tiling.label(col, row), word, box)
+            read = [w[4] for w in words]
+            for town in towns:
+                if " " not in town:
+                    assert read.count(town) <= 1 + sum(1 for n in towns if n != town and town in n.split()), (
+                        town,
+                        read.count(town),
+                    )
+        on_tiles = sum(page.get_text().count("Kharkov") for page in list(doc)[first:]) if name == "denikin-1919" else 1
+        assert 1 <= on_tiles <= 4  # its own tile, and those whose strips overlap it

@@ -510,6 +510,16 @@ def _counters_on_a3(s: Any) -> object:
     return build_counters(s, "a3")
 
 
+def _compact_map_on_a3(s: Any) -> object:
+    """The Denikin map, compact (84 x 54 cm with its key), asked for on one A3 sheet."""
+    from kitgen.mapping.cache import hex_map
+    from kitgen.products.mapsheets import MapSheet
+    from kitgen.render.style import map_style
+
+    board, _ = hex_map(s)
+    return MapSheet(board, s, map_style(edition="compact")).poster("a3")
+
+
 def _turn_mismatch(tmp: Path) -> set[str]:
     folder = campaign(tmp)
     (folder / "turns" / "turn-01.yaml").write_text("turn: 2\n", encoding="utf-8")
@@ -1035,6 +1045,7 @@ TRIGGERS: dict[str, Trigger] = {
     "lookup.no_equipment_roll": _library(lambda s: battle.equipment_recovered(s.battle, "winner")),
     # the printed kit
     "layout.unknown_paper": _library(_counters_on_a3),
+    "layout.map_too_big": _library(_compact_map_on_a3),
     "booklet.unknown_ruling": _booklet("supply.yaml", DEPOT_USE, ""),
     "booklet.table_too_wide": _library(  # a column of 20 pt cannot hold "Ekaterinoslav" at any size
         lambda s: fit_table("vp", [["Town", "Red"], ["Ekaterinoslav", "3"]], 20.0, booklet_style(), 1.0)

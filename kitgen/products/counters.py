@@ -1,4 +1,4 @@
-"""The counter sheets: a 19 mm counter for every unit, train and ship the campaign can put on the
+"""The counter sheets: a counter (19 mm, or half-inch in the compact edition) for every unit, train and ship the campaign can put on the
 map, grouped by faction, fronts and out-of-supply backs on alternate pages for duplex printing.
 
 Counters come from the starting order of battle, the reinforcement piles (one counter per slip
@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from kitgen.model.scenario import name_key
 from kitgen.products.cardkey import event_label, slip_label
 from kitgen.render.counterart import Counter, Sheets
-from kitgen.render.counterstyle import CounterStyle, counter_style
+from kitgen.render.countergrid import sheet_pairs
+from kitgen.render.counterstyle import CounterStyle, Edition, counter_style
 from kitgen.render.markerart import MarkerSheets
 from kitgen.render.pages import PAPER_NAMES, Part, new_canvas
 
@@ -118,43 +119,52 @@ def counters_of(
 
 
 def counter_sheets(
-    scenario: Scenario, paper: str, hexes: Mapping[str, str] | None = None
+    scenario: Scenario, paper: str, hexes: Mapping[str, str] | None = None, edition: Edition = "full"
 ) -> tuple[Sheets, MarkerSheets]:
-    """The units' sheets and the marker sheets of the kit, on A4 or US Letter."""
+    """The units' sheets and the marker sheets of the kit, on A4 or US Letter, at the size of `edition`."""
     from kitgen.products.markers import marker_groups
     from kitgen.render.countergrid import grid
     from kitgen.render.formstyle import form_style
 
-    style = counter_style()
+    style = counter_style(edition=edition)
     counters = counters_of(scenario, style, hexes)
     columns = grid(style, paper, style.markers.size_mm).columns
     groups = marker_groups(scenario, style, counters, columns, form_style().forms.vp_lap)
-    return Sheets(scenario, paper, style, counters), MarkerSheets(scenario, paper, style, groups)
+    units = Sheets(scenario, paper, style, counters)
+    markers = MarkerSheets(scenario, paper, style, groups, after=units.layout)
+    units.of = markers.of = max(units.layout.sheets, markers.layout.sheets)
+    return units, markers
 
 
-def build_counters(scenario: Scenario, paper: str, hexes: Mapping[str, str] | None = None) -> list[Part]:
+def build_counters(
+    scenario: Scenario, paper: str, hexes: Mapping[str, str] | None = None, edition: Edition = "full"
+) -> list[Part]:
     """The counter sheets on A4 or US Letter: one part, the units' sheets and then the markers',
     fronts and backs on alternate pages; `hexes` gives each set-up counter its starting hex."""
-    sheets, markers = counter_sheets(scenario, paper, hexes)
+    sheets, markers = counter_sheets(scenario, paper, hexes, edition)
     out = io.BytesIO()
     g = sheets.layout.grid
     c = new_canvas(out, (g.page_w, g.page_h), scenario, f"counter sheets ({PAPER_NAMES[paper]})")
     bookmarks: list[tuple[str, int]] = []
-    sheets.pages(c, bookmarks)
-    markers.pages(c, sheets.layout.sheets, bookmarks)
+
+    def title(sheet: int) -> str:
+        names = sheets.names_on(sheet) + (["markers"] if markers.layout.on(sheet) else [])
+        return f"Counters, sheet {sheet + 1}: {', '.join(names)}"
+
+    sheet_pairs(c, [(sheets.layout, sheets.page), (markers.layout, markers.page)], title, bookmarks)
     c.save()
     count = sum(1 for s in sheets.layout.slots if not sheets.counter(s).spare)
     return [
         Part(
-            file=f"counters-{paper}.pdf",
+            file=f"counters{'-compact' if edition == 'compact' else ''}-{paper}.pdf",
             title="Counter sheets",
             purpose=(
-                f"{count} counters for every unit, train and ship, out-of-supply sides on the backs, and "
+                f"{count} counters ({sheets.st.counter_mm:g} mm) for every unit, train and ship, out-of-supply sides on the backs, and "
                 f"{markers.count} markers: print double-sided (flip on the long edge) on card and cut "
                 "along the lines"
             ),
             pdf=out.getvalue(),
-            pages=2 * (sheets.layout.sheets + markers.layout.sheets),
+            pages=2 * sheets.of,
             bookmarks=tuple(bookmarks),
             duplex=True,
         )

@@ -6,11 +6,14 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kitgen.mapping.hexmap import HexMap
 from kitgen.model.scenario import Scenario
 from kitgen.render.pages import PAPER, PAPER_NAMES, Part
+
+if TYPE_CHECKING:
+    from kitgen.render.counterstyle import Edition
 
 Builder = Callable[[], list[Part]]
 
@@ -20,14 +23,21 @@ long together (`make bench` shows the kit's time)."""
 
 
 def kit_builders(
-    scenario: Scenario, hex_map: HexMap, paper: str, *, background: bool | None = None
+    scenario: Scenario,
+    hex_map: HexMap,
+    paper: str,
+    *,
+    edition: Edition = "full",
+    background: bool | None = None,
 ) -> Iterator[tuple[str, Builder]]:
-    """(what, build) for each part of the kit, in the order of the box's contents. With
-    `background` (default: where there is a second core to fork a process onto), the parts of
-    BACKGROUND are built in a worker process from the start, and their build waits for it."""
+    """(what, build) for each part of the kit, in the order of the box's contents; the map and
+    counters at the size of `edition` (full: 1-inch hexes and 19 mm counters; compact: 16 mm
+    hexes and half-inch counters). With `background` (default: where there is a second core to
+    fork a process onto), the parts of BACKGROUND are built in a worker process from the start,
+    and their build waits for it."""
     from kitgen.forking import can_fork
 
-    kit = _Builders(scenario, hex_map, paper)
+    kit = _Builders(scenario, hex_map, paper, edition)
     steps: list[tuple[str, Builder]] = [
         ("rules booklet", kit.booklet),
         ("folded booklet", kit.folded_booklet),
@@ -56,10 +66,10 @@ class _Builders:
     """Each part's builder, importing its module only when it runs: a worker forked before
     the imports shares none of their cost with this process."""
 
-    def __init__(self, scenario: Scenario, hex_map: HexMap, paper: str) -> None:
+    def __init__(self, scenario: Scenario, hex_map: HexMap, paper: str, edition: Edition) -> None:
         from kitgen.mapping.places import place_hexes
 
-        self.s, self.hex_map, self.paper = scenario, hex_map, paper
+        self.s, self.hex_map, self.paper, self.edition = scenario, hex_map, paper, edition
         self.hex_ids = place_hexes(scenario, hex_map)
 
     def booklet(self) -> list[Part]:
@@ -73,12 +83,12 @@ class _Builders:
         return build_booklet(self.s, self.hex_ids, self.paper, ("folded",))
 
     def map(self) -> list[Part]:
-        return map_parts(self.s, self.hex_map, self.paper)
+        return map_parts(self.s, self.hex_map, self.paper, self.edition)
 
     def counters(self) -> list[Part]:
         from kitgen.products.counters import build_counters
 
-        return build_counters(self.s, self.paper, self.hex_ids)
+        return build_counters(self.s, self.paper, self.hex_ids, self.edition)
 
     def cards(self) -> list[Part]:
         from kitgen.products.cards import build_cards
@@ -111,32 +121,45 @@ def _in_background(steps: list[tuple[str, Builder]]) -> list[tuple[str, Builder]
     return [(what, started.get(what, build)) for what, build in steps]
 
 
-def map_parts(scenario: Scenario, hex_map: HexMap, paper: str) -> list[Part]:
-    from kitgen.products.mapsheets import MapSheet
+def map_parts(scenario: Scenario, hex_map: HexMap, paper: str, edition: Edition = "full") -> list[Part]:
+    """The map's parts: the poster for a print shop (at true scale; the compact edition's on two
+    A2 or 17 x 22 in sheets, its key beside it) and the tiles to print at home."""
+    from kitgen.products.mapsheets import POSTER_NAMES, MapSheet
+    from kitgen.render.mapkey import hex_across
     from kitgen.render.style import map_style
 
-    sheet = MapSheet(hex_map, scenario, map_style())
-    poster = sheet.poster("true")
+    style = map_style(edition=edition)
+    sheet = MapSheet(hex_map, scenario, style)
     tiles, tiling = sheet.tiles(paper)
-    n = tiling.columns * tiling.rows
-    return [
-        Part(
+    n = len(tiling.printed)
+    if edition == "compact":
+        size = sheet.compact_poster(paper)
+        poster = Part(
+            f"map-poster-{size}.pdf",
+            "Map poster",
+            f"the whole map and its key, hexes {hex_across(style)} across, on {POSTER_NAMES[size]} sheets "
+            "for a print shop, with crop marks",
+            sheet.poster(size),
+            2 if size.startswith("2x") else 1,
+            in_kit=False,
+        )
+    else:
+        poster = Part(
             "map-poster.pdf",
             "Map poster",
             "the whole map on one sheet, for a plotter or print shop",
-            poster,
+            sheet.poster("true"),
             1,
             in_kit=False,
-        ),
-        Part(
-            f"map-tiles-{paper}.pdf",
-            "Map tiles",
-            f"the map: an assembly page, the key and {n} tiles to print on {PAPER_NAMES[paper]} and join",
-            tiles,
-            2 + n,
-            (("Assembly", 0), ("Key", 1), ("Tiles", 2)),
-        ),
-    ]
+        )
+    tag = "-compact" if edition == "compact" else ""
+    sections: tuple[tuple[str, int], ...]
+    if n == 1:
+        purpose, sections = f"the map: the key and the map on one {PAPER_NAMES[paper]} page", (("Key", 0), ("Tiles", 1))
+    else:
+        purpose = f"the map: an assembly page, the key and {n} tiles to print on {PAPER_NAMES[paper]} and join"
+        sections = (("Assembly", 0), ("Key", 1), ("Tiles", 2))
+    return [poster, Part(f"map-tiles{tag}-{paper}.pdf", "Map tiles", purpose, tiles, len(sections) - 1 + n, sections)]
 
 
 def combined(scenario: Scenario, parts: list[Part], paper: str, *, background: bool | None = None) -> list[Part]:
@@ -232,8 +255,9 @@ def _joined(scenario: Scenario, joined: list[Part], paper: str, kind: str, what:
 
 
 def label_of(part: Part) -> str:
-    """A part's page label: its file's name without the paper ('map-tiles-a4.pdf' -> 'Map tiles')."""
-    stem = part.file.removesuffix(".pdf").rsplit("-", 1)[0]
+    """A part's page label: its file's name without the paper or the edition
+    ('map-tiles-compact-a4.pdf' -> 'Map tiles')."""
+    stem = part.file.removesuffix(".pdf").rsplit("-", 1)[0].removesuffix("-compact")
     return stem.replace("-", " ").capitalize()
 
 

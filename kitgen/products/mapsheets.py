@@ -7,13 +7,16 @@ tile's overlap strip shows exactly what its neighbour prints there.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from reportlab.lib.utils import simpleSplit
 
 from kitgen.mapping.hexmap import HexMap
 from kitgen.model.scenario import Scenario
@@ -21,11 +24,21 @@ from kitgen.render.fonts import SANS, SANS_BOLD, register_fonts, text_width
 from kitgen.render.mapart import Canvas, MapArt
 from kitgen.render.mapembed import define_maps, form_name
 from kitgen.render.mapfurniture import draw_check_bar, draw_map_furniture
-from kitgen.render.mapkey import draw_band, draw_key_page, key_page_height
+from kitgen.render.mapkey import (
+    draw_band,
+    draw_key_column,
+    draw_key_page,
+    hex_across,
+    key_column_height,
+    key_page_height,
+)
 from kitgen.render.pages import crop_marks, declare_cut, new_canvas
 from kitgen.render.recorded import Picture
 from kitgen.render.style import MapStyle
 from kitgen.render.wording import curled
+
+if TYPE_CHECKING:
+    from kitgen.render.words import Word
 
 MM = 72 / 25.4
 PAPER = {"a4": (210 * MM, 297 * MM), "letter": (8.5 * 72, 11 * 72)}
@@ -34,12 +47,32 @@ POSTER = {
     "a1": (594 * MM, 841 * MM),
     "2xa1": (841 * MM, 2 * 594 * MM),
     "36x48": (36 * 72.0, 48 * 72.0),
+    "2xa2": (594 * MM, 2 * 420 * MM),
+    "2x17x22": (22 * 72.0, 2 * 17 * 72.0),
+    "a2": (420 * MM, 594 * MM),
+    "a3": (297 * MM, 420 * MM),
+    "17x22": (17 * 72.0, 22 * 72.0),
+    "11x17": (11 * 72.0, 17 * 72.0),
 }
 """Trim sizes (short side, long side) of the posters for a print shop; "2xa1" is two A1 sheets
-side by side (about A0), cut at the join."""
-POSTER_NAMES = {"a0": "A0", "a1": "A1", "2xa1": "2 x A1", "36x48": "36 x 48 in"}
+side by side (about A0), cut at the join, and "2xa2", "2x17x22" two of those sheets (the
+compact edition's map)."""
+POSTER_NAMES = {
+    "a0": "A0",
+    "a1": "A1",
+    "2xa1": "2 x A1",
+    "36x48": "36 x 48 in",
+    "2xa2": "2 x A2",
+    "2x17x22": "2 x 17 x 22 in",
+    "a2": "A2",
+    "a3": "A3",
+    "17x22": "17 x 22 in",
+    "11x17": "11 x 17 in",
+}
 MAP = "Area"
-"""The map (`MapSheet.map_pdf`) as the poster and the tiles place it (`kitgen.render.mapembed`)."""
+"""The map (`MapSheet.map_pdf`) as the poster places it (`kitgen.render.mapembed`) ..."""
+MAP_ART = "AreaArt"
+"""... and without its words (`MapSheet.art_pdf`), as the tiles place it, each setting the words it shows."""
 OVERLAY_FORM = "kitgenOverlay"
 
 
@@ -65,6 +98,13 @@ class Tiling:
     overlap: float
     columns: int
     rows: int
+    left_out: frozenset[tuple[int, int]] = frozenset()
+    """(col, row) of the tiles not printed: they show only sea or off-map paper."""
+
+    @property
+    def printed(self) -> list[tuple[int, int]]:
+        """(col, row) of every tile printed, row by row."""
+        return [(c, r) for r in range(self.rows) for c in range(self.columns) if (c, r) not in self.left_out]
 
     @classmethod
     def fit(
@@ -132,7 +172,7 @@ class Tiling:
         """(side, label) of each tile next to (col, row)."""
         near = []
         for dc, dr, side in ((0, -1, "above"), (-1, 0, "left"), (1, 0, "right"), (0, 1, "below")):
-            if 0 <= col + dc < self.columns and 0 <= row + dr < self.rows:
+            if 0 <= col + dc < self.columns and 0 <= row + dr < self.rows and (col + dc, row + dr) not in self.left_out:
                 near.append((side, Tiling.label(col + dc, row + dr)))
         return near
 
@@ -173,19 +213,29 @@ class MapSheet:
         self.art = MapArt(hex_map, scenario, style)
         self.s = scenario
         self.style = style
-        self.margin = style.poster.margin_in * 72
         poster = style.poster
-        self.wide = self.art.width >= poster.band_min_in * 72
+        self.beside = style.edition == "compact"
+        """Whether the key stands in a column beside the map (the compact edition's sheet)."""
+        self.margin = style.compact.margin_mm * MM if self.beside else poster.margin_in * 72
+        self.wide = not self.beside and self.art.width >= poster.band_min_in * 72
         """Whether the key runs in a band under the map; else it stands under it as a block."""
-        if self.wide:
+        if self.beside:
+            key_w = style.compact.key_column_mm * MM
+            key_h = max(self.art.height, key_column_height(self.art, key_w))
+        elif self.wide:
             key_w, key_h = self.art.width, poster.band_in * 72
         else:
             key_w = poster.key_width_in * 72
             key_h = min(poster.key_height_in * 72, key_page_height(self.art, key_w))  # no empty paper
         self.key = (key_w, key_h)
-        self.band = key_h + (0.0 if self.wide else self.margin)
-        self.width = max(self.art.width, key_w) + 2 * self.margin
-        self.height = self.art.height + self.band + 2 * self.margin
+        if self.beside:
+            self.band = 0.0
+            self.width = self.art.width + key_w + 3 * self.margin
+            self.height = max(self.art.height, key_h) + 2 * self.margin
+        else:
+            self.band = key_h + (0.0 if self.wide else self.margin)
+            self.width = max(self.art.width, key_w) + 2 * self.margin
+            self.height = self.art.height + self.band + 2 * self.margin
         self.bleed = style.tiles.bleed_mm * MM
         self._printed: dict[str, MapSheet] = {}
         """The sheets of the print-shop posters, by size, once worked out."""
@@ -199,7 +249,10 @@ class MapSheet:
 
     @property
     def map_origin(self) -> tuple[float, float]:
-        """Where on the sheet the map's frame has its bottom-left corner: centred over the key."""
+        """Where on the sheet the map's frame has its bottom-left corner: centred over the key, or
+        at the left with the key beside it."""
+        if self.beside:
+            return self.margin, self.height - self.margin - self.art.height
         return self.margin + (self.width - 2 * self.margin - self.art.width) / 2, self.margin + self.band
 
     def draw(self, c: Canvas) -> None:
@@ -211,6 +264,11 @@ class MapSheet:
 
     def _draw_key(self, c: Canvas) -> None:
         c.saveState()
+        if self.beside:
+            c.translate(2 * self.margin + self.art.width, self.height - self.margin - self.key[1])
+            draw_key_column(c, self.art, *self.key)
+            c.restoreState()
+            return
         c.translate(self.margin, self.margin)
         if self.wide:
             draw_band(c, self.art, *self.key)
@@ -229,14 +287,47 @@ class MapSheet:
         digest.update(f"sheet {self.style.model_dump_json()} {self.area}".encode())
         return kept_map_pdf(self.s, digest.hexdigest()[:32], self._draw_map_pdf)
 
-    def _draw_map_pdf(self) -> bytes:
+    def _draw_map_pdf(self, words: bool = True) -> bytes:
+        from kitgen.render.words import art_only
+
         out = io.BytesIO()
         c = _canvas(out, self.area, self.s, "map")
         c.translate(self.bleed, self.bleed)
-        self.draw_map(c)
+        self.draw_map(c if words else art_only(c))
         c.showPage()
         c.save()
         return out.getvalue()
+
+    def art_pdf(self) -> bytes:
+        """`map_pdf` without its words: what every tile lays down, setting the words it shows itself."""
+        import hashlib
+
+        from kitgen.render.mapcache import kept_map_pdf, map_key
+
+        digest = hashlib.sha256(map_key(self.s, "all").encode())
+        digest.update(f"sheet art {self.style.model_dump_json()} {self.area}".encode())
+        return kept_map_pdf(self.s, digest.hexdigest()[:32], lambda: self._draw_map_pdf(words=False))
+
+    @cached_property
+    def words(self) -> tuple[Word, ...]:
+        """The map's words (`kitgen.render.words`), in the frame's points, kept between runs."""
+        import hashlib
+
+        from kitgen.render.mapcache import kept_value, map_key
+        from kitgen.render.words import Word, record_words
+
+        digest = hashlib.sha256(map_key(self.s, "all").encode())
+        digest.update(f"words {self.style.model_dump_json()}".encode())
+        kept = kept_value(
+            "mapwords",
+            self.s,
+            digest,
+            tuple,
+            lambda: record_words(self.draw_map),
+            lambda v: all(isinstance(w, Word) for w in v),
+        )
+        assert kept is not None  # a sheet has its map
+        return kept
 
     def _picture(self) -> Picture:
         from kitgen.render.mapcache import map_picture
@@ -256,13 +347,13 @@ class MapSheet:
         """The map read once (`read_maps`) for the poster and the tiles alike."""
         from kitgen.render.mapembed import read_maps
 
-        return read_maps({MAP: self.map_pdf()})
+        return read_maps({MAP: self.map_pdf(), MAP_ART: self.art_pdf()})
 
     def poster_scale(self, size: str) -> float:
         """The map's scale on a standard poster, against true scale: the whole sheet enlarged to
         fill the trim; or, where it must shrink, its hexes drawn smaller with the type, key and
         margins kept at full size (`_print_sheet`)."""
-        if size == "true":
+        if size == "true" or self.beside:
             return 1.0
         sheet = self._print_sheet(size)
         if sheet is self:
@@ -284,6 +375,13 @@ class MapSheet:
         trim = self._trim(size)
         scale = min(trim[0] / self.width, trim[1] / self.height)
         sheet = self
+        if self.beside:  # the compact edition prints at its own size, never scaled
+            if scale < 1:
+                from kitgen import messages as msg
+                from kitgen.errors import UsageError
+
+                raise UsageError(msg.map_too_big_for_poster(POSTER_NAMES[size], self.width / MM, self.height / MM))
+            return self
         if scale >= 1:  # a small map on a big sheet: the whole sheet enlarged, its type with it
             return self
         for _ in range(8):  # the key's shape depends on the map's width: settle on one that fits
@@ -326,36 +424,46 @@ class MapSheet:
         trim = self._trim(size)
         sheet = self._print_sheet(size)
         scale = self.poster_scale(size)
-        grow = scale if sheet is self else 1.0  # the sheet enlarged whole, or drawn as it is
+        grow = scale if sheet is self and not self.beside else 1.0  # the sheet enlarged whole, or drawn as it is
         slug = self.style.print_poster.slug_mm * MM
-        halves = 2 if size == "2xa1" else 1
-        part_w = trim[0] / halves
+        halves = 2 if size.startswith("2x") else 1
+        across = trim[0] >= trim[1]  # two sheets side by side, cut down the middle; else one above the other
+        part_w, part_h = (trim[0] / halves, trim[1]) if across else (trim[0], trim[1] / halves)
         out = io.BytesIO()
-        c = _canvas(out, (part_w + 2 * slug, trim[1] + 2 * slug), self.s, f"map poster ({POSTER_NAMES[size]})")
+        c = _canvas(out, (part_w + 2 * slug, part_h + 2 * slug), self.s, f"map poster ({POSTER_NAMES[size]})")
         join = self.style.print_poster.join_bleed_mm * MM
         for half in range(halves):
-            left = join if half > 0 else 0.0
-            right = join if half < halves - 1 else 0.0
-            c.setTrimBox((slug, slug, slug + part_w, slug + trim[1]))
-            c.setBleedBox((slug - left, slug, slug + part_w + right, slug + trim[1]))
+            first, last = half == 0, half == halves - 1
+            # the part's lower-left corner in the trim, and how far it runs on past each join
+            ox, oy = (half * part_w, 0.0) if across else (0.0, trim[1] - (half + 1) * part_h)
+            left = join if across and not first else 0.0
+            right = join if across and not last else 0.0
+            top = join if not across and not first else 0.0
+            bottom = join if not across and not last else 0.0
+            c.setTrimBox((slug, slug, slug + part_w, slug + part_h))
+            c.setBleedBox((slug - left, slug - bottom, slug + part_w + right, slug + part_h + top))
             c.saveState()
             path = c.beginPath()
-            path.rect(slug - left, slug, part_w + left + right, trim[1])
+            path.rect(slug - left, slug - bottom, part_w + left + right, part_h + bottom + top)
             c.clipPath(path, stroke=0, fill=0)
-            c.translate(slug - half * part_w, slug)
+            c.translate(slug - ox, slug - oy)
             c.translate((trim[0] - sheet.width * grow) / 2, (trim[1] - sheet.height * grow) / 2)
             c.scale(grow, grow)
             sheet.draw(c)
             c.restoreState()
-            crop_marks(c, slug, slug, part_w, trim[1], bleed=max(join, 2 * MM), length=min(slug - join - MM, 6 * MM))
+            crop_marks(c, slug, slug, part_w, part_h, bleed=max(join, 2 * MM), length=min(slug - join - MM, 6 * MM))
             c.setFillColorRGB(0, 0, 0)
             c.setFont(SANS, 7)
-            where = "" if halves == 1 else (" left half" if half == 0 else " right half")
+            where = (
+                ""
+                if halves == 1
+                else f" {('left' if first else 'right') if across else ('top' if first else 'bottom')} half"
+            )
             c.drawString(
                 slug + 10 * MM,
                 slug / 2 - 2,
                 curled(
-                    f"{self.s.meta.title} map, {POSTER_NAMES[size]}{where}, its hexes at {scale:.0%} of true size: "
+                    f"{self.s.meta.title} map, {POSTER_NAMES[size]}{where}, its hexes {self._hex_words(scale)}: "
                     "trim at the crop marks" + ("" if halves == 1 else "; butt the halves at the join")
                 ),
             )
@@ -363,26 +471,51 @@ class MapSheet:
         c.save()
         return out.getvalue()
 
+    def compact_poster(self, paper: str) -> str:
+        """The smallest of the compact edition's posters for `paper` (`CompactMap.posters`)
+        that takes the whole sheet at its size."""
+        sizes = self.style.compact.posters[paper]
+        for size in sizes:
+            trim = self._trim(size)
+            if self.width <= trim[0] + 0.5 and self.height <= trim[1] + 0.5:
+                return size
+        return sizes[-1]  # too big for all: `_print_sheet` says so
+
+    def _hex_words(self, scale: float) -> str:
+        if self.beside:
+            return f"{hex_across(self.style)} across, for the half-inch counters"
+        return f"at {scale:.0%} of true size"
+
     def tiling(self, paper: str) -> Tiling:
-        return map_tiling(self.art.width, self.art.height, self.style, paper)
+        """How the map is cut into tiles on `paper`, those that show only sea left out."""
+        t = map_tiling(self.art.width, self.art.height, self.style, paper)
+        sea = set()
+        for row in range(t.rows):
+            for col in range(t.columns):
+                x0, y0, x1, y1 = t.window(col, row)
+                b = self.bleed
+                if self.art.shows_only_sea((x0 - b, y0 - b, x1 - b, y1 - b)):
+                    sea.add((col, row))
+        return dataclasses.replace(t, left_out=frozenset(sea))
 
     def tiles(self, paper: str) -> tuple[bytes, Tiling]:
-        """An assembly page, the key, then one page per tile; each part in the outline."""
+        """An assembly page (where there are tiles to join), the key, then one page per tile
+        printed; each part in the outline."""
         t = self.tiling(paper)
         out = io.BytesIO()
         c = _canvas(out, (t.page_w, t.page_h), self.s, f"map tiles ({paper.upper() if paper == 'a4' else 'US Letter'})")
-        self._outline(c, "Assembly")
-        self._assembly(c, t, paper)
-        c.showPage()
+        if len(t.printed) > 1:
+            self._outline(c, "Assembly")
+            self._assembly(c, t, paper)
+            c.showPage()
         self._outline(c, "Key")
         self._key(c, t)
         c.showPage()
         self._outline(c, "Tiles")
-        for row in range(t.rows):
-            for col in range(t.columns):
-                self._tile(c, t, col, row)
-                c.showPage()
-        define_maps(c, [MAP])
+        for col, row in t.printed:
+            self._tile(c, t, col, row, form_name(MAP_ART), words=True)
+            c.showPage()
+        define_maps(c, [MAP_ART])
         c.save()
         return self._with_map(out.getvalue()), t
 
@@ -404,28 +537,29 @@ class MapSheet:
         draw(c)
         c.endForm()
         printed = []
-        for row in range(t.rows):
-            for col in range(t.columns):
-                wx0, wy0, wx1, wy1 = t.window(col, row)
-                if not touches((wx0 - self.bleed, wy0 - self.bleed, wx1 - self.bleed, wy1 - self.bleed)):
-                    continue
-                name = Tiling.label(col, row)
-                printed.append(name)
-                self._outline(c, f"Tile {name}")
-                self._tile(c, t, col, row, OVERLAY_FORM)
-                left, _ = t.origin
-                ww, _ = t.window_size
-                c.setFont(SANS, 7)
-                c.drawRightString(
-                    left + ww, t.page_h - t.margin + 2, f"{title}: lay on map tile {name}, crosses on crosses"
-                )
-                c.showPage()
+        for col, row in t.printed:
+            wx0, wy0, wx1, wy1 = t.window(col, row)
+            if not touches((wx0 - self.bleed, wy0 - self.bleed, wx1 - self.bleed, wy1 - self.bleed)):
+                continue
+            name = Tiling.label(col, row)
+            printed.append(name)
+            self._outline(c, f"Tile {name}")
+            self._tile(c, t, col, row, OVERLAY_FORM)
+            left, _ = t.origin
+            ww, _ = t.window_size
+            c.setFont(SANS, 7)
+            c.drawRightString(
+                left + ww, t.page_h - t.margin + 2, f"{title}: lay on map tile {name}, crosses on crosses"
+            )
+            c.showPage()
         c.save()
         return out.getvalue(), printed
 
-    def _tile(self, c: Canvas, t: Tiling, col: int, row: int, form: str = form_name(MAP)) -> None:
-        """One tile: the form (the map, or an overlay of it) through the tile's window, the
-        registration marks, crop marks and footer."""
+    def _tile(self, c: Canvas, t: Tiling, col: int, row: int, form: str, *, words: bool = False) -> None:
+        """One tile: the form (the map's art, or an overlay of it) through the tile's window, with
+        `words` the map's words that show there, the registration marks, crop marks and footer."""
+        from kitgen.render.words import draw_words
+
         wx0, wy0, wx1, wy1 = t.window(col, row)
         left, bottom = t.origin
         b = TILE_BLEED
@@ -435,6 +569,12 @@ class MapSheet:
         path.rect(wx0 - b, wy0 - b, wx1 - wx0 + 2 * b, wy1 - wy0 + 2 * b)  # the map runs on past the cut
         c.clipPath(path, stroke=0, fill=0)
         c.doForm(form)
+        if words:
+            c.saveState()
+            c.translate(self.bleed, self.bleed)  # the frame's corner
+            shown = (wx0 - b - self.bleed, wy0 - b - self.bleed, wx1 + b - self.bleed, wy1 + b - self.bleed)
+            draw_words(c, self.words, shown)
+            c.restoreState()
         self._marks(c, t)
         c.restoreState()
         ww, wh = t.window_size
@@ -490,13 +630,29 @@ class MapSheet:
         c.setFillColorRGB(0, 0, 0)
         c.setFont(SANS_BOLD, 9)
         name = Tiling.label(col, row)
-        head = f"Tile {name}  ({row * t.columns + col + 1} of {t.columns * t.rows})"
+        printed = t.printed
+        head = f"Tile {name}  ({printed.index((col, row)) + 1} of {len(printed)})"
         c.drawString(left, y, head)
         c.setFont(SANS, 7)
         near = ", ".join(f"{side} {label}" for side, label in t.neighbours(col, row))
-        c.drawString(left + text_width(head, SANS_BOLD, 9) + 10, y, f"Next to it: {near}")
-        bar = self.style.tiles.check_bar_mm
+        if near:
+            c.drawString(left + text_width(head, SANS_BOLD, 9) + 10, y, f"Next to it: {near}")
+        bar = self._check_bar_mm(t)
         draw_check_bar(c, left + ww - bar * MM, y, bar)
+
+    def _check_bar_mm(self, t: Tiling) -> float:
+        """The tiles' check bar: the style's length, or 50 mm where a tile's footer has no room
+        for it beside the tile's name and neighbours (a narrow map)."""
+        bar = self.style.tiles.check_bar_mm
+        longest = max(
+            text_width(f"Tile {Tiling.label(col, row)}  ({k} of {len(t.printed)})", SANS_BOLD, 9)
+            + 10
+            + text_width("Next to it: " + ", ".join(f"{s} {n}" for s, n in t.neighbours(col, row)), SANS, 7)
+            for k, (col, row) in enumerate(t.printed, 1)
+        )
+        said = text_width(f"check: this bar measures {bar:g} mm", SANS, 7) + 8
+        room = t.window_size[0] - 5 * MM
+        return bar if longest + said + bar * MM <= room else 50.0
 
     def _assembly(self, c: Canvas, t: Tiling, paper: str) -> None:
         """The map area in small, cut into the tiles as they show once joined, and how to join them."""
@@ -504,19 +660,30 @@ class MapSheet:
         c.setFillColorRGB(0, 0, 0)
         c.setFont(SANS_BOLD, 16)
         c.drawString(m, t.page_h - m - 16, curled(f"{self.s.meta.title}: assembling the map"))
+        left_out = [
+            Tiling.label(col, row) for row in range(t.rows) for col in range(t.columns) if (col, row) in t.left_out
+        ]
         lines = [
-            f"{t.columns * t.rows} tiles, {t.columns} across and {t.rows} down, printed on "
+            f"{len(t.printed)} tiles, {'in a grid ' if left_out else ''}{t.columns} across and {t.rows} down, printed on "
             f"{'A4' if paper == 'a4' else 'US Letter'} at 100% (no 'fit to page'): each tile's check bar "
-            f"measures {self.style.tiles.check_bar_mm:g} mm.",
+            f"measures {self._check_bar_mm(t):g} mm.",
             f"Each tile prints a {self.style.tiles.overlap_mm:g} mm strip on its right and bottom edges that the "
             "next tile covers; a dashed line shows where that tile's edge goes.",
-            "Trim each tile at its crop marks on the left and top, lay it over the tile to its left and the",
+            "Trim each tile at its crop marks on the left and top, lay it over the tile to its left and the "
             "tile above so that its edges meet the dashed lines and the crosses, and tape from behind.",
         ]
+        if left_out:
+            named = ", ".join(left_out[:-1]) + (" and " if len(left_out) > 1 else "") + left_out[-1]
+            note = (
+                f"{'Tiles' if len(left_out) > 1 else 'Tile'} {named} would show only sea, so "
+                f"{'they are' if len(left_out) > 1 else 'it is'} not printed (grey below): "
+                f"leave {'their places' if len(left_out) > 1 else 'its place'} empty."
+            )
+            lines.append(note)
         c.setFont(SANS, 9)
         y = t.page_h - m - 36
-        for line in lines:
-            c.drawString(m, y, curled(line))
+        for said in (wrapped for line in lines for wrapped in simpleSplit(curled(line), SANS, 9, t.page_w - 2 * m)):
+            c.drawString(m, y, said)
             y -= 12
         avail_w, avail_h = t.page_w - 2 * m, y - m
         scale = min(avail_w / t.sheet_w, avail_h / t.sheet_h)
@@ -532,14 +699,21 @@ class MapSheet:
         for row in range(t.rows):
             for col in range(t.columns):
                 x0, y0, x1, y1 = t.core_rect(col, row)
-                c.setStrokeColorRGB(0.8, 0.1, 0.1)
+                out = (col, row) in t.left_out
+                ink = (0.45, 0.45, 0.45) if out else (0.8, 0.1, 0.1)
+                c.setStrokeColorRGB(*ink)
+                if out:  # not printed: greyed over
+                    c.setFillColorRGB(0.85, 0.85, 0.85)
+                    c.setFillAlpha(0.7)
+                    c.rect(ox + x0 * scale, oy + y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale, stroke=0, fill=1)
+                    c.setFillAlpha(1)
                 c.rect(ox + x0 * scale, oy + y0 * scale, (x1 - x0) * scale, (y1 - y0) * scale, stroke=1, fill=0)
                 cx, cy = ox + (x0 + x1) / 2 * scale, oy + (y0 + y1) / 2 * scale
-                label = Tiling.label(col, row)
+                label = Tiling.label(col, row) + (" (sea)" if out else "")
                 c.setFillColorRGB(1, 1, 1)
                 w = text_width(label, SANS_BOLD, 11) + 6
                 c.rect(cx - w / 2, cy - 5, w, 14, stroke=0, fill=1)
-                c.setFillColorRGB(0.8, 0.1, 0.1)
+                c.setFillColorRGB(*ink)
                 c.setFont(SANS_BOLD, 11)
                 c.drawCentredString(cx, cy - 1, label)
 
@@ -567,11 +741,14 @@ def write_map_sheets(
         )
         files.append(SheetFile(out / f"map-poster-{poster}.pdf", 2 if poster == "2xa1" else 1, purpose))
         pdfs.append(sheet.poster(poster))
+    n = len(tiling.printed)
     files.append(
         SheetFile(
             out / f"map-tiles-{paper}.pdf",
-            2 + tiling.columns * tiling.rows,
-            f"an assembly page, the key and {tiling.columns * tiling.rows} tiles to print at home and join",
+            (2 if n > 1 else 1) + n,
+            f"an assembly page, the key and {n} tiles to print at home and join"
+            if n > 1
+            else "the key and the map on one page",
         )
     )
     pdfs.append(tiles_pdf)

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 from kitgen.render.countergrid import (
     EPS,
     Heading,
+    Sides,
     Slot,
     cut_lines,
     heading_base,
     heading_text,
     lay_out,
-    sheet_pairs,
     sheet_title,
 )
 from kitgen.render.counterstyle import CounterStyle
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from kitgen.model.scenario import Faction, Scenario
 
 ELLIPSIS = "\u2026"
+CAP = 0.73
+"""The sans face's capital height, in ems."""
 RGB = tuple[float, float, float]
 
 
@@ -154,8 +156,8 @@ def draw_name(
     area = top - below
     size, found = fit_text(texts, SANS_BOLD, sizes[0], sizes[1], width, area, leading, lines)
     lead = size * leading
-    block = (len(found) - 1) * lead + size * 0.73  # cap height of the first line down to the last baseline
-    base = below + (area - block) / 2 + block - size * 0.73
+    block = (len(found) - 1) * lead + size * CAP  # cap height of the first line down to the last baseline
+    base = below + (area - block) / 2 + block - size * CAP
     c.setFont(SANS_BOLD, size)
     for k, line in enumerate(found):
         c.drawCentredString(cx, base - k * lead, line)
@@ -233,6 +235,8 @@ class Sheets:
                 self.groups.append((c.faction, []))
             self.groups[-1][1].append(c)
         self.layout = lay_out(style, paper, [len(cs) for _, cs in self.groups])
+        self.of = self.layout.sheets
+        """The sheets of the whole file, the markers' included (set when they follow)."""
         self.size = self.layout.grid.size
         f = style.fonts
         self.faces = {
@@ -258,35 +262,33 @@ class Sheets:
 
     # --- pages --------------------------------------------------------------------------------
 
-    def pages(self, c: Canvas, bookmarks: list[tuple[str, int]]) -> None:
-        """The units' sheets onto `c`, each front followed by its back, each sheet in the outline."""
+    def names_on(self, sheet: int) -> list[str]:
+        """The factions whose counters are on `sheet`, in order."""
+        names: list[str] = []
+        for h in self.layout.headings:
+            if h.sheet == sheet and self.faction_name(self.groups[h.group][0]) not in names:
+                names.append(self.faction_name(self.groups[h.group][0]))
+        return names
 
-        def title(sheet: int) -> str:
-            names: list[str] = []
-            for h in self.layout.headings:
-                if h.sheet == sheet and self.faction_name(self.groups[h.group][0]) not in names:
-                    names.append(self.faction_name(self.groups[h.group][0]))
-            return f"Counters, sheet {sheet + 1}: {', '.join(names)}"
-
-        sheet_pairs(c, self.layout, 0, "sheet", title, self.page, bookmarks)
-
-    def page(self, c: Canvas, sheet: int, back: bool) -> None:
+    def page(self, c: Canvas, sheet: int, back: bool, titled: bool = True) -> None:
+        """The units' part of a sheet's side, and the sheet's title where `titled`."""
         g, st = self.layout.grid, self.st
-        self.title(c, sheet, back)
+        if titled:
+            self.title(c, sheet, back)
         for h in self.layout.headings:
             if h.sheet == sheet:
                 self.heading(c, h, back)
         for slot in self.layout.slots:
             if slot.sheet == sheet:
                 x = g.back_x(slot.x) if back else slot.x
-                self.draw_counter(c, self.counter(slot), x, slot.y, back)
+                self.draw_counter(c, self.counter(slot), x, slot.y, back, self.layout.bleeds(slot, back))
         if not back:  # cut along the fronts' lines: on a back, a duplex shift of a millimetre would show them
             cut_lines(c, self.layout, sheet, st)
 
     def title(self, c: Canvas, sheet: int, back: bool) -> None:
         st = self.st
         side = "backs (out of supply)" if back else "fronts"
-        text = f"{self.s.meta.title}: counters, sheet {sheet + 1} of {self.layout.sheets}, {side}"
+        text = f"{self.s.meta.title}: counters, sheet {sheet + 1} of {self.of}, {side}"
         if back:
             key = "Print double-sided, flipping on the long edge"
         else:
@@ -314,7 +316,10 @@ class Sheets:
 
     # --- one counter ----------------------------------------------------------------------------
 
-    def draw_counter(self, c: Canvas, counter: Counter, x: float, y: float, back: bool) -> None:
+    def draw_counter(
+        self, c: Canvas, counter: Counter, x: float, y: float, back: bool, bleed: Sides = (0.0, 0.0, 0.0, 0.0)
+    ) -> None:
+        """One counter, its ground running `bleed` past its sides (`Layout.bleeds`)."""
         st, size = self.st, self.size
         fill = self.colour(counter.faction)
         if back:
@@ -322,7 +327,8 @@ class Sheets:
         ink = ink_on(fill)
         c.saveState()
         c.setFillColorRGB(*hex_colour(fill))
-        c.rect(x, y, size, size, stroke=0, fill=1)
+        left, bottom, right, top = bleed
+        c.rect(x - left, y - bottom, size + left + right, size + bottom + top, stroke=0, fill=1)
         c.setFillColorRGB(*ink)
         c.setStrokeColorRGB(*ink)
         pad, width = st.padding, size - 2 * st.padding
@@ -342,19 +348,21 @@ class Sheets:
                 base = top + st.lines.size_mark
                 c.setFont(SANS_BOLD, st.fonts.size_mark)
                 c.drawCentredString(cx, base, counter.size)
-                top = base + st.fonts.size_mark * 0.73 + 1.0  # a clear gap: the mark is no line of the name
+                top = base + st.fonts.size_mark * CAP + 1.0  # a clear gap: the mark is no line of the name
             self.name(c, counter, x, y, top)
             self.flags(c, counter, x + size - pad - st.flag.size / 2, sym_y, fill, ink)
         lines = st.lines
         if back:
-            self.band(c, x, y, fill, ink)
+            self.band(c, x, y, fill, ink, (left, right))
             self.strength(c, counter.stands, cx, y + lines.commander, width)
-            self.line(c, counter.note, "small", cx, y + lines.small, width, drop=True)
+            if lines.small_under_commander:
+                self.line(c, counter.note, "small", cx, y + lines.small, width, drop=True)
         else:
             self.strength(c, counter.stands, cx, y + lines.stands, width)
             if counter.commander:
                 self.line(c, counter.commander, "commander", cx, y + lines.commander, width)
-                self.line(c, counter.note, "small", cx, y + lines.small, width)
+                if lines.small_under_commander:
+                    self.line(c, counter.note, "small", cx, y + lines.small, width)
             else:
                 self.small_print(c, counter.note, cx, y, width)
         c.restoreState()
@@ -383,13 +391,14 @@ class Sheets:
             c.drawCentredString(cx, my - st.flag.font * 0.36, letter)
         c.setFillColorRGB(*ink)
 
-    def band(self, c: Canvas, x: float, y: float, fill: str, ink: RGB) -> None:
-        """The back's OUT OF SUPPLY band across the counter, where the front has its stands."""
+    def band(self, c: Canvas, x: float, y: float, fill: str, ink: RGB, bleed: tuple[float, float] = (0.0, 0.0)) -> None:
+        """The back's OUT OF SUPPLY band across the counter, where the front has its stands,
+        running `bleed` (left, right) past its sides."""
         st = self.st
         mid = y + st.back.band_centre
         h = st.back.band_height
         c.setFillColorRGB(*ink)
-        c.rect(x, mid - h / 2, self.size, h, stroke=0, fill=1)
+        c.rect(x - bleed[0], mid - h / 2, self.size + sum(bleed), h, stroke=0, fill=1)
         c.setFillColorRGB(*hex_colour(fill))
         size = st.fonts.band
         text = "OUT OF SUPPLY"
@@ -419,9 +428,10 @@ class Sheets:
             c.drawCentredString(cx, base, fitted[0])
 
     def small_print(self, c: Canvas, text: str, cx: float, y: float, width: float) -> None:
-        """The small print where there is no commander: one line, or two when it is long."""
+        """The small print where there is no commander: one line, or more (`small_lines`) when it is long."""
         f, st = self.st.fonts, self.st
-        size, lines = fit_text([curled(text)], SANS, f.small, f.small_min, width, f.small * 2.4, 1.15, 2)
+        most = st.lines.small_lines
+        size, lines = fit_text([curled(text)], SANS, f.small, f.small_min, width, f.small * 1.2 * most, 1.15, most)
         c.setFont(SANS, size)
         for k, line in enumerate(lines):
             c.drawCentredString(cx, y + st.lines.small + (len(lines) - 1 - k) * size * 1.2, line)

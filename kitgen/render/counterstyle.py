@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 
@@ -30,6 +31,12 @@ class CounterLines(Model):
     stands: float = Field(gt=0)
     commander: float = Field(gt=0)
     small: float = Field(ge=0)
+    small_lines: int = Field(ge=1)
+    """The most lines the small print takes where there is no commander."""
+    small_under_commander: bool
+    """Whether the small print has a line of its own, under the commander's name on the front and
+    under the strength on the back; if not (a small counter), a commander's name takes its line
+    and the back has none (the set-up chart and the cards say where a counter comes from)."""
 
 
 class FlagMarker(Model):
@@ -85,6 +92,8 @@ class CounterStyle(Model):
     margin_mm: float = Field(ge=0)
     title_mm: float = Field(ge=0)
     heading_mm: float = Field(gt=0)
+    bleed_mm: float = Field(ge=0)
+    """How far the art of the counters on a block's edge runs past its cut (`Layout.bleeds`)."""
     spares: bool
     padding: float = Field(ge=0)
     cut_line: CutLine
@@ -102,7 +111,27 @@ class CounterStyle(Model):
     markers: MarkerStyle
 
 
+Edition = Literal["full", "compact"]
+"""The counters' size: full (19 mm, for the true-scale map's 1-inch hexes) or compact
+(half-inch, for the 16 mm hexes of the compact map)."""
+
+
+class Editions(Model):
+    full: CounterStyle
+    compact: CounterStyle
+
+
+class CounterEditions(Model):
+    editions: Editions
+
+
 @cache
-def counter_style(path: Path | None = None) -> CounterStyle:
-    """The counter sheets' style, from layouts/counters.yaml."""
-    return load_layout(CounterStyle, path or layouts_dir() / "counters.yaml")
+def _counter_file(path: Path | None = None) -> CounterEditions:
+    """layouts/counters.yaml, read once, its `extends:` resolved."""
+    return load_layout(CounterEditions, path or layouts_dir() / "counters.yaml", named="editions")
+
+
+def counter_style(path: Path | None = None, edition: Edition = "full") -> CounterStyle:
+    """The counter sheets' style of `edition`, from layouts/counters.yaml."""
+    editions = _counter_file(path).editions
+    return editions.compact if edition == "compact" else editions.full

@@ -1050,6 +1050,32 @@ class MapArt:
         c.line(x - 2.0 * u, y + 1.2 * u, x + 2.0 * u, y + 1.2 * u)
         c.arc(x - 3.2 * u, y - 3.2 * u - 2.4 * u, x + 3.2 * u, y - 3.2 * u + 2.4 * u, 180, 180)
 
+    def shows_only_sea(self, box: Box) -> bool:
+        """Whether the part `box` (x0, y0, x1, y1, in points from the frame's lower left) of the
+        map shows nothing a player uses: no land hex, no sea hex where ships sail (a scenario with
+        ships or ports), no land or coast of the background art, no town's or place's label and no
+        supply edge; only open sea of no use to the game, or off-map paper."""
+        reach = self.hex_pt / math.sqrt(3)  # a corner's distance from its centre: any hex it may touch
+        x0, y0, x1, y1 = box
+        sailed = bool(self.s.setup.ships) or "port" in self.map.features()
+        for hx in self.map.hexes:
+            x, y = self.centres[hx.id]
+            if (sailed or hx.terrain != "sea") and x0 - reach <= x <= x1 + reach and y0 - reach <= y <= y1 + reach:
+                return False
+        window = shapely.box(*box)
+        if any(window.intersects(shapely.box(*spot.box)) for spot in self.label_spots.values()):
+            return False
+        frame = shapely.box(0, 0, self.width, self.height)
+        if self.map.projection != NO_PROJECTION:
+            land = shapely.difference(shapely.intersection(frame, window), self.sea)
+            if land.area > 1.0:  # a point's square: a sliver of coast
+                return False
+        u = self.hex_pt / 72.0
+        for _, _, ends in self.edge_marks():
+            if window.intersects(shapely.LineString(ends).buffer(max(10 * u, 12.0))):
+                return False
+        return True
+
     def edge_marks(self) -> list[tuple[str, str, Points]]:
         """(faction, edge, [start, end]) along the frame for each faction's supply edge."""
         marks = []

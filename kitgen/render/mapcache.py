@@ -82,12 +82,12 @@ def place_labels_once(art: MapArt, scenario: Scenario) -> None:
     digest.update(f"shapely {shapely.__version__} GEOS {shapely.geos_version_string}".encode())  # placement is GEOS's
     digest.update(art.style.model_dump_json().encode())
     digest.update(repr((art.width, art.height, len(art.centres))).encode())
-    places = _kept("maplabels", scenario, digest, LabelPlaces, art.label_places)
+    places = kept_value("maplabels", scenario, digest, LabelPlaces, art.label_places)
     if places is not None:  # worked out here, or an earlier run's
         art.recall(places)
 
 
-def _kept(
+def kept_value(
     kind: str,
     scenario: Scenario,
     digest: Any,
@@ -136,4 +136,4 @@ def map_picture(scenario: Scenario, style: MapStyle, art: Callable[[], MapArt | 
         drawn = art()
         return None if drawn is None else drawn.picture
 
-    return _kept("mappicture", scenario, digest, Picture, draw, lambda kept: isinstance(kept.code, str))
+    return kept_value("mappicture", scenario, digest, Picture, draw, lambda kept: isinstance(kept.code, str))

@@ -185,8 +185,12 @@ def draw_turn_track(
             c.setFont(SANS_BOLD, 7)
             c.drawRightString(bx + box - 3, by + 3, "VP")
         if n <= len(dates):
+            room = box - 6 - (text_width("VP", SANS_BOLD, 7) + 2 if scoring else 0)
+            date = dates[n - 1]
+            lines = [date] if text_width(date, SANS, 7) <= room else date.rsplit(" ", 1)  # the year under it
             c.setFont(SANS, 7)
-            c.drawString(bx + 3, by + 3, dates[n - 1])
+            for k, line in enumerate(lines):
+                c.drawString(bx + 3, by + 3 + (len(lines) - 1 - k) * 8, line)
         boxes.append((n, bx, by, box))
     c.restoreState()
     return boxes

@@ -14,6 +14,7 @@ from kitgen.render.counterstyle import counter_style
 from kitgen.render.fonts import SANS, SANS_BOLD, SANS_ITALIC, text_width
 from kitgen.render.mapart import Canvas, MapArt, hex_colour
 from kitgen.render.mapfurniture import compass_reach, draw_north_arrow, draw_turn_track, turn_box_size
+from kitgen.render.style import MapStyle
 from kitgen.render.wording import curled
 
 Draw = Callable[[Canvas, float, float], None]
@@ -98,6 +99,80 @@ def key_page_height(art: MapArt, width: float) -> float:
     return head + legend + 10 + max(track_h, track_h + 6 + 2 * compass_reach(40) - legend) + 4
 
 
+def draw_key_column(c: Canvas, art: MapArt, width: float, height: float) -> None:
+    """The key in a column `width` wide beside the map (the compact edition's sheet), top down
+    from `height`: title, scale bar, north arrow, the key's entries in one column, then the
+    turn record track, each at 100%."""
+    parts = _column_parts(art, width)
+    y = height
+    for need, draw in parts:
+        draw(c, y)
+        y -= need
+
+
+def key_column_height(art: MapArt, width: float) -> float:
+    """The height `draw_key_column` needs at `width`."""
+    return sum(need for need, _ in _column_parts(art, width))
+
+
+def _column_parts(art: MapArt, width: float) -> list[tuple[float, Callable[[Canvas, float], None]]]:
+    """(height, draw at a top y) of each part of the key column, top down."""
+    sizes, fonts = key_page_fonts(art), art.style.fonts
+    title_size = sizes["title"]
+    while title_size > 12 and text_width(curled(art.s.meta.title), SANS_BOLD, title_size) > width:
+        title_size -= 0.5
+    titles = simpleSplit(curled(art.s.meta.title), SANS_BOLD, title_size, width)  # a long title wraps
+    subtitle = simpleSplit(curled(art.s.meta.subtitle), SANS, sizes["subtitle"], width)
+    about = simpleSplit(curled(" ".join(_about(art))), SANS, 8, width)
+    ink = hex_colour(art.style.colours.town)
+
+    def heading(c: Canvas, top: float) -> None:
+        c.setFillColorRGB(*ink)
+        c.setFont(SANS_BOLD, title_size)
+        y = top
+        for k, line in enumerate(titles):
+            y -= title_size * (1.15 if k else 1.0)
+            c.drawString(0, y, line)
+        c.setFont(SANS, sizes["subtitle"])
+        for line in subtitle:
+            y -= sizes["subtitle"] * 1.4
+            c.drawString(0, y, line)
+        y -= 13
+        c.setFont(SANS, 8)
+        for line in about:
+            c.drawString(0, y, line)
+            y -= 10
+
+    head_h = (
+        title_size * (1 + 1.15 * (len(titles) - 1)) + len(subtitle) * sizes["subtitle"] * 1.4 + 13 + len(about) * 10 + 6
+    )
+    arrow = 40
+    reach = compass_reach(arrow)
+    hexes = 5 if _scale_width(art, 5) <= width else 3
+    scale_h = 80.0 + 2 * reach + 8  # the scale bar and its notes, the compass under them
+
+    def scale_and_arrow(c: Canvas, top: float) -> None:
+        _scale_bar(c, art, 0, top - 80, _scale_width(art, hexes), 80, hexes=hexes)
+        draw_north_arrow(c, width / 2, top - 80 - reach - 4, arrow)
+
+    u = art.hex_pt / 72.0
+    size = sizes["legend"]
+    labels = [simpleSplit(curled(label), SANS, size, width - 40 * u - size) for label, _ in _entries(art)]
+    row = max(size * 2.6, 24 * u, max(len(lines) for lines in labels) * size * 1.16 + 7)
+    legend_h = fonts.legend_title * 2 + len(labels) * row + 6
+
+    def legend(c: Canvas, top: float) -> None:
+        _legend(c, art, 0, top - legend_h, width, legend_h, columns=1, label_size=size, row=row)
+
+    per_row = _per_row(art, width)
+    track_h = 22 + len(_track_note_lines(art, width)) * 9 + 4 + -(-track_turns(art) // per_row) * _box(art) + 14
+
+    def track(c: Canvas, top: float) -> None:
+        _turn_track(c, art, 0, top, per_row=per_row, wrap=width)
+
+    return [(head_h, heading), (scale_h, scale_and_arrow), (legend_h, legend), (track_h, track)]
+
+
 def track_turns(art: MapArt) -> int:
     """The turn track's boxes: the scenario's turns, or the map's track for a campaign that has no
     last turn."""
@@ -106,7 +181,7 @@ def track_turns(art: MapArt) -> int:
 
 def _box(art: MapArt) -> float:
     track = art.style.furniture.turn_track
-    return turn_box_size(counter_style().counter_mm, track.box_over_counter_mm)
+    return turn_box_size(counter_style(edition=art.style.edition).counter_mm, track.box_over_counter_mm)
 
 
 def _per_row(art: MapArt, width: float) -> int:
@@ -114,23 +189,27 @@ def _per_row(art: MapArt, width: float) -> int:
     return max(1, min(track.per_row, int(width // _box(art))))
 
 
-def _turn_track(c: Canvas, art: MapArt, x: float, top: float, per_row: int | None = None) -> None:
-    """The turn record track, its heading's top at `top`: a box a turn, each big enough for a counter."""
+def _turn_track(
+    c: Canvas, art: MapArt, x: float, top: float, per_row: int | None = None, wrap: float | None = None
+) -> None:
+    """The turn record track, its heading's top at `top`: a box a turn, each big enough for a
+    counter. With `wrap`, its note goes under the heading in lines that wide, the boxes lower."""
     from kitgen.rules.ending import MONTHS, turn_days
 
     track = art.style.furniture.turn_track
     every = art.s.victory.award_every_turns
-    days = art.s.meta.turns.days
     c.setFillColorRGB(*hex_colour(art.style.colours.town))
     c.setFont(SANS_BOLD, 11)
     c.drawString(x, top - 11, "Turn record")
     c.setFont(SANS, 7.5)
-    c.drawString(
-        x + 80,
-        top - 10,
-        f"a turn stands for {days} day{'s' if days != 1 else ''}; the turn marker moves a box each turn; "
-        f"shaded: towns score VP (every {every})",
-    )
+    note = _track_note(art)
+    if wrap is not None:
+        for line in _track_note_lines(art, wrap):
+            top -= 9
+            c.drawString(x, top - 11, line)
+        top -= 4
+    else:
+        c.drawString(x + 80, top - 10, note)
     dates, year = [], None
     for n in range(1, track_turns(art) + 1):
         span = turn_days(art.s, n)
@@ -150,6 +229,20 @@ def _turn_track(c: Canvas, art: MapArt, x: float, top: float, per_row: int | Non
         dates=dates,
         last=art.s.meta.turns.last,
     )
+
+
+def _track_note(art: MapArt) -> str:
+    days = art.s.meta.turns.days
+    return (
+        f"a turn stands for {days} day{'s' if days != 1 else ''}; the turn marker moves a box each turn; "
+        f"shaded: towns score VP (every {art.s.victory.award_every_turns})"
+    )
+
+
+def _track_note_lines(art: MapArt, width: float) -> list[str]:
+    """The turn track's note as a sentence under its heading, in lines `width` wide."""
+    note = _track_note(art)
+    return list(simpleSplit(note[0].upper() + note[1:], SANS, 7.5, width))
 
 
 def _about(art: MapArt) -> list[str]:
@@ -197,8 +290,18 @@ def _title_block(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float)
 
 
 def _legend(
-    c: Canvas, art: MapArt, x: float, y: float, w: float, h: float, columns: int = 3, label_size: float | None = None
+    c: Canvas,
+    art: MapArt,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    columns: int = 3,
+    label_size: float | None = None,
+    row: float | None = None,
 ) -> None:
+    """The key's entries in `columns` in the box (x, y, w, h), a row `row` apart (by default
+    as close as the box asks, never further apart than a line of labels needs)."""
     style, fonts = art.style, art.style.fonts
     size = label_size or fonts.legend
     u = art.hex_pt / 72.0
@@ -208,7 +311,7 @@ def _legend(
     col_w = w / columns
     entries = _entries(art)
     per_col = -(-len(entries) // columns)  # rows closer together when there are more entries
-    row_h = min(max(size * 2.6, 24 * u), (h - fonts.legend_title * 2) / per_col)
+    row_h = row or min(max(size * 2.6, 24 * u), (h - fonts.legend_title * 2) / per_col)
     for i, (label, draw) in enumerate(entries):
         col, row = divmod(i, per_col)
         ex = x + col * col_w
@@ -377,8 +480,17 @@ def features(art: MapArt) -> set[str]:
 
 
 def _scale_width(art: MapArt, hexes: int) -> float:
-    """The scale bar's width, its 'km' included, for a bar `hexes` long."""
-    return hexes * art.map.hex_size_km * art.k + 30
+    """The scale bar's width, its 'km' and its notes included, for a bar `hexes` long."""
+    notes = _scale_notes(art, hexes)
+    return max(
+        hexes * art.map.hex_size_km * art.k + 30, *(text_width(n, SANS_ITALIC, art.style.fonts.legend) for n in notes)
+    )
+
+
+def _scale_notes(art: MapArt, hexes: int) -> tuple[str, str]:
+    """The two lines under the scale bar."""
+    km = art.map.hex_size_km
+    return f"{hexes} hexes; 1 hex = {km:g} km", f"at {hex_across(art.style)} across the flats: 1:{_ratio(art):,}"
 
 
 def _scale_bar(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float, *, hexes: int = 5) -> None:
@@ -400,10 +512,16 @@ def _scale_bar(c: Canvas, art: MapArt, x: float, y: float, w: float, h: float, *
     c.setFont(SANS_BOLD, fonts.legend_title)
     c.drawString(x, bar_y + 10 + fonts.legend * 2.2, "Scale")
     c.setFont(SANS_ITALIC, fonts.legend)
-    c.drawString(x, bar_y - fonts.legend * 1.8, f"{hexes} hexes; 1 hex = {art.map.hex_size_km:g} km")
-    c.drawString(
-        x, bar_y - fonts.legend * 3.2, f"at {art.style.hex_across_in:g} in across the flats: 1:{_ratio(art):,}"
-    )
+    first, second = _scale_notes(art, hexes)
+    c.drawString(x, bar_y - fonts.legend * 1.8, first)
+    c.drawString(x, bar_y - fonts.legend * 3.2, second)
+
+
+def hex_across(style: MapStyle) -> str:
+    """A hex's size across the flats as the map says it: '1 in', or in millimetres where it is
+    no simple fraction of an inch ('16 mm')."""
+    inches = style.hex_across_in
+    return f"{inches:g} in" if abs(inches * 8 - round(inches * 8)) < 1e-6 else f"{inches * 25.4:.0f} mm"
 
 
 def _ratio(art: MapArt) -> int:

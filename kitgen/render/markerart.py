@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
 
     from kitgen.model.scenario import Scenario
+    from kitgen.render.countergrid import Layout, Sides
     from kitgen.render.counterstyle import CounterStyle, MarkerStyle
 
 MARK = "@mark"
@@ -41,14 +42,24 @@ class Face:
 
 
 def draw_marker(
-    c: Canvas, face: Face, faction: str | None, colour: str, x: float, y: float, size: float, st: MarkerStyle
+    c: Canvas,
+    face: Face,
+    faction: str | None,
+    colour: str,
+    x: float,
+    y: float,
+    size: float,
+    st: MarkerStyle,
+    bleed: Sides = (0.0, 0.0, 0.0, 0.0),
 ) -> None:
-    """`face` on a `size` square at (x, y), on `colour` (reversed when the face says so)."""
+    """`face` on a `size` square at (x, y), on `colour` (reversed when the face says so), its
+    ground running `bleed` past its sides (`Layout.bleeds`)."""
     ink = ink_on(colour)
     ground = hex_colour(colour)
+    left, bottom, right, top = bleed
     c.saveState()
     c.setFillColorRGB(*ground)
-    c.rect(x, y, size, size, stroke=0, fill=1)
+    c.rect(x - left, y - bottom, size + left + right, size + bottom + top, stroke=0, fill=1)
     pad = size * 0.06
     width = size - 2 * pad
     cx = x + size / 2
@@ -65,7 +76,7 @@ def draw_marker(
     cy = (top + bottom) / 2
     room = top - bottom
     if face.reverse:  # a band of ink across the middle, the sign in the ground's colour
-        c.rect(x, bottom, size, room, stroke=0, fill=1)
+        c.rect(x - left, bottom, size + left + right, room, stroke=0, fill=1)
         ground, ink = ink, ground
         c.setFillColorRGB(*ink)
     side = 0.0
@@ -130,39 +141,40 @@ class MarkerGroup:
 class MarkerSheets:
     """Draws the marker sheets onto the counters' canvas: fronts, then mirrored backs."""
 
-    def __init__(self, scenario: Scenario, paper: str, style: CounterStyle, groups: Sequence[MarkerGroup]) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        paper: str,
+        style: CounterStyle,
+        groups: Sequence[MarkerGroup],
+        after: Layout | None = None,
+    ) -> None:
+        """`after`: the units' layout, whose last sheet the markers start on where it has room."""
         from kitgen.render.countergrid import lay_out
 
         self.s, self.st = scenario, style
         self.groups = list(groups)
-        self.layout = lay_out(
-            style, paper, [len(g.markers) for g in self.groups], size_mm=style.markers.size_mm, spares=False
+        sizes = [len(g.markers) for g in self.groups]
+        kept, run_on = (
+            lay_out(style, paper, sizes, size_mm=style.markers.size_mm, spares=False, after=after, keep_together=k)
+            for k in (True, False)
         )
+        self.layout = run_on if run_on.sheets < kept.sheets else kept  # a group split only to save a sheet
+        self.of = self.layout.sheets
+        """The sheets of the whole file, the units' included."""
         self.colours = {f.id: f.colour for f in scenario.meta.factions}
 
     @property
     def count(self) -> int:
         return sum(len(g.markers) for g in self.groups)
 
-    def pages(self, c: Canvas, first_sheet: int, bookmarks: list[tuple[str, int]]) -> None:
-        from kitgen.render.countergrid import sheet_pairs
-
-        many = self.layout.sheets > 1
-        sheet_pairs(
-            c,
-            self.layout,
-            first_sheet,
-            "markers",
-            lambda sheet: "Markers" + (f", sheet {sheet + 1}" if many else ""),
-            self.page,
-            bookmarks,
-        )
-
-    def page(self, c: Canvas, sheet: int, back: bool) -> None:
+    def page(self, c: Canvas, sheet: int, back: bool, titled: bool = True) -> None:
+        """The markers' part of a sheet's side, and the sheet's title where `titled`."""
         from kitgen.render.countergrid import cut_lines
 
         g, st = self.layout.grid, self.st
-        self.title(c, sheet, back)
+        if titled:
+            self.title(c, sheet, back)
         for h in self.layout.headings:
             if h.sheet == sheet:
                 self.heading(c, h.group, h.y, h.continued)
@@ -172,15 +184,16 @@ class MarkerSheets:
             marker = self.groups[slot.group].markers[slot.index]
             colour = self.colours.get(marker.faction or "", st.markers.neutral)
             x = g.back_x(slot.x) if back else slot.x
-            draw_marker(c, marker.back if back else marker.front, marker.faction, colour, x, slot.y, g.size, st.markers)
+            face = marker.back if back else marker.front
+            bleed = self.layout.bleeds(slot, back)
+            draw_marker(c, face, marker.faction, colour, x, slot.y, g.size, st.markers, bleed)
         if not back:
             cut_lines(c, self.layout, sheet, st)
 
     def title(self, c: Canvas, sheet: int, back: bool) -> None:
         from kitgen.render.countergrid import sheet_title
 
-        of = f", sheet {sheet + 1} of {self.layout.sheets}" if self.layout.sheets > 1 else ""
-        text = f"{self.s.meta.title}: markers{of}, {'backs' if back else 'fronts'}"
+        text = f"{self.s.meta.title}: markers, sheet {sheet + 1} of {self.of}, {'backs' if back else 'fronts'}"
         key = "Print double-sided, flipping on the long edge" if back else "A reversed back is the marker flipped"
         sheet_title(c, self.layout.grid, self.st, text, key)
 

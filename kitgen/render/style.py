@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from pydantic import Field
 
@@ -118,8 +118,22 @@ class MapFonts(Model):
     subtitle: float = Field(gt=0)
 
 
+class CompactMap(Model):
+    """The compact edition's map: the same board with smaller hexes, its key beside it."""
+
+    hex_mm: float = Field(gt=0)
+    key_column_mm: float = Field(gt=0)
+    margin_mm: float = Field(ge=0)
+    posters: dict[str, list[str]]
+    """The posters it may print on, for each paper of the kit, smallest first: the first that
+    takes the whole sheet is used."""
+
+
 class MapStyle(Model):
     hex_across_in: float = Field(gt=0)
+    edition: Literal["full", "compact"] = "full"
+    """Which counters the map is drawn for (layouts/counters.yaml): set by `map_style`, not the file."""
+    compact: CompactMap
     poster: PosterLayout
     tiles: TileLayout
     print_poster: PrintPosterLayout
@@ -158,9 +172,12 @@ def load_layout(model: type[M], path: Path, *, named: str | None = None) -> M:
 
 
 @cache
-def map_style(path: Path | None = None) -> MapStyle:
-    """The map style, from layouts/map.yaml."""
-    return load_layout(MapStyle, path or layouts_dir() / "map.yaml")
+def map_style(path: Path | None = None, edition: Literal["full", "compact"] = "full") -> MapStyle:
+    """The map style, from layouts/map.yaml: at true scale, or the compact edition's smaller hexes."""
+    style = load_layout(MapStyle, path or layouts_dir() / "map.yaml")
+    if edition == "compact":
+        return style.model_copy(update={"hex_across_in": style.compact.hex_mm / 25.4, "edition": "compact"})
+    return style
 
 
 def load_layout_text(path: Path) -> dict[str, str]:

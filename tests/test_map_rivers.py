@@ -83,3 +83,30 @@ def test_issue44_the_grid_draws_no_line_along_a_river(scenario: str) -> None:
         if corner_key(a) != corner_key(b)
     }
     assert set(grid) == every - rivers
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_issue44_each_river_is_one_piece_or_its_pieces_end_at_the_maps_edge(scenario: str) -> None:
+    """ "Every river's drawn line is one connected piece per river of the scenario's data, or
+    ends at the map's edge or a sea" ("river pieces start and end nowhere": the Khoper, the Sula
+    and the Teterev were in two): a river's hexsides are one piece, or each of its pieces reaches
+    a corner of the map's edge or of a sea hex (a river that runs along the edge, out and back)."""
+    art = art_of(scenario)
+    around: dict[tuple[float, float], list[str]] = {}
+    for h in art.map.hexes:
+        for p in art.corners(h)[:6]:
+            around.setdefault(corner_key(p), []).append(h.terrain)
+    ends = {k for k, terrains in around.items() if len(terrains) < 3 or "sea" in terrains}  # the edge, a sea
+    by_river: dict[str, list[list[tuple[float, float]]]] = {}
+    for pair, side in sorted(art.board.sides.items(), key=lambda kv: sorted(kv[0])):
+        if side.river:
+            by_river.setdefault(side.river, []).append([corner_key(p) for p in art.hexside(*sorted(pair))])
+    assert by_river
+    for river, sides in by_river.items():
+        pieces: list[set[tuple[float, float]]] = []
+        for a, b in sides:
+            touching = [p for p in pieces if a in p or b in p]
+            pieces = [p for p in pieces if p not in touching] + [{a, b}.union(*touching)]
+        if len(pieces) > 1:
+            for piece in pieces:
+                assert piece & ends, f"a piece of the {river} starts and ends inside the map"

@@ -6,6 +6,7 @@ hexes a layer can touch; no Python loop over pairs of geometries.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -405,13 +406,15 @@ class _Builder:
         tree = shapely.STRtree(segments)
         water = shapely.difference(shapely.box(*self.grid.edges).buffer(self.grid.size), self.layers.wet_land)
         found: dict[tuple[int, int], tuple[str, str]] = {}
+        ends = _SideEnds(self.grid, self.centres, pairs)
         for name, river_class, course in self.layers.rivers:
             course = self._to_sea(course, water)
             hits = tree.query(course, predicate="intersects")
             if not len(hits):
                 continue
             counts = self._crossings(segments[hits], course)
-            for k in hits[counts % 2 == 1]:
+            crossed = [int(k) for k in hits[counts % 2 == 1]]
+            for k in crossed + ends.joins(crossed, course):
                 key = (int(pairs[k, 0]), int(pairs[k, 1]))
                 if key not in found or (river_class == "major" and found[key][1] != "major"):
                     found[key] = (name, river_class)
@@ -616,3 +619,84 @@ class _Builder:
 def _sorted_links(links: list[tuple[int, int, str]], ids: list[str]) -> tuple[Link, ...]:
     found = {(min(ids[a], ids[b]), max(ids[a], ids[b]), line) for a, b, line in links}
     return tuple(Link((a, b), line) for a, b, line in sorted(found))
+
+
+class _SideEnds:
+    """The hexsides between land hexes as a graph of their corners, to join the pieces of one
+    river. A river's hexsides are those its course parts an odd number of times; where the
+    anchors that decide each hex's bank (`_anchors`) stand off the centres, two neighbouring
+    pairs may disagree, and the river's line breaks for a hexside or two, its pieces starting
+    and ending where the river does neither."""
+
+    GAP = 3
+    """The most hexsides a join may take: a longer gap is no break (a river that leaves the map
+    and comes back)."""
+
+    def __init__(self, grid: HexGrid, centres: npt.NDArray[np.float64], pairs: npt.NDArray[np.int64]) -> None:
+        corners = grid.corners(centres)[:, :6]
+        keys = [[(round(float(x), 3), round(float(y), 3)) for x, y in hexagon] for hexagon in corners]
+        self.size = grid.size
+        self.ends: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        self.at: dict[tuple[float, float], list[int]] = {}
+        for k, (a, b) in enumerate(pairs):
+            shared = sorted(set(keys[int(a)]) & set(keys[int(b)]))
+            first, second = shared[0], shared[-1]
+            self.ends.append((first, second))
+            self.at.setdefault(first, []).append(k)
+            self.at.setdefault(second, []).append(k)
+
+    def joins(self, sides: list[int], course: BaseGeometry) -> list[int]:
+        """Hexsides (pair indexes) that join the pieces of a river's `sides` into one, each join
+        the cheapest path of at most GAP hexsides between two pieces, keeping near the course."""
+        pieces = self._pieces(sides)
+        added: list[int] = []
+        while len(pieces) > 1:
+            best: tuple[float, list[int], int, int] | None = None
+            for i, piece in enumerate(pieces):
+                cost, path, j = self._nearest(piece, pieces, i, course)
+                if path and (best is None or cost < best[0]):
+                    best = (cost, path, i, j)
+            if best is None:
+                break
+            _, path, i, j = best
+            added += path
+            merged = pieces[i] | pieces[j] | {c for k in path for c in self.ends[k]}
+            pieces = [p for n, p in enumerate(pieces) if n not in (i, j)] + [merged]
+        return added
+
+    def _pieces(self, sides: list[int]) -> list[set[tuple[float, float]]]:
+        """The corners of each connected piece of `sides`."""
+        pieces: list[set[tuple[float, float]]] = []
+        for k in sides:
+            a, b = self.ends[k]
+            touching = [p for p in pieces if a in p or b in p]
+            merged = {a, b}.union(*touching)
+            pieces = [p for p in pieces if p not in touching] + [merged]
+        return pieces
+
+    def _nearest(
+        self, piece: set[tuple[float, float]], pieces: list[set[tuple[float, float]]], i: int, course: BaseGeometry
+    ) -> tuple[float, list[int], int]:
+        """The cheapest path from `piece` to another piece (cost, its hexsides, that piece's
+        index): each hexside costs one, and more the further it lies from the course."""
+        owner = {c: n for n, p in enumerate(pieces) if n != i for c in p}
+        queue: list[tuple[float, int, tuple[float, float], list[int]]] = [(0.0, 0, c, []) for c in sorted(piece)]
+        heapq.heapify(queue)
+        seen: set[tuple[float, float]] = set()
+        while queue:
+            cost, steps, corner, path = heapq.heappop(queue)
+            if corner in owner:
+                return cost, path, owner[corner]
+            if corner in seen or steps >= self.GAP:
+                continue
+            seen.add(corner)
+            for k in self.at.get(corner, []):
+                a, b = self.ends[k]
+                other = b if a == corner else a
+                if other in seen or other in piece:
+                    continue
+                mid = shapely.Point((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+                heapq.heappush(
+                    queue, (cost + 1.0 + 4.0 * mid.distance(course) / self.size, steps + 1, other, [*path, k])
+                )
+        return 0.0, [], -1

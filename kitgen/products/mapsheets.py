@@ -70,9 +70,8 @@ POSTER_NAMES = {
     "11x17": "11 x 17 in",
 }
 MAP = "Area"
-"""The map (`MapSheet.map_pdf`) as the poster places it (`kitgen.render.mapembed`) ..."""
-MAP_ART = "AreaArt"
-"""... and without its words (`MapSheet.art_pdf`), as the tiles place it, each setting the words it shows."""
+"""The map's art (`MapSheet.art_pdf`) as the posters and the tiles place it (`kitgen.render.mapembed`),
+each setting over it the words it shows (`MapSheet.words`)."""
 OVERLAY_FORM = "kitgenOverlay"
 
 
@@ -276,58 +275,51 @@ class MapSheet:
             draw_key_page(c, self.art, *self.key)
         c.restoreState()
 
-    def map_pdf(self) -> bytes:
-        """The map and its furniture alone on one page the size of `area` (the frame `bleed` in
-        from its corner): what the poster and every tile lay down, drawn once and kept on disk."""
+    def art_pdf(self) -> bytes:
+        """The map and its furniture without their words, alone on one page the size of `area`
+        (the frame `bleed` in from its corner): what the poster and every tile lay down, each
+        setting the `words` it shows; drawn once and kept on disk."""
+        return self._drawn[0]
+
+    @property
+    def words(self) -> tuple[Word, ...]:
+        """The map's words (`kitgen.render.words`), in the frame's points."""
+        return self._drawn[1]
+
+    @cached_property
+    def _drawn(self) -> tuple[bytes, tuple[Word, ...]]:
+        """`art_pdf` and `words`, from the cache, else both from one drawing of the map, kept."""
         import hashlib
 
-        from kitgen.render.mapcache import kept_map_pdf, map_key
+        from kitgen.render.mapcache import kept_map_pdf, kept_value, map_key
+        from kitgen.render.words import Word
 
         digest = hashlib.sha256(map_key(self.s, "all").encode())
-        digest.update(f"sheet {self.style.model_dump_json()} {self.area}".encode())
-        return kept_map_pdf(self.s, digest.hexdigest()[:32], self._draw_map_pdf)
+        digest.update(f"sheet art {self.style.model_dump_json()} {self.area}".encode())
+        made: list[tuple[bytes, tuple[Word, ...]]] = []
 
-    def _draw_map_pdf(self, words: bool = True) -> bytes:
-        from kitgen.render.words import art_only
+        def draw() -> tuple[bytes, tuple[Word, ...]]:
+            if not made:
+                made.append(self._draw_art_and_words())
+            return made[0]
+
+        art = kept_map_pdf(self.s, digest.hexdigest()[:32], lambda: draw()[0])
+        words = kept_value(
+            "mapwords", self.s, digest, tuple, lambda: draw()[1], lambda kept: all(isinstance(w, Word) for w in kept)
+        )
+        assert words is not None  # a sheet has its map
+        return art, words
+
+    def _draw_art_and_words(self) -> tuple[bytes, tuple[Word, ...]]:
+        from kitgen.render.words import record_words
 
         out = io.BytesIO()
         c = _canvas(out, self.area, self.s, "map")
         c.translate(self.bleed, self.bleed)
-        self.draw_map(c if words else art_only(c))
+        words = record_words(self.draw_map, c)
         c.showPage()
         c.save()
-        return out.getvalue()
-
-    def art_pdf(self) -> bytes:
-        """`map_pdf` without its words: what every tile lays down, setting the words it shows itself."""
-        import hashlib
-
-        from kitgen.render.mapcache import kept_map_pdf, map_key
-
-        digest = hashlib.sha256(map_key(self.s, "all").encode())
-        digest.update(f"sheet art {self.style.model_dump_json()} {self.area}".encode())
-        return kept_map_pdf(self.s, digest.hexdigest()[:32], lambda: self._draw_map_pdf(words=False))
-
-    @cached_property
-    def words(self) -> tuple[Word, ...]:
-        """The map's words (`kitgen.render.words`), in the frame's points, kept between runs."""
-        import hashlib
-
-        from kitgen.render.mapcache import kept_value, map_key
-        from kitgen.render.words import Word, record_words
-
-        digest = hashlib.sha256(map_key(self.s, "all").encode())
-        digest.update(f"words {self.style.model_dump_json()}".encode())
-        kept = kept_value(
-            "mapwords",
-            self.s,
-            digest,
-            tuple,
-            lambda: record_words(self.draw_map),
-            lambda v: all(isinstance(w, Word) for w in v),
-        )
-        assert kept is not None  # a sheet has its map
-        return kept
+        return out.getvalue(), words
 
     def _picture(self) -> Picture:
         from kitgen.render.mapcache import map_picture
@@ -337,17 +329,17 @@ class MapSheet:
         return picture
 
     def _with_map(self, pdf: bytes) -> bytes:
-        """`pdf` with the map filled into the form its pages place (`MAP`)."""
+        """`pdf` with the map's art filled into the form its pages place (`MAP`)."""
         from kitgen.render.mapembed import fill_maps
 
         return fill_maps(pdf, self._maps)
 
     @cached_property
     def _maps(self) -> dict[str, Any]:
-        """The map read once (`read_maps`) for the poster and the tiles alike."""
+        """The map's art read once (`read_maps`) for the posters and the tiles alike."""
         from kitgen.render.mapembed import read_maps
 
-        return read_maps({MAP: self.map_pdf(), MAP_ART: self.art_pdf()})
+        return read_maps({MAP: self.art_pdf()})
 
     def poster_scale(self, size: str) -> float:
         """The map's scale on a standard poster, against true scale: the whole sheet enlarged to
@@ -405,16 +397,25 @@ class MapSheet:
             return self._print_poster(size)
         out = io.BytesIO()
         c = _canvas(out, (self.width, self.height), self.s, "map poster")
-        c.saveState()
-        c.translate(*self.map_origin)
-        c.translate(-self.bleed, -self.bleed)
-        c.doForm(form_name(MAP))
-        c.restoreState()
-        self._draw_key(c)
+        self._place(c)
         c.showPage()
         define_maps(c, [MAP])
         c.save()
         return self._with_map(out.getvalue())
+
+    def _place(self, c: Canvas) -> None:
+        """The sheet as `draw` draws it, its map's art laid down as the form drawn once
+        (`art_pdf`) and its words set over it."""
+        from kitgen.render.words import draw_words
+
+        c.saveState()
+        c.translate(*self.map_origin)
+        c.translate(-self.bleed, -self.bleed)
+        c.doForm(form_name(MAP))
+        c.translate(self.bleed, self.bleed)
+        draw_words(c, self.words, (-self.bleed, -self.bleed, self.art.width + self.bleed, self.art.height + self.bleed))
+        c.restoreState()
+        self._draw_key(c)
 
     def _print_poster(self, size: str) -> bytes:
         """The trim box is the standard size exactly; the page adds a slug round it with crop
@@ -449,7 +450,7 @@ class MapSheet:
             c.translate(slug - ox, slug - oy)
             c.translate((trim[0] - sheet.width * grow) / 2, (trim[1] - sheet.height * grow) / 2)
             c.scale(grow, grow)
-            sheet.draw(c)
+            sheet._place(c)
             c.restoreState()
             crop_marks(c, slug, slug, part_w, part_h, bleed=max(join, 2 * MM), length=min(slug - join - MM, 6 * MM))
             c.setFillColorRGB(0, 0, 0)
@@ -468,8 +469,9 @@ class MapSheet:
                 ),
             )
             c.showPage()
+        define_maps(c, [MAP])
         c.save()
-        return out.getvalue()
+        return sheet._with_map(out.getvalue())
 
     def compact_poster(self, paper: str) -> str:
         """The smallest of the compact edition's posters for `paper` (`CompactMap.posters`)
@@ -513,9 +515,9 @@ class MapSheet:
         c.showPage()
         self._outline(c, "Tiles")
         for col, row in t.printed:
-            self._tile(c, t, col, row, form_name(MAP_ART), words=True)
+            self._tile(c, t, col, row, form_name(MAP), words=True)
             c.showPage()
-        define_maps(c, [MAP_ART])
+        define_maps(c, [MAP])
         c.save()
         return self._with_map(out.getvalue()), t
 

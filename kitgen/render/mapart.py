@@ -237,6 +237,25 @@ class MapArt:
         frame = shapely.box(0, 0, self.width, self.height)
         return shapely.difference(frame, self.to_pt(layers.wet_land)), self.to_pt(shapely.boundary(layers.land))
 
+    @cached_property
+    def _sea_parts(self) -> list[tuple[tuple[float, float, float], BaseGeometry]]:
+        """(colour, area) of the sea: in the sea's colour outside the hexes tinted for their
+        terrain, and inside each terrain's hexes a wash of it over their tint (opaque: a print
+        shop's RIP flattens no transparency)."""
+        sea = hex_colour(self.style.colours.sea)
+        parts: list[tuple[tuple[float, float, float], BaseGeometry]] = []
+        rest = self.sea
+        for terrain, colour in sorted(self.style.colours.terrain.items()):
+            hexes = [shapely.Polygon(self.corners(h)) for h in self.map.hexes if h.terrain == terrain]
+            if not hexes or rest.is_empty:
+                continue
+            area = shapely.union_all(hexes)
+            tint = hex_colour(colour)
+            wash = tuple(t + (s - t) * SEA_WASH for t, s in zip(tint, sea, strict=True))
+            parts.append((wash, shapely.intersection(rest, area)))  # type: ignore[arg-type]
+            rest = shapely.difference(rest, area)
+        return [(sea, rest), *parts]
+
     @property
     def sea(self) -> BaseGeometry:
         return self._sea_and_coast[0]
@@ -343,9 +362,13 @@ class MapArt:
         c.drawPath(rings_path(c, (self.corners(h) for h in sea_hexes)), stroke=0, fill=1)
 
     def _sea(self, c: Canvas) -> None:
-        rings = [np.asarray(r.coords) for poly in _polygons(self.sea) for r in [poly.exterior, *poly.interiors]]
-        self.fill(c, self.style.colours.sea)
-        c.drawPath(rings_path(c, rings), stroke=0, fill=1, fillMode=1)
+        """The true sea and coast; over a hex tinted for its terrain (the Sivash's marsh), the sea
+        is a wash, so that the hex keeps its tint under it."""
+        for colour, part in self._sea_parts:
+            rings = [np.asarray(r.coords) for poly in _polygons(part) for r in [poly.exterior, *poly.interiors]]
+            if rings:
+                c.setFillColorRGB(*colour)
+                c.drawPath(rings_path(c, rings), stroke=0, fill=1, fillMode=1)
         self.stroke(c, self.style.colours.coast, self.style.widths.coast)
         c.setLineJoin(1)
         self.lines(c, _lines(self.coastline))
@@ -1251,6 +1274,10 @@ def link_chains(links: Iterable[frozenset[Node]]) -> list[list[Node]]:
             if frozenset((start, step)) not in used:
                 chains.append(walk(start, step))
     return chains
+
+
+SEA_WASH = 0.45
+"""How far the sea's colour washes over a hex tinted for its terrain."""
 
 
 def _polygons(geometry: BaseGeometry) -> list[shapely.Polygon]:

@@ -3,9 +3,9 @@ words it shows.
 
 A tile lays the whole map down as one form through its window. Were the words in that form,
 every tile would carry every word of the map, clipped out of sight but still found by a search,
-a copy or a screen reader. So the map is drawn twice: once through `ArtOnly`, which passes every
-call but those that set text (the form), and once through `WordRecorder`, which keeps each word
-with its box and the state it is set in; a tile then sets the words whose box meets its window.
+a copy or a screen reader. So the map is drawn once through `WordRecorder`, which passes every
+call but those that set text on to the form's canvas and keeps each word with its box and the
+state it is set in; a tile then sets the words whose box meets its window, the poster all of them.
 """
 
 from __future__ import annotations
@@ -79,32 +79,16 @@ def draw_words(c: Canvas, words: Iterable[Word], window: Box) -> None:
             word.draw(c)
 
 
-class ArtOnly:
-    """A canvas that passes every call but those that set text."""
-
-    def __init__(self, c: Canvas) -> None:
-        self._c = c
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._c, name)
-
-    def drawString(self, *args: Any, **kwargs: Any) -> None:
-        """Left to the words."""
-
-    drawCentredString = drawRightString = drawString
-
-    def drawText(self, t: Any) -> None:
-        """Left to the words."""
-
-
 class WordRecorder:
-    """A canvas that draws on a scratch canvas (thrown away) and keeps every text-setting call
-    as a `Word`, with the scratch canvas's transform and state at the time."""
+    """A canvas that draws everything but text on `c` (a scratch canvas, thrown away, unless
+    given) and keeps every text-setting call as a `Word`, with the transform (from where it
+    stood when the recorder was made) and state of `c` at the time."""
 
-    def __init__(self) -> None:
+    def __init__(self, c: Canvas | None = None) -> None:
         from reportlab.pdfgen.canvas import Canvas
 
-        self._c = Canvas(io.BytesIO(), invariant=1)
+        self._c = c if c is not None else Canvas(io.BytesIO(), invariant=1)
+        self._from = _inverse(cast("Matrix", tuple(self._c._currentMatrix)))  # type: ignore[attr-defined]
         self.words: list[Word] = []
 
     def __getattr__(self, name: str) -> Any:
@@ -137,7 +121,7 @@ class WordRecorder:
 
     def _keep(self, call: str, args: tuple[Any, ...], boxes: list[Box]) -> None:
         c = self._c
-        ctm = cast("Matrix", tuple(c._currentMatrix))  # type: ignore[attr-defined]
+        ctm = _then(cast("Matrix", tuple(c._currentMatrix)), self._from)  # type: ignore[attr-defined]
         corners = [_apply(ctm, x, y) for b in boxes for x in (b[0], b[2]) for y in (b[1], b[3])]
         xs, ys = [p[0] for p in corners], [p[1] for p in corners]
         self.words.append(
@@ -215,21 +199,31 @@ class _Calls:
         self._calls.append(("_code", (line,)))
 
 
-def record_words(paint: Callable[[Canvas], None]) -> tuple[Word, ...]:
-    """The words `paint` sets, each with its box in the points `paint` draws in."""
-    recorder = WordRecorder()
+def record_words(paint: Callable[[Canvas], None], art: Canvas | None = None) -> tuple[Word, ...]:
+    """The words `paint` sets, each with its box in the points `paint` draws in; the rest of
+    its drawing goes onto `art`, where given."""
+    recorder = WordRecorder(art)
     paint(cast("Canvas", recorder))
     return tuple(recorder.words)
-
-
-def art_only(c: Canvas) -> Canvas:
-    """`c` setting no text (`ArtOnly`)."""
-    return cast("Canvas", ArtOnly(c))
 
 
 def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
     a, b, c, d, e, f = m
     return a * x + c * y + e, b * x + d * y + f
+
+
+def _then(m: Matrix, n: Matrix) -> Matrix:
+    """`m` followed by `n` (PDF's row-vector order: a point goes through m, then n)."""
+    a, b, c, d, e, f = m
+    p, q, r, s, t, u = n
+    return (a * p + b * r, a * q + b * s, c * p + d * r, c * q + d * s, e * p + f * r + t, e * q + f * s + u)
+
+
+def _inverse(m: Matrix) -> Matrix:
+    a, b, c, d, e, f = m
+    det = a * d - b * c
+    ia, ib, ic, id_ = d / det, -b / det, -c / det, a / det
+    return (ia, ib, ic, id_, -(e * ia + f * ic), -(e * ib + f * id_))
 
 
 def _rgb(colour: Any) -> RGB:

@@ -78,26 +78,16 @@ def test_the_compact_counters_are_half_an_inch_and_pass_the_gate_at_4_5_pt(name:
     piece's text at 4.5 pt at least and inside its edges."""
     from kitgen.mapping.places import place_hexes
     from kitgen.products.counters import build_counters, counter_sheets
-    from kitgen.render.countergrid import piece_boxes
     from kitgen.render.pages import PAPER
+    from tests.test_kit_counters import pieces_by_page
 
     scenario, hex_map = board(name)
     hexes = place_hexes(scenario, hex_map)
     (built,) = build_counters(scenario, paper, hexes, "compact")
     units, markers = counter_sheets(scenario, paper, hexes, "compact")
-    page_h = PAPER[paper][1]
-    pieces: dict[int, list[tuple[float, float, float, float]]] = {}
     assert units.layout.grid.size == markers.layout.grid.size == pytest.approx(HALF_INCH)
-    page = 1
-    for sheet in range(units.of):
-        for back in (False, True):
-            pieces[page] = [
-                (x0, page_h - y1, x1, page_h - y0)
-                for layout in (units.layout, markers.layout)
-                for x0, y0, x1, y1 in piece_boxes(layout, sheet, back)
-            ]
-            page += 1
-    assert page - 1 == len(boxes(built.pdf, "trimbox")) and all(pieces.values())
+    pieces = pieces_by_page(units, markers, PAPER[paper][1])
+    assert len(pieces) == len(boxes(built.pdf, "trimbox")) and all(pieces.values())
     assert_passes(built.pdf, counters=pieces, name=built.file, counter_least=4.5)
 
 

@@ -13,7 +13,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +29,10 @@ from kitgen.render.counterstyle import counter_style
 from kitgen.render.fonts import SANS_BOLD, register_fonts, text_width
 from kitgen.render.pages import MM, PAPER, Part
 from kitgen.render.symbols import GLYPHS, unit_symbol
+
+if TYPE_CHECKING:
+    from kitgen.render.counterart import Sheets
+    from kitgen.render.markerart import MarkerSheets
 from tests.conftest import SET_AS_TYPED
 
 POPPLER = all(shutil.which(tool) for tool in ("pdffonts", "pdftoppm"))
@@ -60,6 +64,23 @@ def a4(scenario: Scenario, hexes: dict[str, str]) -> Part:
 
 def reader(part: Part) -> pypdf.PdfReader:
     return pypdf.PdfReader(io.BytesIO(part.pdf))
+
+
+def pieces_by_page(
+    units: Sheets, markers: MarkerSheets, page_h: float
+) -> dict[int, list[tuple[float, float, float, float]]]:
+    """The boxes of the pieces on each page (from 1), fronts and backs, in PyMuPDF's space (y down)."""
+    from kitgen.render.countergrid import piece_boxes
+
+    boxes: dict[int, list[tuple[float, float, float, float]]] = {}
+    for sheet in range(units.of):
+        for back in (False, True):
+            boxes[len(boxes) + 1] = [
+                (x0, page_h - y1, x1, page_h - y0)
+                for layout in (units.layout, markers.layout)
+                for x0, y0, x1, y1 in piece_boxes(layout, sheet, back)
+            ]
+    return boxes
 
 
 def squeeze(text: str) -> str:
@@ -549,7 +570,6 @@ def test_issue25_the_counter_and_marker_sheets_pass_the_layout_gate(name: str, p
     from kitgen.loader import load_scenario
     from kitgen.mapping.cache import hex_map
     from kitgen.mapping.places import place_hexes
-    from kitgen.render.countergrid import piece_boxes
     from tests.layoutgate import assert_passes
 
     scenario = load_scenario(name)
@@ -558,16 +578,6 @@ def test_issue25_the_counter_and_marker_sheets_pass_the_layout_gate(name: str, p
     hexes = place_hexes(scenario, board)
     (built,) = build_counters(scenario, paper, hexes)
     units, markers = counter_sheets(scenario, paper, hexes)
-    page_h = PAPER[paper][1]
-    boxes: dict[int, list[tuple[float, float, float, float]]] = {}
-    page = 1
-    for sheet in range(units.of):
-        for back in (False, True):
-            boxes[page] = [
-                (x0, page_h - y1, x1, page_h - y0)
-                for layout in (units.layout, markers.layout)
-                for x0, y0, x1, y1 in piece_boxes(layout, sheet, back)
-            ]
-            page += 1
-    assert page - 1 == built.pages and all(boxes.values())
+    boxes = pieces_by_page(units, markers, PAPER[paper][1])
+    assert len(boxes) == built.pages and all(boxes.values())
     assert_passes(built.pdf, counters=boxes, name=built.file)

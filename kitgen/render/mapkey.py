@@ -57,18 +57,7 @@ def draw_key_page(c: Canvas, art: MapArt, width: float, height: float) -> None:
     subtitle = simpleSplit(curled(art.s.meta.subtitle), SANS, sizes["subtitle"], width - scale_w - 18)
     top = height
     c.setFillColorRGB(*hex_colour(art.style.colours.town))
-    c.setFont(SANS_BOLD, sizes["title"])
-    c.drawString(0, top - sizes["title"], title)
-    c.setFont(SANS, sizes["subtitle"])
-    y = top - sizes["title"]
-    for line in subtitle:
-        y -= sizes["subtitle"] * 1.5
-        c.drawString(0, y, line)
-    y -= 14
-    c.setFont(SANS, 8)
-    for line in about:
-        c.drawString(0, y, line)
-        y -= 10
+    y = _title_lines(c, top, [title], sizes["title"], subtitle, sizes["subtitle"], about)
     _scale_bar(c, art, width - scale_w, top - 82, scale_w, 80, hexes=hexes)
     box = _box(art)
     track_rows = -(-track_turns(art) // _per_row(art, width))
@@ -110,6 +99,27 @@ def draw_key_column(c: Canvas, art: MapArt, width: float, height: float) -> None
         y -= need
 
 
+def _title_lines(
+    c: Canvas, top: float, titles: list[str], size: float, subtitle: list[str], sub_size: float, about: list[str]
+) -> float:
+    """The key's title (its lines), subtitle and notes on the map, down from `top`; the y under them."""
+    c.setFont(SANS_BOLD, size)
+    y = top
+    for k, line in enumerate(titles):
+        y -= size * (1.15 if k else 1.0)
+        c.drawString(0, y, line)
+    c.setFont(SANS, sub_size)
+    for line in subtitle:
+        y -= sub_size * 1.5
+        c.drawString(0, y, line)
+    y -= 14
+    c.setFont(SANS, 8)
+    for line in about:
+        c.drawString(0, y, line)
+        y -= 10
+    return y
+
+
 def key_column_height(art: MapArt, width: float) -> float:
     """The height `draw_key_column` needs at `width`."""
     return sum(need for need, _ in _column_parts(art, width))
@@ -128,24 +138,12 @@ def _column_parts(art: MapArt, width: float) -> list[tuple[float, Callable[[Canv
 
     def heading(c: Canvas, top: float) -> None:
         c.setFillColorRGB(*ink)
-        c.setFont(SANS_BOLD, title_size)
-        y = top
-        for k, line in enumerate(titles):
-            y -= title_size * (1.15 if k else 1.0)
-            c.drawString(0, y, line)
-        c.setFont(SANS, sizes["subtitle"])
-        for line in subtitle:
-            y -= sizes["subtitle"] * 1.4
-            c.drawString(0, y, line)
-        y -= 13
-        c.setFont(SANS, 8)
-        for line in about:
-            c.drawString(0, y, line)
-            y -= 10
+        _title_lines(c, top, titles, title_size, subtitle, sizes["subtitle"], about)
 
-    head_h = (
-        title_size * (1 + 1.15 * (len(titles) - 1)) + len(subtitle) * sizes["subtitle"] * 1.4 + 13 + len(about) * 10 + 6
+    lines_h = (
+        title_size * (1 + 1.15 * (len(titles) - 1)) + len(subtitle) * sizes["subtitle"] * 1.5 + 14 + len(about) * 10
     )
+    head_h = lines_h + 8  # clear of the scale bar's heading
     arrow = 40
     reach = compass_reach(arrow)
     hexes = 5 if _scale_width(art, 5) <= width else 3

@@ -376,8 +376,9 @@ def chronicle_command(
         typer.Option(help="The PDF to write; default DIR/chronicle/WHO-chronicle-turn-NN-PAPER.pdf."),
     ] = None,
 ) -> None:
-    """The campaign so far as a book: the war in charts, a map and a story for each turn, and the
-    end. The umpire's edition has everything; a faction's only what that faction knew."""
+    """The campaign so far as a book: a cover and an introduction, the war in charts, a map and a
+    story for each turn, and a closing page. The umpire's edition has everything; a faction's
+    only what that faction knew."""
     from kitgen.engine.views import faction_id
     from kitgen.outputs import check_product_folder, write_out
     from kitgen.products.chronicle import build_chronicle

@@ -104,3 +104,49 @@ def test_many_turns_mark_some_points_and_label_some_turns() -> None:
     words = [w[4] for w in fitz.open(stream=pdf, filetype="pdf")[0].get_text("words")]
     labels = [w for w in words if w.isdigit() and int(w) in turns]
     assert len([w for w in labels if int(w) % 10 == 0]) >= 5 and len(labels) < 40
+
+
+def test_issue45_lines_that_coincide_are_drawn_side_by_side() -> None:
+    """ "In 'Command rolls failed', the Reds' and Ukrainians' lines are hidden under the
+    Makhnovists'": where series share a value, each later one is drawn a little above the one
+    before, so every line shows; where they differ, each stands at its value."""
+    values = (0.0, 0.0, 2.0, 1.0)
+    chart = Chart(
+        "Command rolls failed",
+        "rolls",
+        (0, 1, 2, 3),
+        (
+            Series("Reds", "reds", "#C8102E", values),
+            Series("Whites", "whites", "#0072B2", (0.0, 0.0, 1.0, 1.0)),
+            Series("Ukrainians", "ukrainians", "#F0E442", (0.0, 3.0, 1.0, 1.0)),
+        ),
+    )
+    (plotted,), _ = _draw(chart)
+    ys = {label: [p[3] for p in pts] for label, pts in plotted.points.items()}
+    assert ys["Reds"][0] < ys["Whites"][0] < ys["Ukrainians"][0]  # 0, 0, 0: three heights
+    assert ys["Reds"][3] < ys["Whites"][3] < ys["Ukrainians"][3]  # 1, 1, 1
+    assert ys["Whites"][2] < ys["Reds"][2]  # 1 under 2: at their values
+    assert ys["Ukrainians"][1] > ys["Reds"][1]
+
+
+def test_issue45_a_faction_s_bars_are_its_colour_its_arms_told_by_hatching() -> None:
+    """ "Red losses are drawn in the Whites' blue (infantry) and the Ukrainians' yellow
+    (cavalry)": a faction's losses by arm are all in its colour, each arm hatched its own way,
+    the same arm alike in every faction's chart (`Series.pattern`)."""
+    import re
+
+    red = "#C8102E"
+    layers = tuple(
+        Series(kind, kind, red, (0.0, 1.0, 2.0), pattern=n) for n, kind in enumerate(("cavalry", "infantry"))
+    )
+    _, pdf = _draw(Chart("Stands lost for good: Reds", "stands", (0, 1, 2), layers, kind="bars"))
+    from pypdf import PdfReader
+
+    page = PdfReader(io.BytesIO(pdf)).pages[0].get_contents()
+    assert page is not None
+    fills = {
+        tuple(round(float(v), 2) for v in m.groups())
+        for m in re.finditer(rb"([\d.]+) ([\d.]+) ([\d.]+) rg", page.get_data())
+    }
+    coloured = {f for f in fills if len(set(f)) > 1}  # not white, black or a grey
+    assert coloured == {tuple(round(int(red[k : k + 2], 16) / 255, 2) for k in (1, 3, 5))}

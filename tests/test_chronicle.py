@@ -97,6 +97,27 @@ def test_the_charts_figures_are_the_states(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_issue45_each_chart_uses_exactly_the_factions_colours(name: str) -> None:
+    """ "A faction is one colour in every chart. Arms are told apart by pattern or line style,
+    never by another faction's colour": in every edition, a line is its faction's colour, and a
+    faction's losses by arm are all in its colour, each arm with its own hatching."""
+    from kitgen.products.chronicle.pages import ChroniclePages
+
+    c, h = _campaign(name), _history(name)
+    colours = {f.id: f.colour for f in c.scenario.meta.factions}
+    by_name = {f.name: f.id for f in c.scenario.meta.factions}
+    for viewer in _editions(name):
+        for chart in ChroniclePages(Edition(c, h, viewer), "a4").charts():
+            if chart.kind == "bars":
+                faction = by_name[chart.title.removeprefix("Stands lost for good: ")]
+                assert {s.colour for s in chart.series} == {colours[faction]}, chart.title
+                patterns = [s.pattern for s in chart.series]
+                assert None not in patterns and len(set(patterns)) == len(patterns), chart.title
+            else:
+                assert all(s.colour == colours[s.key] for s in chart.series), chart.title
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_each_turns_figures_are_the_states(name: str) -> None:
     """Each turn's story ends with the turn in figures: per faction the units and stands after it
     with their change from the turn before, the stands its battles cost for good by kind, towns,
@@ -169,28 +190,41 @@ def test_figures_that_do_not_fit_under_a_long_story_go_on_a_page_of_their_own() 
 
 
 @pytest.mark.parametrize("faction", [None, "whites", "reds"])
-def test_the_story_tells_each_move_carried_out_that_the_edition_knows(faction: str | None) -> None:
-    """Each turn's story has a row of moves per faction: every march, train run and voyage the
-    verdicts carried out (done, or stopped after leaving its hex), from and to; the umpire's of
-    every faction, a faction's of its own alone."""
-    from kitgen.products.chronicle.narrative import turn_story
+def test_the_story_counts_each_move_carried_out_that_the_edition_knows(faction: str | None) -> None:
+    """Each turn's story says how many pieces each faction moved and how (on foot, by train, by
+    sea), read back from its sentence and checked against the verdicts carried out (done, or
+    stopped after leaving its hex): the umpire's of every faction, a faction's of its own alone."""
+    import re
+
+    from kitgen.engine.piecenames import piece_names
+    from kitgen.products.chronicle.prose import rest_of_the_turn
 
     c, h = _campaign("denikin"), _history("denikin")
     e = Edition(c, h, faction)
     names = {f.id: f.name for f in c.scenario.meta.factions}
+    ways = {"land": "on foot", "rail": "by train", "sea": "by sea"}
     told = 0
     for t in range(1, h.last + 1):
-        rows = [text for lead, text in turn_story(e, t) if lead == "Moves"]
-        by = {text.split(":")[0]: text for text in rows}
-        assert len(by) == len(rows)  # a row per faction
+        pieces = piece_names(h.after(t - 1)) | piece_names(h.after(t))
+        said = dict(rest_of_the_turn(e, t, pieces)).get("On the move.", "")
+        expected: dict[str, dict[str, int]] = {}
         for v in h.after(t).verdicts:
-            moved = v.kind in ("land", "rail", "sea") and v.result in ("done", "stopped") and v.start != v.end
-            mine = faction is None or v.faction == faction
-            if moved and mine:
-                assert v.start is not None and v.end is not None
-                told += 1
-                assert f"({v.start}) to " in by[names[v.faction]] or f"from {v.start} to " in by[names[v.faction]]
-        assert all(faction is None or key == names[faction] for key in by), by
+            moved = v.kind in ways and v.result in ("done", "stopped") and v.start != v.end
+            if moved and (faction is None or v.faction == faction):
+                by = expected.setdefault("we" if faction else f"the {names[v.faction]}", {})
+                by[ways[v.kind]] = by.get(ways[v.kind], 0) + 1
+        found: dict[str, dict[str, int]] = {}
+        for part in filter(None, said.rstrip(".").split("; ")):
+            m = re.fullmatch(r"(\w[\w ]*?) moved (\d+) pieces?(?::? (.*))?", part[0].lower() + part[1:])
+            assert m is not None, part
+            who, n, how = m.group(1), int(m.group(2)), m.group(3) or ""
+            if re.fullmatch(r"(on foot|by train|by sea)", how):
+                found[who] = {how: n}
+            else:
+                found[who] = {w: int(k) for k, w in re.findall(r"(\d+) (on foot|by train|by sea)", how)}
+            assert sum(found[who].values()) == n, part
+        assert found == expected, (t, said)
+        told += sum(sum(v.values()) for v in expected.values())
     assert told > 5
 
 
@@ -290,7 +324,7 @@ def test_fog_removing_an_unseen_enemy_leaves_the_edition_byte_identical(tmp_path
     umpire's, which shows every unit, is not."""
     c, h = _campaign("denikin"), _history("denikin")
     gone = _unseen_enemy(c, h, faction)
-    copy = tmp_path / "campaign"
+    copy = tmp_path / SAMPLES["denikin"].name  # the same campaign's name, which the cover prints
     shutil.copytree(SAMPLES["denikin"], copy, ignore=shutil.ignore_patterns("packets", "chronicle", ".kitgen*"))
     setup = yaml.safe_load((copy / "setup.yaml").read_text(encoding="utf-8"))
     setup["units"] = [u for u in setup["units"] if u["id"] != gone]
@@ -323,17 +357,19 @@ def test_letter_editions_pass_the_layout_gate() -> None:
 
 
 def test_the_chronicle_has_a_map_and_a_story_for_every_turn_and_the_end() -> None:
-    """Its outline: the cover, the charts, each turn's map and story in order, and the end when
-    the scenario is over (the introductory scenario's three turns are played)."""
+    """Issue 45, "a book": its outline is the cover, the introduction (the situation at the start,
+    the aims, the forces, the turns and the key), the charts, each turn's map and story in order,
+    and a closing page: the end when the scenario is over (the introductory scenario's three
+    turns are played), else how it stands so far."""
     from pypdf import PdfReader
 
     for name, over in (("denikin", False), ("tsaritsyn", True)):
         titles = [str(x.title) for x in PdfReader(io.BytesIO(_book(name, None))).outline if not isinstance(x, list)]
         last = _history(name).last
-        assert titles[:2] == ["Chronicle", "The turns"] and titles[2].startswith("The war in charts")
+        assert titles[:2] == ["Chronicle", "Introduction"] and titles[2].startswith("The war in charts")
         turns = [t for t in titles if t.startswith("Turn ")]
         assert turns == [x for t in range(1, last + 1) for x in (f"Turn {t}: the map", f"Turn {t}: what happened")]
-        assert (titles[-1] == "The end") is over
+        assert titles[-1] == ("The end" if over else "So far")
 
 
 def test_the_chronicle_is_deterministic() -> None:
@@ -395,14 +431,131 @@ def test_a_battle_reported_with_one_side_is_told_without_a_blank_side() -> None:
     how it went, never as 'the  () beat ...'."""
     from kitgen.engine.piecenames import piece_names
     from kitgen.products.chronicle.edition import Battle
-    from kitgen.products.chronicle.narrative import _battle
+    from kitgen.products.chronicle.prose import Fight, _fight_text
 
     c, h = _campaign("denikin"), _history("denikin")
     e = Edition(c, h, None)
     b = e.battles(1)[0]
     names = piece_names(h.after(0))
-    factions = {f.id: f.name for f in c.scenario.meta.factions}
-    both = _battle(e, b, h.start(1), names, factions)
-    assert " beat the " in both
-    one = _battle(e, Battle(1, b.hex, tuple(r for r in b.results if r.side == "loser")), h.start(1), names, factions)
-    assert "fought and lost." in one and "()" not in one and "the  " not in one
+    both = _fight_text(e, Fight(b, 10, "drove back"), names)
+    assert " drove the " in both and " back " in both
+    one = _fight_text(e, Fight(Battle(1, b.hex, tuple(r for r in b.results if r.side == "loser")), 5, "beat"), names)
+    assert "the Reds fought and lost (battle 1 on the map)." in one and "()" not in one and "the  " not in one
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_issue45_no_id_and_no_bare_hex_in_either_edition(name: str) -> None:
+    """ "Entries read 'X marched from A (3313) to B (3314)', with hex numbers where places should
+    be ('to 5412')": no edition prints a software id, and a hex number only in brackets after
+    the place it lies by ("south of Tsaritsyn (5214)"); dates and years aside."""
+    import re
+
+    import pymupdf
+
+    months = "January|February|March|April|May|June|July|August|September|October|November|December"
+    for faction in _editions(name):
+        with pymupdf.open(stream=_book(name, faction), filetype="pdf") as doc:
+            for number, page in enumerate(doc, 1):
+                text = " ".join(page.get_text().split())
+                assert not re.search(r"\b[a-z]+_[a-z0-9_]+\b", text), (faction, number)
+                plain = re.sub(rf"({months}) \d{{4}}|\d{{4}}[–-]\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}}", "", text)
+                bare = re.findall(r"(?<!\()\b\d{4}\b(?!\))", plain)
+                assert not bare, (faction, number, bare)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_issue45_every_turn_has_a_headline_naming_its_chief_event(name: str) -> None:
+    """ "The headline names the turn's most important event: the largest battle, a VP town
+    changing hands, a card": every turn of every edition has one, on its story page above the
+    story; where a town of VP changed hands (as the edition knew it), it names that town."""
+    import pymupdf
+
+    from kitgen.products.chronicle.prose import headline
+
+    c, h = _campaign(name), _history(name)
+    vp = {t.shown_name: max((v or 0 for v in t.vp.values()), default=0) for t in c.scenario.towns}
+    for faction in _editions(name):
+        e = Edition(c, h, faction)
+        with pymupdf.open(stream=_book(name, faction), filetype="pdf") as doc:
+            text = " ".join(" ".join(page.get_text().split()) for page in doc)
+        for t in range(1, h.last + 1):
+            line = headline(e, t)
+            assert line.text and line.text in text, (faction, t)
+            taken = [c.scenario.shown_place(town) for town in e.towns_changed(t)]
+            if any(vp.get(town, 0) for town in taken):
+                assert line.kind == "town" and any(town in line.text for town in taken if vp.get(town, 0))
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_issue45_the_cover_and_introduction_say_what_the_book_is(name: str) -> None:
+    """ "No cover. Page 1 is the key, yet every map's caption says 'the key is on the cover'": the
+    cover names the scenario, the campaign, its days and the edition; the introduction gives the
+    forces at the start as the set-up's tallies, each side's aims as the scenario's victory
+    conditions, and the key the captions point to."""
+    import pymupdf
+
+    from kitgen.products.chronicle.pages import ChroniclePages
+    from kitgen.rules.ending import condition_text
+
+    c, h = _campaign(name), _history(name)
+    for faction in (None, c.scenario.meta.factions[0].id):
+        with pymupdf.open(stream=_book(name, faction), filetype="pdf") as doc:
+            pages = [" ".join(page.get_text().split()) for page in doc]
+        cover, intro = pages[0], " ".join(p for p in pages[1:] if "Introduction" in p)
+        edition = "The umpire's edition" if faction is None else f"The {c.scenario.faction_name(faction)}' edition"
+        assert c.scenario.meta.title.replace("'", "\u2019") in cover and c.name in cover
+        assert edition.replace("'", "\u2019") in cover
+        assert ChroniclePages(Edition(c, h, faction), "a4").span_text() in cover
+        start = [x for x in Edition(c, h, faction).tallies if x.turn == 0]
+        for x in start:
+            assert f"the {c.scenario.faction_name(x.faction)} field {x.units} units of {x.stands} stands" in intro
+        for w in c.scenario.victory.win:
+            assert condition_text(c.scenario, w) in intro
+        assert "THE KEY TO THE TURN MAPS" in intro.upper()
+        assert all(
+            "The key is in the introduction." in p for p in pages if p.startswith("Turn") and "the map" in p[:20]
+        )
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_issue45_each_battle_sentence_reads_back_as_its_battle(name: str) -> None:
+    """ "Generated prose is checked against the state": each battle the umpire's story tells is
+    read back from its sentences (where, who won, who lost, its number on the map, each side's
+    units, the stands each side lost for good) and compared with the turn's battle results."""
+    import re
+
+    from kitgen.engine.piecenames import piece_names
+    from kitgen.products.chronicle.prose import fronts, place_words
+
+    c, h = _campaign(name), _history(name)
+    e = Edition(c, h, None)
+    factions = {f.name: f.id for f in c.scenario.meta.factions}
+    side = r"the (\w+)(?: and the (\w+))?"
+    told = 0
+    for t in range(1, h.last + 1):
+        names = piece_names(h.after(t - 1)) | piece_names(h.after(t))
+        text = " ".join(paragraph for _, paragraph in fronts(e, t, names))
+        battles = {b.number: b for b in e.battles(t)}
+        pattern = (
+            rf"(?:At )?(?P<where>[^.]*?) {side} (?:destroyed|routed|drove|beat) {side}"
+            r"(?: back|, losing nothing)? \(battle (?P<n>\d+) on the map: (?P<units>.*?)\)\."
+            r"(?P<cost>(?: The \w+ lost \d+ stands? for good(?:; the \w+ lost \d+ stands? for good)?\.)?)"
+        )
+        for m in re.finditer(pattern, text):
+            told += 1
+            b = battles[int(m.group("n"))]
+            won = {factions[x] for x in (m.group(2), m.group(3)) if x}
+            lost = {factions[x] for x in (m.group(4), m.group(5)) if x}
+            assert won == set(b.winners) and lost == set(b.losers), m.group(0)
+            assert m.group("where").lower().removeprefix("at ").endswith(place_words(e, b.hex).lower()), m.group(0)
+            units = m.group("units").split(" against ")
+            for part, said in zip(("winner", "loser"), units, strict=False):
+                for r in b.results:
+                    if r.side == part:
+                        assert names[r.unit] in said, (names[r.unit], said)
+            for who, k in re.findall(r"[Tt]he (\w+) lost (\d+) stands? for good", m.group("cost")):
+                f = factions[who]
+                assert int(k) == sum(r.permanent + r.deserted for r in b.results if r.faction == f), m.group(0)
+    assert told == sum(len(e.battles(t)) for t in range(1, h.last + 1)) - sum(
+        1 for t in range(1, h.last + 1) for b in e.battles(t) if not b.winners or not b.losers
+    )

@@ -21,7 +21,7 @@ import pypdf
 import pytest
 
 from kitgen.errors import UsageError
-from kitgen.model.scenario import Scenario
+from kitgen.model.scenario import Scenario, name_key
 from kitgen.products.counters import build_counters, counter_sheets, counters_of, stands_text
 from kitgen.render.counterart import Counter, abbreviate, fit_text, name_forms
 from kitgen.render.countergrid import counter_positions, grid, lay_out
@@ -96,6 +96,26 @@ def front_text(part: Part) -> str:
 # --- what gets a counter ---------------------------------------------------------------------
 
 
+def test_a_train_is_named_for_the_place_it_starts_from_and_keeps_its_name() -> None:
+    """Issue 42: "Train names still carry a hex ('Train in 3428'; two trains in one hex share a
+    name)". A train's counter names the place it starts from as the map prints it and its kind;
+    two trains of one kind from one place are numbered; every packet names a train so."""
+    from kitgen.engine.piecenames import train_names
+    from kitgen.loader import load_scenario
+    from kitgen.model.forces import Train
+
+    scenario = load_scenario("denikin-1919")
+    names = train_names(scenario)
+    assert names["w_at_yuzovka"] == "Iuzovka Armoured Train"  # Donetsk, as the 1919 map names it
+    assert names["w_train_rostov"] == "Rostov Train" and names["w_at_rostov"] == "Rostov Armoured Train"
+    assert not any(re.search(r"\d{4}", n) for n in names.values())
+    twin = Train(id="w_train_rostov_2", faction="whites", at="Rostov")
+    doubled = scenario.model_copy(
+        update={"setup": scenario.setup.model_copy(update={"trains": [*scenario.setup.trains, twin]})}
+    )
+    assert train_names(doubled)["w_train_rostov_2"] == "Rostov Train 2"
+
+
 def test_every_setup_unit_train_and_ship_has_one_counter(scenario: Scenario) -> None:
     """One counter for each starting unit, train and ship, its small print the place it starts
     (the hex, where the map is known: see the kit's counters); never a software id (issue 14)."""
@@ -103,7 +123,11 @@ def test_every_setup_unit_train_and_ship_has_one_counter(scenario: Scenario) -> 
     got = [(c.faction, c.name, c.note) for c in counters]
     setup = scenario.setup
     expected = [(u.faction, u.name, f"set-up {u.at}") for u in setup.units]
-    expected += [(t.faction, "Armoured Train" if t.armoured else "Train", f"set-up {t.at}") for t in setup.trains]
+    shown = {name_key(t.name): t.shown_name for t in scenario.towns}
+    trains = {
+        t.id: f"{shown.get(name_key(t.at), t.at)} {'Armoured Train' if t.armoured else 'Train'}" for t in setup.trains
+    }
+    expected += [(t.faction, trains[t.id], f"set-up {t.at}") for t in setup.trains]
     expected += [(x.faction, x.name, f"set-up {x.at}") for x in setup.ships]
     for item in set(expected):
         assert got.count(item) == expected.count(item), item
@@ -115,7 +139,7 @@ def test_every_setup_unit_train_and_ship_has_one_counter(scenario: Scenario) -> 
     )  # fmt: skip
     by_name = {(c.faction, c.name, c.note): c for c in counters}
     armoured = next(t for t in setup.trains if t.armoured)
-    assert by_name[(armoured.faction, "Armoured Train", f"set-up {armoured.at}")].symbol == "armoured_train"
+    assert by_name[(armoured.faction, trains[armoured.id], f"set-up {armoured.at}")].symbol == "armoured_train"
     transport = next(x for x in setup.ships if x.gunfire == 0)
     warship = next(x for x in setup.ships if x.gunfire > 0)
     assert by_name[(transport.faction, transport.name, f"set-up {transport.at}")].symbol == "transport"

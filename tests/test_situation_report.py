@@ -155,6 +155,22 @@ def test_issue42_a_stack_keeps_one_number_in_every_packet(week: Week) -> None:
         assert not re.search(r"\bS\d{1,3}\b", text), who
 
 
+def test_issue42_a_train_is_read_by_its_counters_name_never_its_hex(week: Week) -> None:
+    """ "Train names still carry a hex ('Train in 3428')": no packet names a train by the hex it
+    stands in; the faction's own trains are read by their counters' names."""
+    import re
+
+    from kitgen.engine.piecenames import train_names
+
+    names = set(train_names(week.campaign.scenario).values())
+    seen = ""
+    for who, f in week.files.items():
+        text = " ".join(" ".join(page.get_text().split()) for page in pymupdf.open(stream=f.pdf))
+        assert not re.search(r"Train in \d{4}", text), who
+        seen += text
+    assert any(name in seen for name in names)
+
+
 def test_issue42_places_are_said_by_their_names() -> None:
     """ "Place names with the hex in brackets where a hex matters: 'at Perekop (2229)'": a town's
     hex by its name, a hex next to one near it, a hex far from every town by its number."""

@@ -5,20 +5,43 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from kitgen.engine.state import CampaignState
+
+if TYPE_CHECKING:
+    from kitgen.model.forces import SetUp
+    from kitgen.model.scenario import Scenario
 
 _ID = re.compile(r"[a-z][a-z0-9_]*")
 
 
+def train_kind(armoured: bool) -> str:
+    return "Armoured Train" if armoured else "Train"
+
+
+def train_names(scenario: Scenario, setup: SetUp | None = None) -> dict[str, str]:
+    """Each train of the set-up (the scenario's, or a campaign's own) by id, as its counter names
+    it: the place it starts from as the map prints it, and its kind ('Lugansk Armoured Train',
+    'Kharkov Train'); a number after a name two trains would share ('Rostov Train 2'). A train
+    keeps its name wherever it runs."""
+    from kitgen.model.scenario import name_key
+
+    towns = {name_key(t.name): t.shown_name for t in scenario.towns}
+    names: dict[str, str] = {}
+    taken: dict[str, int] = {}
+    for t in (setup or scenario.setup).trains:
+        name = f"{towns.get(name_key(t.at), t.at)} {train_kind(t.armoured)}"
+        taken[name] = taken.get(name, 0) + 1
+        names[t.id] = name if taken[name] == 1 else f"{name} {taken[name]}"
+    return names
+
+
 def piece_names(state: CampaignState) -> dict[str, str]:
-    """Every unit, train and ship of the state, by id: a unit's and a ship's name; a train as its
-    counter reads ('Armoured Train', 'Train') with the hex it stands in, as no two trains share one
-    but by chance."""
+    """Every unit, train and ship of the state, by id: its name as its counter prints it."""
     names = {u.id: u.name for u in state.units}
     for t in state.trains:
-        kind = "Armoured Train" if t.get("armoured") else "Train"
-        names[str(t["id"])] = f"{kind} in {t['hex']}"
+        names[str(t["id"])] = str(t["name"])
     for x in state.ships:
         names[str(x["id"])] = str(x.get("name", x["id"]))
     return names

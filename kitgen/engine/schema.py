@@ -33,6 +33,8 @@ class Ship(TypedDict):
 class Train(TypedDict):
     id: str
     faction: str
+    name: str
+    """As its counter prints it: the place it starts from and its kind ('Kharkov Train')."""
     hex: str
     armoured: bool
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from kitgen.campaign import Campaign
+from kitgen.engine.piecenames import train_names
 from kitgen.engine.rolls import seed_for
 from kitgen.engine.state import CampaignState, UnitState
 from kitgen.model.scenario import name_key
@@ -19,6 +20,7 @@ def initial_state(campaign: Campaign) -> CampaignState:
         UnitState.raised(u, supply, id=u.id, faction=u.faction, hex=hexes[name_key(u.at)], commander=u.commander)
         for u in setup.units
     )
+    named = train_names(campaign.scenario, setup)
     cards = [c.id for c in campaign.scenario.cards.events]
     random.Random(seed_for(campaign, "II.A event deck")).shuffle(cards)
     return CampaignState(
@@ -35,7 +37,13 @@ def initial_state(campaign: Campaign) -> CampaignState:
             for s in setup.ships
         ),
         trains=tuple(
-            {"id": t.id, "faction": t.faction, "hex": hexes[name_key(t.at)], "armoured": t.armoured}
+            {
+                "id": t.id,
+                "faction": t.faction,
+                "hex": hexes[name_key(t.at)],
+                "armoured": t.armoured,
+                "name": named[t.id],
+            }
             for t in setup.trains
         ),
         depots=tuple({"faction": d.faction, "hex": hexes[name_key(d.at)]} for d in setup.depots),

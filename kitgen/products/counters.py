@@ -15,6 +15,7 @@ import io
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from kitgen.engine.piecenames import train_names
 from kitgen.model.scenario import name_key
 from kitgen.products.cardkey import event_label, slip_label
 from kitgen.render.counterart import Counter, Sheets
@@ -51,10 +52,10 @@ def _chart_rows(rows: list[tuple[int, int]]) -> str:
     return ", ".join(str(a) if a == b else f"{a} to {b}" for a, b in runs)
 
 
-def train_face(scenario: Scenario, armoured: bool) -> tuple[str, str, str]:
-    """A train's counter: its symbol, its name and its load."""
+def train_face(scenario: Scenario, armoured: bool, name: str) -> tuple[str, str, str]:
+    """A train's counter: its symbol, its name (`train_names`) and its load."""
     load = f"carries {scenario.transport.train.capacity} pts"
-    return ("armoured_train", "Armoured Train", load) if armoured else ("rr_train", "Train", load)
+    return ("armoured_train" if armoured else "rr_train", name, load)
 
 
 def ship_face(scenario: Scenario, name: str, gunfire: int) -> tuple[str, str, str]:
@@ -95,8 +96,9 @@ def counters_of(
 
     for unit in scenario.setup.units:
         out.append(spec(unit.faction, unit, start(unit.at), unit.commander))
+    trains = train_names(scenario)
     for train in scenario.setup.trains:
-        out.append(Counter(train.faction, *train_face(scenario, train.armoured), start(train.at)))
+        out.append(Counter(train.faction, *train_face(scenario, train.armoured, trains[train.id]), start(train.at)))
     for ship in scenario.setup.ships:
         out.append(Counter(ship.faction, *ship_face(scenario, ship.name, ship.gunfire), start(ship.at)))
     for faction, slips in scenario.cards.piles.items():

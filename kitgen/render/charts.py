@@ -35,6 +35,9 @@ class Series:
     colour: str
     values: tuple[float | None, ...]
     """One a turn of the chart's `xs`; None: no point."""
+    pattern: int | None = None
+    """Its hatching (`HATCHES`) or dash and shape, where it must not follow its place in the
+    chart: the same kind hatched alike in every faction's bars, all in the faction's colour."""
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,7 @@ def _legend(c: Canvas, chart: Chart, rows: list[list[tuple[Series, float]]], x: 
             index = chart.series.index(s)
             sx = x + at
             if chart.kind == "bars":
-                _swatch(c, s, index, sx, base - 1, size * 2.4, size * 1.1)
+                _swatch(c, s, _pattern(s, index), sx, base - 1, size * 2.4, size * 1.1)
             else:
                 _line_style(c, s, index, 1.4)
                 c.line(sx, base + size * 0.32, sx + size * 2.4, base + size * 0.32)
@@ -250,7 +253,12 @@ def _lines(
     n = len(chart.xs)
     every = 1 if n <= 30 else math.ceil(n / 20)
     for index, s in enumerate(chart.series):
-        pts = [(chart.xs[k], float(v), fx(k), fy(float(v))) for k, v in enumerate(s.values) if v is not None]
+        lift = _lifts(chart.series, index, size * 0.5)
+
+        def y_of(v: float, k: int, lift: list[float] = lift) -> float:
+            return fy(v) + lift[k]
+
+        pts = [(chart.xs[k], float(v), fx(k), y_of(float(v), k)) for k, v in enumerate(s.values) if v is not None]
         points[s.label] = tuple(pts)
         runs = _runs(s.values)
         for run in runs:
@@ -265,15 +273,30 @@ def _lines(
                     _line_style(c, s, index, width)
                 c.setLineJoin(1)
                 p = c.beginPath()
-                p.moveTo(fx(run[0]), fy(float(s.values[run[0]] or 0)))
+                p.moveTo(fx(run[0]), y_of(float(s.values[run[0]] or 0), run[0]))
                 for k in run[1:]:
-                    p.lineTo(fx(k), fy(float(s.values[k] or 0)))
+                    p.lineTo(fx(k), y_of(float(s.values[k] or 0), k))
                 c.drawPath(p, stroke=1, fill=0)
         c.setDash()
         for k, v in enumerate(s.values):
             if v is not None and (k % every == 0 or k == n - 1):
-                _marker(c, s, index, fx(k), fy(float(v)), size * 0.95)
+                _marker(c, s, index, fx(k), y_of(float(v), k), size * 0.95)
     return points
+
+
+def _lifts(series: Sequence[Series], index: int, step: float) -> list[float]:
+    """How far series `index` is drawn above its values, point by point: a step for each series
+    before it with the same value there, so that lines that coincide (no failed rolls for
+    three factions) stay side by side, each seen."""
+    own = series[index].values
+    return [
+        0.0 if v is None else step * sum(1 for other in series[:index] if other.values[k] == v)
+        for k, v in enumerate(own)
+    ]
+
+
+def _pattern(s: Series, index: int) -> int:
+    return index if s.pattern is None else s.pattern
 
 
 def _runs(values: Sequence[float | None]) -> list[list[int]]:
@@ -345,7 +368,7 @@ def _bars(
             if v <= 0:
                 continue
             top = base + v
-            _swatch(c, s, index, cx - width / 2, fy(base), width, fy(top) - fy(base))
+            _swatch(c, s, _pattern(s, index), cx - width / 2, fy(base), width, fy(top) - fy(base))
             points[s.label].append((x, top, cx, fy(top)))
             base = top
     return {label: tuple(p) for label, p in points.items()}

@@ -7,9 +7,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kitgen.products.chronicle.edition import Edition
-from kitgen.products.chronicle.narrative import turn_story
 from kitgen.render.chronicleart import Arrow, BattleMark, Block, TurnMap, TurnMapStyle, draw_turn_map, style_for
-from kitgen.render.fonts import SANS, text_width
+from kitgen.render.fonts import SANS, SANS_BOLD, text_width
 from kitgen.render.sheet import Column, Page, Sheet
 from kitgen.rules.ending import days_text, ending, ending_text, result_text, turn_days
 
@@ -19,8 +18,6 @@ if TYPE_CHECKING:
     from kitgen.products.sheetparts import Table
     from kitgen.render.charts import Chart
 
-KIND_COLOURS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442", "#000000")
-"""Okabe-Ito, for the stand kinds of the losses' bars (each also hatched its own way)."""
 LABELLED = 10
 """Towns named on each turn's map besides those the turn's battles and changes name: the most
 valuable, as far as their names find room."""
@@ -70,7 +67,7 @@ class ChroniclePages:
 
     def pages(self) -> list[Page]:
         e = self.e
-        pages: list[Page] = [("Chronicle", "cover", self.cover), *self.turns_pages()]
+        pages: list[Page] = [("Chronicle", "cover", self.cover), *self.introduction_pages()]
         charts = self.charts()
         for k in range(0, len(charts), 4):
             more = f" ({k // 4 + 1} of {-(-len(charts) // 4)})" if len(charts) > 4 else ""
@@ -84,8 +81,8 @@ class ChroniclePages:
         for t in range(1, e.h.last + 1):
             pages.append((f"Turn {t}: the map", f"turn-{t:02d}-map", partial(self.map_page, turn=t)))
             pages += self.story_pages(t)
-        if ending(self.s, e.h.after(e.h.last)).over:
-            pages.append(("The end", "end", self.end_page))
+        over = ending(self.s, e.h.after(e.h.last)).over
+        pages.append(("The end" if over else "So far", "end", self.end_page))
         return pages
 
     # the cover
@@ -108,23 +105,82 @@ class ChroniclePages:
         return days_text(*days) if days else ""
 
     def cover(self, sheet: Sheet) -> float:
-        e, s = self.e, self.s
+        """The book's cover: the scenario's title, the campaign and its dates, the edition, the
+        theatre's map, and how the scenario stands."""
+        from reportlab.lib.utils import simpleSplit
+
+        from kitgen.render.mapcache import map_picture
+        from kitgen.render.pages import hex_colour
+        from kitgen.render.style import map_style
+        from kitgen.render.wording import curled
+
+        e, s, c = self.e, self.s, sheet.c
         f = s.faction(e.faction) if e.faction else None
-        last = e.h.last
-        y = sheet.band(f"Chronicle: {self.who}", f, f"turns 1-{last}" if last else "the set-up")
-        y = sheet.para(sheet.left, y, sheet.span, self.edition_text()) - 4
-        end = ending(s, e.h.after(last))
-        y = sheet.para(sheet.left, y, sheet.span, ending_text(s, end, play_on=e.c.meta.play_on)) - sheet.st.gap
-        y = sheet.heading(sheet.left, y, sheet.span, "The key to the turn maps")
-        return self.key(sheet, y - 2)
+        c.saveState()
+        c.setFillColorRGB(*hex_colour(f.colour if f else "#333333"))
+        c.rect(sheet.left, sheet.top - 10, sheet.span, 10, stroke=0, fill=1)
+        c.setFillColorRGB(0.1, 0.1, 0.1)
+        y = sheet.top - 22
+        for size, font, text in (
+            (34.0, SANS_BOLD, s.meta.title),
+            (14.0, SANS, s.meta.subtitle),
+            (12.0, SANS, f"The chronicle of the campaign {e.c.name}"),
+            (12.0, SANS, self.span_text()),
+            (12.0, SANS_BOLD, "The umpire's edition" if f is None else f"The {f.name}' edition"),
+        ):
+            for line in simpleSplit(curled(text), font, size, sheet.span):
+                y -= size * 1.25
+                c.setFont(font, size)
+                c.drawString(sheet.left, y, line)
+            y -= size * 0.5
+        c.restoreState()
+        under = sheet.para_height(sheet.span, self.edition_text()) + 4 + sheet.para_height(sheet.span, self.standing())
+        floor = sheet.bottom + under + 14
+        picture = map_picture(s, map_style(), lambda: self.art)
+        room_w, room_h = sheet.span, y - 14 - floor
+        if picture is not None and room_h > 40:
+            k = min(room_w / picture.width, room_h / picture.height)
+            c.saveState()
+            c.translate(sheet.left + (room_w - picture.width * k) / 2, floor + (room_h - picture.height * k) / 2)
+            c.scale(k, k)
+            picture.draw(c)
+            c.restoreState()
+        y = sheet.para(sheet.left, sheet.bottom + under, sheet.span, self.edition_text()) - 4
+        return sheet.para(sheet.left, y, sheet.span, self.standing())
 
-    def turns_pages(self) -> list[Page]:
-        """The turns with their dates, event cards and battles known, over as many pages as they need."""
-        from kitgen.products.sheetparts import table_pages
+    def span_text(self) -> str:
+        """The campaign's days so far: '15 May – 13 July 1919, turns 1–6'."""
+        last = self.e.h.last
+        if not last:
+            return "The set-up, before the first turn"
+        first, end = turn_days(self.s, 1), turn_days(self.s, last)
+        turns = "turn 1" if last == 1 else f"turns 1\u2013{last}"
+        return f"{days_text(first[0], end[1])}, {turns}" if first and end else turns.capitalize()
+
+    def standing(self) -> str:
+        return ending_text(self.s, ending(self.s, self.e.h.after(self.e.h.last)), play_on=self.e.c.meta.play_on)
+
+    def introduction_pages(self) -> list[Page]:
+        """The situation at the start, each side's aims and forces, the turns with their dates,
+        event cards and battles, and the key to the turn maps, flowed onto as few pages as they take."""
+        from kitgen.render.flow import Drawn, Heading, Para, Rows, flow_pages
+        from kitgen.rules.ending import condition_text
 
         e, s = self.e, self.s
-        titles = {c.id: c.title for c in s.cards.events}
-        rows: list[list[Any]] = [
+        start = {x.faction: x for x in e.tallies if x.turn == 0}
+        sides = [f for f in e.factions() if f in start]  # a faction's edition: its own (it knew no more)
+        days = turn_days(s, 1)
+        when = f"On {days[0].day} {days[0].strftime('%B')} {days[0].year}" if days else "At the start"
+        held = "; ".join(
+            f"the {self.names[f]} field {start[f].units} units of {start[f].stands} stands and hold {start[f].towns} towns"
+            for f in sides
+        )
+        aims = [condition_text(s, w) for w in s.victory.win]
+        aims.append(
+            f"Every {s.victory.award_every_turns} turns each town scores its victory points for the side that holds it."
+        )
+        titles = {card.id: card.title for card in s.cards.events}
+        turns: list[list[Any]] = [
             [
                 str(t),
                 self.dates(t),
@@ -133,19 +189,38 @@ class ChroniclePages:
             ]
             for t in range(1, e.h.last + 1)
         ]
-        return table_pages(
-            s,
-            self.paper,
-            "The turns",
-            "turns",
-            e.faction,
-            ("The turns", "II"),
-            [Column(0.5, "right"), Column(2.2), Column(4.2), Column(0.9, "right")],
-            ["Turn", "Days", "Event card", "Battles"],
-            rows or [["", "", "No turn played yet.", ""]],
-            wrap=True,
-            style=self.style,
-        )
+
+        def key_height(probe: Sheet) -> float:
+            import io
+
+            from reportlab.pdfgen.canvas import Canvas
+
+            scratch = Sheet(Canvas(io.BytesIO()), self.style, s, (probe.width, probe.height), "")
+            return scratch.top - key(scratch, scratch.top)
+
+        def key(sheet: Sheet, y: float) -> float:
+            return self.key(sheet, sheet.heading(sheet.left, y, sheet.span, "The key to the turn maps") - 2)
+
+        blocks: list[Any] = [
+            Heading("The situation at the start"),
+            Para(f"{when}, as the set-up gives it, {held}."),
+            Rows(
+                [Column(2.0), Column(1.0, "right"), Column(1.0, "right"), Column(1.0, "right")],
+                ["Side", "Units", "Stands", "Towns"],
+                [[self.names[f], str(start[f].units), str(start[f].stands), str(start[f].towns)] for f in sides],
+                "The forces",
+            ),
+            Heading("The aims"),
+            *(Para(a) for a in aims),
+            Rows(
+                [Column(0.5, "right"), Column(2.2), Column(4.2), Column(0.9, "right")],
+                ["Turn", "Days", "Event card", "Battles"],
+                turns or [["", "", "No turn played yet.", ""]],
+                "The turns",
+            ),
+            Drawn(key_height, key),
+        ]
+        return flow_pages(s, self.paper, "Introduction", "introduction", e.faction, blocks, self.style)
 
     def key(self, sheet: Sheet, y: float) -> float:
         """What the turn maps' marks mean, each drawn as the maps draw it beside its words."""
@@ -234,12 +309,13 @@ class ChroniclePages:
             own = [x for x in t if x.faction == f]
             if not any(x.lost for x in own):
                 continue
-            layers = tuple(
+            layers = tuple(  # the faction's colour, each arm hatched its own way in every faction's bars
                 Series(
                     k.replace("_", " "),
                     k,
-                    KIND_COLOURS[n % len(KIND_COLOURS)],
+                    self.colours[f],
                     tuple(float(x.lost.get(k, 0)) for x in own),
+                    pattern=n,
                 )
                 for n, k in enumerate(kinds)
                 if any(x.lost.get(k) for x in own)
@@ -273,7 +349,7 @@ class ChroniclePages:
         y_top = sheet.band(f"Turn {turn}: the map", f, self.dates(turn))
         words = (
             f"The board at the end of turn {turn}. Solid arrows march, dashed go by train, dotted by ship; "
-            "numbered bursts are the turn's battles (see its story), in the winner's colour. The key is on the cover."
+            "numbered bursts are the turn's battles (see its story), in the winner's colour. The key is in the introduction."
         )
         room = y_top - sheet.bottom - sheet.para_height(sheet.span, words) - 6
         s = min(sheet.span / self.art.width, room / self.art.height)
@@ -340,23 +416,40 @@ class ChroniclePages:
                 break
 
     def story_pages(self, turn: int) -> list[Page]:
-        from kitgen.products.sheetparts import table_pages
+        """The turn's story (`prose`): its headline, a line of its days and event card, a
+        paragraph for each front, the rest of the turn, and the turn in figures, flowed."""
+        from kitgen.engine.piecenames import piece_names
+        from kitgen.products.chronicle.prose import fronts, headline, rest_of_the_turn
+        from kitgen.render.flow import Drawn, Para, Rows, flow_pages
 
-        rows: list[list[Any]] = [[lead, text] for lead, text in turn_story(self.e, turn)]
-        dates = self.dates(turn)
-        return table_pages(
+        e, h = self.e, self.e.h
+        names = piece_names(h.after(turn - 1)) | piece_names(h.after(turn))
+        title = headline(e, turn).text
+        size, leading = self.style.fonts.heading * 1.6, self.style.fonts.heading * 1.9
+
+        def measure(sheet: Sheet) -> float:
+            return leading * len(sheet.wrap(title, SANS_BOLD, size, sheet.span)) + 2
+
+        def draw(sheet: Sheet, y: float) -> float:
+            return sheet.para(sheet.left, y, sheet.span, title, font=SANS_BOLD, size=size, leading=leading)
+
+        cards = "; ".join({c.id: c.title for c in self.s.cards.events}.get(x, x) for x in h.after(turn).events)
+        dek = ", ".join(filter(None, [self.dates(turn), f"event card: {cards}" if cards else "no event card"]))
+        dek = dek[0].upper() + dek[1:]
+        blocks: list[Any] = [Drawn(measure, draw), Para(dek if dek.endswith((".", "!", "?")) else dek + ".")]
+        blocks += [Para(text, lead) for lead, text in fronts(e, turn, names) + rest_of_the_turn(e, turn, names)]
+        figures = self.figures(turn)
+        blocks.append(Rows(figures.columns, figures.header, figures.rows, figures.heading))
+        who = "" if e.faction is None else f"as the {self.who} knew it"
+        return flow_pages(
             self.s,
             self.paper,
             f"Turn {turn}: what happened",
             f"turn-{turn:02d}-story",
-            self.e.faction,
-            (f"Turn {turn}" + (f", {dates}" if dates else ""), "II"),
-            [Column(1.3), Column(8)],
-            ["", "What happened" if self.e.faction is None else f"What happened, as the {self.who} knew it"],
-            rows,
-            wrap=True,
-            style=self.style,
-            then=self.figures(turn),
+            e.faction,
+            blocks,
+            self.style,
+            note=who,
         )
 
     def figures(self, turn: int) -> Table:
@@ -408,15 +501,26 @@ class ChroniclePages:
     # the end
 
     def end_page(self, sheet: Sheet) -> float:
+        """The closing page: the result (or how the scenario stands), the turning points (each
+        turn whose headline was a town taken, a battle or a supply collapse), how each side stood."""
+        from kitgen.products.chronicle.prose import headline
+
         e, s = self.e, self.s
         f = s.faction(e.faction) if e.faction else None
-        y = sheet.band("The end", f, self.who)
         end = ending(s, e.h.after(e.h.last))
+        y = sheet.band("The end" if end.over else "So far", f, self.who)
         y = sheet.para(sheet.left, y, sheet.span, ending_text(s, end, play_on=e.c.meta.play_on)) - 4
-        y = sheet.para(sheet.left, y, sheet.span, "The result: " + result_text(s, end)) - sheet.st.gap
-        last = [x for x in e.tallies if x.turn == e.h.last]
+        if end.over:
+            y = sheet.para(sheet.left, y, sheet.span, "The result: " + result_text(s, end)) - 4
+        points = [(t, headline(e, t)) for t in range(1, e.h.last + 1)]
+        points = [(t, h) for t, h in points if h.kind in ("town", "battle", "supply")]
+        y -= sheet.st.gap
+        if points:
+            y = sheet.heading(sheet.left, y, sheet.span, "The turning points")
+            y = sheet.bullets(sheet.left, y, sheet.span, [(f"Turn {t}", h.text + ".") for t, h in points]) - sheet.st.gap
+        last = [x for x in e.tallies if x.turn == e.h.last and x.faction in e.factions()]
         rows = [[self.names[x.faction], str(x.vp), str(x.units), str(x.stands), str(x.towns)] for x in last]
-        y = sheet.heading(sheet.left, y, sheet.span, "How it stood at the end")
+        y = sheet.heading(sheet.left, y, sheet.span, "How it stood at the end" if end.over else "How it stands")
         cols = [Column(1.6), Column(0.8, "right"), Column(0.8, "right"), Column(0.8, "right"), Column(0.8, "right")]
         return sheet.table(sheet.left, y, sheet.span, cols, [["Faction", "VP", "Units", "Stands", "Towns"]], rows)
 

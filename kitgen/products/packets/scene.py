@@ -134,14 +134,16 @@ def _carriers(
 ) -> list[Piece]:
     """The trains and ships shown, as their counters print them (`kitgen.products.counters`); an
     enemy's by its kind alone (a warship, a transport), as a glimpse of it would tell."""
+    from kitgen.engine.piecenames import train_kind
     from kitgen.products.counters import ship_face, train_face
 
     s = campaign.scenario
     found = []
     for t in state.trains:
         if t["id"] in trains:
-            kind, name, load = train_face(s, bool(t.get("armoured")))
             known = viewer is None or t["faction"] == viewer
+            armoured = bool(t.get("armoured"))
+            kind, name, load = train_face(s, armoured, str(t["name"]) if known else train_kind(armoured))
             found.append(
                 Piece(t["hex"], t["faction"], "carrier", str(t["id"]), kind, name=name, strength=load if known else "")
             )

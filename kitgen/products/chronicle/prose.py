@@ -1,0 +1,362 @@
+"""A turn of the chronicle told as a story: a headline naming the turn's most important event,
+then a paragraph for each front (the battles and the towns that changed hands near one
+another, named by their chief town), then the rest in a few sentences. Every sentence is made
+from the turn's typed results; places are said by name, a hex only in brackets after the town
+it lies by ("south of Tsaritsyn (5214)"); a faction's edition tells what it knew, in its own
+voice ("we", "the enemy")."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from kitgen.messages import plural
+from kitgen.products.chronicle.edition import moved_by
+
+if TYPE_CHECKING:
+    from kitgen.engine.state import CampaignState
+    from kitgen.products.chronicle.edition import Battle, Edition
+
+COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
+FRONT_REACH = 3
+"""Hexes between two events of one front: a battle and a town taken next to it read together."""
+
+Outcome = Literal["destroyed", "routed", "drove back", "beat"]
+
+
+@dataclass(frozen=True)
+class Fight:
+    """A battle as the story weighs it: how many stands stood in it, and how it went."""
+
+    battle: Battle
+    stands: int
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class Change:
+    """A town that changed hands, with its hex and VP."""
+
+    town: str
+    hex: str
+    vp: int
+    new: str | None
+    old: str | None
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The turn's most important event, and its words."""
+
+    kind: Literal["town", "battle", "card", "supply", "quiet"]
+    text: str
+
+
+def place_words(e: Edition, hex_id: str) -> str:
+    """A hex as the story says it: its town ("Kharkov"); else the way to the nearest town with
+    the hex in brackets ("south of Tsaritsyn (5214)"); else the hex alone."""
+    from kitgen.engine.views import nearest_town
+
+    named = e.hex_names.get(hex_id)
+    if named:
+        return named
+    near = nearest_town(e.c.board, hex_id)
+    if near.town is None:
+        return hex_id
+    town = e.s.shown_place(near.town)
+    where = e.c.board.places.get(_key(near.town))
+    way = _bearing(e, where, hex_id) if where else ""
+    return f"{way} of {town} ({hex_id})" if way else f"near {town} ({hex_id})"
+
+
+def at_place(e: Edition, hex_id: str) -> str:
+    """`place_words` after 'at', as a sentence says it: "at Kharkov", "south of Tsaritsyn (5214)"."""
+    words = place_words(e, hex_id)
+    return f"at {words}" if e.hex_names.get(hex_id) else words
+
+
+def headline(e: Edition, turn: int) -> Headline:
+    """The turn's most important event the edition knows: a town of the most VP changing hands,
+    else the largest battle, else the event card, else a faction's supply failing, else quiet."""
+    changes = sorted(_changes(e, turn), key=lambda c: (-c.vp, c.town))
+    fights = sorted(_fights(e, turn), key=lambda f: (-f.stands, f.battle.number))
+    if changes and changes[0].vp > 0:
+        return Headline("town", _taken(e, changes[0], headline=True))
+    if fights:
+        return Headline("battle", _fight_headline(e, fights[0]))
+    titles = {c.id: c.title for c in e.s.cards.events}
+    cards = [titles.get(x, x) for x in e.h.after(turn).events]
+    if cards:
+        return Headline("card", f"The event card: {cards[0]}")
+    cut = _cut_off(e, turn)
+    if cut:
+        who, n = cut
+        subject = "Our" if e.faction == who else f"The {e.s.faction_name(who)}'"
+        return Headline("supply", f"{subject} supply fails: {plural(n, 'unit')} more out of supply")
+    if changes:
+        return Headline("town", _taken(e, changes[0], headline=True))
+    return Headline("quiet", "A quiet turn on every front" if e.faction is None else "A quiet turn for us")
+
+
+def fronts(e: Edition, turn: int, names: dict[str, str]) -> list[tuple[str, str]]:
+    """(run-in, paragraph) for each front of the turn: its battles, largest first, and the towns
+    that changed hands there, the front named by its most valuable town."""
+    fights = sorted(_fights(e, turn), key=lambda f: (-f.stands, f.battle.number))
+    changes = sorted(_changes(e, turn), key=lambda c: (-c.vp, c.town))
+    spots = [(f.battle.hex, f) for f in fights] + [(c.hex, c) for c in changes]
+    groups: list[list[tuple[str, Fight | Change]]] = []
+    for hex_id, what in spots:
+        near = [g for g in groups if any(_hexes_apart(e, hex_id, h) <= FRONT_REACH for h, _ in g)]
+        merged = [(hex_id, what)] + [x for g in near for x in g]
+        groups = [g for g in groups if g not in near] + [merged]
+    told = []
+    for group in sorted(groups, key=lambda g: min(_rank(w) for _, w in g)):
+        sentences = [
+            _fight_text(e, w, names) for _, w in sorted(group, key=lambda x: _rank(x[1])) if isinstance(w, Fight)
+        ]
+        sentences += [_taken(e, w) + "." for _, w in sorted(group, key=lambda x: _rank(x[1])) if isinstance(w, Change)]
+        told.append((f"Around {_front_name(e, group)}.", " ".join(sentences)))
+    return told
+
+
+def rest_of_the_turn(e: Edition, turn: int, names: dict[str, str]) -> list[tuple[str, str]]:
+    """(run-in, sentence) of what else the turn brought: the moves made, arrivals, units lost,
+    command and VP, each as the edition knew it."""
+    before, after = e.h.after(turn - 1), e.h.after(turn)
+    said: list[tuple[str, str]] = []
+    moves = _moves(e, after)
+    if moves:
+        said.append(("On the move.", moves))
+
+    def mine(f: str) -> bool:
+        return e.faction is None or f == e.faction
+
+    arrived = [a for a in after.arrivals if mine(a.faction)]
+    if arrived:
+        parts = [f"{names.get(a.unit, a.unit)} {at_place(e, a.hex)}" for a in arrived]
+        said.append(("Arrivals.", _sentence(_listed(parts) + (" joined us" if e.faction else " came up"))))
+    there = {u.id for u in after.units}
+    gone = [u for u in before.units if u.id not in there and mine(u.faction)]
+    if gone:
+        lost = _listed([u.name + ("" if e.faction else f" ({e.s.faction_name(u.faction)})") for u in gone])
+        said.append(("Losses.", _sentence(f"{lost} {'was' if len(gone) == 1 else 'were'} lost from the map")))
+    rolls = [c for c in after.commands if mine(c.faction)]
+    if rolls:
+        parts = []
+        for f in e.factions():
+            own = [c for c in rolls if c.faction == f]
+            if own:
+                failed = sum(1 for c in own if not c.obeyed)
+                whose = "our" if e.faction == f else f"the {e.s.faction_name(f)}'"
+                parts.append(
+                    f"{failed} of {whose} {plural(len(own), 'order')} went unobeyed"
+                    if failed
+                    else f"{whose} {plural(len(own), 'order')} {'was' if len(own) == 1 else 'were all'} obeyed"
+                )
+        said.append(("Command.", _sentence(_capital("; ".join(parts)))))
+    vp = [
+        ("we have " if e.faction == f else f"{e.s.faction_name(f)} ")
+        + f"{after.vp.get(f, 0)}"
+        + (f" ({d:+d})" if (d := after.vp.get(f, 0) - before.vp.get(f, 0)) else "")
+        for f in e.factions()
+        if f in after.vp
+    ]
+    if vp:
+        said.append(("Victory points.", _sentence(_capital(", ".join(vp)))))
+    return said
+
+
+# --- the events, weighed ---------------------------------------------------------------------
+
+
+def _fights(e: Edition, turn: int) -> list[Fight]:
+    start = e.h.start(turn)
+    stands = {u.id: sum(u.stands.values()) for u in start.units}
+    found = []
+    for b in e.battles(turn):
+        engaged = sum(stands.get(r.unit, 0) for r in b.results)
+        losers = [r for r in b.results if r.side == "loser"]
+        held = sum(stands.get(r.unit, 0) for r in losers)
+        lost = sum(r.permanent + r.deserted for r in losers)
+        outcome: Outcome
+        if losers and all(r.fate in ("surrenders", "perishes") for r in losers):
+            outcome = "destroyed"
+        elif held and lost * 2 >= held:
+            outcome = "routed"
+        elif lost:
+            outcome = "drove back"
+        else:
+            outcome = "beat"
+        found.append(Fight(b, engaged, outcome))
+    return found
+
+
+def _changes(e: Edition, turn: int) -> list[Change]:
+    before, after = e.h.after(turn - 1), e.h.after(turn)
+    vp = {t.name: max((v or 0 for v in t.vp.values()), default=0) for t in e.s.towns}
+    found = []
+    for town in e.towns_changed(turn):
+        hex_id = e.c.board.places.get(_key(town), "")
+        old, new = before.owners.get(town), after.owners.get(town)
+        found.append(Change(e.s.shown_place(town), hex_id, vp.get(town, 0), _owner(new), _owner(old)))
+    return found
+
+
+def _cut_off(e: Edition, turn: int) -> tuple[str, int] | None:
+    """The faction whose units out of supply rose most at the turn's start (three or more)."""
+    now = {x.faction: x.out_of_supply for x in e.tallies if x.turn == turn}
+    was = {x.faction: x.out_of_supply for x in e.tallies if x.turn == turn - 1}
+    rises = sorted(((now[f] - was.get(f, 0), f) for f in now if f in e.factions()), reverse=True)
+    return (rises[0][1], rises[0][0]) if rises and rises[0][0] >= 3 else None
+
+
+def _rank(what: Fight | Change) -> tuple[int, int]:
+    return (0, -what.stands) if isinstance(what, Fight) else (1, -what.vp)
+
+
+# --- the words ---------------------------------------------------------------------------------
+
+
+def _who(e: Edition, factions: tuple[str, ...], *, object_: bool = False) -> str:
+    """Sides as the edition says them: 'we' ('us'), 'the enemy', or 'the Reds and the Ukrainians'."""
+    if e.faction is not None:
+        return ("us" if object_ else "we") if e.faction in factions else "the enemy"
+    return _listed([f"the {e.s.faction_name(f)}" for f in factions]) or "no side"
+
+
+def _fight_headline(e: Edition, f: Fight) -> str:
+    b = f.battle
+    where = place_words(e, b.hex)
+    if e.faction is not None and e.faction in b.losers:
+        return f"Defeat at {where}"
+    if e.faction is not None and e.faction in b.winners:
+        return f"Victory at {where}"
+    verb = {"destroyed": "destroy", "routed": "rout", "drove back": "drive back", "beat": "beat"}[f.outcome]
+    return _capital(f"{_who(e, b.winners)} {verb} {_who(e, b.losers)} at {where}")
+
+
+def _fight_text(e: Edition, f: Fight, names: dict[str, str]) -> str:
+    """A battle in a sentence or two that vary with how it went; the units by their counters'
+    names where the edition knew them, and what it cost each side."""
+    b = f.battle
+    where = at_place(e, b.hex)
+    winners, losers = _who(e, b.winners), _who(e, b.losers, object_=True)
+    mark = f" (battle {b.number} on the map)"
+    if not b.losers or not b.winners:
+        side = b.winners or b.losers
+        return _sentence(_capital(f"{where} {_who(e, side)} fought and {'won' if b.winners else 'lost'}{mark}"))
+    if e.faction is not None and not e.fought(b):
+        return _sentence(f"We saw fighting {where}, and {_who(e, b.winners)} held the field{mark}")
+    told = {
+        "destroyed": f"{where} {winners} destroyed {losers}",
+        "routed": f"{where} {winners} routed {losers}",
+        "drove back": f"{where} {winners} drove {losers} back",
+        "beat": f"{where} {winners} beat {losers}, losing nothing",
+    }[f.outcome]
+    units = _unit_names(b, names)
+    cost = []
+    for part, side in (("winner", b.winners), ("loser", b.losers)):
+        lost = sum(r.permanent + r.deserted for r in b.results if r.side == part)
+        if lost:
+            cost.append(f"{_who(e, side)} lost {plural(lost, 'stand')} for good")
+    sentence = _sentence(_capital(told) + f" (battle {b.number} on the map" + (f": {units})" if units else ")"))
+    return sentence + (" " + _sentence(_capital("; ".join(cost))) if cost else "")
+
+
+def _unit_names(b: Battle, names: dict[str, str]) -> str:
+    """The winners' units against the losers', by their counters' names."""
+    sides = [_listed([names.get(r.unit, "") for r in b.results if r.side == side]) for side in ("winner", "loser")]
+    return " against ".join(side for side in sides if side)
+
+
+def _taken(e: Edition, c: Change, *, headline: bool = False) -> str:
+    """A town changing hands: 'the Whites took Kharkov from the Reds'; a faction's edition, 'we
+    took ...' or 'Kharkov fell to the enemy'; as a headline, in the present."""
+    town = c.town
+    if e.faction is not None:
+        if c.new == e.faction:
+            return f"We take {town}" if headline else f"we took {town}".capitalize()
+        if c.old == e.faction:
+            return f"{town} falls to the enemy" if headline else f"{town} fell to the enemy"
+        return f"{town} changes hands" if headline else f"{town} changed hands"
+    new = f"the {e.s.faction_name(c.new)}" if c.new else "nobody"
+    old = f" from the {e.s.faction_name(c.old)}" if c.old else ""
+    return _capital(f"{new} {'take' if headline else 'took'} {town}{old}")
+
+
+def _front_name(e: Edition, group: list[tuple[str, Fight | Change]]) -> str:
+    """The front's chief town: the most valuable named in it, else the place of its first event."""
+    towns = [w for _, w in group if isinstance(w, Change)]
+    if towns:
+        return max(towns, key=lambda c: (c.vp, c.town)).town
+    hex_id = group[0][0]
+    if e.hex_names.get(hex_id):
+        return e.hex_names[hex_id]
+    from kitgen.engine.views import nearest_town
+
+    near = nearest_town(e.c.board, hex_id)
+    return e.s.shown_place(near.town) if near.town else hex_id
+
+
+def _moves(e: Edition, after: CampaignState) -> str:
+    """How many pieces each faction moved, and how (a march, a train run, a voyage)."""
+    counts: dict[str, dict[str, int]] = {}
+    for v in after.verdicts:
+        how = moved_by(v)
+        if how is None or (e.faction is not None and v.faction != e.faction):
+            continue
+        counts.setdefault(v.faction, {}).setdefault(how, 0)
+        counts[v.faction][how] += 1
+    words = {"land": "on foot", "rail": "by train", "sea": "by sea"}
+    parts = []
+    for f in e.factions():
+        by = counts.get(f)
+        if not by:
+            continue
+        n = sum(by.values())
+        who = "we" if e.faction == f else f"the {e.s.faction_name(f)}"
+        ways = sorted(by.items(), key=lambda x: ("land", "rail", "sea").index(x[0]))
+        if len(ways) == 1:
+            parts.append(f"{who} moved {plural(n, 'piece')} {words[ways[0][0]]}")
+        else:
+            parts.append(f"{who} moved {plural(n, 'piece')}: {_listed([f'{k} {words[m]}' for m, k in ways])}")
+    return _sentence(_capital("; ".join(parts))) if parts else ""
+
+
+def _bearing(e: Edition, town_hex: str, hex_id: str) -> str:
+    hexes = e.c.hex_map.by_id()
+    a, b = hexes.get(town_hex), hexes.get(hex_id)
+    if a is None or b is None:
+        return ""
+    angle = math.degrees(math.atan2(b.y_km - a.y_km, b.x_km - a.x_km)) % 360
+    return COMPASS[int((angle + 22.5) // 45) % 8]
+
+
+def _hexes_apart(e: Edition, a: str, b: str) -> int:
+    grid = e.c.board.grid
+    ca, cb = grid.parse_id(a), grid.parse_id(b)
+    return 10**6 if ca is None or cb is None else grid.distance(ca, cb)
+
+
+def _owner(f: str | None) -> str | None:
+    return None if f in (None, "none") else f
+
+
+def _key(name: str) -> str:
+    from kitgen.model.scenario import name_key
+
+    return name_key(name)
+
+
+def _listed(parts: list[str]) -> str:
+    parts = [p for p in parts if p]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] if parts else ""
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _sentence(text: str) -> str:
+    return text if not text or text.endswith((".", "!", "?")) else text + "."

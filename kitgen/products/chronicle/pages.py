@@ -517,7 +517,10 @@ class ChroniclePages:
         y -= sheet.st.gap
         if points:
             y = sheet.heading(sheet.left, y, sheet.span, "The turning points")
-            y = sheet.bullets(sheet.left, y, sheet.span, [(f"Turn {t}", h.text + ".") for t, h in points]) - sheet.st.gap
+            y = (
+                sheet.bullets(sheet.left, y, sheet.span, [(f"Turn {t}", h.text + ".") for t, h in points])
+                - sheet.st.gap
+            )
         last = [x for x in e.tallies if x.turn == e.h.last and x.faction in e.factions()]
         rows = [[self.names[x.faction], str(x.vp), str(x.units), str(x.stands), str(x.towns)] for x in last]
         y = sheet.heading(sheet.left, y, sheet.span, "How it stood at the end" if end.over else "How it stands")

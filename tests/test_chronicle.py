@@ -559,3 +559,64 @@ def test_issue45_each_battle_sentence_reads_back_as_its_battle(name: str) -> Non
     assert told == sum(len(e.battles(t)) for t in range(1, h.last + 1)) - sum(
         1 for t in range(1, h.last + 1) for b in e.battles(t) if not b.winners or not b.losers
     )
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_issue45_each_turns_map_zooms_to_where_things_happened_and_cuts_no_mark(name: str) -> None:
+    """ "Each turn's map is cropped to where things happened, with a small locator of the whole
+    theatre"; "nothing clipped at the edges": a turn's map shows the part of the board round its
+    moves and battles (every arrow's and battle's hex inside it), smaller than the whole where
+    they lie close together, and every block and battle mark it draws lies whole in its window."""
+    from kitgen.products.chronicle.pages import ChroniclePages
+
+    c, h = _campaign(name), _history(name)
+    for faction in _editions(name)[:2]:
+        book = ChroniclePages(Edition(c, h, faction), "a4")
+        book.build("chronicle.pdf")
+        zoomed = 0
+        for page, (window, area) in book.windows.items():
+            for what, box in book.marks[page]:
+                assert window[0] - 0.5 <= box[0] and box[2] <= window[2] + 0.5, (page, what)
+                assert window[1] - 0.5 <= box[1] and box[3] <= window[3] + 0.5, (page, what)
+            zoomed += area != (0.0, 0.0, book.art.width, book.art.height)
+        for t in range(1, h.last + 1):
+            tm = book.e.turn_map(t)
+            area = book.action_area(tm, 1.5)
+            for hx in [x for a in tm.arrows for x in a.hexes] + [b.hex for b in tm.battles]:
+                if hx in book.art.centres:
+                    x, y = (float(v) for v in book.art.centres[hx])
+                    x, y = min(max(x, 0.0), book.art.width), min(max(y, 0.0), book.art.height)  # an edge hex
+                    assert area[0] <= x <= area[2] and area[1] <= y <= area[3], (t, hx)
+        if name == "denikin":
+            assert zoomed >= 2  # the sample's turns of action in one corner of the theatre
+
+
+def test_issue45_the_moves_that_mattered_are_bold_and_named() -> None:
+    """ "Bold, labelled arrows for the moves that mattered": a move that ended where a battle was
+    fought or a town changed hands is drawn bold and named by its piece's counter name (printed on
+    its map page); any other is plain and unnamed; a faction's edition names only its own."""
+    import pymupdf
+
+    from kitgen.engine.piecenames import piece_names
+    from kitgen.model.scenario import name_key
+
+    c, h = _campaign("denikin"), _history("denikin")
+    text = " ".join(" ".join(page.get_text().split()) for page in pymupdf.open(stream=_book("denikin", None)))
+    bold = 0
+    for faction in (None, "reds"):
+        e = Edition(c, h, faction)
+        for t in range(1, h.last + 1):
+            tm = e.turn_map(t)
+            fought = {b.hex for b in tm.battles}
+            taken = {c.board.places.get(name_key(town)) for town in e.towns_changed(t)}
+            names = set((piece_names(h.after(t - 1)) | piece_names(h.after(t))).values())
+            for a in tm.arrows:
+                if faction is not None and a.faction != faction:
+                    assert not a.label and not a.bold
+                    continue
+                assert a.bold == (a.hexes[-1] in fought or a.hexes[-1] in taken), a
+                assert (a.label != "") == a.bold and (not a.label or a.label in names)
+                bold += a.bold
+                if faction is None and a.bold:
+                    assert a.label.replace("'", "\u2019") in text
+    assert bold >= 2

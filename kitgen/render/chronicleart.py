@@ -39,6 +39,10 @@ class Arrow:
     faction: str
     hexes: tuple[str, ...]
     by: By
+    label: str = ""
+    """The piece's name as its counter prints it, on a move that mattered the edition knows whole."""
+    bold: bool = False
+    """A move that mattered: it ended where a battle was fought or a town changed hands."""
 
 
 @dataclass(frozen=True)
@@ -95,18 +99,28 @@ def style_for(hex_on_page: float) -> TurnMapStyle:
     return replace(base, **{x.name: getattr(base, x.name) * f for x in fields(base) if not x.name.endswith("font")})
 
 
+BOLD = 1.8
+"""How much wider a move that mattered is drawn."""
 DASHES: dict[By, tuple[float, ...]] = {"land": (), "rail": (6.0, 3.0), "sea": (2.0, 2.0)}
 """A march solid, a train's run dashed, a voyage dotted: told apart without colour."""
 
 
 def draw_turn_map(
-    c: Canvas, art: MapArt, tm: TurnMap, colours: Mapping[str, str], s: float, st: TurnMapStyle = TurnMapStyle()
+    c: Canvas,
+    art: MapArt,
+    tm: TurnMap,
+    colours: Mapping[str, str],
+    s: float,
+    st: TurnMapStyle = TurnMapStyle(),
+    within: tuple[float, float, float, float] | None = None,
 ) -> list[tuple[str, tuple[float, float, float, float]]]:
     """The turn's marks over the clean map, the canvas already scaled by `s` to the page: owners,
-    wrecked track, arrows, blocks, battles, in that order (a battle's mark on top). Returns the
-    (what, box in map points) of each block and battle mark, for the tests and the layout gate."""
+    wrecked track, arrows, blocks, battles, in that order (a battle's mark on top); a block or
+    battle near the edge of `within` (map points: the part of the map shown) drawn a little in
+    from it, whole. Returns the (what, box in map points) of each block and battle mark."""
     drawn: list[tuple[str, tuple[float, float, float, float]]] = []
     k = 1.0 / s
+    box = within
     _owners(c, art, tm, colours, st, k)
     for h in tm.wrecked:
         if h in art.centres:
@@ -122,6 +136,8 @@ def draw_turn_map(
     for block, (x, y) in _spots(art, tm.blocks, st.block * k):
         colour = colours.get(block.faction, "#8C8C8C")
         size = st.block * k
+        if box is not None:
+            x, y = _kept_in(box, x, y, size / 2 + 0.6 * k)
         if block.seen is not None:
             _remembered(c, block, colour, x, y, size, st.block_font * k, tm.turn + 1 - block.seen)
         elif block.count == 0:
@@ -131,8 +147,13 @@ def draw_turn_map(
         drawn.append((f"block {block.faction} {block.hex}", (x - size / 2, y - size / 2, x + size / 2, y + size / 2)))
     for b in tm.battles:
         if b.hex in art.centres:
-            drawn.append((f"battle {b.number}", _battle(c, art, b, colours, st, k)))
+            drawn.append((f"battle {b.number}", _battle(c, art, b, colours, st, k, box)))
     return drawn
+
+
+def _kept_in(box: tuple[float, float, float, float], x: float, y: float, half: float) -> tuple[float, float]:
+    """(x, y) moved just enough that a mark `half` across each way lies inside `box`."""
+    return min(max(x, box[0] + half), box[2] - half), min(max(y, box[1] + half), box[3] - half)
 
 
 def _spots(art: MapArt, blocks: Sequence[Block], size: float) -> list[tuple[Block, tuple[float, float]]]:
@@ -250,9 +271,10 @@ def _arrow(c: Canvas, art: MapArt, arrow: Arrow, colour: str, st: TurnMapStyle, 
     tip = (x1, y1)
     base = (x1 - ux * head, y1 - uy * head)
     line = [*points[:-1], base]
+    bold = BOLD if arrow.bold else 1.0
     for width, ink, dash in (
-        (st.arrow * 2.2 * k, (0.1, 0.1, 0.1), DASHES[arrow.by]),
-        (st.arrow * k, hex_colour(colour), DASHES[arrow.by]),
+        (st.arrow * 2.2 * bold * k, (0.1, 0.1, 0.1), DASHES[arrow.by]),
+        (st.arrow * bold * k, hex_colour(colour), DASHES[arrow.by]),
     ):
         c.setStrokeColorRGB(*ink)
         c.setLineWidth(width)
@@ -265,7 +287,7 @@ def _arrow(c: Canvas, art: MapArt, arrow: Arrow, colour: str, st: TurnMapStyle, 
             p.lineTo(*pt)
         c.drawPath(p, stroke=1, fill=0)
     c.setDash()
-    half = head * 0.55
+    half = head * 0.55 * bold
     p = c.beginPath()
     p.moveTo(*tip)
     p.lineTo(base[0] - uy * half, base[1] + ux * half)
@@ -278,13 +300,23 @@ def _arrow(c: Canvas, art: MapArt, arrow: Arrow, colour: str, st: TurnMapStyle, 
 
 
 def _battle(
-    c: Canvas, art: MapArt, b: BattleMark, colours: Mapping[str, str], st: TurnMapStyle, k: float
+    c: Canvas,
+    art: MapArt,
+    b: BattleMark,
+    colours: Mapping[str, str],
+    st: TurnMapStyle,
+    k: float,
+    box: tuple[float, float, float, float] | None,
 ) -> tuple[float, float, float, float]:
     """A battle: an eight-pointed burst round its number, in the winner's colour, with the
-    winner's mark beside it."""
+    winner's mark beside it, whole inside `box` where given."""
     cx, cy = (float(v) for v in art.centres[b.hex])
     cy += st.block * k * 0.9  # above the blocks in the hex
     r = st.battle * k
+    if box is not None:
+        mark_w = r * 0.8 * 1.1 if b.winner else 0.0
+        cx = min(max(cx, box[0] + r + 0.6 * k), box[2] - r - mark_w - 0.6 * k)
+        cy = min(max(cy, box[1] + r + 0.6 * k), box[3] - r - 0.6 * k)
     colour = colours.get(b.winner or "", "#FFFFFF")
     p = c.beginPath()
     for n in range(16):

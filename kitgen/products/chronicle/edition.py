@@ -127,7 +127,7 @@ class Edition:
         battles = tuple(
             BattleMark(b.number, b.hex, b.winners[0] if b.winners else None) for b in self.battles(turn) if b.hex
         )
-        arrows = tuple(self._arrows(after.verdicts, turn)) if turn else ()
+        arrows = tuple(self._arrows(after.verdicts, turn, {b.hex for b in battles})) if turn else ()
         if self.faction is None:
             every = _blocks(end, lambda u: True)
             return TurnMap(turn, None, dict(end.owners), {}, every, arrows, battles, tuple(end.wrecked_track))
@@ -145,10 +145,17 @@ class Edition:
         wrecked = believed(end, view, self.h.setup.wrecked_track).wrecked_track
         return TurnMap(turn, self.faction, owners, remembered, tuple(blocks), arrows, battles, wrecked)
 
-    def _arrows(self, verdicts: tuple[Verdict, ...], turn: int) -> list[Arrow]:
+    def _arrows(self, verdicts: tuple[Verdict, ...], turn: int, fought: set[str]) -> list[Arrow]:
         """The turn's moves carried out: all for the umpire; for a faction its own (and its
-        allies' it saw) whole, and the enemy's only along hexes it saw at the turn's start or end."""
+        allies' it saw) whole, and the enemy's only along hexes it saw at the turn's start or end.
+        A move known whole that ended where a battle was fought (`fought`) or a town changed hands
+        mattered: it is drawn bold, with its piece's name."""
+        from kitgen.engine.piecenames import piece_names
+
         seen = frozenset() if self.faction is None else self.views[turn - 1].known | self.view_after(turn).known
+        names = piece_names(self.h.after(turn - 1)) | piece_names(self.h.after(turn))
+        places = self.c.board.places
+        taken = {places.get(_key(t)) for t in self.towns_changed(turn)}
         found = []
         for v in verdicts:
             by = moved_by(v)
@@ -156,7 +163,8 @@ class Edition:
                 continue
             path = (v.start, *(s.hex for s in v.steps)) if v.steps else (v.start, v.end)
             if self.faction is None or v.faction == self.faction:
-                found.append(Arrow(v.faction, path, by))
+                mattered = path[-1] in fought or path[-1] in taken
+                found.append(Arrow(v.faction, path, by, names.get(v.unit, "") if mattered else "", mattered))
                 continue
             run: list[str] = []
             for h in (*path, ""):
@@ -176,3 +184,9 @@ def _blocks(state: CampaignState, shown: Callable[[UnitState], bool]) -> tuple[B
         if shown(u):
             count[(u.hex, u.faction)] = count.get((u.hex, u.faction), 0) + 1
     return tuple(Block(h, f, n) for (h, f), n in sorted(count.items()))
+
+
+def _key(name: str) -> str:
+    from kitgen.model.scenario import name_key
+
+    return name_key(name)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from kitgen.products.chronicle.edition import Edition
 from kitgen.render.chronicleart import Arrow, BattleMark, Block, TurnMap, TurnMapStyle, draw_turn_map, style_for
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+from kitgen.render.pages import hex_colour
 from kitgen.render.sheet import Column, Page, Sheet
 from kitgen.rules.ending import days_text, ending, ending_text, result_text, turn_days
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
     from kitgen.products.sheetparts import Table
     from kitgen.render.charts import Chart
+    from kitgen.render.mapart import MapArt
 
 LABELLED = 10
 """Towns named on each turn's map besides those the turn's battles and changes name: the most
@@ -40,6 +42,8 @@ class ChroniclePages:
         self.wide = self.art.width >= self.art.height
         self.marks: dict[int, list[tuple[str, tuple[float, float, float, float]]]] = {}
         """Each map page's blocks and battle marks (page from 1 -> what, box in page points): for the tests."""
+        self.windows: dict[int, tuple[tuple[float, float, float, float], tuple[float, float, float, float]]] = {}
+        """Each map page's window (page points) and the part of the map it shows (map points)."""
 
     @property
     def who(self) -> str:
@@ -110,7 +114,6 @@ class ChroniclePages:
         from reportlab.lib.utils import simpleSplit
 
         from kitgen.render.mapcache import map_picture
-        from kitgen.render.pages import hex_colour
         from kitgen.render.style import map_style
         from kitgen.render.wording import curled
 
@@ -341,30 +344,157 @@ class ChroniclePages:
     # a turn
 
     def map_page(self, sheet: Sheet, turn: int) -> float:
-        from kitgen.render.mapembed import whole_map
+        """The turn's map, cropped to where things happened (`action_area`) with a locator of
+        the whole theatre in a corner, or the whole map for a quiet turn."""
+        from kitgen.render.mapembed import place_map
 
         e = self.e
         tm = e.turn_map(turn)
         f = self.s.faction(e.faction) if e.faction else None
         y_top = sheet.band(f"Turn {turn}: the map", f, self.dates(turn))
-        words = (
-            f"The board at the end of turn {turn}. Solid arrows march, dashed go by train, dotted by ship; "
-            "numbered bursts are the turn's battles (see its story), in the winner's colour. The key is in the introduction."
-        )
-        room = y_top - sheet.bottom - sheet.para_height(sheet.span, words) - 6
-        s = min(sheet.span / self.art.width, room / self.art.height)
-        w, h = self.art.width * s, self.art.height * s
+        room = y_top - sheet.bottom - sheet.para_height(sheet.span, self.caption(turn, zoomed=True)) - 6
+        area = self.action_area(tm, sheet.span / room)
+        ax0, ay0, ax1, ay1 = area
+        s = min(sheet.span / (ax1 - ax0), room / (ay1 - ay0))
+        w, h = (ax1 - ax0) * s, (ay1 - ay0) * s
         x, y = sheet.left + (sheet.span - w) / 2, y_top - h
         c = sheet.c
-        with whole_map(c, (x, y, w, h), s, "overview"):
-            drawn = draw_turn_map(c, self.art, tm, self.colours, s, style_for(self.art.hex_pt * s))
-        boxes = [(what, (x + b[0] * s, y + b[1] * s, x + b[2] * s, y + b[3] * s)) for what, b in drawn]
+        zoomed = area != (0.0, 0.0, self.art.width, self.art.height)
+        style = style_for(self.art.hex_pt * s)
+        margin = style.block / s  # a mark's half and more: none cut at the window's edge
+        shown = _within(tm, self.art, (ax0 + margin, ay0 + margin, ax1 - margin, ay1 - margin)) if zoomed else tm
+        place_map(c, (x, y, w, h), (ax0, ay0), s, "overview")
+        c.saveState()
+        p = c.beginPath()
+        p.rect(x, y, w, h)
+        c.clipPath(p, stroke=0, fill=0)
+        c.translate(x - ax0 * s, y - ay0 * s)
+        c.scale(s, s)
+        drawn = draw_turn_map(c, self.art, shown, self.colours, s, style, area)
+        c.restoreState()
+        ox, oy = x - ax0 * s, y - ay0 * s
+        boxes = [(what, (ox + b[0] * s, oy + b[1] * s, ox + b[2] * s, oy + b[3] * s)) for what, b in drawn]
         self.marks[c.getPageNumber()] = boxes
-        self.town_names(sheet, tm, turn, (x, y, s), [b for _, b in boxes], style_for(self.art.hex_pt * s).block / 2 + 2)
+        self.windows[c.getPageNumber()] = ((x, y, x + w, y + h), area)
+        taken = [b for _, b in boxes]
+        if zoomed:
+            taken.append(self.locator(sheet, (x, y, w, h), area, boxes))
+        taken += self.arrow_labels(sheet, shown, (ox, oy, s), taken, (x, y, x + w, y + h))
+        self.town_names(sheet, shown, turn, (ox, oy, s), taken, style.block / 2 + 2, (x, y, x + w, y + h))
         c.setStrokeColorRGB(0.1, 0.1, 0.1)
         c.setLineWidth(0.8)
         c.rect(x, y, w, h, stroke=1, fill=0)
-        return sheet.para(sheet.left, y - 4, sheet.span, words)
+        return sheet.para(sheet.left, y - 4, sheet.span, self.caption(turn, zoomed=zoomed))
+
+    def caption(self, turn: int, *, zoomed: bool) -> str:
+        where = "Where the turn's moves and battles were" if zoomed else "The board"
+        return (
+            f"{where}, at the end of turn {turn}"
+            + ("; the inset shows it on the whole theatre" if zoomed else "")
+            + ". Solid arrows march, dashed go by train, dotted by ship; numbered bursts are the turn's battles "
+            "(see its story), in the winner's colour. The key is in the introduction."
+        )
+
+    def action_area(self, tm: TurnMap, aspect: float) -> tuple[float, float, float, float]:
+        """The part of the map, in its points, where the turn's moves and battles were: their hexes
+        and a margin of hexes round them, widened to the page's shape (`aspect`, width over height)
+        and kept on the map; the whole map where nothing moved or where that is most of it."""
+        whole = (0.0, 0.0, self.art.width, self.art.height)
+        hexes = [hx for a in tm.arrows for hx in a.hexes] + [b.hex for b in tm.battles]
+        points = [self.art.centres[hx] for hx in hexes if hx in self.art.centres]
+        if not points:
+            return whole
+        pad = ZOOM_MARGIN * self.art.hex_pt
+        x0 = min(float(p[0]) for p in points) - pad
+        x1 = max(float(p[0]) for p in points) + pad
+        y0 = min(float(p[1]) for p in points) - pad
+        y1 = max(float(p[1]) for p in points) + pad
+        w, h = x1 - x0, y1 - y0
+        least = ZOOM_LEAST * self.art.hex_pt  # never closer than a dozen hexes across
+        w = max(h * aspect if w / h < aspect else w, least)
+        h = w / aspect
+        if w >= self.art.width * ZOOM_MOST or h >= self.art.height * ZOOM_MOST:
+            return whole
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        x0 = min(max(0.0, cx - w / 2), self.art.width - w)
+        y0 = min(max(0.0, cy - h / 2), self.art.height - h)
+        return (x0, y0, x0 + w, y0 + h)
+
+    def locator(
+        self,
+        sheet: Sheet,
+        window: tuple[float, float, float, float],
+        area: tuple[float, float, float, float],
+        boxes: list[tuple[str, tuple[float, float, float, float]]],
+    ) -> tuple[float, float, float, float]:
+        """The whole theatre in small in the window's corner that covers fewest of the turn's
+        marks, the map's part shown outlined on it; returns its box."""
+        from kitgen.render.mapembed import place_map
+
+        x, y, w, h = window
+        options = []
+        for size in LOCATOR:  # the largest that covers no mark, else the smallest covering fewest
+            k = size * w / self.art.width
+            lw, lh = self.art.width * k, self.art.height * k
+            for lx, ly in (
+                (x + w - lw - 4, y + 4),
+                (x + 4, y + 4),
+                (x + w - lw - 4, y + h - lh - 4),
+                (x + 4, y + h - lh - 4),
+            ):
+                box = (lx - 1.5, ly - 1.5, lx + lw + 1.5, ly + lh + 1.5)
+                options.append((sum(1 for _, b in boxes if _meets(box, b)), -size, lx, ly, k))
+        _, _, lx, ly, k = min(options, key=lambda o: (o[0] > 0, o[0] if o[0] else 0, o[1]))
+        lw, lh = self.art.width * k, self.art.height * k
+        c = sheet.c
+        c.setFillColorRGB(1, 1, 1)
+        c.setStrokeColorRGB(0.1, 0.1, 0.1)
+        c.setLineWidth(1.2)
+        c.rect(lx - 1.5, ly - 1.5, lw + 3, lh + 3, stroke=1, fill=1)
+        place_map(c, (lx, ly, lw, lh), (0.0, 0.0), k, "overview")
+        c.setStrokeColorRGB(0.85, 0.1, 0.1)
+        c.setLineWidth(1.4)
+        ax0, ay0, ax1, ay1 = area
+        c.rect(lx + ax0 * k, ly + ay0 * k, (ax1 - ax0) * k, (ay1 - ay0) * k, stroke=1, fill=0)
+        return (lx - 1.5, ly - 1.5, lx + lw + 1.5, ly + lh + 1.5)
+
+    def arrow_labels(
+        self,
+        sheet: Sheet,
+        tm: TurnMap,
+        at: tuple[float, float, float],
+        taken: list[tuple[float, float, float, float]],
+        frame: tuple[float, float, float, float],
+    ) -> list[tuple[float, float, float, float]]:
+        """The name of each move that mattered, on a white label by the middle of its path where
+        it clashes with nothing drawn; returns the labels' boxes."""
+        x0, y0, s = at
+        size = sheet.st.fonts.small
+        placed: list[tuple[float, float, float, float]] = []
+        for arrow in tm.arrows:
+            points = [self.art.centres[h] for h in arrow.hexes if h in self.art.centres]
+            if not arrow.label or len(points) < 2:
+                continue
+            mid = points[len(points) // 2] if len(points) > 2 else (points[0] + points[1]) / 2
+            cx, cy = x0 + float(mid[0]) * s, y0 + float(mid[1]) * s
+            w = text_width(arrow.label, SANS_BOLD, size) + 3
+            for bx, by in (
+                (cx + 4, cy + 3),
+                (cx - w - 4, cy + 3),
+                (cx + 4, cy - size - 4),
+                (cx - w - 4, cy - size - 4),
+            ):
+                box = (bx - 1, by - size * 0.3, bx + w, by + size * 0.95)
+                if not _inside(box, frame) or any(_meets(box, b) for b in taken + placed):
+                    continue
+                sheet.c.setFillColorRGB(1, 1, 1)
+                sheet.c.setStrokeColorRGB(*hex_colour(self.colours.get(arrow.faction, "#8C8C8C")))
+                sheet.c.setLineWidth(0.8)
+                sheet.c.rect(box[0], box[1], box[2] - box[0], box[3] - box[1], stroke=1, fill=1)
+                sheet.text(bx + 1, by, arrow.label, size=size, font=SANS_BOLD)
+                placed.append(box)
+                break
+        return placed
 
     def town_names(
         self,
@@ -374,6 +504,7 @@ class ChroniclePages:
         at: tuple[float, float, float],
         taken: list[tuple[float, float, float, float]],
         d: float,
+        frame: tuple[float, float, float, float],
     ) -> None:
         """Names of the towns that matter this turn (its battles', those changing hands) and the
         most valuable, each on a white label beside its town where it clashes with nothing drawn."""
@@ -386,7 +517,6 @@ class ChroniclePages:
         first += [hexes[t.name] for t in worth[:LABELLED] if t.name in hexes]
         size = sheet.st.fonts.small
         placed = list(taken)
-        frame = (x0, y0, x0 + self.art.width * s, y0 + self.art.height * s)
         done: set[str] = set()
         for h in first:
             names = board.towns.get(h, ())
@@ -553,6 +683,34 @@ class _KeyBoard:
 
         cx, cy = self.centres[hex_id]
         return [(cx + 12 * math.cos(a * math.pi / 3), cy + 12 * math.sin(a * math.pi / 3)) for a in range(6)]
+
+
+ZOOM_MARGIN = 2.5
+"""Hexes of map round the turn's moves and battles on its cropped map."""
+ZOOM_LEAST = 12.0
+"""The fewest hexes across a cropped map shows: enough round the action to place it."""
+ZOOM_MOST = 0.7
+"""A crop that would show this much of the map's width or height shows the whole map."""
+LOCATOR = (0.22, 0.17, 0.13)
+"""The locator's widths to try, as parts of the map's window, largest first."""
+
+
+def _within(tm: TurnMap, art: MapArt, box: tuple[float, float, float, float]) -> TurnMap:
+    """`tm` with only the blocks and battles whose hex centre stands inside `box` (map points), so
+    that no mark is cut at a cropped map's edge; the arrows run on to the edge."""
+    from dataclasses import replace
+
+    def inside(hex_id: str) -> bool:
+        if hex_id not in art.centres:
+            return False
+        x, y = (float(v) for v in art.centres[hex_id])
+        return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+    return replace(
+        tm,
+        blocks=tuple(b for b in tm.blocks if inside(b.hex)),
+        battles=tuple(b for b in tm.battles if inside(b.hex)),
+    )
 
 
 def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:

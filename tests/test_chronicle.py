@@ -553,9 +553,14 @@ def test_issue45_each_battle_sentence_reads_back_as_its_battle(name: str) -> Non
                 for r in b.results:
                     if r.side == part:
                         assert names[r.unit] in said, (names[r.unit], said)
-            for who, k in re.findall(r"[Tt]he (\w+) lost (\d+) stands? for good", m.group("cost")):
-                f = factions[who]
-                assert int(k) == sum(r.permanent + r.deserted for r in b.results if r.faction == f), m.group(0)
+            said = {
+                factions[who]: int(k)
+                for who, k in re.findall(r"[Tt]he (\w+) lost (\d+) stands? for good", m.group("cost"))
+            }
+            lost = {
+                f: sum(r.permanent + r.deserted for r in b.results if r.faction == f) for f in (*b.winners, *b.losers)
+            }
+            assert said == {f: k for f, k in lost.items() if k}, m.group(0)  # every loss told, and no other
     assert told == sum(len(e.battles(t)) for t in range(1, h.last + 1)) - sum(
         1 for t in range(1, h.last + 1) for b in e.battles(t) if not b.winners or not b.losers
     )
@@ -620,3 +625,57 @@ def test_issue45_the_moves_that_mattered_are_bold_and_named() -> None:
                 if faction is None and a.bold:
                     assert a.label.replace("'", "\u2019") in text
     assert bold >= 2
+
+
+def test_issue45_a_battle_a_faction_only_saw_is_headlined_by_who_held_the_field() -> None:
+    """A faction's edition knows of a battle it only watched who held the field, not how it went:
+    its headline says that, never 'routed' or 'drove back'; its own battles are headlined as
+    victory or defeat, before any it only saw."""
+    from kitgen.products.chronicle.prose import Fight, _fight_headline
+
+    c, h = _campaign("denikin"), _history("denikin")
+    b = Edition(c, h, None).battles(1)[0]
+    watcher = next(f.id for f in c.scenario.meta.factions if f.id not in (*b.winners, *b.losers))
+    e = Edition(c, h, watcher)
+    line = _fight_headline(e, Fight(b, 12, "routed"))
+    winner = c.scenario.faction_name(b.winners[0])
+    assert line.startswith("Fighting ") and line.endswith(f"the {winner} held the field"), line
+    assert not any(word in line for word in ("rout", "drove", "destroy", "beat", "force"))
+    assert _fight_headline(Edition(c, h, b.winners[0]), Fight(b, 12, "routed")).startswith("Victory ")
+    assert _fight_headline(Edition(c, h, b.losers[0]), Fight(b, 12, "routed")).startswith("Defeat ")
+
+
+def test_issue45_a_walkover_says_who_lost_nothing_and_what_the_winner_lost() -> None:
+    """ "A broken attack reads differently from a walkover": where the beaten side lost no stand
+    for good, the sentence says it was forced back and lost nothing; a winner's own losses are
+    told after it, never denied."""
+    from kitgen.engine.piecenames import piece_names
+    from kitgen.engine.state import BattleResult
+    from kitgen.products.chronicle.edition import Battle
+    from kitgen.products.chronicle.prose import Fight, _fight_text
+
+    c, h = _campaign("denikin"), _history("denikin")
+    e = Edition(c, h, None)
+    b = e.battles(1)[0]
+    results = tuple(
+        BattleResult(**{**r.__dict__, "permanent": 1 if r.side == "winner" else 0, "deserted": 0}) for r in b.results
+    )
+    text = _fight_text(e, Fight(Battle(b.number, b.hex, results), 10, "beat"), piece_names(h.after(0)))
+    winner = c.scenario.faction_name(b.winners[0])
+    assert "back, though they lost no stand for good" in text
+    lost = sum(1 for r in results if r.side == "winner")
+    assert f"The {winner} lost {lost} stand" in text, text
+
+
+def test_issue45_town_names_keep_their_capitals_in_every_edition() -> None:
+    """ "We took volnovakha" was printed: a town's name is set as the map prints it, in every
+    edition's story."""
+    import pymupdf
+
+    c, h = _campaign("denikin"), _history("denikin")
+    for faction in _editions("denikin"):
+        text = " ".join(" ".join(page.get_text().split()) for page in pymupdf.open(stream=_book("denikin", faction)))
+        for t in range(1, h.last + 1):
+            for town in Edition(c, h, faction).towns_changed(t):
+                shown = c.scenario.shown_place(town)
+                assert shown.lower() not in text.replace(shown, ""), (faction, shown)

@@ -114,6 +114,12 @@ def test_a_train_is_named_for_the_place_it_starts_from_and_keeps_its_name() -> N
         update={"setup": scenario.setup.model_copy(update={"trains": [*scenario.setup.trains, twin]})}
     )
     assert train_names(doubled)["w_train_rostov_2"] == "Rostov Train 2"
+    # a campaign's own set-up, its trains in another order and one more: the scenario's keep the
+    # names their counters print, and the campaign's own is numbered after them
+    own = scenario.setup.model_copy(update={"trains": [twin, *reversed(scenario.setup.trains)]})
+    mixed = train_names(scenario, own)
+    assert {k: v for k, v in mixed.items() if k in names} == names
+    assert mixed["w_train_rostov_2"] == "Rostov Train 2"
 
 
 def test_every_setup_unit_train_and_ship_has_one_counter(scenario: Scenario) -> None:

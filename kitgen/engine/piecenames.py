@@ -25,13 +25,13 @@ def train_names(scenario: Scenario, setup: SetUp | None = None) -> dict[str, str
     it: the place it starts from as the map prints it, and its kind ('Lugansk Armoured Train',
     'Kharkov Train'); a number after a name two trains would share ('Rostov Train 2'). A train
     keeps its name wherever it runs."""
-    from kitgen.model.scenario import name_key
-
-    towns = {name_key(t.name): t.shown_name for t in scenario.towns}
+    own = scenario.setup.trains
+    ids = {t.id for t in own}
     names: dict[str, str] = {}
     taken: dict[str, int] = {}
-    for t in (setup or scenario.setup).trains:
-        name = f"{towns.get(name_key(t.at), t.at)} {train_kind(t.armoured)}"
+    # the scenario's trains first, as its counters print them; then a campaign's own, numbered after
+    for t in [*own, *(t for t in (setup.trains if setup else []) if t.id not in ids)]:
+        name = f"{scenario.shown_place(t.at)} {train_kind(t.armoured)}"
         taken[name] = taken.get(name, 0) + 1
         names[t.id] = name if taken[name] == 1 else f"{name} {taken[name]}"
     return names

@@ -361,8 +361,7 @@ class ChroniclePages:
         c = sheet.c
         zoomed = area != (0.0, 0.0, self.art.width, self.art.height)
         style = style_for(self.art.hex_pt * s)
-        margin = style.block / s  # a mark's half and more: none cut at the window's edge
-        shown = _within(tm, self.art, (ax0 + margin, ay0 + margin, ax1 - margin, ay1 - margin)) if zoomed else tm
+        shown = _within(tm, self.art, area) if zoomed else tm  # those near the edge drawn a little in
         place_map(c, (x, y, w, h), (ax0, ay0), s, "overview")
         c.saveState()
         p = c.beginPath()
@@ -378,7 +377,20 @@ class ChroniclePages:
         self.windows[c.getPageNumber()] = ((x, y, x + w, y + h), area)
         taken = [b for _, b in boxes]
         if zoomed:
-            taken.append(self.locator(sheet, (x, y, w, h), area, boxes))
+            paths = [
+                (
+                    "arrow",
+                    (
+                        ox + float(p[0]) * s - 2,
+                        oy + float(p[1]) * s - 2,
+                        ox + float(p[0]) * s + 2,
+                        oy + float(p[1]) * s + 2,
+                    ),
+                )
+                for a in shown.arrows
+                for p in (self.art.centres[h] for h in a.hexes if h in self.art.centres)
+            ]
+            taken.append(self.locator(sheet, (x, y, w, h), area, boxes + paths))
         taken += self.arrow_labels(sheet, shown, (ox, oy, s), taken, (x, y, x + w, y + h))
         self.town_names(sheet, shown, turn, (ox, oy, s), taken, style.block / 2 + 2, (x, y, x + w, y + h))
         c.setStrokeColorRGB(0.1, 0.1, 0.1)

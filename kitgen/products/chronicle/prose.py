@@ -80,7 +80,7 @@ def headline(e: Edition, turn: int) -> Headline:
     """The turn's most important event the edition knows: a town of the most VP changing hands,
     else the largest battle, else the event card, else a faction's supply failing, else quiet."""
     changes = sorted(_changes(e, turn), key=lambda c: (-c.vp, c.town))
-    fights = sorted(_fights(e, turn), key=lambda f: (-f.stands, f.battle.number))
+    fights = sorted(_fights(e, turn), key=lambda f: (not e.fought(f.battle), -f.stands, f.battle.number))
     if changes and changes[0].vp > 0:
         return Headline("town", _taken(e, changes[0], headline=True))
     if fights:
@@ -218,22 +218,28 @@ def _rank(what: Fight | Change) -> tuple[int, int]:
 # --- the words ---------------------------------------------------------------------------------
 
 
-def _who(e: Edition, factions: tuple[str, ...], *, object_: bool = False) -> str:
-    """Sides as the edition says them: 'we' ('us'), 'the enemy', or 'the Reds and the Ukrainians'."""
-    if e.faction is not None:
-        return ("us" if object_ else "we") if e.faction in factions else "the enemy"
+def _who(e: Edition, factions: tuple[str, ...], *, object_: bool = False, against: tuple[str, ...] = ()) -> str:
+    """Sides as the edition says them: 'we' ('us'); 'the enemy' for the side that faced us
+    (`against` holds our faction); else by name, 'the Reds and the Ukrainians' (a faction sees
+    whose colours fight where it watches)."""
+    if e.faction is not None and e.faction in factions:
+        return "us" if object_ else "we"
+    if e.faction is not None and e.faction in against:
+        return "the enemy"
     return _listed([f"the {e.s.faction_name(f)}" for f in factions]) or "no side"
 
 
 def _fight_headline(e: Edition, f: Fight) -> str:
     b = f.battle
-    where = place_words(e, b.hex)
+    where = at_place(e, b.hex)
     if e.faction is not None and e.faction in b.losers:
-        return f"Defeat at {where}"
+        return f"Defeat {where}"
     if e.faction is not None and e.faction in b.winners:
-        return f"Victory at {where}"
-    verb = {"destroyed": "destroy", "routed": "rout", "drove back": "drive back", "beat": "beat"}[f.outcome]
-    return _capital(f"{_who(e, b.winners)} {verb} {_who(e, b.losers)} at {where}")
+        return f"Victory {where}"
+    if e.faction is not None:  # seen, not fought: who held the field, and no more
+        return _capital(f"fighting {where}: {_who(e, b.winners)} held the field")
+    verb = {"destroyed": "destroy", "routed": "rout", "drove back": "drive back", "beat": "force back"}[f.outcome]
+    return _capital(f"{_who(e, b.winners, against=b.losers)} {verb} {_who(e, b.losers, against=b.winners)} {where}")
 
 
 def _fight_text(e: Edition, f: Fight, names: dict[str, str]) -> str:
@@ -241,7 +247,8 @@ def _fight_text(e: Edition, f: Fight, names: dict[str, str]) -> str:
     names where the edition knew them, and what it cost each side."""
     b = f.battle
     where = at_place(e, b.hex)
-    winners, losers = _who(e, b.winners), _who(e, b.losers, object_=True)
+    winners = _who(e, b.winners, against=b.losers)
+    losers = _who(e, b.losers, object_=True, against=b.winners)
     mark = f" (battle {b.number} on the map)"
     if not b.losers or not b.winners:
         side = b.winners or b.losers
@@ -252,14 +259,15 @@ def _fight_text(e: Edition, f: Fight, names: dict[str, str]) -> str:
         "destroyed": f"{where} {winners} destroyed {losers}",
         "routed": f"{where} {winners} routed {losers}",
         "drove back": f"{where} {winners} drove {losers} back",
-        "beat": f"{where} {winners} beat {losers}, losing nothing",
+        "beat": f"{where} {winners} forced {losers} back, though {'we' if losers == 'us' else 'they'} lost no stand for good",
     }[f.outcome]
     units = _unit_names(b, names)
     cost = []
     for part, side in (("winner", b.winners), ("loser", b.losers)):
         lost = sum(r.permanent + r.deserted for r in b.results if r.side == part)
         if lost:
-            cost.append(f"{_who(e, side)} lost {plural(lost, 'stand')} for good")
+            other = b.losers if side == b.winners else b.winners
+            cost.append(f"{_who(e, side, against=other)} lost {plural(lost, 'stand')} for good")
     sentence = _sentence(_capital(told) + f" (battle {b.number} on the map" + (f": {units})" if units else ")"))
     return sentence + (" " + _sentence(_capital("; ".join(cost))) if cost else "")
 
@@ -276,7 +284,7 @@ def _taken(e: Edition, c: Change, *, headline: bool = False) -> str:
     town = c.town
     if e.faction is not None:
         if c.new == e.faction:
-            return f"We take {town}" if headline else f"we took {town}".capitalize()
+            return f"We take {town}" if headline else f"We took {town}"
         if c.old == e.faction:
             return f"{town} falls to the enemy" if headline else f"{town} fell to the enemy"
         return f"{town} changes hands" if headline else f"{town} changed hands"

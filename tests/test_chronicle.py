@@ -679,3 +679,38 @@ def test_issue45_town_names_keep_their_capitals_in_every_edition() -> None:
             for town in Edition(c, h, faction).towns_changed(t):
                 shown = c.scenario.shown_place(town)
                 assert shown.lower() not in text.replace(shown, ""), (faction, shown)
+
+
+def test_issue45_the_front_runs_between_enemy_ground_as_each_edition_knows_it() -> None:
+    """ "The front line as each edition knows it": a turn's front is hexsides between neighbours,
+    each side of it within two hexes of a block the edition shows of a faction at war with the
+    one across it; a faction's edition draws only its own fronts, from the blocks it shows."""
+    from kitgen.render.chronicleart import Block
+
+    c, h = _campaign("denikin"), _history("denikin")
+    board = c.board
+    drawn = 0
+    for faction in (None, "reds"):
+        e = Edition(c, h, faction)
+        for t in range(1, h.last + 1):
+            tm = e.turn_map(t)
+            end = h.start(t + 1)
+            shown = [b for b in tm.blocks if b.seen is None]
+
+            def near(hex_id: str, shown: list[Block] = shown) -> set[str]:
+                cell = board.grid.parse_id(hex_id)
+                assert cell is not None
+                return {
+                    b.faction
+                    for b in shown
+                    if (other := board.grid.parse_id(b.hex)) is not None and board.grid.distance(cell, other) <= 2
+                }
+
+            for a, b in tm.front:
+                assert b in board.neighbours(a)
+                pairs = [(x, y) for x in near(a) for y in near(b) if not end.allied(x, y, t)]
+                assert pairs, (faction, t, a, b)
+                if faction is not None:
+                    assert any(end.allied(faction, x, t) or end.allied(faction, y, t) for x, y in pairs)
+            drawn += len(tm.front)
+    assert drawn > 20

@@ -68,6 +68,8 @@ class TurnMap:
     arrows: tuple[Arrow, ...] = ()
     battles: tuple[BattleMark, ...] = ()
     wrecked: tuple[str, ...] = ()
+    front: tuple[tuple[str, str], ...] = ()
+    """The hexsides (pairs of hexes) between ground each side holds, as the viewer knows it."""
 
     def hexes(self) -> set[str]:
         """Every hex the map marks, for the tests."""
@@ -131,6 +133,7 @@ def draw_turn_map(
                 c.setLineWidth(width)
                 c.line(x - r, y - r, x + r, y + r)
                 c.line(x - r, y + r, x + r, y - r)
+    _front(c, art, tm.front, st, k)
     for arrow in tm.arrows:
         _arrow(c, art, arrow, colours.get(arrow.faction, "#8C8C8C"), st, k)
     for block, (x, y) in _spots(art, tm.blocks, st.block * k):
@@ -149,6 +152,28 @@ def draw_turn_map(
         if b.hex in art.centres:
             drawn.append((f"battle {b.number}", _battle(c, art, b, colours, st, k, box)))
     return drawn
+
+
+FRONT = "#7A1F2B"
+"""The front line's ink: a dark claret no faction, terrain or water uses."""
+
+
+def _front(c: Canvas, art: MapArt, sides: Sequence[tuple[str, str]], st: TurnMapStyle, k: float) -> None:
+    """The front: each of its hexsides a heavy dashed line over a white casing."""
+    lines = [art.hexside(*pair) for pair in sides if pair[0] in art.centres and pair[1] in art.centres]
+    if not lines:
+        return
+    for width, ink, dash in ((st.arrow * 3.4 * k, "#FFFFFF", None), (st.arrow * 1.9 * k, FRONT, (3.0 * k, 1.6 * k))):
+        c.setStrokeColorRGB(*hex_colour(ink))
+        c.setLineWidth(width)
+        c.setLineCap(0)
+        c.setDash(list(dash)) if dash else c.setDash()
+        p = c.beginPath()
+        for a, b in lines:
+            p.moveTo(float(a[0]), float(a[1]))
+            p.lineTo(float(b[0]), float(b[1]))
+        c.drawPath(p, stroke=1, fill=0)
+    c.setDash()
 
 
 def _kept_in(box: tuple[float, float, float, float], x: float, y: float, half: float) -> tuple[float, float]:

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from kitgen.campaign import Campaign
     from kitgen.engine.history import History
 
+FRONT_REACH = 2
+"""Hexes round a unit that its side holds, for the front line."""
 MOVES: dict[str, By] = {"land": "land", "rail": "rail", "sea": "sea"}
 """The orders that move a piece on the map, and how each is drawn."""
 
@@ -130,7 +132,8 @@ class Edition:
         arrows = tuple(self._arrows(after.verdicts, turn, {b.hex for b in battles})) if turn else ()
         if self.faction is None:
             every = _blocks(end, lambda u: True)
-            return TurnMap(turn, None, dict(end.owners), {}, every, arrows, battles, tuple(end.wrecked_track))
+            front = self._front(every, end, turn)
+            return TurnMap(turn, None, dict(end.owners), {}, every, arrows, battles, tuple(end.wrecked_track), front)
         view, memory = self.view_after(turn), self.memories[turn]
         blocks = list(_blocks(end, lambda u: u.faction == self.faction or view.sees_in_full(u.id)))
         counted = {(b.hex, b.faction) for b in blocks}
@@ -143,7 +146,43 @@ class Edition:
         owners = {t: end.owners[t] for t in view.towns_known if t in end.owners}
         remembered = {m.town: (m.owner, m.turn) for m in memory.towns}
         wrecked = believed(end, view, self.h.setup.wrecked_track).wrecked_track
-        return TurnMap(turn, self.faction, owners, remembered, tuple(blocks), arrows, battles, wrecked)
+        front = self._front(tuple(b for b in blocks if b.seen is None), end, turn)
+        return TurnMap(turn, self.faction, owners, remembered, tuple(blocks), arrows, battles, wrecked, front)
+
+    def _front(self, blocks: tuple[Block, ...], end: CampaignState, turn: int) -> tuple[tuple[str, str], ...]:
+        """The front as the edition knows it at the turn's end: each land hex within FRONT_REACH
+        hexes of a block goes to the side of its nearest blocks; the front is each hexside between
+        hexes of enemy sides (a faction's edition: its own and its allies' against those it saw)."""
+        board = self.c.board
+        land = {h for h, t in board.terrain.items() if t != "sea"}
+        near: dict[str, tuple[int, set[str]]] = {}
+        frontier: list[str] = []
+        for b in blocks:
+            if b.hex in land:
+                near.setdefault(b.hex, (0, set()))[1].add(b.faction)
+                frontier.append(b.hex)
+        for step in range(1, FRONT_REACH + 1):
+            found: dict[str, set[str]] = {}
+            for h in dict.fromkeys(frontier):
+                for n in board.neighbours(h):
+                    if n in land and n not in near:
+                        found.setdefault(n, set()).update(near[h][1])
+            for h, sides in found.items():
+                near[h] = (step, sides)
+            frontier = list(found)
+        # a hex as near to two sides goes to one of them (the first by name), so the line runs on unbroken
+        owner = {h: min(sides) for h, (_, sides) in near.items()}
+        front: set[tuple[str, str]] = set()
+        for h, side in owner.items():
+            for n in board.neighbours(h):
+                other = owner.get(n)
+                if (
+                    other is not None
+                    and not end.allied(side, other, turn)
+                    and (self.faction is None or self.faction in (side, other) or end.allied(self.faction, side, turn))
+                ):
+                    front.add((h, n) if h < n else (n, h))
+        return tuple(sorted(front))
 
     def _arrows(self, verdicts: tuple[Verdict, ...], turn: int, fought: set[str]) -> list[Arrow]:
         """The turn's moves carried out: all for the umpire; for a faction its own (and its

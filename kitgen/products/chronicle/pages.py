@@ -269,6 +269,11 @@ class ChroniclePages:
                 "a town's owner when last seen, not seen since: a faint tint, a hollow roundel",
             ),
             (TurnMap(0, None, {}, wrecked=("a",)), "wrecked track"),
+            (
+                TurnMap(0, None, {}, front=(("a", "b"),)),
+                "the front: between the ground each side holds, two hexes round its units"
+                + (" (as we saw them)" if self.e.faction else ""),
+            ),
         ]
         row = st.battle * 2.6
         for tm, words in items:
@@ -695,6 +700,10 @@ class _KeyBoard:
 
         cx, cy = self.centres[hex_id]
         return [(cx + 12 * math.cos(a * math.pi / 3), cy + 12 * math.sin(a * math.pi / 3)) for a in range(6)]
+
+    def hexside(self, a: str, b: str) -> list[tuple[float, float]]:
+        """The side the two hexes share: a short upright line between their centres."""
+        return [(11.0, -7.0), (11.0, 7.0)]
 
 
 ZOOM_MARGIN = 2.5

@@ -714,3 +714,25 @@ def test_issue45_the_front_runs_between_enemy_ground_as_each_edition_knows_it() 
                     assert any(end.allied(faction, x, t) or end.allied(faction, y, t) for x, y in pairs)
             drawn += len(tm.front)
     assert drawn > 20
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_issue45_battle_markers_stand_beside_the_units_not_over_them(name: str) -> None:
+    """ "Battle markers print over units (battle 1 over the White stack at Konstantinovka)": on
+    every turn map of every edition, no battle's mark covers a block or another battle's mark."""
+    from kitgen.products.chronicle.pages import ChroniclePages
+
+    c, h = _campaign(name), _history(name)
+    battles = 0
+    for faction in _editions(name):
+        book = ChroniclePages(Edition(c, h, faction), "a4")
+        book.build("chronicle.pdf")
+        for marks in book.marks.values():
+            for n, (what, box) in enumerate(marks):
+                if not what.startswith("battle"):
+                    continue
+                battles += 1
+                for other, there in marks[:n] + marks[n + 1 :]:
+                    clash = box[0] < there[2] and there[0] < box[2] and box[1] < there[3] and there[1] < box[3]
+                    assert not clash, (faction, what, other)
+    assert battles > 0

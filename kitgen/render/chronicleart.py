@@ -150,7 +150,8 @@ def draw_turn_map(
         drawn.append((f"block {block.faction} {block.hex}", (x - size / 2, y - size / 2, x + size / 2, y + size / 2)))
     for b in tm.battles:
         if b.hex in art.centres:
-            drawn.append((f"battle {b.number}", _battle(c, art, b, colours, st, k, box)))
+            taken = [mark for _, mark in drawn]  # the blocks, and the battles placed before it
+            drawn.append((f"battle {b.number}", _battle(c, art, b, colours, st, k, box, taken)))
     return drawn
 
 
@@ -174,6 +175,10 @@ def _front(c: Canvas, art: MapArt, sides: Sequence[tuple[str, str]], st: TurnMap
             p.lineTo(float(b[0]), float(b[1]))
         c.drawPath(p, stroke=1, fill=0)
     c.setDash()
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _kept_in(box: tuple[float, float, float, float], x: float, y: float, half: float) -> tuple[float, float]:
@@ -332,16 +337,26 @@ def _battle(
     st: TurnMapStyle,
     k: float,
     box: tuple[float, float, float, float] | None,
+    taken: Sequence[tuple[float, float, float, float]] = (),
 ) -> tuple[float, float, float, float]:
     """A battle: an eight-pointed burst round its number, in the winner's colour, with the
-    winner's mark beside it, whole inside `box` where given."""
-    cx, cy = (float(v) for v in art.centres[b.hex])
-    cy += st.block * k * 0.9  # above the blocks in the hex
+    winner's mark beside it; set by its hex, beside the units there rather than over them (the
+    first of eight places round the hex, from above, and two rings further out, that meets no
+    block or battle in `taken`), whole inside `box` where given."""
+    hx, hy = (float(v) for v in art.centres[b.hex])
     r = st.battle * k
-    if box is not None:
-        mark_w = r * 0.8 * 1.1 if b.winner else 0.0
-        cx = min(max(cx, box[0] + r + 0.6 * k), box[2] - r - mark_w - 0.6 * k)
-        cy = min(max(cy, box[1] + r + 0.6 * k), box[3] - r - 0.6 * k)
+    right = r + r * 0.8 * 1.1 if b.winner else r  # the winner's mark stands to the right
+    d = st.block * k * 0.5 + r + 0.8 * k
+    spots = []
+    rings = ((0, 1), (0.75, 0.75), (-0.75, 0.75), (1, 0), (-1, 0), (0.75, -0.75), (-0.75, -0.75), (0, -1))
+    for ux, uy in [(ux * far, uy * far) for far in (1.0, 1.6, 2.2) for ux, uy in rings]:
+        cx, cy = hx + ux * d, hy + uy * d
+        if box is not None:
+            cx = min(max(cx, box[0] + r + 0.6 * k), box[2] - right - 0.6 * k)
+            cy = min(max(cy, box[1] + r + 0.6 * k), box[3] - r - 0.6 * k)
+        extent = (cx - r, cy - r, cx + right, cy + r)
+        spots.append((any(_overlap(extent, t) for t in taken), cx, cy))
+    _, cx, cy = min(spots, key=lambda spot: spot[0])  # the first clear, else above
     colour = colours.get(b.winner or "", "#FFFFFF")
     p = c.beginPath()
     for n in range(16):

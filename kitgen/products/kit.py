@@ -154,12 +154,12 @@ def map_parts(scenario: Scenario, hex_map: HexMap, paper: str, edition: Edition 
         )
     tag = "-compact" if edition == "compact" else ""
     sections: tuple[tuple[str, int], ...]
-    if n == 1:
-        purpose, sections = f"the map: the key and the map on one {PAPER_NAMES[paper]} page", (("Key", 0), ("Tiles", 1))
-    else:
+    if tiling.joined:
         purpose = f"the map: an assembly page, the key and {n} tiles to print on {PAPER_NAMES[paper]} and join"
         sections = (("Assembly", 0), ("Key", 1), ("Tiles", 2))
-    return [poster, Part(f"map-tiles{tag}-{paper}.pdf", "Map tiles", purpose, tiles, len(sections) - 1 + n, sections)]
+    else:
+        purpose, sections = f"the map: the key and the map on one {PAPER_NAMES[paper]} page", (("Key", 0), ("Tiles", 1))
+    return [poster, Part(f"map-tiles{tag}-{paper}.pdf", "Map tiles", purpose, tiles, tiling.pages, sections)]
 
 
 def combined(scenario: Scenario, parts: list[Part], paper: str, *, background: bool | None = None) -> list[Part]:

@@ -105,6 +105,16 @@ class Tiling:
         """(col, row) of every tile printed, row by row."""
         return [(c, r) for r in range(self.rows) for c in range(self.columns) if (c, r) not in self.left_out]
 
+    @property
+    def joined(self) -> bool:
+        """Whether there are tiles to join, and so an assembly page before the key."""
+        return len(self.printed) > 1
+
+    @property
+    def pages(self) -> int:
+        """The tiled set's pages: the assembly page (where there are tiles to join), the key, the tiles."""
+        return (2 if self.joined else 1) + len(self.printed)
+
     @classmethod
     def fit(
         cls,
@@ -506,7 +516,7 @@ class MapSheet:
         t = self.tiling(paper)
         out = io.BytesIO()
         c = _canvas(out, (t.page_w, t.page_h), self.s, f"map tiles ({paper.upper() if paper == 'a4' else 'US Letter'})")
-        if len(t.printed) > 1:
+        if t.joined:
             self._outline(c, "Assembly")
             self._assembly(c, t, paper)
             c.showPage()
@@ -747,9 +757,9 @@ def write_map_sheets(
     files.append(
         SheetFile(
             out / f"map-tiles-{paper}.pdf",
-            (2 if n > 1 else 1) + n,
+            tiling.pages,
             f"an assembly page, the key and {n} tiles to print at home and join"
-            if n > 1
+            if tiling.joined
             else "the key and the map on one page",
         )
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from kitgen.render.fonts import SANS_BOLD, text_width
+from kitgen.render.labels import meets
 from kitgen.render.pages import faction_mark, hex_colour, ink_on, luminance
 from kitgen.render.unitmarks import draw_dot, draw_frame, faded
 
@@ -175,10 +176,6 @@ def _front(c: Canvas, art: MapArt, sides: Sequence[tuple[str, str]], st: TurnMap
             p.lineTo(float(b[0]), float(b[1]))
         c.drawPath(p, stroke=1, fill=0)
     c.setDash()
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _kept_in(box: tuple[float, float, float, float], x: float, y: float, half: float) -> tuple[float, float]:
@@ -355,7 +352,7 @@ def _battle(
             cx = min(max(cx, box[0] + r + 0.6 * k), box[2] - right - 0.6 * k)
             cy = min(max(cy, box[1] + r + 0.6 * k), box[3] - r - 0.6 * k)
         extent = (cx - r, cy - r, cx + right, cy + r)
-        spots.append((any(_overlap(extent, t) for t in taken), cx, cy))
+        spots.append((any(meets(extent, t) for t in taken), cx, cy))
     _, cx, cy = min(spots, key=lambda spot: spot[0])  # the first clear, else above
     colour = colours.get(b.winner or "", "#FFFFFF")
     p = c.beginPath()

@@ -15,6 +15,13 @@ import numpy.typing as npt
 import shapely
 
 Box = tuple[float, float, float, float]
+
+
+def meets(a: Box, b: Box) -> bool:
+    """Whether two boxes (x0, y0, x1, y1) share more than an edge."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 """x0, y0, x1, y1 in points."""
 Points = npt.NDArray[np.float64]
 

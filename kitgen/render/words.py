@@ -68,12 +68,10 @@ class Word:
         c.restoreState()
 
 
-def meets(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
 def draw_words(c: Canvas, words: Iterable[Word], window: Box) -> None:
     """The words whose glyphs meet `window` (in the map's points, as `c`'s origin is the frame's corner)."""
+    from kitgen.render.labels import meets
+
     for word in words:
         if meets(word.box, window):
             word.draw(c)

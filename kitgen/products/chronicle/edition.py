@@ -13,6 +13,7 @@ from kitgen.engine.intel import FactionView, believed
 from kitgen.engine.memory import Memory
 from kitgen.engine.state import BattleResult, CampaignState, UnitState, Verdict
 from kitgen.engine.tallies import Tally, tallies
+from kitgen.model.scenario import name_key
 from kitgen.render.chronicleart import Arrow, BattleMark, Block, By, TurnMap
 
 if TYPE_CHECKING:
@@ -194,7 +195,7 @@ class Edition:
         seen = frozenset() if self.faction is None else self.views[turn - 1].known | self.view_after(turn).known
         names = piece_names(self.h.after(turn - 1)) | piece_names(self.h.after(turn))
         places = self.c.board.places
-        taken = {places.get(_key(t)) for t in self.towns_changed(turn)}
+        taken = {places.get(name_key(t)) for t in self.towns_changed(turn)}
         found = []
         for v in verdicts:
             by = moved_by(v)
@@ -223,9 +224,3 @@ def _blocks(state: CampaignState, shown: Callable[[UnitState], bool]) -> tuple[B
         if shown(u):
             count[(u.hex, u.faction)] = count.get((u.hex, u.faction), 0) + 1
     return tuple(Block(h, f, n) for (h, f), n in sorted(count.items()))
-
-
-def _key(name: str) -> str:
-    from kitgen.model.scenario import name_key
-
-    return name_key(name)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from kitgen.products.chronicle.edition import Edition
 from kitgen.render.chronicleart import Arrow, BattleMark, Block, TurnMap, TurnMapStyle, draw_turn_map, style_for
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
+from kitgen.render.labels import meets
 from kitgen.render.pages import hex_colour
 from kitgen.render.sheet import Column, Page, Sheet
 from kitgen.rules.ending import days_text, ending, ending_text, result_text, turn_days
@@ -460,7 +461,7 @@ class ChroniclePages:
                 (x + 4, y + h - lh - 4),
             ):
                 box = (lx - 1.5, ly - 1.5, lx + lw + 1.5, ly + lh + 1.5)
-                options.append((sum(1 for _, b in boxes if _meets(box, b)), -size, lx, ly, k))
+                options.append((sum(1 for _, b in boxes if meets(box, b)), -size, lx, ly, k))
         _, _, lx, ly, k = min(options, key=lambda o: (o[0] > 0, o[0] if o[0] else 0, o[1]))
         lw, lh = self.art.width * k, self.art.height * k
         c = sheet.c
@@ -502,7 +503,7 @@ class ChroniclePages:
                 (cx - w - 4, cy - size - 4),
             ):
                 box = (bx - 1, by - size * 0.3, bx + w, by + size * 0.95)
-                if not _inside(box, frame) or any(_meets(box, b) for b in taken + placed):
+                if not _inside(box, frame) or any(meets(box, b) for b in taken + placed):
                     continue
                 sheet.c.setFillColorRGB(1, 1, 1)
                 sheet.c.setStrokeColorRGB(*hex_colour(self.colours.get(arrow.faction, "#8C8C8C")))
@@ -554,7 +555,7 @@ class ChroniclePages:
                 (cx - d - w, cy - d * 0.6 - size),
             ):
                 box = (bx - 1, by - size * 0.3, bx + w, by + size * 0.95)
-                if not _inside(box, frame) or any(_meets(box, b) for b in placed):
+                if not _inside(box, frame) or any(meets(box, b) for b in placed):
                     continue
                 sheet.c.setFillColorRGB(1, 1, 1)
                 sheet.c.rect(box[0], box[1], box[2] - box[0], box[3] - box[1], stroke=0, fill=1)
@@ -732,10 +733,6 @@ def _within(tm: TurnMap, art: MapArt, box: tuple[float, float, float, float]) ->
         blocks=tuple(b for b in tm.blocks if inside(b.hex)),
         battles=tuple(b for b in tm.battles if inside(b.hex)),
     )
-
-
-def _meets(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _inside(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from kitgen.messages import plural
+from kitgen.model.scenario import name_key
 from kitgen.products.chronicle.edition import moved_by
+from kitgen.render.wording import either
 
 if TYPE_CHECKING:
     from kitgen.engine.state import CampaignState
@@ -65,7 +67,7 @@ def place_words(e: Edition, hex_id: str) -> str:
     if near.town is None:
         return hex_id
     town = e.s.shown_place(near.town)
-    where = e.c.board.places.get(_key(near.town))
+    where = e.c.board.places.get(name_key(near.town))
     way = _bearing(e, where, hex_id) if where else ""
     return f"{way} of {town} ({hex_id})" if way else f"near {town} ({hex_id})"
 
@@ -135,11 +137,11 @@ def rest_of_the_turn(e: Edition, turn: int, names: dict[str, str]) -> list[tuple
     arrived = [a for a in after.arrivals if mine(a.faction)]
     if arrived:
         parts = [f"{names.get(a.unit, a.unit)} {at_place(e, a.hex)}" for a in arrived]
-        said.append(("Arrivals.", _sentence(_listed(parts) + (" joined us" if e.faction else " came up"))))
+        said.append(("Arrivals.", _sentence(_and(parts) + (" joined us" if e.faction else " came up"))))
     there = {u.id for u in after.units}
     gone = [u for u in before.units if u.id not in there and mine(u.faction)]
     if gone:
-        lost = _listed([u.name + ("" if e.faction else f" ({e.s.faction_name(u.faction)})") for u in gone])
+        lost = _and([u.name + ("" if e.faction else f" ({e.s.faction_name(u.faction)})") for u in gone])
         said.append(("Losses.", _sentence(f"{lost} {'was' if len(gone) == 1 else 'were'} lost from the map")))
     rolls = [c for c in after.commands if mine(c.faction)]
     if rolls:
@@ -197,7 +199,7 @@ def _changes(e: Edition, turn: int) -> list[Change]:
     vp = {t.name: max((v or 0 for v in t.vp.values()), default=0) for t in e.s.towns}
     found = []
     for town in e.towns_changed(turn):
-        hex_id = e.c.board.places.get(_key(town), "")
+        hex_id = e.c.board.places.get(name_key(town), "")
         old, new = before.owners.get(town), after.owners.get(town)
         found.append(Change(e.s.shown_place(town), hex_id, vp.get(town, 0), _owner(new), _owner(old)))
     return found
@@ -226,7 +228,7 @@ def _who(e: Edition, factions: tuple[str, ...], *, object_: bool = False, agains
         return "us" if object_ else "we"
     if e.faction is not None and e.faction in against:
         return "the enemy"
-    return _listed([f"the {e.s.faction_name(f)}" for f in factions]) or "no side"
+    return _and([f"the {e.s.faction_name(f)}" for f in factions]) or "no side"
 
 
 def _fight_headline(e: Edition, f: Fight) -> str:
@@ -274,7 +276,7 @@ def _fight_text(e: Edition, f: Fight, names: dict[str, str]) -> str:
 
 def _unit_names(b: Battle, names: dict[str, str]) -> str:
     """The winners' units against the losers', by their counters' names."""
-    sides = [_listed([names.get(r.unit, "") for r in b.results if r.side == side]) for side in ("winner", "loser")]
+    sides = [_and([names.get(r.unit, "") for r in b.results if r.side == side]) for side in ("winner", "loser")]
     return " against ".join(side for side in sides if side)
 
 
@@ -328,7 +330,7 @@ def _moves(e: Edition, after: CampaignState) -> str:
         if len(ways) == 1:
             parts.append(f"{who} moved {plural(n, 'piece')} {words[ways[0][0]]}")
         else:
-            parts.append(f"{who} moved {plural(n, 'piece')}: {_listed([f'{k} {words[m]}' for m, k in ways])}")
+            parts.append(f"{who} moved {plural(n, 'piece')}: {_and([f'{k} {words[m]}' for m, k in ways])}")
     return _sentence(_capital("; ".join(parts))) if parts else ""
 
 
@@ -351,15 +353,9 @@ def _owner(f: str | None) -> str | None:
     return None if f in (None, "none") else f
 
 
-def _key(name: str) -> str:
-    from kitgen.model.scenario import name_key
-
-    return name_key(name)
-
-
-def _listed(parts: list[str]) -> str:
-    parts = [p for p in parts if p]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] if parts else ""
+def _and(parts: list[str]) -> str:
+    """'a, b and c' of the parts that say something (`either`)."""
+    return either([p for p in parts if p], "and")
 
 
 def _capital(text: str) -> str:

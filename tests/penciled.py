@@ -289,7 +289,9 @@ def random_orders(
         specials = [b.choice for b in bubbles if b.part == "special"]
         special = str(rng.choice(specials)) if specials and rng.random() < 0.25 else None
         special = None if special == "retreat" and not steps else special  # a retreat is along a path
-        toward = str(rng.choice(DIRECTION_NAMES)) if special in FACING_FIELDS and rng.random() < 0.8 else None
+        # a side left out is an order the scan must refuse: none where no doubt is asked for (the bench)
+        facing = special in FACING_FIELDS and (rng.random() < 0.8 or not doubt_rate)
+        toward = str(rng.choice(DIRECTION_NAMES)) if facing else None
         carriable = [b.choice for b in bubbles if b.part == "carry"]
         carry = tuple(c for c in carriable if rng.random() < 0.5) if steps else ()  # a carrier takes units to move them
         row_marks: list[Pencil] = [(row.id, "step", k, d, "fill") for k, d in enumerate(steps, start=1)]

@@ -8,12 +8,26 @@ from __future__ import annotations
 import os
 import sys
 
+_STOPPED: list[int] = []  # the signal that asked kitgen to stop, once one has
+
+
+def _on_ctrl_c(signum: int, frame: object) -> None:
+    """Ctrl-C raises KeyboardInterrupt, as Python's own handler does, and is remembered: a
+    library may catch it and raise something else in its place (pydantic-core reports one
+    met while it builds a schema as a SchemaError), and kitgen still ends as Ctrl-C does."""
+    _STOPPED.append(signum)
+    raise KeyboardInterrupt
+
 
 def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
     """Ctrl-C before main() can catch it (while Python imports the command line) ends kitgen
-    without a traceback; every other uncaught error is shown as before."""
-    if not isinstance(_signal_beneath(value), KeyboardInterrupt):
-        _EXCEPTHOOK(kind, value, tb)
+    with status 130 and no traceback; every other uncaught error is shown as before."""
+    if isinstance(value, KeyboardInterrupt):
+        return  # Python then ends itself by SIGINT, as a shell expects of Ctrl-C
+    if _STOPPED or isinstance(_signal_beneath(value), KeyboardInterrupt):
+        sys.stderr.flush()
+        os._exit(130)  # nothing is being written yet: main() has not started
+    _EXCEPTHOOK(kind, value, tb)
 
 
 def _signal_beneath(exc: BaseException) -> BaseException | None:
@@ -25,8 +39,16 @@ def _signal_beneath(exc: BaseException) -> BaseException | None:
         if isinstance(found, (KeyboardInterrupt, SystemExit)):
             return found
         seen.add(id(found))
-        found = found.__cause__
+        found = found.__cause__ or found.__context__
     return None
+
+
+def _stop_asked() -> BaseException | None:
+    """What the first stop signal kitgen received raises, if one came: KeyboardInterrupt for
+    Ctrl-C, SystemExit(128 + n) for SIGTERM and SIGHUP."""
+    if not _STOPPED:
+        return None
+    return KeyboardInterrupt() if _STOPPED[0] == 2 else SystemExit(128 + _STOPPED[0])  # 2 is SIGINT
 
 
 def _quiet_unraisable(unraisable: UnraisableHookArgs) -> None:
@@ -37,8 +59,17 @@ def _quiet_unraisable(unraisable: UnraisableHookArgs) -> None:
         _UNRAISABLEHOOK(unraisable)
 
 
+def _listen_for_ctrl_c() -> None:
+    """Ctrl-C goes to `_on_ctrl_c`, unless whoever started kitgen chose to ignore it."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_ctrl_c)
+
+
 _EXCEPTHOOK, sys.excepthook = sys.excepthook, _quiet_interrupt  # first: the imports below take a while
 _UNRAISABLEHOOK, sys.unraisablehook = sys.unraisablehook, _quiet_unraisable
+_listen_for_ctrl_c()
 
 from enum import StrEnum  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -1264,7 +1295,7 @@ def main() -> None:
             typer.echo(f"kitgen: {msg.out_of_memory().text}", err=True)
             sys.exit(1)
         except Exception as exc:
-            stop = _signal_beneath(exc)
+            stop = _signal_beneath(exc) or _stop_asked()
             if stop is None:
                 raise
             raise stop from None
@@ -1370,6 +1401,7 @@ def _exit_cleanly_on_signals() -> None:
     import signal
 
     def stop(signum: int, frame: object) -> None:
+        _STOPPED.append(signum)
         raise SystemExit(128 + signum)
 
     for name in ("SIGTERM", "SIGHUP"):

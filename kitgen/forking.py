@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import multiprocessing.pool
 
 T = TypeVar("T")
 
@@ -36,14 +39,30 @@ def start_worker(parent: int, interruptible: bool = False) -> None:
     import ctypes
     import signal
 
+    from kitgen import stopsignals
+
     signal.signal(signal.SIGINT, signal.default_int_handler if interruptible else signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    stopsignals.let_through()  # held by the parent across the fork (`pool`), so none came early
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # killed before the line above ran
         os._exit(1)
+
+
+def pool(workers: int) -> multiprocessing.pool.Pool:
+    """A pool of `workers` forked workers (`start_worker`). The stop signals are held while they
+    are forked: a worker must not meet one before its own handlers are set, since kitgen's,
+    inherited, would unwind it through Python's after-fork work and leave it hanging there, and
+    its pool waiting on it for ever."""
+    import multiprocessing
+
+    from kitgen import stopsignals
+
+    with stopsignals.held():  # the pool's threads start with them held too, leaving them to this one
+        return multiprocessing.get_context("fork").Pool(workers, initializer=start_worker, initargs=(os.getpid(),))
 
 
 _JOBS: dict[str, Callable[[], Any]] = {}
@@ -58,12 +77,15 @@ def in_worker(jobs: dict[str, Callable[[], T]]) -> dict[str, Callable[[], T]]:
     from concurrent.futures import Future, ProcessPoolExecutor
     from functools import partial
 
+    from kitgen import stopsignals
+
     _JOBS.update(jobs)
     pool = ProcessPoolExecutor(
         1, mp_context=multiprocessing.get_context("fork"), initializer=start_worker, initargs=(os.getpid(), True)
     )
     try:
-        futures = {name: pool.submit(_run_job, name) for name in jobs}  # the first forks the worker
+        with stopsignals.held():  # see `pool`
+            futures = {name: pool.submit(_run_job, name) for name in jobs}  # the first forks the worker
     finally:
         _JOBS.clear()
     waiting = set(futures)

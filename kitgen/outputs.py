@@ -22,15 +22,13 @@ import json
 import os
 import re
 import shutil
-import signal
 import stat
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
 from kitgen import messages as msg
+from kitgen import stopsignals
 from kitgen.errors import UsageError, escape_controls, within
 
 MANIFEST = ".kitgen-manifest.json"
@@ -269,7 +267,7 @@ def write_atomic(path: Path, data: bytes, *, mode: int = 0o666) -> None:
     ensure_folder(path.parent)
     clean_stale(path.parent)
     tmp = path.parent / _temp_name(path.name)
-    with _uninterrupted():
+    with stopsignals.held():
         try:
             _write_new(tmp, data, mode)
             os.replace(tmp, path)
@@ -300,7 +298,7 @@ def replace_if_unchanged(path: Path, data: bytes, expected: bytes) -> None:
     _refuse_unless_file(path)
     clean_stale(path.parent)
     tmp = path.parent / _temp_name(path.name)
-    with _uninterrupted():
+    with stopsignals.held():
         try:
             _write_new(tmp, data)
             if read_exactly(path) != expected:
@@ -332,7 +330,7 @@ def remove_if_unchanged(path: Path, expected: bytes) -> None:
     raised. Killed while aside, the next run puts it back (`clean_stale`)."""
     _refuse_unless_file(path)
     aside = path.parent / _temp_name(path.name, "old")
-    with _uninterrupted():
+    with stopsignals.held():
         try:
             os.rename(path, aside)
         except FileNotFoundError:
@@ -357,21 +355,6 @@ def read_exactly(path: Path) -> bytes | None:
             return f.read()
     except FileNotFoundError:
         return None
-
-
-@contextlib.contextmanager
-def _uninterrupted() -> Iterator[None]:
-    """Hold back Ctrl-C, SIGTERM and SIGHUP while a write commits and cleans up after itself:
-    the signal is acted on once the files are in place and no temporary one is left."""
-    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _write_new(path: Path, data: bytes, mode: int = 0o666) -> None:
@@ -490,7 +473,7 @@ class ProductFolder:
         staging, self.staging = self.staging, None
         if staging is None:
             return
-        with _uninterrupted():
+        with stopsignals.held():
             try:
                 if kind is None:
                     if self.manifest:

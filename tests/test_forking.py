@@ -14,9 +14,9 @@ from kitgen.forking import can_fork, processors
 
 SCRIPT = textwrap.dedent(
     """
-    import multiprocessing, os, signal
+    import signal
     from kitgen.cli import _exit_cleanly_on_signals
-    from kitgen.forking import start_worker
+    from kitgen.forking import pool as forked_pool
 
     def handlers(_):
         return (signal.getsignal(signal.SIGTERM) is signal.SIG_DFL, signal.getsignal(signal.SIGINT) is signal.SIG_IGN)
@@ -24,7 +24,7 @@ SCRIPT = textwrap.dedent(
     if __name__ == "__main__":
         _exit_cleanly_on_signals()
         for _ in range(12):
-            pool = multiprocessing.get_context("fork").Pool(2, initializer=start_worker, initargs=(os.getpid(),))
+            pool = forked_pool(2)
             found = pool.map(handlers, range(4), chunksize=1)
             pool.terminate()  # idle workers, one of them waiting on the task queue's lock
             pool.join()

@@ -538,6 +538,36 @@ def test_ctrl_c_wrapped_by_python_while_a_class_is_made_still_ends_quietly(camp:
     assert (result.returncode, result.stderr) == (130, "")
 
 
+REPLACED_INTERRUPT = """
+import signal, sys
+import kitgen.cli
+def load_campaign(folder):
+    try:  # Ctrl-C while a library works, which reports it as its own error, the cause lost
+        signal.raise_signal(signal.SIGINT)
+    except BaseException as exc:
+        raise RuntimeError(f"Error building serializer: {type(exc).__name__}") from None
+import kitgen.campaign
+kitgen.campaign.load_campaign = load_campaign
+sys.argv = ["kitgen", *sys.argv[1:]]
+kitgen.cli.main()
+"""
+
+
+def test_ctrl_c_a_library_reports_as_its_own_error_still_ends_quietly(camp: Path) -> None:
+    """Ctrl-C that lands while pydantic-core builds a schema (as CI once caught, in `kitgen
+    state`) comes back as a SchemaError that only names KeyboardInterrupt in its text; kitgen
+    remembers the Ctrl-C itself, so it still ends with status 130 and no traceback."""
+    result = subprocess.run(
+        [sys.executable, "-c", REPLACED_INTERRUPT, "state", str(camp)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a shell starts it
+    )
+    assert (result.returncode, result.stderr) == (130, "")
+
+
 def test_an_interrupt_in_a_callback_python_cannot_raise_from_prints_no_traceback() -> None:
     """Ctrl-C that lands in a callback Python cannot raise from (an import's module lock, as the
     suite once caught at the very start of `kitgen state`) is ignored there: no "Exception ignored

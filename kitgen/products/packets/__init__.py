@@ -80,20 +80,17 @@ def packets_at_once(p: Packets, *, acetates: bool = False) -> list[PacketFile]:
     as there are (forked, so each starts from the one drawing of the clean map); one after
     another where a fork is not safe (`kitgen.forking.can_fork`). Each file is made from the same
     values either way, so its bytes are the same."""
-    import multiprocessing
-    import os
-
-    from kitgen.forking import can_fork, processors, start_worker
+    from kitgen import forking
 
     global _SHARED
     jobs = jobs_of(p, acetates=acetates)
-    workers = min(len(jobs), processors())
-    if workers < 2 or not can_fork():
+    workers = min(len(jobs), forking.processors())
+    if workers < 2 or not forking.can_fork():
         return packets_of(p, acetates=acetates)
     p.warm()
     _SHARED = p
     try:
-        pool = multiprocessing.get_context("fork").Pool(workers, initializer=start_worker, initargs=(os.getpid(),))
+        pool = forking.pool(workers)
         try:
             made = pool.map(_made, jobs, chunksize=1)
             pool.close()  # the workers leave when the queue runs dry, holding none of its locks

@@ -305,7 +305,7 @@ class MapArt:
         self._places(c, names=names and words)
         self._town_marks(c, names=names and words)
         c.restoreState()
-        self._edges(c)
+        self._edges(c, words=words)
         c.setStrokeColorRGB(*hex_colour(self.style.colours.frame))
         c.setLineWidth(self.style.widths.frame)
         c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
@@ -1115,8 +1115,9 @@ class MapArt:
                 marks.append((source.faction, source.edge, np.array([[xx, y - half], [xx, y + half]])))
         return marks
 
-    def _edges(self, c: Canvas) -> None:
-        """Supply edges: a band in the faction's colour outside the frame where rail leaves the map."""
+    def _edges(self, c: Canvas, *, words: bool = True) -> None:
+        """Supply edges: a band in the faction's colour outside the frame where rail leaves the
+        map, saying whose supply it is (`words`)."""
         u = self.hex_pt / 72.0
         size = self.style.fonts.supply_edge * max(u, 1.0)  # smaller hexes, the same type
         band = max(10 * u, size * 1.43)  # inside the tiles' 4 mm bleed, and room for its words
@@ -1130,6 +1131,8 @@ class MapArt:
             self.fill(c, faction.colour)
             self.stroke(c, "#1E1E1E", 0.5 * u)
             c.drawPath(rings_path(c, [np.array([p0, p1, q1, q0])]), stroke=1, fill=1)
+            if not words:
+                continue
             self.fill(c, readable_on(faction.colour))
             c.setFont(SANS_BOLD, size)
             mid = (p0 + p1 + q0 + q1) / 4
@@ -1138,7 +1141,7 @@ class MapArt:
             if edge in ("west", "east"):
                 c.rotate(90)
             room = float(np.linalg.norm(p1 - p0)) - 2 * u
-            words = next(
+            said = next(
                 (
                     w
                     for w in (f"{faction.adjective.upper()} SUPPLY", "SUPPLY")
@@ -1146,7 +1149,7 @@ class MapArt:
                 ),
                 "",
             )
-            c.drawCentredString(0, -0.36 * size, words)
+            c.drawCentredString(0, -0.36 * size, said)
             c.restoreState()
 
     def _river_names(self, c: Canvas) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from kitgen.messages import plural
 from kitgen.products.chronicle.edition import Edition
 from kitgen.render.chronicleart import Arrow, BattleMark, Block, TurnMap, TurnMapStyle, draw_turn_map, style_for
 from kitgen.render.fonts import SANS, SANS_BOLD, text_width
@@ -84,8 +85,10 @@ class ChroniclePages:
                 )
             )
         for t in range(1, e.h.last + 1):
-            pages.append((f"Turn {t}: the map", f"turn-{t:02d}-map", partial(self.map_page, turn=t)))
-            pages += self.story_pages(t)
+            inset = self.story_map(t)
+            if inset is None:
+                pages.append((f"Turn {t}: the map", f"turn-{t:02d}-map", partial(self.map_page, turn=t)))
+            pages += self.story_pages(t, inset)
         over = ending(self.s, e.h.after(e.h.last)).over
         pages.append(("The end" if over else "So far", "end", self.end_page))
         return pages
@@ -176,7 +179,8 @@ class ChroniclePages:
         days = turn_days(s, 1)
         when = f"On {days[0].day} {days[0].strftime('%B')} {days[0].year}" if days else "At the start"
         held = "; ".join(
-            f"the {self.names[f]} field {start[f].units} units of {start[f].stands} stands and hold {start[f].towns} towns"
+            f"the {self.names[f]} field {plural(start[f].units, 'unit')} of {plural(start[f].stands, 'stand')}"
+            f" and hold {plural(start[f].towns, 'town')}"
             for f in sides
         )
         aims = [condition_text(s, w) for w in s.victory.win]
@@ -350,16 +354,41 @@ class ChroniclePages:
     # a turn
 
     def map_page(self, sheet: Sheet, turn: int) -> float:
-        """The turn's map, cropped to where things happened (`action_area`) with a locator of
-        the whole theatre in a corner, or the whole map for a quiet turn."""
-        from kitgen.render.mapembed import place_map
-
+        """The turn's map on a page of its own, cropped to where things happened (`action_area`)
+        with a locator of the whole theatre in a corner, or the whole map for a busy turn."""
         e = self.e
         tm = e.turn_map(turn)
         f = self.s.faction(e.faction) if e.faction else None
         y_top = sheet.band(f"Turn {turn}: the map", f, self.dates(turn))
         room = y_top - sheet.bottom - sheet.para_height(sheet.span, self.caption(turn, zoomed=True)) - 6
-        area = self.action_area(tm, sheet.span / room)
+        return self.draw_window(sheet, turn, tm, self.action_area(tm, sheet.span / room), y_top, room)
+
+    def story_map(self, turn: int) -> Any | None:
+        """The turn's map as a block of its story (`flow.Drawn`), where it zooms to a part of the
+        board (`STORY_MAP_ASPECT` wide): a turn is then one page, its map above its words. None
+        where the turn's moves spread over most of the board: that map takes a page of its own."""
+        from kitgen.render.flow import Drawn
+
+        tm = self.e.turn_map(turn)
+        area = self.action_area(tm, STORY_MAP_ASPECT)
+        if area == (0.0, 0.0, self.art.width, self.art.height):
+            return None
+
+        def measure(sheet: Sheet) -> float:
+            return sheet.span / STORY_MAP_ASPECT + sheet.para_height(sheet.span, self.caption(turn, zoomed=True)) + 8
+
+        def draw(sheet: Sheet, y: float) -> float:
+            return self.draw_window(sheet, turn, tm, area, y - 2, sheet.span / STORY_MAP_ASPECT) - 2
+
+        return Drawn(measure, draw)
+
+    def draw_window(
+        self, sheet: Sheet, turn: int, tm: TurnMap, area: tuple[float, float, float, float], y_top: float, room: float
+    ) -> float:
+        """The part `area` of the turn's map (in map points), as large as the page's span and
+        `room` allow below `y_top`, its locator and names, and its caption; returns the y below."""
+        from kitgen.render.mapembed import place_map
+
         ax0, ay0, ax1, ay1 = area
         s = min(sheet.span / (ax1 - ax0), room / (ay1 - ay0))
         w, h = (ax1 - ax0) * s, (ay1 - ay0) * s
@@ -531,6 +560,7 @@ class ChroniclePages:
         first = [b.hex for b in tm.battles]
         hexes = {t: h for h, names in board.towns.items() for t in names}
         first += [hexes[t] for t in self.e.towns_changed(turn) if t in hexes]
+        events = set(first)
         worth = sorted(self.s.towns, key=lambda t: (-max((v or 0) for v in t.vp.values()) if t.vp else 0, t.name))
         first += [hexes[t.name] for t in worth[:LABELLED] if t.name in hexes]
         size = sheet.st.fonts.small
@@ -544,15 +574,20 @@ class ChroniclePages:
             text = names[0]
             cx, cy = x0 + float(self.art.centres[h][0]) * s, y0 + float(self.art.centres[h][1]) * s
             w = text_width(text, SANS, size) + 2
-            for bx, by in (
-                (cx + d, cy - size * 0.35),
-                (cx - d - w, cy - size * 0.35),
-                (cx - w / 2, cy + d),
-                (cx - w / 2, cy - d - size),
-                (cx + d, cy + d * 0.6),
-                (cx + d, cy - d * 0.6 - size),
-                (cx - d - w, cy + d * 0.6),
-                (cx - d - w, cy - d * 0.6 - size),
+            rings = (1.0, 1.8, 2.6) if h in events else (1.0,)
+            for bx, by in (  # beside the town, else (a town of the turn's events) a little further out
+                spot
+                for k in rings
+                for spot in (
+                    (cx + d * k, cy - size * 0.35),
+                    (cx - d * k - w, cy - size * 0.35),
+                    (cx - w / 2, cy + d * k),
+                    (cx - w / 2, cy - d * k - size),
+                    (cx + d * k, cy + d * k * 0.6),
+                    (cx + d * k, cy - d * k * 0.6 - size),
+                    (cx - d * k - w, cy + d * k * 0.6),
+                    (cx - d * k - w, cy - d * k * 0.6 - size),
+                )
             ):
                 box = (bx - 1, by - size * 0.3, bx + w, by + size * 0.95)
                 if not _inside(box, frame) or any(meets(box, b) for b in placed):
@@ -563,9 +598,10 @@ class ChroniclePages:
                 placed.append(box)
                 break
 
-    def story_pages(self, turn: int) -> list[Page]:
-        """The turn's story (`prose`): its headline, a line of its days and event card, a
-        paragraph for each front, the rest of the turn, and the turn in figures, flowed."""
+    def story_pages(self, turn: int, inset: Any | None = None) -> list[Page]:
+        """The turn's story (`prose`): its headline, a line of its days and event card, its map
+        (`inset`, where the turn zooms), a paragraph for each front, the rest of the turn, and
+        the turn in figures, flowed."""
         from kitgen.engine.piecenames import piece_names
         from kitgen.products.chronicle.prose import fronts, headline, rest_of_the_turn
         from kitgen.render.flow import Drawn, Para, Rows, flow_pages
@@ -575,16 +611,17 @@ class ChroniclePages:
         title = headline(e, turn).text
         size, leading = self.style.fonts.heading * 1.6, self.style.fonts.heading * 1.9
 
-        def measure(sheet: Sheet) -> float:
-            return leading * len(sheet.wrap(title, SANS_BOLD, size, sheet.span)) + 2
+        def measure(sheet: Sheet) -> float:  # as `Sheet.para` sets it, and 2 points under it
+            return size * 1.45 + leading * (len(sheet.wrap(title, SANS_BOLD, size, sheet.span)) - 1) + 2
 
         def draw(sheet: Sheet, y: float) -> float:
-            return sheet.para(sheet.left, y, sheet.span, title, font=SANS_BOLD, size=size, leading=leading)
+            return sheet.para(sheet.left, y, sheet.span, title, font=SANS_BOLD, size=size, leading=leading) - 2
 
         cards = "; ".join({c.id: c.title for c in self.s.cards.events}.get(x, x) for x in h.after(turn).events)
         dek = ", ".join(filter(None, [self.dates(turn), f"event card: {cards}" if cards else "no event card"]))
         dek = dek[0].upper() + dek[1:]
         blocks: list[Any] = [Drawn(measure, draw), Para(dek if dek.endswith((".", "!", "?")) else dek + ".")]
+        blocks += [inset] if inset is not None else []
         blocks += [Para(text, lead) for lead, text in fronts(e, turn, names) + rest_of_the_turn(e, turn, names)]
         figures = self.figures(turn)
         blocks.append(Rows(figures.columns, figures.header, figures.rows, figures.heading))
@@ -715,6 +752,8 @@ ZOOM_MOST = 0.7
 """A crop that would show this much of the map's width or height shows the whole map."""
 LOCATOR = (0.22, 0.17, 0.13)
 """The locator's widths to try, as parts of the map's window, largest first."""
+STORY_MAP_ASPECT = 1.7
+"""Width over height of a turn's map set above its story (about 40% of an A4 page's height)."""
 
 
 def _within(tm: TurnMap, art: MapArt, box: tuple[float, float, float, float]) -> TurnMap:

@@ -7,20 +7,21 @@ voice ("we", "the enemy")."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from kitgen.messages import plural
 from kitgen.model.scenario import name_key
-from kitgen.products.chronicle.edition import moved_by
-from kitgen.render.wording import either
+from kitgen.products.chronicle.journeys import Journey, elsewhere, journeys, told
+from kitgen.products.chronicle.say import and_ as _and
+from kitgen.products.chronicle.say import at_place, hexes_apart
+from kitgen.products.chronicle.say import capital as _capital
+from kitgen.products.chronicle.say import sentence as _sentence
+from kitgen.products.chronicle.say import who as _who
 
 if TYPE_CHECKING:
-    from kitgen.engine.state import CampaignState
     from kitgen.products.chronicle.edition import Battle, Edition
 
-COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
 FRONT_REACH = 3
 """Hexes between two events of one front: a battle and a town taken next to it read together."""
 
@@ -55,29 +56,6 @@ class Headline:
     text: str
 
 
-def place_words(e: Edition, hex_id: str) -> str:
-    """A hex as the story says it: its town ("Kharkov"); else the way to the nearest town with
-    the hex in brackets ("south of Tsaritsyn (5214)"); else the hex alone."""
-    from kitgen.engine.views import nearest_town
-
-    named = e.hex_names.get(hex_id)
-    if named:
-        return named
-    near = nearest_town(e.c.board, hex_id)
-    if near.town is None:
-        return hex_id
-    town = e.s.shown_place(near.town)
-    where = e.c.board.places.get(name_key(near.town))
-    way = _bearing(e, where, hex_id) if where else ""
-    return f"{way} of {town} ({hex_id})" if way else f"near {town} ({hex_id})"
-
-
-def at_place(e: Edition, hex_id: str) -> str:
-    """`place_words` after 'at', as a sentence says it: "at Kharkov", "south of Tsaritsyn (5214)"."""
-    words = place_words(e, hex_id)
-    return f"at {words}" if e.hex_names.get(hex_id) else words
-
-
 def headline(e: Edition, turn: int) -> Headline:
     """The turn's most important event the edition knows: a town of the most VP changing hands,
     else the largest battle, else the event card, else a faction's supply failing, else quiet."""
@@ -101,43 +79,46 @@ def headline(e: Edition, turn: int) -> Headline:
     return Headline("quiet", "A quiet turn on every front" if e.faction is None else "A quiet turn for us")
 
 
+Spot = tuple[str, "Fight | Change"]
+APPROACH = 1
+"""Hexes from a front's battle or town within which a move's end opens that front's paragraph."""
+
+
 def fronts(e: Edition, turn: int, names: dict[str, str]) -> list[tuple[str, str]]:
-    """(run-in, paragraph) for each front of the turn: its battles, largest first, and the towns
-    that changed hands there, the front named by its most valuable town."""
-    fights = sorted(_fights(e, turn), key=lambda f: (-f.stands, f.battle.number))
-    changes = sorted(_changes(e, turn), key=lambda c: (-c.vp, c.town))
-    spots = [(f.battle.hex, f) for f in fights] + [(c.hex, c) for c in changes]
-    groups: list[list[tuple[str, Fight | Change]]] = []
-    for hex_id, what in spots:
-        near = [g for g in groups if any(_hexes_apart(e, hex_id, h) <= FRONT_REACH for h, _ in g)]
-        merged = [(hex_id, what)] + [x for g in near for x in g]
-        groups = [g for g in groups if g not in near] + [merged]
-    told = []
-    for group in sorted(groups, key=lambda g: min(_rank(w) for _, w in g)):
-        sentences = [
-            _fight_text(e, w, names) for _, w in sorted(group, key=lambda x: _rank(x[1])) if isinstance(w, Fight)
-        ]
-        sentences += [_taken(e, w) + "." for _, w in sorted(group, key=lambda x: _rank(x[1])) if isinstance(w, Change)]
-        told.append((f"Around {_front_name(e, group)}.", " ".join(sentences)))
-    return told
+    """(run-in, paragraph) for each front of the turn: the moves that ended there, its battles,
+    largest first, and the towns that changed hands there, the front named by its chief town."""
+    near = _approaches(e, turn, names)
+    told_fronts = []
+    for i, group in enumerate(_front_groups(e, turn)):
+        ranked = sorted(group, key=lambda x: _rank(x[1]))
+        sentences = told(e, near.get(i, []))
+        sentences += [_fight_text(e, w, names) for _, w in ranked if isinstance(w, Fight)]
+        sentences += [_taken(e, w) + "." for _, w in ranked if isinstance(w, Change)]
+        told_fronts.append((f"Around {_front_name(e, group)}.", " ".join(sentences)))
+    return told_fronts
 
 
 def rest_of_the_turn(e: Edition, turn: int, names: dict[str, str]) -> list[tuple[str, str]]:
-    """(run-in, sentence) of what else the turn brought: the moves made, arrivals, units lost,
-    command and VP, each as the edition knew it."""
+    """(run-in, sentence) of what else the turn brought: the moves not told with a front,
+    arrivals, units lost, command, and how the sides stand, each as the edition knew it."""
     before, after = e.h.after(turn - 1), e.h.after(turn)
     said: list[tuple[str, str]] = []
-    moves = _moves(e, after)
-    if moves:
-        said.append(("On the move.", moves))
+    near = {j for js in _approaches(e, turn, names).values() for j in js}
+    rest = [j for j in journeys(e, turn, names) if j not in near]
+    if rest:
+        said.append(("Elsewhere." if near or _front_groups(e, turn) else "On the move.", elsewhere(e, rest)))
 
     def mine(f: str) -> bool:
         return e.faction is None or f == e.faction
 
     arrived = [a for a in after.arrivals if mine(a.faction)]
     if arrived:
-        parts = [f"{names.get(a.unit, a.unit)} {at_place(e, a.hex)}" for a in arrived]
-        said.append(("Arrivals.", _sentence(_and(parts) + (" joined us" if e.faction else " came up"))))
+        came = "joined us" if e.faction else "came up"
+        parts = [
+            f"{names.get(a.unit, a.unit)}{f' {came}' if not i else ''} {at_place(e, a.hex)}"
+            for i, a in enumerate(arrived)
+        ]
+        said.append(("Arrivals.", _sentence(_and(parts))))
     there = {u.id for u in after.units}
     gone = [u for u in before.units if u.id not in there and mine(u.faction)]
     if gone:
@@ -157,16 +138,103 @@ def rest_of_the_turn(e: Edition, turn: int, names: dict[str, str]) -> list[tuple
                     else f"{whose} {plural(len(own), 'order')} {'was' if len(own) == 1 else 'were all'} obeyed"
                 )
         said.append(("Command.", _sentence(_capital("; ".join(parts)))))
-    vp = [
-        ("we have " if e.faction == f else f"{e.s.faction_name(f)} ")
-        + f"{after.vp.get(f, 0)}"
-        + (f" ({d:+d})" if (d := after.vp.get(f, 0) - before.vp.get(f, 0)) else "")
-        for f in e.factions()
-        if f in after.vp
-    ]
-    if vp:
-        said.append(("Victory points.", _sentence(_capital(", ".join(vp)))))
+    standing = balance(e, turn)
+    if standing:
+        said.append(("The balance.", standing))
     return said
+
+
+def balance(e: Edition, turn: int) -> str:
+    """How the sides stand after the turn, and which way it goes: the towns each holds, what it
+    gained or lost and for how many turns running; the VP when they changed, with what was spent
+    on reinforcements."""
+    now = {x.faction: x for x in e.tallies if x.turn == turn}
+    sides = [f for f in e.factions() if f in now]
+    parts: list[str] = []
+    for f in sides:
+        towns = plural(now[f].towns, "town")
+        if e.faction == f:
+            part = f"we hold {towns}"
+        elif not parts:
+            part = f"the {e.s.faction_name(f)} hold {towns}"
+        else:
+            part = f"the {e.s.faction_name(f)} {now[f].towns}"
+        change = now[f].towns - _towns(e, f, turn - 1)
+        if change:
+            run = _running(e, f, turn, change)
+            part += f" ({abs(change)} {'gained' if change > 0 else 'lost'}"
+            part += f", the {_nth(run)} turn running)" if run > 1 else ")"
+        parts.append(part)
+    said = [_sentence(_capital(_and(parts)))] if parts else []
+    before, after = e.h.after(turn - 1), e.h.after(turn)
+    scored = [f for f in sides if f in after.vp]
+    if any(after.vp[f] != before.vp.get(f, 0) for f in scored):
+        scores = []
+        for f in scored:
+            bought = _bought(e, turn, f)
+            spent = bought * e.s.victory.thresholds.get(f, 0)
+            note = f" ({spent} spent on {plural(bought, 'reinforcement roll')})" if spent else ""
+            if e.faction == f:
+                scores.append(f"we now have {after.vp[f]} VP{note}")
+            else:
+                scores.append(f"{after.vp[f]} for the {e.s.faction_name(f)}{note}")
+        lead = "" if e.faction is not None else "VP now stand at "
+        said.append(_sentence(_capital(lead + _and(scores))))
+    return " ".join(said)
+
+
+def _towns(e: Edition, faction: str, turn: int) -> int:
+    return next((x.towns for x in e.tallies if x.turn == turn and x.faction == faction), 0)
+
+
+def _running(e: Edition, faction: str, turn: int, change: int) -> int:
+    """For how many turns, up to this one, the faction's towns have moved the way they did now."""
+    if not change:
+        return 0
+    run = 0
+    for t in range(turn, 0, -1):
+        step = _towns(e, faction, t) - _towns(e, faction, t - 1)
+        if step * change <= 0:
+            break
+        run += 1
+    return run
+
+
+def _nth(n: int) -> str:
+    words = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+    return words[n - 1] if n <= len(words) else f"{n}th"
+
+
+def _bought(e: Edition, turn: int, faction: str) -> int:
+    """II.E.2: the faction's rolls on its reinforcement chart in the turn (each spent its threshold)."""
+    return sum(1 for r in e.h.after(turn).rolls if r.rule == "II.E.2" and r.purpose.split()[1:2] == [faction])
+
+
+def _front_groups(e: Edition, turn: int) -> list[list[Spot]]:
+    """The turn's battles and towns taken, gathered into fronts (each within FRONT_REACH hexes of
+    another of its own), the most important front first."""
+    fights = sorted(_fights(e, turn), key=lambda f: (-f.stands, f.battle.number))
+    changes = sorted(_changes(e, turn), key=lambda c: (-c.vp, c.town))
+    spots: list[Spot] = [(f.battle.hex, f) for f in fights] + [(c.hex, c) for c in changes]
+    groups: list[list[Spot]] = []
+    for hex_id, what in spots:
+        near = [g for g in groups if any(hexes_apart(e, hex_id, h) <= FRONT_REACH for h, _ in g)]
+        merged = [(hex_id, what)] + [x for g in near for x in g]
+        groups = [g for g in groups if g not in near] + [merged]
+    return sorted(groups, key=lambda g: min(_rank(w) for _, w in g))
+
+
+def _approaches(e: Edition, turn: int, names: dict[str, str]) -> dict[int, list[Journey]]:
+    """The turn's moves that ended within APPROACH hexes of a front's battle or town, by the
+    front's place in `_front_groups` (the first such front takes a move)."""
+    groups = _front_groups(e, turn)
+    near: dict[int, list[Journey]] = {}
+    for j in journeys(e, turn, names):
+        for i, group in enumerate(groups):
+            if any(h and hexes_apart(e, j.end, h) <= APPROACH for h, _ in group):
+                near.setdefault(i, []).append(j)
+                break
+    return near
 
 
 # --- the events, weighed ---------------------------------------------------------------------
@@ -218,17 +286,6 @@ def _rank(what: Fight | Change) -> tuple[int, int]:
 
 
 # --- the words ---------------------------------------------------------------------------------
-
-
-def _who(e: Edition, factions: tuple[str, ...], *, object_: bool = False, against: tuple[str, ...] = ()) -> str:
-    """Sides as the edition says them: 'we' ('us'); 'the enemy' for the side that faced us
-    (`against` holds our faction); else by name, 'the Reds and the Ukrainians' (a faction sees
-    whose colours fight where it watches)."""
-    if e.faction is not None and e.faction in factions:
-        return "us" if object_ else "we"
-    if e.faction is not None and e.faction in against:
-        return "the enemy"
-    return _and([f"the {e.s.faction_name(f)}" for f in factions]) or "no side"
 
 
 def _fight_headline(e: Edition, f: Fight) -> str:
@@ -309,58 +366,5 @@ def _front_name(e: Edition, group: list[tuple[str, Fight | Change]]) -> str:
     return e.s.shown_place(near.town) if near.town else hex_id
 
 
-def _moves(e: Edition, after: CampaignState) -> str:
-    """How many pieces each faction moved, and how (a march, a train run, a voyage)."""
-    counts: dict[str, dict[str, int]] = {}
-    for v in after.verdicts:
-        how = moved_by(v)
-        if how is None or (e.faction is not None and v.faction != e.faction):
-            continue
-        counts.setdefault(v.faction, {}).setdefault(how, 0)
-        counts[v.faction][how] += 1
-    words = {"land": "on foot", "rail": "by train", "sea": "by sea"}
-    parts = []
-    for f in e.factions():
-        by = counts.get(f)
-        if not by:
-            continue
-        n = sum(by.values())
-        who = "we" if e.faction == f else f"the {e.s.faction_name(f)}"
-        ways = sorted(by.items(), key=lambda x: ("land", "rail", "sea").index(x[0]))
-        if len(ways) == 1:
-            parts.append(f"{who} moved {plural(n, 'piece')} {words[ways[0][0]]}")
-        else:
-            parts.append(f"{who} moved {plural(n, 'piece')}: {_and([f'{k} {words[m]}' for m, k in ways])}")
-    return _sentence(_capital("; ".join(parts))) if parts else ""
-
-
-def _bearing(e: Edition, town_hex: str, hex_id: str) -> str:
-    hexes = e.c.hex_map.by_id()
-    a, b = hexes.get(town_hex), hexes.get(hex_id)
-    if a is None or b is None:
-        return ""
-    angle = math.degrees(math.atan2(b.y_km - a.y_km, b.x_km - a.x_km)) % 360
-    return COMPASS[int((angle + 22.5) // 45) % 8]
-
-
-def _hexes_apart(e: Edition, a: str, b: str) -> int:
-    grid = e.c.board.grid
-    ca, cb = grid.parse_id(a), grid.parse_id(b)
-    return 10**6 if ca is None or cb is None else grid.distance(ca, cb)
-
-
 def _owner(f: str | None) -> str | None:
     return None if f in (None, "none") else f
-
-
-def _and(parts: list[str]) -> str:
-    """'a, b and c' of the parts that say something (`either`)."""
-    return either([p for p in parts if p], "and")
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _sentence(text: str) -> str:
-    return text if not text or text.endswith((".", "!", "?")) else text + "."

@@ -24,9 +24,11 @@ def _quiet_interrupt(kind: type[BaseException], value: BaseException, tb: Traceb
     with status 130 and no traceback; every other uncaught error is shown as before."""
     if isinstance(value, KeyboardInterrupt):
         return  # Python then ends itself by SIGINT, as a shell expects of Ctrl-C
-    if _STOPPED or isinstance(_signal_beneath(value), KeyboardInterrupt):
+    stop = _stop_asked() or _signal_beneath(value)
+    if isinstance(stop, (KeyboardInterrupt, SystemExit)):
         sys.stderr.flush()
-        os._exit(130)  # nothing is being written yet: main() has not started
+        code = stop.code if isinstance(stop, SystemExit) and isinstance(stop.code, int) else 130
+        os._exit(code)  # nothing is being written yet: main() has not started
     _EXCEPTHOOK(kind, value, tb)
 
 
@@ -57,6 +59,8 @@ def _quiet_unraisable(unraisable: UnraisableHookArgs) -> None:
     ends as it would have."""
     if not isinstance(unraisable.exc_value, KeyboardInterrupt):
         _UNRAISABLEHOOK(unraisable)
+    elif _STOPPED:
+        _STOPPED.pop()  # ignored, so not a stop: a later error is that error, not this Ctrl-C
 
 
 def _listen_for_ctrl_c() -> None:
@@ -1272,8 +1276,14 @@ def main() -> None:
         from kitgen.errors import KitgenError, UsageError, escape_controls
 
         try:
-            _summaries(app)
-            _app_for(sys.argv[1:])(prog_name="kitgen")  # `python -m kitgen` is `kitgen`
+            try:
+                _summaries(app)
+                _app_for(sys.argv[1:])(prog_name="kitgen")  # `python -m kitgen` is `kitgen`
+            except Exception:  # any error after a stop signal (one kitgen caught and reported, say) is the stop
+                stop = _stop_asked()
+                if stop is not None:
+                    raise stop from None
+                raise
         except KitgenError as exc:
             for problem in exc.problems:
                 typer.echo(str(problem), err=True)  # escaped by Problem.__str__

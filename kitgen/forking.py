@@ -41,11 +41,13 @@ def start_worker(parent: int, interruptible: bool = False) -> None:
 
     from kitgen import stopsignals
 
-    signal.signal(signal.SIGINT, signal.default_int_handler if interruptible else signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C held over the fork is the parent's, and dropped here
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
     stopsignals.let_through()  # held by the parent across the fork (`pool`), so none came early
+    if interruptible:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # killed before the line above ran
@@ -61,8 +63,16 @@ def pool(workers: int) -> multiprocessing.pool.Pool:
 
     from kitgen import stopsignals
 
-    with stopsignals.held():  # the pool's threads start with them held too, leaving them to this one
-        return multiprocessing.get_context("fork").Pool(workers, initializer=start_worker, initargs=(os.getpid(),))
+    made = None
+    try:
+        with stopsignals.held():  # the pool's threads start with them held too, leaving them to this one
+            made = multiprocessing.get_context("fork").Pool(workers, initializer=start_worker, initargs=(os.getpid(),))
+    except BaseException:  # a stop signal, acted on as the hold ends: the pool is not left behind
+        if made is not None:
+            made.terminate()
+            made.join()
+        raise
+    return made
 
 
 _JOBS: dict[str, Callable[[], Any]] = {}
@@ -86,6 +96,9 @@ def in_worker(jobs: dict[str, Callable[[], T]]) -> dict[str, Callable[[], T]]:
     try:
         with stopsignals.held():  # see `pool`
             futures = {name: pool.submit(_run_job, name) for name in jobs}  # the first forks the worker
+    except BaseException:  # a stop signal as the hold ends: kitgen must not wait for the work at exit
+        _stop_now(pool)
+        raise
     finally:
         _JOBS.clear()
     waiting = set(futures)
@@ -99,6 +112,14 @@ def in_worker(jobs: dict[str, Callable[[], T]]) -> dict[str, Callable[[], T]]:
                 pool.shutdown()
 
     return {name: partial(result, name, future) for name, future in futures.items()}
+
+
+def _stop_now(pool: Any) -> None:
+    """A process pool shut down at once: its queued work cancelled, its workers ended (the
+    executor has no public way to end work under way)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def _run_job(name: str) -> Any:

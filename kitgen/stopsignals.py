@@ -18,8 +18,9 @@ def held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # only read: a handler run as it returns blocks nothing
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)

@@ -542,10 +542,12 @@ REPLACED_INTERRUPT = """
 import signal, sys
 import kitgen.cli
 def load_campaign(folder):
+    caught = ""
     try:  # Ctrl-C while a library works, which reports it as its own error, the cause lost
         signal.raise_signal(signal.SIGINT)
     except BaseException as exc:
-        raise RuntimeError(f"Error building serializer: {type(exc).__name__}") from None
+        caught = type(exc).__name__
+    raise RuntimeError(f"Error building serializer: {caught}")  # no cause, no context: as pydantic-core's
 import kitgen.campaign
 kitgen.campaign.load_campaign = load_campaign
 sys.argv = ["kitgen", *sys.argv[1:]]
@@ -566,6 +568,61 @@ def test_ctrl_c_a_library_reports_as_its_own_error_still_ends_quietly(camp: Path
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a shell starts it
     )
     assert (result.returncode, result.stderr) == (130, "")
+
+
+REPORTED_INTERRUPT = """
+import signal, sys
+import kitgen.cli
+from kitgen.errors import KitgenError, Problem
+def load_campaign(folder):
+    try:  # Ctrl-C met by kitgen's own catch-all (a form it could not read), reported as a problem
+        signal.raise_signal(signal.SIGINT)
+    except BaseException:
+        pass
+    raise KitgenError([Problem("orders.pdf", 1, 1, "the page could not be read", "scan")])
+import kitgen.campaign
+kitgen.campaign.load_campaign = load_campaign
+sys.argv = ["kitgen", *sys.argv[1:]]
+kitgen.cli.main()
+"""
+
+
+def test_ctrl_c_that_kitgen_itself_reported_as_a_problem_still_ends_as_ctrl_c(camp: Path) -> None:
+    """Ctrl-C swallowed where kitgen turns any error into a problem of its input (reading a form)
+    ends kitgen as Ctrl-C does, 130 and silent, not as bad input with status 1."""
+    result = subprocess.run(
+        [sys.executable, "-c", REPORTED_INTERRUPT, "state", str(camp)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a shell starts it
+    )
+    assert (result.returncode, result.stderr) == (130, "")
+
+
+def test_a_ctrl_c_python_ignored_does_not_hide_a_later_error() -> None:
+    """A Ctrl-C ignored in a callback Python cannot raise from is no stop: an error after it is
+    shown as that error (not taken for the Ctrl-C and ended silently)."""
+    code = (
+        "import kitgen.cli, signal, weakref\n"
+        "class Thing: pass\n"
+        "def interrupt(ref): signal.raise_signal(signal.SIGINT)\n"
+        "a = Thing()\n"
+        "keep = weakref.ref(a, interrupt)\n"
+        "del a\n"
+        "raise ValueError('shown')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert "KeyboardInterrupt" not in result.stderr
+    assert "ValueError: shown" in result.stderr and result.returncode == 1
 
 
 def test_an_interrupt_in_a_callback_python_cannot_raise_from_prints_no_traceback() -> None:

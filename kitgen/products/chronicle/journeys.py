@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 Gait = Literal["foot", "horse", "wheels", "train", "ship"]
 VERBS: dict[Gait, str] = {"foot": "marched", "horse": "rode", "wheels": "drove", "train": "ran", "ship": "sailed"}
-WAYS: dict[str, str] = {"land": "on foot", "rail": "by train", "sea": "by sea"}
-"""How a counted move went, by its order's kind (a ride or a drive counts as on foot: by land)."""
+WAYS: dict[str, str] = {"land": "by land", "rail": "by train", "sea": "by sea"}
+"""How a counted move went, by its order's kind (a march, a ride and a drive all go by land)."""
 NAMED = 3
 """Moves told by name for each faction after the fronts; the others are counted."""
 WHEELS = frozenset({"armoured_car", "tank"})
@@ -90,7 +90,7 @@ def told(e: Edition, moves: list[Journey]) -> list[str]:
 
 def elsewhere(e: Edition, moves: list[Journey]) -> str:
     """The moves told after the fronts: for each faction its largest `NAMED` by name, the others
-    counted by how they went ("The Reds moved 2 more pieces: 1 on foot and 1 by train")."""
+    counted by how they went ("The Reds moved 2 more pieces: 1 by land and 1 by train")."""
     parts: list[str] = []
     for f in e.factions():
         own = [j for j in moves if j.faction == f]
@@ -105,7 +105,7 @@ def elsewhere(e: Edition, moves: list[Journey]) -> str:
 
 
 def counted(e: Edition, faction: str, moves: list[Journey], *, more: bool = False) -> str:
-    """'The Reds moved 2 (more) pieces: 1 on foot and 1 by train'."""
+    """'The Reds moved 2 (more) pieces: 1 by land and 1 by train'."""
     by: dict[str, int] = {}
     for j in moves:
         by[j.by] = by.get(j.by, 0) + 1

@@ -383,10 +383,18 @@ class ChroniclePages:
         return Drawn(measure, draw)
 
     def draw_window(
-        self, sheet: Sheet, turn: int, tm: TurnMap, area: tuple[float, float, float, float], y_top: float, room: float
+        self,
+        sheet: Sheet,
+        turn: int,
+        tm: TurnMap,
+        area: tuple[float, float, float, float],
+        y_top: float,
+        room: float,
+        caption: str = "",
     ) -> float:
         """The part `area` of the turn's map (in map points), as large as the page's span and
-        `room` allow below `y_top`, its locator and names, and its caption; returns the y below."""
+        `room` allow below `y_top`, its locator and names, and its caption (`caption`, else the
+        turn map's); returns the y below."""
         from kitgen.render.mapembed import place_map
 
         ax0, ay0, ax1, ay1 = area
@@ -427,11 +435,12 @@ class ChroniclePages:
             ]
             taken.append(self.locator(sheet, (x, y, w, h), area, boxes + paths))
         taken += self.arrow_labels(sheet, shown, (ox, oy, s), taken, (x, y, x + w, y + h))
+        taken += _shafts_and_roundels(self.art, shown, style, (ox, oy, s))
         self.town_names(sheet, shown, turn, (ox, oy, s), taken, style.block / 2 + 2, (x, y, x + w, y + h))
         c.setStrokeColorRGB(0.1, 0.1, 0.1)
         c.setLineWidth(0.8)
         c.rect(x, y, w, h, stroke=1, fill=0)
-        return sheet.para(sheet.left, y - 4, sheet.span, self.caption(turn, zoomed=zoomed))
+        return sheet.para(sheet.left, y - 4, sheet.span, caption or self.caption(turn, zoomed=zoomed))
 
     def caption(self, turn: int, *, zoomed: bool) -> str:
         where = "Where the turn's moves and battles were" if zoomed else "The board"
@@ -688,7 +697,7 @@ class ChroniclePages:
     def end_page(self, sheet: Sheet) -> float:
         """The closing page: the result (or how the scenario stands), the turning points (each
         turn whose headline was a town taken, a battle or a supply collapse), how each side stood."""
-        from kitgen.products.chronicle.prose import headline
+        from kitgen.products.chronicle.prose import headline, the_war
 
         e, s = self.e, self.s
         f = s.faction(e.faction) if e.faction else None
@@ -697,6 +706,9 @@ class ChroniclePages:
         y = sheet.para(sheet.left, y, sheet.span, ending_text(s, end, play_on=e.c.meta.play_on)) - 4
         if end.over:
             y = sheet.para(sheet.left, y, sheet.span, "The result: " + result_text(s, end)) - 4
+        war = the_war(e, over=end.over)
+        if war:
+            y = sheet.para(sheet.left, y, sheet.span, war) - 4
         points = [(t, headline(e, t)) for t in range(1, e.h.last + 1)]
         points = [(t, h) for t, h in points if h.kind in ("town", "battle", "supply")]
         y -= sheet.st.gap
@@ -710,7 +722,60 @@ class ChroniclePages:
         rows = [[self.names[x.faction], str(x.vp), str(x.units), str(x.stands), str(x.towns)] for x in last]
         y = sheet.heading(sheet.left, y, sheet.span, "How it stood at the end" if end.over else "How it stands")
         cols = [Column(1.6), Column(0.8, "right"), Column(0.8, "right"), Column(0.8, "right"), Column(0.8, "right")]
-        return sheet.table(sheet.left, y, sheet.span, cols, [["Faction", "VP", "Units", "Stands", "Towns"]], rows)
+        y = sheet.table(sheet.left, y, sheet.span, cols, [["Faction", "VP", "Units", "Stands", "Towns"]], rows)
+        return self.last_front(sheet, y - sheet.st.gap)
+
+    def last_front(self, sheet: Sheet, y: float) -> float:
+        """The whole theatre at the last turn's end, its towns by owner and the front, without the
+        turn's moves, in the room left on the closing page (where there is a useful amount)."""
+        import dataclasses
+
+        e = self.e
+        if not e.h.last:
+            return y
+        caption = (
+            f"The theatre at the end of turn {e.h.last}"
+            + ("" if e.faction is None else f", as the {self.who} knew it")
+            + ": towns tinted by their owners, the units, and the front. The key is in the introduction."
+        )
+        title = sheet.st.fonts.body * 2.4
+        room = y - sheet.bottom - title - sheet.para_height(sheet.span, caption) - 8
+        aspect = self.art.width / self.art.height
+        if room < min(sheet.span / aspect, sheet.span) * 0.5:
+            return y
+        tm = dataclasses.replace(e.turn_map(e.h.last), arrows=(), battles=())
+        y = sheet.heading(
+            sheet.left, y, sheet.span, "The front at the end" if e.faction is None else "Our front at the end"
+        )
+        whole = (0.0, 0.0, self.art.width, self.art.height)
+        return self.draw_window(sheet, e.h.last, tm, whole, y - 2, room, caption)
+
+
+def _shafts_and_roundels(
+    art: MapArt, tm: TurnMap, st: TurnMapStyle, at: tuple[float, float, float]
+) -> list[tuple[float, float, float, float]]:
+    """Boxes (page points) along each arrow's path, every 3 points, and round each town's owner
+    roundel: what a town's name must not cover, nor be read as naming."""
+    import math
+
+    x0, y0, s = at
+    boxes = []
+    for a in tm.arrows:
+        points = [
+            (x0 + float(p[0]) * s, y0 + float(p[1]) * s) for p in (art.centres[h] for h in a.hexes if h in art.centres)
+        ]
+        half = 2.0 if a.bold else 1.2
+        for (ax, ay), (bx, by) in zip(points, points[1:], strict=False):
+            n = max(1, math.ceil(math.hypot(bx - ax, by - ay) / 3))
+            for i in range(n + 1):
+                px, py = ax + (bx - ax) * i / n, ay + (by - ay) * i / n
+                boxes.append((px - half, py - half, px + half, py + half))
+    offset = st.block / 2 + st.roundel * 0.7
+    for h, marks in art.towns.items():
+        if h in art.centres and any(m.name in tm.owners or m.name in tm.remembered for m in marks):
+            cx, cy = x0 + float(art.centres[h][0]) * s - offset, y0 + float(art.centres[h][1]) * s + offset * 0.8
+            boxes.append((cx - st.roundel, cy - st.roundel, cx + st.roundel, cy + st.roundel))
+    return boxes
 
 
 def _sample(c: Canvas, tm: TurnMap, x: float, y: float, st: TurnMapStyle, colours: dict[str, str]) -> None:

@@ -151,7 +151,8 @@ def balance(e: Edition, turn: int) -> str:
     now = {x.faction: x for x in e.tallies if x.turn == turn}
     sides = [f for f in e.factions() if f in now]
     parts: list[str] = []
-    for f in sides:
+    shown = [f for f in sides if now[f].towns or _towns(e, f, turn - 1) or f == e.faction]  # none, and none lost
+    for f in shown:
         towns = plural(now[f].towns, "town")
         if e.faction == f:
             part = f"we hold {towns}"
@@ -368,3 +369,92 @@ def _front_name(e: Edition, group: list[tuple[str, Fight | Change]]) -> str:
 
 def _owner(f: str | None) -> str | None:
     return None if f in (None, "none") else f
+
+
+def the_war(e: Edition, *, over: bool = False) -> str:
+    """The campaign so far (`over`: to its end) in a few sentences, as the edition knew it: who
+    has the better of it so far (the side that won the most battles and gained the most towns, if
+    one did both; at the end the result is the scenario's to say), the battles and who won them,
+    the towns each side holds against the start, and the stands lost for good."""
+    last = e.h.last
+    if not last:
+        return ""
+    battles = [b for t in range(1, last + 1) for b in e.battles(t)]
+    gained = {f: _towns(e, f, last) - _towns(e, f, 0) for f in e.factions()}
+    lost = {f: sum(sum(x.lost.values()) for x in e.tallies if x.faction == f and x.turn > 0) for f in e.factions()}
+    turns = f"in {_count(last)} turn{'s' if last != 1 else ''}"
+    if e.faction is None:
+        return " ".join(_sentence(_capital(x)) for x in _the_war_whole(e, battles, gained, lost, turns, over))
+    f = e.faction
+    ours = [b for b in battles if f in b.winners or f in b.losers]
+    won = sum(1 for b in ours if f in b.winners)
+    said = []
+    if over:
+        pass  # the result is the scenario's to say
+    elif won * 2 > len(ours) and gained[f] >= 0:
+        said.append("so far the war goes our way")
+    elif won * 2 < len(ours) and gained[f] <= 0:
+        said.append("so far the war goes against us")
+    else:
+        said.append("so far the war hangs in the balance")
+    said.append(f"{turns} we fought {_count(len(ours))} battle{'s' if len(ours) != 1 else ''} and won {_count(won)}")
+    said.append(f"we hold {plural(_towns(e, f, last), 'town')} {_against_start(gained[f])}")
+    if lost[f]:
+        said.append(f"we lost {plural(lost[f], 'stand')} for good in battle")
+    return " ".join(_sentence(_capital(x)) for x in said)
+
+
+def _the_war_whole(
+    e: Edition, battles: list[Battle], gained: dict[str, int], lost: dict[str, int], turns: str, over: bool
+) -> list[str]:
+    """`the_war` for the umpire: every side."""
+    name = e.s.faction_name
+    wins = {f: sum(1 for b in battles if f in b.winners) for f in e.factions()}
+    best, top = max(wins.values(), default=0), max(gained.values(), default=0)
+    leader = [f for f in wins if best and wins[f] == best and top > 0 and gained[f] == top]
+    said = []
+    if not over:  # the end's result is the scenario's to say, not this reckoning's
+        said.append(
+            f"so far the {name(leader[0])} have the better of it: they won the most battles and gained the most towns"
+            if len(leader) == 1
+            else "so far neither side has the upper hand"
+        )
+    ranked = sorted((f for f in wins if wins[f]), key=lambda f: -wins[f])
+    won = _and([f"the {name(f)} {'won ' if not i else ''}{_count(wins[f])}" for i, f in enumerate(ranked)])
+    fought = "one battle was fought" if len(battles) == 1 else f"{_count(len(battles))} battles were fought"
+    said.append(f"{turns} {fought}" + (f": {won}" if won else ""))
+    held = [
+        f"the {name(f)} "
+        + (f"hold {plural(_towns(e, f, e.h.last), 'town')}" if not i else str(_towns(e, f, e.h.last)))
+        + f" {_against_start(gained[f], short=bool(i))}"
+        for i, f in enumerate(e.factions())
+    ]
+    said.append(_and(held))
+    losers = [f for f, n in lost.items() if n]
+    if losers:
+        said.append(
+            _and(
+                [
+                    f"the {name(f)} lost {plural(lost[f], 'stand')} for good in battle"
+                    if not i
+                    else f"the {name(f)} {lost[f]}"
+                    for i, f in enumerate(losers)
+                ]
+            )
+        )
+    return said
+
+
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def _count(n: int) -> str:
+    """A small number in words, as prose sets it ("six turns"); a larger in figures."""
+    return NUMBERS[n] if 0 <= n < len(NUMBERS) else str(n)
+
+
+def _against_start(change: int, *, short: bool = False) -> str:
+    """A count's change since the start: "(two more than at the start)", or "(two more)"."""
+    if not change:
+        return "(as at the start)"
+    return f"({_count(abs(change))} {'more' if change > 0 else 'fewer'}{'' if short else ' than at the start'})"

@@ -921,3 +921,26 @@ def test_issue45_the_closing_page_tells_the_war_as_the_record_gives_it(name: str
         assert lost.get(f, 0) == sum(r.permanent + r.deserted for r in results if r.faction == f), (f, said)
     assert ("better of it" in said) == (not over and name == "denikin")  # the sample's Whites won most and gained most
     assert results
+
+
+def test_issue45_a_quiet_turn_is_one_page_its_whole_board_over_its_short_story() -> None:
+    """Paper is the club's: a turn the edition saw nothing move or fight in (the Ukrainians' in
+    the sample) has no landscape map page of its own; its whole board stands over its story on
+    one page, captioned as quiet; a turn whose moves spread over the board keeps its own page."""
+    from pypdf import PdfReader
+
+    from kitgen.products.chronicle.pages import ChroniclePages
+
+    c, h = _campaign("denikin"), _history("denikin")
+    for faction in ("ukrainians", None):
+        e = Edition(c, h, faction)
+        pdf = build_chronicle(c, faction, "a4", history=h).pdf
+        titles = [str(x.title) for x in PdfReader(io.BytesIO(pdf)).outline if not isinstance(x, list)]
+        book = ChroniclePages(e, "a4")
+        quiet = [t for t in range(1, h.last + 1) if not e.turn_map(t).arrows and not e.turn_map(t).battles]
+        spread = [t for t in range(1, h.last + 1) if t not in quiet and book.story_map(t) is None]
+        assert [t for t in titles if t.endswith("the map")] == [f"Turn {t}: the map" for t in spread]
+        if faction == "ukrainians":
+            assert len(quiet) >= 4
+            text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+            assert text.count("nothing moved or fought that we knew of") == len(quiet)

@@ -364,21 +364,29 @@ class ChroniclePages:
         return self.draw_window(sheet, turn, tm, self.action_area(tm, sheet.span / room), y_top, room)
 
     def story_map(self, turn: int) -> Any | None:
-        """The turn's map as a block of its story (`flow.Drawn`), where it zooms to a part of the
-        board (`STORY_MAP_ASPECT` wide): a turn is then one page, its map above its words. None
-        where the turn's moves spread over most of the board: that map takes a page of its own."""
+        """The turn's map as a block of its story (`flow.Drawn`): where it zooms to a part of the
+        board (`STORY_MAP_ASPECT` wide), or where the turn was quiet as the edition knew it (no
+        move, no battle: the whole board, as small as the page's width, by a short story). A turn
+        is then one page, its map above its words. None where the turn's moves spread over most
+        of the board: that map takes a landscape page of its own."""
         from kitgen.render.flow import Drawn
 
         tm = self.e.turn_map(turn)
+        whole = (0.0, 0.0, self.art.width, self.art.height)
         area = self.action_area(tm, STORY_MAP_ASPECT)
-        if area == (0.0, 0.0, self.art.width, self.art.height):
+        if area != whole:
+            aspect = STORY_MAP_ASPECT
+        elif not tm.arrows and not tm.battles:
+            aspect = self.art.width / self.art.height
+        else:
             return None
+        caption = self.caption(turn, zoomed=area != whole, quiet=area == whole)
 
         def measure(sheet: Sheet) -> float:
-            return sheet.span / STORY_MAP_ASPECT + sheet.para_height(sheet.span, self.caption(turn, zoomed=True)) + 8
+            return sheet.span / aspect + sheet.para_height(sheet.span, caption) + 8
 
         def draw(sheet: Sheet, y: float) -> float:
-            return self.draw_window(sheet, turn, tm, area, y - 2, sheet.span / STORY_MAP_ASPECT) - 2
+            return self.draw_window(sheet, turn, tm, area, y - 2, sheet.span / aspect, caption) - 2
 
         return Drawn(measure, draw)
 
@@ -442,7 +450,12 @@ class ChroniclePages:
         c.rect(x, y, w, h, stroke=1, fill=0)
         return sheet.para(sheet.left, y - 4, sheet.span, caption or self.caption(turn, zoomed=zoomed))
 
-    def caption(self, turn: int, *, zoomed: bool) -> str:
+    def caption(self, turn: int, *, zoomed: bool, quiet: bool = False) -> str:
+        if quiet:
+            known = "" if self.e.faction is None else " that we knew of"
+            return (
+                f"The board at the end of turn {turn}: nothing moved or fought{known}. The key is in the introduction."
+            )
         where = "Where the turn's moves and battles were" if zoomed else "The board"
         return (
             f"{where}, at the end of turn {turn}"

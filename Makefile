@@ -9,7 +9,7 @@ SCENARIO ?= denikin-1919
 OUT ?= output
 PAPER ?= a4
 
-.PHONY: kit test test-slow fuzz lint bench system-deps geodata clean
+.PHONY: kit test test-slow fuzz lint bench docs docs-images system-deps geodata clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,10 +67,20 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check kitgen tests benchmarks tools
 	$(BIN)/mypy
 
+# The manual: its reference pages written from the code, then the site built into site/ with
+# --strict (a broken link or a missing page fails). The tests build it too, as CI does.
+docs: $(STAMP)
+	$(BIN)/python tools/docs_reference.py docs
+	$(BIN)/mkdocs build --strict
+
+# The manual's pictures of printed pages (committed): run again when a page's look changes.
+docs-images: system-deps $(STAMP)
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python tools/docs_images.py docs
+
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,bench]'
 	$(BIN)/python -m compileall -q kitgen
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .geodata
+	rm -rf $(VENV) .pytest_cache .hypothesis .geodata site

@@ -215,7 +215,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "KITGEN_CACHE": str(Path(tmp) / "cache")}
         subprocess.run([*KITGEN, "validate", str(SAMPLE)], env=env, cwd=ROOT, check=True, capture_output=True)  # warm
+        figures.append(figure("python -c pass (the floor)", process([sys.executable, "-c", "pass"], 15, env=env)))
         figures.append(figure("kitgen --help", process([*KITGEN, "--help"], 15, env=env), under(0.150)))
+        figures.append(figure("kitgen --version", process([*KITGEN, "--version"], 15, env=env), under(0.150)))
         figures.append(
             figure("kitgen lookup town Kiev", process([*KITGEN, "lookup", "town", "Kiev"], 15, env=env), under(0.150))
         )
@@ -238,7 +240,7 @@ def main() -> None:
             figure(
                 "kitgen validate data/sample-campaign (answer kept)",
                 process([*KITGEN, "validate", str(SAMPLE)], 11, env=env),
-                under(0.3),
+                under(0.25),
             )
         )
         copies = [Path(tmp) / f"campaign-{k}" for k in range(7)]
@@ -248,6 +250,7 @@ def main() -> None:
             figure(
                 "kitgen validate, a campaign not seen before (answer worked out)",
                 process_each([[*KITGEN, "validate", str(copy)] for copy in copies], env=env),
+                under(0.6),
             )
         )
         figures.append(

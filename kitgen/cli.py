@@ -217,7 +217,11 @@ class MapFormat(StrEnum):
 def validate(
     path: Annotated[
         Optional[Path],  # noqa: UP045
-        typer.Argument(help="A scenario or campaign folder; default the campaign you are in.", show_default=False),
+        typer.Argument(
+            help="A scenario or campaign folder, or a bundled scenario's name (`kitgen scenario list`); default the "
+            "campaign you are in.",
+            show_default=False,
+        ),
     ] = None,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 if there is any warning.")] = False,
 ) -> None:
@@ -229,6 +233,10 @@ def validate(
 
     if path is None:
         path = _campaign_folder(None)
+    if kind_of(path) is Kind.MISSING and path.name == str(path):  # a bare name: a bundled scenario's
+        from kitgen.loader import resolve_scenario
+
+        path = resolve_scenario(str(path))
     _folder_argument(path, "a scenario folder or a campaign folder")
     if kind_of(path / _CAMPAIGN_FILE) is not Kind.MISSING:  # kitgen.campaign.is_campaign, without its imports
         _validate_campaign(path, strict=strict)
@@ -368,7 +376,11 @@ def turn_command(
     folder: CampaignArg = None,
     turn: Annotated[
         Optional[int],  # noqa: UP045
-        typer.Option(min=1, max=999, help="The turn; default the one being played (see README)."),
+        typer.Option(
+            min=1,
+            max=999,
+            help="The turn; default the one being played: the last log's while it is unfinished, else the next.",
+        ),
     ] = None,
     paper: Annotated[Paper, typer.Option(help="Paper size of the packets.")] = Paper.a4,
     out: Annotated[
@@ -904,7 +916,7 @@ def map_command(
         bool, typer.Option("--no-cache", help="Build the grid afresh, ignoring the disk cache.")
     ] = False,
 ) -> None:
-    """Build the hex map; write the poster and the tiled pages, the grid as JSON (schema in the README),
+    """Build the hex map; write the poster and the tiled pages, the grid as JSON (its schema in the manual's data reference),
     or the board hex by hex as YAML (map.yaml's board: section)."""
     from kitgen.loader import load_scenario_map
 
@@ -1028,7 +1040,7 @@ def scenario_show(
     format: Annotated[Format, typer.Option("--format", "-f", help="text for people, json for tools.")] = Format.text,
     out: Annotated[Optional[Path], typer.Option(help="Write to this file instead of standard output.")] = None,  # noqa: UP045
 ) -> None:
-    """Print the whole validated scenario (the JSON schema is in the README)."""
+    """Print the whole validated scenario (its JSON schema is in the manual's data reference)."""
     from kitgen.describe import scenario_json, scenario_text
 
     s = _scenario(name)

@@ -1,7 +1,7 @@
 """The limits on what kitgen reads: one per kind of input, the same for every command that reads
 it (`validate`, `status` and every writer for a turn log; `orders scan` and `orders check` for
 scans; `orders import` for a spreadsheet or a PDF filled on screen, whether it holds order forms,
-report forms or the roll sheet). The README's table of limits is made from this module's values.
+report forms or the roll sheet). The manual's table of limits (docs/reference/data.md) is made from this module's values.
 
 Each is checked before the work it bounds: a file's size from the disk before it is read
 (`kitgen.inputs`), a YAML file's nesting and values as it is parsed, a picture's pages and pixels

@@ -227,7 +227,7 @@ def yaml_too_deep(limit: int) -> str:
 
 @data("yaml.syntax")
 def yaml_syntax(problem: str) -> str:
-    return f"found text YAML cannot read ({problem}); expected YAML, as in the README's examples"
+    return f"found text YAML cannot read ({problem}); expected YAML, as in the manual's examples"
 
 
 @data("yaml.empty")

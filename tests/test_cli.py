@@ -277,3 +277,16 @@ def test_help_and_misspelt_commands_get_the_whole_app(args: list[str], listed: s
     assert listed in run_cli(*args).stdout
     misspelt = run_cli("lookup", "twn", "Kiev")
     assert misspelt.returncode == 2 and "Did you mean 'town'?" in misspelt.stderr
+
+
+def test_validate_takes_a_bundled_scenarios_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installed kitgen has no data/ folder to point at: `kitgen validate tsaritsyn-1919`
+    checks the bundled scenario of that name; a name that is none is refused, naming them."""
+    monkeypatch.chdir(tmp_path)
+    done = runner.invoke(app, ["validate", "tsaritsyn-1919"])
+    assert done.exit_code == 0, done.output
+    assert "tsaritsyn-1919: ok (" in done.output
+    wrong = subprocess.run(
+        [sys.executable, "-m", "kitgen", "validate", "tsaritsyn-19"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert wrong.returncode == 2 and "did you mean 'tsaritsyn-1919'?" in wrong.stderr

@@ -728,9 +728,10 @@ def test_II_A2_the_log_must_remove_what_the_card_takes(folder: Path) -> None:
     assert problem.code == "log.remove_owed" and "found 1 infantry stands removed; expected 2" in problem.message
 
 
-def test_the_readme_turn_log_example_replays(folder: Path) -> None:
-    """The README's turn log is a log kitgen plays: every section parses and is judged."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+def test_the_manuals_turn_log_example_replays(folder: Path) -> None:
+    """The manual's turn log (its data reference) is a log kitgen plays: every section parses and
+    is judged."""
+    readme = (Path(__file__).parent.parent / "docs" / "reference" / "data.md").read_text(encoding="utf-8")
     block = readme.split("# turns/turn-01.yaml\n", 1)[1].split("```", 1)[0]
     (folder / "turns" / "turn-01.yaml").write_text(block, encoding="utf-8")
     state = replay(load_campaign(folder))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import kitgen.limits as limits
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parent.parent / "docs" / "reference" / "data.md"  # the manual's data reference
 MB = 1024 * 1024
 
 

@@ -24,7 +24,7 @@ from kitgen.mapping.hexmap import HexMap
 from kitgen.model.scenario import Scenario
 from tests.conftest import BUNDLED, edit
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parent.parent / "docs" / "reference" / "data.md"  # the manual's data reference
 
 TOP_KEYS = {
     "schema_version",

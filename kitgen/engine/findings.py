@@ -75,6 +75,7 @@ def findings(record: TurnRecord, file: str) -> list[Finding]:
     drawn = [r.purpose for r in state.rolls if r.source == "drawn"]
     if drawn:
         more = f" and {len(drawn) - 3} more" if len(drawn) > 3 else ""
-        text = f"{len(drawn)} rolls drawn from the campaign's dice, not given in the log: {'; '.join(drawn[:3])}{more}"
+        rolls = f"{len(drawn)} roll{'s' if len(drawn) != 1 else ''}"
+        text = f"{rolls} drawn from the campaign's dice, not given in the log: {'; '.join(drawn[:3])}{more}"
         found.append(Finding(file, 1, 1, turn, "rolls.drawn", "dice", text))
     return found

@@ -142,11 +142,13 @@ def turn_owes(record: TurnRecord, log: TurnLog, source: LogSource, dice: WhoRoll
     owed: list[Owed] = []
     start = record.start or record.state
     if untouched(log):  # nothing in it yet: that says it all
-        return TurnOwes(turn, (Owed("untouched", source.name, 1, 1, rule="RULES-NOTES turn order"),))
+        return TurnOwes(turn, (Owed("untouched", source.name, 1, 1, rule="the strategic turn"),))
     out = [f for f in factions_to_order(start) if not handed_in(log, f)]
     for f in out:
         line, column = source.position(("handed_in",), key=True) if log.handed_in else (1, 1)
-        owed.append(Owed("orders_out", source.name, line or 1, column or 1, rule="RULES-NOTES", faction=f))
+        owed.append(
+            Owed("orders_out", source.name, line or 1, column or 1, rule="the strategic turn, step 2", faction=f)
+        )
     missing_rolls = rolls_owed(record, dice)
     if dice == "kitgen" and out:
         missing_rolls = []  # kitgen draws them when every faction's orders are in

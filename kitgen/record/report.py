@@ -45,7 +45,8 @@ def import_report(done: Imported) -> str:
     drawn = [(p, v) for p, v in done.rolls if v is not None]
     asked = [p for p, v in done.rolls if v is None]
     if drawn:
-        lines.append(f"every faction's orders are in: kitgen rolled the turn's {len(drawn)} dice into the log:")
+        rolls = "roll" if len(drawn) == 1 else f"{len(drawn)} rolls"
+        lines.append(f"every faction's orders are in: kitgen rolled the turn's {rolls} into the log:")
         lines += [f"  {purpose}: {value}" for purpose, value in drawn]
     if asked:
         lines.append(f"rolls the turn now asks for, written with no value to make at the table ({len(asked)}):")

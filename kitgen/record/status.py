@@ -251,7 +251,8 @@ def _dice_line(status: Status) -> str:
             return "Rolls: kitgen rolls; it draws the turn's rolls into the log when every faction's orders are in."
         if owed:
             return f"Rolls: kitgen rolls; {plural(len(owed), 'roll')} not yet written into the log (`kitgen roll` writes them):"
-        return f"Rolls: kitgen rolls; the turn's {plural(status.written, 'roll')} are written in the log."
+        written = "roll is" if status.written == 1 else f"{status.written} rolls are"
+        return f"Rolls: kitgen rolls; the turn's {written} written in the log."
     said = (
         "Rolls: campaign.yaml does not say who rolls (`dice: table` or `dice: kitgen`), so kitgen draws every "
         "roll the log does not give"

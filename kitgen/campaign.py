@@ -88,9 +88,7 @@ class Campaign:
     @cached_property
     def places(self) -> dict[str, str]:
         """name_key of every town and point on the map -> its hex id (worked out once)."""
-        from kitgen.mapping.places import place_hexes
-
-        return place_hexes(self.scenario, self.hex_map)
+        return _of_map(self.scenario, self.hex_map)[0]
 
     @cached_property
     def hex_names(self) -> dict[str, str]:
@@ -103,9 +101,27 @@ class Campaign:
     @cached_property
     def board(self) -> Board:
         """The board the engine plays on, made once from the map, with the scenario's place names."""
-        from kitgen.mapping.board import Board
+        return _of_map(self.scenario, self.hex_map)[1]
 
-        return Board.from_map(self.hex_map, self.places)
+
+_OF_MAP: dict[int, tuple[HexMap, dict[str, str], Board]] = {}
+"""The places and board worked out from a hex map, by the map object (kept alive here, so its id
+is not reused): a map read from the cache is one object for the process (`mapping.cache`), and
+its key covers every scenario input the places and the board are made from."""
+
+
+def _of_map(scenario: Scenario, hex_map: HexMap) -> tuple[dict[str, str], Board]:
+    from kitgen.mapping.board import Board
+    from kitgen.mapping.places import place_hexes
+
+    kept = _OF_MAP.get(id(hex_map))
+    if kept is None or kept[0] is not hex_map:
+        places = place_hexes(scenario, hex_map)
+        kept = (hex_map, places, Board.from_map(hex_map, places))
+        if len(_OF_MAP) >= 8:
+            _OF_MAP.clear()
+        _OF_MAP[id(hex_map)] = kept
+    return dict(kept[1]), kept[2]
 
 
 def is_campaign(folder: Path) -> bool:

@@ -101,9 +101,10 @@ def edit(path: Path, old: str, new: str) -> int:
 
 
 @pytest.fixture
-def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A new campaign of the bundled scenario (seed 1919), its map cached in tmp_path."""
-    monkeypatch.setenv("KITGEN_CACHE", str(tmp_path / "cache"))
+def folder(tmp_path: Path) -> Path:
+    """A new campaign of the bundled scenario (seed 1919). Its scenario and map come from the run's
+    own cache (`pytest_configure`), checked and built once: a cache of its own would check the
+    scenario's files and build the map again for every test."""
     new_campaign(tmp_path / "c", "denikin-1919", 1919)
     return tmp_path / "c"
 

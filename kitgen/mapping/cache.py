@@ -56,8 +56,8 @@ def hex_map(scenario: Scenario, *, use_cache: bool = True) -> tuple[HexMap | Non
     path = cache_dir() / f"hexmap-{scenario.meta.id}-{input_key(scenario)}.json"
     if use_cache and is_file(path):
         try:
-            return HexMap.from_json(json.loads(read_file(path, limit=CACHE_LIMIT))), []
-        except (KitgenError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            return _read(path), []
+        except (KitgenError, ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError):
             pass  # a damaged cache entry is rebuilt
     built, issues = build_hex_map(scenario)
     if built is not None:
@@ -67,6 +67,25 @@ def hex_map(scenario: Scenario, *, use_cache: bool = True) -> tuple[HexMap | Non
             write_atomic(path, map_json(built).encode("utf-8"))
         prune(f"hexmap-{scenario.meta.id}-*.json", KEEP)
     return built, issues
+
+
+_READ: dict[Path, tuple[tuple[int, int], HexMap]] = {}
+"""Cache entries this process has read, by path, with the file's modification time and size:
+one process that loads campaigns again and again (a test run, a long session) reads each once."""
+
+
+def _read(path: Path) -> HexMap:
+    """The hex map kept at `path`: the one read before while the file is unchanged, else read."""
+    found = path.stat()
+    stamp = (found.st_mtime_ns, found.st_size)
+    kept = _READ.get(path)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    read = HexMap.from_json(json.loads(read_file(path, limit=CACHE_LIMIT)))
+    if len(_READ) >= KEEP:
+        _READ.clear()
+    _READ[path] = (stamp, read)
+    return read
 
 
 def map_json(hex_map: HexMap) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,6 +15,15 @@ if TYPE_CHECKING:
     import pyproj
 
 LONLAT = "+proj=longlat +datum=WGS84 +no_defs"
+
+
+@cache
+def _transformer(source: str, target: str) -> pyproj.Transformer:
+    """One transformer a pair of projections for the process: PROJ takes milliseconds to make
+    one (its database read), and every load of a campaign projects its map's points."""
+    import pyproj  # only where a map is projected: a packet's map comes drawn from the cache
+
+    return pyproj.Transformer.from_crs(source, target, always_xy=True)
 
 
 @dataclass(frozen=True)
@@ -35,17 +44,13 @@ class MapProjection:
             "+x_0=0 +y_0=0 +ellps=WGS84 +units=km +no_defs"
         )
 
-    @cached_property
+    @property
     def _forward(self) -> pyproj.Transformer:
-        import pyproj  # only where a map is projected: a packet's map comes drawn from the cache
+        return _transformer(LONLAT, self.proj)
 
-        return pyproj.Transformer.from_crs(LONLAT, self.proj, always_xy=True)
-
-    @cached_property
+    @property
     def _inverse(self) -> pyproj.Transformer:
-        import pyproj
-
-        return pyproj.Transformer.from_crs(self.proj, LONLAT, always_xy=True)
+        return _transformer(self.proj, LONLAT)
 
     def forward(self, lonlat: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """(n, 2) lon/lat degrees to (n, 2) projected km."""

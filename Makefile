@@ -50,7 +50,7 @@ geodata: $(STAMP)
 	rm -rf .geodata
 
 test: lint system-deps
-	$(BIN)/python -m pytest -q -n auto --dist worksteal  # a worker that runs dry takes tests from the other
+	$(BIN)/python -m pytest -q -n auto
 
 # The installed package as a user gets it: pipx installs the wheel, its dependencies from the
 # package registry (a few minutes the first time); CI runs it after make test.

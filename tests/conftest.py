@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """One map and scenario cache for the session (each xdist worker its own), not the user's."""
+    """One map and scenario cache for the run, not the user's: made by the first process, the
+    workers of xdist inherit it, so a scenario is checked and its map built once for all of them."""
     if "KITGEN_CACHE" not in os.environ:
         os.environ["KITGEN_CACHE"] = _MADE["cache"] = tempfile.mkdtemp(prefix="kitgen-test-cache-")
 

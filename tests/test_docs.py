@@ -171,6 +171,13 @@ def test_a_shown_only_example_is_an_install_or_checkout_step(page: Path) -> None
                 assert words[0] in SHOWN_ONLY, (page.name, line)
 
 
+def test_the_manual_has_examples_to_run() -> None:
+    """The example test reads the fences it should: were its pattern to miss them (another fence
+    style), it would run nothing and pass."""
+    assert len([p for p in pages() if steps(p)]) >= 15
+    assert sum(len(steps(p)) for p in pages()) >= 80
+
+
 @pytest.mark.parametrize("page", [p for p in pages() if steps(p)], ids=_id)
 def test_every_example_runs_as_shown(page: Path, tmp_path: Path) -> None:
     """ "Every example in the manual is run by a test": a page's commands, in a folder of their
@@ -182,17 +189,20 @@ def test_every_example_runs_as_shown(page: Path, tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
     for step in steps(page):
+        if "||" in step.command:  # a failure shown, not hidden: the page must say what status it expects
+            assert any(line.startswith("exit status ") for line in step.expected), (page.name, step.command)
         done = subprocess.run(
-            ["bash", "-c", step.command],
+            ["bash", "-o", "pipefail", "-c", step.command],
             cwd=work,
             env=env,
             stdin=subprocess.DEVNULL,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,  # one stream, in the order a terminal shows them
             text=True,
             check=False,
             timeout=300,
         )
-        said = done.stdout + done.stderr
+        said = done.stdout
         assert done.returncode == 0, f"{page.name}: `{step.command}` exited {done.returncode}:\n{said[-2000:]}"
         at = 0
         flat = " ".join(said.split())

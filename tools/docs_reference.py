@@ -50,9 +50,7 @@ def _walk(command: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
 
 
 def _command(path: list[str], command: Any) -> list[str]:
-    from typer._click import Context  # typer's own copy of click, whose commands these are
-
-    ctx = Context(command, info_name=" ".join(path))
+    ctx = command.context_class(command, info_name=" ".join(path))  # the click the command is built on
     usage = " ".join(command.collect_usage_pieces(ctx))
     out = [f"## {' '.join(path)}\n\n", f"```text\n{' '.join(path)} {usage}\n```\n\n"]
     out.append(_text(command.help or "") + "\n\n")

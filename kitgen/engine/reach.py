@@ -367,6 +367,10 @@ def _mark(board: Board, bits: npt.NDArray[np.int64], links: Iterable[frozenset[s
             bits[j, (d + 3) % 6] |= mark
 
 
+TABLES_KEPT = 64
+"""Cost tables kept on a board, at most: each load of a campaign brings its own rules object."""
+
+
 def _table(board: Board, rules: MovementRules, type_id: str, pontoons: frozenset[frozenset[str]]) -> _Table:
     """The cost of every step of the board to a unit of `type_id`: each distinct crossing
     costed once by the movement rules (`step_cost`), then spread over the steps that share it."""
@@ -393,6 +397,8 @@ def _table(board: Board, rules: MovementRules, type_id: str, pontoons: frozenset
         cost=mp[which].ravel(order="C").tolist(),
         whole=whole[which].ravel(order="C").tolist(),
     )
+    if len(steps.tables) >= TABLES_KEPT:  # a board lives as long as its map (`campaign._of_map`)
+        steps.tables.clear()
     steps.tables[key] = (rules, table)
     return table
 

@@ -630,3 +630,25 @@ def test_contact_read_exactly_the_booklet_says_it_in_the_rulings_words() -> None
         "two enemy trains whose moves would cross on the same track meet as units do on a hexside",
     ):
         assert words in body, words
+
+
+def test_the_cover_shows_its_own_scenarios_map_though_an_id_is_reused() -> None:
+    """The cover's map is kept for the passes of one booklet by the scenario's id. Once a
+    scenario is gone its id may be another's (a test run once printed a booklet whose cover
+    differed from the same booklet's rerun): what another scenario left under that id is
+    never drawn."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.render import bookletset
+
+    scenario = load_scenario(BUNDLED)
+    other = load_scenario("tsaritsyn-1919")
+
+    class Stale:
+        def draw(self, c: object) -> None:
+            raise AssertionError("another scenario's map drawn on this cover")
+
+    bookletset._cover_art[id(scenario)] = (other, Stale())  # type: ignore[assignment]  # as a gone scenario leaves it
+    bookletset._cover_map(Canvas(io.BytesIO()), scenario, 0, 0, 200, 150)
+    kept, art = bookletset._cover_art[id(scenario)]
+    assert kept is scenario and art is not None and not isinstance(art, Stale)

@@ -585,8 +585,10 @@ def cover(c: Any, scenario: Scenario, size: tuple[float, float], k: float, st: B
     c.restoreState()
 
 
-_cover_art: dict[int, Picture | None] = {}
-"""The cover's map by scenario: platypus may set the booklet in several passes, each drawing the cover."""
+_cover_art: dict[int, tuple[Scenario, Picture | None]] = {}
+"""The cover's map by scenario, with the scenario itself: platypus may set the booklet in several
+passes, each drawing the cover. The scenario is kept and checked, since once it is gone its id
+may be another's: a booklet once printed another scenario's map on its cover that way."""
 
 
 def _cover_map(c: Any, scenario: Scenario, x: float, y: float, width: float, height: float) -> None:
@@ -594,9 +596,12 @@ def _cover_map(c: Any, scenario: Scenario, x: float, y: float, width: float, hei
     from kitgen.render.mapcache import map_picture
     from kitgen.render.style import map_style
 
-    if id(scenario) not in _cover_art:
-        _cover_art[id(scenario)] = map_picture(scenario, map_style(), lambda: _art(scenario))
-    art = _cover_art[id(scenario)]
+    kept = _cover_art.get(id(scenario))
+    if kept is None or kept[0] is not scenario:
+        if len(_cover_art) >= 8:
+            _cover_art.clear()
+        kept = _cover_art[id(scenario)] = (scenario, map_picture(scenario, map_style(), lambda: _art(scenario)))
+    art = kept[1]
     if art is None:
         return
     scale = min(width / art.width, height / art.height)

@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -508,95 +509,76 @@ def test_ctrl_c_at_any_moment_prints_no_traceback_and_leaves_no_temporary_file(c
     assert left in ([], ["state.txt"]), left
 
 
-WRAPPED_INTERRUPT = """
-import sys
-import kitgen.cli
-class Stops:
-    def __set_name__(self, owner, name):
-        raise KeyboardInterrupt
-def load_campaign(folder):
-    class Layers:  # Ctrl-C while a class is made: Python 3.11 wraps it in a RuntimeError
-        places = Stops()
-import kitgen.campaign
-kitgen.campaign.load_campaign = load_campaign
-sys.argv = ["kitgen", *sys.argv[1:]]
-kitgen.cli.main()
-"""
+def _state_with_load_campaign(body: str, camp: Path) -> subprocess.CompletedProcess[str]:
+    """`kitgen state` of `camp` in a child started as a shell starts it, its load_campaign
+    replaced by the one `body` defines (and whatever it needs beside it)."""
+    code = (
+        "import signal, sys\nimport kitgen.cli\n"
+        + textwrap.dedent(body)
+        + "import kitgen.campaign\nkitgen.campaign.load_campaign = load_campaign\n"
+        + 'sys.argv = ["kitgen", *sys.argv[1:]]\nkitgen.cli.main()\n'
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, "state", str(camp)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a shell starts it
+    )
 
 
 def test_ctrl_c_wrapped_by_python_while_a_class_is_made_still_ends_quietly(camp: Path) -> None:
     """Ctrl-C that lands while Python makes a class (as the suite once caught, loading the map
     during `kitgen state`) reaches kitgen wrapped in "RuntimeError: Error calling __set_name__";
     it still ends as Ctrl-C does, with status 130 and no traceback."""
-    result = subprocess.run(
-        [sys.executable, "-c", WRAPPED_INTERRUPT, "state", str(camp)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
+    result = _state_with_load_campaign(
+        """
+        class Stops:
+            def __set_name__(self, owner, name):
+                raise KeyboardInterrupt
+        def load_campaign(folder):
+            class Layers:  # Ctrl-C while a class is made: Python 3.11 wraps it in a RuntimeError
+                places = Stops()
+        """,
+        camp,
     )
     assert (result.returncode, result.stderr) == (130, "")
-
-
-REPLACED_INTERRUPT = """
-import signal, sys
-import kitgen.cli
-def load_campaign(folder):
-    caught = ""
-    try:  # Ctrl-C while a library works, which reports it as its own error, the cause lost
-        signal.raise_signal(signal.SIGINT)
-    except BaseException as exc:
-        caught = type(exc).__name__
-    raise RuntimeError(f"Error building serializer: {caught}")  # no cause, no context: as pydantic-core's
-import kitgen.campaign
-kitgen.campaign.load_campaign = load_campaign
-sys.argv = ["kitgen", *sys.argv[1:]]
-kitgen.cli.main()
-"""
 
 
 def test_ctrl_c_a_library_reports_as_its_own_error_still_ends_quietly(camp: Path) -> None:
     """Ctrl-C that lands while pydantic-core builds a schema (as CI once caught, in `kitgen
     state`) comes back as a SchemaError that only names KeyboardInterrupt in its text; kitgen
     remembers the Ctrl-C itself, so it still ends with status 130 and no traceback."""
-    result = subprocess.run(
-        [sys.executable, "-c", REPLACED_INTERRUPT, "state", str(camp)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a shell starts it
+    result = _state_with_load_campaign(
+        """
+        def load_campaign(folder):
+            caught = ""
+            try:  # Ctrl-C while a library works, which reports it as its own error, the cause lost
+                signal.raise_signal(signal.SIGINT)
+            except BaseException as exc:
+                caught = type(exc).__name__
+            raise RuntimeError(f"Error building serializer: {caught}")  # no cause, no context: as pydantic-core's
+        """,
+        camp,
     )
     assert (result.returncode, result.stderr) == (130, "")
-
-
-REPORTED_INTERRUPT = """
-import signal, sys
-import kitgen.cli
-from kitgen.errors import KitgenError, Problem
-def load_campaign(folder):
-    try:  # Ctrl-C met by kitgen's own catch-all (a form it could not read), reported as a problem
-        signal.raise_signal(signal.SIGINT)
-    except BaseException:
-        pass
-    raise KitgenError([Problem("orders.pdf", 1, 1, "the page could not be read", "scan")])
-import kitgen.campaign
-kitgen.campaign.load_campaign = load_campaign
-sys.argv = ["kitgen", *sys.argv[1:]]
-kitgen.cli.main()
-"""
 
 
 def test_ctrl_c_that_kitgen_itself_reported_as_a_problem_still_ends_as_ctrl_c(camp: Path) -> None:
     """Ctrl-C swallowed where kitgen turns any error into a problem of its input (reading a form)
     ends kitgen as Ctrl-C does, 130 and silent, not as bad input with status 1."""
-    result = subprocess.run(
-        [sys.executable, "-c", REPORTED_INTERRUPT, "state", str(camp)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a shell starts it
+    result = _state_with_load_campaign(
+        """
+        from kitgen.errors import KitgenError, Problem
+        def load_campaign(folder):
+            try:  # Ctrl-C met by kitgen's own catch-all (a form it could not read), reported as a problem
+                signal.raise_signal(signal.SIGINT)
+            except BaseException:
+                pass
+            raise KitgenError([Problem("orders.pdf", 1, 1, "the page could not be read", "scan")])
+        """,
+        camp,
     )
     assert (result.returncode, result.stderr) == (130, "")
 

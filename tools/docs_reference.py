@@ -12,6 +12,7 @@ Usage: python tools/docs_reference.py [DOCS_DIR]
 from __future__ import annotations
 
 import inspect
+import itertools
 import sys
 import typing
 from collections.abc import Iterator
@@ -104,19 +105,12 @@ def messages_page() -> str:
         *(f"- **{kind}**: {what}\n" for kind, what in meaning.items()),
         "\n",
     ]
-    family = ""
-    for code in sorted(messages.CATALOGUE):
-        entry = messages.CATALOGUE[code]
-        head = code.split(".")[0]
-        if head != family:
-            family = head
-            lines.append(f"## {family}\n\n| Code | Kind | The message |\n|---|---|---|\n")
-        lines.append(f"| `{code}` | {entry.kind} | {_cell(_instance(entry.make))} |\n")
-        if (
-            code == sorted(messages.CATALOGUE)[-1]
-            or sorted(messages.CATALOGUE)[sorted(messages.CATALOGUE).index(code) + 1].split(".")[0] != family
-        ):
-            lines.append("\n")
+    for family, codes in itertools.groupby(sorted(messages.CATALOGUE), key=lambda code: code.split(".")[0]):
+        lines.append(f"## {family}\n\n| Code | Kind | The message |\n|---|---|---|\n")
+        for code in codes:
+            entry = messages.CATALOGUE[code]
+            lines.append(f"| `{code}` | {entry.kind} | {_cell(_instance(entry.make))} |\n")
+        lines.append("\n")
     return "".join(lines)
 
 

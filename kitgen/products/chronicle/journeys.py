@@ -80,9 +80,8 @@ def told(e: Edition, moves: list[Journey]) -> list[str]:
     said = []
     for (_, gait, start, end, stopped, carried), pieces in together.items():
         origin = place_words(e, start, exact=False)
-        where = f"but was halted {at_place(e, end)}" if stopped else to_place(e, end)
-        if stopped and len(pieces) > 1:
-            where = f"but were halted {at_place(e, end)}"
+        was = "was" if len(pieces) == 1 else "were"
+        where = f"but {was} halted {at_place(e, end)}" if stopped else to_place(e, end)
         load = f", carrying {and_(list(carried))}" if carried else ""
         said.append(sentence(capital(f"{and_(pieces)} {VERBS[gait]} from {origin} {where}{load}")))
     return said
@@ -100,19 +99,18 @@ def elsewhere(e: Edition, moves: list[Journey]) -> str:
         parts += told(e, [j for j in own if j in named])
         rest = [j for j in own if j not in named]
         if rest:
-            parts.append(counted(e, f, rest, more=True))
+            parts.append(counted(e, f, rest))
     return " ".join(parts)
 
 
-def counted(e: Edition, faction: str, moves: list[Journey], *, more: bool = False) -> str:
-    """'The Reds moved 2 (more) pieces: 1 by land and 1 by train'."""
+def counted(e: Edition, faction: str, moves: list[Journey]) -> str:
+    """The moves after those told by name: 'The Reds moved 2 more pieces: 1 by land and 1 by train'."""
     by: dict[str, int] = {}
     for j in moves:
         by[j.by] = by.get(j.by, 0) + 1
     ways = sorted(by.items(), key=lambda x: tuple(WAYS).index(x[0]))
     subject = "we" if e.faction == faction else f"the {e.s.faction_name(faction)}"
-    n = len(moves)
-    pieces = f"{n} more piece{'s' if n != 1 else ''}" if more else plural(n, "piece")
+    pieces = plural(len(moves), "more piece", "more pieces")
     if len(ways) == 1:
         return sentence(capital(f"{subject} moved {pieces} {WAYS[ways[0][0]]}"))
     return sentence(capital(f"{subject} moved {pieces}: {and_([f'{k} {WAYS[m]}' for m, k in ways])}"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from kitgen.messages import plural
+from kitgen.messages import ordinal, plural
 from kitgen.model.scenario import name_key
 from kitgen.products.chronicle.journeys import Journey, elsewhere, journeys, told
 from kitgen.products.chronicle.say import and_ as _and
@@ -203,7 +203,7 @@ def _running(e: Edition, faction: str, turn: int, change: int) -> int:
 
 def _nth(n: int) -> str:
     words = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-    return words[n - 1] if n <= len(words) else f"{n}th"
+    return words[n - 1] if n <= len(words) else ordinal(n)
 
 
 def _bought(e: Edition, turn: int, faction: str) -> int:

@@ -13,8 +13,9 @@ PAPER ?= a4
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -c 'import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (21, 3))' \
+	  || $(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip  # editable installs of a pyproject need 21.3
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e '.[test]'  # bytecode as modules are first imported: most never are
 	$(BIN)/python -m compileall -q kitgen  # bytecode now: a shell with PYTHONDONTWRITEBYTECODE never writes it
 	touch $@
 
@@ -50,7 +51,7 @@ geodata: $(STAMP)
 	rm -rf .geodata
 
 test: lint system-deps
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 # The installed package as a user gets it: pipx installs the wheel, its dependencies from the
 # package registry (a few minutes the first time); CI runs it after make test.

@@ -164,7 +164,9 @@ def load_campaign(folder: Path, *, use_cache: bool = True) -> Campaign:
         problems += setup_doc.problems + found
         if setup is not None:
             problems += check_setup(parts, {SETUP_FILE: setup_doc}, setup, SETUP_FILE)
-            problems += [setup_doc.problem(loc, message) for loc, message in off_map(scenario, built, setup)]
+            problems += [
+                setup_doc.problem(loc, message) for loc, message in off_map(_of_map(scenario, built)[0], setup)
+            ]
     turns, notes = turn_logs(folder / TURNS, problems)
     if not within(source, folder) and meta.scenario not in bundled_scenarios():
         notes.insert(0, located.problem(("scenario",), msg.note_scenario_outside(os.path.abspath(source))))

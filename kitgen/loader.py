@@ -56,11 +56,11 @@ def load_scenario_map(
 ) -> tuple[Scenario, HexMap]:
     """The scenario and its hex map; what the map shows wrong in the data is a KitgenError too."""
     from kitgen.mapping.cache import hex_map
-    from kitgen.mapping.places import off_map
+    from kitgen.mapping.places import off_map, place_hexes
 
     scenario = load_scenario(name_or_path)
     built, issues = hex_map(scenario, use_cache=use_cache)
-    stray = off_map(scenario, built, scenario.setup) if built is not None else []
+    stray = off_map(place_hexes(scenario, built), scenario.setup) if built is not None else []
     if built is None or stray:
         _, docs, _ = load_scenario_parts(name_or_path)  # the files as read, to place the problems
         if built is None:

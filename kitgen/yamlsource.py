@@ -38,7 +38,8 @@ _INT = "tag:yaml.org,2002:int"
 _PLAIN_INT = re.compile(r"-?(0|[1-9][0-9]{0,14})")
 _PLAIN_FLOAT = re.compile(r"-?(0|[1-9][0-9]{0,14})\.[0-9]{1,17}")
 _FLOAT = "tag:yaml.org,2002:float"
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""The safe loader in C where PyYAML has it: the same values and marks, several times faster."""
 _NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _READINGS = (
     (re.compile(r"[-+]?0b[01_]+"), "binary"),
@@ -201,7 +202,7 @@ def _compose(path: Path, text: str) -> yaml.Node | None:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))
     try:
-        return yaml.compose(text, Loader=_Loader)
+        return yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as exc:
         line, column, message = _syntax(text, exc)
         raise KitgenError.at(path, line, column, message) from None

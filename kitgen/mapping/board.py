@@ -151,6 +151,9 @@ class Board:
     _tracks: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
     """Hex id -> the hexes a railway joins it to."""
 
+    _on_edge: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
+    """Map edge -> the hexes on it, worked out the first time an edge is asked for."""
+
     arrays: BoardArrays = field(init=False, repr=False, compare=False)
     """The same board as arrays, for whole-board searches; the look-ups above are made from them."""
 
@@ -197,6 +200,13 @@ class Board:
         col, row = cell
         sides = {"north": row == 1, "south": row == self.grid.rows, "west": col == 1, "east": col == self.grid.columns}
         return frozenset(edge for edge, on in sides.items() if on)
+
+    def edge_hexes(self, edge: str) -> frozenset[str]:
+        """The hexes on a map edge (north, south, east or west), sea included."""
+        found = self._on_edge.get(edge)
+        if found is None:
+            found = self._on_edge[edge] = frozenset(h for h in self.terrain if edge in self.edges(h))
+        return found
 
     def is_port(self, hex_id: str) -> bool:
         return hex_id in self.ports

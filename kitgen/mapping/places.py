@@ -42,9 +42,9 @@ def place_hexes(scenario: Scenario, hex_map: HexMap) -> dict[str, str]:
     return found
 
 
-def off_map(scenario: Scenario, hex_map: HexMap, setup: SetUp) -> list[tuple[tuple[str | int, ...], Msg]]:
-    """(where, message) for everything of a set-up that does not stand on the map."""
-    on_map = place_hexes(scenario, hex_map)
+def off_map(on_map: dict[str, str], setup: SetUp) -> list[tuple[tuple[str | int, ...], Msg]]:
+    """(where, message) for everything of a set-up that does not stand on the map, whose places
+    are `on_map` (`place_hexes`)."""
     found: list[tuple[tuple[str | int, ...], Msg]] = []
     for table in ("units", "trains", "ships", "depots"):
         for i, item in enumerate(getattr(setup, table)):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -134,6 +135,10 @@ class Ruling(Model):
     text: Prose
 
 
+@lru_cache(maxsize=8192)  # the same few thousand place and unit names, asked for millions of times
 def name_key(name: str) -> str:
     """How names are matched: case, spaces, hyphens and apostrophes do not count."""
-    return re.sub(r"[\s\-'’.]", "", name).casefold()
+    return _NOT_IN_KEY.sub("", name).casefold()
+
+
+_NOT_IN_KEY = re.compile(r"[\s\-'’.]")

@@ -13,6 +13,7 @@ import yaml
 from kitgen.engine.turnlog import GivenRoll, TurnLog
 from kitgen.record.merge import Fate, Plan, splice_list
 from kitgen.record.templates import uncomment_rolls
+from kitgen.yamlsource import LOADER
 
 
 def with_rolls(text: str, values: Mapping[str, int | None], drop: Collection[str] = ()) -> tuple[str, Counter[str]]:
@@ -45,7 +46,7 @@ def with_rolls(text: str, values: Mapping[str, int | None], drop: Collection[str
 
 def dice_of(text: str) -> list[GivenRoll]:
     """The `dice:` entries of a log's text (one that reads as a turn log)."""
-    data: Any = yaml.safe_load(text)
+    data: Any = yaml.load(text, Loader=LOADER)
     entries = data.get("dice") if isinstance(data, dict) else None
     return [GivenRoll.model_validate(e) for e in entries or []]
 
@@ -53,7 +54,7 @@ def dice_of(text: str) -> list[GivenRoll]:
 def _list_indent(text: str) -> str | None:
     """The indent of the entries of the log's `dice:` list, where it has some in block style."""
     try:
-        root = yaml.compose(text)
+        root = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError:
         return None
     if not isinstance(root, yaml.MappingNode):

@@ -21,6 +21,7 @@ from kitgen.engine.turnlog import Battle, GivenRoll, TurnLog
 from kitgen.model.base import Model
 from kitgen.orders.entries import SECTIONS, FactionOrders
 from kitgen.outputs import yaml_string
+from kitgen.yamlsource import LOADER
 
 Fate = Literal["keep", "drop"] | Any
 """What becomes of an entry of the log: kept as it is, dropped, or replaced by a new order."""
@@ -220,7 +221,7 @@ class _Text:
 def splice(text: str, merged: Merge) -> str:
     """The log's text (LF line ends) with the merge's changes made: see the module's docstring."""
     doc = _Text(text)
-    root = yaml.compose(doc.text)
+    root = yaml.compose(doc.text, Loader=LOADER)
     pairs = {k.value: (k, v) for k, v in root.value} if isinstance(root, yaml.MappingNode) else {}
     faction = merged.faction
     edits: list[_Edit] = []
@@ -427,7 +428,7 @@ def splice_list(text: str, name: str, old: Sequence[Any], plan: Plan) -> str:
     text as it was: kept entries keep their bytes, replaced ones are rewritten on their lines,
     added ones go after the last (the list made at the end of the file if the log has none)."""
     doc = _Text(text)
-    root = yaml.compose(doc.text)
+    root = yaml.compose(doc.text, Loader=LOADER)
     pairs = {k.value: (k, v) for k, v in root.value} if isinstance(root, yaml.MappingNode) else {}
     tail: list[str] = []
     edits = _list(doc, pairs.get(name), name, plan, plan.result(old), tail)

@@ -17,6 +17,7 @@ import yaml
 
 from kitgen.engine.turnlog import TurnLog
 from kitgen.record.merge import line_comment
+from kitgen.yamlsource import LOADER
 
 _TEMPLATE = re.compile(r"(?P<indent>[ ]*)# (?P<item>- \{(?P<key>unit|train|ship|slip|purpose): .*)$")
 """A commented entry as `kitgen next` writes it: its indent, then `# - {key: ...`."""
@@ -51,7 +52,7 @@ def commented(text: str) -> list[Commented]:
         words = line_comment(item)
         entry = item[: len(item) - len(words)].rstrip() if words else item.rstrip()
         try:
-            data = yaml.safe_load(entry.replace(", ...]", "]"))  # `move: ["4913", ...]`, a path to write
+            data = yaml.load(entry.replace(", ...]", "]"), Loader=LOADER)  # `move: ["4913", ...]`, a path to write
         except yaml.YAMLError:
             continue
         if not (isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict)):
@@ -95,7 +96,7 @@ def take_up_orders(text: str, log: TurnLog) -> tuple[str, Counter[str]]:
 def _order_lines(text: str) -> dict[tuple[str, str], int]:
     """(key, who) -> the line (from 0) of the order entry that names it, for entries on one line."""
     try:
-        root = yaml.compose(text)
+        root = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError:
         return {}
     found: dict[tuple[str, str], int] = {}

@@ -48,9 +48,9 @@ def arrival_hexes(campaign: Campaign, state: CampaignState, faction: str) -> tup
             town = campaign.scenario.find_town(edge.north_of)
             cell = board.grid.parse_id(town_hex[town.name]) if town and town.name in town_hex else None
             limit = cell[1] if cell else None
-        for hex_id in board.terrain:
+        for hex_id in board.edge_hexes(edge.edge):
             row = (board.grid.parse_id(hex_id) or (0, 0))[1]
-            if edge.edge in board.edges(hex_id) and not board.is_sea(hex_id) and (limit is None or row < limit):
+            if not board.is_sea(hex_id) and (limit is None or row < limit):
                 found.add(hex_id)
         words.append(f"the {edge.edge} edge" + (f" north of {edge.north_of}" if edge.north_of else ""))
     if rule.supply_towns:

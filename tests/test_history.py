@@ -13,6 +13,8 @@ import pypdf
 import pytest
 
 from kitgen.loader import load_scenario
+from kitgen.mapping.hexmap import HexMap
+from kitgen.model.forces import SetUp
 from kitgen.model.scenario import Scenario
 from kitgen.scenariofolders import data_dir
 from tests import seed_text
@@ -313,3 +315,71 @@ def test_sources_md_names_every_corrected_place(name: str) -> None:
         "denikin-1919": ["7th Infantry", "Ulagai", "Dumenko", "9th Army", "Nevinnomysskaya", "Kalach", "Sebryakovo"],
     }[name]
     assert [word for word in corrected if word not in text] == []
+
+
+# --- round 3 (issue 47): dated posts, stations on their lines, the slips of the third check ---
+
+SAMPLES = ("sample-campaign", "tsaritsyn-sample")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+def bundled_setups() -> list[tuple[str, Scenario, HexMap, SetUp]]:
+    """Every set-up kitgen ships: the scenarios' and the sample campaigns' own copies."""
+    from kitgen.campaign import load_campaign
+    from kitgen.loader import load_scenario_map
+
+    found: list[tuple[str, Scenario, HexMap, SetUp]] = []
+    for name in BUNDLED:
+        s, hex_map = load_scenario_map(name)
+        found.append((name, s, hex_map, s.setup))
+    for name in SAMPLES:
+        c = load_campaign(data_dir() / name)
+        found.append((name, c.scenario, c.hex_map, c.setup))
+    return found
+
+
+def spelt(date: str) -> str:
+    """'1919-05' -> 'May 1919'; '1919-01-13' -> '13 January 1919': how a source names a date."""
+    y, m, *d = (int(p) for p in date.split("-"))
+    return " ".join([*(str(x) for x in d), MONTHS[m - 1], str(y)])
+
+
+def test_every_date_of_a_post_is_named_in_its_source_or_marked_uncertain() -> None:
+    """Issue 47: "Every `until:` and `since:` in `posts:` either has a source or is marked
+    uncertain." A date its source names (New Style, '13 January 1919', 'May 1919') is sourced;
+    any other is in the post's `uncertain`, and only a date given may be."""
+    unsourced = []
+    for name, _, _, setup in bundled_setups():
+        for commander, post in setup.posts.items():
+            for field in ("since", "until"):
+                date = getattr(post, field)
+                if date is None:
+                    assert field not in post.uncertain, f"{name}: {commander}'s {field} is not given"
+                elif field not in post.uncertain and spelt(date) not in post.source:
+                    unsourced.append(f"{name}: {commander} {field} {date}")
+    assert unsourced == []
+
+
+def test_kutepov_held_his_corps_from_13_january_and_the_coloured_regiments_only_from_28_may() -> None:
+    """Issue 47: "He commanded the corps from 13 January, but the coloured divisions joined it only
+    from 15 May (28 May New Style)." His post says both; that he leads a coloured regiment at the
+    start (15 May) is a departure, said in the designer's notes."""
+    s = load_scenario("denikin-1919")
+    post = s.setup.posts["Kutepov"]
+    assert post.since == "1919-01-13" and "28 May" in post.post
+    (unit,) = [u for u in s.setup.units if u.commander == "Kutepov"]
+    coloured = any(regiment in unit.name for regiment in ("Markov", "Kornilov", "Drozdovsky"))
+    assert not coloured or any("Kutepov" in d and "28 May" in d for d in s.setup.departures)

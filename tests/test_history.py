@@ -8,11 +8,13 @@ playing out, and then it says so on the card. Every set-up unit and every card n
 from __future__ import annotations
 
 import io
+from collections import deque
 
 import pypdf
 import pytest
 
 from kitgen.loader import load_scenario
+from kitgen.mapping.board import Board
 from kitgen.mapping.hexmap import HexMap
 from kitgen.model.forces import SetUp
 from kitgen.model.scenario import Scenario
@@ -383,3 +385,91 @@ def test_kutepov_held_his_corps_from_13_january_and_the_coloured_regiments_only_
     (unit,) = [u for u in s.setup.units if u.commander == "Kutepov"]
     coloured = any(regiment in unit.name for regiment in ("Markov", "Kornilov", "Drozdovsky"))
     assert not coloured or any("Kutepov" in d and "28 May" in d for d in s.setup.departures)
+
+
+def reached_in_order(board: Board, hexes: list[str | None], k: int) -> bool:
+    """Whether a line's track reaches its station `k` from the stations before and after it (the
+    line's hexes in order, None off the map): by rail, through no hex of another of its stations."""
+    here = hexes[k]
+    if here is None:
+        return True
+    if not board.rail_neighbours(here):
+        return False
+    for j in (k - 1, k + 1):
+        there = hexes[j] if 0 <= j < len(hexes) else None
+        if there is None or there == here:
+            continue
+        barred = {h for h in hexes if h is not None} - {here, there}
+        seen, queue = {here}, deque([here])
+        while queue and there not in seen:
+            for n in board.rail_neighbours(queue.popleft()):
+                if n not in seen and n not in barred:
+                    seen.add(n)
+                    queue.append(n)
+        if there not in seen:
+            return False
+    return True
+
+
+def test_a_unit_that_starts_at_a_station_starts_on_its_line() -> None:
+    """Issue 47: "a test fails when a place a unit starts at as a station is not on the rail net";
+    "Basargino is on the wrong line": in 5213, which only the Tikhoretskaia line crosses, not on
+    the Tsaritsyn-Karpovka line. A station is a place a line of railways.yaml stops at; a unit of
+    any bundled set-up that starts at one stands on track that runs from the line's station
+    before it and to the one after it without passing another of the line's stations."""
+    from kitgen.mapping.places import place_hexes
+    from kitgen.model.base import name_key
+
+    astray, checked = [], 0
+    for name, s, hex_map, setup in bundled_setups():
+        board = Board.from_map(hex_map)
+        where = place_hexes(s, hex_map)
+
+        def key(place: str, s: Scenario = s) -> str:
+            town = s.find_town(place)
+            return name_key(town.name if town else place)
+
+        for line in s.railways.lines:
+            stations = [key(station) for station in line.stations]
+            hexes = [where.get(station) for station in stations]
+            for u in setup.units:
+                if key(u.at) in stations:
+                    checked += 1
+                    if not reached_in_order(board, hexes, stations.index(key(u.at))):
+                        astray.append(f"{name}: {u.id} at {u.at} ({where.get(key(u.at))}), {line.name}")
+    assert checked and astray == []
+
+
+def test_tsaritsyn_voroponovo_and_basargino_stand_where_they_are() -> None:
+    """Issue 47: Basargino "at about 48.67 N, 44.26 E ... falls in 5212"; Voroponovo station, today's
+    Im. Maksima Gorkogo, stands at 48 40' 52" N, 44 20' 11" E. The 38th and 39th Divisions start
+    there, in the hexes that hold them."""
+    hexes = start_hexes("tsaritsyn-1919")
+    assert hexes["r_39th_div"] == campaign_hex(48.67, 44.26)
+    assert hexes["r_38th_div"] == campaign_hex(48 + 40 / 60 + 52 / 3600, 44 + 20 / 60 + 11 / 3600)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_babievs_division_is_the_3rd_kuban_that_broke_into_tsaritsyn(name: str) -> None:
+    """Issue 47: "The campaign file gives him the 3rd Kuban Cossack Division from April; the
+    Tsaritsyn file gives him the 4th from May. Wrangel's memoir has the 3rd Kuban and the 7th
+    Infantry Divisions breaking into Tsaritsyn." Both files give him the 3rd, from one month."""
+    s = load_scenario(name)
+    (unit,) = [u for u in s.setup.units if u.commander == "Babiev"]
+    post = s.setup.posts["Babiev"]
+    assert "3rd Kuban" in unit.name and "3rd Kuban" in post.post and "4th Kuban" not in unit.name
+    assert "Wrangel" in post.source and post.since == load_scenario("denikin-1919").setup.posts["Babiev"].since
+
+
+def test_tsaritsyn_zhlobas_brigade_fought_for_the_city() -> None:
+    """Issue 47: "Zhloba's separate cavalry brigade fought at Tsaritsyn on 30 June (Khodakov), and
+    Zhloba is in the rules' commander table, but he is not in the Tsaritsyn scenario." His
+    brigade starts before the city, Khodakov its source, and he is rated as the rules rate him."""
+    s = load_scenario("tsaritsyn-1919")
+    (unit,) = [u for u in s.setup.units if u.commander == "Zhloba"]
+    assert unit.faction == "reds" and unit.type == "cavalry" and unit.size == "brigade"
+    assert "Khodakov" in s.setup.unit_sources[unit.id] and "30 June" in s.setup.unit_sources[unit.id]
+    assert near(start_hexes("tsaritsyn-1919")[unit.id], campaign_hex(48.71, 44.51))
+    (seed,) = [(d, c) for f, n, d, c in seed_text.commander_table() if n == "Zholba" and f == "reds"]
+    zhloba = s.find_commander("Zhloba")
+    assert zhloba is not None and (zhloba.dependability, zhloba.charismatic) == seed and not zhloba.added

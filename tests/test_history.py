@@ -473,3 +473,80 @@ def test_tsaritsyn_zhlobas_brigade_fought_for_the_city() -> None:
     (seed,) = [(d, c) for f, n, d, c in seed_text.commander_table() if n == "Zholba" and f == "reds"]
     zhloba = s.find_commander("Zhloba")
     assert zhloba is not None and (zhloba.dependability, zhloba.charismatic) == seed and not zhloba.added
+
+
+def test_the_2nd_ukrainian_soviet_army_is_skachkos_at_its_headquarters() -> None:
+    """Issue 47: "`r_2nd_ukr_army` '(7th Ukrainian Division)' at Grishino with no commander. The
+    army was commanded by Skachko from 7 April to 7 June, with headquarters at Ekaterinoslav ...
+    The '7th Ukrainian Soviet Division' was the paper title of Makhno's brigade." Skachko is not
+    in the rules' table: the army has no commander, and the designer's notes say why."""
+    s = load_scenario("denikin-1919")
+    army = next(u for u in s.setup.units if u.id == "r_2nd_ukr_army")
+    assert "7th Ukr" not in army.name and army.at == "Ekaterinoslav" and army.commander is None
+    assert s.find_commander("Skachko") is None and "Skachko" in s.setup.unit_sources[army.id]
+    assert any("Skachko" in d for d in s.setup.departures)
+
+
+def test_proskurov_held_against_history_is_explained_in_the_designers_notes() -> None:
+    """Issue 47: "Proskurov ... is Ukrainian in the set-up, but it was Red until 6 June. The data
+    flags this as a design choice; the designer's notes should say why." The booklet prints
+    `departures` as the designer's notes."""
+    s = load_scenario("denikin-1919")
+    assert s.setup.owners["Proskurov"] == "ukrainians"
+    (why,) = [d for d in s.setup.departures if "Proskurov" in d]
+    assert "6 June" in why and "E.5" in why
+
+
+def formation(name: str) -> str:
+    """A unit's formation as its name gives it, the last part after any ':' ('1st Cavalry Army:
+    4th Cavalry Division' -> '4th cavalry division'), abbreviations written out."""
+    short = {"div": "division", "cav": "cavalry", "inf": "infantry"}
+    return " ".join(short.get(w, w) for w in name.split(":")[-1].lower().split())
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_no_slip_brings_a_unit_already_on_the_map(name: str) -> None:
+    """Issue 47: "The Red pile's slip '1st Cavalry Army: 4th Cavalry Division' duplicates
+    Budenny's 4th Cavalry Division, which is already on the map." No numbered formation a slip
+    brings is one its faction's set-up already fields (a 'cavalry regiment' may come again)."""
+    import re
+
+    s = load_scenario(name)
+    for faction, pile in s.cards.piles.items():
+        on_map = [formation(u.name) for u in s.setup.units if u.faction == faction]
+        for slip in pile:
+            for spec in slip.units:
+                numbered = re.match(r"\d+(st|nd|rd|th) ", formation(spec.name))
+                assert not numbered or not any(formation(spec.name) in u for u in on_map), (slip.id, spec.name)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_the_fall_of_tsaritsyn_counts_the_tanks_as_the_sources_do(name: str) -> None:
+    """Issue 47: "Sources give 7 Mark V and 1 machine-gun tank with British crews on 29 June. The
+    first check's 'both readings' are not on the card." Both readings are in the card's text."""
+    card = next(c for c in load_scenario(name).cards.events if c.id == "tsaritsyn_falls")
+    assert all(word in card.history for word in ("seven", "Mark V", "one machine-gun tank", "British", "seventeen"))
+    assert "29" in card.history and any("Mark V" in source for source in card.sources)
+
+
+def test_mai_maevsky_is_dismissed_on_the_day_of_wrangels_order() -> None:
+    """Issue 47: "Wrangel's Order No. 709 is dated 27 November Old Style, which is 10 December New
+    Style." The card is dated New Style: 13 days after the Old Style date in 1919."""
+    import datetime
+
+    card = next(c for c in load_scenario("denikin-1919").cards.events if c.id == "mai_maevsky_dismissed")
+    new_style = datetime.date(1919, 11, 27) + datetime.timedelta(days=13)
+    assert card.date == new_style.isoformat()
+    assert "709" in card.history and "27 November" in card.history
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_sources_md_names_every_correction_of_the_third_check(name: str) -> None:
+    """Issue 47: "Correct each slip in the data, with its source in the scenario's `SOURCES.md`"."""
+    text = (data_dir() / name / "SOURCES.md").read_text(encoding="utf-8")
+    text = text[text.index("## Corrections of issue 47") :]
+    corrected = {
+        "tsaritsyn-1919": ["Klyuev", "Basargino", "3rd Kuban", "Zhloba", "Mark V", "Khodakov", "Wrangel"],
+        "denikin-1919": ["uncertain", "Kutepov", "Skachko", "Proskurov", "11th Cavalry", "Order No. 709", "Mark V"],
+    }[name]
+    assert [word for word in corrected if word not in text] == []

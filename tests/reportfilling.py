@@ -36,7 +36,7 @@ class Turn3:
 
 def turn_3(dest: Path, *, rolls: bool = True) -> Turn3:
     """The Tsaritsyn sample copied as `kitgen samples` copies it, its turn 3's `battles:` taken out
-    of the log (and its `dice:`, unless `rolls`): its two contacts, 5213 and 5313, to report."""
+    of the log (and its `dice:`, unless `rolls`): its two contacts, 5212 and 5313, to report."""
     done = run_cli("samples", str(dest), "--sample", "tsaritsyn-sample")
     assert done.returncode == 0, done.stderr
     path = dest / "turns" / "turn-03.yaml"

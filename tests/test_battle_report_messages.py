@@ -51,19 +51,21 @@ def turn3(folder: Path) -> Path:
     return folder / "turns" / "turn-03.yaml"
 
 
-LOSER = '      - {unit: r_39th_div, lost: {infantry: 1}, retreat: "5212"}'
-"""The Reds' division beaten at Basargino (5213), the battle's only loser."""
+LOSER = '      - {unit: r_39th_div, lost: {infantry: 1}, retreat: "5211"}'
+"""The Reds' division beaten at Basargino (5212), the one of the losers that lost a stand."""
 WINNER = "      - {unit: w_1st_kuban_corps, lost: {cavalry: 1}}"
 """Pokrovsky's corps, the battle's only winner."""
 
 
 def test_a_misspelt_loser_is_an_unknown_unit_of_the_contact(ts: Path) -> None:
-    """Not "found no unit of the losing side in 5213": the id, the contact's units, the closest."""
+    """Not "found no unit of the losing side in 5212": the id, the contact's units, the closest."""
     at = misspell(turn3(ts), LOSER, "r_39th_div", "r_39th_dv")
     (found,) = problems(ts)
     assert placed([found]) == [("log.battle_unknown_unit", *at)]
     assert "found 'r_39th_dv', which is no unit on the map" in found.message
-    assert "expected a unit of the contact in 5213: r_39th_div or w_1st_kuban_corps" in found.message
+    assert "expected a unit of the contact in 5212: r_38th_div, r_39th_div, r_zhloba_cav or w_1st_kuban_corps" in (
+        found.message
+    )
     assert found.message.endswith("did you mean 'r_39th_div'?")
 
 
@@ -90,7 +92,7 @@ def test_two_misspelt_units_are_two_problems_of_one_run(ts: Path) -> None:
     done = run_cli("validate", str(ts))
     assert done.returncode == 1
     assert f"turn-03.yaml:{first[0]}:{first[1]}: battles[0].units[2].unit: found 'w_1st_kubn_div'" in done.stderr
-    assert f"turn-03.yaml:{second[0]}:{second[1]}: battles[1].units[1].unit: found 'r_39th_dv'" in done.stderr
+    assert f"turn-03.yaml:{second[0]}:{second[1]}: battles[1].units[3].unit: found 'r_39th_dv'" in done.stderr
     assert "no unit of the losing side" not in done.stderr
     assert done.stderr.strip().endswith("2 problems found")
 
@@ -99,9 +101,9 @@ def test_a_misspelt_winner_faction_and_every_other_misspelling_at_once(ts: Path)
     """A winner that is no faction, a stand kind lost and one of rounds left that are none, a
     retreat off the map: each its own problem, all in one run."""
     log = turn3(ts)
-    winner = edit(log, '  - hex: "5213"\n    winner: whites', '  - hex: "5213"\n    winner: whits') + 1
+    winner = edit(log, '  - hex: "5212"\n    winner: whites', '  - hex: "5212"\n    winner: whits') + 1
     infantry = misspell(log, WINNER, "cavalry", "cavalri")
-    retreat = misspell(log, LOSER, "5212", "5221")
+    retreat = misspell(log, LOSER, "5211", "5221")
     guns = '      - {unit: r_tsaritsyn_art, lost: {artillery: 1}, retreat: "5312"}'
     ammo = misspell(log, guns, "lost: {artillery: 1}", "lost: {artillery: 1}, ammo_left: {artilery: 2}")
     ammo = (ammo[0], ammo[1] + len("lost: {artillery: 1}, ammo_left: {"))
@@ -117,8 +119,8 @@ def test_a_misspelt_winner_faction_and_every_other_misspelling_at_once(ts: Path)
     assert ammo_left.endswith("did you mean 'artillery'?")
     assert faction == "battles[1].winner: found 'whits', expected one of reds or whites; did you mean 'whites'?"
     assert lost.endswith("did you mean 'cavalry'?")
-    assert "found the retreat '5221', which is not a hex of the map; expected a hex next to 5213" in off_map
-    assert "did you mean" in off_map and "'5212'" in off_map.split("did you mean")[1]
+    assert "found the retreat '5221', which is not a hex of the map; expected a hex next to 5212" in off_map
+    assert "did you mean" in off_map and "'5211'" in off_map.split("did you mean")[1]
 
 
 def test_a_misspelt_ship_is_named_with_the_ships_of_the_battle(tmp_path: Path) -> None:

@@ -258,7 +258,7 @@ def test_II_A2_a_card_drawn_stays_in_force_for_its_turns_and_reaches_the_contact
     assert [(c.card, c.last) for c in states[1].in_force] == [("raf_47_squadron", 3)]
     log3, source = read_log(campaign.folder / "turns" / "turn-03.yaml")
     found = contacts_ahead(campaign, states[1], log3, source)
-    near = [c for c in found if c.hex in ("5213", "5313")]
+    near = [c for c in found if c.hex in ("5212", "5313")]
     assert near and all([n.card for n in c.cards] == ["raf_47_squadron"] for c in near)
     card = next(c for c in campaign.scenario.cards.events if c.id == "raf_47_squadron")
     assert all(c.cards[0].text == card.effects[0].text for c in near)

@@ -8,11 +8,15 @@ playing out, and then it says so on the card. Every set-up unit and every card n
 from __future__ import annotations
 
 import io
+from collections import deque
 
 import pypdf
 import pytest
 
 from kitgen.loader import load_scenario
+from kitgen.mapping.board import Board
+from kitgen.mapping.hexmap import HexMap
+from kitgen.model.forces import SetUp
 from kitgen.model.scenario import Scenario
 from kitgen.scenariofolders import data_dir
 from tests import seed_text
@@ -311,5 +315,238 @@ def test_sources_md_names_every_corrected_place(name: str) -> None:
     corrected = {
         "tsaritsyn-1919": ["Klyuev", "Loznoe", "Chervlenaya", "Sarepta", "16th", "third card", "Kalach", "Sebryakovo"],
         "denikin-1919": ["7th Infantry", "Ulagai", "Dumenko", "9th Army", "Nevinnomysskaya", "Kalach", "Sebryakovo"],
+    }[name]
+    assert [word for word in corrected if word not in text] == []
+
+
+# --- round 3 (issue 47): dated posts, stations on their lines, the slips of the third check ---
+
+SAMPLES = ("sample-campaign", "tsaritsyn-sample")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
+def bundled_setups() -> list[tuple[str, Scenario, HexMap, SetUp]]:
+    """Every set-up kitgen ships: the scenarios' and the sample campaigns' own copies."""
+    from kitgen.campaign import load_campaign
+    from kitgen.loader import load_scenario_map
+
+    found: list[tuple[str, Scenario, HexMap, SetUp]] = []
+    for name in BUNDLED:
+        s, hex_map = load_scenario_map(name)
+        found.append((name, s, hex_map, s.setup))
+    for name in SAMPLES:
+        c = load_campaign(data_dir() / name)
+        found.append((name, c.scenario, c.hex_map, c.setup))
+    return found
+
+
+def spelt(date: str) -> str:
+    """'1919-05' -> 'May 1919'; '1919-01-13' -> '13 January 1919': how a source names a date."""
+    y, m, *d = (int(p) for p in date.split("-"))
+    return " ".join([*(str(x) for x in d), MONTHS[m - 1], str(y)])
+
+
+def test_every_date_of_a_post_is_named_in_its_source_or_marked_uncertain() -> None:
+    """Issue 47: "Every `until:` and `since:` in `posts:` either has a source or is marked
+    uncertain." A date its source names (New Style, '13 January 1919', 'May 1919') is sourced;
+    any other is in the post's `uncertain`, and only a date given may be."""
+    unsourced = []
+    for name, _, _, setup in bundled_setups():
+        for commander, post in setup.posts.items():
+            for field in ("since", "until"):
+                date = getattr(post, field)
+                if date is None:
+                    assert field not in post.uncertain, f"{name}: {commander}'s {field} is not given"
+                elif field not in post.uncertain and spelt(date) not in post.source:
+                    unsourced.append(f"{name}: {commander} {field} {date}")
+    assert unsourced == []
+
+
+def test_kutepov_held_his_corps_from_13_january_and_the_coloured_regiments_only_from_28_may() -> None:
+    """Issue 47: "He commanded the corps from 13 January, but the coloured divisions joined it only
+    from 15 May (28 May New Style)." His post says both; that he leads a coloured regiment at the
+    start (15 May) is a departure, said in the designer's notes."""
+    s = load_scenario("denikin-1919")
+    post = s.setup.posts["Kutepov"]
+    assert post.since == "1919-01-13" and "28 May" in post.post
+    (unit,) = [u for u in s.setup.units if u.commander == "Kutepov"]
+    coloured = any(regiment in unit.name for regiment in ("Markov", "Kornilov", "Drozdovsky"))
+    assert not coloured or any("Kutepov" in d and "28 May" in d for d in s.setup.departures)
+
+
+def reached_in_order(board: Board, hexes: list[str | None], k: int) -> bool:
+    """Whether a line's track reaches its station `k` from the stations before and after it (the
+    line's hexes in order, None off the map): by rail, through no hex of another of its stations."""
+    here = hexes[k]
+    if here is None:
+        return True
+    if not board.rail_neighbours(here):
+        return False
+    for j in (k - 1, k + 1):
+        there = hexes[j] if 0 <= j < len(hexes) else None
+        if there is None or there == here:
+            continue
+        barred = {h for h in hexes if h is not None} - {here, there}
+        seen, queue = {here}, deque([here])
+        while queue and there not in seen:
+            for n in board.rail_neighbours(queue.popleft()):
+                if n not in seen and n not in barred:
+                    seen.add(n)
+                    queue.append(n)
+        if there not in seen:
+            return False
+    return True
+
+
+def test_a_unit_that_starts_at_a_station_starts_on_its_line() -> None:
+    """Issue 47: "a test fails when a place a unit starts at as a station is not on the rail net";
+    "Basargino is on the wrong line": in 5213, which only the Tikhoretskaia line crosses, not on
+    the Tsaritsyn-Karpovka line. A station is a place a line of railways.yaml stops at; a unit of
+    any bundled set-up that starts at one stands on track that runs from the line's station
+    before it and to the one after it without passing another of the line's stations."""
+    from kitgen.mapping.places import place_hexes
+    from kitgen.model.base import name_key
+
+    astray, checked = [], 0
+    for name, s, hex_map, setup in bundled_setups():
+        board = Board.from_map(hex_map)
+        where = place_hexes(s, hex_map)
+
+        def key(place: str, s: Scenario = s) -> str:
+            town = s.find_town(place)
+            return name_key(town.name if town else place)
+
+        for line in s.railways.lines:
+            stations = [key(station) for station in line.stations]
+            hexes = [where.get(station) for station in stations]
+            for u in setup.units:
+                if key(u.at) in stations:
+                    checked += 1
+                    if not reached_in_order(board, hexes, stations.index(key(u.at))):
+                        astray.append(f"{name}: {u.id} at {u.at} ({where.get(key(u.at))}), {line.name}")
+    assert checked and astray == []
+
+
+def test_tsaritsyn_voroponovo_and_basargino_stand_where_they_are() -> None:
+    """Issue 47: Basargino "at about 48.67 N, 44.26 E ... falls in 5212"; Voroponovo station, today's
+    Im. Maksima Gorkogo, stands at 48 40' 52" N, 44 20' 11" E. The 38th and 39th Divisions start
+    there, in the hexes that hold them."""
+    hexes = start_hexes("tsaritsyn-1919")
+    assert hexes["r_39th_div"] == campaign_hex(48.67, 44.26)
+    assert hexes["r_38th_div"] == campaign_hex(48 + 40 / 60 + 52 / 3600, 44 + 20 / 60 + 11 / 3600)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_babievs_division_is_the_3rd_kuban_that_broke_into_tsaritsyn(name: str) -> None:
+    """Issue 47: "The campaign file gives him the 3rd Kuban Cossack Division from April; the
+    Tsaritsyn file gives him the 4th from May. Wrangel's memoir has the 3rd Kuban and the 7th
+    Infantry Divisions breaking into Tsaritsyn." Both files give him the 3rd, from one month."""
+    s = load_scenario(name)
+    (unit,) = [u for u in s.setup.units if u.commander == "Babiev"]
+    post = s.setup.posts["Babiev"]
+    assert "3rd Kuban" in unit.name and "3rd Kuban" in post.post and "4th Kuban" not in unit.name
+    assert "Wrangel" in post.source and post.since == load_scenario("denikin-1919").setup.posts["Babiev"].since
+
+
+def test_tsaritsyn_zhlobas_brigade_fought_for_the_city() -> None:
+    """Issue 47: "Zhloba's separate cavalry brigade fought at Tsaritsyn on 30 June (Khodakov), and
+    Zhloba is in the rules' commander table, but he is not in the Tsaritsyn scenario." His
+    brigade starts before the city, Khodakov its source, and he is rated as the rules rate him."""
+    s = load_scenario("tsaritsyn-1919")
+    (unit,) = [u for u in s.setup.units if u.commander == "Zhloba"]
+    assert unit.faction == "reds" and unit.type == "cavalry" and unit.size == "brigade"
+    assert "Khodakov" in s.setup.unit_sources[unit.id] and "30 June" in s.setup.unit_sources[unit.id]
+    assert near(start_hexes("tsaritsyn-1919")[unit.id], campaign_hex(48.71, 44.51))
+    (seed,) = [(d, c) for f, n, d, c in seed_text.commander_table() if n == "Zholba" and f == "reds"]
+    zhloba = s.find_commander("Zhloba")
+    assert zhloba is not None and (zhloba.dependability, zhloba.charismatic) == seed and not zhloba.added
+
+
+def test_the_2nd_ukrainian_soviet_army_is_skachkos_at_its_headquarters() -> None:
+    """Issue 47: "`r_2nd_ukr_army` '(7th Ukrainian Division)' at Grishino with no commander. The
+    army was commanded by Skachko from 7 April to 7 June, with headquarters at Ekaterinoslav ...
+    The '7th Ukrainian Soviet Division' was the paper title of Makhno's brigade." Skachko is not
+    in the rules' table: the army has no commander, and the designer's notes say why."""
+    s = load_scenario("denikin-1919")
+    army = next(u for u in s.setup.units if u.id == "r_2nd_ukr_army")
+    assert "7th Ukr" not in army.name and army.at == "Ekaterinoslav" and army.commander is None
+    assert s.find_commander("Skachko") is None and "Skachko" in s.setup.unit_sources[army.id]
+    assert any("Skachko" in d for d in s.setup.departures)
+
+
+def test_proskurov_held_against_history_is_explained_in_the_designers_notes() -> None:
+    """Issue 47: "Proskurov ... is Ukrainian in the set-up, but it was Red until 6 June. The data
+    flags this as a design choice; the designer's notes should say why." The booklet prints
+    `departures` as the designer's notes."""
+    s = load_scenario("denikin-1919")
+    assert s.setup.owners["Proskurov"] == "ukrainians"
+    (why,) = [d for d in s.setup.departures if "Proskurov" in d]
+    assert "6 June" in why and "E.5" in why
+
+
+def formation(name: str) -> str:
+    """A unit's formation as its name gives it, the last part after any ':' ('1st Cavalry Army:
+    4th Cavalry Division' -> '4th cavalry division'), abbreviations written out."""
+    short = {"div": "division", "cav": "cavalry", "inf": "infantry"}
+    return " ".join(short.get(w, w) for w in name.split(":")[-1].lower().split())
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_no_slip_brings_a_unit_already_on_the_map(name: str) -> None:
+    """Issue 47: "The Red pile's slip '1st Cavalry Army: 4th Cavalry Division' duplicates
+    Budenny's 4th Cavalry Division, which is already on the map." No numbered formation a slip
+    brings is one its faction's set-up already fields (a 'cavalry regiment' may come again)."""
+    import re
+
+    s = load_scenario(name)
+    for faction, pile in s.cards.piles.items():
+        on_map = [formation(u.name) for u in s.setup.units if u.faction == faction]
+        for slip in pile:
+            for spec in slip.units:
+                numbered = re.match(r"\d+(st|nd|rd|th) ", formation(spec.name))
+                assert not numbered or not any(formation(spec.name) in u for u in on_map), (slip.id, spec.name)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_the_fall_of_tsaritsyn_counts_the_tanks_as_the_sources_do(name: str) -> None:
+    """Issue 47: "Sources give 7 Mark V and 1 machine-gun tank with British crews on 29 June. The
+    first check's 'both readings' are not on the card." Both readings are in the card's text."""
+    card = next(c for c in load_scenario(name).cards.events if c.id == "tsaritsyn_falls")
+    assert all(word in card.history for word in ("seven", "Mark V", "one machine-gun tank", "British", "seventeen"))
+    assert "29" in card.history and any("Mark V" in source for source in card.sources)
+
+
+def test_mai_maevsky_is_dismissed_on_the_day_of_wrangels_order() -> None:
+    """Issue 47: "Wrangel's Order No. 709 is dated 27 November Old Style, which is 10 December New
+    Style." The card is dated New Style: 13 days after the Old Style date in 1919."""
+    import datetime
+
+    card = next(c for c in load_scenario("denikin-1919").cards.events if c.id == "mai_maevsky_dismissed")
+    new_style = datetime.date(1919, 11, 27) + datetime.timedelta(days=13)
+    assert card.date == new_style.isoformat()
+    assert "709" in card.history and "27 November" in card.history
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_sources_md_names_every_correction_of_the_third_check(name: str) -> None:
+    """Issue 47: "Correct each slip in the data, with its source in the scenario's `SOURCES.md`"."""
+    text = (data_dir() / name / "SOURCES.md").read_text(encoding="utf-8")
+    text = text[text.index("## Corrections of issue 47") :]
+    corrected = {
+        "tsaritsyn-1919": ["Klyuev", "Basargino", "3rd Kuban", "Zhloba", "Mark V", "Khodakov", "Wrangel"],
+        "denikin-1919": ["uncertain", "Kutepov", "Skachko", "Proskurov", "11th Cavalry", "Order No. 709", "Mark V"],
     }[name]
     assert [word for word in corrected if word not in text] == []

@@ -106,7 +106,7 @@ def test_both_sides_can_win_from_the_set_up(tmp_path: Path) -> None:
     shutil.copytree(INTRO_SAMPLE, held)
     log = held / "turns" / "turn-03.yaml"
     text = log.read_text(encoding="utf-8")
-    storm = text[text.index('  - hex: "5313"') : text.index('  - hex: "5213"')]
+    storm = text[text.index('  - hex: "5313"') : text.index('  - hex: "5212"')]
     thrown_back = (
         '  - hex: "5313"\n    winner: reds\n    units:\n'
         "      - {unit: r_37th_div, lost: {infantry: 1}}\n"
@@ -117,7 +117,7 @@ def test_both_sides_can_win_from_the_set_up(tmp_path: Path) -> None:
             for unit, kind in (
                 ("w_7th_inf_div", "infantry"),
                 ("w_1st_kuban_div", "cavalry"),
-                ("w_4th_kuban_div", "cavalry"),
+                ("w_3rd_kuban_div", "cavalry"),
             )
         )
         + '      - {unit: w_tank_det, retreat: "5314"}\n'

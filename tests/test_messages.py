@@ -1420,8 +1420,8 @@ def _new_answered(answers: str) -> Trigger:
     return trigger
 
 
-def _form_problems(picked: dict[tuple[str, str], list[str]], hex_id: str = "5213", off: str = "") -> Trigger:
-    """A report form of a battle of the Tsaritsyn sample's turn 3 (at Basargino, 5213, or
+def _form_problems(picked: dict[tuple[str, str], list[str]], hex_id: str = "5212", off: str = "") -> Trigger:
+    """A report form of a battle of the Tsaritsyn sample's turn 3 (at Voroponovo, 5212, or
     Tsaritsyn, 5313), its bubbles marked as `picked` says: the problems of reading it. `off`: a
     side its units' hexes have no hex across (the map's edge)."""
 
@@ -1489,7 +1489,18 @@ def _undo_gone(tmp: Path) -> set[str]:
     return produced(lambda: take_back(folder, "turn-09.yaml"))
 
 
-BEATEN = {("contact", "winner"): ["whites"], ("r_39th_div", "fate"): ["N"]}
+BEATEN = {
+    ("contact", "winner"): ["whites"],
+    **{(u, "fate"): ["N"] for u in ("r_38th_div", "r_39th_div", "r_zhloba_cav")},
+}
+VOROPONOVO = [
+    {"unit": "w_1st_kuban_corps"},
+    {"unit": "r_38th_div", "retreat": "5211"},
+    {"unit": "r_zhloba_cav", "retreat": "5211"},
+]
+"""The battle at Voroponovo (5212) of the Tsaritsyn sample's turn 3 but for the 39th Division."""
+RETREAT_INTO_THE_STORM = {"unit": "r_39th_div", "retreat": "5313"}
+"""A retreat the rules refuse: into Tsaritsyn, where the Whites storm the city the same turn."""
 TSARITSYN = {
     ("contact", "winner"): ["whites"],
     **{(u, "fate"): ["N"] for u in ("r_37th_div", "r_tsaritsyn_art", "r_communists")},
@@ -1545,16 +1556,10 @@ TRIGGERS |= {
     "report.loser_captures": _form_problems({**TSARITSYN, ("r_37th_div", "captured:tank"): ["1"]}, "5313"),
     "report.no_contact": _report_at({"hex": "5513", "winner": "whites", "units": [{"unit": "w_1st_kuban_corps"}]}),
     "report.not_in_contact": _report_at(
-        {"hex": "5213", "winner": "whites", "units": [{"unit": "w_1st_kuban_corps"}, {"unit": "w_tank_det"}]}
+        {"hex": "5212", "winner": "whites", "units": [{"unit": "w_1st_kuban_corps"}, {"unit": "w_tank_det"}]}
     ),
-    "report.leaves_out": _report_at({"hex": "5213", "winner": "whites", "units": [{"unit": "w_1st_kuban_corps"}]}),
-    "report.refused": _report_at(
-        {
-            "hex": "5213",
-            "winner": "whites",
-            "units": [{"unit": "w_1st_kuban_corps"}, {"unit": "r_39th_div", "retreat": "5313"}],
-        }
-    ),
+    "report.leaves_out": _report_at({"hex": "5212", "winner": "whites", "units": [{"unit": "w_1st_kuban_corps"}]}),
+    "report.refused": _report_at({"hex": "5212", "winner": "whites", "units": [*VOROPONOVO, RETREAT_INTO_THE_STORM]}),
     "report.not_yet": lambda tmp: cli_codes("report", str(_tsaritsyn(tmp, 3, _one_roll_out))),
     "report.no_breakout": lambda tmp: produced(lambda: _no_way_out(tmp)),
 }
@@ -2008,7 +2013,7 @@ def _with_an_order_form(tmp: Path) -> set[str]:
 
 
 def _report_filled(values: Callable[[str], dict[str, str]], after: Callable[[Path], None] | None = None) -> Trigger:
-    """`orders import` of the report forms filled with `values(contact key of 5213)` (pypdf), the
+    """`orders import` of the report forms filled with `values(contact key of 5212)` (pypdf), the
     campaign changed by `after` first."""
 
     def trigger(tmp: Path) -> set[str]:
@@ -2016,7 +2021,7 @@ def _report_filled(values: Callable[[str], dict[str, str]], after: Callable[[Pat
         from tests.reportfilling import forms_now
 
         folder, pdf = _report_forms(tmp)
-        key = next(f.key for f in forms_now(folder)[2] if f.hex == "5213")
+        key = next(f.key for f in forms_now(folder)[2] if f.hex == "5212")
         filled = fill_with_pypdf(pdf, values(key), tmp / "filled.pdf")
         if after is not None:
             after(folder)
@@ -2026,7 +2031,7 @@ def _report_filled(values: Callable[[str], dict[str, str]], after: Callable[[Pat
 
 
 def _order_taken_back(folder: Path) -> None:
-    """The 1st Kuban Cavalry Corps' order taken back: no contact at Basargino (5213) now."""
+    """The 1st Kuban Cavalry Corps' order taken back: no contact at Voroponovo (5212) now."""
     log = folder / "turns" / "turn-03.yaml"
     data = yaml.safe_load(log.read_text(encoding="utf-8"))
     data["orders"]["whites"] = [o for o in data["orders"]["whites"] if o["unit"] != "w_1st_kuban_corps"]
@@ -2064,7 +2069,7 @@ def _letter_page(twice: bool) -> Callable[[Path, Path], list[Path]]:
         _, pdf = _report_forms(made, "letter")
         scan = save(
             render(pdf.read_bytes(), 1, 200), tmp / "page.png"
-        )  # the letter file: Basargino's, then Tsaritsyn's
+        )  # the letter file: Voroponovo's, then Tsaritsyn's
         return [scan, scan] if twice else [scan]  # type: ignore[list-item]
 
     return pages
@@ -2078,14 +2083,8 @@ def _rolls_first(tmp: Path) -> set[str]:
 
     made = turn_3(tmp / "ts", rolls=False)
     _, _, forms = forms_now(made.folder)
-    form = next(f for f in forms if f.hex == "5213")
-    bad = Battle.model_validate(
-        {
-            "hex": "5213",
-            "winner": "whites",
-            "units": [{"unit": "w_1st_kuban_corps"}, {"unit": "r_39th_div", "retreat": "5313"}],
-        }
-    )
+    form = next(f for f in forms if f.hex == "5212")
+    bad = Battle.model_validate({"hex": "5212", "winner": "whites", "units": [*VOROPONOVO, RETREAT_INTO_THE_STORM]})
     judged = Judged(3, ((form, bad),), {}, dict(made.rolls), 1, True)
     return produced(lambda: record(made.folder, judged, tmp / "umpire.pdf"))
 

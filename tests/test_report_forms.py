@@ -69,10 +69,10 @@ def test_a_report_pages_code_reads_back_and_no_order_forms_reader_takes_it(kind:
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_report_page_passes_the_layout_gate(made: Turn3, paper: str) -> None:
-    """The battle report forms of both contacts (the 7 units at Tsaritsyn, the 2 at Basargino) and
+    """The battle report forms of both contacts (the 7 units at Tsaritsyn, the 4 at Voroponovo) and
     the roll sheet: no type under 7 pt, no text over text, none off its page, fonts embedded."""
     campaign, basis, forms = forms_now(made.folder)
-    assert sorted(f.hex for f in forms) == ["5213", "5313"]
+    assert sorted(f.hex for f in forms) == ["5212", "5313"]
     for pdf in (report_forms_pdf(campaign, forms, 3, paper), roll_sheet_pdf(campaign, sheet_of(made.folder), 3, paper)):
         found = breaches(pdf)
         assert not found, "; ".join(map(str, found[:10]))
@@ -143,7 +143,7 @@ def test_the_umpires_packet_carries_the_roll_sheet_and_a_report_form_after_each_
     assert "Roll sheet, turn 3" in titles
     battles = [t for t in titles if t.startswith(("Battle at ", "Battle in hex ", "Battle report: "))]
     assert [t.startswith("Battle report: ") for t in battles] == [False, True, False, True]
-    assert battles[1].startswith("Battle report: Basargino (5213)")
+    assert battles[1].startswith("Battle report: Voroponovo (5212)")
     fields = reader.get_fields() or {}
     assert any(name.startswith("kgb-") for name in fields) and any(name.startswith("kgr-") for name in fields)
     assert not any(name.startswith("o-") for name in fields)  # no order form in the umpire's packet
@@ -226,15 +226,15 @@ def test_every_problem_of_a_filled_form_is_named_by_page_and_unit(
     _, _, forms = forms_now(folder)
     values = battle_ticks(forms, made.battles)
     tsaritsyn = next(f for f in forms if f.hex == "5313")
-    basargino = next(f for f in forms if f.hex == "5213")
+    voroponovo = next(f for f in forms if f.hex == "5212")
     values[f"kgb-{tsaritsyn.key}-r_37th_div-lost:infantry-3"] = "/Yes"
-    del values[f"kgb-{basargino.key}-contact-winner-whites"]
+    del values[f"kgb-{voroponovo.key}-contact-winner-whites"]
     filled = fill_with_pypdf(printed["forms"], values, tmp_path / "filled.pdf")
     before = (folder / "turns" / "turn-03.yaml").read_bytes()
     done = run_cli("orders", "import", str(filled), "--campaign", str(folder))
     assert done.returncode == 1
     assert "filled.pdf:2:1: the battle at Tsaritsyn (5313): found 37th Rifle Div's lost infantry marked" in done.stderr
-    assert "filled.pdf:1:1: found no winner marked for the battle at Basargino (5213)" in done.stderr
+    assert "filled.pdf:1:1: found no winner marked for the battle at Voroponovo (5212)" in done.stderr
     assert (folder / "turns" / "turn-03.yaml").read_bytes() == before
 
 
@@ -245,23 +245,23 @@ def test_a_form_of_another_campaign_is_refused(made: Turn3, printed: dict[str, P
     filled = fill_with_pypdf(printed["forms"], values, tmp_path / "other.pdf")
     done = run_cli("orders", "import", str(filled), "--campaign", str(folder))
     assert done.returncode == 1
-    assert "found the battle report of the battle at Basargino (5213) for campaign 0123456789ab" in done.stderr
+    assert "found the battle report of the battle at Voroponovo (5212) for campaign 0123456789ab" in done.stderr
 
 
 def test_a_form_printed_before_its_contact_changed_is_refused_by_its_place(
     made: Turn3, printed: dict[str, Path], tmp_path: Path
 ) -> None:
-    """The 4th Kuban Cossacks' order taken back after the forms were printed: the contact at
-    Tsaritsyn is another one now, and its form is refused; Basargino's is still good."""
+    """The 3rd Kuban Cossacks' order taken back after the forms were printed: the contact at
+    Tsaritsyn is another one now, and its form is refused; Voroponovo's is still good."""
     folder = _copy(made, tmp_path)
     _, _, forms = forms_now(folder)
     filled = fill_with_pypdf(printed["forms"], battle_ticks(forms, made.battles), tmp_path / "filled.pdf")
     log = folder / "turns" / "turn-03.yaml"
     text = log.read_text(encoding="utf-8")
-    start = text.index("- unit: w_4th_kuban_div")
+    start = text.index("- unit: w_3rd_kuban_div")
     end = text.index("- unit:", start + 5)
     log.write_text(text[:start] + text[end:], encoding="utf-8")
     done = run_cli("orders", "import", str(filled), "--campaign", str(folder))
     assert done.returncode == 1
     assert "found the report form of the battle at Tsaritsyn (5313), printed for a contact" in done.stderr
-    assert "the contact changed since it was printed" in done.stderr and "Basargino" not in done.stderr
+    assert "the contact changed since it was printed" in done.stderr and "Voroponovo" not in done.stderr

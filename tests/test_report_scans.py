@@ -135,13 +135,13 @@ def test_a_double_mark_is_a_doubt_naming_the_unit_settled_by_accept(
 def test_a_pencilled_form_of_a_contact_that_changed_is_refused(
     made: Turn3, sheets: dict[str, object], tmp_path: Path
 ) -> None:
-    """The 4th Kuban Cossacks' order taken back after the forms were printed: the scan of
+    """The 3rd Kuban Cossacks' order taken back after the forms were printed: the scan of
     Tsaritsyn's form is refused by its place, and nothing is written."""
     folder = _copy(made, tmp_path)
     files = _scan(made, sheets, tmp_path, "a4", 9)
     log = folder / "turns" / "turn-03.yaml"
     text = log.read_text(encoding="utf-8")
-    start = text.index("- unit: w_4th_kuban_div")
+    start = text.index("- unit: w_3rd_kuban_div")
     log.write_text(text[:start] + text[text.index("- unit:", start + 5) :], encoding="utf-8")
     before = log.read_bytes()
     done = run_cli("orders", "scan", *map(str, files), "--campaign", str(folder))

@@ -396,7 +396,7 @@ def test_E3_reinforcements_placed_at_the_end_of_the_award_turn(states: dict[int,
     s = states[3]
     arrived = [u for u in s.units if u.hex == "2901" and u.faction == "reds"]
     assert [(u.name, u.stands) for u in arrived] == [
-        ("1st Cavalry Army: 4th Cavalry Division", {"cavalry": 4, "tachanka": 1})
+        ("1st Cavalry Army: 11th Cavalry Division", {"cavalry": 4, "tachanka": 1})
     ]
     assert unit(s, "r_4th_cav_div").stands["cavalry"] == unit(states[2], "r_4th_cav_div").stands["cavalry"] + 2
     assert s.slips["reds"] == (
@@ -461,10 +461,10 @@ def test_II_E_placed_units_are_named_from_their_slip_and_turn(states: dict[int, 
         "red_first_cavalry_t3c"
     )
     state = states[3]
-    placed = state.unit("red_first_cavalry_4th_t3")
+    placed = state.unit("red_first_cavalry_11th_t3")
     assert placed is not None and placed.hex == "2901"
-    (verdict,) = [v for v in state.verdicts if v.order == "place" and v.unit == "red_first_cavalry_4th"]
-    assert "as red_first_cavalry_4th_t3 in 2901" in verdict.explanation
+    (verdict,) = [v for v in state.verdicts if v.order == "place" and v.unit == "red_first_cavalry_11th"]
+    assert "as red_first_cavalry_11th_t3 in 2901" in verdict.explanation
 
 
 def test_the_state_text_shows_unit_ids_trains_and_ships(campaign: Campaign, states: dict[int, CampaignState]) -> None:

@@ -152,7 +152,7 @@ def test_a_roll_given_after_the_turn_is_finished_needs_amend_and_says_what_it_ch
     assert "1st Kuban Cossack Div: its order done, now held" in amended.stdout
     assert "taken out, to report again (kitgen report): Tsaritsyn (5313)" in amended.stdout
     log = read_log(folder / "turns" / "turn-03.yaml")[0]
-    assert [b.hex for b in log.battles] == ["5213"]
+    assert [b.hex for b in log.battles] == ["5212"]
     after = status(folder)
     assert after["stage"] == "playing" and not after["over"] and " win" not in after["ending"]
     assert any(o["kind"] == "no_report" and o["hex"] == "5313" for o in after["owed"])
@@ -211,19 +211,28 @@ def test_rolls_entered_at_the_keyboard_are_checked_as_given(tmp_path: Path) -> N
 
 
 def test_battles_entered_at_the_keyboard_equal_the_reference(tmp_path: Path) -> None:
-    """`kitgen report` asks contact by contact: the storm of Tsaritsyn and Basargino of turn 3,
-    entered as the reference reports them, give its battles, as data; a retreat into a hex the
-    rules bar is no choice it offers."""
+    """`kitgen report` asks contact by contact: the storm of Tsaritsyn and of Voroponovo and
+    Basargino of turn 3, entered as the reference reports them, give its battles, as data; a
+    retreat into a hex the rules bar is no choice it offers."""
     folder = sample(tmp_path, 3, no_battles)
     lines = [
-        # Basargino (5213): the Whites win; the 39th loses 1 infantry, retreats to Voroponovo (5212)
+        # Voroponovo (5212): the Whites win; the 38th, the 39th (losing 1 infantry) and Zhloba's
+        # brigade fall back north (5211); the 1st Kuban Corps loses 1 cavalry
         "whites",
-        "1",
+        "0",  # 38th Rifle Div
         "0",
         "0",
         "0",
-        "5212",
-        "1",
+        "5211",
+        "1",  # 39th Rifle Div
+        "0",
+        "0",
+        "0",
+        "5211",
+        "0",  # Zhloba's Separate Cavalry Brigade
+        "0",
+        "5211",
+        "1",  # 1st Kuban Cavalry Corps
         "0",
         # Tsaritsyn (5313): the Whites win; the Reds fall back north along the Volga (5312)
         "whites",
@@ -241,7 +250,7 @@ def test_battles_entered_at_the_keyboard_equal_the_reference(tmp_path: Path) -> 
         "0",
         "0",  # 1st Kuban Cossack Div
         "1",
-        "0",  # 4th Kuban Cossack Div
+        "0",  # 3rd Kuban Cossack Div
         "1",
         "0",
         "0",
@@ -362,11 +371,11 @@ def test_a_battle_reported_again_at_the_keyboard_replaces_its_report(tmp_path: P
     """Every contact reported: `kitgen report --turn 3 --amend` offers one to report again and
     replaces that one report (the other stays as it was)."""
     folder = sample(tmp_path)
-    answers = ["5213", "reds", "0", "0", "0", "0", "0", "0", "1"]  # Basargino: the Reds win; the Kuban corps retreats
+    answers = ["5212", "reds", *["0"] * 12, "1"]  # Voroponovo: the Reds win; the Kuban corps retreats
     done = run_cli("report", str(folder), "--turn", "3", "--amend", answers="\n".join(answers) + "\n")
     assert done.returncode == 0, done.stderr + done.stdout
     battles = {b.hex: b for b in read_log(folder / "turns" / "turn-03.yaml")[0].battles}
-    assert battles["5213"].winner == "reds" and battles["5313"] == reference_battles(3)[0]
+    assert battles["5212"].winner == "reds" and battles["5313"] == reference_battles(3)[0]
     assert len(read_log(folder / "turns" / "turn-03.yaml")[0].battles) == 2
 
 

@@ -77,6 +77,10 @@ class Alliance(Model):
     """For how many strategic turns from the start."""
 
 
+PostDate = Literal["since", "until"]
+"""A date of a post: when he took it, when he left it."""
+
+
 class Post(Model):
     """The post a commander placed in the set-up held on the start day, and where that is found."""
 
@@ -86,6 +90,9 @@ class Post(Model):
     until: HistoryDate | None = None
     """The last day or month he held it, if before the scenario's end; none while he still did."""
     source: Prose
+    uncertain: list[PostDate] = Field(default=[], max_length=2)
+    """The dates the sources found do not settle: the designer's estimate. Every other date is
+    named in `source` (issue 47)."""
 
 
 class SetUp(Model):

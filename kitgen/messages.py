@@ -2307,18 +2307,19 @@ def scan_faint(ring: float, least: float) -> str:
 
 
 @data("scan.doubt_marks")
-def scan_doubt_marks(unit: str, where: str, marks: str, key: str) -> str:
+def scan_doubt_marks(unit: str, where: str, marks: str, key: str, choices: str) -> str:
     return (
         f"{unit}, {where}: found {marks}; expected one bubble filled or none: settle it with "
-        f"--accept {key}=ANSWER, or clean the marks and rescan"
+        f"--accept {key}=ANSWER (one of {choices} or none, as the paper means it), or clean the marks and rescan"
     )
 
 
 @data("scan.doubt_gap")
-def scan_doubt_gap(unit: str, step: int, key: str) -> str:
+def scan_doubt_gap(unit: str, step: int, key: str, missed: str) -> str:
     return (
         f"{unit}, step {step}: found a step marked after an empty one; expected the steps filled in order from 1: "
-        f"settle it with --accept {key}=none (no step there), or fill the steps before it and rescan"
+        f"settle it with --accept {missed}=DIR (the step missed) or --accept {key}=none (no step there), or fill "
+        "the steps before it and rescan"
     )
 
 
@@ -2326,7 +2327,7 @@ def scan_doubt_gap(unit: str, step: int, key: str) -> str:
 def scan_doubt_carry(unit: str, marks: str, key: str) -> str:
     return (
         f"{unit}, takes aboard: found {marks}; expected each unit's bubble filled or empty: settle it with "
-        f"--accept {key}=UNIT,UNIT (every unit it takes, by id) or {key}=none"
+        f"--accept {key}=UNIT,UNIT (every unit it takes, by id) or --accept {key}=none"
     )
 
 
@@ -2334,8 +2335,8 @@ def scan_doubt_carry(unit: str, marks: str, key: str) -> str:
 def scan_doubt_hexes(unit: str, hexes: int, unit_id: str) -> str:
     return (
         f"{unit}: found {hexes} hexes written and no step's bubble filled; expected the steps' bubbles, which "
-        f"kitgen reads (the hexes are for people): settle it with --accept {unit_id}:STEP=DIR for each step, or "
-        f"--accept {unit_id}:path=read for no move"
+        f"kitgen reads (the hexes are for people): settle it with --accept {unit_id}:STEP=DIR for each step "
+        f"(STEP 1, 2, ...), or --accept {unit_id}:path=read for no move"
     )
 
 
@@ -2348,10 +2349,10 @@ def scan_doubt_count(unit: str, hexes: int, steps: int, unit_id: str) -> str:
 
 
 @data("scan.doubt_toward")
-def scan_doubt_toward(unit: str, marks: str, key: str) -> str:
+def scan_doubt_toward(unit: str, marks: str, key: str, special: str) -> str:
     return (
         f"{unit}, toward: found {marks} with no repair, emplace or land filled; expected a side only for those "
-        f"special orders: settle it with --accept {key}=none or with the special order (--accept UNIT:special=WORD)"
+        f"special orders: settle it with --accept {key}=none or with the special order (--accept {special}=WORD)"
     )
 
 
@@ -2374,10 +2375,11 @@ def scan_bad_accept(found: str, expected: str) -> str:
 
 
 @usage("scan.accept_unknown")
-def scan_accept_unknown(found: str, doubts: str) -> str:
+def scan_accept_unknown(found: list[str], doubts: str) -> str:
+    which = "which settles" if len(found) == 1 else "which settle"
     return (
-        f"found --accept for {found}, which settles no doubt of the pages scanned (an answer never overrides a "
-        f"clear mark); expected one of the doubts found: {doubts}"
+        f"found --accept for {', '.join(found)}, {which} no doubt of the pages scanned (an answer is taken for a "
+        f"row in doubt, never for a row read clear); expected answers for rows in doubt: {doubts}"
     )
 
 

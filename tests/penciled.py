@@ -62,15 +62,8 @@ def pencil(image: Image, centre: tuple[float, float], radius: float, kind: Mark,
         # a dot in the middle: a pencil's touch, not a fill
         _blob(image, x, y, radius * rng.uniform(0.4, 0.55), grey, rng)
     elif kind == "circled":
-        # the bubble ringed round, not filled
-        cv2.circle(
-            image,
-            (round(x), round(y)),
-            round(radius * rng.uniform(1.25, 1.4)),
-            grey,
-            max(2, round(radius * 0.18)),
-            cv2.LINE_AA,
-        )
+        # the bubble ringed round, not filled: hugging its printed ring, or loose round it
+        ringed(image, centre, radius, float(rng.uniform(1.0, 1.4)), grey, rng)
     else:
         # a stray stroke across the bubble
         angle = rng.uniform(0, math.pi)
@@ -80,6 +73,21 @@ def pencil(image: Image, centre: tuple[float, float], radius: float, kind: Mark,
         p0 = (round(x - dx - off * math.sin(angle)), round(y - dy + off * math.cos(angle)))
         p1 = (round(x + dx - off * math.sin(angle)), round(y + dy + off * math.cos(angle)))
         cv2.line(image, p0, p1, grey, thick, cv2.LINE_AA)
+
+
+def ringed(
+    image: Image, centre: tuple[float, float], radius: float, ratio: float, grey: int, rng: np.random.Generator
+) -> None:
+    """A ring traced round a bubble by hand, `ratio` times its radius (1.0 on its printed ring):
+    a little off centre and out of round, a soft pencil's line about a third of a millimetre wide."""
+    x, y = centre
+    x, y = x + rng.uniform(-0.03, 0.03) * radius, y + rng.uniform(-0.03, 0.03) * radius
+    stretch = rng.uniform(0.97, 1.03)
+    axes = (round(radius * ratio * stretch * 16), round(radius * ratio / stretch * 16))
+    width = max(2, round(radius * 0.18))
+    cv2.ellipse(
+        image, (round(x * 16), round(y * 16)), axes, float(rng.uniform(0, 180)), 0, 360, grey, width, cv2.LINE_AA, 4
+    )
 
 
 def _blob(image: Image, x: float, y: float, r: float, grey: int, rng: np.random.Generator, texture: int = 35) -> None:
@@ -192,7 +200,29 @@ class Printed:
     paper: str
 
 
+_PRINTED: dict[tuple[str, str, str, str], Printed] = {}
+"""The forms printed in this process, by their campaign folder's contents: tests print the same
+sample's forms again and again, and the form is a pure function of them (its bytes are
+deterministic, which other tests check)."""
+
+
 def printed(folder: object, faction: str, paper: str = "a4") -> Printed:
+    """The faction's form, printed once for a campaign folder's contents."""
+    import hashlib
+    from pathlib import Path
+
+    root = Path(str(folder))
+    digest = hashlib.sha256()
+    for path in sorted([root / "campaign.yaml", root / "setup.yaml", *(root / "turns").glob("*.yaml")]):
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    key = (str(root.resolve()), faction, paper, digest.hexdigest())
+    if key not in _PRINTED:
+        _PRINTED[key] = _printed(root, faction, paper)
+    return _PRINTED[key]
+
+
+def _printed(folder: object, faction: str, paper: str) -> Printed:
     from pathlib import Path
 
     from kitgen.campaign import load_campaign
@@ -265,7 +295,10 @@ class RowTruth:
 
 
 FACING_FIELDS = ("repair", "emplace", "land")
-DOUBTS = ("half", "erased", "stray", "dot", "circled", "two", "gap", "count")
+DOUBTS = ("half", "erased", "stray", "dot", "circled", "two", "gap", "count", "ringed")
+"""The doubts a corpus row may hold: a mark of its own made one of the doubtful kinds ('half'),
+another bubble of a step marked so (through 'two'), its steps out of order or not matching its
+hexes, or one of its own steps ringed round instead of filled, the steps after it filled ('ringed')."""
 
 
 def random_orders(
@@ -308,11 +341,16 @@ def random_orders(
             for k in range(1, len(steps) + 1):
                 written[(row.id, k)] = f"{int(rng.integers(100, 9999)):04d}"
         doubt = str(rng.choice(DOUBTS)) if row_marks and rng.random() < doubt_rate else None
-        if doubt in ("half", "erased", "stray", "dot", "circled", "two") and not any(m[1] == "step" for m in row_marks):
+        if doubt in ("half", "erased", "stray", "dot", "circled", "two", "ringed") and not any(
+            m[1] == "step" for m in row_marks
+        ):
             doubt = "half"
         if doubt == "half":
             k = int(rng.integers(0, len(row_marks)))
             row_marks[k] = (*row_marks[k][:4], "half")
+        elif doubt == "ringed":
+            k = int(rng.integers(0, len(steps)))  # a step's own bubble, whatever follows it
+            row_marks[k] = (*row_marks[k][:4], "circled")
         elif doubt in ("erased", "stray", "dot", "circled", "two"):
             step = int(rng.integers(1, len(steps) + 1))
             others = [d for d in DIRECTION_NAMES if d != steps[step - 1]]

@@ -332,7 +332,7 @@ def test_a_fill_overrunning_its_ring_leaves_its_neighbours_empty_and_a_ring_roun
     for row in rows[:-1]:
         assert tuple(got[row].steps) == path[: offered[row]] and not got[row].doubts, row
     said = [d.message().text for d in got[rows[-1]].doubts]
-    assert len(said) == 1 and ", step 1: found S unclear" in said[0], said
+    assert len(said) == 1 and ", step 1: found S ringed round" in said[0], said
 
 
 # --- pages as they come -------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from kitgen.reports.battleform import CONTACT, BattleForm
 from kitgen.reports.intake import Judged, ReadForm, ReportsDone, judge, place_of, record
 from kitgen.reports.plan import ReportPage, ReportPlan
 from kitgen.scan.intake import ScanFigures
+from kitgen.scan.readback import CALLED, seen
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from kitgen.scan.review import Reviewed
 
 ACCEPTED = "HEX:UNIT:LINE=CHOICE, HEX:winner=FACTION, HEX:ship=SHIP,SHIP or roll:N=TOTAL (none for no mark)"
-CALLED = {"marked": "filled", "doubt": "unclear (half filled, smudged or a stray stroke)"}
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,8 @@ class ReportScans:
         self.folder = folder
         self.pages: list[PageScanned] = []
         self.answers: dict[str, str] = {}
+        self.stale: list[str] = []
+        """The answers that settle no doubt of the pages read, named once all are read."""
         self.used: set[str] = set()
         self.doubted: set[str] = set()
         """The keys of every doubt found, settled or not."""
@@ -148,8 +150,7 @@ class ReportScans:
         from kitgen.engine.basis import playable_basis
 
         if not self.pages:
-            if self.answers:
-                raise UsageError(msg.scan_accept_unknown(sorted(self.answers)[0], "none"))
+            self.stale = sorted(self.answers)
             return []
         campaign = load_campaign(self.folder)
         basis = playable_basis(campaign)
@@ -162,10 +163,8 @@ class ReportScans:
         read = [p for p in self.pages if p.plan is not None]
         problems += _twice_or_missing(campaign, read)
         problems += [d for p in read for d in p.doubts]
-        unused = sorted(set(self.answers) - self.used)
-        if unused and not problems:
-            doubts = ", ".join(sorted(self.doubted)) or "none"
-            raise UsageError(msg.scan_accept_unknown(unused[0], doubts))
+        if not problems:
+            self.stale = sorted(set(self.answers) - self.used)
         if problems:
             return problems
         try:
@@ -279,7 +278,7 @@ class ReportScans:
         for line in plan.lines:
             group = by_line.get((line.row, line.part), [])
             marked = [m.bubble.choice for m in group if m.call == "marked"]
-            shown = [(m.bubble.choice, m.call) for m in group if m.call != "empty"]
+            shown = seen(group)
             key = accept_key(p.code, line.row, line.part, (numbers or {}).get(line.row, 0))
             if any(m.call == "doubt" for m in group) or (len(marked) > 1 and not line.many):
                 self.doubted.add(key)
@@ -290,7 +289,7 @@ class ReportScans:
                     for choice, call in shown:
                         by_call.setdefault(call, []).append(choice)
                     marks = "; ".join(f"{', '.join(cs)} {CALLED[call]}" for call, cs in by_call.items())
-                    p.doubts.append(_on(p, msg.scan_doubt_marks(who, line.words, marks, key)))
+                    p.doubts.append(_on(p, msg.scan_doubt_marks(who, line.words, marks, key, ", ".join(line.choices))))
                     said.setdefault(line.row, []).append(f"in doubt: {line.words}")
                     continue
                 self.used.add(key)

@@ -42,6 +42,30 @@ LEAST_RING = 0.22
 page is too blurred or too faint to read."""
 RING_SEEN = 0.45
 """A bubble's ring is where the plan puts it when it is at least this share of the page's median ring."""
+RIM_BANDS = ((-3.0, 4.0),)
+"""The band round a bubble's printed ring (pixels from it, in and out) where a pencil ring drawn
+round the bubble lies, however tightly it hugs it: its ink summed across the band, so that a ring
+counts alike wherever it lies in it, and a bubble found a pixel off its centre loses nothing."""
+RING_EDGE = 0.75
+"""The printed ring's outer edge, in pixels beyond its middle: past it lies the row's tint (a
+bubble is printed white)."""
+BACKDROP = (4.0, 5.5)
+"""The band round a bubble (pixels beyond its ring), clear of its neighbours, whose median over
+the bubbles of its row is the row's tint."""
+SECTORS = 8
+RINGED = 0.02
+"""A bubble is ringed round when, three quarters of the way round its rim or more, the band
+holds this much more ink than the same bubble of the page's other rows (a clean one holds its
+own print and no more; a tick, a cross or a neighbour's overrun crosses the rim in a few places)."""
+LIKE = 5
+"""The fewest bubbles of one kind (part and choice) that make their own measure of a clean rim;
+fewer are measured against their part's, or the page's."""
+
+Why = Literal["fill", "clean", "overrun", "ring", "no ring", "ink", "faint"]
+"""Why a bubble was called as it was: filled; clean; ink round it that a filled neighbour's
+overrun explains (ignored); a ring drawn round it; its printed ring not where the plan puts it;
+ink inside it that is no fill (a tick, a dot, half a fill, a smudge); a trace too faint to count
+(ignored)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +78,7 @@ class Measure:
     ring: float
     """Its ring's darkness, on the same scale."""
     call: Call
+    why: Why = "clean"
 
 
 def measure(
@@ -86,7 +111,20 @@ def measure(
     mean = ink.mean(axis=1)
     band_cover = (inked(band) > INK).mean(axis=1)
     filled = (cover >= MARKED_COVER) & (mean >= MARKED_MEAN) & (band_cover >= BAND_MARKED)  # a dot alone is no fill
-    around_cover = _share_unexplained(inked(around) > INK, centres, around_at, centres[filled], r * OVERRUN)
+    around_ink = inked(around) > INK
+    around_cover = _share_unexplained(around_ink, centres, around_at, centres[filled], r * OVERRUN)
+    backdrop = np.median(inked(_sample(flat, centres, _offsets(r + BACKDROP[0], r + BACKDROP[1]))), axis=1)
+    by_row: dict[str, list[int]] = {}
+    for i, b in enumerate(plan.bubbles):
+        by_row.setdefault(b.row, []).append(i)
+    tint = np.zeros(len(plan.bubbles))
+    for members in by_row.values():  # a row is tinted alike: a ring round one bubble does not move its median
+        tint[members] = np.median(backdrop[members])
+    bands = [
+        inked(_sample(flat, centres, _offsets(r + lo, r + hi))) - tint[:, None] * _outside(lo, hi)
+        for lo, hi in RIM_BANDS
+    ]
+    ringed = _ringed(plan, bands, filled, r)
     usual = float(np.median(ring))
     found = []
     rows = zip(
@@ -96,19 +134,62 @@ def measure(
         ring.tolist(),
         band_cover.tolist(),
         around_cover.tolist(),
+        around_ink.mean(axis=1).tolist(),
         filled.tolist(),
+        ringed.tolist(),
         strict=True,
     )
-    for b, c, m, g, bc, ac, full in rows:
+    for b, c, m, g, bc, ac, near, full, round_it in rows:
         call: Call = "doubt"
+        why: Why
         if g < RING_SEEN * usual:
-            call = "doubt"  # no ring where the plan puts one: the page is not where it seems
+            why = "no ring"  # the page is not where it seems
         elif full:
-            call = "marked"
-        elif c <= EMPTY_COVER and m <= EMPTY_MEAN and bc <= BAND_EMPTY and ac <= AROUND_EMPTY:
-            call = "empty"  # a ring drawn round the bubble, or ink inside its rim, is no empty bubble
-        found.append(Measure(b, c, m, g, call))
+            call, why = "marked", "fill"
+        elif round_it > RINGED or ac > AROUND_EMPTY:
+            why = "ring"
+        elif c > EMPTY_COVER or m > EMPTY_MEAN or bc > BAND_EMPTY:
+            why = "ink"
+        else:
+            call = "empty"
+            why = "overrun" if near > AROUND_EMPTY else "faint" if c > 0 or bc > 0 else "clean"
+        found.append(Measure(b, c, m, g, call, why))
     return found, usual
+
+
+def _outside(lo: float, hi: float) -> float:
+    """The share of a band round the ring (`RIM_BANDS`) outside the printed ring, on the row's tint."""
+    return min(max((hi - max(lo, RING_EDGE)) / (hi - lo), 0.0), 1.0)
+
+
+def _ringed(
+    plan: PagePlan, bands: list[npt.NDArray[np.float64]], filled: npt.NDArray[np.bool_], r: float
+) -> npt.NDArray[np.float64]:
+    """How much each bubble looks ringed round (over `RINGED`, it is): ink all round its rim (`bands`, the ink at
+    each of its samples in each of `RIM_BANDS`, its row's tint taken out) beyond what a clean
+    bubble of its kind holds there."""
+    import numpy as np
+
+    groups: dict[object, list[int]] = {}
+    for i, b in enumerate(plan.bubbles):
+        if not filled[i]:
+            for key in ((b.part, b.choice), b.part, None):
+                groups.setdefault(key, []).append(i)
+    # each bubble measured against the clean rims of its kind, or of its part, or of the page
+    like = [
+        next((k for k in ((b.part, b.choice), b.part) if len(groups.get(k, ())) >= LIKE), None) for b in plan.bubbles
+    ]
+    found: npt.NDArray[np.float64] = np.full(len(like), -1.0)
+    for (lo, hi), ink in zip(RIM_BANDS, bands, strict=True):
+        offsets = _offsets(r + lo, r + hi)
+        sector = ((np.arctan2(offsets[:, 1], offsets[:, 0]) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
+        rim = np.stack([ink[:, sector == k].mean(axis=1) for k in range(SECTORS)], axis=1)
+        clean = {k: np.median(rim[members], axis=0) for k, members in groups.items() if k in like}
+        zero = np.zeros(SECTORS)
+        excess = rim - np.array([clean.get(k, zero) for k in like]).reshape(-1, SECTORS)
+        # a ring lies in one band, all round: most of the band's sectors hold it
+        found = np.maximum(found, np.quantile(excess, 0.25, axis=1))
+    return found
 
 
 PAPER_SPAN_MM = 7.0

@@ -60,6 +60,11 @@ class OtherForms(Protocol):
         """Every page taken read: the pages that cannot be, the doubts, what the forms refuse."""
         ...
 
+    stale: list[str]
+    """Its answers that settle no doubt of its pages (once `read`)."""
+    doubted: set[str]
+    """The keys of its lines in doubt (once `read`)."""
+
     def reviewed(self) -> list[Reviewed]: ...
 
     def figures(self) -> ScanFigures: ...
@@ -126,12 +131,13 @@ def read_scans(
             continue
         seen[(read.faction, read.code.page)] = read
         reads.append(read)
-    used = {key for read in reads for r in read.rows for key in r.answered}
-    unused = sorted(f"{unit}:{what}" for unit, what in settle.answers if f"{unit}:{what}" not in used)
-    if unused and not problems:  # a page that could not be read may hold the doubt it answers
-        doubts = sorted(d.key() for read in reads for d in read.doubts)
-        raise UsageError(msg.scan_accept_unknown(unused[0], ", ".join(doubts) or "none"))
     return reads, problems
+
+
+def stale_answers(reads: Sequence[PageRead], settle: Settle) -> list[str]:
+    """The answers that settle no doubt of the pages read: for a row read clear, or for no row."""
+    used = {key for read in reads for r in read.rows for key in r.answered}
+    return sorted(f"{unit}:{what}" for unit, what in settle.answers if f"{unit}:{what}" not in used)
 
 
 def scan_orders(
@@ -155,8 +161,13 @@ def scan_orders(
     settle = settle_from(others.claim(accepts) if others is not None else accepts)
     keep = review is not None
     reads, problems = read_scans(folder, files, settle, keep=keep, other=others.take if others else None)
+    unreadable = bool(problems)  # a page that could not be read may hold the doubt an answer settles
     if others is not None:
         problems += others.read(keep)
+    stale = [] if unreadable else stale_answers(reads, settle) + (others.stale if others is not None else [])
+    if stale:
+        doubts = sorted(d.key() for read in reads for d in read.doubts) + sorted(others.doubted if others else ())
+        raise UsageError(msg.scan_accept_unknown(stale, ", ".join(doubts) or "none"))
     if review is not None:
         from kitgen.scan.review import write_review
 

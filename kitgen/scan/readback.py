@@ -34,7 +34,14 @@ written and the steps marked differ in number ('count'); a side is marked for no
 that faces one ('toward')."""
 SPECIAL_WORDS = {field: word for word, field in TICKS.items()}
 FACING = ("repair", "emplace", "land")
-CALLED = {"marked": "filled", "doubt": "unclear (half filled, smudged or a stray stroke)", "empty": "empty"}
+CALLED = {
+    "marked": "filled",
+    "doubt": "unclear (half filled, smudged or a stray stroke)",
+    "empty": "empty",
+    "ring": "ringed round, not filled",
+    "ink": "marked but not filled (half a fill, a dot, a stroke or a smudge)",
+    "no ring": "not where the form prints it (the page is bent or torn there)",
+}
 """A bubble's call, as a doubt names it."""
 """The special orders that face a side (`toward`)."""
 
@@ -54,6 +61,10 @@ class Doubt:
     """(choice, call) of each bubble of the part that is not empty."""
     hexes: int = 0
     steps: int = 0
+    missed: int = 0
+    """Of a gap: the empty step before the step marked."""
+    choices: tuple[str, ...] = ()
+    """The choices of the part's bubbles, as an answer may give them."""
 
     def key(self) -> str:
         """What `--accept` names it by: `UNIT:STEP`, `UNIT:special`, `UNIT:toward`, `UNIT:path`."""
@@ -69,14 +80,14 @@ class Doubt:
         if self.kind == "marks" and self.part == "carry":
             return msg.scan_doubt_carry(self.name, marks, self.key())
         if self.kind == "marks":
-            return msg.scan_doubt_marks(self.name, where, marks, self.key())
+            return msg.scan_doubt_marks(self.name, where, marks, self.key(), ", ".join(self.choices))
         if self.kind == "gap":
-            return msg.scan_doubt_gap(self.name, self.step, self.key())
+            return msg.scan_doubt_gap(self.name, self.step, self.key(), f"{self.unit}:{self.missed}")
         if self.kind == "hexes":
             return msg.scan_doubt_hexes(self.name, self.hexes, self.unit)
         if self.kind == "count":
             return msg.scan_doubt_count(self.name, self.hexes, self.steps, self.unit)
-        return msg.scan_doubt_toward(self.name, marks, self.key())
+        return msg.scan_doubt_toward(self.name, marks, self.key(), f"{self.unit}:special")
 
 
 @dataclass(frozen=True)
@@ -193,7 +204,7 @@ def read_page(
     rows = []
     for rp in plan.rows:
         written_boxes = sum(boxes.get((rp.row.id, k), False) for k in range(1, 17))
-        row = _row(rp.row, by_row.get(rp.row.id, []), written_boxes, settle)
+        row = read_row(rp.row, by_row.get(rp.row.id, []), written_boxes, settle)
         hexes = path_hexes(campaign, rp.row.hex, row.steps)
         rows.append(replace(row, hexes=None if hexes is None else tuple(hexes)))
     return PageRead(
@@ -211,7 +222,7 @@ def _blank_rows(scan: ScanPage, blank: FixedPage, found: Found) -> str:
     for k, rp in enumerate(plan.rows, start=1):
         mine = [m for m in measures if m.bubble.row == rp.row.id]
         written = sum(boxes.get((rp.row.id, n), False) for n in range(1, 13))
-        row = _row(rp.row, mine, written, Settle())
+        row = read_row(rp.row, mine, written, Settle())
         if row.doubts:
             said.append(f"row {k}: in doubt ({', '.join(d.key().split(':', 1)[1] for d in row.doubts)})")
         elif not row.empty:
@@ -253,82 +264,159 @@ def look(
     return flat, measures, written(flat, plan, moves)
 
 
-def _row(row: OrderRow, measures: Sequence[Measure], written: int, settle: Settle) -> RowRead:
-    """A row read: each part's one mark or none, or a doubt; an umpire's answer settles a doubt
-    the marks raise, and only such a doubt (`RowRead.answered` names the answers used)."""
-    name = row.label or row.id
-    doubts: list[Doubt] = []
-    answered: set[str] = set()
+UNSURE = "?"
+"""A part's reading when its bubbles are not one clear mark or none."""
 
-    def settled(doubt: Doubt) -> str | None:
-        """The umpire's answer to `doubt`, or None (and the doubt kept) if he gave none."""
-        answer = settle.get(row.id, doubt.key().split(":", 1)[1])
-        if answer is None:
-            doubts.append(doubt)
-            return None
-        answered.add(doubt.key())
-        return answer
 
-    def one(part: str, step: int, group: Sequence[Measure]) -> tuple[str | None, bool]:
-        """The choice of a part whose bubbles allow one mark (or the answer to its doubt), and
-        whether it is still in doubt."""
-        marked = [m.bubble.choice for m in group if m.call == "marked"]
-        shown = tuple((m.bubble.choice, m.call) for m in group if m.call != "empty")
-        if any(m.call == "doubt" for m in group) or len(marked) > 1:
-            answer = settled(Doubt(row.id, name, "marks", part, step, shown))
-            if answer is None:
-                return None, True
-            return (None if answer == "none" else answer), False
-        return (marked[0] if marked else None), False
+def _one(group: Sequence[Measure]) -> str | None:
+    """The choice of a part whose bubbles allow one mark: the one marked, None for none, or
+    `UNSURE` when a bubble is in doubt or more than one is marked."""
+    marked = [m.bubble.choice for m in group if m.call == "marked"]
+    if any(m.call == "doubt" for m in group) or len(marked) > 1:
+        return UNSURE
+    return marked[0] if marked else None
 
+
+def seen(group: Sequence[Measure]) -> tuple[tuple[str, str], ...]:
+    """(choice, what was seen: its call, or why it is in doubt) of each bubble that is not empty."""
+    return tuple(
+        (m.bubble.choice, m.why if m.call == "doubt" and m.why in CALLED else m.call)
+        for m in group
+        if m.call != "empty"
+    )
+
+
+def read_row(row: OrderRow, measures: Sequence[Measure], written: int, settle: Settle) -> RowRead:
+    """A row read. A row the paper leaves in doubt takes the umpire's answers for any of its
+    parts (a step missed, a special, the cargo), all of them, and is read again whole as
+    answered: it is in doubt still until every part is one clear mark or none, its steps follow
+    on from 1 without a gap, and they match the hexes written. A row clear on paper takes no
+    answer (`RowRead.answered` names the answers used)."""
     steps: dict[int, list[Measure]] = {}
+    parts: dict[str, list[Measure]] = {}
     for m in measures:
         if m.bubble.part == "step":
             steps.setdefault(m.bubble.step, []).append(m)
-    path: list[str] = []
-    ended = 0
-    doubtful_steps = False
-    for n in sorted(steps):
-        choice, doubtful = one("step", n, steps[n])
-        doubtful_steps |= doubtful
-        if doubtful:
-            continue
-        if choice is None:
-            ended = ended or n
-        elif ended:
-            if settled(Doubt(row.id, name, "gap", "step", n)) is None:
-                doubtful_steps = True
-            # settled: the umpire says no step there (`none`); a direction leaves the gap as it is
         else:
-            path.append(choice)
-    special, _ = one("special", 0, [m for m in measures if m.bubble.part == "special"])
-    toward, _ = one("toward", 0, [m for m in measures if m.bubble.part == "toward"])
-    word = SPECIAL_WORDS.get(special) if special else None
-    if toward is not None and word not in FACING:
-        answer = settled(Doubt(row.id, name, "toward", "toward", 0, ((toward, "marked"),)))
-        toward = None if answer == "none" else toward
-        if answer is not None and answer != "none":  # a side for no order that faces one stays in doubt
-            answered.discard(f"{row.id}:toward")
-            doubts.append(Doubt(row.id, name, "toward", "toward", 0, ((toward or answer, "marked"),)))
-    carry: list[str] = []
-    cargo = [m for m in measures if m.bubble.part == "carry"]
-    unclear = tuple((m.bubble.choice, m.call) for m in cargo if m.call == "doubt")
-    if unclear:
-        answer = settled(Doubt(row.id, name, "marks", "carry", 0, unclear))
-        if answer is not None:
-            carry = [] if answer == "none" else [c for c in answer.split(",") if c]
-    else:
-        carry = [m.bubble.choice for m in cargo if m.call == "marked"]
-    if not doubtful_steps:
-        if written and not path:
-            settled(Doubt(row.id, name, "hexes", "path", 0, hexes=written))
-        elif written and written != len(path):
-            settled(Doubt(row.id, name, "count", "path", 0, hexes=written, steps=len(path)))
-    if special is not None and special not in TICKS.values():
-        special = None
-    return RowRead(
-        row, tuple(path), special, toward, tuple(carry), tuple(doubts), written, answered=frozenset(answered)
+            parts.setdefault(m.bubble.part, []).append(m)
+    cargo = parts.get("carry", [])
+    paper = _Reading(
+        {n: _one(g) for n, g in sorted(steps.items())},
+        _one(parts.get("special", [])),
+        _one(parts.get("toward", [])),
+        UNSURE
+        if any(m.call == "doubt" for m in cargo)
+        else tuple(m.bubble.choice for m in cargo if m.call == "marked"),
+        path_read=False,
     )
+    shown = {("step", n): seen(g) for n, g in steps.items()}
+    shown |= {(part, 0): seen(g) for part, g in parts.items()}
+    choices = {
+        part: tuple(dict.fromkeys(SPECIAL_WORDS.get(m.bubble.choice, m.bubble.choice) for m in group))
+        for part, group in parts.items()
+    }
+    choices["step"] = DIRECTION_NAMES
+    doubts = _doubts(row, paper, written, shown, choices)
+    answers = {what: a for (unit, what), a in settle.answers.items() if unit == row.id}
+    answered: frozenset[str] = frozenset()
+    reading = paper
+    if doubts and answers:
+        reading = paper.answered(answers)
+        answered = frozenset(f"{row.id}:{what}" for what in answers if paper.has(what, parts))
+        doubts = _doubts(row, reading, written, shown, choices)
+    path = reading.path()
+    special = reading.special if reading.special in TICKS.values() else None
+    toward = reading.toward if reading.toward not in (None, UNSURE) else None
+    carry = reading.carry if isinstance(reading.carry, tuple) else ()
+    return RowRead(row, path, special, toward, carry, tuple(doubts), written, answered=answered)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A row's parts as read (or answered): each step's direction, None or `UNSURE`; the special
+    order's field, its side and the units taken aboard likewise."""
+
+    steps: dict[int, str | None]
+    special: str | None
+    toward: str | None
+    carry: tuple[str, ...] | str
+    path_read: bool
+
+    def has(self, what: str, parts: Mapping[str, object]) -> bool:
+        """Whether the row has the part an answer names (`path` it always has)."""
+        if what.isdigit():
+            return int(what) in self.steps
+        return what == "path" or what in parts
+
+    def answered(self, answers: Mapping[str, str]) -> _Reading:
+        def given(what: str, read: str | None) -> str | None:
+            answer = answers.get(what)
+            return read if answer is None else None if answer == "none" else answer
+
+        carry: tuple[str, ...] | str = self.carry
+        if "carry" in answers:
+            carry = () if answers["carry"] == "none" else tuple(c for c in answers["carry"].split(",") if c)
+        return _Reading(
+            {n: given(str(n), d) for n, d in self.steps.items()},
+            given("special", self.special),
+            given("toward", self.toward),
+            carry,
+            path_read=answers.get("path") == "read",
+        )
+
+    def gap(self) -> tuple[int, int] | None:
+        """(the first empty step, the step marked after it), if a step is marked after an empty one."""
+        empty = 0
+        for n, d in sorted(self.steps.items()):
+            if d is None:
+                empty = empty or n
+            elif d != UNSURE and empty:
+                return empty, n
+        return None
+
+    def path(self) -> tuple[str, ...]:
+        """The directions from step 1 up to the first step that is not one (in doubt or empty)."""
+        found: list[str] = []
+        for _, d in sorted(self.steps.items()):
+            if d is None or d == UNSURE:
+                break
+            found.append(d)
+        return tuple(found)
+
+
+def _doubts(
+    row: OrderRow,
+    r: _Reading,
+    written: int,
+    shown: Mapping[tuple[str, int], tuple[tuple[str, str], ...]],
+    choices: Mapping[str, tuple[str, ...]],
+) -> list[Doubt]:
+    """Everything that keeps the row as read (or answered) from being certain."""
+    name = row.label or row.id
+
+    def marks(part: str, step: int) -> Doubt:
+        return Doubt(row.id, name, "marks", part, step, shown.get((part, step), ()), choices=choices.get(part, ()))
+
+    found = [marks("step", n) for n, d in r.steps.items() if d == UNSURE]
+    gap = r.gap()
+    if gap is not None:
+        found.append(Doubt(row.id, name, "gap", "step", gap[1], missed=gap[0]))
+    if r.special == UNSURE:
+        found.append(marks("special", 0))
+    if r.toward == UNSURE:
+        found.append(marks("toward", 0))
+    elif r.toward is not None and r.special != UNSURE and SPECIAL_WORDS.get(r.special or "") not in FACING:
+        found.append(Doubt(row.id, name, "toward", "toward", 0, ((r.toward, "marked"),)))
+    if r.carry == UNSURE:
+        found.append(marks("carry", 0))
+    settled_steps = all(d != UNSURE for d in r.steps.values()) and gap is None
+    path = r.path()
+    if settled_steps and written and not r.path_read:
+        if not path:
+            found.append(Doubt(row.id, name, "hexes", "path", 0, hexes=written))
+        elif written != len(path):
+            found.append(Doubt(row.id, name, "count", "path", 0, hexes=written, steps=len(path)))
+    return found
 
 
 def path_hexes(campaign: Campaign, start: str, steps: Sequence[str]) -> list[str] | None:

@@ -1,9 +1,9 @@
 """The review of a scan (`kitgen orders scan --review FILE`): each page read (an order form's, or
 a report form's or roll sheet's, `Reviewed`), straightened, with what was read drawn over it,
-for the umpire to check at a glance: a blue ring round each bubble
-read as marked, a thick vermilion square round each one in doubt, and beside each row the path
-and orders read, or what is in doubt. Blue and vermilion, rings and squares: told apart in
-grey and by colour-blind eyes."""
+for the umpire to check at a glance: a blue ring round each bubble read as marked, a thick
+vermilion square round each one in doubt, a grey dashed ring round ink it saw and did not
+count, and beside each row the path and orders read, or what is in doubt and why. Blue and
+vermilion, rings and squares: told apart in grey and by colour-blind eyes."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from kitgen.errors import escape_controls
 from kitgen.orders.sheetplan import PagePlan
 from kitgen.scan.bubbles import Measure
-from kitgen.scan.readback import SPECIAL_WORDS, PageRead, RowRead
+from kitgen.scan.readback import SPECIAL_WORDS, Doubt, PageRead, RowRead
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -25,6 +25,21 @@ READ = (0.0, 0.35, 0.75)
 """Blue: what was read."""
 DOUBT = (0.84, 0.27, 0.0)
 """Vermilion: what is in doubt."""
+IGNORED_INK = (0.45, 0.45, 0.45)
+"""Grey: ink the scan saw and did not count."""
+IGNORED = {"overrun", "faint"}
+"""Why ink round or in an empty bubble was not counted: a filled neighbour's overrun, a trace too faint."""
+SHORT = {
+    "marked": "two filled",
+    "ring": "ringed",
+    "ink": "not filled",
+    "no ring": "off its place",
+    "gap": "after an empty step",
+    "hexes": "hexes but no step",
+    "count": "hexes and steps differ",
+    "toward": "a side for no such order",
+}
+"""What makes a part of a row doubtful, in the review's few words."""
 PANEL = 150.0
 """Points beside the page for what was read of each row (the review is for the screen, not to print)."""
 
@@ -89,6 +104,12 @@ def review_pdf(reads: Sequence[PageRead], others: Sequence[Reviewed] = ()) -> by
                 c.setStrokeColorRGB(*DOUBT)
                 c.setLineWidth(1.8)
                 c.rect(x - r - 2.2, y - r - 2.2, 2 * r + 4.4, 2 * r + 4.4, stroke=1, fill=0)
+            elif m.why in IGNORED:
+                c.setStrokeColorRGB(*IGNORED_INK)
+                c.setLineWidth(0.9)
+                c.setDash(1.5, 1.5)
+                c.circle(x, y, r + 1.6, stroke=1, fill=0)
+                c.setDash()
         for top, bottom, text, doubt in read.notes:
             _say(c, w, top, text, doubt, SANS, SANS_BOLD)
             if doubt:
@@ -99,6 +120,8 @@ def review_pdf(reads: Sequence[PageRead], others: Sequence[Reviewed] = ()) -> by
         c.drawString(w + 6, h - 24, "blue ring: read as filled")
         c.setFillColorRGB(*DOUBT)
         c.drawString(w + 6, h - 34, "vermilion square, bar: in doubt")
+        c.setFillColorRGB(*IGNORED_INK)
+        c.drawString(w + 6, h - 44, "grey dashes: ink not counted")
         c.setFillColorRGB(*READ)
         c.setFont(SANS_BOLD, 8)
         c.drawString(plan.left, h - 10, escape_controls(f"{read.file.name}, page {read.page}: {read.title}"))
@@ -111,7 +134,7 @@ def _said(row: RowRead) -> tuple[str, bool]:
     """What was read of an order form's row: the hexes its steps enter and its orders, or what is
     in doubt."""
     if row.doubts:
-        where = [f"step {d.step}" if d.part == "step" else d.part for d in row.doubts]
+        where = [f"{f'step {d.step}' if d.part == 'step' else d.part} ({_why(d)})" for d in row.doubts]
         return "in doubt: " + ", ".join(dict.fromkeys(where)), True
     parts = [" ".join(row.hexes or ()) or "no move"]
     if row.special:
@@ -119,6 +142,15 @@ def _said(row: RowRead) -> tuple[str, bool]:
     if row.carry:
         parts.append(f"takes {len(row.carry)}")
     return "; ".join(parts), False
+
+
+def _why(doubt: Doubt) -> str:
+    """Why a part of a row is in doubt, in a few words: its bubbles' state, or the doubt's kind."""
+    if doubt.kind != "marks":
+        return SHORT[doubt.kind]
+    seen = [said for _, said in doubt.bubbles if said != "empty"]
+    odd = [said for said in seen if said != "marked"]
+    return SHORT.get(odd[0] if odd else "marked", "unclear")
 
 
 def _say(c: Canvas, x: float, top: float, text: str, doubt: bool, sans: str, bold: str) -> None:

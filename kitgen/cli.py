@@ -1528,6 +1528,13 @@ def orders_scan(
             "on the roll sheet roll:N=TOTAL. Give it once for each doubt.",
         ),
     ] = None,
+    answers: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(
+            help="A text file of answers, one a line as --accept takes them (the lines the scan printed may be "
+            "pasted in, --accept and all); # starts a comment. Read with any --accept given."
+        ),
+    ] = None,
     review: Annotated[
         Optional[Path],  # noqa: UP045
         typer.Option(help="Write the pages read, straightened, with what was read drawn over them (a PDF)."),
@@ -1552,8 +1559,13 @@ def orders_scan(
     from kitgen.scan.intake import scan_orders
 
     folder = _campaign_folder(campaign)
+    given = list(accept or [])
+    if answers is not None:
+        from kitgen.scan.answers import read_answers
+
+        given = read_answers(answers) + given
     others = ReportScans(folder)
-    done = scan_orders(folder, scans, accept or [], review=review, strict=strict, partial=partial, others=others)
+    done = scan_orders(folder, scans, given, review=review, strict=strict, partial=partial, others=others)
     figures = done.figures
     _say(f"read {plural(figures.pages, 'page')}: {plural(figures.marks, 'bubble')} marked, no doubts")
     for imported in done.imported:

@@ -2374,12 +2374,26 @@ def scan_bad_accept(found: str, expected: str) -> str:
     return f"found --accept '{found}'; expected {expected}"
 
 
+@data("scan.answers_line")
+def scan_answers_line(found: str, expected: str) -> str:
+    return (
+        f"found the answer '{found}'; expected one answer a line, as --accept takes it ({expected}), or a "
+        "line starting with # for a comment"
+    )
+
+
+@data("scan.answers_not_utf8")
+def scan_answers_not_utf8(byte: int) -> str:
+    return f"found the byte 0x{byte:02x}, which is no UTF-8 text; expected the answers file saved as UTF-8 text"
+
+
 @usage("scan.accept_unknown")
 def scan_accept_unknown(found: list[str], doubts: str) -> str:
     which = "which settles" if len(found) == 1 else "which settle"
     return (
         f"found --accept for {', '.join(found)}, {which} no doubt of the pages scanned (an answer is taken for a "
-        f"row in doubt, never for a row read clear); expected answers for rows in doubt: {doubts}"
+        "row in doubt, for a part and a choice the row has, and never against a clear mark or for a row read "
+        f"clear); expected answers for rows in doubt: {doubts}"
     )
 
 

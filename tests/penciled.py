@@ -16,9 +16,14 @@ import numpy.typing as npt
 
 from kitgen.orders.sheetplan import Bubble, HexBox, PagePlan
 
-Mark = Literal["fill", "half", "erased", "stray", "dot", "circled"]
-CLEAR: tuple[Mark, ...] = ("fill",)
-"""Marks a reader must read right; the others it must call in doubt."""
+Mark = Literal["fill", "half", "erased", "stray", "dot", "circled", "tick", "cross"]
+CLEAR: tuple[Mark, ...] = ("fill", "tick", "cross", "dot")
+"""Marks a reader must read right when they are the only ink of their step (issue 48: a fill, a
+tick, a cross or a heavy dot); the others it must call in doubt."""
+Lead = Literal["2B", "HB"]
+LEADS: dict[Lead, tuple[int, int]] = {"2B": (40, 110), "HB": (95, 150)}
+"""The grey a pencil leaves on white paper (0 black, 255 white), pressed lightly to hard: a soft
+2B's, and the HB most people hold, which is lighter."""
 Image = npt.NDArray[np.uint8]
 
 
@@ -39,10 +44,12 @@ def at(plan: PagePlan, b: Bubble, dpi: float) -> tuple[float, float]:
     return b.x * dpi / 72, (plan.size[1] - b.y) * dpi / 72
 
 
-def pencil(image: Image, centre: tuple[float, float], radius: float, kind: Mark, rng: np.random.Generator) -> None:
+def pencil(
+    image: Image, centre: tuple[float, float], radius: float, kind: Mark, rng: np.random.Generator, lead: Lead = "2B"
+) -> None:
     """A pencil mark in the bubble of `radius` pixels at `centre`, drawn into `image`."""
     x, y = centre
-    grey = int(rng.integers(40, 110))  # a soft pencil, pressed hard or lightly
+    grey = int(rng.integers(*LEADS[lead]))  # pressed hard or lightly
     if kind == "fill":
         # an irregular blob over most of the bubble, often over its ring
         reach = radius * rng.uniform(0.95, 1.35)
@@ -61,6 +68,19 @@ def pencil(image: Image, centre: tuple[float, float], radius: float, kind: Mark,
     elif kind == "dot":
         # a dot in the middle: a pencil's touch, not a fill
         _blob(image, x, y, radius * rng.uniform(0.4, 0.55), grey, rng)
+    elif kind in ("tick", "cross"):
+        # strokes a third of a millimetre wide, as a hand makes them, not quite centred
+        width = max(2, round(radius * rng.uniform(0.15, 0.22)))
+        x, y = x + rng.uniform(-0.12, 0.12) * radius, y + rng.uniform(-0.12, 0.12) * radius
+        if kind == "tick":
+            points = [(-0.55, -0.05), (-0.1, 0.5), (0.65, -0.6)]
+        else:
+            points = [(-0.6, -0.6), (0.6, 0.6), (0.0, 0.0), (0.6, -0.6), (-0.6, 0.6)]
+        spread = radius * rng.uniform(0.85, 1.15)
+        pts = [(round((x + px * spread) * 16), round((y + py * spread) * 16)) for px, py in points]
+        strokes = [pts] if kind == "tick" else [pts[:2], pts[3:]]
+        for stroke in strokes:
+            cv2.polylines(image, [np.array(stroke, np.int32)], False, grey, width, cv2.LINE_AA, 4)
     elif kind == "circled":
         # the bubble ringed round, not filled: hugging its printed ring, or loose round it
         ringed(image, centre, radius, float(rng.uniform(1.0, 1.4)), grey, rng)
@@ -85,9 +105,11 @@ def ringed(
     stretch = rng.uniform(0.97, 1.03)
     axes = (round(radius * ratio * stretch * 16), round(radius * ratio / stretch * 16))
     width = max(2, round(radius * 0.18))
+    layer = np.full_like(image, 255)  # graphite darkens what it crosses, the printed ring too, never lightens it
     cv2.ellipse(
-        image, (round(x * 16), round(y * 16)), axes, float(rng.uniform(0, 180)), 0, 360, grey, width, cv2.LINE_AA, 4
+        layer, (round(x * 16), round(y * 16)), axes, float(rng.uniform(0, 180)), 0, 360, grey, width, cv2.LINE_AA, 4
     )
+    np.minimum(image, layer, out=image)
 
 
 def _blob(image: Image, x: float, y: float, r: float, grey: int, rng: np.random.Generator, texture: int = 35) -> None:
@@ -246,15 +268,16 @@ def filled_page(
     *,
     dpi: float = 200,
     written: dict[tuple[str, int], str] | None = None,
+    lead: Lead = "2B",
 ) -> Image:
-    """Page `page` (from 0) of the form printed at `dpi`, with pencil `marks` on its bubbles and
-    hexes `written` in its boxes ((row, step) -> text)."""
+    """Page `page` (from 0) of the form printed at `dpi`, with pencil `marks` on its bubbles (in
+    `lead`) and hexes `written` in its boxes ((row, step) -> text)."""
     plan = form.plans[page]
     image = render(form.pdf, page, dpi)
     r = plan.layout.bubble / 2 * dpi / 72
     where = {(b.row, b.part, b.step, b.choice): b for b in plan.bubbles}
     for row, part, step, choice, kind in marks:
-        pencil(image, at(plan, where[(row, part, step, choice)], dpi), r, kind, rng)
+        pencil(image, at(plan, where[(row, part, step, choice)], dpi), r, kind, rng, lead)
     for box in plan.boxes:
         text = (written or {}).get((box.row, box.step))
         if text:
@@ -295,18 +318,28 @@ class RowTruth:
 
 
 FACING_FIELDS = ("repair", "emplace", "land")
-DOUBTS = ("half", "erased", "stray", "dot", "circled", "two", "gap", "count", "ringed")
-"""The doubts a corpus row may hold: a mark of its own made one of the doubtful kinds ('half'),
-another bubble of a step marked so (through 'two'), its steps out of order or not matching its
-hexes, or one of its own steps ringed round instead of filled, the steps after it filled ('ringed')."""
+DOUBTS = ("erased", "stray", "dot", "circled", "two", "gap", "count", "ringed")
+"""The doubts a corpus row may hold: another bubble of a step erased, struck, dotted, ringed or
+filled beside its mark; its steps out of order or not matching its hexes; or one of its own
+steps ringed round instead of filled, the steps after it filled ('ringed')."""
+WAYS: tuple[Mark, ...] = ("fill", "fill", "fill", "fill", "fill", "tick", "cross", "dot", "half")
+"""How a corpus marks a bubble it means: a fill mostly, else a tick, a cross, a heavy dot or half
+a fill, each a mark where it is the only ink of its step (issue 48)."""
 
 
 def random_orders(
-    form: Printed, page: int, paths: dict[str, list[str]], rng: np.random.Generator, *, doubt_rate: float = 0.15
+    form: Printed,
+    page: int,
+    paths: dict[str, list[str]],
+    rng: np.random.Generator,
+    *,
+    doubt_rate: float = 0.15,
+    marks_vary: bool = True,
 ) -> tuple[list[Pencil], dict[tuple[str, int], str], list[RowTruth]]:
     """Random orders for the rows of a page: each row's path drawn from `paths` (the directions of
     a path within its reach), a special order and its side, a carrier's cargo, the hexes written
-    under the steps on half the rows; and on some rows a doubt put in on purpose."""
+    under the steps on half the rows, each marked as people mark (`WAYS`, or fills alone unless
+    `marks_vary`); and on some rows a doubt put in on purpose."""
     from kitgen.mapping.hexgrid import DIRECTION_NAMES
 
     plan = form.plans[page]
@@ -333,22 +366,26 @@ def random_orders(
         toward = str(rng.choice(DIRECTION_NAMES)) if facing else None
         carriable = [b.choice for b in bubbles if b.part == "carry"]
         carry = tuple(c for c in carriable if rng.random() < 0.5) if steps else ()  # a carrier takes units to move them
-        row_marks: list[Pencil] = [(row.id, "step", k, d, "fill") for k, d in enumerate(steps, start=1)]
-        row_marks += [(row.id, "special", 0, special, "fill")] if special else []
-        row_marks += [(row.id, "toward", 0, toward, "fill")] if toward else []
-        row_marks += [(row.id, "carry", 0, c, "fill") for c in carry]
+
+        def how() -> Mark:
+            """A clear mark as people make them: mostly fills, some ticks, crosses, dots and half fills."""
+            return WAYS[int(rng.integers(0, len(WAYS)))] if marks_vary else "fill"
+
+        row_marks: list[Pencil] = [(row.id, "step", k, d, how()) for k, d in enumerate(steps, start=1)]
+        row_marks += [(row.id, "special", 0, special, how())] if special else []
+        row_marks += [(row.id, "toward", 0, toward, how())] if toward else []
+        row_marks += [
+            (row.id, "carry", 0, c, "fill") for c in carry
+        ]  # a carrier's cargo: fills (two ticks are a doubt)
         if rng.random() < 0.5:
             for k in range(1, len(steps) + 1):
                 written[(row.id, k)] = f"{int(rng.integers(100, 9999)):04d}"
         doubt = str(rng.choice(DOUBTS)) if row_marks and rng.random() < doubt_rate else None
-        if doubt in ("half", "erased", "stray", "dot", "circled", "two", "ringed") and not any(
+        if doubt in ("erased", "stray", "dot", "circled", "two", "ringed") and not any(
             m[1] == "step" for m in row_marks
         ):
-            doubt = "half"
-        if doubt == "half":
-            k = int(rng.integers(0, len(row_marks)))
-            row_marks[k] = (*row_marks[k][:4], "half")
-        elif doubt == "ringed":
+            doubt = None  # those are put on a step
+        if doubt == "ringed":
             k = int(rng.integers(0, len(steps)))  # a step's own bubble, whatever follows it
             row_marks[k] = (*row_marks[k][:4], "circled")
         elif doubt in ("erased", "stray", "dot", "circled", "two"):
@@ -388,7 +425,13 @@ def check_page(paper: str = "a4", dpi: float = 200, *, filled: bool = True, seed
     if not filled:
         return image
     r = plan.layout.bubble / 2 * dpi / 72
-    kinds: dict[str, Mark] = {"filled": "fill", "half": "half", "erased": "erased"}
+    kinds: dict[str, Mark] = {
+        "filled": "fill",
+        "ticked": "tick",
+        "crossed": "cross",
+        "ringed": "circled",
+        "erased": "erased",
+    }
     for b in plan.bubbles:
         if b.choice == "N" and b.row in kinds:
             pencil(image, at(plan, b, dpi), r, kinds[b.row], rng)

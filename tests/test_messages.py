@@ -1865,7 +1865,7 @@ TRIGGERS |= {
     "scan.markers": orders_scan(_scan(change=_no_markers)),
     "scan.not_flat": orders_scan(_scan(change=_moved_marker)),
     "scan.faint": orders_scan(_scan(change=_rows_blurred)),
-    "scan.doubt_marks": orders_scan(_scan(lambda plan: [(_first(plan), "step", 1, "N", "half")])),
+    "scan.doubt_marks": orders_scan(_scan(lambda plan: [(_first(plan), "step", 1, "N", "circled")])),
     "scan.doubt_gap": orders_scan(_scan(lambda plan: [(_first(plan), "step", 2, "N", "fill")])),
     "scan.doubt_hexes": orders_scan(_scan(written=lambda plan: {(_first(plan), 1): "3416"})),
     "scan.doubt_count": orders_scan(
@@ -1879,9 +1879,20 @@ TRIGGERS |= {
     "scan.page_twice": orders_scan(_scan(twice=True)),
     "scan.bad_accept": orders_scan(_scan(), "--accept", "nonsense"),
     "scan.accept_unknown": orders_scan(_scan(), "--partial", "--accept", "w_nobody:1=N"),
+    "scan.answers_line": lambda tmp: _answers_file(tmp, b"# answers\n--accept w_x:1=NE\nw_x:special\n"),
+    "scan.answers_not_utf8": lambda tmp: _answers_file(tmp, b"w_x:1=NE\nw_x:2=\xff\n"),
     "orders.toward_sides": orders_import(_pdf_toward("n", "ne", special="emplace")),
     "orders.toward_alone": orders_import(_pdf_toward("n")),
 }
+
+
+def _answers_file(tmp: Path, content: bytes) -> set[str]:
+    """`kitgen orders scan --answers FILE` with the file saying `content`: read before any scan."""
+    folder = campaign(tmp)
+    (tmp / "answers.txt").write_bytes(content)
+    return cli_codes(
+        "orders", "scan", str(tmp / "none.png"), "--campaign", str(folder), "--answers", str(tmp / "answers.txt")
+    )
 
 
 def _check_scan(filled: bool) -> Trigger:
@@ -1922,7 +1933,7 @@ def _carry_page(folder: Path, tmp: Path) -> list[Path]:
     for page, plan in enumerate(form.plans):
         carry = [b for b in plan.bubbles if b.part == "carry"]
         if carry:
-            marks = [(carry[0].row, "carry", 0, carry[0].choice, "half")]
+            marks = [(carry[0].row, "carry", 0, carry[0].choice, "erased")]
             image = filled_page(form, page, marks, np.random.default_rng(3))
             return [save(image, tmp / "carry.png")]  # type: ignore[list-item]
     raise AssertionError("no train or ship of the Whites' may take a unit aboard")

@@ -5,8 +5,8 @@ and any way up, PDFs of scans, and a week played with paper forms for every fact
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +23,7 @@ from kitgen.scan.intake import read_scans
 from kitgen.scan.readback import PageRead, Settle, parse_accept
 from tests.conftest import run_cli
 from tests.penciled import (
+    Faults,
     Printed,
     RowTruth,
     degrade,
@@ -171,12 +172,32 @@ class Figures:
     flagged: int = 0
     misread: int = 0
     clear_flagged: int = 0
+    by_condition: dict[str, list[int]] = field(default_factory=dict)
+    """Per scanning condition: [clear rows, of them flagged]."""
 
     def __str__(self) -> str:
         return (
             f"{self.pages} pages, {self.marks} marks, {self.clear_rows} rows clear and {self.doubt_rows} in doubt; "
             f"flagged {self.flagged}, clear rows flagged {self.clear_flagged}, misread {self.misread}"
         )
+
+    def conditions(self) -> str:
+        return "; ".join(f"{c}: {f}/{n} clear rows flagged" for c, (n, f) in sorted(self.by_condition.items()))
+
+
+CLEAR_FLAGGED = 0.03
+"""Issue 48: at most 3% of the rows marked clearly (fills, ticks, crosses, dots, in HB or 2B) held
+for a doubt, in every scanning condition."""
+
+
+def conditions(f: Faults, lead: str) -> list[str]:
+    """The scanning conditions a page was made in, as the issue counts them."""
+    found = [f"{lead} pencil", f"{int(f.dpi)} dpi"]
+    found += ["JPEG 60 or worse" if f.jpeg is not None and f.jpeg <= 60 else "JPEG" if f.jpeg else "lossless"]
+    found += ["rotated 3-8 degrees" if abs(f.angle) >= 3 else "rotated under 3 degrees"]
+    found += ["curled"] if f.curl else []
+    found += ["uneven light"] if f.light >= 0.2 else []
+    return found
 
 
 def reach_paths(campaign: Campaign, faction: str, rng: np.random.Generator) -> dict[str, list[str]]:
@@ -220,8 +241,11 @@ def reach_paths(campaign: Campaign, faction: str, rng: np.random.Generator) -> d
     return paths
 
 
-def corpus(samples: dict[str, Path], tmp: Path, pages: int, seed: int) -> Iterator[tuple[Path, list[RowTruth], Path]]:
-    """`pages` synthetic scans of both samples' forms: (the scan, its rows' truth, its campaign)."""
+def corpus(
+    samples: dict[str, Path], tmp: Path, pages: int, seed: int
+) -> Iterator[tuple[Path, list[RowTruth], Path, list[str]]]:
+    """`pages` synthetic scans of both samples' forms: (the scan, its rows' truth, its campaign,
+    the conditions it was made in)."""
     rng = np.random.default_rng(seed)
     forms: dict[tuple[str, str], tuple[Printed, dict[str, list[str]]]] = {}
     for sample, folder in samples.items():
@@ -238,12 +262,15 @@ def corpus(samples: dict[str, Path], tmp: Path, pages: int, seed: int) -> Iterat
         page = int(rng.integers(0, len(form.plans)))
         marks, written, truths = random_orders(form, page, paths, rng)
         f = faults(rng)
-        image = degrade(filled_page(form, page, marks, rng, dpi=f.dpi, written=written), f, rng)
-        yield save(image, tmp / f"scan-{n:03d}.png"), truths, samples[sample]  # type: ignore[misc]
+        lead = "HB" if rng.random() < 0.5 else "2B"
+        image = degrade(filled_page(form, page, marks, rng, dpi=f.dpi, written=written, lead=lead), f, rng)
+        scan = save(image, tmp / f"scan-{n:03d}.png")
+        yield scan, truths, samples[sample], conditions(f, lead)  # type: ignore[misc]
 
 
-def judge(read: PageRead, truths: list[RowTruth], figures: Figures) -> list[str]:
-    """Each row read against what was marked: a misread, or a row in doubt not flagged, or a clear row flagged."""
+def judge(read: PageRead, truths: list[RowTruth], figures: Figures, where: Sequence[str] = ()) -> list[str]:
+    """Each row read against what was marked: a misread, or a row in doubt not flagged (each
+    wrong); a clear row flagged is counted, by the conditions `where` the page was made in."""
     wrong = []
     got = {r.row.id: r for r in read.rows}
     for truth in truths:
@@ -254,11 +281,18 @@ def judge(read: PageRead, truths: list[RowTruth], figures: Figures) -> list[str]
             figures.flagged += bool(row.doubts)
             if not row.doubts:
                 wrong.append(f"{truth.row}: a {truth.doubt} not flagged, read {row.steps}")
+            elif truth.doubt in ("ringed", "circled") and not any(
+                said == "ring" for d in row.doubts for _, said in d.bubbles
+            ):  # the ring itself seen, not only the gap or the count it leaves
+                wrong.append(f"{truth.row}: a ring not seen: {[d.message().text for d in row.doubts]}")
             continue
         figures.clear_rows += 1
+        for condition in where:
+            figures.by_condition.setdefault(condition, [0, 0])[0] += 1
         if row.doubts:
             figures.clear_flagged += 1
-            wrong.append(f"{truth.row}: clear, flagged {[d.message().text for d in row.doubts]}")
+            for condition in where:
+                figures.by_condition[condition][1] += 1
             continue
         said = (tuple(row.steps), row.special, row.toward, tuple(sorted(row.carry)))
         if said != (truth.steps, truth.special, truth.toward, tuple(sorted(truth.carry))):
@@ -268,23 +302,30 @@ def judge(read: PageRead, truths: list[RowTruth], figures: Figures) -> list[str]
 
 
 def run_corpus(samples: dict[str, Path], tmp: Path, pages: int, seed: int) -> Figures:
+    """The corpus read page by page: no misread, every doubt put in flagged, and at most
+    `CLEAR_FLAGGED` of the clear rows held for a doubt, in every condition with rows enough to say."""
     figures = Figures()
     wrong: list[str] = []
-    for scan, truths, folder in corpus(samples, tmp, pages, seed):
+    for scan, truths, folder, where in corpus(samples, tmp, pages, seed):
         reads, problems = read_scans(folder, [scan], Settle())
         assert problems == [], [str(p) for p in problems]
         figures.pages += 1
-        wrong += [f"{scan.name}: {w}" for w in judge(reads[0], truths, figures)]
+        wrong += [f"{scan.name}: {w}" for w in judge(reads[0], truths, figures, where)]
     assert wrong == [], "\n".join(wrong[:20])
-    assert figures.misread == 0 and figures.clear_flagged == 0 and figures.flagged == figures.doubt_rows
+    assert figures.misread == 0 and figures.flagged == figures.doubt_rows
+    assert figures.clear_flagged <= CLEAR_FLAGGED * figures.clear_rows, figures.conditions()
+    for condition, (rows, flagged) in figures.by_condition.items():
+        assert rows < 100 or flagged <= CLEAR_FLAGGED * rows, (condition, figures.conditions())
     return figures
 
 
 def test_corpus_of_scans_reads_every_clear_mark_and_flags_every_doubt(
     samples: dict[str, Path], tmp_path: Path, record_property: pytest.RecordProperty
 ) -> None:
-    """Synthetic scans of both samples' forms, random orders drawn from the units' reach, pencil
-    marks and a scanner's or phone's faults: zero silent misreads (a smaller corpus than the slow suite's)."""
+    """Synthetic scans of both samples' forms, random orders drawn from the units' reach, marked
+    as people mark (fills, ticks, crosses, dots, half fills; HB and 2B), with the doubts people
+    make (rings, erasures, strokes, two marks, a ring before fills) and a scanner's or phone's
+    faults: zero silent misreads (a smaller corpus than the slow suite's)."""
     figures = run_corpus(samples, tmp_path, 24, seed=27)
     record_property("figures", f"scan corpus: {figures}")
     assert figures.pages == 24 and figures.doubt_rows > 0 and figures.clear_rows > 0
@@ -294,9 +335,10 @@ def test_corpus_of_scans_reads_every_clear_mark_and_flags_every_doubt(
 def test_corpus_of_300_scans_has_zero_silent_misreads(
     samples: dict[str, Path], tmp_path: Path, record_property: pytest.RecordProperty
 ) -> None:
-    """The issue's corpus: 300 pages, every clear mark read right, every doubt flagged."""
+    """The issue's corpus (issues 48, 49): 300 pages, every clear mark read right or (at most 3% of
+    clear rows, in every condition) held for a doubt, every doubt flagged; the figures by condition printed."""
     figures = run_corpus(samples, tmp_path, 300, seed=2027)
-    record_property("figures", f"scan corpus: {figures}")
+    record_property("figures", f"scan corpus: {figures}; {figures.conditions()}")
     assert figures.pages == 300
 
 
@@ -403,7 +445,7 @@ def test_a_week_played_with_scanned_paper_forms_for_every_faction(samples: dict[
                     expected.setdefault(faction, []).append(rp.row.id)
             if doubted is None and plan.rows:
                 row = plan.rows[-1].row
-                marks.append((row.id, "step", 1, "N", "half"))
+                marks.append((row.id, "step", 1, "N", "circled"))
                 doubted = row.id
             f = faults(rng)
             image = degrade(filled_page(form, page, marks, rng, dpi=f.dpi), f, rng)
@@ -443,17 +485,19 @@ def test_a_week_played_with_scanned_paper_forms_for_every_faction(samples: dict[
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_scanner_check_page_filled_as_it_asks_says_the_scanner_reads_forms(tmp_path: Path, paper: str) -> None:
-    """The kit's scanner check, filled as each line asks and scanned with a scanner's faults:
-    filled read as filled, empty as empty, half-filled and rubbed-out as unclear, the boxes' writing seen."""
+    """The kit's scanner check, filled as each line asks and scanned with a scanner's faults (issue
+    48: it tests each kind of mark): filled, ticked and crossed read as marks, empty as empty, a
+    ring round a bubble asked about, a mark rubbed out never read, the boxes' writing seen."""
     from tests.penciled import check_page
 
     rng = np.random.default_rng(3)
     scan = save(degrade(check_page(paper), faults(rng), rng), tmp_path / "check.jpg")
     done = run_cli("orders", "check", str(scan))
     assert done.returncode == 0, done.stderr
-    assert "filled in full: 6 filled; the other bubbles: 30 empty" in done.stdout
+    for line in ("filled in full", "ticked", "crossed"):
+        assert f"  {line}: 6 read as marked; the other bubbles: 30 empty" in done.stdout, done.stdout
     assert "left empty: 36 empty" in done.stdout
-    assert "half filled: 6 unclear" in done.stdout
+    assert "ringed round: 6 asked about" in done.stdout
     assert "it reads kitgen's order forms" in done.stdout
 
 
@@ -464,6 +508,7 @@ def test_the_scanner_check_left_blank_says_what_was_missed(tmp_path: Path) -> No
     done = run_cli("orders", "check", str(scan))
     assert done.returncode == 1
     assert "blank.png:1:1: the scanner check's 'filled' line: found 0 of 6 (6 empty)" in done.stderr
+    assert "blank.png:1:1: the scanner check's 'ringed' line: found 0 of 6 (6 empty)" in done.stderr
     assert "it does not yet read kitgen's order forms right" in done.stdout
 
 

@@ -287,10 +287,11 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Page:
 
 
 def _scan(page: Page, tmp: Path, *answers: str) -> tuple[Run, Path]:
-    """`orders scan` of the page into a copy of its campaign, with `--accept` answers."""
+    """`orders scan` of the page into a copy of its campaign, with `--accept` answers (or other
+    options, given as they are)."""
     folder = tmp / "c"
     shutil.copytree(page.folder, folder)
-    accepts = [x for a in answers for x in ("--accept", a)]
+    accepts = [x for a in answers for x in (("--accept", a) if not a.startswith("-") and "=" in a else (a,))]
     return run_cli("orders", "scan", str(page.scan), "--campaign", str(folder), "--partial", *accepts), folder
 
 
@@ -364,3 +365,53 @@ def test_issue49_stale_answers_are_named_all_in_one_run(page: Page, tmp_path: Pa
     assert done.returncode == 2
     line = next(said for said in done.stderr.splitlines() if "settle no doubt" in said)
     assert all(a.split("=")[0] in line for a in answers), line
+
+
+def test_issue48_the_answers_pasted_into_a_file_are_read_with_one_option(page: Page, tmp_path: Path) -> None:
+    """ "An answer file (all --accept keys in one file) is read with one option": the lines the
+    scan printed pasted in (`--accept` and all), with comments, import as the options do."""
+    lines = ["# the week's answers, from the paper", f"--accept m_makhno_hq:2={page.paths['m_makhno_hq'][1]}", ""]
+    lines += ["m_kurilenko_regt:special=emplace", f"  m_berdyansk_regt:2={page.paths['m_berdyansk_regt'][1]}"]
+    lines += [f"m_shchus_cav:{k}={d}" for k, d in enumerate(page.paths["m_shchus_cav"], 1)]
+    (tmp_path / "answers.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done, folder = _scan(page, tmp_path, "--answers", str(tmp_path / "answers.txt"))
+    assert done.returncode == 0, done.stderr
+    assert [e.get("emplace") for e in _orders(folder)["m_kurilenko_regt"]] != [None]
+
+
+def test_issue48_a_line_of_the_answers_file_that_is_no_answer_is_named_at_its_place(
+    folder: Path, tmp_path: Path
+) -> None:
+    """Each bad line of the answers file named at its line and column, before any scan is read."""
+    (tmp_path / "answers.txt").write_text(
+        "# answers\n  m_x:1=NE\n  --accept m_x:special=flying\nm_x:9\n", encoding="utf-8"
+    )
+    answers = str(tmp_path / "answers.txt")
+    done = run_cli("orders", "scan", str(tmp_path / "none.png"), "--campaign", str(folder), "--answers", answers)
+    assert done.returncode == 1
+    assert f"{tmp_path / 'answers.txt'}:3:12: found the answer 'm_x:special=flying'" in done.stderr, done.stderr
+    assert f"{tmp_path / 'answers.txt'}:4:1: found the answer 'm_x:9'" in done.stderr
+
+
+def test_an_answer_against_a_clear_mark_of_a_row_in_doubt_is_not_taken() -> None:
+    """A row in doubt takes answers for its parts, but never one that overrides a clear mark: a
+    step filled N answered NE is not taken (and so named as settling nothing); the row stays in doubt."""
+    truth = Truth(("N", "NE"), None, None)
+    calls = _calls(truth, 3)
+    calls[("step", 2, "NE")] = "doubt"
+    answers = Settle(dict(parse_accept(a) for a in (f"{UNIT}:1=NE", f"{UNIT}:2=NE")))
+    read = _read(calls, 3, 0, answers)
+    assert read.answered == frozenset({f"{UNIT}:2"}) and read.steps == ("N", "NE")
+    agreeing = _read(calls, 3, 0, Settle(dict(parse_accept(a) for a in (f"{UNIT}:1=N", f"{UNIT}:2=NE"))))
+    assert agreeing.answered == frozenset({f"{UNIT}:1", f"{UNIT}:2"}) and agreeing.doubts == ()
+
+
+def test_an_answer_naming_a_choice_the_row_does_not_print_is_not_taken() -> None:
+    """A special order the row does not offer, or a side for a row with no side bubbles, settles nothing."""
+    truth = Truth((), "resupply", None)
+    calls = _calls(truth, 2)
+    calls[("special", 0, "resupply")] = "doubt"
+    read = _read(calls, 2, 0, Settle(dict([parse_accept(f"{UNIT}:special=land")])))
+    assert read.answered == frozenset() and [d.key() for d in read.doubts] == [f"{UNIT}:special"]
+    text = read.doubts[0].message().text
+    assert "pickup" not in text and "resupply" in text  # the row's own choices, as an answer names them

@@ -582,11 +582,19 @@ def _qr_bottom(paper: str) -> float:
 
 CHECK_LINES: tuple[tuple[str, str], ...] = (
     ("filled", "Fill the N bubble of each step, as you would an order."),
+    ("ticked", "Tick the N bubble of each step."),
+    ("crossed", "Cross the N bubble of each step."),
     ("empty", "Leave every bubble of these steps empty."),
-    ("half", "Fill only half of the N bubble of each step."),
+    ("ringed", "Draw a ring round the N bubble of each step, close round it, without filling it."),
     ("erased", "Fill the N bubble of each step, then rub it out."),
 )
-"""The check page's lines of steps: what each is for, and what the club is asked to do."""
+"""The check page's lines of steps: what each is for, and what the club is asked to do: the marks
+read as marks (a fill, a tick, a cross), and what kitgen asks about (a ring, a mark rubbed out)."""
+CHECK_READ = ("filled", "ticked", "crossed")
+"""The check's lines of marks that a scan must read as marks."""
+CHECK_ASKED = ("ringed", "erased")
+"""The check's lines that a scan must never read as marks: a ring is asked about, a mark rubbed out
+asked about or read empty."""
 CHECK_STEPS = 6
 CHECK_BOXES: tuple[tuple[str, str], ...] = (
     ("written", "Write four digits in each box."),

@@ -206,8 +206,9 @@ def _how_to_mark(sheet: Sheet, lay: OrderFormLayout, x0: float, top: float, x1: 
         sheet.text(cx + dx * r, cy + dy * r - size * 0.36, d, font=SANS_BOLD, size=size, align="centre", literal=True)
     x = cx + lay.hexagon + lay.bubble + size * 2.2
     words = (
-        "Fill one bubble a step: the side the unit leaves its hex by (here NE). Steps in order from 1; "
-        "leave the rest empty. Write each hex in the box under its step. Soft pencil; erase cleanly."
+        "Mark one bubble a step, filled, ticked or crossed: the side the unit leaves its hex by (here NE). "
+        "Steps in order from 1; leave the rest empty. A ring round a bubble, or two marked in a step, is "
+        "asked about. Write each hex in the box under its step. Erase cleanly."
     )
     sheet.para(x, top - 2, x1 - x, words, size=size, colour=st.colours.ink)
 
@@ -488,7 +489,9 @@ def _key(sheet: Sheet, y: float) -> float:
         sheet.left,
         y,
         sheet.span,
-        "Path: fill one bubble a step, the side the unit leaves its hex by, from step 1 on; write the hex it "
+        "Path: mark one bubble a step (a fill, a tick, a cross or a firm dot, the only pencil in its step), "
+        "the side the unit leaves its hex by, from step 1 on; a ring round a bubble, two bubbles marked in a "
+        "step or a smudge is asked about, never guessed; write the hex it "
         "enters under each step, for people (a scan reads the bubbles, and asks when the hexes are fewer or "
         "more). A path stops at the first hex "
         "of enemy units. Roll: the commander's roll for the hex, if the umpire has it made at the table. "
@@ -547,10 +550,11 @@ def check_page(sheet: Sheet) -> float:
         sheet.left,
         y - lay.gap,
         sheet.span,
-        "A scanner that reads lines 1, 2, 5 and 6 right reads the order forms: every bubble filled is read, and no "
-        "empty one. Lines 3 and 4 show what kitgen asks the umpire about rather than guess: a half-filled "
-        "bubble, or a mark rubbed out but not quite gone. Scan at 150 dpi or more, in greyscale or colour; a "
-        "phone photograph square on, in even light, with the four corner squares in the picture.",
+        "A scanner that reads every line as it should reads the order forms: each bubble filled, ticked or "
+        "crossed read as a mark (lines 1 to 3), no empty one (line 4), and what kitgen asks the umpire about "
+        "rather than guess (lines 5 and 6: a ring round a bubble, a mark rubbed out but not quite gone) never "
+        "read as a mark. Scan at 150 dpi or more, in greyscale or colour; a phone photograph square on, in "
+        "even light, with the four corner squares in the picture.",
         lead="What it shows:",
         size=st.fonts.small,
         colour=st.colours.muted,

@@ -163,7 +163,7 @@ class ReportScans:
         read = [p for p in self.pages if p.plan is not None]
         problems += _twice_or_missing(campaign, read)
         problems += [d for p in read for d in p.doubts]
-        if not problems:
+        if len(read) == len(self.pages):  # every page read: no answer can be for a page not seen
             self.stale = sorted(set(self.answers) - self.used)
         if problems:
             return problems

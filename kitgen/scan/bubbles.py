@@ -52,20 +52,34 @@ bubble is printed white)."""
 BACKDROP = (4.0, 5.5)
 """The band round a bubble (pixels beyond its ring), clear of its neighbours, whose median over
 the bubbles of its row is the row's tint."""
-SECTORS = 8
-RINGED = 0.02
+SECTORS = 12
+"""A rim's sectors: twelve, so that a hexagon's bubbles, sixty degrees apart, turn onto each other."""
+RINGED = 0.03
 """A bubble is ringed round when, three quarters of the way round its rim or more, the band
 holds this much more ink than the same bubble of the page's other rows (a clean one holds its
 own print and no more; a tick, a cross or a neighbour's overrun crosses the rim in a few places)."""
 LIKE = 5
-"""The fewest bubbles of one kind (part and choice) that make their own measure of a clean rim;
-fewer are measured against their part's, or the page's."""
+"""The fewest clean bubbles of a part that make its own measure of a clean rim; fewer are
+measured against the page's."""
 
-Why = Literal["fill", "clean", "overrun", "ring", "no ring", "ink", "faint"]
+PENCIL_DARK = 0.38
+"""...and its darkest tenth at least this dark: an HB's stroke is (0.42 and more in the corpus);
+an eraser's smudge, at a third at most, is not."""
+PENCIL_STROKE, PENCIL_FILL = 0.15, 0.4
+"""...and either strokes (its darkest tenth this much darker than its average: a tick, a cross, a
+dot, half a fill) or an even grey this dark on average (an HB's light fill); an eraser's smudge is
+an even grey, and lighter (a third of the markers' black at most, in the corpus)."""
+PENCIL_COVER = 0.2
+"""Deliberate pencil in a bubble: at least this share of its inside inked (a tick's or a cross's
+strokes, a dot, half a fill, an HB's light fill: a fifth or more); an eraser's smudge leaves next
+to none of it so dark (a twentieth at most)."""
+
+Why = Literal["fill", "clean", "overrun", "ring", "no ring", "ink", "smudge", "faint"]
 """Why a bubble was called as it was: filled; clean; ink round it that a filled neighbour's
 overrun explains (ignored); a ring drawn round it; its printed ring not where the plan puts it;
-ink inside it that is no fill (a tick, a dot, half a fill, a smudge); a trace too faint to count
-(ignored)."""
+deliberate pencil inside it that is no fill (a tick, a cross, a dot, half a fill: a mark when
+the other bubbles of its part are clean, else a doubt); a smudge (what an eraser leaves, a
+trace); a trace too faint to count (ignored)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +93,8 @@ class Measure:
     """Its ring's darkness, on the same scale."""
     call: Call
     why: Why = "clean"
+    dark: float = 0.0
+    """The ink of its inside's darkest tenth: a stroke of lead is dark, an eraser's smudge is not."""
 
 
 def measure(
@@ -109,6 +125,7 @@ def measure(
     ink = inked(inside)
     cover = (ink > INK).mean(axis=1)
     mean = ink.mean(axis=1)
+    darkest = np.quantile(ink, 0.9, axis=1)
     band_cover = (inked(band) > INK).mean(axis=1)
     filled = (cover >= MARKED_COVER) & (mean >= MARKED_MEAN) & (band_cover >= BAND_MARKED)  # a dot alone is no fill
     around_ink = inked(around) > INK
@@ -121,10 +138,11 @@ def measure(
     for members in by_row.values():  # a row is tinted alike: a ring round one bubble does not move its median
         tint[members] = np.median(backdrop[members])
     bands = [
-        inked(_sample(flat, centres, _offsets(r + lo, r + hi))) - tint[:, None] * _outside(lo, hi)
+        inked(_sample(flat, centres, _offsets(r + lo, r + hi))) - tint[:, None] * _outside(r, lo, hi)
         for lo, hi in RIM_BANDS
     ]
-    ringed = _ringed(plan, bands, filled, r)
+    clean_inside = (cover <= EMPTY_COVER) & (mean <= EMPTY_MEAN) & (band_cover <= BAND_EMPTY)
+    ringed = _ringed(plan, bands, clean_inside, r)
     usual = float(np.median(ring))
     found = []
     rows = zip(
@@ -137,58 +155,105 @@ def measure(
         around_ink.mean(axis=1).tolist(),
         filled.tolist(),
         ringed.tolist(),
+        darkest.tolist(),
         strict=True,
     )
-    for b, c, m, g, bc, ac, near, full, round_it in rows:
+    for b, c, m, g, bc, ac, near, full, round_it, dark in rows:
         call: Call = "doubt"
         why: Why
         if g < RING_SEEN * usual:
             why = "no ring"  # the page is not where it seems
         elif full:
             call, why = "marked", "fill"
+        elif c >= PENCIL_COVER and dark >= PENCIL_DARK and (dark - m >= PENCIL_STROKE or m >= PENCIL_FILL):
+            why = "ink"
+        elif c > EMPTY_COVER or m > EMPTY_MEAN or bc > BAND_EMPTY:
+            why = "smudge"
         elif round_it > RINGED or ac > AROUND_EMPTY:
             why = "ring"
-        elif c > EMPTY_COVER or m > EMPTY_MEAN or bc > BAND_EMPTY:
-            why = "ink"
         else:
             call = "empty"
             why = "overrun" if near > AROUND_EMPTY else "faint" if c > 0 or bc > 0 else "clean"
-        found.append(Measure(b, c, m, g, call, why))
-    return found, usual
+        found.append(Measure(b, c, m, g, call, why, dark))
+    return _alone(found), usual
 
 
-def _outside(lo: float, hi: float) -> float:
-    """The share of a band round the ring (`RIM_BANDS`) outside the printed ring, on the row's tint."""
-    return min(max((hi - max(lo, RING_EDGE)) / (hi - lo), 0.0), 1.0)
+def _alone(found: list[Measure]) -> list[Measure]:
+    """Deliberate pencil that is no fill (a tick, a cross, a dot) called a mark where it is the
+    only ink of its part (the other bubbles of its step, or of its line, empty); beside other ink, a doubt."""
+    from dataclasses import replace
+
+    parts: dict[tuple[str, str, int], list[Measure]] = {}
+    for m in found:
+        parts.setdefault((m.bubble.row, m.bubble.part, m.bubble.step), []).append(m)
+    return [
+        replace(m, call="marked")
+        if m.why == "ink"
+        and all(o is m or o.call == "empty" for o in parts[(m.bubble.row, m.bubble.part, m.bubble.step)])
+        else m
+        for m in found
+    ]
+
+
+def _outside(r: float, lo: float, hi: float) -> float:
+    """The share of a band round the ring's samples (`RIM_BANDS`) outside the printed ring, on the row's tint."""
+    import numpy as np
+
+    offsets = _offsets(r + lo, r + hi)
+    return float((np.hypot(offsets[:, 0], offsets[:, 1]) > r + RING_EDGE).mean())
 
 
 def _ringed(
-    plan: PagePlan, bands: list[npt.NDArray[np.float64]], filled: npt.NDArray[np.bool_], r: float
+    plan: PagePlan, bands: list[npt.NDArray[np.float64]], clean_inside: npt.NDArray[np.bool_], r: float
 ) -> npt.NDArray[np.float64]:
-    """How much each bubble looks ringed round (over `RINGED`, it is): ink all round its rim (`bands`, the ink at
-    each of its samples in each of `RIM_BANDS`, its row's tint taken out) beyond what a clean
-    bubble of its kind holds there."""
+    """How much each bubble looks ringed round (over `RINGED`, it is): ink all round its rim
+    (`bands`, the ink at each of its samples in each of `RIM_BANDS`, its row's tint taken out)
+    beyond what the clean bubbles of its part hold there (the lightest quarter of those with
+    nothing inside: a page whose every N bubble, or every 'retreat', is ringed still has clean
+    ones to measure by). A hexagon's six bubbles are measured alike, each turned to face the same
+    way from its centre."""
     import numpy as np
 
-    groups: dict[object, list[int]] = {}
+    turn = _turns(plan)
+    groups: dict[str | None, list[int]] = {}
     for i, b in enumerate(plan.bubbles):
-        if not filled[i]:
-            for key in ((b.part, b.choice), b.part, None):
+        if clean_inside[i]:
+            for key in (b.part, None):
                 groups.setdefault(key, []).append(i)
-    # each bubble measured against the clean rims of its kind, or of its part, or of the page
-    like = [
-        next((k for k in ((b.part, b.choice), b.part) if len(groups.get(k, ())) >= LIKE), None) for b in plan.bubbles
-    ]
+    # each bubble measured against the clean rims of its part (a line's bubbles alike, whatever the
+    # words beside them, which stand clear of the band), or of the page
+    like = [b.part if len(groups.get(b.part, ())) >= LIKE else None for b in plan.bubbles]
     found: npt.NDArray[np.float64] = np.full(len(like), -1.0)
     for (lo, hi), ink in zip(RIM_BANDS, bands, strict=True):
         offsets = _offsets(r + lo, r + hi)
         sector = ((np.arctan2(offsets[:, 1], offsets[:, 0]) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
         rim = np.stack([ink[:, sector == k].mean(axis=1) for k in range(SECTORS)], axis=1)
-        clean = {k: np.median(rim[members], axis=0) for k, members in groups.items() if k in like}
+        rim = np.stack([np.roll(row, -(t or 0)) for row, t in zip(rim, turn, strict=True)])
+        clean = {k: np.quantile(rim[members], 0.25, axis=0) for k, members in groups.items() if k in like}
         zero = np.zeros(SECTORS)
         excess = rim - np.array([clean.get(k, zero) for k in like]).reshape(-1, SECTORS)
         # a ring lies in one band, all round: most of the band's sectors hold it
         found = np.maximum(found, np.quantile(excess, 0.25, axis=1))
+    return found
+
+
+def _turns(plan: PagePlan) -> list[int | None]:
+    """For each bubble of a hexagon of six (a step's, a side's), the sectors its rim is turned by
+    to face as the hexagon's N bubble does; None for a bubble of a line."""
+    import math
+
+    around: dict[tuple[str, str, int], list[Bubble]] = {}
+    for b in plan.bubbles:
+        around.setdefault((b.row, b.part, b.step), []).append(b)
+    found: list[int | None] = []
+    for b in plan.bubbles:
+        six = around[(b.row, b.part, b.step)]
+        if len(six) != 6 or b.part not in ("step", "toward"):
+            found.append(None)
+            continue
+        cx, cy = sum(o.x for o in six) / 6, sum(o.y for o in six) / 6
+        angle = math.atan2(-(b.y - cy), b.x - cx)  # as the picture's rows run, down the page
+        found.append(round(angle / (2 * math.pi / SECTORS)) % SECTORS)
     return found
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kitgen import messages as msg
 from kitgen.errors import Problem, escape_controls
-from kitgen.orders.sheetplan import CHECK_BOXES, CHECK_LINES
+from kitgen.orders.sheetplan import CHECK_ASKED, CHECK_BOXES, CHECK_LINES, CHECK_READ
 from kitgen.scan.readback import Unreadable
 
 ASKED = "N"
@@ -19,7 +19,7 @@ ASKED = "N"
 @dataclass(frozen=True)
 class LineRead:
     line: str
-    """'filled', 'empty', 'half' or 'erased' (`CHECK_LINES`)."""
+    """The line's name (`CHECK_LINES`): 'filled', 'ticked', 'crossed', 'empty', 'ringed' or 'erased'."""
     asked: Counter[str]
     """The calls of the bubbles the line asks about (each step's N; every bubble on the empty line)."""
     others: Counter[str]
@@ -39,20 +39,21 @@ class CheckRead:
     """Boxes seen written of those written in, and of those left blank."""
 
     def problems(self) -> list[Problem]:
-        """What the scanner gets wrong: a filled bubble not read, an empty one not empty, a
-        half-filled or rubbed-out one read as filled, a box's writing missed or seen where there is none."""
+        """What the scanner gets wrong: a filled, ticked or crossed bubble not read, an empty one not
+        empty, a ringed one not asked about, a rubbed-out one read as marked, a box's writing missed or
+        seen where there is none."""
         found = []
         by = {line.line: line for line in self.lines}
-        wants = {"filled": "marked", "empty": "empty"}
+        wants = dict.fromkeys(CHECK_READ, "marked") | {"empty": "empty", "ringed": "doubt"}
         for name, want in wants.items():
             line = by[name]
             total = sum(line.asked.values())
             if line.asked[want] != total:
                 found.append(msg.scan_check_missed(name, f"{line.asked[want]} of {total}", _calls(line.asked)))
-        for name in ("half", "erased"):
+        for name in CHECK_ASKED:
             if by[name].asked["marked"]:
                 found.append(
-                    msg.scan_check_missed(name, f"{by[name].asked['marked']} read as filled", _calls(by[name].asked))
+                    msg.scan_check_missed(name, f"{by[name].asked['marked']} read as marked", _calls(by[name].asked))
                 )
         for line in self.lines:
             if sum(line.others.values()) != line.others["empty"]:
@@ -68,7 +69,7 @@ class CheckRead:
 
 
 def _calls(calls: Counter[str]) -> str:
-    words = {"marked": "filled", "empty": "empty", "doubt": "unclear"}
+    words = {"marked": "read as marked", "empty": "empty", "doubt": "asked about"}
     return ", ".join(f"{n} {words[c]}" for c, n in sorted(calls.items()))
 
 
@@ -113,7 +114,14 @@ def check_scans(files: list[Path]) -> tuple[list[CheckRead], list[Problem]]:
 
 def report(read: CheckRead) -> list[str]:
     """The check's reading, in lines for the terminal."""
-    said = {"filled": "filled in full", "empty": "left empty", "half": "half filled", "erased": "filled and rubbed out"}
+    said = {
+        "filled": "filled in full",
+        "ticked": "ticked",
+        "crossed": "crossed",
+        "empty": "left empty",
+        "ringed": "ringed round",
+        "erased": "filled and rubbed out",
+    }
     out = [
         f"{escape_controls(read.file.name)}, page {read.page}: the scanner check ({read.paper}), {read.markers} of 4 markers, about {read.dpi:.0f} dpi"
     ]

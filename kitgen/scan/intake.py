@@ -164,14 +164,14 @@ def scan_orders(
     unreadable = bool(problems)  # a page that could not be read may hold the doubt an answer settles
     if others is not None:
         problems += others.read(keep)
-    stale = [] if unreadable else stale_answers(reads, settle) + (others.stale if others is not None else [])
-    if stale:
-        doubts = sorted(d.key() for read in reads for d in read.doubts) + sorted(others.doubted if others else ())
-        raise UsageError(msg.scan_accept_unknown(stale, ", ".join(doubts) or "none"))
     if review is not None:
         from kitgen.scan.review import write_review
 
         write_review(review, reads, others.reviewed() if others is not None else ())
+    stale = [] if unreadable else stale_answers(reads, settle) + (others.stale if others is not None else [])
+    if stale:
+        doubts = sorted(d.key() for read in reads for d in read.doubts) + sorted(others.doubted if others else ())
+        raise UsageError(msg.scan_accept_unknown(stale, ", ".join(doubts) or "none"))
     campaign = load_campaign(folder)
     for read in reads:
         problems += [Problem.of(read.file, read.page, 1, d.message()) for d in read.doubts]

@@ -312,17 +312,19 @@ def read_row(row: OrderRow, measures: Sequence[Measure], written: int, settle: S
     shown = {("step", n): seen(g) for n, g in steps.items()}
     shown |= {(part, 0): seen(g) for part, g in parts.items()}
     choices = {
-        part: tuple(dict.fromkeys(SPECIAL_WORDS.get(m.bubble.choice, m.bubble.choice) for m in group))
+        part: tuple(dict.fromkeys(m.bubble.choice for m in group))  # as an answer names them: `pickup`, one word
         for part, group in parts.items()
     }
     choices["step"] = DIRECTION_NAMES
     doubts = _doubts(row, paper, written, shown, choices)
-    answers = {what: a for (unit, what), a in settle.answers.items() if unit == row.id}
+    given = {what: a for (unit, what), a in settle.answers.items() if unit == row.id}
+    offered = {part: tuple(m.bubble.choice for m in group) for part, group in parts.items()}
+    answers = {what: a for what, a in given.items() if paper.fits(what, a, offered)}
     answered: frozenset[str] = frozenset()
     reading = paper
     if doubts and answers:
         reading = paper.answered(answers)
-        answered = frozenset(f"{row.id}:{what}" for what in answers if paper.has(what, parts))
+        answered = frozenset(f"{row.id}:{what}" for what in answers)
         doubts = _doubts(row, reading, written, shown, choices)
     path = reading.path()
     special = reading.special if reading.special in TICKS.values() else None
@@ -342,11 +344,25 @@ class _Reading:
     carry: tuple[str, ...] | str
     path_read: bool
 
-    def has(self, what: str, parts: Mapping[str, object]) -> bool:
-        """Whether the row has the part an answer names (`path` it always has)."""
+    def fits(self, what: str, answer: str, offered: Mapping[str, tuple[str, ...]]) -> bool:
+        """Whether an answer may settle the part it names: a part the row has, a choice its
+        bubbles offer, and no other than a clear mark there says (an answer never overrides one)."""
+        if what == "path":
+            return True
         if what.isdigit():
-            return int(what) in self.steps
-        return what == "path" or what in parts
+            if int(what) not in self.steps:
+                return False
+            step = self.steps[int(what)]
+            return step in (None, UNSURE) or step == answer
+        if what not in ("special", "toward", "carry") or what not in offered:
+            return False
+        if what == "carry":
+            cargo = () if answer == "none" else tuple(c for c in answer.split(",") if c)
+            return set(cargo) <= set(offered["carry"]) and self.carry in (UNSURE, (), cargo)
+        if answer != "none" and what == "special" and answer not in offered["special"]:
+            return False
+        read = self.special if what == "special" else self.toward
+        return read in (None, UNSURE) or read == answer
 
     def answered(self, answers: Mapping[str, str]) -> _Reading:
         def given(what: str, read: str | None) -> str | None:

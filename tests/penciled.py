@@ -292,6 +292,19 @@ def write(image: Image, plan: PagePlan, box: HexBox, text: str, dpi: float) -> N
     cv2.putText(image, text, spot, cv2.FONT_HERSHEY_SIMPLEX, dpi / 300, 70, max(1, round(dpi / 150)))
 
 
+def save_colour(image: Image, path: object, quality: int, rng: np.random.Generator) -> object:
+    """The page as a colour scanner or a phone saves it: on cream paper under a warm or cool
+    light, in colour JPEG at `quality` (its colour sampled at half the resolution)."""
+    from pathlib import Path
+
+    tint = np.array([rng.uniform(0.86, 0.97), rng.uniform(0.94, 1.0), rng.uniform(0.97, 1.0)], np.float32)  # B, G, R
+    colour = np.clip(image.astype(np.float32)[:, :, None] * tint[None, None, :], 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", colour, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    Path(str(path)).write_bytes(data.tobytes())
+    return path
+
+
 def save(image: Image, path: object) -> object:
     ok, data = cv2.imencode(".png", image)
     assert ok
@@ -315,6 +328,8 @@ class RowTruth:
     carry: tuple[str, ...]
     doubt: str | None
     marks: int
+    messy: bool = False
+    """Marked messily: a stroke through a bubble, a dot or half a fill for a fill (issue 48's messy marks)."""
 
 
 FACING_FIELDS = ("repair", "emplace", "land")
@@ -322,9 +337,11 @@ DOUBTS = ("erased", "stray", "dot", "circled", "two", "gap", "count", "ringed")
 """The doubts a corpus row may hold: another bubble of a step erased, struck, dotted, ringed or
 filled beside its mark; its steps out of order or not matching its hexes; or one of its own
 steps ringed round instead of filled, the steps after it filled ('ringed')."""
-WAYS: tuple[Mark, ...] = ("fill", "fill", "fill", "fill", "fill", "tick", "cross", "dot", "half")
-"""How a corpus marks a bubble it means: a fill mostly, else a tick, a cross, a heavy dot or half
-a fill, each a mark where it is the only ink of its step (issue 48)."""
+WAYS: tuple[Mark, ...] = ("fill", "fill", "fill", "fill", "fill", "tick", "cross", "dot", "half", "stray")
+"""How a corpus marks a bubble it means: a fill mostly, else a tick, a cross, a heavy dot, half a
+fill or a stroke through it, each a mark where it is the only ink of its step (issue 48)."""
+MESSY: tuple[Mark, ...] = ("dot", "half", "stray")
+"""The ways of marking the issue counts as messy (light marks are the HB's, counted by pencil)."""
 
 
 def random_orders(
@@ -408,7 +425,8 @@ def random_orders(
             else:
                 doubt = None
         marks += row_marks
-        truths.append(RowTruth(row.id, steps, special, toward, carry, doubt, len(row_marks)))
+        messy = any(m[4] in MESSY for m in row_marks)
+        truths.append(RowTruth(row.id, steps, special, toward, carry, doubt, len(row_marks), messy))
     return marks, written, truths
 
 

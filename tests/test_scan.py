@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +33,7 @@ from tests.penciled import (
     random_orders,
     render,
     save,
+    save_colour,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -174,20 +175,28 @@ class Figures:
     clear_flagged: int = 0
     by_condition: dict[str, list[int]] = field(default_factory=dict)
     """Per scanning condition: [clear rows, of them flagged]."""
+    messy: list[int] = field(default_factory=lambda: [0, 0])
+    """Rows marked messily (`RowTruth.messy`) with no doubt put in: [rows, of them flagged]."""
 
     def __str__(self) -> str:
         return (
             f"{self.pages} pages, {self.marks} marks, {self.clear_rows} rows clear and {self.doubt_rows} in doubt; "
-            f"flagged {self.flagged}, clear rows flagged {self.clear_flagged}, misread {self.misread}"
+            f"flagged {self.flagged}, clean rows flagged {self.clear_flagged}, messy rows flagged "
+            f"{self.messy[1]} of {self.messy[0]}, misread {self.misread}"
         )
 
     def conditions(self) -> str:
-        return "; ".join(f"{c}: {f}/{n} clear rows flagged" for c, (n, f) in sorted(self.by_condition.items()))
+        said = [f"{c}: {f}/{n} clear rows flagged" for c, (n, f) in sorted(self.by_condition.items())]
+        return "; ".join([*said, f"marked messily: {self.messy[1]}/{self.messy[0]} flagged"])
 
 
 CLEAR_FLAGGED = 0.03
 """Issue 48: at most 3% of the rows marked clearly (fills, ticks, crosses, dots, in HB or 2B) held
 for a doubt, in every scanning condition."""
+
+
+MESSY_FLAGGED = 0.15
+"""Issue 48: at most 15% of the rows marked messily held for a doubt."""
 
 
 def conditions(f: Faults, lead: str) -> list[str]:
@@ -262,10 +271,19 @@ def corpus(
         page = int(rng.integers(0, len(form.plans)))
         marks, written, truths = random_orders(form, page, paths, rng)
         f = faults(rng)
+        if rng.random() < 0.15:  # a home scanner's default, which the issue names: 150 dpi, JPEG 60 or worse
+            f = replace(f, dpi=150.0, jpeg=int(rng.integers(40, 61)))
         lead = "HB" if rng.random() < 0.5 else "2B"
         image = degrade(filled_page(form, page, marks, rng, dpi=f.dpi, written=written, lead=lead), f, rng)
-        scan = save(image, tmp / f"scan-{n:03d}.png")
-        yield scan, truths, samples[sample], conditions(f, lead)  # type: ignore[misc]
+        where = conditions(f, lead)
+        if rng.random() < 0.25:  # a colour scan, saved as the scanner does, in JPEG
+            quality = f.jpeg or int(rng.integers(60, 90))
+            scan = save_colour(image, tmp / f"scan-{n:03d}.jpg", quality, rng)
+            where += ["colour JPEG"] + (["150 dpi colour JPEG 60 or worse"] if f.dpi == 150 and quality <= 60 else [])
+        else:
+            scan = save(image, tmp / f"scan-{n:03d}.png")
+            where += ["150 dpi grey JPEG 60 or worse"] if f.dpi == 150 and f.jpeg is not None and f.jpeg <= 60 else []
+        yield scan, truths, samples[sample], where  # type: ignore[misc]
 
 
 def judge(read: PageRead, truths: list[RowTruth], figures: Figures, where: Sequence[str] = ()) -> list[str]:
@@ -287,12 +305,17 @@ def judge(read: PageRead, truths: list[RowTruth], figures: Figures, where: Seque
                 wrong.append(f"{truth.row}: a ring not seen: {[d.message().text for d in row.doubts]}")
             continue
         figures.clear_rows += 1
-        for condition in where:
-            figures.by_condition.setdefault(condition, [0, 0])[0] += 1
-        if row.doubts:
-            figures.clear_flagged += 1
+        if truth.messy:  # counted apart: the 3% is for clean marks, the 15% for messy ones
+            figures.messy[0] += 1
+            figures.messy[1] += bool(row.doubts)
+        else:
             for condition in where:
-                figures.by_condition[condition][1] += 1
+                figures.by_condition.setdefault(condition, [0, 0])[0] += 1
+            if row.doubts:
+                figures.clear_flagged += 1
+                for condition in where:
+                    figures.by_condition[condition][1] += 1
+        if row.doubts:
             continue
         said = (tuple(row.steps), row.special, row.toward, tuple(sorted(row.carry)))
         if said != (truth.steps, truth.special, truth.toward, tuple(sorted(truth.carry))):
@@ -313,9 +336,10 @@ def run_corpus(samples: dict[str, Path], tmp: Path, pages: int, seed: int) -> Fi
         wrong += [f"{scan.name}: {w}" for w in judge(reads[0], truths, figures, where)]
     assert wrong == [], "\n".join(wrong[:20])
     assert figures.misread == 0 and figures.flagged == figures.doubt_rows
-    assert figures.clear_flagged <= CLEAR_FLAGGED * figures.clear_rows, figures.conditions()
+    assert figures.clear_flagged <= CLEAR_FLAGGED * (figures.clear_rows - figures.messy[0]), figures.conditions()
     for condition, (rows, flagged) in figures.by_condition.items():
         assert rows < 100 or flagged <= CLEAR_FLAGGED * rows, (condition, figures.conditions())
+    assert figures.messy[1] <= MESSY_FLAGGED * figures.messy[0], figures.conditions()
     return figures
 
 

@@ -7,6 +7,7 @@ playing out, and then it says so on the card. Every set-up unit and every card n
 
 from __future__ import annotations
 
+import calendar
 import io
 from collections import deque
 
@@ -322,20 +323,7 @@ def test_sources_md_names_every_corrected_place(name: str) -> None:
 # --- round 3 (issue 47): dated posts, stations on their lines, the slips of the third check ---
 
 SAMPLES = ("sample-campaign", "tsaritsyn-sample")
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+MONTHS = tuple(calendar.month_name)[1:]
 
 
 def bundled_setups() -> list[tuple[str, Scenario, HexMap, SetUp]]:

@@ -704,11 +704,24 @@ refuses to write it. Denikin's failed command roll holds the order (no error: on
 unit's loads are full, and a resupply order that is not held is void)."""
 
 
+_FORMS: dict[tuple[str, str], bytes] = {}
+"""The order forms `kitgen orders form` wrote in this worker, by faction and the campaign's files:
+a form is a pure function of them (its bytes are deterministic, which other tests check), and
+dozens of triggers fill the same one."""
+
+
 def _order_form(folder: Path, tmp: Path, faction: str = "whites") -> Path:
     """The faction's order form for turn 1, as `kitgen orders form` writes it."""
+    import hashlib
+
     out = tmp / f"form-{faction}.pdf"
-    done = run_cli("orders", "form", str(folder), "--faction", faction, "--turn", "1", "--out", str(out))
-    assert done.returncode == 0, done.stderr
+    files = sorted(p for p in folder.rglob("*.yaml") if "backups" not in p.parts)
+    key = (faction, hashlib.sha256(b"".join(p.name.encode() + p.read_bytes() for p in files)).hexdigest())
+    if key not in _FORMS:
+        done = run_cli("orders", "form", str(folder), "--faction", faction, "--turn", "1", "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        _FORMS[key] = out.read_bytes()
+    out.write_bytes(_FORMS[key])
     return out
 
 

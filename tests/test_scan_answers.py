@@ -26,6 +26,10 @@ SPECIALS = ("resupply", "emplace", "retreat")
 """The special orders of the test row: one that faces a side (emplace), two that do not."""
 
 
+CARGO = ("m_a", "m_b")
+"""The units the test row may take aboard (its carry bubbles)."""
+
+
 @dataclass(frozen=True)
 class Truth:
     """What the row's writer meant."""
@@ -33,6 +37,7 @@ class Truth:
     steps: tuple[str, ...]
     special: str | None
     toward: str | None
+    carry: tuple[str, ...] = ()
 
 
 def _row(steps: int) -> OrderRow:
@@ -49,6 +54,8 @@ def _calls(truth: Truth, offered: int) -> dict[tuple[str, int, str], Call]:
         calls[("special", 0, s)] = "marked" if truth.special == s else "empty"
     for d in DIRECTION_NAMES:
         calls[("toward", 0, d)] = "marked" if truth.toward == d else "empty"
+    for unit in CARGO:
+        calls[("carry", 0, unit)] = "marked" if unit in truth.carry else "empty"
     return calls
 
 
@@ -83,6 +90,8 @@ def _answer(read: RowRead, truth: Truth) -> list[str]:
                 meant = SPECIAL_WORDS[truth.special] if truth.special else "none"
             elif what == "toward":
                 meant = truth.toward or "none"
+            elif what == "carry":
+                meant = ",".join(truth.carry) or "none"
             elif what == "path":
                 meant = value
             else:
@@ -101,7 +110,7 @@ Slip = tuple[str, int, str, Call]
 
 
 @st.composite
-def papers(draw: st.DrawFn) -> tuple[Truth, int, list[Slip]]:
+def papers(draw: st.DrawFn) -> tuple[Truth, int, list[Slip], int]:
     """A row meant (`Truth`), the steps it offers, and the slips of the pencil or the scan that
     leave it in doubt: a bubble unclear, or a second one marked in a part, or a step's mark
     missed before a marked one."""
@@ -109,18 +118,23 @@ def papers(draw: st.DrawFn) -> tuple[Truth, int, list[Slip]]:
     steps = tuple(draw(st.lists(st.sampled_from(DIRECTION_NAMES), max_size=offered)))
     special = draw(st.sampled_from((None, *SPECIALS)))
     toward = draw(st.sampled_from(DIRECTION_NAMES)) if special in ("emplace",) and draw(st.booleans()) else None
-    truth = Truth(steps, special, toward)
-    parts = [("step", n) for n in range(1, offered + 1)] + [("special", 0), ("toward", 0)]
+    carry = tuple(u for u in CARGO if draw(st.booleans()))
+    truth = Truth(steps, special, toward, carry)
+    parts = [("step", n) for n in range(1, offered + 1)] + [("special", 0), ("toward", 0), ("carry", 0)]
     slips: list[Slip] = []
     for _ in range(draw(st.integers(1, 3))):
         part, step = draw(st.sampled_from(parts))
-        choices = SPECIALS if part == "special" else DIRECTION_NAMES
+        choices = SPECIALS if part == "special" else CARGO if part == "carry" else DIRECTION_NAMES
         choice = draw(st.sampled_from(choices))
         slips.append((part, step, choice, draw(st.sampled_from(["doubt", "marked"]))))
     if len(steps) >= 2 and draw(st.booleans()):  # a step's own mark missed (a ring read as empty) before a marked one
         n = draw(st.integers(1, len(steps) - 1))
         slips.append(("step", n, steps[n - 1], "empty"))
-    return truth, offered, slips
+    if special != "emplace" and draw(st.booleans()):  # a side marked for an order that faces none
+        slips.append(("toward", 0, draw(st.sampled_from(DIRECTION_NAMES)), "marked"))
+    # the hexes written under the steps: none, one a step, or one too many (a count to settle)
+    written = draw(st.sampled_from((0, len(steps), len(steps) + 1)))
+    return truth, offered, slips, written
 
 
 def _paper(truth: Truth, offered: int, slips: list[Slip]) -> dict[tuple[str, int, str], Call] | None:
@@ -136,6 +150,12 @@ def _paper(truth: Truth, offered: int, slips: list[Slip]) -> dict[tuple[str, int
         later = [n for (p, n, c), v in calls.items() if p == "step" and n > step and v == "marked"]
         if part == "step" and not marked and meant and later:
             continue  # a mark missed before a marked step: a gap, which the scan sees
+        if part == "toward" and marked and truth.special != "emplace":
+            continue  # a side for an order that faces none: the scan sees it
+        if part == "carry":
+            if "doubt" not in group.values() and marked != meant:
+                return None  # each unit's bubble is its own: a slip of one is a clean misread
+            continue
         if "doubt" not in group.values() and marked != meant and len(marked) <= 1:
             return None
     return calls
@@ -143,18 +163,20 @@ def _paper(truth: Truth, offered: int, slips: list[Slip]) -> dict[tuple[str, int
 
 @settings(max_examples=300, deadline=None)
 @given(papers())
-def test_answering_every_doubt_with_the_truth_imports_exactly_the_truth(paper: tuple[Truth, int, list[Slip]]) -> None:
+def test_answering_every_doubt_with_the_truth_imports_exactly_the_truth(
+    paper: tuple[Truth, int, list[Slip], int],
+) -> None:
     """ "For any row in doubt, answering every doubt with the truth imports exactly the truth":
     each doubt settled by the answer its own message suggests, until none is left; before the
     answers, a row in doubt is never imported, and a row read clear is the truth."""
-    truth, offered, slips = paper
+    truth, offered, slips, written = paper
     calls = _paper(truth, offered, slips)
     if calls is None:
         return
-    written = 0
+    meant = (truth.steps, truth.special, truth.toward, truth.carry)
     read = _read(calls, offered, written, Settle())
     if not read.doubts:
-        assert (read.steps, read.special, read.toward) == (truth.steps, truth.special, truth.toward)
+        assert (read.steps, read.special, read.toward, read.carry) == meant
         return
     given_: list[str] = []
     for _ in range(8):
@@ -164,7 +186,7 @@ def test_answering_every_doubt_with_the_truth_imports_exactly_the_truth(paper: t
         if not read.doubts:
             break
     assert read.doubts == (), [d.message().text for d in read.doubts]
-    assert (read.steps, read.special, read.toward) == (truth.steps, truth.special, truth.toward), given_
+    assert (read.steps, read.special, read.toward, read.carry) == meant, given_
     assert {f"{UNIT}:{k[1]}" for k in settle.answers} == set(read.answered), "every answer taken"
 
 

@@ -319,10 +319,16 @@ def read_row(row: OrderRow, measures: Sequence[Measure], written: int, settle: S
     doubts = _doubts(row, paper, written, shown, choices)
     given = {what: a for (unit, what), a in settle.answers.items() if unit == row.id}
     offered = {part: tuple(m.bubble.choice for m in group) for part, group in parts.items()}
-    answers = {what: a for what, a in given.items() if paper.fits(what, a, offered)}
     answered: frozenset[str] = frozenset()
     reading = paper
-    if doubts and answers:
+    doubted: set[str] = set()
+    while doubts and given:
+        # the parts in doubt, on paper or once answered (a side for no such order shows only
+        # when the special is answered), take answers; then the row is read again as answered
+        doubted |= {d.key().split(":", 1)[1] for d in doubts}
+        answers = {what: a for what, a in given.items() if paper.fits(what, a, offered, doubted)}
+        if not answers or frozenset(f"{row.id}:{what}" for what in answers) == answered:
+            break
         reading = paper.answered(answers)
         answered = frozenset(f"{row.id}:{what}" for what in answers)
         doubts = _doubts(row, reading, written, shown, choices)
@@ -344,25 +350,26 @@ class _Reading:
     carry: tuple[str, ...] | str
     path_read: bool
 
-    def fits(self, what: str, answer: str, offered: Mapping[str, tuple[str, ...]]) -> bool:
-        """Whether an answer may settle the part it names: a part the row has, a choice its
-        bubbles offer, and no other than a clear mark there says (an answer never overrides one)."""
+    def fits(self, what: str, answer: str, offered: Mapping[str, tuple[str, ...]], doubted: set[str]) -> bool:
+        """Whether an answer may settle the part it names: a part the row has and a choice its
+        bubbles offer; and a part a doubt names, or one with no clear mark other than the answer
+        (an answer never overrides a clear mark that nothing doubts)."""
         if what == "path":
             return True
         if what.isdigit():
             if int(what) not in self.steps:
                 return False
             step = self.steps[int(what)]
-            return step in (None, UNSURE) or step == answer
+            return what in doubted or step in (None, UNSURE) or step == answer
         if what not in ("special", "toward", "carry") or what not in offered:
             return False
         if what == "carry":
             cargo = () if answer == "none" else tuple(c for c in answer.split(",") if c)
-            return set(cargo) <= set(offered["carry"]) and self.carry in (UNSURE, (), cargo)
+            return set(cargo) <= set(offered["carry"]) and (what in doubted or self.carry in (UNSURE, (), cargo))
         if answer != "none" and what == "special" and answer not in offered["special"]:
             return False
         read = self.special if what == "special" else self.toward
-        return read in (None, UNSURE) or read == answer
+        return what in doubted or read in (None, UNSURE) or read == answer
 
     def answered(self, answers: Mapping[str, str]) -> _Reading:
         def given(what: str, read: str | None) -> str | None:

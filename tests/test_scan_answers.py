@@ -437,3 +437,42 @@ def test_an_answer_naming_a_choice_the_row_does_not_print_is_not_taken() -> None
     assert read.answered == frozenset() and [d.key() for d in read.doubts] == [f"{UNIT}:special"]
     text = read.doubts[0].message().text
     assert "pickup" not in text and "resupply" in text  # the row's own choices, as an answer names them
+
+
+def test_issue48_a_tick_is_measured_against_the_pages_own_pencil(tmp_path: Path) -> None:
+    """ "Thresholds come from the page itself": a faint grey tick alone in its step is a mark on a
+    page filled in the same faint pencil, and a doubt on a page whose fills are a 2B's black (there
+    it is more like an eraser's trace than that pencil's stroke)."""
+    import cv2
+    import numpy as np
+
+    from kitgen.scan.locate import find
+    from kitgen.scan.readback import look
+    from tests.penciled import _blob, at, printed, render
+    from tests.test_scan import SAMPLES
+
+    folder = tmp_path / "week"
+    shutil.copytree(SAMPLES["denikin"], folder)
+    assert run_cli("next", str(folder)).returncode == 0
+    form = printed(folder, "reds")
+    plan = form.plans[0]
+    steps = [b for b in plan.bubbles if b.part == "step"]
+    rows = sorted({b.row for b in steps})
+    filled = [b for b in steps if b.row in rows[1:] and b.step == 1 and b.choice == "N"]
+    ticked = next(b for b in steps if b.row == rows[0] and b.step == 1 and b.choice == "N")
+    calls = {}
+    for fill_grey in (150, 45):
+        rng = np.random.default_rng(48)
+        image = render(form.pdf, 0, 200)
+        r = plan.layout.bubble / 2 * 200 / 72
+        for b in filled:
+            _blob(image, *at(plan, b, 200), r * 1.05, fill_grey, rng, texture=6)
+        x, y = at(plan, ticked, 200)
+        layer = np.full_like(image, 255)
+        tick = np.array([(x - 0.55 * r, y), (x - 0.1 * r, y + 0.5 * r), (x + 0.65 * r, y - 0.6 * r)], np.int32)
+        cv2.polylines(layer, [tick], False, 150, max(2, round(r * 0.2)), cv2.LINE_AA)
+        np.minimum(image, layer, out=image)
+        _, measures, _ = look(image, plan, find(image))
+        calls[fill_grey] = next(m for m in measures if m.bubble == ticked)
+    assert calls[150].call == "marked" and calls[150].why == "ink", calls[150]
+    assert calls[45].call == "doubt" and calls[45].why == "smudge", calls[45]

@@ -65,6 +65,10 @@ measured against the page's."""
 PENCIL_DARK = 0.38
 """...and its darkest tenth at least this dark: an HB's stroke is (0.42 and more in the corpus);
 an eraser's smudge, at a third at most, is not."""
+PENCIL_OWN = 0.6
+"""...or, on a page with fills enough to tell its pencil, this share of its fills' darkest tenth:
+a tick is made with the pencil that made the fills, a 2B's far darker than an eraser's trace."""
+FILLS_TO_TELL = 3
 PENCIL_STROKE, PENCIL_FILL = 0.15, 0.4
 """...and either strokes (its darkest tenth this much darker than its average: a tick, a cross, a
 dot, half a fill) or an even grey this dark on average (an HB's light fill); an eraser's smudge is
@@ -158,6 +162,8 @@ def measure(
         darkest.tolist(),
         strict=True,
     )
+    pencil = float(np.median(darkest[filled])) if int(filled.sum()) >= FILLS_TO_TELL else 0.0
+    stroke = max(PENCIL_DARK, PENCIL_OWN * pencil)  # the page's own pencil, where its fills tell it
     for b, c, m, g, bc, ac, near, full, round_it, dark in rows:
         call: Call = "doubt"
         why: Why
@@ -165,7 +171,7 @@ def measure(
             why = "no ring"  # the page is not where it seems
         elif full:
             call, why = "marked", "fill"
-        elif c >= PENCIL_COVER and dark >= PENCIL_DARK and (dark - m >= PENCIL_STROKE or m >= PENCIL_FILL):
+        elif c >= PENCIL_COVER and dark >= stroke and (dark - m >= PENCIL_STROKE or m >= PENCIL_FILL):
             why = "ink"
         elif c > EMPTY_COVER or m > EMPTY_MEAN or bc > BAND_EMPTY:
             why = "smudge"

@@ -42,7 +42,7 @@ LEAST_RING = 0.22
 page is too blurred or too faint to read."""
 RING_SEEN = 0.45
 """A bubble's ring is where the plan puts it when it is at least this share of the page's median ring."""
-RIM_BANDS = ((-3.0, 4.0),)
+RIM = (-3.0, 4.0)
 """The band round a bubble's printed ring (pixels from it, in and out) where a pencil ring drawn
 round the bubble lies, however tightly it hugs it: its ink summed across the band, so that a ring
 counts alike wherever it lies in it, and a bubble found a pixel off its centre loses nothing."""
@@ -62,6 +62,10 @@ LIKE = 5
 """The fewest clean bubbles of a part that make its own measure of a clean rim; fewer are
 measured against the page's."""
 
+PENCIL_COVER = 0.2
+"""Deliberate pencil in a bubble: at least this share of its inside inked (a tick's or a cross's
+strokes, a dot, half a fill, an HB's light fill: a fifth or more); an eraser's smudge leaves next
+to none of it so dark (a twentieth at most)."""
 PENCIL_DARK = 0.38
 """...and its darkest tenth at least this dark: an HB's stroke is (0.42 and more in the corpus);
 an eraser's smudge, at a third at most, is not."""
@@ -73,10 +77,6 @@ PENCIL_STROKE, PENCIL_FILL = 0.15, 0.4
 """...and either strokes (its darkest tenth this much darker than its average: a tick, a cross, a
 dot, half a fill) or an even grey this dark on average (an HB's light fill); an eraser's smudge is
 an even grey, and lighter (a third of the markers' black at most, in the corpus)."""
-PENCIL_COVER = 0.2
-"""Deliberate pencil in a bubble: at least this share of its inside inked (a tick's or a cross's
-strokes, a dot, half a fill, an HB's light fill: a fifth or more); an eraser's smudge leaves next
-to none of it so dark (a twentieth at most)."""
 
 Why = Literal["fill", "clean", "overrun", "ring", "no ring", "ink", "smudge", "faint"]
 """Why a bubble was called as it was: filled; clean; ink round it that a filled neighbour's
@@ -141,12 +141,11 @@ def measure(
     tint = np.zeros(len(plan.bubbles))
     for members in by_row.values():  # a row is tinted alike: a ring round one bubble does not move its median
         tint[members] = np.median(backdrop[members])
-    bands = [
-        inked(_sample(flat, centres, _offsets(r + lo, r + hi))) - tint[:, None] * _outside(r, lo, hi)
-        for lo, hi in RIM_BANDS
-    ]
+    rim_at = _offsets(r + RIM[0], r + RIM[1])
+    outside = float((np.hypot(rim_at[:, 0], rim_at[:, 1]) > r + RING_EDGE).mean())  # the share on the row's tint
+    rim_ink = inked(_sample(flat, centres, rim_at)) - tint[:, None] * outside
     clean_inside = (cover <= EMPTY_COVER) & (mean <= EMPTY_MEAN) & (band_cover <= BAND_EMPTY)
-    ringed = _ringed(plan, bands, clean_inside, r)
+    ringed = _ringed(plan, rim_at, rim_ink, clean_inside)
     usual = float(np.median(ring))
     found = []
     rows = zip(
@@ -201,26 +200,16 @@ def _alone(found: list[Measure]) -> list[Measure]:
     ]
 
 
-def _outside(r: float, lo: float, hi: float) -> float:
-    """The share of a band round the ring's samples (`RIM_BANDS`) outside the printed ring, on the row's tint."""
-    import numpy as np
-
-    offsets = _offsets(r + lo, r + hi)
-    return float((np.hypot(offsets[:, 0], offsets[:, 1]) > r + RING_EDGE).mean())
-
-
 def _ringed(
-    plan: PagePlan, bands: list[npt.NDArray[np.float64]], clean_inside: npt.NDArray[np.bool_], r: float
+    plan: PagePlan, rim_at: npt.NDArray[np.float64], ink: npt.NDArray[np.float64], clean_inside: npt.NDArray[np.bool_]
 ) -> npt.NDArray[np.float64]:
-    """How much each bubble looks ringed round (over `RINGED`, it is): ink all round its rim
-    (`bands`, the ink at each of its samples in each of `RIM_BANDS`, its row's tint taken out)
-    beyond what the clean bubbles of its part hold there (the lightest quarter of those with
-    nothing inside: a page whose every N bubble, or every 'retreat', is ringed still has clean
-    ones to measure by). A hexagon's six bubbles are measured alike, each turned to face the same
-    way from its centre."""
+    """How much each bubble looks ringed round (over `RINGED`, it is): ink all round its rim (`ink`,
+    at each of its samples `rim_at`, its row's tint taken out) beyond what the clean bubbles of its
+    part hold there (the lightest quarter of those with nothing inside: a page whose every N
+    bubble, or every 'retreat', is ringed still has clean ones to measure by). A hexagon's six
+    bubbles are measured alike, each turned to face the same way from its centre."""
     import numpy as np
 
-    turn = _turns(plan)
     groups: dict[str | None, list[int]] = {}
     for i, b in enumerate(plan.bubbles):
         if clean_inside[i]:
@@ -229,35 +218,34 @@ def _ringed(
     # each bubble measured against the clean rims of its part (a line's bubbles alike, whatever the
     # words beside them, which stand clear of the band), or of the page
     like = [b.part if len(groups.get(b.part, ())) >= LIKE else None for b in plan.bubbles]
-    found: npt.NDArray[np.float64] = np.full(len(like), -1.0)
-    for (lo, hi), ink in zip(RIM_BANDS, bands, strict=True):
-        offsets = _offsets(r + lo, r + hi)
-        sector = ((np.arctan2(offsets[:, 1], offsets[:, 0]) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
-        rim = np.stack([ink[:, sector == k].mean(axis=1) for k in range(SECTORS)], axis=1)
-        rim = np.stack([np.roll(row, -(t or 0)) for row, t in zip(rim, turn, strict=True)])
-        clean = {k: np.quantile(rim[members], 0.25, axis=0) for k, members in groups.items() if k in like}
-        zero = np.zeros(SECTORS)
-        excess = rim - np.array([clean.get(k, zero) for k in like]).reshape(-1, SECTORS)
-        # a ring lies in one band, all round: most of the band's sectors hold it
-        found = np.maximum(found, np.quantile(excess, 0.25, axis=1))
+    sector = ((np.arctan2(rim_at[:, 1], rim_at[:, 0]) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
+    rim = np.stack([ink[:, sector == k].mean(axis=1) for k in range(SECTORS)], axis=1)
+    turned = (np.arange(SECTORS)[None, :] + np.array(_turns(plan))[:, None]) % SECTORS
+    rim = np.take_along_axis(rim, turned, axis=1)
+    clean = {k: np.quantile(rim[members], 0.25, axis=0) for k, members in groups.items() if k in like}
+    zero = np.zeros(SECTORS)
+    excess = rim - np.array([clean.get(k, zero) for k in like]).reshape(-1, SECTORS)
+    # a ring lies in the band all round: most of its sectors hold it
+    found: npt.NDArray[np.float64] = np.quantile(excess, 0.25, axis=1)
     return found
 
 
-def _turns(plan: PagePlan) -> list[int | None]:
+def _turns(plan: PagePlan) -> list[int]:
     """For each bubble of a hexagon of six (a step's, a side's), the sectors its rim is turned by
-    to face as the hexagon's N bubble does; None for a bubble of a line."""
+    to face as the hexagon's N bubble does; 0 for a bubble of a line."""
     import math
 
     around: dict[tuple[str, str, int], list[Bubble]] = {}
     for b in plan.bubbles:
         around.setdefault((b.row, b.part, b.step), []).append(b)
-    found: list[int | None] = []
+    centre = {key: (sum(o.x for o in six) / 6, sum(o.y for o in six) / 6) for key, six in around.items()}
+    found: list[int] = []
     for b in plan.bubbles:
-        six = around[(b.row, b.part, b.step)]
-        if len(six) != 6 or b.part not in ("step", "toward"):
-            found.append(None)
+        key = (b.row, b.part, b.step)
+        if len(around[key]) != 6 or b.part not in ("step", "toward"):
+            found.append(0)
             continue
-        cx, cy = sum(o.x for o in six) / 6, sum(o.y for o in six) / 6
+        cx, cy = centre[key]
         angle = math.atan2(-(b.y - cy), b.x - cx)  # as the picture's rows run, down the page
         found.append(round(angle / (2 * math.pi / SECTORS)) % SECTORS)
     return found

@@ -318,7 +318,6 @@ def read_row(row: OrderRow, measures: Sequence[Measure], written: int, settle: S
     choices["step"] = DIRECTION_NAMES
     doubts = _doubts(row, paper, written, shown, choices)
     given = {what: a for (unit, what), a in settle.answers.items() if unit == row.id}
-    offered = {part: tuple(m.bubble.choice for m in group) for part, group in parts.items()}
     answered: frozenset[str] = frozenset()
     reading = paper
     doubted: set[str] = set()
@@ -326,7 +325,7 @@ def read_row(row: OrderRow, measures: Sequence[Measure], written: int, settle: S
         # the parts in doubt, on paper or once answered (a side for no such order shows only
         # when the special is answered), take answers; then the row is read again as answered
         doubted |= {d.key().split(":", 1)[1] for d in doubts}
-        answers = {what: a for what, a in given.items() if paper.fits(what, a, offered, doubted)}
+        answers = {what: a for what, a in given.items() if paper.fits(what, a, choices, doubted)}
         if not answers or frozenset(f"{row.id}:{what}" for what in answers) == answered:
             break
         reading = paper.answered(answers)
@@ -364,7 +363,7 @@ class _Reading:
         if what not in ("special", "toward", "carry") or what not in offered:
             return False
         if what == "carry":
-            cargo = () if answer == "none" else tuple(c for c in answer.split(",") if c)
+            cargo = _cargo(answer)
             return set(cargo) <= set(offered["carry"]) and (what in doubted or self.carry in (UNSURE, (), cargo))
         if answer != "none" and what == "special" and answer not in offered["special"]:
             return False
@@ -376,9 +375,7 @@ class _Reading:
             answer = answers.get(what)
             return read if answer is None else None if answer == "none" else answer
 
-        carry: tuple[str, ...] | str = self.carry
-        if "carry" in answers:
-            carry = () if answers["carry"] == "none" else tuple(c for c in answers["carry"].split(",") if c)
+        carry: tuple[str, ...] | str = _cargo(answers["carry"]) if "carry" in answers else self.carry
         return _Reading(
             {n: given(str(n), d) for n, d in self.steps.items()},
             given("special", self.special),
@@ -405,6 +402,11 @@ class _Reading:
                 break
             found.append(d)
         return tuple(found)
+
+
+def _cargo(answer: str) -> tuple[str, ...]:
+    """The units an answer for a carrier's cargo names (`UNIT,UNIT`, or `none`)."""
+    return () if answer == "none" else tuple(c for c in answer.split(",") if c)
 
 
 def _doubts(

@@ -406,13 +406,14 @@ def test_issue48_a_line_of_the_answers_file_that_is_no_answer_is_named_at_its_pl
 ) -> None:
     """Each bad line of the answers file named at its line and column, before any scan is read."""
     (tmp_path / "answers.txt").write_text(
-        "# answers\n  m_x:1=NE\n  --accept m_x:special=flying\nm_x:9\n", encoding="utf-8"
+        "# answers\n  m_x:1=NE\n  --accept m_x:special=flying\nm_x:9\n  --accept a_x:special=flying\n", encoding="utf-8"
     )
     answers = str(tmp_path / "answers.txt")
     done = run_cli("orders", "scan", str(tmp_path / "none.png"), "--campaign", str(folder), "--answers", answers)
     assert done.returncode == 1
     assert f"{tmp_path / 'answers.txt'}:3:12: found the answer 'm_x:special=flying'" in done.stderr, done.stderr
     assert f"{tmp_path / 'answers.txt'}:4:1: found the answer 'm_x:9'" in done.stderr
+    assert f"{tmp_path / 'answers.txt'}:5:12: found the answer 'a_x:special=flying'" in done.stderr  # not accept's a
 
 
 def test_an_answer_against_a_clear_mark_of_a_row_in_doubt_is_not_taken() -> None:

@@ -35,7 +35,7 @@ def read_answers(path: Path) -> list[str]:
         if not said or said.startswith("#"):
             continue
         answer = said.removeprefix("--accept").strip()
-        column = line.index(answer[:1]) + 1 if answer else len(line) + 1
+        column = len(line) - len(line.lstrip()) + len(said) - len(answer) + 1  # the answer is the end of the line
         try:
             (report_answer if is_own(answer) else parse_accept)(answer)
         except ValueError as wrong:

@@ -369,3 +369,16 @@ def test_a_coast_ring_that_crosses_itself_once_projected_still_builds(scenario_c
     path.write_text(text[:start] + "0" + text[text.index(",", start) :])
     scenario, hex_map = load_scenario_map(scenario_copy, use_cache=False)
     assert hex_map.hexes and scenario.meta.id
+
+
+@pytest.mark.parametrize("key", ["extent", "projection"])
+def test_a_geography_key_left_empty_is_named_like_a_missing_one(scenario_copy: Path, key: str) -> None:
+    """`extent:` or `projection:` with nothing after it (YAML's null) is reported as missing from
+    a map with no board, not left to fail when the map is projected (a fuzzing find)."""
+    text = (scenario_copy / "map.yaml").read_text(encoding="utf-8").splitlines(keepends=True)
+    line = next(t for t in text if t.startswith(f"{key}:"))
+    edit(scenario_copy / "map.yaml", line, f"{key}:\n")
+    with pytest.raises(KitgenError) as caught:
+        load_scenario_map(scenario_copy)
+    assert [p.code for p in caught.value.problems] == ["value.map_geography"]
+    assert f"found no board and no {key};" in caught.value.problems[0].message

@@ -144,8 +144,9 @@ class MapData(Model):
     @model_validator(mode="after")
     def _board_or_geography(self) -> MapData:
         if self.board is None:
-            given = {"extent", "projection", "rivers", "supply_sources"} & self.model_fields_set
-            missing = [k for k in ("extent", "projection", "rivers", "supply_sources") if k not in given]
+            # an explicit null (`extent:` with nothing after it) is as missing as no key at all
+            fields = ("extent", "projection", "rivers", "supply_sources")
+            missing = [k for k in fields if k not in self.model_fields_set or getattr(self, k) is None]
             if missing:
                 raise invalid(msg.value_map_geography(", ".join(missing)))
         return self

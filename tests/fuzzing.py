@@ -247,7 +247,7 @@ def tree_mutation(draw: st.DrawFn, data: Any) -> bytes:
             case _:
                 parent[last] = draw(LEAVES)
     try:
-        return yaml.safe_dump(data, allow_unicode=True, sort_keys=False).encode("utf-8")
+        return yaml.dump(data, Dumper=yaml.CSafeDumper, allow_unicode=True, sort_keys=False).encode("utf-8")
     except (yaml.YAMLError, RecursionError, ValueError):
         return b"[" * 1000
 

@@ -8,6 +8,7 @@ count. Each case restores what it broke, so the cases share one scratch copy.
 
 from __future__ import annotations
 
+import functools
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,7 +80,13 @@ def mutation_of(draw: st.DrawFn, path: Path) -> bytes:
     original = path.read_bytes()
     if draw(st.booleans()):
         return draw(text_mutation(original))
-    return draw(tree_mutation(yaml.safe_load(original)))
+    return draw(tree_mutation(parsed(original)))
+
+
+@functools.lru_cache(maxsize=16)
+def parsed(original: bytes) -> Any:
+    """The data of a file's bytes, parsed once for all its cases (tree_mutation copies it)."""
+    return yaml.load(original, Loader=yaml.CSafeLoader)
 
 
 def broken(path: Path, data: bytes) -> Any:

@@ -84,14 +84,15 @@ def breaches(
     data = pdf.read_bytes() if isinstance(pdf, Path) else pdf
     found: list[Breach] = []
     with pymupdf.open(stream=data, filetype="pdf") as doc:
-        pages = [_spans(page) for page in doc]
+        texts = [_text(page) for page in doc]  # read once a page: the reading is most of the gate's time
+        pages = [_spans(page, text) for page, text in zip(doc, texts, strict=True)]
         vocabulary = {w.lower() for spans in pages for s in spans for w in WORD.findall(s.text) if len(w) > 1}
-        for number, (page, spans) in enumerate(zip(doc, pages, strict=True), 1):
+        for number, (page, spans, text) in enumerate(zip(doc, pages, texts, strict=True), 1):
             boxes = list((counters or {}).get(number, ()))
             found += _small_type(number, spans, boxes, (areas or {}).get(number, ()), counter_least)
             found += _overlaps(number, spans, boxes)
             found += _off_page(number, spans, (page.rect.x0, page.rect.y0, page.rect.x1, page.rect.y1))
-            found += _broken_words(number, page, vocabulary)
+            found += _broken_words(number, text, vocabulary)
     found += fonts_unembedded(data)
     found += qpdf_problems(data)
     return found
@@ -144,12 +145,13 @@ def _part_of(text: str, box: Box, whole: list[tuple[Box, str]]) -> str:
     return text
 
 
-def _spans(page: Any) -> list[Span]:
-    """The page's text spans, each box cut to its glyphs: from the baseline up by the cap height
-    and down by the descent, so that lines set close do not count as clashing."""
+def _spans(page: Any, read: dict[str, Any]) -> list[Span]:
+    """The page's text spans (`read` is its `_text`), each box cut to its glyphs: from the
+    baseline up by the cap height and down by the descent, so that lines set close do not count
+    as clashing."""
     spans = []
-    whole = _whole(page)
-    for b, block in enumerate(_text(page)["blocks"]):
+    whole: list[tuple[Box, str]] | None = None  # read only for a page with a number a window may cut
+    for b, block in enumerate(read["blocks"]):
         for n, line in enumerate(block.get("lines", ())):
             horizontal = abs(line["dir"][1]) < 1e-3
             for span in line["spans"]:
@@ -164,7 +166,10 @@ def _spans(page: Any) -> list[Span]:
                     width = (x1 - x0) / max(len(text), 1)
                     x0, x1 = x0 + lead * width, x1 - trail * width
                 short = text.strip()
-                full = _part_of(short, tuple(span["bbox"]), whole) if short.isdigit() and len(short) < 4 else short
+                full = short
+                if short.isdigit() and len(short) < 4:
+                    whole = _whole(page) if whole is None else whole
+                    full = _part_of(short, tuple(span["bbox"]), whole)
                 spans.append(Span(short, float(span["size"]), (x0, y0, x1, y1), (b, n), full))
     return spans
 
@@ -223,11 +228,12 @@ def _off_page(page: int, spans: Iterable[Span], rect: Box) -> list[Breach]:
     ]
 
 
-def _broken_words(page: int, pdf_page: Any, vocabulary: set[str]) -> list[Breach]:
-    """A word wrapped inside a narrow box: a line of a few letters under a line whose last word,
-    joined to it, makes a word the document uses ('Mars' over 'h', 'M' over 'P')."""
+def _broken_words(page: int, text: dict[str, Any], vocabulary: set[str]) -> list[Breach]:
+    """A word wrapped inside a narrow box (`text` is the page's `_text`): a line of a few letters
+    under a line whose last word, joined to it, makes a word the document uses ('Mars' over 'h',
+    'M' over 'P')."""
     found = []
-    for block in _text(pdf_page)["blocks"]:
+    for block in text["blocks"]:
         lines = [("".join(s["text"] for s in line["spans"]).strip(), line["bbox"]) for line in block.get("lines", ())]
         for (above, upper), (below, lower) in zip(lines, lines[1:], strict=False):
             if not (below.isalpha() and len(below) <= 3 and above and above[-1].isalpha()):

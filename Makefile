@@ -51,7 +51,7 @@ geodata: $(STAMP)
 	rm -rf .geodata
 
 test: lint system-deps
-	$(BIN)/python -m pytest -q -n auto --dist worksteal
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n auto --dist worksteal  # bytecode kept: each of the test run's processes would compile every module it imports
 
 # The installed package as a user gets it: pipx installs the wheel, its dependencies from the
 # package registry (a few minutes the first time); CI runs it after make test.

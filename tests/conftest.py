@@ -33,6 +33,17 @@ def pytest_configure(config: pytest.Config) -> None:
 _MADE: dict[str, str] = {}
 
 
+@pytest.fixture(autouse=True)
+def no_forks_beside_the_workers(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In an xdist worker, kitgen run in the test's process does its work there rather than in
+    forked workers: every processor runs a test worker already, so a fork only adds its own cost
+    (a tenth of the time of the tests that make packets). The forked paths are tested where a
+    test asks for them (`@pytest.mark.forks`, `background=True`) and wherever kitgen runs as a
+    process of its own; both paths make the same bytes."""
+    if os.environ.get("PYTEST_XDIST_WORKER") and request.node.get_closest_marker("forks") is None:
+        monkeypatch.setattr("kitgen.forking.can_fork", lambda: False)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     if "cache" in _MADE and not hasattr(config, "workerinput"):  # the controller, once the workers are done
         shutil.rmtree(_MADE.pop("cache"), ignore_errors=True)

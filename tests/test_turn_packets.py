@@ -251,6 +251,25 @@ def test_packets_are_byte_identical_when_rebuilt(built: Built) -> None:
     assert again == {who: f.pdf for who, f in built.files.items()}
 
 
+@pytest.mark.forks
+def test_packets_made_at_once_in_forked_workers_are_the_packets_made_one_by_one(
+    built: Built, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`kitgen turn` makes the week's files in forked workers where it can: the same bytes as
+    made one after another in its own process."""
+    from kitgen import forking
+    from kitgen.products.packets import packets_at_once
+
+    if not forking.can_fork():
+        pytest.skip("no fork here: one processor, or another thread running")
+    pools = []
+    real = forking.pool
+    monkeypatch.setattr(forking, "pool", lambda workers: pools.append(workers) or real(workers))
+    forked = {f.who: f.pdf for f in packets_at_once(Packets(turn_basis(built.campaign), "a4"))}
+    assert pools and pools[0] >= 2
+    assert forked == {who: f.pdf for who, f in built.files.items()}
+
+
 def test_pages_are_exact_paper_size(built: Built) -> None:
     """A4 exactly: the map pages landscape (the sectors as the map tiles, the whole map and the
     supply maps as the map is wide), the rest portrait."""

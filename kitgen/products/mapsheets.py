@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from reportlab.lib.utils import simpleSplit
 
@@ -38,6 +38,7 @@ from kitgen.render.style import MapStyle
 from kitgen.render.wording import curled
 
 if TYPE_CHECKING:
+    from kitgen.render.mapembed import MapForm
     from kitgen.render.words import Word
 
 MM = 72 / 25.4
@@ -345,7 +346,7 @@ class MapSheet:
         return fill_maps(pdf, self._maps)
 
     @cached_property
-    def _maps(self) -> dict[str, Any]:
+    def _maps(self) -> dict[str, MapForm]:
         """The map's art read once (`read_maps`) for the posters and the tiles alike."""
         from kitgen.render.mapembed import read_maps
 

@@ -11,6 +11,7 @@ appended, without the rest of the packet being read."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -76,6 +77,7 @@ class Increment:
         size: Any = self.reader.trailer["/Size"]
         self.next = int(size)
         self.objects: dict[int, Any] = {}
+        """New and changed objects by number: pypdf's, or bytes already written (`MapForm`)."""
 
     def add(self, obj: Any) -> Any:
         """A new object; its reference."""
@@ -90,48 +92,29 @@ class Increment:
         """The object of `ref` (one of the PDF's) written anew, as `obj`."""
         self.objects[ref.idnum] = obj
 
-    def copy(self, obj: Any, memo: dict[tuple[int, int], Any]) -> Any:
-        """`obj` of another PDF with everything it refers to, added as new objects (each once:
-        `memo`); streams copied as they are encoded."""
-        from pypdf.generic import ArrayObject, DictionaryObject, EncodedStreamObject, IndirectObject, StreamObject
-
-        if isinstance(obj, IndirectObject):
-            key = (obj.idnum, obj.generation)
-            if key not in memo:
-                memo[key] = self.add(None)
-                self.objects[memo[key].idnum] = self.copy(obj.get_object(), memo)
-            return memo[key]
-        if isinstance(obj, StreamObject):
-            stream = EncodedStreamObject()
-            stream._data = obj._data  # as encoded: its filters are copied with its dictionary
-            for k, v in obj.items():
-                stream[k] = self.copy(v, memo)
-            return stream
-        if isinstance(obj, DictionaryObject):
-            return DictionaryObject({k: self.copy(v, memo) for k, v in obj.items()})
-        if isinstance(obj, ArrayObject):
-            return ArrayObject(self.copy(v, memo) for v in obj)
-        return obj
-
-    def fill_map(self, name: str, map_page: Any) -> None:
-        """The empty form `place_map` drew for the map `name`, filled with `map_page` (a page of
-        a pypdf reader): its content as it is, its resources copied."""
-        from pypdf.generic import ArrayObject, FloatObject, NameObject
-
+    def fill_map(self, name: str, form: MapForm) -> None:
+        """The empty form `place_map` drew for the map `name`, filled with the map's page as
+        `form` wrote it once for every file: its objects numbered after this file's."""
         ref = self._form_ref(f"/FormXob.{form_name(name)}")
         if ref is None:
             return
-        content = map_page.raw_get("/Contents").get_object()
-        form = self.copy(content, {})
-        form.update(
-            {
-                NameObject("/Type"): NameObject("/XObject"),
-                NameObject("/Subtype"): NameObject("/Form"),
-                NameObject("/BBox"): ArrayObject(FloatObject(v) for v in map_page.mediabox),
-                NameObject("/Resources"): self.copy(map_page.raw_get("/Resources"), {}),
-            }
-        )
-        self.put(ref, form)
+        written = form.written()
+        if written is None:  # text of its own that reads as a reference: copied for this file alone
+            copies = _Copies(form.page, first=self.next)
+            self.next += len(copies.objects)
+            self.objects |= copies.objects
+            self.objects[ref.idnum] = copies.form
+            return
+        page, added = written
+        start, self.next = self.next, self.next + len(added)
+
+        def number(found: re.Match[bytes]) -> bytes:
+            return b"%d 0 R" % (start + int(found[1]))
+
+        for k, (head, tail) in enumerate(added):
+            self.objects[start + k] = _PLACED.sub(number, head) + tail
+        head, tail = page
+        self.objects[ref.idnum] = _PLACED.sub(number, head) + tail
 
     def _form_ref(self, internal: str) -> Any:
         for page in self.reader.pages:
@@ -155,7 +138,11 @@ def _increment(packet: bytes, old: Any, objects: dict[int, Any]) -> bytes:
     for idnum in sorted(objects):
         positions[idnum] = out.tell()
         out.write(f"{idnum} 0 obj\n".encode())
-        objects[idnum].write_to_stream(out)
+        obj = objects[idnum]
+        if isinstance(obj, bytes):
+            out.write(obj)
+        else:
+            obj.write_to_stream(out)
         out.write(b"\nendobj\n")
     table = out.tell()
     out.write(b"xref\n")
@@ -184,7 +171,100 @@ def _increment(packet: bytes, old: Any, objects: dict[int, Any]) -> bytes:
     return out.getvalue()
 
 
-def read_maps(pdfs: Mapping[str, bytes]) -> dict[str, Any]:
+_BASE = 9_000_000_000
+"""Object numbers no PDF has (a PDF's own stop at 8,388,607): a written map's references to its
+own objects, numbered from here until a file's numbers for them are known."""
+_PLACED = re.compile(rb"(?<![0-9.])9(\d{9}) 0 R")
+
+Written = tuple[bytes, bytes]
+"""An object as written, without its number: what may hold references (a stream's dictionary)
+and what cannot (its data, as encoded)."""
+
+
+class MapForm:
+    """A map's page (`read_maps`) as the form it fills, written once: every file the map fills
+    gets the same objects, only numbered after its own, and writing them anew for each file was
+    most of a packet's filling."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self._written: tuple[Written, list[Written]] | None = None
+        self._done = False
+
+    def written(self) -> tuple[Written, list[Written]] | None:
+        """The form, and each object it refers to in the order they are numbered; their
+        references to each other as `_PLACED` finds them, numbered from 0. None where the page's
+        own text would read as more references than were made (a string '9000000001 0 R')."""
+        if not self._done:
+            self._written, self._done = _Copies(self.page, first=_BASE).written(), True
+        return self._written
+
+
+class _Copies:
+    """The map's page as a form object, with everything it refers to copied (pypdf's objects),
+    numbered from `first`."""
+
+    def __init__(self, page: Any, first: int) -> None:
+        from pypdf.generic import ArrayObject, FloatObject, NameObject
+
+        self.first = first
+        self.objects: dict[int, Any] = {}
+        self.references = 0
+        """References made to the objects copied: each is written as one."""
+        self.form = self.copy(page.raw_get("/Contents").get_object(), {})
+        self.form.update(
+            {
+                NameObject("/Type"): NameObject("/XObject"),
+                NameObject("/Subtype"): NameObject("/Form"),
+                NameObject("/BBox"): ArrayObject(FloatObject(v) for v in page.mediabox),
+                NameObject("/Resources"): self.copy(page.raw_get("/Resources"), {}),
+            }
+        )
+
+    def copy(self, obj: Any, memo: dict[tuple[int, int], Any]) -> Any:
+        """`obj` with everything it refers to, each object once (`memo`); streams copied as
+        they are encoded."""
+        from pypdf.generic import ArrayObject, DictionaryObject, EncodedStreamObject, IndirectObject, StreamObject
+
+        if isinstance(obj, IndirectObject):
+            key = (obj.idnum, obj.generation)
+            if key not in memo:
+                number = self.first + len(self.objects)
+                memo[key] = IndirectObject(number, 0, obj.pdf)
+                self.objects[number] = None  # numbered before what it refers to, as it is found
+                self.objects[number] = self.copy(obj.get_object(), memo)
+            self.references += 1
+            return memo[key]
+        if isinstance(obj, StreamObject):
+            stream = EncodedStreamObject()
+            stream._data = obj._data  # as encoded: its filters are copied with its dictionary
+            for k, v in obj.items():
+                stream[k] = self.copy(v, memo)
+            return stream
+        if isinstance(obj, DictionaryObject):
+            return DictionaryObject({k: self.copy(v, memo) for k, v in obj.items()})
+        if isinstance(obj, ArrayObject):
+            return ArrayObject(self.copy(v, memo) for v in obj)
+        return obj
+
+    def written(self) -> tuple[Written, list[Written]] | None:
+        """The copies written (`MapForm.written`), numbered from `_BASE`."""
+        from pypdf.generic import StreamObject
+
+        def written(obj: Any) -> Written:
+            out = io.BytesIO()
+            obj.write_to_stream(out)
+            whole = out.getvalue()
+            tail = b"\nstream\n" + obj._data + b"\nendstream" if isinstance(obj, StreamObject) else b""
+            return whole[: len(whole) - len(tail)], tail
+
+        added = [written(self.objects[n]) for n in sorted(self.objects)]
+        form = written(self.form)
+        placed = sum(len(_PLACED.findall(head)) for head, _ in [form, *added])
+        return (form, added) if placed == self.references else None
+
+
+def read_maps(pdfs: Mapping[str, bytes]) -> dict[str, MapForm]:
     """The maps `pdfs` (one page each, by name) read with pypdf, to fill the forms of the pages
     that place them; their font subsets renamed with tags reportlab's never use (it uses A-K),
     so that no two fonts of a file filled with them share one."""
@@ -196,13 +276,13 @@ def read_maps(pdfs: Mapping[str, bytes]) -> dict[str, Any]:
     tags = 0
     for reader in readers.values():
         tags = rename(fonts_of(reader.pages[0]["/Resources"]), first=tags, letters="LMNOPQRSTUVWXYZ")
-    return readers
+    return {name: MapForm(reader.pages[0]) for name, reader in readers.items()}
 
 
-def fill_maps(pdf: bytes, readers: Mapping[str, Any]) -> bytes:
+def fill_maps(pdf: bytes, maps: Mapping[str, MapForm]) -> bytes:
     """`pdf` with the forms its pages placed (`place_map`, `define_maps`) filled with the maps
-    `readers` hold (`read_maps`), as an incremental update."""
+    (`read_maps`), as an incremental update."""
     inc = Increment(pdf)
-    for name, reader in readers.items():
-        inc.fill_map(name, reader.pages[0])
+    for name, art in maps.items():
+        inc.fill_map(name, art)
     return inc.result()

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from kitgen.engine.ahead import RollAhead
     from kitgen.engine.contacts_ahead import Contact
     from kitgen.render.mapart import MapArt
+    from kitgen.render.mapembed import MapForm
     from kitgen.reports.rollsheet import SheetRoll
 
 
@@ -84,7 +85,7 @@ class Packets:
         self._rolls: list[RollAhead] | None = None
         self._contacts: list[Contact] | None = None
         self._sheet: list[SheetRoll] | None = None
-        self._map_readers: dict[str, Any] | None = None
+        self._map_readers: dict[str, MapForm] | None = None
         self._tiles: list[Sector] | None = None
         self.contents: list[tuple[str, int]] = []
         self.scenes: dict[str, Scene] = {}
@@ -154,13 +155,14 @@ class Packets:
 
         inc = Increment(part.pdf)
         add_fields(inc, part.fields)
-        for name, reader in self.map_readers().items():
-            inc.fill_map(name, reader.pages[0])
+        for name, art in self.map_readers().items():
+            inc.fill_map(name, art)
         return PacketFile(file, label, inc.result(), part.pages)
 
-    def map_readers(self) -> dict[str, Any]:
-        """The clean maps read once (pypdf) for every packet's map pages; their font subsets
-        renamed with tags reportlab's never use (it uses A-K), so that no two of a packet share one."""
+    def map_readers(self) -> dict[str, MapForm]:
+        """The clean maps read once (pypdf) for every packet's map pages, and their forms written
+        once (`MapForm`); their font subsets renamed with tags reportlab's never use (it uses A-K),
+        so that no two of a packet share one."""
         if self._map_readers is None:
             from kitgen.render.mapembed import read_maps
 
@@ -170,7 +172,8 @@ class Packets:
     def warm(self) -> None:
         """What every packet works out the same, worked out once: before the packets are made
         in processes of their own, which would each work it out again."""
-        self.map_readers()
+        for form in self.map_readers().values():
+            form.written()
         _ = self.tiles
         self.rolls()
         self.contacts()

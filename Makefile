@@ -50,8 +50,16 @@ geodata: $(STAMP)
 	  || { rm -rf .geodata; exit 1; }
 	rm -rf .geodata
 
-test: lint system-deps
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n auto --dist worksteal  # bytecode kept: each of the test run's processes would compile every module it imports
+# The lint runs beside pytest (it takes one processor for a few seconds; alone, it left the other
+# idle), its report printed after the tests'; either failing fails the run. Bytecode is kept even
+# where the shell says not to write it: each of the run's processes would compile every module
+# it imports.
+test: system-deps $(STAMP)
+	@lint=$$(mktemp -d); \
+	{ $(MAKE) --no-print-directory lint >$$lint/out 2>&1; echo $$? >$$lint/status; } & \
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n auto --dist worksteal; tests=$$?; \
+	wait; echo "lint (ruff, ruff format, mypy):"; cat $$lint/out; linted=$$(cat $$lint/status); rm -rf $$lint; \
+	test $$tests = 0 && test $$linted = 0
 
 # The installed package as a user gets it: pipx installs the wheel, its dependencies from the
 # package registry (a few minutes the first time); CI runs it after make test.

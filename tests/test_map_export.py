@@ -255,7 +255,7 @@ def test_first_call_builds_and_writes_the_cache_second_reads_it(
     path = entry(scenario)
     assert path.parent == cache_home and path.is_file()
     assert path.read_text(encoding="utf-8") == cache.map_json(built)
-    monkeypatch.setattr(cache, "build_hex_map", refuse_to_build)
+    monkeypatch.setattr("kitgen.mapping.build.build_hex_map", refuse_to_build)
     again, issues = cache.hex_map(scenario)
     assert again == built and issues == []
 
@@ -272,7 +272,7 @@ def test_no_cache_builds_afresh(
 ) -> None:
     """`--no-cache`: "Build the grid afresh, ignoring the disk cache"."""
     seed(scenario, good_json)
-    monkeypatch.setattr(cache, "build_hex_map", refuse_to_build)
+    monkeypatch.setattr("kitgen.mapping.build.build_hex_map", refuse_to_build)
     assert cache.hex_map(scenario)[0] == HexMap.from_json(json.loads(good_json))
     with pytest.raises(AssertionError, match="was built"):
         cache.hex_map(scenario, use_cache=False)

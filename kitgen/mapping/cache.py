@@ -6,13 +6,16 @@ import contextlib
 import hashlib
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kitgen.errors import KitgenError, UsageError
 from kitgen.inputs import is_file, read_file
-from kitgen.mapping.build import MapIssue, build_hex_map
 from kitgen.mapping.hexmap import SCHEMA_VERSION, HexMap
 from kitgen.model.scenario import Scenario
 from kitgen.scenariocache import KEEP, cache_dir, prune
+
+if TYPE_CHECKING:
+    from kitgen.mapping.build import MapIssue
 
 _BUILDER_FILES = (
     "mapping/build.py",
@@ -59,6 +62,8 @@ def hex_map(scenario: Scenario, *, use_cache: bool = True) -> tuple[HexMap | Non
             return _read(path), []
         except (KitgenError, ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError):
             pass  # a damaged cache entry is rebuilt
+    from kitgen.mapping.build import build_hex_map  # here: with its geometry, a third of a look-up's start-up
+
     built, issues = build_hex_map(scenario)
     if built is not None:
         from kitgen.outputs import write_atomic

@@ -40,7 +40,7 @@ from kitgen.rules.ending import (
     turn_days,
 )
 from kitgen.scenariofolders import data_dir
-from tests import seed_text
+from tests import pdftext, seed_text
 from tests.conftest import SET_AS_TYPED, edit, run_cli
 
 INTRO = data_dir() / "tsaritsyn-1919"
@@ -75,7 +75,7 @@ def squeeze(text: str) -> str:
 
 
 def pdf_text(pdf: bytes) -> str:
-    return squeeze(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)).translate(SET_AS_TYPED)
+    return squeeze(" ".join(pdftext.page_texts(pdf))).translate(SET_AS_TYPED)
 
 
 # --- the pure function: hand-made states ------------------------------------------------------

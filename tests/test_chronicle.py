@@ -16,6 +16,7 @@ from kitgen.campaign import Campaign, load_campaign
 from kitgen.engine.history import History, course
 from kitgen.products.chronicle import build_chronicle
 from kitgen.products.chronicle.edition import Edition
+from tests import pdftext
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = {"denikin": ROOT / "data" / "sample-campaign", "tsaritsyn": ROOT / "data" / "tsaritsyn-sample"}
@@ -41,9 +42,7 @@ def _editions(name: str) -> list[str | None]:
 
 
 def _text(pdf: bytes) -> str:
-    from pypdf import PdfReader
-
-    return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages)
+    return "\n".join(pdftext.page_texts(pdf))
 
 
 # --- the charts' figures ---------------------------------------------------------------------
@@ -499,17 +498,14 @@ def test_issue45_no_id_and_no_bare_hex_in_either_edition(name: str) -> None:
     the place it lies by ("south of Tsaritsyn (5214)"); dates and years aside."""
     import re
 
-    import pymupdf
-
     months = "January|February|March|April|May|June|July|August|September|October|November|December"
     for faction in _editions(name):
-        with pymupdf.open(stream=_book(name, faction), filetype="pdf") as doc:
-            for number, page in enumerate(doc, 1):
-                text = " ".join(page.get_text().split())
-                assert not re.search(r"\b[a-z]+_[a-z0-9_]+\b", text), (faction, number)
-                plain = re.sub(rf"({months}) \d{{4}}|\d{{4}}[–-]\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}}", "", text)
-                bare = re.findall(r"(?<!\()\b\d{4}\b(?!\))", plain)
-                assert not bare, (faction, number, bare)
+        for number, page in enumerate(pdftext.mupdf_texts(_book(name, faction)), 1):
+            text = " ".join(page.split())
+            assert not re.search(r"\b[a-z]+_[a-z0-9_]+\b", text), (faction, number)
+            plain = re.sub(rf"({months}) \d{{4}}|\d{{4}}[–-]\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}}", "", text)
+            bare = re.findall(r"(?<!\()\b\d{4}\b(?!\))", plain)
+            assert not bare, (faction, number, bare)
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))
@@ -517,7 +513,6 @@ def test_issue45_every_turn_has_a_headline_naming_its_chief_event(name: str) -> 
     """ "The headline names the turn's most important event: the largest battle, a VP town
     changing hands, a card": every turn of every edition has one, on its story page above the
     story; where a town of VP changed hands (as the edition knew it), it names that town."""
-    import pymupdf
 
     from kitgen.products.chronicle.prose import headline
 
@@ -525,8 +520,7 @@ def test_issue45_every_turn_has_a_headline_naming_its_chief_event(name: str) -> 
     vp = {t.shown_name: max((v or 0 for v in t.vp.values()), default=0) for t in c.scenario.towns}
     for faction in _editions(name):
         e = Edition(c, h, faction)
-        with pymupdf.open(stream=_book(name, faction), filetype="pdf") as doc:
-            text = " ".join(" ".join(page.get_text().split()) for page in doc)
+        text = " ".join(" ".join(page.split()) for page in pdftext.mupdf_texts(_book(name, faction)))
         for t in range(1, h.last + 1):
             line = headline(e, t)
             assert line.text and line.text in text, (faction, t)
@@ -541,15 +535,13 @@ def test_issue45_the_cover_and_introduction_say_what_the_book_is(name: str) -> N
     cover names the scenario, the campaign, its days and the edition; the introduction gives the
     forces at the start as the set-up's tallies, each side's aims as the scenario's victory
     conditions, and the key the captions point to."""
-    import pymupdf
 
     from kitgen.products.chronicle.pages import ChroniclePages
     from kitgen.rules.ending import condition_text
 
     c, h = _campaign(name), _history(name)
     for faction in (None, c.scenario.meta.factions[0].id):
-        with pymupdf.open(stream=_book(name, faction), filetype="pdf") as doc:
-            pages = [" ".join(page.get_text().split()) for page in doc]
+        pages = [" ".join(page.split()) for page in pdftext.mupdf_texts(_book(name, faction))]
         cover, intro = pages[0], " ".join(p for p in pages[1:] if "Introduction" in p)
         edition = "The umpire's edition" if faction is None else f"The {c.scenario.faction_name(faction)}' edition"
         assert c.scenario.meta.title.replace("'", "\u2019") in cover and c.name in cover
@@ -650,13 +642,12 @@ def test_issue45_the_moves_that_mattered_are_bold_and_named() -> None:
     """ "Bold, labelled arrows for the moves that mattered": a move that ended where a battle was
     fought or a town changed hands is drawn bold and named by its piece's counter name (printed on
     its map page); any other is plain and unnamed; a faction's edition names only its own."""
-    import pymupdf
 
     from kitgen.engine.piecenames import piece_names
     from kitgen.model.scenario import name_key
 
     c, h = _campaign("denikin"), _history("denikin")
-    text = " ".join(" ".join(page.get_text().split()) for page in pymupdf.open(stream=_book("denikin", None)))
+    text = " ".join(" ".join(page.split()) for page in pdftext.mupdf_texts(_book("denikin", None)))
     bold = 0
     for faction in (None, "reds"):
         e = Edition(c, h, faction)
@@ -720,11 +711,10 @@ def test_issue45_a_walkover_says_who_lost_nothing_and_what_the_winner_lost() -> 
 def test_issue45_town_names_keep_their_capitals_in_every_edition() -> None:
     """ "We took volnovakha" was printed: a town's name is set as the map prints it, in every
     edition's story."""
-    import pymupdf
 
     c, h = _campaign("denikin"), _history("denikin")
     for faction in _editions("denikin"):
-        text = " ".join(" ".join(page.get_text().split()) for page in pymupdf.open(stream=_book("denikin", faction)))
+        text = " ".join(" ".join(page.split()) for page in pdftext.mupdf_texts(_book("denikin", faction)))
         for t in range(1, h.last + 1):
             for town in Edition(c, h, faction).towns_changed(t):
                 shown = c.scenario.shown_place(town)

@@ -31,7 +31,7 @@ from kitgen.render.bookletset import LaidOut, Typeset, heading_level, typeset
 from kitgen.render.bookletset import cell as _cell
 from kitgen.render.bookletstyle import LAYOUT, booklet_style
 from kitgen.render.pages import HALF, PAPER, Part
-from tests import seed_text
+from tests import pdftext, seed_text
 from tests.conftest import BUNDLED, SET_AS_TYPED, SPELLED
 
 
@@ -46,17 +46,15 @@ def parts(paper: str) -> tuple[Part, ...]:
 @cache
 def text(paper: str = "a4") -> str:
     """The single-page booklet's text, whitespace squeezed to single spaces."""
-    reader = PdfReader(io.BytesIO(parts(paper)[0].pdf))
-    return re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+    return re.sub(r"\s+", " ", " ".join(pdftext.page_texts(parts(paper)[0].pdf)))
 
 
 def running_text(paper: str = "a4") -> str:
     """The booklet's text as it runs from page to page: each page's foot (its section, its
     number and the imprint) left out, so that a paragraph split over two pages reads whole."""
-    reader = PdfReader(io.BytesIO(parts(paper)[0].pdf))
     pages = []
-    for page in reader.pages:
-        lines = page.extract_text().splitlines()
+    for page in pdftext.page_texts(parts(paper)[0].pdf):
+        lines = page.splitlines()
         pages.append(" ".join(lines[:-3] if lines and lines[-1].startswith("kitgen ") else lines))
     return re.sub(r"\s+", " ", " ".join(pages))
 

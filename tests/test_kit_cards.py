@@ -30,6 +30,7 @@ from kitgen.render.cardsheet import (
 )
 from kitgen.render.cardstyle import card_style
 from kitgen.render.pages import MM, PAPER, Part, hex_colour, new_canvas
+from tests import pdftext
 from tests.conftest import SET_AS_TYPED
 
 STYLE = card_style()
@@ -61,8 +62,7 @@ def parts(scenario: Scenario, tmp_path_factory: pytest.TempPathFactory) -> dict[
 def texts(parts: dict[str, tuple[Part, Path]]) -> dict[str, list[str]]:
     """Each paper's pages as text, whitespace collapsed."""
     return {
-        paper: [words(page.extract_text()) for page in pypdf.PdfReader(path).pages]
-        for paper, (_, path) in parts.items()
+        paper: [words(text) for text in pdftext.page_texts(path.read_bytes())] for paper, (_, path) in parts.items()
     }
 
 

@@ -23,7 +23,7 @@ from kitgen.products.forms import FORMS, build_forms
 from kitgen.products.playeraids import build_charts
 from kitgen.render.formstyle import form_style
 from kitgen.render.pages import Part
-from tests import seed_text
+from tests import pdftext, seed_text
 from tests.conftest import SET_AS_TYPED, SPELLED
 
 MM = 72 / 25.4
@@ -65,8 +65,7 @@ def flat(text: str) -> str:
 
 
 def page_texts(part: Part) -> list[str]:
-    reader = pypdf.PdfReader(io.BytesIO(part.pdf))
-    return [flat(page.extract_text(extraction_mode="layout")) for page in reader.pages]
+    return [flat(text) for text in pdftext.page_texts(part.pdf, layout=True)]
 
 
 @pytest.fixture(scope="module")

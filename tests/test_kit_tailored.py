@@ -14,6 +14,7 @@ from pypdf import PdfReader
 from kitgen.loader import load_scenario
 from kitgen.mapping.hexmap import HexMap
 from kitgen.products.booklet import booklet_text, tables
+from tests import pdftext
 from tests.conftest import kitgen_map
 
 TSARITSYN = "tsaritsyn-1919"
@@ -29,7 +30,7 @@ def tsaritsyn_map(tmp_path_factory: pytest.TempPathFactory, cache_dir: Path) -> 
 
 
 def poster_text(folder: Path) -> str:
-    return " ".join((PdfReader(folder / "map-poster.pdf").pages[0].extract_text() or "").split())
+    return " ".join(pdftext.page_texts((folder / "map-poster.pdf").read_bytes())[0].split())
 
 
 def key_text(folder: Path) -> str:

@@ -23,6 +23,7 @@ from kitgen.render.flow import GAP, Heading, Para, Rows, flow_pages, pack
 from kitgen.render.packetstyle import packet_report_style
 from kitgen.render.pages import PAPER
 from kitgen.render.sheet import Column, Sheet
+from tests import pdftext
 from tests.conftest import SET_AS_TYPED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,8 +116,8 @@ def test_issue42_an_empty_section_is_a_line_not_a_page(week: Week) -> None:
         titles = set(_titled(week.files[faction].pdf).values())
         assert not any("lists and ledger" in t or "VP and time" in t or "command, turn" in t for t in titles)
         if not week.packets.b.start.slips.get(faction):
-            doc = pymupdf.open(stream=week.files[faction].pdf)
-            text = " ".join(doc[n].get_text() for n in _report_pages(week, faction))
+            texts = pdftext.mupdf_texts(week.files[faction].pdf)
+            text = " ".join(texts[n] for n in _report_pages(week, faction))
             assert "Reinforcements: None waiting to be placed." in " ".join(text.split()), faction
 
 
@@ -151,7 +152,7 @@ def test_issue42_a_stack_keeps_one_number_in_every_packet(week: Week) -> None:
     import re
 
     for who, f in week.files.items():  # and no packet prints a numbered stack code ("S4")
-        text = " ".join(page.get_text() for page in pymupdf.open(stream=f.pdf))
+        text = " ".join(pdftext.mupdf_texts(f.pdf))
         assert not re.search(r"\bS\d{1,3}\b", text), who
 
 
@@ -165,7 +166,7 @@ def test_issue42_a_train_is_read_by_its_counters_name_never_its_hex(week: Week) 
     names = set(train_names(week.campaign.scenario).values())
     seen = ""
     for who, f in week.files.items():
-        text = " ".join(" ".join(page.get_text().split()) for page in pymupdf.open(stream=f.pdf))
+        text = " ".join(" ".join(page.split()) for page in pdftext.mupdf_texts(f.pdf))
         assert not re.search(r"Train in \d{4}", text), who
         seen += text
     assert any(name in seen for name in names)
@@ -197,8 +198,8 @@ def test_issue42_the_report_says_last_turns_battles_by_place(week: Week) -> None
     b = week.packets.b
     board = week.campaign.board
     for faction in _factions(week):
-        doc = pymupdf.open(stream=week.files[faction].pdf)
-        text = " ".join(" ".join(doc[n].get_text() for n in _report_pages(week, faction)).split())
+        texts = pdftext.mupdf_texts(week.files[faction].pdf)
+        text = " ".join(" ".join(texts[n] for n in _report_pages(week, faction)).split())
         for r in b.after.battle_results:
             if r.faction == faction:
                 assert f"at {r.hex} " not in text
@@ -211,10 +212,10 @@ def test_issue42_the_umpires_roster_lists_every_piece(week: Week) -> None:
     by arm, supply, commander and this turn's command odds, grouped by faction"."""
     b = week.packets.b
     pdf = week.files["umpire"].pdf
-    doc = pymupdf.open(stream=pdf)
+    texts = pdftext.mupdf_texts(pdf)
     pages = [n for n, t in _titled(pdf).items() if t.startswith("Roster")]
     assert pages
-    text = " ".join(" ".join(doc[n].get_text() for n in pages).split()).translate(SET_AS_TYPED)
+    text = " ".join(" ".join(texts[n] for n in pages).split()).translate(SET_AS_TYPED)
     for u in b.start.units:
         assert u.id in text and u.name in text, u.id
         if u.aboard is None:

@@ -8,6 +8,7 @@ import shutil
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -35,6 +36,10 @@ from tests.penciled import (
     save,
     save_colour,
 )
+
+if TYPE_CHECKING:
+    from kitgen.engine.reach import Reach
+    from kitgen.orders.rows import OrderRow
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = {"denikin": ROOT / "data" / "sample-campaign", "tsaritsyn": ROOT / "data" / "tsaritsyn-sample"}
@@ -209,16 +214,31 @@ def conditions(f: Faults, lead: str) -> list[str]:
     return found
 
 
-def reach_paths(campaign: Campaign, faction: str, rng: np.random.Generator) -> dict[str, list[str]]:
-    """A path for each row of the faction: a unit's to a hex of its reach (back from it, hex by
-    hex through cheaper ones), a train's or ship's a short walk on the map; as directions."""
+_REACHES: dict[tuple[int, str], tuple[Campaign, list[Reach], list[OrderRow]]] = {}
+"""Each campaign's faction's reach and order rows, worked out once (the campaign kept with them,
+so that its id is not another's)."""
+
+
+def _reaches(campaign: Campaign, faction: str) -> tuple[list[Reach], list[OrderRow]]:
     from kitgen.engine.reach import faction_reach
     from kitgen.orders.rows import order_rows
 
-    basis = turn_basis(campaign)
+    key = (id(campaign), faction)
+    if key not in _REACHES:
+        basis = turn_basis(campaign)
+        reaches = list(faction_reach(campaign, basis.start, faction))
+        _REACHES[key] = (campaign, reaches, list(order_rows(campaign, basis.start, faction, basis.turn)))
+    _, reaches, rows = _REACHES[key]
+    return reaches, rows
+
+
+def reach_paths(campaign: Campaign, faction: str, rng: np.random.Generator) -> dict[str, list[str]]:
+    """A path for each row of the faction: a unit's to a hex of its reach (back from it, hex by
+    hex through cheaper ones), a train's or ship's a short walk on the map; as directions."""
+    reaches, rows = _reaches(campaign, faction)
     grid = campaign.board.grid
     paths: dict[str, list[str]] = {}
-    for reach in faction_reach(campaign, basis.start, faction):
+    for reach in reaches:
         if not reach.land:
             continue
         cur = str(rng.choice(sorted(reach.land)))
@@ -235,7 +255,7 @@ def reach_paths(campaign: Campaign, faction: str, rng: np.random.Generator) -> d
         way.reverse()
         cells = [grid.parse_id(h) for h in way]
         paths[reach.unit] = [grid.direction(a, b) or "N" for a, b in zip(cells, cells[1:], strict=False) if a and b]
-    for row in order_rows(campaign, basis.start, faction, basis.turn):
+    for row in rows:
         if row.kind != "unit":
             cell = grid.parse_id(row.hex)
             walk: list[str] = []

@@ -11,12 +11,16 @@ PAPER ?= a4
 
 .PHONY: kit test test-slow fuzz lint bench docs docs-images system-deps geodata clean
 
+# The bytecode is compiled once installed, on every processor (pip compiles on one): a shell with
+# PYTHONDONTWRITEBYTECODE never writes it, and the test run's processes, starting together, would
+# each compile what they import (3 s here, against 10 s of make test).
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -c 'import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (21, 3))' \
 	  || $(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip  # editable installs of a pyproject need 21.3
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e '.[test]'  # bytecode as modules are first imported: most never are
-	$(BIN)/python -m compileall -q kitgen  # bytecode now: a shell with PYTHONDONTWRITEBYTECODE never writes it
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e '.[test]'
+	$(BIN)/python -m compileall -q -j 0 kitgen
+	$(BIN)/python -m compileall -q -j 0 "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" >/dev/null
 	touch $@
 
 # poppler-utils (pdftoppm, pdftotext, pdfinfo, pdffonts) lets the tests render and read PDF pages.

@@ -5,20 +5,24 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+BYTECODE := $(VENV)/.bytecode-stamp
 SCENARIO ?= denikin-1919
 OUT ?= output
 PAPER ?= a4
 
 .PHONY: kit test test-slow fuzz lint bench docs docs-images system-deps geodata clean
 
-# The bytecode is compiled once installed, on every processor (pip compiles on one): a shell with
-# PYTHONDONTWRITEBYTECODE never writes it, and the test run's processes, starting together, would
-# each compile what they import (3 s here, against 10 s of make test).
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -c 'import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (21, 3))' \
 	  || $(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip  # editable installs of a pyproject need 21.3
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e '.[test]'  # compiled below, on every processor
+	touch $@
+
+# Bytecode compiled once installed, on every processor (pip compiles on one): a shell with
+# PYTHONDONTWRITEBYTECODE never writes it, and the test run's processes, starting together, would
+# each compile what they import (3 s here, against 10 s of make test).
+$(BYTECODE): $(STAMP)
 	$(BIN)/python -m compileall -q -j 0 kitgen
 	$(BIN)/python -m compileall -q -j 0 "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" >/dev/null
 	touch $@
@@ -30,7 +34,7 @@ system-deps:
 	  SUDO=$$(command -v sudo >/dev/null 2>&1 && [ "$$(id -u)" != 0 ] && echo sudo); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq poppler-utils >/dev/null; }
 
-kit: $(STAMP)
+kit: $(BYTECODE)
 	$(BIN)/kitgen validate data/$(SCENARIO)
 	$(BIN)/kitgen scenario show $(SCENARIO) --format json --out $(OUT)/$(SCENARIO)/scenario.json
 	$(BIN)/kitgen scenario show $(SCENARIO) --format text --out $(OUT)/$(SCENARIO)/scenario.txt
@@ -54,16 +58,12 @@ geodata: $(STAMP)
 	  || { rm -rf .geodata; exit 1; }
 	rm -rf .geodata
 
-# The lint runs beside pytest (it takes one processor for a few seconds; alone, it left the other
-# idle), its report printed after the tests'; either failing fails the run. Bytecode is kept even
-# where the shell says not to write it: each of the run's processes would compile every module
-# it imports.
+# The lint on one processor while the bytecode is compiled on the other; then the tests, with
+# bytecode kept even where the shell says not to write it (each of the run's processes would
+# compile what it imports).
 test: system-deps $(STAMP)
-	@lint=$$(mktemp -d); \
-	{ $(MAKE) --no-print-directory lint >$$lint/out 2>&1; echo $$? >$$lint/status; } & \
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n auto --dist worksteal; tests=$$?; \
-	wait; echo "lint (ruff, ruff format, mypy):"; cat $$lint/out; linted=$$(cat $$lint/status); rm -rf $$lint; \
-	test $$tests = 0 && test $$linted = 0
+	$(MAKE) --no-print-directory -j 2 lint $(BYTECODE)
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n auto --dist worksteal
 
 # The installed package as a user gets it: pipx installs the wheel, its dependencies from the
 # package registry (a few minutes the first time); CI runs it after make test.

@@ -524,13 +524,15 @@ def make_scans(folder: Path, out: Path) -> None:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
+    from kitgen.campaign import load_campaign
     from tests.penciled import degrade, faults, filled_page, printed, random_orders, save
 
     rng = np.random.default_rng(10)
+    grid = load_campaign(folder).board.grid
     for faction in ("reds", "whites", "ukrainians"):
         form = printed(folder, faction)
         for page in range(min(4, len(form.plans))):
-            marks, written, _ = random_orders(form, page, {}, rng, doubt_rate=0.0)
+            marks, written, _ = random_orders(form, page, {}, rng, doubt_rate=0.0, grid=grid)
             f = faults(rng)
             image = degrade(filled_page(form, page, marks, rng, dpi=f.dpi, written=written), f, rng)
             print(save(image, out / f"scan-{faction}-{page}.jpg"))

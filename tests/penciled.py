@@ -7,14 +7,18 @@ tell a misread from a doubt."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from kitgen.orders.sheetplan import Bubble, HexBox, PagePlan
+
+if TYPE_CHECKING:
+    from kitgen.mapping.hexgrid import HexGrid
 
 Mark = Literal["fill", "half", "erased", "stray", "dot", "circled", "tick", "cross"]
 CLEAR: tuple[Mark, ...] = ("fill", "tick", "cross", "dot")
@@ -347,6 +351,19 @@ MESSY: tuple[Mark, ...] = ("dot", "half", "stray")
 """The ways of marking the issue counts as messy (light marks are the HB's, counted by pencil)."""
 
 
+def _sides(grid: HexGrid | None, start: str, steps: Sequence[str]) -> list[str]:
+    """The sides a special order may face from where the path ends: each, or with `grid` those
+    facing a hex of the map."""
+    from kitgen.mapping.hexgrid import DIRECTION_NAMES
+
+    cell = grid.parse_id(start) if grid else None
+    for side in steps:
+        cell = grid.toward(cell, side) if grid and cell else None
+    if grid is None or cell is None:
+        return list(DIRECTION_NAMES)
+    return [d for d in DIRECTION_NAMES if grid.toward(cell, d) is not None] or list(DIRECTION_NAMES)
+
+
 def random_orders(
     form: Printed,
     page: int,
@@ -355,11 +372,13 @@ def random_orders(
     *,
     doubt_rate: float = 0.15,
     marks_vary: bool = True,
+    grid: HexGrid | None = None,
 ) -> tuple[list[Pencil], dict[tuple[str, int], str], list[RowTruth]]:
     """Random orders for the rows of a page: each row's path drawn from `paths` (the directions of
-    a path within its reach), a special order and its side, a carrier's cargo, the hexes written
-    under the steps on half the rows, each marked as people mark (`WAYS`, or fills alone unless
-    `marks_vary`); and on some rows a doubt put in on purpose."""
+    a path within its reach), a special order and its side (with `grid`, a side facing a hex of
+    the map, as an import requires), a carrier's cargo, the hexes written under the steps on half
+    the rows, each marked as people mark (`WAYS`, or fills alone unless `marks_vary`); and on
+    some rows a doubt put in on purpose."""
     from kitgen.mapping.hexgrid import DIRECTION_NAMES
 
     plan = form.plans[page]
@@ -383,7 +402,7 @@ def random_orders(
         special = None if special == "retreat" and not steps else special  # a retreat is along a path
         # a side left out is an order the scan must refuse: none where no doubt is asked for (the bench)
         facing = special in FACING_FIELDS and (rng.random() < 0.8 or not doubt_rate)
-        toward = str(rng.choice(DIRECTION_NAMES)) if facing else None
+        toward = str(rng.choice(_sides(grid, row.hex, steps))) if facing else None
         carriable = [b.choice for b in bubbles if b.part == "carry"]
         carry = tuple(c for c in carriable if rng.random() < 0.5) if steps else ()  # a carrier takes units to move them
 

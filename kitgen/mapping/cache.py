@@ -62,7 +62,7 @@ def hex_map(scenario: Scenario, *, use_cache: bool = True) -> tuple[HexMap | Non
             return _read(path), []
         except (KitgenError, ValueError, KeyError, TypeError, AttributeError, RecursionError, OSError):
             pass  # a damaged cache entry is rebuilt
-    from kitgen.mapping.build import build_hex_map  # here: with its geometry, a third of a look-up's start-up
+    from kitgen.mapping.build import build_hex_map  # here: only a miss builds, and the builder's modules are many
 
     built, issues = build_hex_map(scenario)
     if built is not None:

@@ -14,6 +14,7 @@ import io
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ class Increment:
         ref = self._form_ref(f"/FormXob.{form_name(name)}")
         if ref is None:
             return
-        written = form.written()
+        written = form.written
         if written is None:  # text of its own that reads as a reference: copied for this file alone
             copies = _Copies(form.page, first=self.next)
             self.next += len(copies.objects)
@@ -188,16 +189,13 @@ class MapForm:
 
     def __init__(self, page: Any) -> None:
         self.page = page
-        self._written: tuple[Written, list[Written]] | None = None
-        self._done = False
 
+    @cached_property
     def written(self) -> tuple[Written, list[Written]] | None:
         """The form, and each object it refers to in the order they are numbered; their
         references to each other as `_PLACED` finds them, numbered from 0. None where the page's
         own text would read as more references than were made (a string '9000000001 0 R')."""
-        if not self._done:
-            self._written, self._done = _Copies(self.page, first=_BASE).written(), True
-        return self._written
+        return _Copies(self.page, first=_BASE).written()
 
 
 class _Copies:
@@ -248,8 +246,10 @@ class _Copies:
         return obj
 
     def written(self) -> tuple[Written, list[Written]] | None:
-        """The copies written (`MapForm.written`), numbered from `_BASE`."""
+        """The copies written (`MapForm.written`): numbered from `_BASE`, which `_PLACED` finds."""
         from pypdf.generic import StreamObject
+
+        assert self.first == _BASE, "only copies numbered from _BASE are written with their numbers to fill in"
 
         def written(obj: Any) -> Written:
             out = io.BytesIO()

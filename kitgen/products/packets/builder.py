@@ -85,7 +85,7 @@ class Packets:
         self._rolls: list[RollAhead] | None = None
         self._contacts: list[Contact] | None = None
         self._sheet: list[SheetRoll] | None = None
-        self._map_readers: dict[str, MapForm] | None = None
+        self._map_forms: dict[str, MapForm] | None = None
         self._tiles: list[Sector] | None = None
         self.contents: list[tuple[str, int]] = []
         self.scenes: dict[str, Scene] = {}
@@ -155,25 +155,25 @@ class Packets:
 
         inc = Increment(part.pdf)
         add_fields(inc, part.fields)
-        for name, art in self.map_readers().items():
-            inc.fill_map(name, art)
+        for name, form in self.map_forms().items():
+            inc.fill_map(name, form)
         return PacketFile(file, label, inc.result(), part.pages)
 
-    def map_readers(self) -> dict[str, MapForm]:
+    def map_forms(self) -> dict[str, MapForm]:
         """The clean maps read once (pypdf) for every packet's map pages, and their forms written
         once (`MapForm`); their font subsets renamed with tags reportlab's never use (it uses A-K),
         so that no two of a packet share one."""
-        if self._map_readers is None:
+        if self._map_forms is None:
             from kitgen.render.mapembed import read_maps
 
-            self._map_readers = read_maps(self.map_pdfs)
-        return self._map_readers
+            self._map_forms = read_maps(self.map_pdfs)
+        return self._map_forms
 
     def warm(self) -> None:
         """What every packet works out the same, worked out once: before the packets are made
         in processes of their own, which would each work it out again."""
-        for form in self.map_readers().values():
-            form.written()
+        for form in self.map_forms().values():
+            _ = form.written
         _ = self.tiles
         self.rolls()
         self.contacts()

@@ -13,6 +13,7 @@ PAPER ?= a4
 .PHONY: kit test test-slow fuzz lint bench docs docs-images system-deps geodata clean
 
 PIP := $(BIN)/python -m pip --disable-pip-version-check
+comma := ,
 
 # Installs $(1) into the venv with uv where it can be had: 2-6 s here, where pip takes 13-18 s,
 # most of them pip reading every file the registry lists for numpy, OpenCV and the rest. uv reads
@@ -105,7 +106,7 @@ docs-images: system-deps $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python tools/docs_images.py docs
 
 bench: $(STAMP)
-	$(call install,-e '.[test,bench]')
+	$(call install,-e '.[test$(comma)bench]')
 	$(BIN)/python -m compileall -q kitgen
 	$(BIN)/python benchmarks/run.py
 

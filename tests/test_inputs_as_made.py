@@ -508,6 +508,20 @@ def test_lookup_of_a_campaign_naming_no_scenario_says_so_at_its_line(tmp_path: P
     assert "campaign.yaml:2:11: scenario: found 'nowhere', which is neither a bundled scenario" in done.stderr
 
 
+def test_a_campaign_loaded_with_its_map_kept_imports_no_projection() -> None:
+    """Loading a campaign reads where its railway and map points stand from the kept map: PROJ
+    (pyproj, a twentieth of a second to import and set up) is loaded only to build a map."""
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom kitgen.campaign import load_campaign\n"
+        "campaign = load_campaign(Path(sys.argv[1]))\n"
+        "print('PLACES', len(campaign.places), 'HEAVY', sorted(m for m in ('pyproj',) if m in sys.modules), file=sys.stderr)\n"
+    )
+    for _ in range(2):  # the first run may build the map into the run's cache
+        result = subprocess.run([sys.executable, "-c", code, str(SAMPLE)], capture_output=True, text=True, check=True)
+    assert "HEAVY []" in result.stderr, result.stderr
+    assert int(result.stderr.split()[1]) > 0
+
+
 def test_lookup_in_a_campaign_imports_no_validation_when_the_scenario_is_cached() -> None:
     """A look-up stays quick: with the scenario in the cache (the first run puts it there) it reads
     campaign.yaml alone, and imports no model validation, campaign loader or map. (The sample

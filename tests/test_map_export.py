@@ -44,6 +44,7 @@ TOP_KEYS = {
     "supply_sources",
     "conditional_sources",
     "ferries",
+    "points",
 }
 HEX_KEYS = {
     "id": str,
@@ -167,6 +168,27 @@ def test_rail_exits_and_supply_sources_carry_the_documented_keys(data: dict[str,
     assert factions == {"reds", "whites", "ukrainians", "makhnovists"}
     assert set(data["conditional_sources"]) == factions
     assert all(isinstance(v, list) for v in data["conditional_sources"].values())
+
+
+def test_points_stand_in_the_hex_whose_centre_is_nearest_their_projected_place(data: dict[str, Any]) -> None:
+    """Data reference: `points`, "each railway point (`railways.yaml`) and map point (`map.yaml`)
+    inside the map's frame, as spelt there, and the hex its projection puts it in". Worked out
+    here with PROJ directly: a hex grid's hexes are the places nearest their centres."""
+    import pyproj
+
+    scenario = load_scenario(BUNDLED)
+    given = [(p.name, p.lon, p.lat) for p in [*scenario.railways.points, *scenario.map.points]]
+    to_km = pyproj.Transformer.from_crs("+proj=longlat +datum=WGS84 +no_defs", data["projection"], always_xy=True)
+    left, bottom, right, top = data["frame_km"]
+    centres = [(h["x_km"], h["y_km"], h["id"]) for h in data["hexes"]]
+    expected = []
+    for name, lon, lat in given:
+        x, y = to_km.transform(lon, lat)
+        if left <= x <= right and bottom <= y <= top:
+            expected.append((name, min(centres, key=lambda c: (c[0] - x) ** 2 + (c[1] - y) ** 2)[2]))
+    assert expected, "the bundled map has railway points inside its frame"
+    assert len(expected) < len(given), "and points outside it, which are left out"
+    assert [(p["name"], p["hex"]) for p in data["points"]] == expected
 
 
 def test_readme_documents_every_key_of_the_export(data: dict[str, Any]) -> None:

@@ -20,7 +20,7 @@ from kitgen import messages as msg
 from kitgen.mapping.hexgrid import SQRT3, HexGrid
 from kitgen.mapping.hexmap import SEA, Ferry, Hex, HexMap, Hexside, Link, SupplySourceHex
 from kitgen.mapping.layers import Layers, feature_geometry
-from kitgen.mapping.places import place_hexes
+from kitgen.mapping.places import place_hexes, projected_points
 from kitgen.mapping.projection import MapProjection
 from kitgen.model.board import BoardSpec
 from kitgen.model.geography import Bridge
@@ -563,6 +563,7 @@ class _Builder:
                 )
                 for f, sources in sorted(self.s.map.supply_sources.items())
             },
+            points=projected_points(self.s, self.proj, grid),
         )
 
     def _sea_sides(self, terrain: list[str], bridged: set[tuple[int, int]]) -> set[tuple[int, int]]:

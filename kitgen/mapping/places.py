@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from kitgen import messages as msg
-from kitgen.mapping.hexmap import NO_PROJECTION, HexMap
-from kitgen.mapping.projection import MapProjection
+from kitgen.mapping.hexmap import HexMap, PlacedPoint
 from kitgen.messages import Msg
 from kitgen.model.forces import SetUp
 from kitgen.model.scenario import Scenario, name_key
+
+if TYPE_CHECKING:
+    from kitgen.mapping.hexgrid import HexGrid
+    from kitgen.mapping.projection import MapProjection
 
 
 def place_hexes(scenario: Scenario, hex_map: HexMap) -> dict[str, str]:
     """name_key of every place on the map -> the id of its hex; places off the map are left out.
 
     A town is found by any of its names and stands in the hex the map gives it; a hex id is a
-    place too (a hand-made map may have no other)."""
+    place too (a hand-made map may have no other); a railway or map point stands where the map's
+    projection put it when the map was built (`projected_points`)."""
     found: dict[str, str] = {name_key(h.id): h.id for h in hex_map.hexes}
     for h in hex_map.hexes:
         for town_name in h.towns:
@@ -26,20 +32,29 @@ def place_hexes(scenario: Scenario, hex_map: HexMap) -> dict[str, str]:
     for hex_id, given in scenario.map.board.hexes.items() if scenario.map.board else ():
         for name in given.places:
             found.setdefault(name_key(name), hex_id)
+    named = set(found)
+    ids = {h.id for h in hex_map.hexes}
+    for point in hex_map.points:
+        if name_key(point.name) not in named and point.hex in ids:
+            found[name_key(point.name)] = point.hex
+    return found
+
+
+def projected_points(scenario: Scenario, proj: MapProjection, grid: HexGrid) -> tuple[PlacedPoint, ...]:
+    """The railway and map points inside the frame of a map built from geography, in the order
+    of their files, each in the hex `proj` puts it in."""
     points = [(p.name, p.lon, p.lat) for p in scenario.railways.points]
     points += [(p.name, p.lon, p.lat) for p in scenario.map.points]
-    points = [p for p in points if name_key(p[0]) not in found]
-    if points and hex_map.projection != NO_PROJECTION:
-        grid = hex_map.grid
-        xy = MapProjection(hex_map.projection).forward(np.array([[lon, lat] for _, lon, lat in points]))
-        cells = grid.locate(xy)
-        on_map = grid.inside(cells) & grid.in_frame(xy)
-        ids = {h.id for h in hex_map.hexes}
-        for (name, _, _), cell, inside in zip(points, cells, on_map, strict=True):
-            hex_id = grid.hex_id(int(cell[0]), int(cell[1]))
-            if inside and hex_id in ids:
-                found[name_key(name)] = hex_id
-    return found
+    if not points:
+        return ()
+    xy = proj.forward(np.array([[lon, lat] for _, lon, lat in points]))
+    cells = grid.locate(xy)
+    on_map = grid.inside(cells) & grid.in_frame(xy)
+    return tuple(
+        PlacedPoint(name, grid.hex_id(int(cell[0]), int(cell[1])))
+        for (name, _, _), cell, inside in zip(points, cells, on_map, strict=True)
+        if inside
+    )
 
 
 def off_map(on_map: dict[str, str], setup: SetUp) -> list[tuple[tuple[str | int, ...], Msg]]:

@@ -17,14 +17,17 @@ comma := ,
 
 # Installs $(1) into the venv with uv where it can be had: 2-6 s here, where pip takes 13-18 s,
 # most of them pip reading every file the registry lists for numpy, OpenCV and the rest. uv reads
-# no pip configuration, so pip installs where it is set to an index of its own, or where uv fails.
-# Neither compiles bytecode: $(BYTECODE) does, on every processor.
+# no pip configuration (index, find-links, constraints, certificates), so pip installs where it is
+# set to an index of its own or to none, or where uv fails. Neither compiles bytecode:
+# $(BYTECODE) does, on every processor.
 define install
-	if [ -z "$${PIP_INDEX_URL-}" ] && ! $(PIP) config list 2>/dev/null | grep -q '^[a-z:]*\.index-url=' \
+	if [ -z "$${PIP_INDEX_URL-}$${PIP_NO_INDEX-}" ] \
+	  && ! $(PIP) config list 2>/dev/null | grep -Eq '^[a-z:]*\.(index-url|no-index)=' \
 	  && $(PIP) install --quiet 'uv>=0.5' && $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); then :; \
 	else \
 	  echo "installing with pip"; \
-	  $(PIP) install --quiet --upgrade pip && $(PIP) install --quiet --no-compile $(1); \
+	  $(PIP) install --quiet --upgrade pip || true; \
+	  $(PIP) install --quiet --no-compile $(1); \
 	fi
 endef
 

@@ -94,6 +94,24 @@ def test_II_B3_the_losses_printed_are_the_scenarios(turn_2: tuple[Campaign, list
     assert printed(f"desert or captured ({b.loser.routed_lost_pct}%)") == routed
 
 
+def test_a_sheets_map_names_the_places_of_the_battles_hexes_only(turn_2: tuple[Campaign, list[Contact]]) -> None:
+    """A sheet's map shows the battle's hex and its neighbours with their towns, and the ring
+    around them unnamed: no town or railway point of that ring is a place of the sheet's map."""
+    from kitgen.mapping.places import place_hexes
+    from kitgen.model.scenario import name_key
+    from kitgen.products.packets.battlesheets import _sub_map
+
+    c, contacts = turn_2
+    for contact in contacts:
+        art, inner = _sub_map(c, contact)
+        shown = {h.id for h in art.map.hexes}
+        ring = shown - set(inner)
+        assert any(hex_id in ring for hex_id in c.places.values()), "the full map names places in the ring"
+        ids = {name_key(hex_id) for hex_id in shown}
+        named = {hex_id for name, hex_id in place_hexes(c.scenario, art.map).items() if name not in ids}
+        assert named and named <= set(inner), (contact.hex, sorted(named - set(inner)))
+
+
 def test_the_battle_is_reported_on_its_report_form_not_on_the_sheet(turn_2: tuple[Campaign, list[Contact]]) -> None:
     """The battle is reported on its battle report form, which follows the sheet in the umpire's
     packet (tests/test_report_forms.py): the sheet keeps its map, forces, notes and losses table,

@@ -24,6 +24,7 @@ _BUILDER_FILES = (
     "mapping/hexgrid.py",
     "mapping/hexmap.py",
     "mapping/layers.py",
+    "mapping/places.py",
     "mapping/projection.py",
     "model/board.py",
     "model/geography.py",

@@ -20,8 +20,8 @@ LONLAT = "+proj=longlat +datum=WGS84 +no_defs"
 @cache
 def _transformer(source: str, target: str) -> pyproj.Transformer:
     """One transformer a pair of projections for the process: PROJ takes milliseconds to make
-    one (its database read), and every load of a campaign projects its map's points."""
-    import pyproj  # only where a map is projected: a packet's map comes drawn from the cache
+    one (its database read), and a map's build or drawing projects many times."""
+    import pyproj  # only where a map is built or drawn: a campaign's load reads the kept map
 
     return pyproj.Transformer.from_crs(source, target, always_xy=True)
 

@@ -390,6 +390,7 @@ def _sub_map(campaign: Campaign, contact: Contact) -> tuple[MapArt, list[str]]:
         rail_exits=(),
         supply_sources=(),
         ferries=tuple(f for f in hm.ferries if set(f.hexes) <= inside),
+        points=(),  # railway points unnamed, as before the map kept them: their labels would run off this small frame
     )
     return MapArt(sub, campaign.scenario, map_style()), inner
 

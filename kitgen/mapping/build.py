@@ -267,8 +267,7 @@ class _Builder:
 
     def _towns(self) -> dict[int, list[str]]:
         xy = self.proj.forward(np.array([[t.lon, t.lat] for t in self.s.towns]))
-        cells = self.grid.locate(xy)
-        inside = self.grid.inside(cells) & self.grid.in_frame(xy)
+        cells, inside = self.grid.place(xy)
         towns: dict[int, list[str]] = {}
         for i, town in enumerate(self.s.towns):
             if not inside[i]:
@@ -301,8 +300,7 @@ class _Builder:
                 continue  # a station named twice in a row, or two at one place: no stretch to follow
             line = shapely.segmentize(shapely.LineString(xy[stretch : stretch + 2]), self.grid.side / 4)
             samples = shapely.get_coordinates(line)
-            located = self.grid.locate(samples)
-            inside = self.grid.inside(located) & self.grid.in_frame(samples)
+            located, inside = self.grid.place(samples)
             for k in range(len(samples)):
                 cell = (int(located[k, 0]), int(located[k, 1])) if inside[k] else None
                 if cell == previous:
@@ -324,8 +322,7 @@ class _Builder:
     def _stops(self, towns: dict[int, list[str]]) -> set[int]:
         """The hexes of the places the railways and roads are drawn through, but towns."""
         xy = np.vstack([*self.layers.rail_lines, *self.layers.road_lines]).reshape(-1, 2)
-        cells = self.grid.locate(xy)
-        inside = self.grid.inside(cells) & self.grid.in_frame(xy)
+        cells, inside = self.grid.place(xy)
         return {self.grid.index(int(c), int(r)) for (c, r), ok in zip(cells, inside, strict=True) if ok} - set(towns)
 
     def _ashore(self, route: _Route, terrain: list[str]) -> _Route:

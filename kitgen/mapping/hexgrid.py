@@ -160,6 +160,12 @@ class HexGrid:
     def inside(self, cells: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         return (cells[:, 0] >= 1) & (cells[:, 0] <= self.columns) & (cells[:, 1] >= 1) & (cells[:, 1] <= self.rows)
 
+    def place(self, points: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        """(col, row) of the hex holding each point (`locate`), and whether the point is on the
+        map: in a hex of the grid and inside the frame, which cuts the outer hexes."""
+        cells = self.locate(points)
+        return cells, self.inside(cells) & self.in_frame(points)
+
 
 def _axial(col: int, row: int) -> tuple[int, int]:
     q = col - 1

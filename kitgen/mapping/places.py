@@ -45,11 +45,7 @@ def projected_points(scenario: Scenario, proj: MapProjection, grid: HexGrid) -> 
     of their files, each in the hex `proj` puts it in."""
     points = [(p.name, p.lon, p.lat) for p in scenario.railways.points]
     points += [(p.name, p.lon, p.lat) for p in scenario.map.points]
-    if not points:
-        return ()
-    xy = proj.forward(np.array([[lon, lat] for _, lon, lat in points]))
-    cells = grid.locate(xy)
-    on_map = grid.inside(cells) & grid.in_frame(xy)
+    cells, on_map = grid.place(proj.forward(np.array([[lon, lat] for _, lon, lat in points])))
     return tuple(
         PlacedPoint(name, grid.hex_id(int(cell[0]), int(cell[1])))
         for (name, _, _), cell, inside in zip(points, cells, on_map, strict=True)
